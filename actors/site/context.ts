@@ -1,0 +1,16 @@
+import type { Collection } from "./collections";
+import type { SiteRow } from "./site-row";
+
+/** What route handlers may use of a Site object; built privately by the object, never reachable by RPC. */
+export interface SiteContext {
+  storage: DurableObjectStorage;
+  sql: SqlStorage;
+  site(): SiteRow | null;
+  collections(): readonly Collection[];
+  /** Drops the in-memory collection list after a schema write. */
+  collectionsChanged(): void;
+  /** Re-reads the site row after a write to it. */
+  siteChanged(): void;
+  /** Retires every cached response of the site; returns the new version. */
+  contentChanged(): number;
+}

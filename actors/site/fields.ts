@@ -1,0 +1,91 @@
+import { z } from "zod";
+import { SLUG_MAX, SLUG_PATTERN, SLUG_RULE } from "../../src/shared/slug";
+
+export const FIELD_TYPES = [
+  "text",
+  "richText",
+  "number",
+  "boolean",
+  "date",
+  "link",
+  "image",
+  "video",
+  "reference",
+  "references",
+] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+/** Types whose values are scalars that SQLite can index, sort and compare. */
+export const INDEXABLE_TYPES: ReadonlySet<FieldType> = new Set(["text", "number", "boolean", "date", "link", "reference"]);
+/** Types that `search` reads. */
+export const SEARCHABLE_TYPES: ReadonlySet<FieldType> = new Set(["text", "link"]);
+
+/** Keys that name an item's own properties; fields may not shadow them. */
+export const SYSTEM_KEYS = ["id", "slug", "collection", "status", "publishedAt", "updatedAt", "createdAt"] as const;
+/** System properties that are always indexed, so they may always be sorted and filtered. */
+export const SYSTEM_SORT_KEYS = ["publishedAt", "updatedAt", "slug"] as const;
+
+// Field keys end up inside SQL JSON paths and index names, so they are kept to this pattern.
+export const FIELD_KEY = /^[a-zA-Z][a-zA-Z0-9_]{0,63}$/;
+
+export const slugSchema = z.string().max(SLUG_MAX).regex(SLUG_PATTERN, `must be a slug (${SLUG_RULE})`);
+
+export const fieldSchema = z
+  .object({
+    key: z
+      .string()
+      .regex(FIELD_KEY, "must start with a letter and hold only letters, digits and _ (max 64)")
+      .refine((k) => !(SYSTEM_KEYS as readonly string[]).includes(k), {
+        message: `is reserved (${SYSTEM_KEYS.join(", ")})`,
+      }),
+    type: z.enum(FIELD_TYPES),
+    name: z.string().max(200).optional(),
+    indexed: z.boolean().optional(),
+    required: z.boolean().optional(),
+    collection: slugSchema.optional(),
+  })
+  .strict()
+  .superRefine((f, ctx) => {
+    const needsTarget = f.type === "reference" || f.type === "references";
+    if (needsTarget && !f.collection) {
+      ctx.addIssue({ code: "custom", path: ["collection"], message: `a ${f.type} field needs a target collection` });
+    }
+    if (!needsTarget && f.collection) {
+      ctx.addIssue({ code: "custom", path: ["collection"], message: "only reference fields take a collection" });
+    }
+    if (f.indexed && !INDEXABLE_TYPES.has(f.type)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["indexed"],
+        message: `a ${f.type} field cannot be indexed (indexable: ${[...INDEXABLE_TYPES].join(", ")})`,
+      });
+    }
+  });
+
+export type Field = z.infer<typeof fieldSchema>;
+
+export const collectionInputSchema = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    fields: z.array(fieldSchema).max(100),
+  })
+  .strict()
+  .superRefine((c, ctx) => {
+    const seen = new Set<string>();
+    c.fields.forEach((f, i) => {
+      if (seen.has(f.key)) ctx.addIssue({ code: "custom", path: ["fields", i, "key"], message: `duplicate key "${f.key}"` });
+      seen.add(f.key);
+    });
+  });
+
+export type CollectionInput = z.infer<typeof collectionInputSchema>;
+
+/** The SQL expression for a field's value: one spelling everywhere, so expression indexes match. */
+export function fieldExpr(key: string): string {
+  if (!FIELD_KEY.test(key)) throw new Error(`unsafe field key ${key}`);
+  return `json_extract(data, '$.${key}')`;
+}
+
+export function fieldIndexName(key: string): string {
+  return `items_field_${key}`;
+}

@@ -1,0 +1,83 @@
+import { newMediaId } from "../../src/ids";
+
+export interface MediaRow {
+  id: string;
+  url: string;
+  alt: string;
+  width: number | null;
+  height: number | null;
+}
+
+/** What clients get for an image or video field. */
+export interface MediaRef {
+  mediaId: string;
+  url: string;
+  srcset: string;
+  alt: string;
+  width?: number;
+  height?: number;
+}
+
+export const SRCSET_WIDTHS = [320, 640, 960, 1280, 1920] as const;
+
+export function newMedia(input: { url: string; alt?: string; width?: number; height?: number }): MediaRow {
+  return {
+    id: newMediaId(),
+    url: input.url,
+    alt: input.alt ?? "",
+    width: input.width ?? null,
+    height: input.height ?? null,
+  };
+}
+
+export function insertMedia(sql: SqlStorage, m: MediaRow): void {
+  sql.exec(
+    "INSERT INTO media (id, url, alt, width, height, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+    m.id,
+    m.url,
+    m.alt,
+    m.width,
+    m.height,
+    new Date().toISOString(),
+  );
+}
+
+export function mediaExists(sql: SqlStorage, id: string): boolean {
+  return sql.exec("SELECT 1 FROM media WHERE id = ?", id).toArray().length > 0;
+}
+
+export function readMedia(sql: SqlStorage, ids: Iterable<string>): Map<string, MediaRow> {
+  const list = [...new Set(ids)];
+  const out = new Map<string, MediaRow>();
+  // Bounded IN lists keep the statement under SQLite's parameter limit.
+  for (let i = 0; i < list.length; i += 90) {
+    const chunk = list.slice(i, i + 90);
+    const rows = sql
+      .exec<{ id: string; url: string; alt: string; width: number | null; height: number | null }>(
+        `SELECT id, url, alt, width, height FROM media WHERE id IN (${chunk.map(() => "?").join(",")})`,
+        ...chunk,
+      )
+      .toArray();
+    for (const r of rows) out.set(r.id, r);
+  }
+  return out;
+}
+
+/**
+ * A responsive srcset through Cloudflare image resizing. Widths above a known
+ * intrinsic width are left out (resizing never upscales usefully).
+ */
+export function toMediaRef(m: MediaRow): MediaRef {
+  const widths = SRCSET_WIDTHS.filter((w) => m.width === null || w <= m.width);
+  if (m.width !== null && !widths.includes(m.width as (typeof SRCSET_WIDTHS)[number])) widths.push(m.width as 320);
+  const srcset = widths.map((w) => `${resizedUrl(m.url, w)} ${w}w`).join(", ");
+  const ref: MediaRef = { mediaId: m.id, url: m.url, srcset, alt: m.alt };
+  if (m.width !== null) ref.width = m.width;
+  if (m.height !== null) ref.height = m.height;
+  return ref;
+}
+
+function resizedUrl(url: string, width: number): string {
+  const u = new URL(url);
+  return `${u.origin}/cdn-cgi/image/width=${width},format=auto${u.pathname}${u.search}`;
+}

@@ -1,0 +1,57 @@
+import type { SQLSchemaMigration } from "durable-utils/sql-migrations";
+
+/**
+ * The site database, one numbered step at a time. Append only: an applied
+ * migration is never edited, a change is a new entry with the next number.
+ */
+export const SITE_MIGRATIONS: SQLSchemaMigration[] = [
+  {
+    idMonotonicInc: 1,
+    description: "site, collections, media, items",
+    sql: `
+      CREATE TABLE IF NOT EXISTS site (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        plan TEXT NOT NULL,
+        token TEXT NOT NULL,
+        admin_key_hash TEXT NOT NULL,
+        cache_version INTEGER NOT NULL DEFAULT 1,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS collections (
+        id TEXT PRIMARY KEY,
+        slug TEXT NOT NULL UNIQUE,
+        name TEXT NOT NULL,
+        fields TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS media (
+        id TEXT PRIMARY KEY,
+        url TEXT NOT NULL,
+        alt TEXT NOT NULL DEFAULT '',
+        width INTEGER,
+        height INTEGER,
+        created_at TEXT NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS items (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        collection_id TEXT NOT NULL,
+        slug TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('draft', 'published')),
+        data TEXT NOT NULL,
+        search_text TEXT NOT NULL DEFAULT '',
+        published_at TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        UNIQUE (collection_id, slug)
+      );
+      CREATE INDEX IF NOT EXISTS items_by_published ON items (collection_id, status, published_at);
+      CREATE INDEX IF NOT EXISTS items_by_updated ON items (collection_id, status, updated_at);
+      CREATE INDEX IF NOT EXISTS items_by_slug ON items (collection_id, status, slug);
+    `,
+  },
+];

@@ -1,0 +1,166 @@
+import { IttyRouter, type IRequest } from "itty-router";
+import { ApiError } from "../../src/http/errors";
+import { json, readJsonObject } from "../../src/http/json";
+import { parseBody } from "../../src/http/validation";
+import { isSlug, SLUG_RULE } from "../../src/shared/slug";
+import { parseLimit, parsePage } from "../../src/shared/list-params";
+import { entitlements } from "../../src/plans";
+import { type Collection, deleteCollection, putCollection } from "./collections";
+import { collectionInputSchema } from "./fields";
+import {
+  batchInputSchema,
+  createItems,
+  deleteItem,
+  itemPatchSchema,
+  listDashboardItems,
+  patchItem,
+  lookupsFor,
+  readItem,
+  setStatus,
+  toDashboardItem,
+} from "./items";
+import { insertMedia, newMedia, toMediaRef } from "./media";
+import { isHttpUrl } from "./values";
+import { updateSite } from "./site-row";
+import type { SiteContext } from "./context";
+import { z } from "zod";
+
+const mediaInputSchema = z
+  .object({
+    url: z.string().refine(isHttpUrl, "must be an absolute http(s) URL"),
+    alt: z.string().max(1000).optional(),
+    width: z.number().int().positive().max(100_000).optional(),
+    height: z.number().int().positive().max(100_000).optional(),
+  })
+  .strict();
+
+const sitePatchSchema = z.object({ name: z.string().trim().min(1).max(200).optional() }).strict();
+
+/**
+ * The site's dashboard API. The front Worker has already checked the caller
+ * (operator or this site's admin key, see `authorizeDashboard`).
+ */
+export function dashboardRoutes(s: SiteContext) {
+  const router = IttyRouter({ base: "/sites/:siteId" });
+  const collection = (slug: string): Collection => {
+    const c = s.collections().find((x) => x.slug === slug);
+    if (!c) throw new ApiError("not_found", `No collection "${slug}".`);
+    return c;
+  };
+  const slugParam = (req: IRequest): string => {
+    const slug = req.params.slug ?? "";
+    if (!isSlug(slug)) throw new ApiError("bad_request", `"${slug}" is not a valid collection slug (${SLUG_RULE}).`);
+    return slug;
+  };
+  const operatorOnly = (req: IRequest): void => {
+    if (req.headers.get("x-oc-operator") !== "1") throw new ApiError("unauthorized", "This call needs the operator token.");
+  };
+
+  router
+    .get("/", () => {
+      const site = s.site();
+      if (!site) throw new ApiError("not_found", "No such site.");
+      return json({ site: presentSite(site) });
+    })
+    .patch("/", async (req) => {
+      operatorOnly(req);
+      const patch = parseBody(sitePatchSchema, await readJsonObject(req), "site");
+      updateSite(s.sql, patch);
+      s.siteChanged();
+      return json({ site: presentSite(s.site()!) });
+    })
+    .get("/collections", () => json({ collections: s.collections() }))
+    .get("/collections/:slug", (req) => json({ collection: collection(slugParam(req)) }))
+    .put("/collections/:slug", async (req) => {
+      const slug = slugParam(req);
+      const input = parseBody(collectionInputSchema, await readJsonObject(req), "collection");
+      const result = s.storage.transactionSync(() => putCollection(s.sql, s.collections(), slug, input));
+      s.collectionsChanged();
+      s.contentChanged();
+      return json({ collection: result.collection }, result.created ? 201 : 200);
+    })
+    .delete("/collections/:slug", (req) => {
+      const slug = slugParam(req);
+      s.storage.transactionSync(() => deleteCollection(s.sql, s.collections(), slug));
+      s.collectionsChanged();
+      s.contentChanged();
+      return json({ deleted: true, slug });
+    })
+    .post("/media", async (req) => {
+      const input = parseBody(mediaInputSchema, await readJsonObject(req), "media");
+      const row = newMedia(input);
+      insertMedia(s.sql, row);
+      return json({ media: toMediaRef(row) }, 201);
+    })
+    .post("/collections/:slug/:itemsPath", async (req) => {
+      const c = collection(slugParam(req));
+      const lookups = lookupsFor(s.sql, s.collections());
+      if (req.params.itemsPath === "items") {
+        const [row] = createItems(s.storage, c, lookups, [await readJsonObject(req)], () => "");
+        if (row?.status === "published") s.contentChanged();
+        return json({ item: toDashboardItem(row!, c) }, 201);
+      }
+      if (req.params.itemsPath === "items:batch") {
+        const { items } = parseBody(batchInputSchema, await readJsonObject(req), "batch");
+        const rows = createItems(s.storage, c, lookups, items, (i) => `items.${i}`);
+        if (rows.some((r) => r.status === "published")) s.contentChanged();
+        return json({ items: rows.map((r) => toDashboardItem(r, c)), count: rows.length }, 201);
+      }
+      return undefined;
+    })
+    .get("/collections/:slug/items", (req) => {
+      const c = collection(slugParam(req));
+      const url = new URL(req.url);
+      const page = parsePage(url.searchParams.get("page"));
+      const limit = parseLimit(url.searchParams.get("limit"));
+      const raw = url.searchParams.get("status");
+      if (raw !== null && raw !== "draft" && raw !== "published") {
+        throw new ApiError("bad_request", `status must be draft or published, got "${raw}".`, { parameter: "status" });
+      }
+      const { rows, total } = listDashboardItems(s.sql, c, page, limit, raw);
+      return json({ items: rows.map((r) => toDashboardItem(r, c)), page, limit, total, totalPages: Math.ceil(total / limit) });
+    })
+    .get("/collections/:slug/items/:id", (req) => {
+      const c = collection(slugParam(req));
+      return json({ item: toDashboardItem(readItem(s.sql, c, req.params.id ?? ""), c) });
+    })
+    .patch("/collections/:slug/items/:id", async (req) => {
+      const c = collection(slugParam(req));
+      const row = readItem(s.sql, c, req.params.id ?? "");
+      const patch = parseBody(itemPatchSchema, await readJsonObject(req), "item");
+      const updated = patchItem(s.storage, c, lookupsFor(s.sql, s.collections()), row, patch);
+      if (updated.status === "published") s.contentChanged();
+      return json({ item: toDashboardItem(updated, c) });
+    })
+    .delete("/collections/:slug/items/:id", (req) => {
+      const c = collection(slugParam(req));
+      const row = readItem(s.sql, c, req.params.id ?? "");
+      deleteItem(s.sql, row);
+      if (row.status === "published") s.contentChanged();
+      return json({ deleted: true, id: row.id });
+    })
+    .post("/collections/:slug/items/:id/:action", (req) => {
+      const action = req.params.action;
+      if (action !== "publish" && action !== "unpublish") return undefined;
+      const c = collection(slugParam(req));
+      const row = readItem(s.sql, c, req.params.id ?? "");
+      const next = setStatus(s.sql, row, action === "publish" ? "published" : "draft");
+      if (row.status !== next.status || next.status === "published") s.contentChanged();
+      return json({ item: toDashboardItem(next, c) });
+    });
+  return router;
+}
+
+
+export function presentSite(site: NonNullable<ReturnType<SiteContext["site"]>>) {
+  return {
+    id: site.id,
+    name: site.name,
+    workspaceId: site.workspaceId,
+    plan: site.plan,
+    token: site.token,
+    ...entitlements(site.plan),
+    createdAt: site.createdAt,
+    updatedAt: site.updatedAt,
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * The one error envelope. Every error response of every endpoint is built here,
+ * so clients see `{"error": {"code", "message", "details"?}}` and nothing else.
+ * Internal reasons go to the log, never to the client.
+ */
+
+export const ERROR_STATUS = {
+  bad_request: 400,
+  unauthorized: 401,
+  plan_required: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  internal_error: 500,
+  bad_gateway: 502,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** A client-facing failure. Throw it anywhere; the router turns it into the envelope. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly details: unknown;
+
+  constructor(code: ErrorCode, message: string, details?: unknown) {
+    super(message);
+    this.code = code;
+    this.details = details;
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+export function errorResponse(code: ErrorCode, message: string, details?: unknown): Response {
+  const error: Record<string, unknown> = { code, message };
+  if (details !== undefined) error.details = details;
+  return new Response(JSON.stringify({ error }), {
+    status: ERROR_STATUS[code],
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      "cache-control": "no-store",
+    },
+  });
+}
+
+/** Turns anything thrown into the envelope; unknown errors are logged and hidden. */
+export function toErrorResponse(err: unknown): Response {
+  if (err instanceof ApiError) return errorResponse(err.code, err.message, err.details);
+  console.error("unhandled error", err);
+  return errorResponse("internal_error", "Something went wrong on our side. Please retry.");
+}

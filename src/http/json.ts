@@ -1,0 +1,68 @@
+import { ApiError } from "./errors";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** JSON for the dashboard: never cached. */
+export function json(data: unknown, status = 200, headers: HeadersInit = {}): Response {
+  const h = new Headers(headers);
+  h.set("content-type", "application/json; charset=utf-8");
+  if (!h.has("cache-control")) h.set("cache-control", "no-store");
+  return new Response(JSON.stringify(data), { status, headers: h });
+}
+
+/**
+ * Reads a JSON object body with a hard size cap. The cap is enforced while
+ * streaming, so a lying or missing Content-Length cannot get past it.
+ */
+export async function readJsonObject(request: Request, maxBytes = MAX_BODY_BYTES): Promise<Record<string, unknown>> {
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+  const type = request.headers.get("content-type") ?? "";
+  if (type && !/^application\/(?:[\w.+-]*\+)?json\b/i.test(type)) {
+    throw new ApiError("unsupported_media_type", `Send the body as application/json (got ${type.split(";")[0]}).`);
+  }
+  const text = await readCapped(request, maxBytes);
+  if (text.trim() === "") throw new ApiError("bad_request", "The request body is empty; send a JSON object.");
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new ApiError("bad_request", "The request body is not valid JSON.", { reason: (err as Error).message });
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new ApiError("bad_request", "The request body must be a JSON object.");
+  }
+  return parsed as Record<string, unknown>;
+}
+
+async function readCapped(request: Request, maxBytes: number): Promise<string> {
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    all.set(c, offset);
+    offset += c.byteLength;
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(all);
+  } catch {
+    throw new ApiError("bad_request", "The request body is not valid UTF-8.");
+  }
+}
+
+function tooLarge(maxBytes: number): ApiError {
+  return new ApiError("payload_too_large", `The request body is larger than ${maxBytes} bytes.`, { maxBytes });
+}

@@ -1,0 +1,53 @@
+/**
+ * Identifiers and credentials. A site's public token and admin key both carry
+ * the site id, so the stateless front Worker can route them to the site's
+ * Durable Object without a global lookup; the object then checks the secret part.
+ */
+
+const ALPHABET = "abcdefghijklmnopqrstuvwxyz234567";
+
+export function randomId(length: number): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(length));
+  let out = "";
+  for (const b of bytes) out += ALPHABET[b & 31];
+  return out;
+}
+
+const SITE_ID = /^[a-z2-7]{16}$/;
+const WORKSPACE_ID = /^ws_[a-z2-7]{16}$/;
+const TOKEN = /^pk_([a-z2-7]{16})_[a-z2-7]{24}$/;
+const ADMIN_KEY = /^sk_([a-z2-7]{16})_[a-z2-7]{40}$/;
+
+export const newSiteId = (): string => randomId(16);
+export const newWorkspaceId = (): string => `ws_${randomId(16)}`;
+export const newPublicToken = (siteId: string): string => `pk_${siteId}_${randomId(24)}`;
+export const newAdminKey = (siteId: string): string => `sk_${siteId}_${randomId(40)}`;
+export const newItemId = (): string => `it_${randomId(20)}`;
+export const newMediaId = (): string => `md_${randomId(20)}`;
+export const newCollectionId = (): string => `co_${randomId(16)}`;
+
+export const isSiteId = (s: string): boolean => SITE_ID.test(s);
+export const isWorkspaceId = (s: string): boolean => WORKSPACE_ID.test(s);
+
+/** The site a public token names, or null when it is not a token at all. */
+export function siteIdOfToken(token: string): string | null {
+  return TOKEN.exec(token)?.[1] ?? null;
+}
+
+/** The site an admin key names, or null when it is not an admin key at all. */
+export function siteIdOfAdminKey(key: string): string | null {
+  return ADMIN_KEY.exec(key)?.[1] ?? null;
+}
+
+export async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Equality that takes the same time wherever the strings differ. */
+export function safeEqual(a: string, b: string): boolean {
+  const ea = new TextEncoder().encode(a);
+  const eb = new TextEncoder().encode(b);
+  if (ea.byteLength !== eb.byteLength) return false;
+  return crypto.subtle.timingSafeEqual(ea, eb);
+}

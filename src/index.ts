@@ -1,0 +1,39 @@
+import { IttyRouter } from "itty-router";
+import { errorResponse, toErrorResponse } from "./http/errors";
+import { json } from "./http/json";
+import { CORS_HEADERS, contentApi, withCors } from "./routes/content";
+import { createSite, createWorkspace, getWorkspace, patchWorkspace, siteDashboard } from "./routes/dashboard";
+
+export { Site } from "../actors/site";
+export { Workspace } from "../actors/workspace";
+
+type Args = [Env, ExecutionContext];
+
+const router = IttyRouter<import("itty-router").IRequest, Args>()
+  .get("/", () => json({ service: "open-content-edge", docs: "https://github.com/ (see README.md)" }, 200))
+  .options("/v1/*", () => new Response(null, { status: 204, headers: CORS_HEADERS }))
+  .get("/v1/:token/collections/:slug/items", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? ""))
+  .get("/v1/:token/collections/:slug/items/:itemSlug", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? ""))
+  .post("/workspaces", (req, env) => createWorkspace(req, env))
+  .get("/workspaces/:id", (req, env) => getWorkspace(req, env, req.params.id))
+  .patch("/workspaces/:id", (req, env) => patchWorkspace(req, env, req.params.id))
+  .post("/sites", (req, env) => createSite(req, env))
+  .all("/sites/:siteId", (req, env) => siteDashboard(req, env, req.params.siteId))
+  .all("/sites/:siteId/*", (req, env) => siteDashboard(req, env, req.params.siteId));
+
+export default {
+  async fetch(request, env, ctx): Promise<Response> {
+    const isHead = request.method === "HEAD";
+    const req = isHead ? new Request(request, { method: "GET" }) : request;
+    let response: Response;
+    try {
+      response = (await router.fetch(req, env, ctx)) ?? errorResponse("not_found", "No such endpoint.");
+    } catch (err) {
+      response = toErrorResponse(err);
+    }
+    if (new URL(request.url).pathname.startsWith("/v1/") && !response.headers.has("access-control-allow-origin")) {
+      response = withCors(response);
+    }
+    return isHead ? new Response(null, response) : response;
+  },
+} satisfies ExportedHandler<Env>;

@@ -1,0 +1,86 @@
+import { z } from "zod";
+import { authorizeSite, requireOperator } from "../auth";
+import { forgetAllSites } from "../edge/site-meta";
+import { ApiError } from "../http/errors";
+import { json, readJsonObject } from "../http/json";
+import { parseBody } from "../http/validation";
+import { isSiteId, isWorkspaceId, newAdminKey, newPublicToken, newSiteId, newWorkspaceId } from "../ids";
+import { PLANS } from "../plans";
+import { siteStub, workspaceStub } from "../stubs";
+import { presentSite } from "../../actors/site/routes";
+import { fromSite, internalRequest } from "./forward";
+
+const name = z.string().trim().min(1).max(200);
+const workspaceCreate = z.object({ name, plan: z.enum(PLANS) }).strict();
+const workspacePatch = z
+  .object({ name: name.optional(), plan: z.enum(PLANS).optional() })
+  .strict()
+  .refine((p) => p.name !== undefined || p.plan !== undefined, { message: "send name and/or plan" });
+const siteCreate = z
+  .object({ name, workspaceId: z.string().optional(), plan: z.enum(PLANS).optional() })
+  .strict()
+  .refine((s) => !(s.workspaceId && s.plan), { message: "a site in an existing workspace takes that workspace's plan; change the plan with PATCH /workspaces/:id", path: ["plan"] });
+
+function workspaceId(raw: string | undefined): string {
+  if (!raw || !isWorkspaceId(raw)) throw new ApiError("not_found", "No such workspace.");
+  return raw;
+}
+
+export async function createWorkspace(request: Request, env: Env): Promise<Response> {
+  requireOperator(request, env);
+  const input = parseBody(workspaceCreate, await readJsonObject(request), "workspace");
+  const id = newWorkspaceId();
+  const workspace = await workspaceStub(env, id).create({ id, ...input });
+  return json({ workspace }, 201);
+}
+
+export async function getWorkspace(request: Request, env: Env, id: string | undefined): Promise<Response> {
+  requireOperator(request, env);
+  const workspace = await workspaceStub(env, workspaceId(id)).get();
+  if (!workspace) throw new ApiError("not_found", "No such workspace.");
+  return json({ workspace });
+}
+
+export async function patchWorkspace(request: Request, env: Env, id: string | undefined): Promise<Response> {
+  requireOperator(request, env);
+  const wsId = workspaceId(id);
+  const patch = parseBody(workspacePatch, await readJsonObject(request), "workspace");
+  const workspace = await workspaceStub(env, wsId).update(patch);
+  if (!workspace) throw new ApiError("not_found", "No such workspace.");
+  if (patch.plan) forgetAllSites();
+  return json({ workspace });
+}
+
+export async function createSite(request: Request, env: Env): Promise<Response> {
+  requireOperator(request, env);
+  const input = parseBody(siteCreate, await readJsonObject(request), "site");
+  const siteId = newSiteId();
+  let wsId = input.workspaceId;
+  if (wsId === undefined) {
+    wsId = newWorkspaceId();
+    await workspaceStub(env, wsId).create({ id: wsId, name: input.name, plan: input.plan ?? "starter" });
+  }
+  const workspace = isWorkspaceId(wsId) ? await workspaceStub(env, wsId).addSite(siteId) : null;
+  if (!workspace) throw new ApiError("not_found", `No workspace "${wsId}".`, { workspaceId: wsId });
+  const token = newPublicToken(siteId);
+  const adminKey = newAdminKey(siteId);
+  const stub = siteStub(env, siteId);
+  await stub.init({ id: siteId, name: input.name, workspaceId: workspace.id, plan: workspace.plan, token, adminKey });
+  const site = await stub.meta(token);
+  if (!site) throw new Error("site did not initialise");
+  const response = await stub.fetch(internalRequest(new Request(`${new URL(request.url).origin}/sites/${siteId}`), { "x-oc-operator": "1" }));
+  const body = (await response.json()) as { site: ReturnType<typeof presentSite> };
+  // The admin key is shown once, here; the site keeps only its hash.
+  return json({ site: { ...body.site, adminKey } }, 201);
+}
+
+/** Everything under /sites/:siteId is the site object's; the front Worker checks who is calling. */
+export async function siteDashboard(request: Request, env: Env, siteId: string | undefined): Promise<Response> {
+  if (!siteId || !isSiteId(siteId)) {
+    await authorizeSite(request, env, "-");
+    throw new ApiError("not_found", "No such site.");
+  }
+  const principal = await authorizeSite(request, env, siteId);
+  const extra: Record<string, string> = principal.kind === "operator" ? { "x-oc-operator": "1" } : {};
+  return fromSite(siteId, await siteStub(env, siteId).fetch(internalRequest(request, extra)));
+}

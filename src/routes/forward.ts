@@ -1,0 +1,24 @@
+import { CACHE_VERSION_HEADER } from "../../actors/site";
+import { noteVersion } from "../edge/site-meta";
+
+/**
+ * A copy of the client's request for a site object. Headers under `x-oc-`
+ * are ours alone: whatever a client sent under that prefix is dropped here,
+ * and only the front Worker sets them.
+ */
+export function internalRequest(request: Request, extra: Record<string, string> = {}): Request {
+  const headers = new Headers();
+  for (const [k, v] of request.headers) if (!k.startsWith("x-oc-")) headers.set(k, v);
+  for (const [k, v] of Object.entries(extra)) headers.set(k, v);
+  const hasBody = request.method !== "GET" && request.method !== "HEAD";
+  return new Request(request.url, { method: request.method, headers, body: hasBody ? request.body : null });
+}
+
+/** Learns the site's new cache version from a site response and hides our header from the client. */
+export function fromSite(siteId: string, response: Response): Response {
+  const version = Number(response.headers.get(CACHE_VERSION_HEADER));
+  if (Number.isInteger(version) && version > 0) noteVersion(siteId, version);
+  const out = new Response(response.body, response);
+  out.headers.delete(CACHE_VERSION_HEADER);
+  return out;
+}

@@ -1,0 +1,3 @@
+/** Where each object lives: one Site per site id, one Workspace per workspace id. */
+export const siteStub = (env: Env, siteId: string) => env.SITE.get(env.SITE.idFromName(siteId));
+export const workspaceStub = (env: Env, workspaceId: string) => env.WORKSPACE.get(env.WORKSPACE.idFromName(workspaceId));

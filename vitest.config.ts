@@ -1,0 +1,17 @@
+import { cloudflareTest } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  plugins: [
+    cloudflareTest({
+      wrangler: { configPath: "./wrangler.toml" },
+      miniflare: {
+        bindings: { ADMIN_TOKEN: "test-operator-token", SITE_META_TTL_MS: "1000" },
+      },
+    }),
+  ],
+  test: {
+    include: ["test/**/*.test.ts"],
+    testTimeout: 30_000,
+  },
+});
