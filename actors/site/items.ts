@@ -105,7 +105,7 @@ export function createItems(
   inputs.forEach((raw, i) => {
     const parsed = itemInputSchema.safeParse(raw);
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((x) => ({ path: [pathPrefix(i), ...x.path.map(String)].filter(Boolean).join("."), message: x.message }));
+      const issues = parsed.error.issues.map((x) => ({ path: [pathPrefix(i), ...x.path.map(String)].filter(Boolean).join(".") || "(body)", message: x.message }));
       throw new ApiError("bad_request", `Invalid item: ${issues[0]?.path} ${issues[0]?.message}`, { issues });
     }
     const input = parsed.data;

@@ -190,7 +190,8 @@ function filterClause(f: FilterParam, t: Target, collection: Collection, all: re
     case "lte":
       return { sql: `${t.sql} <= ?`, args: [convert(f.value)] };
     case "contains":
-      return { sql: `instr(lower(${t.sql}), ?) > 0`, args: [f.value.toLowerCase()] };
+      // SQLite's lower() folds ASCII only; `search` is the Unicode-folding matcher.
+      return { sql: `instr(lower(${t.sql}), lower(?)) > 0`, args: [f.value] };
     default: {
       const values = splitIn(f.value, bad).map(convert);
       return { sql: `${t.sql} IN (${values.map(() => "?").join(",")})`, args: values };

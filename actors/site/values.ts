@@ -13,10 +13,19 @@ export function normalizeDate(value: string): string | null {
   const hasZone = /(?:Z|[+-]\d{2}:?\d{2})$/i.test(v) && v.length > 10;
   const withZone = v.length === 10 ? `${v}T00:00:00Z` : hasZone ? v : `${v}Z`;
   const t = Date.parse(withZone.replace(" ", "T"));
-  if (!Number.isFinite(t)) return null;
+  if (!Number.isFinite(t) || !isRealCalendarDate(v)) return null;
   const year = new Date(t).getUTCFullYear();
   if (year < 1 || year > 9999) return null;
   return new Date(t).toISOString();
+}
+
+/** Date.parse rolls 2024-02-30 over to March; a date that does not exist is refused instead. */
+function isRealCalendarDate(v: string): boolean {
+  const [y, m, d] = v.slice(0, 10).split("-").map(Number) as [number, number, number];
+  const day = new Date(Date.UTC(y, m - 1, d));
+  if (day.getUTCFullYear() !== y || day.getUTCMonth() !== m - 1 || day.getUTCDate() !== d) return false;
+  const time = /[T ](\d{2}):(\d{2})(?::(\d{2}))?/i.exec(v);
+  return !time || (Number(time[1]) <= 23 && Number(time[2]) <= 59 && Number(time[3] ?? 0) <= 59);
 }
 
 const SAFE_LINK = /^(?:https?:\/\/[^\s]+|mailto:[^\s]+|tel:[+\d\-\s().]+|\/[^\s]*|#[^\s]*)$/i;

@@ -1,0 +1,54 @@
+// The demo site's schema and items, used by `npm start` and `npm run seed`.
+export const AUTHOR_FIELDS = [
+  { key: "name", type: "text", indexed: true, required: true },
+  { key: "bio", type: "richText" },
+];
+
+export const POST_FIELDS = [
+  { key: "title", type: "text", indexed: true, required: true },
+  { key: "summary", type: "text", indexed: true },
+  { key: "body", type: "richText" },
+  { key: "category", type: "text", indexed: true },
+  { key: "readingMinutes", type: "number", indexed: true },
+  { key: "featured", type: "boolean", indexed: true },
+  { key: "date", type: "date", indexed: true },
+  { key: "cover", type: "image" },
+  { key: "author", type: "reference", collection: "authors", indexed: true },
+];
+
+const TOPICS = [
+  ["Training a puppy to sit", "Short sessions, treats and patience teach a young dog its first command.", "pets"],
+  ["Filing taxes as a freelancer", "Quarterly estimates, receipts and deductions without the panic.", "money"],
+  ["Sourdough for beginners", "Feeding a starter and baking a first open-crumb loaf.", "food"],
+  ["Tuning a road bike", "Gears, brakes and tyre pressure checked in twenty minutes.", "sport"],
+  ["Growing tomatoes on a balcony", "Containers, sun and watering for a summer harvest.", "garden"],
+  ["Learning to read sheet music", "Notes, rhythm and key signatures for adult learners.", "music"],
+];
+
+export function demoPosts(count = 12) {
+  return Array.from({ length: count }, (_, i) => {
+    const [title, summary, category] = TOPICS[i % TOPICS.length];
+    const n = Math.floor(i / TOPICS.length) + 1;
+    const day = String(1 + (i % 28)).padStart(2, "0");
+    return {
+      slug: `${title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}${n > 1 ? `-${n}` : ""}`,
+      publish: true,
+      data: {
+        title: n > 1 ? `${title} (part ${n})` : title,
+        summary,
+        body: `<p>${summary}</p><p>Part ${n} of our <strong>${category}</strong> series.</p>`,
+        category,
+        readingMinutes: 3 + (i % 9),
+        featured: i % 4 === 0,
+        date: `2026-${String(1 + (i % 10)).padStart(2, "0")}-${day}`,
+        cover: { url: `https://images.example.com/${category}/${i + 1}.jpg`, alt: `${title} cover`, width: 1600, height: 900 },
+        author: i % 2 === 0 ? "ada" : "grace",
+      },
+    };
+  });
+}
+
+export const DEMO_AUTHORS = [
+  { slug: "ada", publish: true, data: { name: "Ada Lovelace", bio: "<p>Writes about engines and everything else.</p>" } },
+  { slug: "grace", publish: true, data: { name: "Grace Hopper", bio: "<p>Debugs gardens and compilers.</p>" } },
+];

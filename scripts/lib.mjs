@@ -1,0 +1,60 @@
+// Helpers shared by the scripts: reading .dev.vars, waiting for a server, JSON calls.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+
+export function readDevVars(path = ".dev.vars") {
+  if (!existsSync(path)) return {};
+  const out = {};
+  for (const line of readFileSync(path, "utf8").split("\n")) {
+    const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*"?([^"\n]*)"?\s*$/.exec(line);
+    if (m) out[m[1]] = m[2];
+  }
+  return out;
+}
+
+/** ADMIN_TOKEN from the environment, else .dev.vars, else a new one stored in .dev.vars. */
+export function adminToken(path = ".dev.vars") {
+  if (process.env.ADMIN_TOKEN) return { token: process.env.ADMIN_TOKEN, source: "environment" };
+  const vars = readDevVars(path);
+  if (vars.ADMIN_TOKEN) return { token: vars.ADMIN_TOKEN, source: path };
+  const token = `op_${randomBytes(24).toString("hex")}`;
+  const prior = existsSync(path) ? readFileSync(path, "utf8") : "";
+  writeFileSync(path, `${prior}${prior && !prior.endsWith("\n") ? "\n" : ""}ADMIN_TOKEN="${token}"\n`, { mode: 0o600 });
+  return { token, source: `generated, stored in ${path}` };
+}
+
+export async function waitFor(url, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const r = await fetch(url);
+      if (r.status < 500) return;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+export async function api(base, method, path, auth, body) {
+  const r = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${auth}`, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await r.text();
+  let json = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = { raw: text };
+  }
+  return { status: r.status, body: json };
+}
+
+export async function must(promise, what) {
+  const r = await promise;
+  if (r.status >= 300) throw new Error(`${what} failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}

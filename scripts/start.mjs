@@ -1,0 +1,65 @@
+// `npm start`: the service on wrangler dev with a seeded demo site.
+// Honours PORT (8787), ADMIN_TOKEN (else .dev.vars, else generated) and PERSIST_DIR (.wrangler/state).
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { adminToken, api, must, waitFor } from "./lib.mjs";
+import { AUTHOR_FIELDS, DEMO_AUTHORS, POST_FIELDS, demoPosts } from "./demo-content.mjs";
+
+const port = Number(process.env.PORT ?? 8787);
+const persistDir = resolve(process.env.PERSIST_DIR ?? ".wrangler/state");
+const base = `http://127.0.0.1:${port}`;
+const { token: operator, source } = adminToken();
+mkdirSync(persistDir, { recursive: true });
+
+const child = spawn(
+  join("node_modules", ".bin", "wrangler"),
+  ["dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", persistDir, "--var", `ADMIN_TOKEN:${operator}`, "--show-interactive-dev-session=false"],
+  { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
+);
+const stop = () => child.kill("SIGINT");
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);
+child.on("exit", (code) => process.exit(code ?? 0));
+
+await waitFor(`${base}/`, 120_000);
+const demo = await ensureDemoSite();
+printWelcome(demo);
+
+async function ensureDemoSite() {
+  const file = join(persistDir, "demo-site.json");
+  if (existsSync(file)) {
+    const saved = JSON.parse(readFileSync(file, "utf8"));
+    const check = await api(base, "GET", `/sites/${saved.id}`, operator);
+    if (check.status === 200) return saved;
+  }
+  const { site } = await must(api(base, "POST", "/sites", operator, { name: "Demo blog", plan: "seo_engine" }), "create demo site");
+  const key = site.adminKey;
+  await must(api(base, "PUT", `/sites/${site.id}/collections/authors`, key, { name: "Authors", fields: AUTHOR_FIELDS }), "authors");
+  await must(api(base, "PUT", `/sites/${site.id}/collections/posts`, key, { name: "Posts", fields: POST_FIELDS }), "posts");
+  await must(api(base, "POST", `/sites/${site.id}/collections/authors/items:batch`, key, { items: DEMO_AUTHORS }), "seed authors");
+  await must(api(base, "POST", `/sites/${site.id}/collections/posts/items:batch`, key, { items: demoPosts(12) }), "seed posts");
+  const saved = { id: site.id, workspaceId: site.workspaceId, token: site.token, adminKey: key };
+  writeFileSync(file, JSON.stringify(saved, null, 2), { mode: 0o600 });
+  return saved;
+}
+
+function printWelcome(d) {
+  console.log(`
+────────────────────────────────────────────────────────────────────
+ open-content-edge is running on ${base}   (state: ${persistDir})
+ operator token (${source}): ${operator}
+ demo site ${d.id}
+   public token: ${d.token}
+   admin key:    ${d.adminKey}
+
+ Try:
+   curl -s '${base}/v1/${d.token}/collections/posts/items?limit=3&sort=-date'
+   curl -sg '${base}/v1/${d.token}/collections/posts/items?filter[category]=food&search=loaf'
+   curl -s '${base}/v1/${d.token}/collections/posts/items/sourdough-for-beginners'
+   curl -s -H 'authorization: Bearer ${d.adminKey}' ${base}/sites/${d.id}/collections
+   curl -s -X POST -H 'authorization: Bearer ${d.adminKey}' -H 'content-type: application/json' \\
+        -d '{"slug":"hello-world","data":{"title":"Hello world"},"publish":true}' \\
+        ${base}/sites/${d.id}/collections/posts/items
+────────────────────────────────────────────────────────────────────`);
+}
