@@ -44,7 +44,14 @@ export class Workspace extends DurableObject<Env> {
     await this.#ready;
     if (this.#read()) throw new Error("workspace already exists");
     const now = new Date().toISOString();
-    this.ctx.storage.sql.exec("INSERT INTO workspace (id, name, plan, created_at, updated_at) VALUES (?, ?, ?, ?, ?)", input.id, input.name, input.plan, now, now);
+    this.ctx.storage.sql.exec(
+      "INSERT INTO workspace (id, name, plan, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
+      input.id,
+      input.name,
+      input.plan,
+      now,
+      now,
+    );
     return this.#read() as WorkspaceRecord;
   }
 
@@ -78,9 +85,14 @@ export class Workspace extends DurableObject<Env> {
 
   #read(): WorkspaceRecord | null {
     const sql = this.ctx.storage.sql;
-    const row = sql.exec<{ id: string; name: string; plan: string; created_at: string; updated_at: string }>("SELECT * FROM workspace").toArray()[0];
+    const row = sql
+      .exec<{ id: string; name: string; plan: string; created_at: string; updated_at: string }>("SELECT * FROM workspace")
+      .toArray()[0];
     if (!row) return null;
-    const siteIds = sql.exec<{ site_id: string }>("SELECT site_id FROM sites ORDER BY added_at").toArray().map((r) => r.site_id);
+    const siteIds = sql
+      .exec<{ site_id: string }>("SELECT site_id FROM sites ORDER BY added_at")
+      .toArray()
+      .map((r) => r.site_id);
     return { id: row.id, name: row.name, plan: row.plan as Plan, siteIds, createdAt: row.created_at, updatedAt: row.updated_at };
   }
 }

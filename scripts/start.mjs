@@ -14,7 +14,18 @@ mkdirSync(persistDir, { recursive: true });
 
 const child = spawn(
   join("node_modules", ".bin", "wrangler"),
-  ["dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", persistDir, "--var", `ADMIN_TOKEN:${operator}`, "--show-interactive-dev-session=false"],
+  [
+    "dev",
+    "--port",
+    String(port),
+    "--ip",
+    "127.0.0.1",
+    "--persist-to",
+    persistDir,
+    "--var",
+    `ADMIN_TOKEN:${operator}`,
+    "--show-interactive-dev-session=false",
+  ],
   { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
 );
 const stop = () => child.kill("SIGINT");

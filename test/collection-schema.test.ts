@@ -5,11 +5,19 @@ describe("collection schema", () => {
   it("creates, lists, reads, updates and deletes a collection", async () => {
     const site = await newSite();
     const auth = site.adminKey;
-    const created = await callJson("PUT", `/sites/${site.id}/collections/jobs`, { auth, body: { name: "Jobs", fields: [{ key: "role", type: "text" }] } });
+    const created = await callJson("PUT", `/sites/${site.id}/collections/jobs`, {
+      auth,
+      body: { name: "Jobs", fields: [{ key: "role", type: "text" }] },
+    });
     expect(created.status).toBe(201);
     const updated = await callJson<{ collection: { name: string; fields: unknown[] } }>("PUT", `/sites/${site.id}/collections/jobs`, {
       auth,
-      body: { fields: [{ key: "role", type: "text", indexed: true }, { key: "salary", type: "number" }] },
+      body: {
+        fields: [
+          { key: "role", type: "text", indexed: true },
+          { key: "salary", type: "number" },
+        ],
+      },
     });
     expect(updated.status).toBe(200);
     expect(updated.body.collection.name).toBe("Jobs");
@@ -23,7 +31,15 @@ describe("collection schema", () => {
   it.each([
     [{ fields: [{ key: "1bad", type: "text" }] }, "fields.0.key"],
     [{ fields: [{ key: "a", type: "colour" }] }, "fields.0.type"],
-    [{ fields: [{ key: "a", type: "text" }, { key: "a", type: "number" }] }, "fields.1.key"],
+    [
+      {
+        fields: [
+          { key: "a", type: "text" },
+          { key: "a", type: "number" },
+        ],
+      },
+      "fields.1.key",
+    ],
     [{ fields: [{ key: "a", type: "reference" }] }, "fields.0.collection"],
     [{ fields: [{ key: "a", type: "richText", indexed: true }] }, "fields.0.indexed"],
     [{ fields: [{ key: "slug", type: "text" }] }, "fields.0.key"],
@@ -31,7 +47,11 @@ describe("collection schema", () => {
     [{ fields: "nope" }, "fields"],
   ])("rejects an invalid definition %j naming %s", async (body, path) => {
     const site = await newSite();
-    const r = await callJson<{ error: { code: string; details: { issues: { path: string }[] } } }>("PUT", `/sites/${site.id}/collections/c`, { auth: site.adminKey, body });
+    const r = await callJson<{ error: { code: string; details: { issues: { path: string }[] } } }>(
+      "PUT",
+      `/sites/${site.id}/collections/c`,
+      { auth: site.adminKey, body },
+    );
     expect(r.status).toBe(400);
     expect(r.body.error.code).toBe("bad_request");
     expect(r.body.error.details.issues.map((i) => i.path)).toContain(path);
@@ -41,7 +61,10 @@ describe("collection schema", () => {
     const site = await newSite();
     const bad = await callJson("PUT", `/sites/${site.id}/collections/Bad_Slug`, { auth: site.adminKey, body: { fields: [] } });
     expect(bad.status).toBe(400);
-    const ref = await callJson("PUT", `/sites/${site.id}/collections/c`, { auth: site.adminKey, body: { fields: [{ key: "a", type: "reference", collection: "ghost" }] } });
+    const ref = await callJson("PUT", `/sites/${site.id}/collections/c`, {
+      auth: site.adminKey,
+      body: { fields: [{ key: "a", type: "reference", collection: "ghost" }] },
+    });
     expect(ref.status).toBe(400);
   });
 
@@ -49,8 +72,14 @@ describe("collection schema", () => {
     const site = await newBlog();
     await addItem(site, "posts", { slug: "a", data: { title: "A", views: 3 } });
     const before = await callJson<{ collection: unknown }>("GET", `/sites/${site.id}/collections/posts`, { auth: site.adminKey });
-    const fields = (before.body.collection as { fields: { key: string; type: string }[] }).fields.map((f) => (f.key === "views" ? { ...f, type: "text" } : f));
-    const r = await callJson<{ error: { code: string; details: { itemsWithValue: number } } }>("PUT", `/sites/${site.id}/collections/posts`, { auth: site.adminKey, body: { fields } });
+    const fields = (before.body.collection as { fields: { key: string; type: string }[] }).fields.map((f) =>
+      f.key === "views" ? { ...f, type: "text" } : f,
+    );
+    const r = await callJson<{ error: { code: string; details: { itemsWithValue: number } } }>(
+      "PUT",
+      `/sites/${site.id}/collections/posts`,
+      { auth: site.adminKey, body: { fields } },
+    );
     expect(r.status).toBe(409);
     expect(r.body.error.details.itemsWithValue).toBe(1);
     const after = await callJson("GET", `/sites/${site.id}/collections/posts`, { auth: site.adminKey });
@@ -60,7 +89,9 @@ describe("collection schema", () => {
   it("allows a type change when no item holds a value", async () => {
     const site = await newBlog();
     await addItem(site, "posts", { slug: "a", data: { title: "A" } });
-    const got = await callJson<{ collection: { fields: { key: string; type: string }[] } }>("GET", `/sites/${site.id}/collections/posts`, { auth: site.adminKey });
+    const got = await callJson<{ collection: { fields: { key: string; type: string }[] } }>("GET", `/sites/${site.id}/collections/posts`, {
+      auth: site.adminKey,
+    });
     const fields = got.body.collection.fields.map((f) => (f.key === "views" ? { key: "views", type: "text" } : f));
     expect((await callJson("PUT", `/sites/${site.id}/collections/posts`, { auth: site.adminKey, body: { fields } })).status).toBe(200);
   });
@@ -68,29 +99,52 @@ describe("collection schema", () => {
   it("migrates a removed field by deleting its values, leaving items valid", async () => {
     const site = await newBlog();
     const item = await addItem(site, "posts", { slug: "a", data: { title: "A", notes: "private" } });
-    const got = await callJson<{ collection: { fields: { key: string }[] } }>("GET", `/sites/${site.id}/collections/posts`, { auth: site.adminKey });
+    const got = await callJson<{ collection: { fields: { key: string }[] } }>("GET", `/sites/${site.id}/collections/posts`, {
+      auth: site.adminKey,
+    });
     const fields = got.body.collection.fields.filter((f) => f.key !== "notes");
     expect((await callJson("PUT", `/sites/${site.id}/collections/posts`, { auth: site.adminKey, body: { fields } })).status).toBe(200);
-    const after = await callJson<{ item: { data: Record<string, unknown> } }>("GET", `/sites/${site.id}/collections/posts/items/${item.id}`, { auth: site.adminKey });
+    const after = await callJson<{ item: { data: Record<string, unknown> } }>(
+      "GET",
+      `/sites/${site.id}/collections/posts/items/${item.id}`,
+      { auth: site.adminKey },
+    );
     expect(after.body.item.data).toEqual({ title: "A" });
     // Re-adding the key later does not resurrect old values.
-    await expectStatus(callJson("PUT", `/sites/${site.id}/collections/posts`, { auth: site.adminKey, body: { fields: [...fields, { key: "notes", type: "text" }] } }), 200);
-    const again = await callJson<{ item: { data: Record<string, unknown> } }>("GET", `/sites/${site.id}/collections/posts/items/${item.id}`, { auth: site.adminKey });
+    await expectStatus(
+      callJson("PUT", `/sites/${site.id}/collections/posts`, {
+        auth: site.adminKey,
+        body: { fields: [...fields, { key: "notes", type: "text" }] },
+      }),
+      200,
+    );
+    const again = await callJson<{ item: { data: Record<string, unknown> } }>(
+      "GET",
+      `/sites/${site.id}/collections/posts/items/${item.id}`,
+      { auth: site.adminKey },
+    );
     expect(again.body.item.data.notes).toBeUndefined();
   });
 
   it("refuses to make a field required while items lack it", async () => {
     const site = await newBlog();
     await addItem(site, "posts", { slug: "a", data: { title: "A" } });
-    const got = await callJson<{ collection: { fields: { key: string }[] } }>("GET", `/sites/${site.id}/collections/posts`, { auth: site.adminKey });
+    const got = await callJson<{ collection: { fields: { key: string }[] } }>("GET", `/sites/${site.id}/collections/posts`, {
+      auth: site.adminKey,
+    });
     const fields = got.body.collection.fields.map((f) => (f.key === "summary" ? { ...f, required: true } : f));
-    const r = await callJson<{ error: { code: string } }>("PUT", `/sites/${site.id}/collections/posts`, { auth: site.adminKey, body: { fields } });
+    const r = await callJson<{ error: { code: string } }>("PUT", `/sites/${site.id}/collections/posts`, {
+      auth: site.adminKey,
+      body: { fields },
+    });
     expect(r.status).toBe(409);
   });
 
   it("refuses to delete a collection that another one references", async () => {
     const site = await newBlog();
-    const r = await callJson<{ error: { details: { referencedBy: string[] } } }>("DELETE", `/sites/${site.id}/collections/authors`, { auth: site.adminKey });
+    const r = await callJson<{ error: { details: { referencedBy: string[] } } }>("DELETE", `/sites/${site.id}/collections/authors`, {
+      auth: site.adminKey,
+    });
     expect(r.status).toBe(409);
     expect(r.body.error.details.referencedBy).toEqual(["posts"]);
   });

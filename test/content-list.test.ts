@@ -29,17 +29,50 @@ const slugs = async (q: string) => {
 
 beforeAll(async () => {
   site = await newBlog("pro");
-  const ada = await addItem(site, "authors", { slug: "ada", data: { name: "Ada" }, publish: true });
+  await addItem(site, "authors", { slug: "ada", data: { name: "Ada" }, publish: true });
   await addItem(site, "authors", { slug: "hidden", data: { name: "Hidden" } });
   const rows = [
-    { slug: "alpha", data: { title: "Alpha Dogs", summary: "Training a PUPPY", views: 10, featured: true, date: "2024-01-05", author: "ada", website: "https://a.test" } },
-    { slug: "bravo", data: { title: "Bravo", summary: "taxes and receipts", views: 2, featured: false, date: "2024-03-01T12:00:00+02:00", author: "hidden" } },
+    {
+      slug: "alpha",
+      data: {
+        title: "Alpha Dogs",
+        summary: "Training a PUPPY",
+        views: 10,
+        featured: true,
+        date: "2024-01-05",
+        author: "ada",
+        website: "https://a.test",
+      },
+    },
+    {
+      slug: "bravo",
+      data: {
+        title: "Bravo",
+        summary: "taxes and receipts",
+        views: 2,
+        featured: false,
+        date: "2024-03-01T12:00:00+02:00",
+        author: "hidden",
+      },
+    },
     { slug: "charlie", data: { title: "Charlie Über", summary: "ÜBER cool", views: 10, featured: false, date: "2023-12-31" } },
-    { slug: "delta", data: { title: "Delta", views: 100, date: "2024-02-10", cover: { url: "https://img.test/d.jpg", alt: "", width: 1000 }, coauthors: ["ada", "hidden"] } },
+    {
+      slug: "delta",
+      data: {
+        title: "Delta",
+        views: 100,
+        date: "2024-02-10",
+        cover: { url: "https://img.test/d.jpg", alt: "", width: 1000 },
+        coauthors: ["ada", "hidden"],
+      },
+    },
     { slug: "echo", data: { title: "Echo", views: 7 } },
   ];
   await expectStatus(
-    callJson("POST", `/sites/${site.id}/collections/posts/items:batch`, { auth: site.adminKey, body: { items: rows.map((r) => ({ ...r, publish: true })) } }),
+    callJson("POST", `/sites/${site.id}/collections/posts/items:batch`, {
+      auth: site.adminKey,
+      body: { items: rows.map((r) => ({ ...r, publish: true })) },
+    }),
     201,
   );
   await addItem(site, "posts", { slug: "draft", data: { title: "Draft", views: 1000 } });

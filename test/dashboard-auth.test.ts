@@ -9,7 +9,10 @@ describe("dashboard authentication", () => {
   });
 
   it("creates a site with token and admin key and a one-site starter workspace by default", async () => {
-    const { status, body } = await callJson<{ site: Record<string, unknown> }>("POST", "/sites", { auth: OPERATOR, body: { name: "Mine" } });
+    const { status, body } = await callJson<{ site: Record<string, unknown> }>("POST", "/sites", {
+      auth: OPERATOR,
+      body: { name: "Mine" },
+    });
     expect(status).toBe(201);
     expect(body.site).toMatchObject({ name: "Mine", plan: "starter" });
     expect(body.site.token).toMatch(/^pk_/);

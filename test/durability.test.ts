@@ -8,10 +8,17 @@ import { addItem, callJson, newBlog } from "./helpers";
 describe("durability", () => {
   it("keeps sites, collections and items across Durable Object eviction", async () => {
     const site = await newBlog();
-    await addItem(site, "posts", { slug: "kept", data: { title: "Kept", cover: { url: "https://img.test/k.jpg", alt: "k" } }, publish: true });
+    await addItem(site, "posts", {
+      slug: "kept",
+      data: { title: "Kept", cover: { url: "https://img.test/k.jpg", alt: "k" } },
+      publish: true,
+    });
     const stub = env.SITE.get(env.SITE.idFromName(site.id));
     await evictDurableObject(stub);
-    const r = await callJson<{ item: { data: { title: string; cover: { alt: string } } } }>("GET", `/v1/${site.token}/collections/posts/items/kept?after=evict`);
+    const r = await callJson<{ item: { data: { title: string; cover: { alt: string } } } }>(
+      "GET",
+      `/v1/${site.token}/collections/posts/items/kept?after=evict`,
+    );
     expect(r.status).toBe(200);
     expect(r.body.item.data).toMatchObject({ title: "Kept", cover: { alt: "k" } });
     expect((await callJson("GET", `/sites/${site.id}`, { auth: site.adminKey })).status).toBe(200);
@@ -41,7 +48,10 @@ describe("durability", () => {
     const stub = env.SITE.get(env.SITE.idFromName("migration-fresh-db"));
     const tables = await runInDurableObject(stub, async (_i, state) => {
       await new SQLSchemaMigrations({ doStorage: state.storage, migrations: SITE_MIGRATIONS }).runAll();
-      return state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").toArray().map((r) => r.name);
+      return state.storage.sql
+        .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .toArray()
+        .map((r) => r.name);
     });
     expect(tables).toEqual(expect.arrayContaining(["collections", "items", "media", "site"]));
   });

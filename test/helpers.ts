@@ -21,7 +21,11 @@ export async function call(method: string, path: string, opts: CallOptions = {})
   return exports.default.fetch(new Request(`${ORIGIN}${path}`, { method, headers, body }));
 }
 
-export async function callJson<T = Record<string, unknown>>(method: string, path: string, opts: CallOptions = {}): Promise<{ status: number; body: T; res: Response }> {
+export async function callJson<T = Record<string, unknown>>(
+  method: string,
+  path: string,
+  opts: CallOptions = {},
+): Promise<{ status: number; body: T; res: Response }> {
   const res = await call(method, path, opts);
   const text = await res.text();
   return { status: res.status, body: (text ? JSON.parse(text) : null) as T, res };
@@ -84,7 +88,10 @@ export async function expectStatus<T>(p: Promise<{ status: number; body: T }>, s
 
 export async function addItem(site: TestSite, collection: string, item: Record<string, unknown>): Promise<{ id: string; slug: string }> {
   const body = await expectStatus(
-    callJson<{ item: { id: string; slug: string } }>("POST", `/sites/${site.id}/collections/${collection}/items`, { auth: site.adminKey, body: item }),
+    callJson<{ item: { id: string; slug: string } }>("POST", `/sites/${site.id}/collections/${collection}/items`, {
+      auth: site.adminKey,
+      body: item,
+    }),
     201,
   );
   return body.item;

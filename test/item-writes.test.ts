@@ -11,16 +11,28 @@ async function count(site: TestSite): Promise<number> {
 describe("item writes", () => {
   it("creates a draft and returns it with status, dates and data", async () => {
     const site = await newBlog();
-    const r = await callJson<{ item: Record<string, unknown> }>("POST", items(site), { auth: site.adminKey, body: { slug: "a", data: { title: "A", date: "2024-05-01" } } });
+    const r = await callJson<{ item: Record<string, unknown> }>("POST", items(site), {
+      auth: site.adminKey,
+      body: { slug: "a", data: { title: "A", date: "2024-05-01" } },
+    });
     expect(r.status).toBe(201);
-    expect(r.body.item).toMatchObject({ slug: "a", collection: "posts", status: "draft", publishedAt: null, data: { title: "A", date: "2024-05-01T00:00:00.000Z" } });
+    expect(r.body.item).toMatchObject({
+      slug: "a",
+      collection: "posts",
+      status: "draft",
+      publishedAt: null,
+      data: { title: "A", date: "2024-05-01T00:00:00.000Z" },
+    });
     expect(r.body.item.updatedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 
   it("answers 409 to a duplicate slug in the collection", async () => {
     const site = await newBlog();
     await addItem(site, "posts", { slug: "a", data: { title: "A" } });
-    const r = await callJson<{ error: { code: string } }>("POST", items(site), { auth: site.adminKey, body: { slug: "a", data: { title: "B" } } });
+    const r = await callJson<{ error: { code: string } }>("POST", items(site), {
+      auth: site.adminKey,
+      body: { slug: "a", data: { title: "B" } },
+    });
     expect(r.status).toBe(409);
     expect(r.body.error.code).toBe("conflict");
   });
@@ -44,7 +56,10 @@ describe("item writes", () => {
     [{ slug: "a", data: { title: "x" }, extra: true }, "(body)"],
   ])("rejects %j with a 400 naming %s and stores nothing", async (body, path) => {
     const site = await newBlog();
-    const r = await callJson<{ error: { code: string; message: string; details: { issues: { path: string }[] } } }>("POST", items(site), { auth: site.adminKey, body });
+    const r = await callJson<{ error: { code: string; message: string; details: { issues: { path: string }[] } } }>("POST", items(site), {
+      auth: site.adminKey,
+      body,
+    });
     expect(r.status).toBe(400);
     expect(r.body.error.code).toBe("bad_request");
     expect(r.body.error.details.issues.map((i) => i.path)).toContain(path);
@@ -53,7 +68,10 @@ describe("item writes", () => {
 
   it("says which field was meant when a key is misspelled", async () => {
     const site = await newBlog();
-    const r = await callJson<{ error: { message: string } }>("POST", items(site), { auth: site.adminKey, body: { slug: "a", data: { title: "x", sumary: "y" } } });
+    const r = await callJson<{ error: { message: string } }>("POST", items(site), {
+      auth: site.adminKey,
+      body: { slug: "a", data: { title: "x", sumary: "y" } },
+    });
     expect(r.body.error.message).toContain('did you mean "summary"');
   });
 
@@ -84,7 +102,10 @@ describe("item writes", () => {
     const ada = await addItem(site, "authors", { slug: "ada", data: { name: "Ada" } });
     const r = await callJson<{ item: { data: { author: string; coauthors: string[]; cover: string } } }>("POST", items(site), {
       auth: site.adminKey,
-      body: { slug: "a", data: { title: "A", author: "ada", coauthors: [ada.id, "ada"], cover: { url: "https://img.test/a.jpg", alt: "" } } },
+      body: {
+        slug: "a",
+        data: { title: "A", author: "ada", coauthors: [ada.id, "ada"], cover: { url: "https://img.test/a.jpg", alt: "" } },
+      },
     });
     expect(r.status).toBe(201);
     expect(r.body.item.data.author).toBe(ada.id);
@@ -116,10 +137,16 @@ describe("item writes", () => {
   it("publishes, unpublishes and deletes", async () => {
     const site = await newBlog();
     const a = await addItem(site, "posts", { slug: "a", data: { title: "A" } });
-    const pub = await expectStatus(callJson<{ item: { status: string; publishedAt: string } }>("POST", `${items(site)}/${a.id}/publish`, { auth: site.adminKey }), 200);
+    const pub = await expectStatus(
+      callJson<{ item: { status: string; publishedAt: string } }>("POST", `${items(site)}/${a.id}/publish`, { auth: site.adminKey }),
+      200,
+    );
     expect(pub.item.status).toBe("published");
     expect(pub.item.publishedAt).toMatch(/Z$/);
-    const unpub = await expectStatus(callJson<{ item: { status: string; publishedAt: string } }>("POST", `${items(site)}/${a.id}/unpublish`, { auth: site.adminKey }), 200);
+    const unpub = await expectStatus(
+      callJson<{ item: { status: string; publishedAt: string } }>("POST", `${items(site)}/${a.id}/unpublish`, { auth: site.adminKey }),
+      200,
+    );
     expect(unpub.item.status).toBe("draft");
     expect((await callJson("DELETE", `${items(site)}/${a.id}`, { auth: site.adminKey })).status).toBe(200);
     expect((await callJson("GET", `${items(site)}/${a.id}`, { auth: site.adminKey })).status).toBe(404);
@@ -130,7 +157,9 @@ describe("item writes", () => {
     const site = await newBlog();
     await addItem(site, "posts", { slug: "a", data: { title: "A" } });
     await addItem(site, "posts", { slug: "b", data: { title: "B" }, publish: true });
-    const r = await callJson<{ items: { slug: string }[]; total: number; limit: number }>("GET", `${items(site)}?limit=1&page=2`, { auth: site.adminKey });
+    const r = await callJson<{ items: { slug: string }[]; total: number; limit: number }>("GET", `${items(site)}?limit=1&page=2`, {
+      auth: site.adminKey,
+    });
     expect(r.body.total).toBe(2);
     expect(r.body.items).toHaveLength(1);
     const drafts = await callJson<{ items: { slug: string }[] }>("GET", `${items(site)}?status=draft`, { auth: site.adminKey });
@@ -160,7 +189,10 @@ describe("batch writes", () => {
       { slug: "ok-1", data: { title: "fine", cover: { url: "https://img.test/1.jpg" } } },
       { slug: "bad", data: { title: 42 } },
     ];
-    const r = await callJson<{ error: { details: { issues: { path: string }[] } } }>("POST", `${items(site)}:batch`, { auth: site.adminKey, body: { items: batch } });
+    const r = await callJson<{ error: { details: { issues: { path: string }[] } } }>("POST", `${items(site)}:batch`, {
+      auth: site.adminKey,
+      body: { items: batch },
+    });
     expect(r.status).toBe(400);
     expect(r.body.error.details.issues[0]?.path).toBe("items.1.data.title");
     expect(await count(site)).toBe(0);
@@ -169,9 +201,25 @@ describe("batch writes", () => {
   it("refuses duplicate slugs inside the batch and against stored items", async () => {
     const site = await newBlog();
     await addItem(site, "posts", { slug: "taken", data: { title: "T" } });
-    const dup = await callJson("POST", `${items(site)}:batch`, { auth: site.adminKey, body: { items: [{ slug: "x", data: { title: "a" } }, { slug: "x", data: { title: "b" } }] } });
+    const dup = await callJson("POST", `${items(site)}:batch`, {
+      auth: site.adminKey,
+      body: {
+        items: [
+          { slug: "x", data: { title: "a" } },
+          { slug: "x", data: { title: "b" } },
+        ],
+      },
+    });
     expect(dup.status).toBe(409);
-    const clash = await callJson("POST", `${items(site)}:batch`, { auth: site.adminKey, body: { items: [{ slug: "y", data: { title: "a" } }, { slug: "taken", data: { title: "b" } }] } });
+    const clash = await callJson("POST", `${items(site)}:batch`, {
+      auth: site.adminKey,
+      body: {
+        items: [
+          { slug: "y", data: { title: "a" } },
+          { slug: "taken", data: { title: "b" } },
+        ],
+      },
+    });
     expect(clash.status).toBe(409);
     expect(await count(site)).toBe(1);
   });

@@ -108,9 +108,13 @@ export function deleteCollection(sql: SqlStorage, all: readonly Collection[], sl
     (c) => c.slug !== slug && c.fields.some((f) => (f.type === "reference" || f.type === "references") && f.collection === slug),
   );
   if (referrers.length) {
-    throw new ApiError("conflict", `Collection "${slug}" is referenced by ${referrers.map((c) => `"${c.slug}"`).join(", ")}; remove those fields first.`, {
-      referencedBy: referrers.map((c) => c.slug),
-    });
+    throw new ApiError(
+      "conflict",
+      `Collection "${slug}" is referenced by ${referrers.map((c) => `"${c.slug}"`).join(", ")}; remove those fields first.`,
+      {
+        referencedBy: referrers.map((c) => c.slug),
+      },
+    );
   }
   sql.exec("DELETE FROM items WHERE collection_id = ?", target.id);
   sql.exec("DELETE FROM collections WHERE id = ?", target.id);

@@ -1,18 +1,7 @@
 import { z } from "zod";
 import { SLUG_MAX, SLUG_PATTERN, SLUG_RULE } from "../../src/shared/slug";
 
-export const FIELD_TYPES = [
-  "text",
-  "richText",
-  "number",
-  "boolean",
-  "date",
-  "link",
-  "image",
-  "video",
-  "reference",
-  "references",
-] as const;
+export const FIELD_TYPES = ["text", "richText", "number", "boolean", "date", "link", "image", "video", "reference", "references"] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 /** Types whose values are scalars that SQLite can index, sort and compare. */

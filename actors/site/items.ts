@@ -105,7 +105,10 @@ export function createItems(
   inputs.forEach((raw, i) => {
     const parsed = itemInputSchema.safeParse(raw);
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((x) => ({ path: [pathPrefix(i), ...x.path.map(String)].filter(Boolean).join(".") || "(body)", message: x.message }));
+      const issues = parsed.error.issues.map((x) => ({
+        path: [pathPrefix(i), ...x.path.map(String)].filter(Boolean).join(".") || "(body)",
+        message: x.message,
+      }));
       throw new ApiError("bad_request", `Invalid item: ${issues[0]?.path} ${issues[0]?.message}`, { issues });
     }
     const input = parsed.data;
@@ -114,7 +117,13 @@ export function createItems(
       throw new ApiError("conflict", `Slug "${input.slug}" appears twice in the batch (items ${prior} and ${i}).`, { slug: input.slug });
     }
     seen.set(input.slug, i);
-    const { data, newMedia } = validateItemData(collection.fields, input.data ?? {}, null, lookups, [pathPrefix(i), "data"].filter(Boolean).join("."));
+    const { data, newMedia } = validateItemData(
+      collection.fields,
+      input.data ?? {},
+      null,
+      lookups,
+      [pathPrefix(i), "data"].filter(Boolean).join("."),
+    );
     prepared.push({ id: newItemId(), slug: input.slug, data, media: newMedia, publish: input.publish === true });
   });
   const taken = takenSlugs(sql, collection, [...seen.keys()]);

@@ -85,9 +85,13 @@ export function buildListQuery(params: URLSearchParams, collection: Collection, 
       throw new ApiError("bad_request", `search is longer than ${MAX_SEARCH} characters.`, { parameter: "search", max: MAX_SEARCH });
     }
     if (!collection.fields.some((f) => f.indexed && SEARCHABLE_TYPES.has(f.type))) {
-      throw new ApiError("bad_request", `Collection "${collection.slug}" has no indexed text fields to search; mark a text field as indexed.`, {
-        parameter: "search",
-      });
+      throw new ApiError(
+        "bad_request",
+        `Collection "${collection.slug}" has no indexed text fields to search; mark a text field as indexed.`,
+        {
+          parameter: "search",
+        },
+      );
     }
     where.push("instr(search_text, ?) > 0");
     args.push(search.toLowerCase());
@@ -116,7 +120,12 @@ export function buildListQuery(params: URLSearchParams, collection: Collection, 
   };
 }
 
-function filterClause(f: FilterParam, t: Target, collection: Collection, all: readonly Collection[]): { sql: string; args: (string | number)[] } {
+function filterClause(
+  f: FilterParam,
+  t: Target,
+  collection: Collection,
+  all: readonly Collection[],
+): { sql: string; args: (string | number)[] } {
   const bad = (message: string): ApiError =>
     new ApiError("bad_request", `Cannot use ${f.param}: ${message}.`, { parameter: f.param, field: f.key, op: f.op });
   if (!(FILTER_OPS as readonly string[]).includes(f.op)) {
@@ -200,7 +209,10 @@ function filterClause(f: FilterParam, t: Target, collection: Collection, all: re
 }
 
 function splitIn(raw: string, bad: (m: string) => ApiError): string[] {
-  const values = raw.split(",").map((v) => v.trim()).filter((v) => v !== "");
+  const values = raw
+    .split(",")
+    .map((v) => v.trim())
+    .filter((v) => v !== "");
   if (values.length === 0) throw bad("give at least one comma-separated value");
   if (values.length > MAX_IN_VALUES) throw bad(`give at most ${MAX_IN_VALUES} values`);
   return values;

@@ -26,7 +26,12 @@ export function publicRoutes(s: SiteContext) {
       if (q.advanced && !entitlements(site.plan).features.advancedLists) throw planRequired();
       const total = s.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM items WHERE ${q.where}`, ...q.args).one().n;
       const rows = s.sql
-        .exec<ItemRow>(`SELECT * FROM items WHERE ${q.where} ORDER BY ${q.orderBy} LIMIT ? OFFSET ?`, ...q.args, q.limit, (q.page - 1) * q.limit)
+        .exec<ItemRow>(
+          `SELECT * FROM items WHERE ${q.where} ORDER BY ${q.orderBy} LIMIT ? OFFSET ?`,
+          ...q.args,
+          q.limit,
+          (q.page - 1) * q.limit,
+        )
         .toArray();
       const items = presentItems(s.sql, rows, s.collections());
       return publicJson(site.id, c.id, { items, page: q.page, limit: q.limit, total, totalPages: Math.ceil(total / q.limit) });
@@ -45,7 +50,10 @@ export function publicRoutes(s: SiteContext) {
 }
 
 export function planRequired(): ApiError {
-  return new ApiError("plan_required", "Filtering and search need the Pro plan or above.", { feature: "advancedLists", requiredPlan: "pro" });
+  return new ApiError("plan_required", "Filtering and search need the Pro plan or above.", {
+    feature: "advancedLists",
+    requiredPlan: "pro",
+  });
 }
 
 function publicJson(siteId: string, collectionId: string, body: unknown): Response {

@@ -151,7 +151,6 @@ export function dashboardRoutes(s: SiteContext) {
   return router;
 }
 
-
 export function presentSite(site: NonNullable<ReturnType<SiteContext["site"]>>) {
   return {
     id: site.id,

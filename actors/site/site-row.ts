@@ -58,9 +58,8 @@ export function insertSite(sql: SqlStorage, s: Omit<SiteRow, "cacheVersion" | "c
 
 /** Every change a reader could see bumps the version, which retires every cached response of the site. */
 export function bumpCacheVersion(sql: SqlStorage): number {
-  return sql
-    .exec<{ cache_version: number }>("UPDATE site SET cache_version = cache_version + 1 RETURNING cache_version")
-    .one().cache_version;
+  return sql.exec<{ cache_version: number }>("UPDATE site SET cache_version = cache_version + 1 RETURNING cache_version").one()
+    .cache_version;
 }
 
 export function updateSite(sql: SqlStorage, patch: { name?: string; plan?: Plan }): void {

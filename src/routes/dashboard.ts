@@ -19,7 +19,10 @@ const workspacePatch = z
 const siteCreate = z
   .object({ name, workspaceId: z.string().optional(), plan: z.enum(PLANS).optional() })
   .strict()
-  .refine((s) => !(s.workspaceId && s.plan), { message: "a site in an existing workspace takes that workspace's plan; change the plan with PATCH /workspaces/:id", path: ["plan"] });
+  .refine((s) => !(s.workspaceId && s.plan), {
+    message: "a site in an existing workspace takes that workspace's plan; change the plan with PATCH /workspaces/:id",
+    path: ["plan"],
+  });
 
 function workspaceId(raw: string | undefined): string {
   if (!raw || !isWorkspaceId(raw)) throw new ApiError("not_found", "No such workspace.");
@@ -68,7 +71,9 @@ export async function createSite(request: Request, env: Env): Promise<Response> 
   await stub.init({ id: siteId, name: input.name, workspaceId: workspace.id, plan: workspace.plan, token, adminKey });
   const site = await stub.meta(token);
   if (!site) throw new Error("site did not initialise");
-  const response = await stub.fetch(internalRequest(new Request(`${new URL(request.url).origin}/sites/${siteId}`), { "x-oc-operator": "1" }));
+  const response = await stub.fetch(
+    internalRequest(new Request(`${new URL(request.url).origin}/sites/${siteId}`), { "x-oc-operator": "1" }),
+  );
   const body = (await response.json()) as { site: ReturnType<typeof presentSite> };
   // The admin key is shown once, here; the site keeps only its hash.
   return json({ site: { ...body.site, adminKey } }, 201);
