@@ -26,6 +26,8 @@ export class Site extends DurableObject<Env> {
   #sql: SqlStorage;
   #site: SiteRow | null = null;
   #collections: Collection[] | null = null;
+  // Totals for list queries; every page of one query shares its count. Cleared on any content change.
+  #counts = new Map<string, number>();
   #dashboard: ReturnType<typeof dashboardRoutes>;
   #public: ReturnType<typeof publicRoutes>;
 
@@ -64,6 +66,7 @@ export class Site extends DurableObject<Env> {
   /** A workspace plan change; retires cached responses so plan-gated answers change at once. */
   setPlan(plan: Plan): number {
     updateSite(this.#sql, { plan });
+    this.#counts.clear();
     const version = bumpCacheVersion(this.#sql);
     this.#site = readSite(this.#sql);
     return version;
@@ -110,7 +113,18 @@ export class Site extends DurableObject<Env> {
       siteChanged: () => {
         this.#site = readSite(this.#sql);
       },
+      countOf: (where, args) => {
+        const key = `${where}\u0000${JSON.stringify(args)}`;
+        let n = this.#counts.get(key);
+        if (n === undefined) {
+          n = this.#sql.exec<{ n: number }>(`SELECT count(*) AS n FROM items WHERE ${where}`, ...args).one().n;
+          if (this.#counts.size > 1000) this.#counts.clear();
+          this.#counts.set(key, n);
+        }
+        return n;
+      },
       contentChanged: () => {
+        this.#counts.clear();
         const v = bumpCacheVersion(this.#sql);
         this.#site = readSite(this.#sql);
         return v;

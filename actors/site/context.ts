@@ -11,6 +11,8 @@ export interface SiteContext {
   collectionsChanged(): void;
   /** Re-reads the site row after a write to it. */
   siteChanged(): void;
+  /** Memoised `count(*)` for a list query, valid until the next content change. */
+  countOf(where: string, args: readonly (string | number)[]): number;
   /** Retires every cached response of the site; returns the new version. */
   contentChanged(): number;
 }

@@ -24,7 +24,7 @@ export function publicRoutes(s: SiteContext) {
       const c = collectionOf(req.params.slug ?? "");
       const q = buildListQuery(new URL(req.url).searchParams, c, s.collections());
       if (q.advanced && !entitlements(site.plan).features.advancedLists) throw planRequired();
-      const total = s.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM items WHERE ${q.where}`, ...q.args).one().n;
+      const total = s.countOf(q.where, q.args);
       const rows = s.sql
         .exec<ItemRow>(
           `SELECT * FROM items WHERE ${q.where} ORDER BY ${q.orderBy} LIMIT ? OFFSET ?`,

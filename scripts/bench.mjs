@@ -1,0 +1,135 @@
+// `npm run bench`: content API throughput and latency over 10,000 items.
+// Runs the built Worker on workerd via Miniflare's API with a direct socket
+// (no wrangler dev proxy), drives it with autocannon, and reads CPU time from
+// the workerd process (/proc) to get CPU per request.
+import autocannon from "autocannon";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { api, must } from "./lib.mjs";
+import { buildWorker, startWorkerd } from "./workerd-host.mjs";
+
+const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000);
+const operator = "bench-operator";
+
+const script = buildWorker(".bench/build");
+const { mf, base } = await startWorkerd({ scriptPath: script, adminToken: operator });
+const workerdPids = () =>
+  execFileSync("pgrep", ["-f", "workerd"])
+    .toString()
+    .trim()
+    .split("\n")
+    .map(Number)
+    .filter((p) => p !== process.pid);
+const cpuMs = () =>
+  workerdPids().reduce((sum, pid) => {
+    try {
+      const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+      return sum + ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime + stime, in clock ticks of 10 ms
+    } catch {
+      return sum;
+    }
+  }, 0);
+
+try {
+  const { site } = await must(api(base, "POST", "/sites", operator, { name: "Bench", plan: "pro" }), "site");
+  const key = site.adminKey;
+  await must(
+    api(base, "PUT", `/sites/${site.id}/collections/posts`, key, {
+      fields: [
+        { key: "title", type: "text", indexed: true, required: true },
+        { key: "summary", type: "text", indexed: true },
+        { key: "body", type: "richText" },
+        { key: "category", type: "text", indexed: true },
+        { key: "date", type: "date", indexed: true },
+        { key: "cover", type: "image" },
+      ],
+    }),
+    "collection",
+  );
+  const categories = ["news", "guides", "reviews", "recipes", "travel", "tech", "sport", "music"];
+  const t0 = performance.now();
+  for (let start = 0; start < ITEMS; start += 1000) {
+    const items = Array.from({ length: Math.min(1000, ITEMS - start) }, (_, j) => {
+      const i = start + j;
+      return {
+        slug: `post-${i}`,
+        publish: true,
+        data: {
+          title: `Post number ${i} about ${categories[i % 8]}`,
+          summary: `A short summary for post ${i}, with a few words to search through.`,
+          body: `<p>Body of post ${i}.</p>`,
+          category: categories[i % 8],
+          date: new Date(Date.UTC(2020, 0, 1) + i * 3_600_000).toISOString(),
+          cover: { url: `https://img.example.com/${i}.jpg`, alt: `Cover ${i}`, width: 1600, height: 900 },
+        },
+      };
+    });
+    await must(api(base, "POST", `/sites/${site.id}/collections/posts/items:batch`, key, { items }), "batch");
+  }
+  const seedSeconds = (performance.now() - t0) / 1000;
+
+  const listPath = `/v1/${site.token}/collections/posts/items?page=3&limit=24&sort=-date`;
+  const filteredPath = `/v1/${site.token}/collections/posts/items?page=3&limit=24&sort=-date&filter[category]=guides&search=summary`;
+  const itemPath = `/v1/${site.token}/collections/posts/items/post-4242`;
+  const scenarios = [
+    ["(a) list p3, limit 24, sort -date", listPath],
+    ["(b) + filter[category] + search", filteredPath],
+    ["(c) single item", itemPath],
+  ];
+
+  const rows = [];
+  for (const [name, path] of scenarios) {
+    for (const mode of ["uncached", "cached"]) {
+      let n = 0;
+      const sep = path.includes("?") ? "&" : "?";
+      // Uncached: every request has a URL never seen before, so each one misses the cache.
+      const requests = mode === "uncached" ? [{ setupRequest: (req) => ({ ...req, path: `${path}${sep}nocache=${n++}` }) }] : undefined;
+      await fetch(`${base}${path}`); // warm the cache entry for the cached run
+      const cpuBefore = cpuMs();
+      const r = await autocannon({ url: `${base}${path}`, connections: CONNECTIONS, duration: DURATION, requests });
+      const cpuAfter = cpuMs();
+      const total = r.requests.total;
+      rows.push({
+        scenario: name,
+        mode,
+        "req/s": Math.round(r.requests.average),
+        "p50 ms": r.latency.p50,
+        "p99 ms": r.latency.p99,
+        "CPU ms/req": total ? ((cpuAfter - cpuBefore) / total).toFixed(3) : "-",
+        errors: r.errors + r.non2xx,
+      });
+    }
+  }
+
+  // Latency of one request at a time: what a single visitor sees, without queueing behind 32 others.
+  const serial = [];
+  for (const [name, path] of scenarios) {
+    const times = [];
+    for (let i = 0; i < 300; i++) {
+      const t = performance.now();
+      const res = await fetch(`${base}${path}${path.includes("?") ? "&" : "?"}serial=${i}`);
+      await res.arrayBuffer();
+      times.push(performance.now() - t);
+    }
+    times.sort((a, b) => a - b);
+    serial.push({ scenario: name, mode: "uncached, 1 connection", "p50 ms": times[150].toFixed(2), "p99 ms": times[297].toFixed(2) });
+  }
+
+  console.log(
+    `\nContent API on workerd (Miniflare API, direct socket, no wrangler dev proxy); ${ITEMS} items seeded in ${seedSeconds.toFixed(1)} s through items:batch`,
+  );
+  console.log(
+    `autocannon: ${CONNECTIONS} connections, ${DURATION} s per row; CPU = workerd process user+sys time / requests (front Worker + Durable Object + HTTP)\n`,
+  );
+  console.table(rows);
+  console.table(serial);
+  for (const [name] of scenarios) {
+    const u = rows.find((r) => r.scenario === name && r.mode === "uncached");
+    const c = rows.find((r) => r.scenario === name && r.mode === "cached");
+    console.log(`${name}: cached/uncached throughput = ${(c["req/s"] / u["req/s"]).toFixed(1)}x`);
+  }
+} finally {
+  await mf.dispose();
+}

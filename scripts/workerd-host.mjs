@@ -1,0 +1,35 @@
+// Runs the built Worker on workerd through Miniflare's API, with a direct
+// socket to the Worker: no wrangler dev proxy in front (it caps ~1,000 req/s here).
+import { execFileSync } from "node:child_process";
+import { Miniflare, convertV4MiniflareOptions } from "miniflare";
+
+export function buildWorker(outdir) {
+  execFileSync(process.execPath, ["node_modules/wrangler/bin/wrangler.js", "deploy", "--dry-run", "--outdir", outdir], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+  });
+  return `${outdir}/index.js`;
+}
+
+export async function startWorkerd({ scriptPath, adminToken, persistDir }) {
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      ...(persistDir ? { defaultPersistRoot: persistDir } : {}),
+      workers: [
+        {
+          name: "main",
+          modules: true,
+          scriptPath,
+          compatibilityDate: "2026-11-01",
+          compatibilityFlags: ["nodejs_compat"],
+          bindings: { ADMIN_TOKEN: adminToken, SITE_META_TTL_MS: "1000" },
+          durableObjects: { SITE: { className: "Site", useSQLite: true }, WORKSPACE: { className: "Workspace", useSQLite: true } },
+          unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
+        },
+      ],
+    }),
+  );
+  await mf.ready;
+  const url = await mf.unsafeGetDirectURL("main");
+  return { mf, base: url.origin };
+}
