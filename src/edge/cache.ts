@@ -16,24 +16,61 @@ export function versionedKey(request: Request, siteId: string, version: number):
   return `${url.origin}${url.pathname}${url.search}${sep}__oc=${siteId}.${version}`;
 }
 
+interface HotEntry {
+  body: ArrayBuffer;
+  headers: [string, string][];
+}
+
+// A small per-isolate tier in front of the Cache API, under the same versioned
+// keys: a repeat read skips the cache round trip. Bounded in bytes; oldest out first.
+const HOT_MAX_BYTES = 8 * 1024 * 1024;
+const HOT_MAX_ENTRY = 256 * 1024;
+const hot = new Map<string, HotEntry>();
+let hotBytes = 0;
+
+function hotGet(key: string): Response | null {
+  const e = hot.get(key);
+  if (!e) return null;
+  hot.delete(key);
+  hot.set(key, e);
+  return new Response(e.body, { status: 200, headers: e.headers });
+}
+
+function hotPut(key: string, body: ArrayBuffer, headers: Headers): void {
+  if (body.byteLength > HOT_MAX_ENTRY || hot.has(key)) return;
+  hot.set(key, { body, headers: [...headers] });
+  hotBytes += body.byteLength;
+  for (const [k, e] of hot) {
+    if (hotBytes <= HOT_MAX_BYTES) break;
+    hot.delete(k);
+    hotBytes -= e.body.byteLength;
+  }
+}
+
 export async function cachedRead(
   request: Request,
   ctx: ExecutionContext,
   key: string,
   origin: () => Promise<Response>,
 ): Promise<CacheOutcome> {
+  const memory = hotGet(key);
+  if (memory) return { response: conditional(request, memory, "HIT"), hit: true };
   const cache = caches.default;
   const hit = await cache.match(key);
-  if (hit) return { response: conditional(request, hit, "HIT"), hit: true };
+  if (hit) {
+    const body = await hit.arrayBuffer();
+    hotPut(key, body, hit.headers);
+    return { response: conditional(request, new Response(body, hit), "HIT"), hit: true };
+  }
 
   const fresh = await origin();
   if (fresh.status !== 200) return { response: fresh, hit: false };
   const body = await fresh.arrayBuffer();
   const headers = new Headers(fresh.headers);
   headers.set("etag", await etagOf(body));
-  const stored = new Response(body, { status: 200, headers });
-  ctx.waitUntil(cache.put(key, stored.clone()));
-  return { response: conditional(request, stored, "MISS"), hit: false };
+  ctx.waitUntil(cache.put(key, new Response(body, { status: 200, headers })));
+  hotPut(key, body, headers);
+  return { response: conditional(request, new Response(body, { status: 200, headers }), "MISS"), hit: false };
 }
 
 /** A strong ETag: the SHA-256 of the exact bytes served. */
