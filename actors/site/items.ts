@@ -4,7 +4,8 @@ import { newItemId } from "../../src/ids";
 import type { Collection } from "./collections";
 import { slugSchema } from "./fields";
 import { type DataLookups, type ItemData, validateItemData } from "./item-data";
-import { insertMedia, type MediaRow } from "./media";
+import { insertMedia, mediaExists, type MediaRow } from "./media";
+import { selectIn } from "./sql-in";
 import { searchTextOf } from "./search-text";
 
 export const MAX_BATCH = 1000;
@@ -65,7 +66,7 @@ export function toDashboardItem(row: ItemRow, collection: Collection): Dashboard
 
 export function lookupsFor(sql: SqlStorage, collections: readonly Collection[]): DataLookups {
   return {
-    mediaExists: (id) => sql.exec("SELECT 1 FROM media WHERE id = ?", id).toArray().length > 0,
+    mediaExists: (id) => mediaExists(sql, id),
     resolveReference: (slug, ref) => {
       const target = collections.find((c) => c.slug === slug);
       if (!target) return null;
@@ -218,17 +219,7 @@ export function listDashboardItems(
 }
 
 function takenSlugs(sql: SqlStorage, collection: Collection, slugs: readonly string[]): string[] {
-  const taken: string[] = [];
-  for (let i = 0; i < slugs.length; i += 90) {
-    const chunk = slugs.slice(i, i + 90);
-    const rows = sql
-      .exec<{ slug: string }>(
-        `SELECT slug FROM items WHERE collection_id = ? AND slug IN (${chunk.map(() => "?").join(",")})`,
-        collection.id,
-        ...chunk,
-      )
-      .toArray();
-    taken.push(...rows.map((r) => r.slug));
-  }
-  return taken;
+  return selectIn<{ slug: string }>(sql, slugs, (list) => `SELECT slug FROM items WHERE collection_id = ? AND slug IN (${list})`, [
+    collection.id,
+  ]).map((r) => r.slug);
 }

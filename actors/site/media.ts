@@ -1,4 +1,5 @@
 import { newMediaId } from "../../src/ids";
+import { selectIn } from "./sql-in";
 
 export interface MediaRow {
   id: string;
@@ -47,20 +48,12 @@ export function mediaExists(sql: SqlStorage, id: string): boolean {
 }
 
 export function readMedia(sql: SqlStorage, ids: Iterable<string>): Map<string, MediaRow> {
-  const list = [...new Set(ids)];
-  const out = new Map<string, MediaRow>();
-  // Bounded IN lists keep the statement under SQLite's parameter limit.
-  for (let i = 0; i < list.length; i += 90) {
-    const chunk = list.slice(i, i + 90);
-    const rows = sql
-      .exec<{ id: string; url: string; alt: string; width: number | null; height: number | null }>(
-        `SELECT id, url, alt, width, height FROM media WHERE id IN (${chunk.map(() => "?").join(",")})`,
-        ...chunk,
-      )
-      .toArray();
-    for (const r of rows) out.set(r.id, r);
-  }
-  return out;
+  const rows = selectIn<{ id: string; url: string; alt: string; width: number | null; height: number | null }>(
+    sql,
+    ids,
+    (list) => `SELECT id, url, alt, width, height FROM media WHERE id IN (${list})`,
+  );
+  return new Map(rows.map((r) => [r.id, r]));
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Collection } from "./collections";
 import type { ItemData } from "./item-data";
 import type { ItemRow } from "./items";
 import { type MediaRef, readMedia, toMediaRef } from "./media";
+import { selectIn } from "./sql-in";
 
 /** The content API's item: published items only, media expanded, references resolved one level. */
 export interface PublicItem {
@@ -72,14 +73,6 @@ export function presentItems(sql: SqlStorage, rows: readonly ItemRow[], collecti
 }
 
 function readPublishedByIds(sql: SqlStorage, ids: Set<string>): Map<string, ItemRow> {
-  const list = [...ids];
-  const out = new Map<string, ItemRow>();
-  for (let i = 0; i < list.length; i += 90) {
-    const chunk = list.slice(i, i + 90);
-    const rows = sql
-      .exec<ItemRow>(`SELECT * FROM items WHERE status = 'published' AND id IN (${chunk.map(() => "?").join(",")})`, ...chunk)
-      .toArray();
-    for (const r of rows) out.set(r.id, r);
-  }
-  return out;
+  const rows = selectIn<ItemRow>(sql, ids, (list) => `SELECT * FROM items WHERE status = 'published' AND id IN (${list})`);
+  return new Map(rows.map((r) => [r.id, r]));
 }

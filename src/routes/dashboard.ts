@@ -69,8 +69,6 @@ export async function createSite(request: Request, env: Env): Promise<Response> 
   const adminKey = newAdminKey(siteId);
   const stub = siteStub(env, siteId);
   await stub.init({ id: siteId, name: input.name, workspaceId: workspace.id, plan: workspace.plan, token, adminKey });
-  const site = await stub.meta(token);
-  if (!site) throw new Error("site did not initialise");
   const response = await stub.fetch(
     internalRequest(new Request(`${new URL(request.url).origin}/sites/${siteId}`), { "x-oc-operator": "1" }),
   );
