@@ -5,6 +5,7 @@ import { safeEqual, sha256Hex } from "../src/ids";
 import type { Plan } from "../src/plans";
 import { type Collection, readCollections } from "./site/collections";
 import type { SiteContext } from "./site/context";
+import { type JobHandler, runDueJobs } from "./site/jobs";
 import { SITE_MIGRATIONS } from "./site/migrations";
 import { publicRoutes } from "./site/public-routes";
 import { dashboardRoutes } from "./site/routes";
@@ -30,6 +31,8 @@ export class Site extends DurableObject<Env> {
   #counts = new Map<string, number>();
   #dashboard: ReturnType<typeof dashboardRoutes>;
   #public: ReturnType<typeof publicRoutes>;
+  // Every kind of deferred work, by the `kind` its rows carry in the jobs table.
+  #jobs: Readonly<Record<string, JobHandler>>;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -37,6 +40,7 @@ export class Site extends DurableObject<Env> {
     const context = this.#context();
     this.#dashboard = dashboardRoutes(context);
     this.#public = publicRoutes(context);
+    this.#jobs = {};
     // Migrations finish before any request sees the database; a failure here
     // is re-thrown by every later call instead of running on a half-built schema.
     ctx.blockConcurrencyWhile(async () => {
@@ -70,6 +74,11 @@ export class Site extends DurableObject<Env> {
     const version = bumpCacheVersion(this.#sql);
     this.#site = readSite(this.#sql);
     return version;
+  }
+
+  /** The one alarm: runs every due job and re-arms for the next (see site/jobs.ts). */
+  override async alarm(): Promise<void> {
+    await runDueJobs(this.ctx.storage, this.#jobs);
   }
 
   override async fetch(request: Request): Promise<Response> {

@@ -54,4 +54,19 @@ export const SITE_MIGRATIONS: SQLSchemaMigration[] = [
       CREATE INDEX IF NOT EXISTS items_by_slug ON items (collection_id, status, slug);
     `,
   },
+  {
+    idMonotonicInc: 2,
+    description: "jobs: deferred work driven by the one alarm",
+    sql: `
+      CREATE TABLE IF NOT EXISTS jobs (
+        kind TEXT NOT NULL,
+        key TEXT NOT NULL,
+        run_at INTEGER NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        last_error TEXT,
+        PRIMARY KEY (kind, key)
+      );
+      CREATE INDEX IF NOT EXISTS jobs_by_run_at ON jobs (run_at);
+    `,
+  },
 ];
