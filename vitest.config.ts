@@ -6,12 +6,14 @@ export default defineConfig({
     cloudflareTest({
       wrangler: { configPath: "./wrangler.toml" },
       miniflare: {
-        bindings: { ADMIN_TOKEN: "test-operator-token", SITE_META_TTL_MS: "1000" },
+        bindings: { ADMIN_TOKEN: "test-operator-token", SITE_META_TTL_MS: "1000", SSR_ALLOW_PRIVATE_FETCH: "true" },
       },
     }),
   ],
   test: {
     include: ["test/**/*.test.ts"],
+    exclude: ["test/browser/**"],
+    globalSetup: ["./test/page-server.ts"],
     testTimeout: 30_000,
   },
 });

@@ -10,6 +10,10 @@ import { SITE_MIGRATIONS } from "./site/migrations";
 import { publicRoutes } from "./site/public-routes";
 import { dashboardRoutes } from "./site/routes";
 import { bumpCacheVersion, insertSite, readSite, type SiteRow, updateSite } from "./site/site-row";
+import { refresh } from "./site/ssr/capture";
+import { readCapture, type StoredCapture } from "./site/ssr/capture-store";
+import { renderRoute, SSR_JOBS, ssrRoutes, webhook } from "./site/ssr/routes";
+import { nextNightly } from "./site/ssr/capture";
 
 export interface SiteMeta {
   siteId: string;
@@ -18,6 +22,8 @@ export interface SiteMeta {
 }
 
 export const CACHE_VERSION_HEADER = "x-oc-cache-version";
+/** Set by the front Worker on a rendered-page request; carries the site token it was routed by. */
+export const RENDER_HEADER = "x-oc-render-token";
 
 /**
  * One site: its collections, items and media in SQLite. Addressed by
@@ -27,20 +33,40 @@ export class Site extends DurableObject<Env> {
   #sql: SqlStorage;
   #site: SiteRow | null = null;
   #collections: Collection[] | null = null;
+  #capture: StoredCapture | null | undefined;
   // Totals for list queries; every page of one query shares its count. Cleared on any content change.
   #counts = new Map<string, number>();
   #dashboard: ReturnType<typeof dashboardRoutes>;
   #public: ReturnType<typeof publicRoutes>;
+  #ssr: ReturnType<typeof ssrRoutes>;
+  #context: SiteContext;
   // Every kind of deferred work, by the `kind` its rows carry in the jobs table.
   #jobs: Readonly<Record<string, JobHandler>>;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
-    const context = this.#context();
+    const context = (this.#context = this.#makeContext());
     this.#dashboard = dashboardRoutes(context);
     this.#public = publicRoutes(context);
-    this.#jobs = {};
+    this.#ssr = ssrRoutes(context);
+    this.#jobs = {
+      [SSR_JOBS.nightly]: {
+        run: async () => {
+          if (!context.capture()) return;
+          // A failed nightly refresh is recorded on the capture; the next night tries again.
+          await refresh(context, "nightly").catch(() => undefined);
+          return { next: nextNightly(this.#site!.id) };
+        },
+      },
+      [SSR_JOBS.webhook]: {
+        run: async () => {
+          if (context.capture()) await refresh(context, "webhook");
+        },
+        maxAttempts: 5,
+        backoffMs: (attempt) => 15_000 * 4 ** (attempt - 1),
+      },
+    };
     // Migrations finish before any request sees the database; a failure here
     // is re-thrown by every later call instead of running on a half-built schema.
     ctx.blockConcurrencyWhile(async () => {
@@ -94,14 +120,20 @@ export class Site extends DurableObject<Env> {
 
   async #route(request: Request): Promise<Response | undefined> {
     const path = new URL(request.url).pathname;
+    if (request.headers.has(RENDER_HEADER)) {
+      if (!this.meta(request.headers.get(RENDER_HEADER) ?? "")) return errorResponse("not_found", "Unknown service token.");
+      return renderRoute(this.#context, request);
+    }
     if (path.startsWith("/v1/")) {
       const token = decodeURIComponent(path.split("/")[2] ?? "");
       if (!this.meta(token)) return errorResponse("not_found", "Unknown site token.");
       return this.#public.fetch(request);
     }
     if (!this.#site) return errorResponse("not_found", "No such site.");
+    const hook = /^\/hooks\/ssr\/[^/]+\/([^/]+)$/.exec(path);
+    if (hook && request.method === "POST") return webhook(this.#context, request, hook[1] as string);
     if (!(await this.#authorized(request))) return errorResponse("unauthorized", "Missing or wrong site admin key.");
-    return this.#dashboard.fetch(request);
+    return (await this.#ssr.fetch(request)) ?? this.#dashboard.fetch(request);
   }
 
   async #authorized(request: Request): Promise<boolean> {
@@ -110,14 +142,19 @@ export class Site extends DurableObject<Env> {
     return key !== undefined && (await this.verifyAdminKey(key));
   }
 
-  #context(): SiteContext {
+  #makeContext(): SiteContext {
     return {
+      env: this.env,
       storage: this.ctx.storage,
       sql: this.#sql,
       site: () => this.#site,
       collections: () => (this.#collections ??= readCollections(this.#sql)),
       collectionsChanged: () => {
         this.#collections = null;
+      },
+      capture: () => (this.#capture === undefined ? (this.#capture = readCapture(this.#sql)) : this.#capture),
+      captureChanged: () => {
+        this.#capture = undefined;
       },
       siteChanged: () => {
         this.#site = readSite(this.#sql);

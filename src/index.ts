@@ -1,7 +1,10 @@
 import { IttyRouter } from "itty-router";
-import { errorResponse, toErrorResponse } from "./http/errors";
+import { ApiError, errorResponse, toErrorResponse } from "./http/errors";
+import { isSiteId } from "./ids";
 import { json } from "./http/json";
 import { CORS_HEADERS, contentApi, withCors } from "./routes/content";
+import { embedScript } from "./routes/embed";
+import { renderedPage, SERVICE_TOKEN_HEADER, ssrWebhook } from "./routes/render";
 import { createSite, createWorkspace, getWorkspace, patchWorkspace, siteDashboard } from "./routes/dashboard";
 
 export { Site } from "../actors/site";
@@ -9,8 +12,15 @@ export { Workspace } from "../actors/workspace";
 
 type Args = [Env, ExecutionContext];
 
+function siteIdParam(raw: string | undefined): string {
+  if (!raw || !isSiteId(raw)) throw new ApiError("not_found", "Unknown webhook URL.");
+  return raw;
+}
+
 const router = IttyRouter<import("itty-router").IRequest, Args>()
   .get("/", () => json({ service: "open-content-edge", docs: "https://github.com/ (see README.md)" }, 200))
+  .get("/embed.js", (req) => embedScript(req))
+  .post("/hooks/ssr/:siteId/:secret", (req, env) => ssrWebhook(req, env, siteIdParam(req.params.siteId)))
   .options("/v1/*", () => new Response(null, { status: 204, headers: CORS_HEADERS }))
   .get("/v1/:token/collections/:slug/items", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? ""))
   .get("/v1/:token/collections/:slug/items/:itemSlug", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? ""))
@@ -27,7 +37,10 @@ export default {
     const req = isHead ? new Request(request, { method: "GET" }) : request;
     let response: Response;
     try {
-      response = (await router.fetch(req, env, ctx)) ?? errorResponse("not_found", "No such endpoint.");
+      const serviceToken = request.headers.get(SERVICE_TOKEN_HEADER);
+      response = serviceToken
+        ? await renderedPage(req, env, ctx, serviceToken)
+        : ((await router.fetch(req, env, ctx)) ?? errorResponse("not_found", "No such endpoint."));
     } catch (err) {
       response = toErrorResponse(err);
     }

@@ -1,8 +1,10 @@
 import type { Collection } from "./collections";
+import type { StoredCapture } from "./ssr/capture-store";
 import type { SiteRow } from "./site-row";
 
 /** What route handlers may use of a Site object; built privately by the object, never reachable by RPC. */
 export interface SiteContext {
+  env: Env;
   storage: DurableObjectStorage;
   sql: SqlStorage;
   site(): SiteRow | null;
@@ -13,6 +15,9 @@ export interface SiteContext {
   siteChanged(): void;
   /** Memoised `count(*)` for a list query, valid until the next content change. */
   countOf(where: string, args: readonly (string | number)[]): number;
+  /** The captured page for server rendering, memoised; null before the first capture. */
+  capture(): StoredCapture | null;
+  captureChanged(): void;
   /** Retires every cached response of the site; returns the new version. */
   contentChanged(): number;
 }

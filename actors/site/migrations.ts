@@ -69,4 +69,27 @@ export const SITE_MIGRATIONS: SQLSchemaMigration[] = [
       CREATE INDEX IF NOT EXISTS jobs_by_run_at ON jobs (run_at);
     `,
   },
+  {
+    idMonotonicInc: 3,
+    description: "server-side rendering: the captured page (one per site), stored in parts",
+    sql: `
+      CREATE TABLE IF NOT EXISTS ssr_capture (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        page_url TEXT NOT NULL,
+        public_url TEXT NOT NULL,
+        collection_id TEXT NOT NULL,
+        shows_list INTEGER NOT NULL,
+        config TEXT NOT NULL DEFAULT '{}',
+        compiled TEXT NOT NULL,
+        webhook_secret TEXT NOT NULL,
+        captured_at TEXT NOT NULL,
+        refreshed_at TEXT NOT NULL,
+        last_refresh TEXT
+      );
+      CREATE TABLE IF NOT EXISTS ssr_page_parts (
+        part INTEGER PRIMARY KEY,
+        html TEXT NOT NULL
+      );
+    `,
+  },
 ];

@@ -3,9 +3,8 @@ import { ApiError } from "../../src/http/errors";
 import { entitlements } from "../../src/plans";
 import { isSlug } from "../../src/shared/slug";
 import type { SiteContext } from "./context";
-import type { ItemRow } from "./items";
-import { buildListQuery } from "./list-query";
-import { presentItems } from "./public-items";
+import { readPublishedItem, readPublishedPage } from "./published-list";
+import { schemaFor } from "./schema-map";
 
 export const PUBLIC_CACHE_CONTROL = "public, s-maxage=31536000";
 
@@ -22,29 +21,24 @@ export function publicRoutes(s: SiteContext) {
     .get("/collections/:slug/items", (req) => {
       const site = s.site()!;
       const c = collectionOf(req.params.slug ?? "");
-      const q = buildListQuery(new URL(req.url).searchParams, c, s.collections());
+      const params = new URL(req.url).searchParams;
+      const { query: q, items, total } = readPublishedPage(s, c, params);
       if (q.advanced && !entitlements(site.plan).features.advancedLists) throw planRequired();
-      const total = s.countOf(q.where, q.args);
-      const rows = s.sql
-        .exec<ItemRow>(
-          `SELECT * FROM items WHERE ${q.where} ORDER BY ${q.orderBy} LIMIT ? OFFSET ?`,
-          ...q.args,
-          q.limit,
-          (q.page - 1) * q.limit,
-        )
-        .toArray();
-      const items = presentItems(s.sql, rows, s.collections());
-      return publicJson(site.id, c.id, { items, page: q.page, limit: q.limit, total, totalPages: Math.ceil(total / q.limit) });
+      return publicJson(site.id, c.id, {
+        items,
+        page: q.page,
+        limit: q.limit,
+        total,
+        totalPages: Math.ceil(total / q.limit),
+        schema: schemaFor(c, s.collections()),
+      });
     })
     .get("/collections/:slug/items/:itemSlug", (req) => {
       const site = s.site()!;
       const c = collectionOf(req.params.slug ?? "");
-      const row = s.sql
-        .exec<ItemRow>("SELECT * FROM items WHERE collection_id = ? AND slug = ? AND status = 'published'", c.id, req.params.itemSlug ?? "")
-        .toArray()[0];
-      if (!row) throw new ApiError("not_found", `No published item "${req.params.itemSlug}" in "${c.slug}".`);
-      const [item] = presentItems(s.sql, [row], s.collections());
-      return publicJson(site.id, c.id, { item });
+      const item = readPublishedItem(s, c, req.params.itemSlug ?? "");
+      if (!item) throw new ApiError("not_found", `No published item "${req.params.itemSlug}" in "${c.slug}".`);
+      return publicJson(site.id, c.id, { item, schema: schemaFor(c, s.collections()) });
     });
   return router;
 }

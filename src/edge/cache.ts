@@ -47,22 +47,25 @@ function hotPut(key: string, body: ArrayBuffer, headers: Headers): void {
   }
 }
 
+async function cachedHit(request: Request, key: string): Promise<CacheOutcome | null> {
+  const memory = hotGet(key);
+  if (memory) return { response: conditional(request, memory, "HIT"), hit: true };
+  const hit = await caches.default.match(key);
+  if (!hit) return null;
+  const body = await hit.arrayBuffer();
+  hotPut(key, body, hit.headers);
+  return { response: conditional(request, new Response(body, hit), "HIT"), hit: true };
+}
+
 export async function cachedRead(
   request: Request,
   ctx: ExecutionContext,
   key: string,
   origin: () => Promise<Response>,
 ): Promise<CacheOutcome> {
-  const memory = hotGet(key);
-  if (memory) return { response: conditional(request, memory, "HIT"), hit: true };
+  const hit = await cachedHit(request, key);
+  if (hit) return hit;
   const cache = caches.default;
-  const hit = await cache.match(key);
-  if (hit) {
-    const body = await hit.arrayBuffer();
-    hotPut(key, body, hit.headers);
-    return { response: conditional(request, new Response(body, hit), "HIT"), hit: true };
-  }
-
   const fresh = await origin();
   if (fresh.status !== 200) return { response: fresh, hit: false };
   const body = await fresh.arrayBuffer();
@@ -71,6 +74,35 @@ export async function cachedRead(
   ctx.waitUntil(cache.put(key, new Response(body, { status: 200, headers })));
   hotPut(key, body, headers);
   return { response: conditional(request, new Response(body, { status: 200, headers }), "MISS"), hit: false };
+}
+
+/**
+ * Like `cachedRead`, but a miss streams to the client while a copy is stored:
+ * rendered pages start arriving before they are fully built. The ETag cannot
+ * wait for the body, so it is derived from the versioned key (one version of
+ * a page is always the same bytes).
+ */
+export async function cachedStream(
+  request: Request,
+  ctx: ExecutionContext,
+  key: string,
+  origin: () => Promise<Response>,
+): Promise<CacheOutcome> {
+  const hit = await cachedHit(request, key);
+  if (hit) return hit;
+  const fresh = await origin();
+  if (fresh.status !== 200 || !fresh.body) return { response: fresh, hit: false };
+  const headers = new Headers(fresh.headers);
+  headers.set("etag", `"p${(await etagOf(new TextEncoder().encode(key).buffer as ArrayBuffer)).slice(1, -1)}"`);
+  const [toClient, toCache] = fresh.body.tee();
+  ctx.waitUntil(
+    (async () => {
+      const body = await new Response(toCache).arrayBuffer();
+      hotPut(key, body, headers);
+      await caches.default.put(key, new Response(body, { status: 200, headers }));
+    })(),
+  );
+  return { response: conditional(request, new Response(toClient, { status: 200, headers }), "MISS"), hit: false };
 }
 
 /** A strong ETag: the SHA-256 of the exact bytes served. */

@@ -13,6 +13,7 @@ export const ERROR_STATUS = {
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  capture_failed: 422,
   internal_error: 500,
   bad_gateway: 502,
 } as const;

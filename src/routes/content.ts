@@ -23,7 +23,7 @@ export async function contentApi(request: Request, env: Env, ctx: ExecutionConte
   const meta = await siteMeta(env, token);
   if (!meta) throw new ApiError("not_found", "Unknown site token.");
   const url = new URL(request.url);
-  if (usesAdvancedListParams(url.searchParams) && !entitlements(meta.plan).features.advancedLists) throw planRequired();
+  if (usesAdvancedListParams(url.searchParams.keys()) && !entitlements(meta.plan).features.advancedLists) throw planRequired();
 
   const key = versionedKey(request, meta.siteId, meta.version);
   const { response } = await cachedRead(request, ctx, key, async () =>

@@ -58,7 +58,7 @@ export function parseFilterParam(name: string, value: string): FilterParam | nul
 }
 
 /** Whether a list query uses Pro features (any filter or search), which starter sites may not. */
-export function usesAdvancedListParams(params: URLSearchParams): boolean {
-  for (const name of params.keys()) if (name === "search" || name.startsWith("filter")) return true;
+export function usesAdvancedListParams(names: Iterable<string>): boolean {
+  for (const name of names) if (name === "search" || name.startsWith("filter")) return true;
   return false;
 }

@@ -1,0 +1,134 @@
+/**
+ * The captured page of a site (one per site) in SQLite. The page is stored in
+ * parts because a single SQLite value is capped at 2 MB and captures may be
+ * up to 5 MB. A capture or refresh replaces everything in one transaction.
+ */
+import type { CompiledPage, CompiledWidget } from "./compile";
+
+export interface CaptureConfig {
+  pageUrl: string;
+  publicUrl: string;
+  collectionId: string;
+  showsList: boolean;
+  /** Extra settings (SEO field choices, webhook signing secret), kept as given. */
+  extra: CaptureExtra;
+}
+
+export interface CaptureExtra {
+  webhookSigningSecret?: string;
+  seo?: Record<string, string>;
+}
+
+export interface RefreshResult {
+  at: string;
+  ok: boolean;
+  trigger: "capture" | "manual" | "webhook" | "nightly";
+  error?: string;
+}
+
+export interface StoredCapture extends CaptureConfig {
+  page: Omit<CompiledPage, "html" | "widgets"> & { widgets: CompiledWidget[] };
+  html: string;
+  webhookSecret: string;
+  capturedAt: string;
+  refreshedAt: string;
+  lastRefresh: RefreshResult | null;
+}
+
+const PART_CHARS = 512 * 1024;
+
+type CaptureRow = {
+  page_url: string;
+  public_url: string;
+  collection_id: string;
+  shows_list: number;
+  config: string;
+  compiled: string;
+  webhook_secret: string;
+  captured_at: string;
+  refreshed_at: string;
+  last_refresh: string | null;
+};
+
+export function readCapture(sql: SqlStorage): StoredCapture | null {
+  const row = sql.exec<CaptureRow>("SELECT * FROM ssr_capture WHERE id = 1").toArray()[0];
+  if (!row) return null;
+  const html = sql
+    .exec<{ html: string }>("SELECT html FROM ssr_page_parts ORDER BY part")
+    .toArray()
+    .map((r) => r.html)
+    .join("");
+  return {
+    pageUrl: row.page_url,
+    publicUrl: row.public_url,
+    collectionId: row.collection_id,
+    showsList: row.shows_list === 1,
+    extra: JSON.parse(row.config) as CaptureExtra,
+    page: JSON.parse(row.compiled) as StoredCapture["page"],
+    html,
+    webhookSecret: row.webhook_secret,
+    capturedAt: row.captured_at,
+    refreshedAt: row.refreshed_at,
+    lastRefresh: row.last_refresh ? (JSON.parse(row.last_refresh) as RefreshResult) : null,
+  };
+}
+
+/** A new capture: configuration and page together. Keeps the webhook secret when there is one already. */
+export function writeCapture(
+  storage: DurableObjectStorage,
+  config: CaptureConfig,
+  page: CompiledPage,
+  webhookSecret: string,
+  now: string,
+): void {
+  storage.transactionSync(() => {
+    const { html, ...compiled } = page;
+    storage.sql.exec(
+      `INSERT INTO ssr_capture (id, page_url, public_url, collection_id, shows_list, config, compiled, webhook_secret, captured_at, refreshed_at, last_refresh)
+       VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET page_url = excluded.page_url, public_url = excluded.public_url, collection_id = excluded.collection_id,
+         shows_list = excluded.shows_list, config = excluded.config, compiled = excluded.compiled, webhook_secret = excluded.webhook_secret,
+         captured_at = excluded.captured_at, refreshed_at = excluded.refreshed_at, last_refresh = excluded.last_refresh`,
+      config.pageUrl,
+      config.publicUrl,
+      config.collectionId,
+      config.showsList ? 1 : 0,
+      JSON.stringify(config.extra),
+      JSON.stringify(compiled),
+      webhookSecret,
+      now,
+      now,
+      JSON.stringify({ at: now, ok: true, trigger: "capture" } satisfies RefreshResult),
+    );
+    writeParts(storage.sql, html);
+  });
+}
+
+/** A successful refresh: same configuration, new page. */
+export function writeRefreshedPage(storage: DurableObjectStorage, page: CompiledPage, result: RefreshResult): void {
+  storage.transactionSync(() => {
+    const { html, ...compiled } = page;
+    storage.sql.exec(
+      "UPDATE ssr_capture SET compiled = ?, refreshed_at = ?, last_refresh = ? WHERE id = 1",
+      JSON.stringify(compiled),
+      result.at,
+      JSON.stringify(result),
+    );
+    writeParts(storage.sql, html);
+  });
+}
+
+export function recordRefresh(sql: SqlStorage, result: RefreshResult): void {
+  sql.exec("UPDATE ssr_capture SET last_refresh = ? WHERE id = 1", JSON.stringify(result));
+}
+
+function writeParts(sql: SqlStorage, html: string): void {
+  sql.exec("DELETE FROM ssr_page_parts");
+  for (let i = 0, part = 0; i < html.length || part === 0; part++) {
+    let end = Math.min(html.length, i + PART_CHARS);
+    // Never split a surrogate pair: half of one is not valid UTF-8 and would be mangled.
+    if (end < html.length && /[\uD800-\uDBFF]/.test(html[end - 1] as string)) end++;
+    sql.exec("INSERT INTO ssr_page_parts (part, html) VALUES (?, ?)", part, html.slice(i, end));
+    i = end;
+  }
+}

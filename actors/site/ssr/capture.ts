@@ -1,0 +1,132 @@
+/**
+ * Capture and refresh: fetch the customer's page, compile it, check it
+ * carries what rendering needs, store it. A failure never touches the last
+ * good template; it is recorded and reported.
+ */
+import { ApiError } from "../../../src/http/errors";
+import type { SiteContext } from "../context";
+import {
+  type CaptureConfig,
+  type RefreshResult,
+  type StoredCapture,
+  recordRefresh,
+  writeCapture,
+  writeRefreshedPage,
+} from "./capture-store";
+import { type CompiledPage, TemplateError, compilePage } from "./compile";
+import { FetchPageError, fetchPage } from "./fetch-page";
+
+export function allowsPrivateFetch(env: Env): boolean {
+  return env.SSR_ALLOW_PRIVATE_FETCH === "true";
+}
+
+async function fetchAndCompile(s: SiteContext, pageUrl: string, collectionSlug: string): Promise<CompiledPage> {
+  try {
+    const fetched = await fetchPage(pageUrl, allowsPrivateFetch(s.env));
+    const page = await compilePage(fetched.html);
+    checkPage(page, collectionSlug, s.site()!.token);
+    return page;
+  } catch (err) {
+    if (err instanceof FetchPageError)
+      throw new ApiError("capture_failed", `Cannot capture: ${err.message}.`, { reason: err.reason, pageUrl });
+    if (err instanceof TemplateError)
+      throw new ApiError("capture_failed", `Cannot capture: ${err.message}.`, { reason: "bad_template", pageUrl });
+    throw err;
+  }
+}
+
+function checkPage(page: CompiledPage, collection: string, token: string): void {
+  const widgets = page.widgets.filter((w) => w.config.collection === collection);
+  if (widgets.length === 0) {
+    const found = page.widgets.map((w) => `"${w.config.collection}"`).join(", ");
+    throw new TemplateError(`the page has no data-oc-list="${collection}" widget${found ? ` (it has ${found})` : ""}`);
+  }
+  if (!widgets.some((w) => w.template))
+    throw new TemplateError(`the data-oc-list="${collection}" widget has no element child to use as the item template`);
+  if (page.embedTokens.length === 0) {
+    throw new TemplateError('the page does not include the embed script (<script src="…/embed.js" data-oc-token="…" defer>)');
+  }
+  if (!page.embedTokens.includes(token)) throw new TemplateError("the embed script on the page carries another site's token");
+}
+
+export async function capture(s: SiteContext, config: CaptureConfig, collectionSlug: string): Promise<{ created: boolean }> {
+  const page = await fetchAndCompile(s, config.pageUrl, collectionSlug);
+  const previous = s.capture();
+  writeCapture(s.storage, config, page, previous?.webhookSecret ?? newSecret(), new Date().toISOString());
+  s.captureChanged();
+  s.contentChanged();
+  return { created: previous === null };
+}
+
+export async function refresh(s: SiteContext, trigger: RefreshResult["trigger"]): Promise<RefreshResult> {
+  const before = s.capture();
+  if (!before) throw new ApiError("not_found", "This site has no captured page; PUT /ssr/capture first.");
+  const at = new Date().toISOString();
+  const collection = s.collections().find((c) => c.id === before.collectionId);
+  try {
+    if (!collection)
+      throw new ApiError("capture_failed", "The captured collection no longer exists; capture the page again.", {
+        reason: "collection_deleted",
+      });
+    const page = await fetchAndCompile(s, before.pageUrl, collection.slug);
+    const current = s.capture();
+    // A new capture landed while this page was being fetched: it wins.
+    if (current?.capturedAt !== before.capturedAt) return current?.lastRefresh ?? { at, ok: true, trigger };
+    const result: RefreshResult = { at, ok: true, trigger };
+    const unchanged = page.html === current.html && JSON.stringify({ ...page, html: "" }) === JSON.stringify({ ...current.page, html: "" });
+    writeRefreshedPage(s.storage, page, result);
+    s.captureChanged();
+    if (!unchanged) s.contentChanged();
+    return result;
+  } catch (err) {
+    const message = err instanceof ApiError ? err.message : "internal error while refreshing";
+    if (!(err instanceof ApiError)) console.error("refresh failed", err);
+    recordRefresh(s.sql, { at, ok: false, trigger, error: message });
+    s.captureChanged();
+    throw err;
+  }
+}
+
+/** The capture as the dashboard shows it. */
+export function presentCapture(s: SiteContext, c: StoredCapture, origin: string, nextRefreshAt: number | null) {
+  return {
+    pageUrl: c.pageUrl,
+    publicUrl: c.publicUrl,
+    basePath: basePathOfUrl(c.publicUrl),
+    collection: s.collections().find((x) => x.id === c.collectionId)?.slug ?? null,
+    showsList: c.showsList,
+    seo: c.extra.seo ?? {},
+    webhookSigning: c.extra.webhookSigningSecret ? "configured" : "off",
+    capturedAt: c.capturedAt,
+    refreshedAt: c.refreshedAt,
+    lastRefresh: c.lastRefresh,
+    nextRefreshAt: nextRefreshAt === null ? null : new Date(nextRefreshAt).toISOString(),
+    webhookUrl: `${origin}/hooks/ssr/${s.site()!.id}/${c.webhookSecret}`,
+    page: {
+      title: c.page.title,
+      description: c.page.description,
+      widgets: c.page.widgets.map((w) => ({ collection: w.config.collection, query: Object.fromEntries(w.config.params) })),
+      itemScopes: c.page.hasItemScope,
+    },
+  };
+}
+
+/** The routed base path of a public URL: its path up to and including the last `/`, or the path plus `/`. */
+export function basePathOfUrl(publicUrl: string): string {
+  const path = new URL(publicUrl).pathname;
+  return path.endsWith("/") ? path : `${path}/`;
+}
+
+/** Tonight's refresh: 03:00 UTC plus a per-site offset within the hour, so sites do not all fetch at once. */
+export function nextNightly(siteId: string, now = Date.now()): number {
+  let h = 0;
+  for (const ch of siteId) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+  const day = new Date(now);
+  const at = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), 3, 0, 0) + (h % 3600) * 1000;
+  return at > now ? at : at + 24 * 3600 * 1000;
+}
+
+function newSecret(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+}

@@ -1,0 +1,207 @@
+/**
+ * Capture-time compilation of a customer's page. The page is parsed once, by
+ * HTMLRewriter, with marker characters inserted at the edges of the parts we
+ * need; splitting on the markers gives the exact source of each part. Out
+ * come: the page with every list widget emptied and tagged `data-oc-slot`,
+ * and per widget its query and its item template compiled to a program.
+ */
+import { type ListConfig, readListConfig } from "../../../src/shared/binding/list-config";
+import { ATTR, readBindings } from "../../../src/shared/binding/rules";
+import { decodeEntities } from "../../../src/shared/escape";
+import type { BoundElement, ProgramNode } from "./program";
+
+export interface CompiledWidget {
+  config: ListConfig;
+  /** Null when the widget has no element child to repeat. */
+  template: ProgramNode[] | null;
+  empty: ProgramNode | null;
+}
+
+export interface CompiledPage {
+  html: string;
+  widgets: CompiledWidget[];
+  hasItemScope: boolean;
+  title: string;
+  description: string;
+  embedTokens: string[];
+}
+
+export const SLOT_ATTR = "data-oc-slot";
+const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
+const MARK_OPEN = "\uE000";
+const MARK_CLOSE = "\uE001";
+const mark = (kind: string, n: number) => `${MARK_OPEN}${kind}${n}${MARK_CLOSE}`;
+
+type Attrs = [string, string][];
+const decoded = (attrs: Attrs) => (name: string) => {
+  const hit = attrs.find(([n]) => n === name);
+  return hit ? decodeEntities(hit[1]) : null;
+};
+
+export class TemplateError extends Error {}
+
+export async function compilePage(source: string): Promise<CompiledPage> {
+  // The markers are private-use characters; any already in the page are meaningless and go.
+  const page = source.replaceAll(MARK_OPEN, "").replaceAll(MARK_CLOSE, "");
+  const configs: ListConfig[] = [];
+  const embedTokens: string[] = [];
+  let inWidget = false;
+  let hasItemScope = false;
+  let title = "";
+  let description = "";
+  let inTitle = false;
+
+  const rewriter = new HTMLRewriter()
+    .on(`[${ATTR.list}]`, {
+      element(el) {
+        if (inWidget || VOID.has(el.tagName)) return; // lists inside a list's template are left as written
+        const attrs = [...el.attributes] as Attrs;
+        const config = readListConfig(
+          attrs.map(([n]) => n),
+          decoded(attrs),
+        );
+        if (!config) return;
+        const i = configs.push(config) - 1;
+        inWidget = true;
+        el.setAttribute(SLOT_ATTR, String(i));
+        el.prepend(mark("W", i), { html: true });
+        el.append(mark("w", i), { html: true });
+        el.onEndTag(() => {
+          inWidget = false;
+        });
+      },
+    })
+    .on(`[${ATTR.item}]`, {
+      element() {
+        hasItemScope = true;
+      },
+    })
+    .on("script[data-oc-token]", {
+      element(el) {
+        const src = el.getAttribute("src") ?? "";
+        if (/\/embed\.js(?:[?#]|$)/.test(decodeEntities(src))) embedTokens.push(decodeEntities(el.getAttribute("data-oc-token") ?? ""));
+      },
+    })
+    .on("head title", {
+      element() {
+        inTitle = title === "";
+      },
+      text(t) {
+        if (inTitle) title += t.text;
+        if (t.lastInTextNode) inTitle = false;
+      },
+    })
+    .on("meta[name]", {
+      element(el) {
+        if (!description && el.getAttribute("name")?.toLowerCase() === "description")
+          description = decodeEntities(el.getAttribute("content") ?? "");
+      },
+    });
+  const marked = await rewriter.transform(new Response(page)).text();
+
+  const inner: string[] = [];
+  const html = marked.replace(/\uE000W(\d+)\uE001([\s\S]*?)\uE000w\1\uE001/g, (_m, i: string, content: string) => {
+    inner[Number(i)] = content;
+    return "";
+  });
+  const widgets: CompiledWidget[] = [];
+  for (const [i, config] of configs.entries()) widgets.push({ config, ...(await compileWidget(inner[i] ?? "")) });
+  return { html, widgets, hasItemScope, title: decodeEntities(title).trim(), description: description.trim(), embedTokens };
+}
+
+/** Splits a widget's content into its element children and compiles the template and the empty state. */
+async function compileWidget(content: string): Promise<Omit<CompiledWidget, "config">> {
+  const children: { empty: boolean }[] = [];
+  const marked = await new HTMLRewriter()
+    .on("oc-root > *", {
+      element(el) {
+        const k = children.push({ empty: el.hasAttribute(ATTR.empty) }) - 1;
+        el.before(mark("K", k), { html: true });
+        el.after(mark("k", k), { html: true });
+      },
+    })
+    .transform(new Response(`<oc-root>${content}</oc-root>`))
+    .text();
+  const sourceOf = (k: number) => new RegExp(`\\uE000K${k}\\uE001([\\s\\S]*?)\\uE000k${k}\\uE001`).exec(marked)?.[1] ?? "";
+  const templateAt = children.findIndex((c) => !c.empty);
+  const emptyAt = children.findIndex((c) => c.empty);
+  const template = templateAt < 0 ? null : await compileFragment(sourceOf(templateAt), false);
+  const empty = emptyAt < 0 ? null : ((await compileFragment(sourceOf(emptyAt), true))[0] ?? null);
+  return { template, empty };
+}
+
+/** Compiles one element's source: the root and every element that carries bindings become BoundElements. */
+async function compileFragment(source: string, rootOnly: boolean): Promise<ProgramNode[]> {
+  const records: { tag: string; attrs: Attrs; void: boolean }[] = [];
+  const marked = await new HTMLRewriter()
+    .on("*", {
+      element(el) {
+        const attrs = [...el.attributes] as Attrs;
+        if (
+          records.length > 0 &&
+          (rootOnly ||
+            !readBindings(
+              attrs.map(([n]) => n),
+              decoded(attrs),
+            ))
+        )
+          return;
+        const isVoid = VOID.has(el.tagName);
+        const n = records.push({ tag: el.tagName, attrs, void: isVoid }) - 1;
+        el.before(mark("S", n), { html: true });
+        if (!isVoid) {
+          el.prepend(mark("C", n), { html: true });
+          el.append(mark("c", n), { html: true });
+        }
+        el.after(mark("s", n), { html: true });
+      },
+    })
+    .transform(new Response(source))
+    .text();
+  return parseMarked(marked, records);
+}
+
+type Phase = "start" | "content" | "end";
+
+function parseMarked(marked: string, records: readonly { tag: string; attrs: Attrs; void: boolean }[]): ProgramNode[] {
+  const root: ProgramNode[] = [];
+  const stack: { el: BoundElement; phase: Phase }[] = [];
+  const container = (): ProgramNode[] => (stack.length ? (stack[stack.length - 1]!.el.content ?? []) : root);
+  const parts = marked.split(/\uE000([SCcs])(\d+)\uE001/);
+  for (let i = 0; i < parts.length; i += 3) {
+    const text = parts[i] as string;
+    const top = stack[stack.length - 1];
+    if (text) {
+      if (top?.phase === "end") top.el.end += text;
+      else if (top?.phase !== "start") pushText(container(), text);
+    }
+    const kind = parts[i + 1];
+    if (kind === undefined) break;
+    const rec = records[Number(parts[i + 2])]!;
+    if (kind === "S") {
+      const attrs = rec.attrs;
+      const el: BoundElement = {
+        tag: rec.tag,
+        attrs,
+        bindings: readBindings(
+          attrs.map(([n]) => n),
+          decoded(attrs),
+        ),
+        content: rec.void ? null : [],
+        end: "",
+      };
+      container().push(el);
+      stack.push({ el, phase: "start" });
+    } else if (kind === "C" && top) top.phase = "content";
+    else if (kind === "c" && top) top.phase = "end";
+    else if (kind === "s") stack.pop();
+  }
+  if (stack.length) throw new TemplateError(`the <${stack[stack.length - 1]!.el.tag}> element in the list template is never closed`);
+  return root;
+}
+
+function pushText(nodes: ProgramNode[], text: string): void {
+  const last = nodes[nodes.length - 1];
+  if (typeof last === "string") nodes[nodes.length - 1] = last + text;
+  else nodes.push(text);
+}

@@ -1,0 +1,156 @@
+/**
+ * Rendered pages: the captured page streamed through HTMLRewriter, with each
+ * list widget's items (rendered by the compiled template programs) and, on
+ * item pages, the page's item bound into `data-oc-item` scopes, by the same
+ * shared rules the embed script applies in the browser.
+ */
+import { type BindContext, type Op, ATTR, bindingOps, readBindings } from "../../../src/shared/binding/rules";
+import type { BindableItem } from "../../../src/shared/binding/values";
+import { decodeEntities, escapeAttr } from "../../../src/shared/escape";
+import type { Collection } from "../collections";
+import type { SiteContext } from "../context";
+import type { PublicItem } from "../public-items";
+import { readPublishedItem, readPublishedPage } from "../published-list";
+import { schemaFor } from "../schema-map";
+import type { StoredCapture } from "./capture-store";
+import { SLOT_ATTR, type CompiledWidget } from "./compile";
+import { renderEmptyState, renderProgram } from "./program";
+
+export const PAGE_HEADERS = {
+  "content-type": "text/html; charset=utf-8",
+  "cache-control": "public, s-maxage=31536000",
+} as const;
+
+export type PageTarget = { kind: "list"; page: number } | { kind: "item"; slug: string };
+
+export interface RenderOptions {
+  /** The routed base path, ending in `/` (item links are base + slug). */
+  base: string;
+}
+
+const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
+
+export function renderPage(s: SiteContext, capture: StoredCapture, target: PageTarget, opts: RenderOptions): Response {
+  const collections = s.collections();
+  const primary = collections.find((c) => c.id === capture.collectionId);
+  const ctx: BindContext = { schema: {}, base: opts.base };
+  let status = 200;
+  let item: PublicItem | null = null;
+  let page = 1;
+
+  if (target.kind === "item") {
+    item = primary ? readPublishedItem(s, primary, target.slug) : null;
+    if (!item) status = 404;
+  } else {
+    page = target.page;
+    if (!capture.showsList) status = 404;
+  }
+
+  const widgetHtml = capture.page.widgets.map((w) => {
+    const c = collections.find((x) => x.slug === w.config.collection);
+    const onlyThisItem = item && !capture.page.hasItemScope && c?.id === capture.collectionId;
+    const items = onlyThisItem ? [item as PublicItem] : c ? widgetItems(s, c, w, status === 404 ? 1 : page) : [];
+    if (c) Object.assign(ctx.schema, schemaFor(c, collections));
+    return renderWidget(w, items, ctx);
+  });
+  // Past the last page of the connected list there is nothing to show: not found, not indexed.
+  if (target.kind === "list" && status === 200 && page > 1 && primary) {
+    const w = capture.page.widgets.find((x) => x.config.collection === primary.slug);
+    if (w && widgetItems(s, primary, w, page).length === 0) status = 404;
+  }
+  if (item && primary) Object.assign(ctx.schema, schemaFor(primary, collections));
+
+  let rewriter = new HTMLRewriter().on(`[${SLOT_ATTR}]`, {
+    element(el) {
+      const html = widgetHtml[Number(el.getAttribute(SLOT_ATTR))] ?? "";
+      el.removeAttribute(SLOT_ATTR);
+      el.setInnerContent(html, { html: true });
+      el.setAttribute(ATTR.rendered, "1");
+    },
+  });
+  if (item && status === 200) rewriter = bindItemScopes(rewriter, item, ctx);
+  if (status !== 200) {
+    rewriter = rewriter.on("head", {
+      element(el) {
+        el.append('<meta name="robots" content="noindex">', { html: true });
+      },
+    });
+  }
+  const headers = new Headers(PAGE_HEADERS);
+  if (status !== 200) headers.set("x-robots-tag", "noindex");
+  return rewriter.transform(new Response(capture.html, { status, headers }));
+}
+
+function widgetItems(s: SiteContext, c: Collection, w: CompiledWidget, page: number): PublicItem[] {
+  const params = new URLSearchParams(w.config.params);
+  if (page > 1) params.set("page", String(page));
+  try {
+    return readPublishedPage(s, c, params).items;
+  } catch (err) {
+    // A widget whose attributes the API refuses renders as empty, as it would in the browser.
+    console.warn("widget query refused", w.config, err instanceof Error ? err.message : err);
+    return [];
+  }
+}
+
+function renderWidget(w: CompiledWidget, items: readonly BindableItem[], ctx: BindContext): string {
+  if (items.length === 0) return w.empty ? renderEmptyState(w.empty) : "";
+  if (!w.template) return "";
+  let out = "";
+  for (const item of items) out += renderProgram(w.template, item, ctx);
+  return out;
+}
+
+/**
+ * Item scopes are bound while the page streams. Elements inside a nested
+ * list, search or related widget belong to that widget, as in the browser.
+ */
+function bindItemScopes(rewriter: HTMLRewriter, item: PublicItem, ctx: BindContext): HTMLRewriter {
+  let widgetDepth = 0;
+  const bind = (el: Element) => {
+    const attrs = [...el.attributes] as [string, string][];
+    const b = readBindings(
+      attrs.map(([n]) => n),
+      (name) => {
+        const raw = el.getAttribute(name);
+        return raw === null ? null : decodeEntities(raw);
+      },
+    );
+    if (b && !b.empty) applyOps(el, bindingOps(el.tagName, b, item, ctx));
+  };
+  return rewriter
+    .on(`[${ATTR.item}]`, {
+      element(el) {
+        bind(el);
+        if (!el.removed) el.setAttribute(ATTR.rendered, "1");
+      },
+    })
+    .on(`[${ATTR.item}] [${ATTR.search}], [${ATTR.item}] [${ATTR.related}], [${ATTR.item}] [${ATTR.list}]`, {
+      element(el) {
+        if (VOID.has(el.tagName)) return;
+        widgetDepth++;
+        el.onEndTag(() => {
+          widgetDepth--;
+        });
+      },
+    })
+    .on(`[${ATTR.item}] *`, {
+      element(el) {
+        if (widgetDepth === 0 && !el.hasAttribute(ATTR.item)) bind(el);
+      },
+    });
+}
+
+function applyOps(el: Element, ops: readonly Op[]): void {
+  for (const op of ops) {
+    if (op.op === "remove") {
+      el.remove();
+      return;
+    }
+    // HTMLRewriter writes attribute values as given (it only escapes `"`), so they are escaped here.
+    if (op.op === "set") el.setAttribute(op.name, escapeAttr(op.value));
+    else if (op.op === "unset") el.removeAttribute(op.name);
+    else if (op.op === "text") el.setInnerContent(op.value);
+    else el.setInnerContent(op.value, { html: true });
+  }
+}

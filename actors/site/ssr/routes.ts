@@ -1,0 +1,141 @@
+/**
+ * Server-side rendering endpoints of the site object: the dashboard's
+ * capture configuration, the builder's webhook and the rendered pages.
+ */
+import { type IRequest, IttyRouter } from "itty-router";
+import { z } from "zod";
+import { ApiError } from "../../../src/http/errors";
+import { json, readJsonObject } from "../../../src/http/json";
+import { parseBody } from "../../../src/http/validation";
+import { safeEqual } from "../../../src/ids";
+import { entitlements } from "../../../src/plans";
+import { parsePage } from "../../../src/shared/list-params";
+import { slugSchema } from "../fields";
+import type { SiteContext } from "../context";
+import { cancelJob, pendingJob, scheduleJob } from "../jobs";
+import { isHttpUrl } from "../values";
+import { basePathOfUrl, capture, nextNightly, presentCapture, refresh } from "./capture";
+import { type PageTarget, renderPage } from "./render";
+import { checkSignature, isPublishEvent } from "./webhook";
+
+export const SSR_JOBS = { nightly: "ssr-nightly", webhook: "ssr-webhook" } as const;
+
+const httpUrl = z.string().refine(isHttpUrl, "must be an absolute http(s) URL");
+const seoSchema = z
+  .object({
+    titleField: z.string().max(64),
+    descriptionField: z.string().max(64),
+    imageField: z.string().max(64),
+    authorField: z.string().max(64),
+    siteName: z.string().max(200),
+    publisher: z.string().max(200),
+  })
+  .partial()
+  .strict();
+const captureSchema = z
+  .object({
+    pageUrl: httpUrl,
+    publicUrl: httpUrl.optional(),
+    collection: slugSchema,
+    showsList: z.boolean().optional(),
+    seo: seoSchema.optional(),
+    webhookSigningSecret: z.string().min(8).max(512).optional(),
+  })
+  .strict();
+
+export function ssrRoutes(s: SiteContext) {
+  const requirePlan = () => {
+    if (!entitlements(s.site()!.plan).features.serverRendering) {
+      throw new ApiError("plan_required", "Server-side rendering needs the SEO Engine plan.", {
+        feature: "serverRendering",
+        requiredPlan: "seo_engine",
+      });
+    }
+  };
+  const present = (req: IRequest) => {
+    const c = s.capture();
+    if (!c) throw new ApiError("not_found", "This site has no captured page yet; PUT /sites/:siteId/ssr/capture.");
+    return presentCapture(s, c, new URL(req.url).origin, pendingJob(s.sql, SSR_JOBS.nightly, "page")?.runAt ?? null);
+  };
+
+  return IttyRouter({ base: "/sites/:siteId/ssr" })
+    .put("/capture", async (req) => {
+      requirePlan();
+      const input = parseBody(captureSchema, await readJsonObject(req), "capture");
+      const collection = s.collections().find((c) => c.slug === input.collection);
+      if (!collection) throw new ApiError("bad_request", `No collection "${input.collection}" on this site.`, { path: "collection" });
+      const { created } = await capture(
+        s,
+        {
+          pageUrl: input.pageUrl,
+          publicUrl: input.publicUrl ?? input.pageUrl,
+          collectionId: collection.id,
+          showsList: input.showsList ?? true,
+          extra: { seo: input.seo, webhookSigningSecret: input.webhookSigningSecret },
+        },
+        collection.slug,
+      );
+      scheduleJob(s.storage, SSR_JOBS.nightly, "page", nextNightly(s.site()!.id));
+      return json({ capture: present(req) }, created ? 201 : 200);
+    })
+    .get("/capture", (req) => json({ capture: present(req) }))
+    .delete("/capture", () => {
+      if (!s.capture()) throw new ApiError("not_found", "This site has no captured page.");
+      s.storage.transactionSync(() => {
+        s.sql.exec("DELETE FROM ssr_capture");
+        s.sql.exec("DELETE FROM ssr_page_parts");
+      });
+      cancelJob(s.storage, SSR_JOBS.nightly, "page");
+      cancelJob(s.storage, SSR_JOBS.webhook, "page");
+      s.captureChanged();
+      s.contentChanged();
+      return json({ deleted: true });
+    })
+    .post("/refresh", async (req) => {
+      requirePlan();
+      await refresh(s, "manual");
+      return json({ capture: present(req) });
+    });
+}
+
+/** `POST /hooks/ssr/:siteId/:secret`: queue a refresh now; the alarm runs it and retries with backoff. */
+export async function webhook(s: SiteContext, request: Request, secret: string): Promise<Response> {
+  const c = s.capture();
+  if (!c || !safeEqual(secret, c.webhookSecret)) throw new ApiError("not_found", "Unknown webhook URL.");
+  const body = await request.text();
+  const signature = await checkSignature(request.headers, body, c.extra.webhookSigningSecret);
+  if (signature === "invalid") throw new ApiError("unauthorized", "The webhook signature does not match the signing secret.");
+  if (!isPublishEvent(body)) return json({ refresh: "ignored", reason: "not a site publish event" }, 200);
+  scheduleJob(s.storage, SSR_JOBS.webhook, "page", Date.now());
+  return json({ refresh: "queued", signature }, 202);
+}
+
+/** A rendered page for a request routed to `base` (proxy: the public URL's path). */
+export function renderRoute(s: SiteContext, request: Request): Response {
+  const c = s.capture();
+  if (!c) throw new ApiError("not_found", "This site has no captured page to render yet.");
+  const url = new URL(request.url);
+  const base = basePathOfUrl(c.publicUrl);
+  const path = url.pathname;
+  if (path === base.slice(0, -1) && base !== "/") return redirect(`${base}${url.search}`);
+  if (!path.startsWith(base)) throw new ApiError("not_found", `This site's pages live under ${base}.`);
+  const rest = path.slice(base.length);
+  let target: PageTarget;
+  if (rest === "") target = { kind: "list", page: parsePage(url.searchParams.get("page")) };
+  else if (/^[^/]+\/$/.test(rest)) return redirect(`${base}${rest.slice(0, -1)}${url.search}`);
+  else if (!rest.includes("/")) target = { kind: "item", slug: safeDecode(rest) };
+  else throw new ApiError("not_found", "No such page.");
+  return renderPage(s, c, target, { base });
+}
+
+function redirect(location: string): Response {
+  return new Response(null, { status: 301, headers: { location, "cache-control": "public, max-age=3600" } });
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

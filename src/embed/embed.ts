@@ -1,0 +1,139 @@
+/**
+ * The embed script: `<script src="{base}/embed.js" data-oc-token="pk_…" defer>`.
+ * Renders every list and item widget of the page from the content API with
+ * the shared binding rules, and runs search and related widgets. Widgets the
+ * server already rendered carry `data-oc-rendered` and are left alone, with
+ * no request made for them.
+ */
+import { ATTR, type BindContext, type Schema, basePathOf } from "../shared/binding/rules";
+import { listQuery, readListConfig } from "../shared/binding/list-config";
+import type { BindableItem } from "../shared/binding/values";
+import { bindTree, renderInto } from "./dom-bind";
+
+interface ListBody {
+  items: BindableItem[];
+  schema: Schema;
+}
+
+const script = (document.currentScript ?? document.querySelector(`script[data-oc-token]`)) as HTMLScriptElement | null;
+const token = script?.getAttribute("data-oc-token") ?? "";
+const api = script ? new URL(script.src, location.href).origin : location.origin;
+const base = basePathOf(location.pathname);
+const pageParam = new URLSearchParams(location.search).get("page");
+const page = pageParam && /^\d+$/.test(pageParam) ? Number(pageParam) : 1;
+
+async function get<T>(path: string): Promise<T> {
+  const res = await fetch(`${api}/v1/${encodeURIComponent(token)}${path}`, { headers: { accept: "application/json" } });
+  if (!res.ok) throw new Error(`${res.status} ${path}`);
+  return (await res.json()) as T;
+}
+
+const ctxOf = (schema: Schema): BindContext => ({ schema, base });
+const attrs = (el: Element) => [el.getAttributeNames(), (n: string) => el.getAttribute(n)] as const;
+const done = (el: Element) => el.setAttribute(ATTR.rendered, "1");
+
+/** The widget's template (its first element child that is not the empty state) and empty state, kept so it can render again. */
+const templates = new WeakMap<Element, { template: Element; empty: Element | null }>();
+function partsOf(container: Element) {
+  let parts = templates.get(container);
+  if (!parts) {
+    const children = Array.from(container.children);
+    const template = children.find((c) => !c.hasAttribute(ATTR.empty));
+    const empty = children.find((c) => c.hasAttribute(ATTR.empty));
+    if (!template) return null;
+    parts = { template: template.cloneNode(true) as Element, empty: (empty?.cloneNode(true) as Element | undefined) ?? null };
+    templates.set(container, parts);
+  }
+  return parts;
+}
+
+function itemSlugOf(el: Element): string {
+  return el.getAttribute(ATTR.slug) ?? decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() ?? "");
+}
+
+async function renderList(widget: Element): Promise<void> {
+  const config = readListConfig(...attrs(widget));
+  const parts = partsOf(widget);
+  if (!config || !parts) return;
+  const body = await get<ListBody>(`/collections/${encodeURIComponent(config.collection)}/items?${listQuery(config, page)}`);
+  renderInto(widget, parts.template, parts.empty, body.items, ctxOf(body.schema));
+  done(widget);
+}
+
+async function renderItem(scope: Element): Promise<void> {
+  const collection = scope.getAttribute(ATTR.item);
+  const slug = itemSlugOf(scope);
+  if (!collection || !slug) return;
+  const body = await get<{ item: BindableItem; schema: Schema }>(
+    `/collections/${encodeURIComponent(collection)}/items/${encodeURIComponent(slug)}`,
+  );
+  bindTree(scope, body.item, ctxOf(body.schema), true);
+  done(scope);
+}
+
+async function renderRelated(widget: Element): Promise<void> {
+  const collection = widget.getAttribute(ATTR.related);
+  const slug = itemSlugOf(widget);
+  const parts = partsOf(widget);
+  if (!collection || !slug || !parts) return;
+  const limit = widget.getAttribute(ATTR.limit);
+  const body = await get<ListBody>(
+    `/collections/${encodeURIComponent(collection)}/items/${encodeURIComponent(slug)}/related${limit ? `?limit=${encodeURIComponent(limit)}` : ""}`,
+  );
+  renderInto(widget, parts.template, parts.empty, body.items, ctxOf(body.schema));
+  done(widget);
+}
+
+/** `data-oc-search` holds an input and a `data-oc-results` container whose first child is the result template. */
+function wireSearch(widget: Element): void {
+  const input = widget.querySelector("input");
+  const results = widget.querySelector("[data-oc-results]");
+  const parts = results && partsOf(results);
+  if (!input || !results || !parts) return;
+  results.replaceChildren();
+  const collection = widget.getAttribute(ATTR.search);
+  const limit = widget.getAttribute(ATTR.limit);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let latest = 0;
+  const run = async (q: string) => {
+    const ticket = ++latest;
+    if (q.trim() === "") return results.replaceChildren();
+    const query = new URLSearchParams({ q });
+    if (collection) query.set("collection", collection);
+    if (limit) query.set("limit", limit);
+    const body = await get<{ results: { item: BindableItem }[]; schema?: Schema }>(`/search?${query}`);
+    if (ticket !== latest) return;
+    renderInto(
+      results,
+      parts.template,
+      parts.empty,
+      body.results.map((r) => r.item),
+      ctxOf(body.schema ?? {}),
+    );
+  };
+  input.addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void run(input.value).catch(warn), 250);
+  });
+  input.closest("form")?.addEventListener("submit", (e) => {
+    e.preventDefault();
+    void run(input.value).catch(warn);
+  });
+  done(widget);
+}
+
+function warn(err: unknown): void {
+  console.warn("[open-content] widget not rendered:", err);
+}
+
+function start(): void {
+  if (!token) return warn(new Error("the embed script needs data-oc-token"));
+  const pending = `:not([${ATTR.rendered}])`;
+  for (const el of document.querySelectorAll(`[${ATTR.list}]${pending}`)) void renderList(el).catch(warn);
+  for (const el of document.querySelectorAll(`[${ATTR.item}]${pending}`)) void renderItem(el).catch(warn);
+  for (const el of document.querySelectorAll(`[${ATTR.related}]${pending}`)) void renderRelated(el).catch(warn);
+  for (const el of document.querySelectorAll(`[${ATTR.search}]${pending}`)) wireSearch(el);
+}
+
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+else start();

@@ -1,0 +1,40 @@
+import { RENDER_HEADER } from "../../actors/site";
+import { cachedStream } from "../edge/cache";
+import { siteMeta } from "../edge/site-meta";
+import { ApiError } from "../http/errors";
+import { entitlements } from "../plans";
+import { parsePage } from "../shared/list-params";
+import { siteStub } from "../stubs";
+import { fromSite, internalRequest } from "./forward";
+
+export const SERVICE_TOKEN_HEADER = "x-service-token";
+
+/**
+ * A page request from the customer's reverse proxy (`x-service-token`),
+ * rendered by the site object and cached at the edge under the site's cache
+ * version. Only `page` of the query string matters, so other parameters
+ * (tracking tags) share one cache entry.
+ */
+export async function renderedPage(request: Request, env: Env, ctx: ExecutionContext, token: string): Promise<Response> {
+  const meta = await siteMeta(env, token);
+  if (!meta) throw new ApiError("not_found", "Unknown service token.");
+  if (!entitlements(meta.plan).features.serverRendering) {
+    throw new ApiError("plan_required", "Server-side rendering needs the SEO Engine plan.", {
+      feature: "serverRendering",
+      requiredPlan: "seo_engine",
+    });
+  }
+  if (request.method !== "GET") throw new ApiError("method_not_allowed", "Rendered pages answer GET and HEAD.");
+  const url = new URL(request.url);
+  const page = parsePage(url.searchParams.get("page"));
+  const key = `https://render.invalid/${meta.siteId}${url.pathname}${page > 1 ? `?page=${page}` : ""}${page > 1 ? "&" : "?"}__oc=${meta.siteId}.${meta.version}`;
+  const { response } = await cachedStream(request, ctx, key, async () =>
+    fromSite(meta.siteId, await siteStub(env, meta.siteId).fetch(internalRequest(request, { [RENDER_HEADER]: token }))),
+  );
+  return response;
+}
+
+/** The builder's publish webhook goes straight to the site object, which checks the secret. */
+export async function ssrWebhook(request: Request, env: Env, siteId: string): Promise<Response> {
+  return fromSite(siteId, await siteStub(env, siteId).fetch(internalRequest(request)));
+}

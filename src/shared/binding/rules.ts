@@ -1,0 +1,177 @@
+/**
+ * The binding rules, written once. Both the embed script (on the DOM) and the
+ * server renderer (on HTMLRewriter and compiled templates) ask this module
+ * what to do with an element and apply the answer, a list of `Op`s, with
+ * their own means. Neither DOM nor Workers types are used here.
+ * docs/binding-rules.md is the user-facing description of this file.
+ */
+import { type BindableItem, displayText, isEmpty, isMedia, lookup } from "./values";
+
+export const ATTR = {
+  list: "data-oc-list",
+  limit: "data-oc-limit",
+  sort: "data-oc-sort",
+  filterPrefix: "data-oc-filter-",
+  field: "data-oc-field",
+  attrPrefix: "data-oc-attr-",
+  link: "data-oc-link",
+  item: "data-oc-item",
+  slug: "data-oc-slug",
+  empty: "data-oc-empty",
+  if: "data-oc-if",
+  ifNot: "data-oc-if-not",
+  format: "data-oc-format",
+  search: "data-oc-search",
+  related: "data-oc-related",
+  rendered: "data-oc-rendered",
+} as const;
+
+/** Field types as the content API names them in `schema`. */
+export type Schema = Readonly<Record<string, Readonly<Record<string, string>>>>;
+
+export interface BindContext {
+  /** Field types per collection slug, for the item's collection and those it references. */
+  schema: Schema;
+  /** Path of the list page, ending in `/`; an item's page is `base + slug`. */
+  base: string;
+}
+
+export type Op =
+  | { op: "set"; name: string; value: string }
+  | { op: "unset"; name: string }
+  | { op: "text"; value: string }
+  | { op: "html"; value: string }
+  | { op: "remove" };
+
+/** What an element asks for, read once from its attributes. */
+export interface Bindings {
+  field: string | null;
+  attrs: [attribute: string, path: string][];
+  link: boolean;
+  ifPath: string | null;
+  ifNotPath: string | null;
+  format: string | null;
+  empty: boolean;
+}
+
+/** Reads an element's binding attributes. `get` returns decoded values. Null: nothing to bind. */
+export function readBindings(names: Iterable<string>, get: (name: string) => string | null): Bindings | null {
+  let any = false;
+  const attrs: [string, string][] = [];
+  for (const name of names) {
+    if (!name.startsWith("data-oc-")) continue;
+    any = true;
+    if (name.startsWith(ATTR.attrPrefix)) {
+      const target = name.slice(ATTR.attrPrefix.length);
+      const path = get(name);
+      if (isBindableAttribute(target) && path) attrs.push([target, path.trim()]);
+    }
+  }
+  if (!any) return null;
+  const b: Bindings = {
+    field: get(ATTR.field)?.trim() || null,
+    attrs,
+    link: get(ATTR.link) !== null,
+    ifPath: get(ATTR.if)?.trim() || null,
+    ifNotPath: get(ATTR.ifNot)?.trim() || null,
+    format: get(ATTR.format),
+    empty: get(ATTR.empty) !== null,
+  };
+  return b.field || attrs.length || b.link || b.ifPath || b.ifNotPath || b.empty ? b : null;
+}
+
+// Content must never become script: event handlers and srcdoc are refused outright.
+const ATTRIBUTE_NAME = /^[a-z][a-z0-9-]*$/;
+export function isBindableAttribute(name: string): boolean {
+  return ATTRIBUTE_NAME.test(name) && !name.startsWith("on") && name !== "srcdoc" && name !== "style";
+}
+
+const URL_ATTRIBUTES = new Set(["href", "src", "action", "formaction", "poster", "cite", "data", "background", "ping"]);
+const SAFE_URL = /^(?:https?:\/\/|mailto:|tel:|\/|#|\?|\.{0,2}\/)|^[^:/?#]*(?:[/?#]|$)/i;
+
+/** A URL that cannot run script: known schemes or relative references only. */
+export function isSafeUrl(value: string): boolean {
+  const v = value.replace(/[\u0000-\u0020\u007f]/g, "");
+  return SAFE_URL.test(v) && !/^(?:javascript|data|vbscript):/i.test(v);
+}
+
+/** True when the element is kept; `data-oc-if` / `data-oc-if-not` decide. */
+function visible(b: Bindings, item: BindableItem): boolean {
+  if (b.ifPath && isEmpty(lookup(item, b.ifPath))) return false;
+  if (b.ifNotPath && !isEmpty(lookup(item, b.ifNotPath))) return false;
+  return true;
+}
+
+/** The type of the field at `path`, following references to their collection. */
+export function fieldType(item: BindableItem, path: string, schema: Schema): string | undefined {
+  const keys = path.split(".");
+  let current: unknown = item;
+  for (let i = 0; i < keys.length - 1; i++) {
+    const v: unknown = (current as BindableItem).data[keys[i] as string];
+    current = Array.isArray(v) ? v[0] : v;
+    if (typeof current !== "object" || current === null || !("data" in current)) return undefined;
+  }
+  const owner = current as BindableItem;
+  return schema[owner.collection]?.[keys[keys.length - 1] as string];
+}
+
+/**
+ * What to do with one element for one item. `tag` is the lower-case tag name.
+ * Ops apply in order; `remove` ends the element and everything in it.
+ */
+export function bindingOps(tag: string, b: Bindings, item: BindableItem, ctx: BindContext): Op[] {
+  if (!visible(b, item)) return [{ op: "remove" }];
+  const ops: Op[] = [];
+  if (b.link && tag === "a") ops.push({ op: "set", name: "href", value: itemPath(ctx.base, item.slug) });
+  for (const [name, path] of b.attrs) ops.push(attributeOp(name, lookup(item, path), b.format));
+  if (b.field) ops.push(...fieldOps(tag, lookup(item, b.field), fieldType(item, b.field, ctx.schema), b.format));
+  return ops;
+}
+
+/** The empty-state element of a list with no items is shown: its `hidden` attribute goes. */
+export function emptyStateOps(): Op[] {
+  return [{ op: "unset", name: "hidden" }];
+}
+
+function attributeOp(name: string, value: unknown, format: string | null): Op {
+  const text = displayText(value, format);
+  if (text === "" || (URL_ATTRIBUTES.has(name) && !isSafeUrl(text))) return { op: "unset", name };
+  return { op: "set", name, value: text };
+}
+
+function fieldOps(tag: string, value: unknown, type: string | undefined, format: string | null): Op[] {
+  if (tag === "img" && (type === "image" || isMedia(value))) {
+    if (!isMedia(value))
+      return [
+        { op: "unset", name: "src" },
+        { op: "unset", name: "srcset" },
+        { op: "set", name: "alt", value: "" },
+      ];
+    const ops: Op[] = [{ op: "set", name: "src", value: value.url }];
+    ops.push(value.srcset ? { op: "set", name: "srcset", value: value.srcset } : { op: "unset", name: "srcset" });
+    ops.push({ op: "set", name: "alt", value: value.alt ?? "" });
+    return ops;
+  }
+  if (MEDIA_TAGS.has(tag) && (type === "video" || type === "image" || isMedia(value))) {
+    return [isMedia(value) && isSafeUrl(value.url) ? { op: "set", name: "src", value: value.url } : { op: "unset", name: "src" }];
+  }
+  if (tag === "a" && (type === "link" || isMedia(value))) {
+    const href = isMedia(value) ? value.url : typeof value === "string" ? value : "";
+    return [href && isSafeUrl(href) ? { op: "set", name: "href", value: href } : { op: "unset", name: "href" }];
+  }
+  if (type === "richText") return [{ op: "html", value: typeof value === "string" ? value : "" }];
+  return [{ op: "text", value: displayText(value, format) }];
+}
+
+const MEDIA_TAGS = new Set(["video", "audio", "source", "iframe"]);
+
+/** The item page path: the list's base path (always ending in `/`) plus the slug. */
+export function itemPath(base: string, slug: string): string {
+  return `${base.endsWith("/") ? base : `${base}/`}${encodeURIComponent(slug)}`;
+}
+
+/** The base path a list's item links use, from a page path: everything up to the last `/`. */
+export function basePathOf(pathname: string): string {
+  const i = pathname.lastIndexOf("/");
+  return i < 0 ? "/" : pathname.slice(0, i + 1);
+}

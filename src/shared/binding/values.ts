@@ -1,0 +1,111 @@
+/**
+ * How a field value reads when bound: the item shape both the content API
+ * returns and the renderer receives, path lookup (`author.name`), emptiness
+ * (for `data-oc-if`) and the text a value shows as.
+ */
+
+export interface BindableMedia {
+  url: string;
+  srcset?: string;
+  alt?: string;
+}
+
+export interface BindableItem {
+  id: string;
+  slug: string;
+  collection: string;
+  publishedAt: string;
+  data: Record<string, unknown>;
+}
+
+const ITEM_KEYS = new Set(["slug", "publishedAt", "id"]);
+
+/**
+ * The value at `path`: a field key of the item, or `slug`, `publishedAt`,
+ * `id` when no field has that key; dots follow references (`author.name`).
+ */
+export function lookup(item: BindableItem, path: string): unknown {
+  const [head = "", ...rest] = path.split(".");
+  let value: unknown = head in item.data ? item.data[head] : ITEM_KEYS.has(head) ? item[head as "slug"] : undefined;
+  for (const key of rest) {
+    if (Array.isArray(value)) value = value[0];
+    value = isItem(value) ? lookup(value, key) : undefined;
+  }
+  return value;
+}
+
+export function isItem(value: unknown): value is BindableItem {
+  return typeof value === "object" && value !== null && "slug" in value && "data" in value;
+}
+
+export function isMedia(value: unknown): value is BindableMedia {
+  return typeof value === "object" && value !== null && typeof (value as { url?: unknown }).url === "string";
+}
+
+/** Empty means: missing, null, "", false or an empty list. Zero is a value. */
+export function isEmpty(value: unknown): boolean {
+  return value === undefined || value === null || value === "" || value === false || (Array.isArray(value) && value.length === 0);
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
+
+/** The text a value shows as. `format` applies to dates (see `formatDate`). */
+export function displayText(value: unknown, format: string | null): string {
+  if (isEmpty(value)) return "";
+  if (typeof value === "string") return ISO_DATE.test(value) ? formatDate(value, format) : value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (Array.isArray(value))
+    return value
+      .map((v) => displayText(v, format))
+      .filter((s) => s !== "")
+      .join(", ");
+  if (isMedia(value)) return value.url;
+  if (isItem(value)) return displayText(value.data.title ?? value.data.name ?? value.slug, format);
+  return "";
+}
+
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+export const DEFAULT_DATE_FORMAT = "MMMM D, YYYY";
+const DATE_TOKENS = /YYYY|MMMM|MMM|MM|M|DD|D|dddd|ddd|HH|mm|\[[^\]]*\]/g;
+
+/**
+ * Formats an ISO date in UTC with tokens YYYY, MMMM (May), MMM (May), MM (05),
+ * M (5), DD (01), D (1), dddd (Wednesday), ddd (Wed), HH, mm; `[text]` is
+ * literal. `iso` gives `2024-05-01`. Written out by hand rather than with
+ * Intl so the browser and the server produce the same characters.
+ */
+export function formatDate(iso: string, format: string | null): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const pattern = !format ? DEFAULT_DATE_FORMAT : format === "iso" ? "YYYY-MM-DD" : format;
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return pattern.replace(DATE_TOKENS, (t) => {
+    switch (t) {
+      case "YYYY":
+        return String(d.getUTCFullYear()).padStart(4, "0");
+      case "MMMM":
+        return MONTHS[d.getUTCMonth()] as string;
+      case "MMM":
+        return (MONTHS[d.getUTCMonth()] as string).slice(0, 3);
+      case "MM":
+        return pad(d.getUTCMonth() + 1);
+      case "M":
+        return String(d.getUTCMonth() + 1);
+      case "DD":
+        return pad(d.getUTCDate());
+      case "D":
+        return String(d.getUTCDate());
+      case "dddd":
+        return DAYS[d.getUTCDay()] as string;
+      case "ddd":
+        return (DAYS[d.getUTCDay()] as string).slice(0, 3);
+      case "HH":
+        return pad(d.getUTCHours());
+      case "mm":
+        return pad(d.getUTCMinutes());
+      default:
+        return t.slice(1, -1);
+    }
+  });
+}

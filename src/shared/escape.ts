@@ -1,0 +1,41 @@
+/**
+ * Every escape for every output context lives here, so a reviewer checks one
+ * file. Content strings never reach HTML, attributes, XML or inline JSON any
+ * other way.
+ */
+
+const HTML_TEXT: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
+const HTML_ATTR: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+/** Text content of an element. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>]/g, (c) => HTML_TEXT[c] as string);
+}
+
+/** A double-quoted attribute value. */
+export function escapeAttr(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => HTML_ATTR[c] as string);
+}
+
+/**
+ * An attribute value exactly as it appeared in the source (entities not
+ * decoded), re-quoted with double quotes. Only a literal `"` needs changing:
+ * `&quot;` decodes to the same character, so the value's meaning is kept.
+ */
+export function requoteRawAttr(raw: string): string {
+  return raw.replace(/"/g, "&quot;");
+}
+
+const NAMED: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
+
+/** Decodes the character references that binding attributes can realistically hold. */
+export function decodeEntities(value: string): string {
+  if (!value.includes("&")) return value;
+  return value.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, ref: string) => {
+    if (ref[0] === "#") {
+      const code = ref[1] === "x" || ref[1] === "X" ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
+      return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : "\ufffd";
+    }
+    return NAMED[ref.toLowerCase()] ?? whole;
+  });
+}

@@ -1,0 +1,115 @@
+import { describe, expect, it } from "vitest";
+import { ORIGIN, callJson, expectStatus, newBlog } from "./helpers";
+import { listPage } from "./fixtures/blog-pages";
+import { capture, capturedBlog, pathOf, putPage, renderedHtml } from "./ssr-helpers";
+
+describe("capturing a page", () => {
+  it("stores the page and reports configuration, webhook URL and next nightly refresh", async () => {
+    const { site, pageUrl } = await capturedBlog();
+    const { body } = await callJson<{ capture: Record<string, unknown> }>("GET", `/sites/${site.id}/ssr/capture`, { auth: site.adminKey });
+    const c = body.capture;
+    expect(c.pageUrl).toBe(pageUrl);
+    expect(c.publicUrl).toBe(pageUrl);
+    expect(c.basePath).toBe(pathOf(pageUrl));
+    expect(c.collection).toBe("posts");
+    expect(c.showsList).toBe(true);
+    expect(c.webhookUrl).toMatch(new RegExp(`^${ORIGIN}/hooks/ssr/${site.id}/[0-9a-f]{48}$`));
+    expect(Date.parse(c.capturedAt as string)).toBeGreaterThan(Date.now() - 60_000);
+    expect(Date.parse(c.nextRefreshAt as string)).toBeGreaterThan(Date.now());
+    expect(c.lastRefresh).toMatchObject({ ok: true, trigger: "capture" });
+    expect(c.page).toMatchObject({ title: "Acme Blog & News", description: 'Stories from Acme "HQ"', widgets: [{ collection: "posts" }] });
+  });
+
+  it("is refused below the SEO Engine plan with plan_required", async () => {
+    for (const plan of ["starter", "pro"] as const) {
+      const site = await newBlog(plan);
+      const pageUrl = await putPage(listPage({ service: ORIGIN, token: site.token }));
+      const { status, body } = await capture(site, { pageUrl, collection: "posts" });
+      expect(status).toBe(403);
+      expect(body).toMatchObject({ error: { code: "plan_required", details: { requiredPlan: "seo_engine" } } });
+    }
+  });
+
+  it("refuses pages that cannot serve as a template, with a clear 422, and keeps the previous capture", async () => {
+    const { site, pageUrl } = await capturedBlog();
+    const cases: [string, string, string][] = [
+      ["unreachable", `${pathOf(pageUrl)}missing/`, "404"],
+      ["not HTML", await putPage("{}", { type: "application/json" }), "not an HTML page"],
+      [
+        "no widget",
+        await putPage(`<html><body><p>hi</p><script src="${ORIGIN}/embed.js" data-oc-token="${site.token}"></script></body></html>`),
+        'no data-oc-list="posts"',
+      ],
+      [
+        "widget of another collection",
+        await putPage(`<div data-oc-list="authors"><p>x</p></div><script src="${ORIGIN}/embed.js" data-oc-token="${site.token}"></script>`),
+        '(it has "authors")',
+      ],
+      [
+        "no template element",
+        await putPage(`<div data-oc-list="posts">text only</div><script src="${ORIGIN}/embed.js" data-oc-token="${site.token}"></script>`),
+        "no element child",
+      ],
+      ["no embed script", await putPage(`<div data-oc-list="posts"><p data-oc-field="title">x</p></div>`), "embed script"],
+      [
+        "another site's token",
+        await putPage(listPage({ service: ORIGIN, token: "pk_aaaaaaaaaaaaaaaa_bbbbbbbbbbbbbbbbbbbbbbbb" })),
+        "another site's token",
+      ],
+    ];
+    for (const [label, url, message] of cases) {
+      const target = url.startsWith("http") ? url : `${new URL(pageUrl).origin}${url}`;
+      const { status, body } = await capture(site, { pageUrl: target, collection: "posts" });
+      expect(status, label).toBe(422);
+      expect(body, label).toMatchObject({ error: { code: "capture_failed" } });
+      expect((body as unknown as { error: { message: string } }).error.message, label).toContain(message);
+    }
+    const { body } = await callJson<{ capture: { pageUrl: string } }>("GET", `/sites/${site.id}/ssr/capture`, { auth: site.adminKey });
+    expect(body.capture.pageUrl).toBe(pageUrl);
+    expect((await renderedHtml(site, pathOf(pageUrl))).status).toBe(200);
+  });
+
+  it("validates the request body", async () => {
+    const site = await newBlog("seo_engine");
+    const bad: [Record<string, unknown>, string][] = [
+      [{ collection: "posts" }, "pageUrl"],
+      [{ pageUrl: "ftp://example.com/", collection: "posts" }, "pageUrl"],
+      [{ pageUrl: "https://example.com/", collection: "nope" }, "collection"],
+      [{ pageUrl: "https://example.com/", collection: "posts", showsList: "yes" }, "showsList"],
+      [{ pageUrl: "https://example.com/", collection: "posts", extra: 1 }, "extra"],
+    ];
+    for (const [body, mention] of bad) {
+      const r = await capture(site, body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(JSON.stringify(r.body)).toContain(mention);
+    }
+  });
+
+  it("follows a bounded number of redirects and refuses non-http(s) URLs", async () => {
+    const site = await newBlog("seo_engine");
+    const target = await putPage(listPage({ service: ORIGIN, token: site.token }));
+    const hop = await putPage("", { status: 302, location: target });
+    await expectStatus(capture(site, { pageUrl: hop, collection: "posts" }), 201);
+    let url = target;
+    for (let i = 0; i < 6; i++) url = await putPage("", { status: 301, location: url });
+    const { status, body } = await capture(site, { pageUrl: url, collection: "posts" });
+    expect(status).toBe(422);
+    expect(body).toMatchObject({ error: { details: { reason: "too_many_redirects" } } });
+  });
+
+  it("replaces the previous capture and keeps the webhook secret", async () => {
+    const { site } = await capturedBlog();
+    const first = await callJson<{ capture: { webhookUrl: string } }>("GET", `/sites/${site.id}/ssr/capture`, { auth: site.adminKey });
+    const second = await putPage(listPage({ service: ORIGIN, token: site.token, title: "Second" }));
+    const { status, body } = await capture(site, { pageUrl: second, collection: "posts", showsList: false });
+    expect(status).toBe(200);
+    expect(body.capture).toMatchObject({ pageUrl: second, showsList: false, webhookUrl: first.body.capture.webhookUrl });
+  });
+
+  it("needs the site's admin key", async () => {
+    const { site } = await capturedBlog();
+    const other = await newBlog("seo_engine");
+    expect((await callJson("GET", `/sites/${site.id}/ssr/capture`)).status).toBe(401);
+    expect((await callJson("GET", `/sites/${site.id}/ssr/capture`, { auth: other.adminKey })).status).toBe(404);
+  });
+});
