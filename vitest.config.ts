@@ -13,7 +13,7 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     exclude: ["test/browser/**"],
-    globalSetup: ["./test/page-server.ts"],
+    globalSetup: ["./test/node/page-server.ts"],
     testTimeout: 30_000,
   },
 });

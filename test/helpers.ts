@@ -18,7 +18,7 @@ export async function call(method: string, path: string, opts: CallOptions = {})
     body = typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
-  return exports.default.fetch(new Request(`${ORIGIN}${path}`, { method, headers, body }));
+  return exports.default.fetch(new Request(`${ORIGIN}${path}`, { method, headers, body, redirect: "manual" }));
 }
 
 export async function callJson<T = Record<string, unknown>>(

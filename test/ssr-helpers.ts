@@ -39,7 +39,7 @@ export async function renderedHtml(site: TestSite, path: string): Promise<{ stat
 }
 
 export async function publishedPost(site: TestSite, slug: string, data: Record<string, unknown>): Promise<{ id: string; slug: string }> {
-  return addItem(site, "posts", { slug, status: "published", data });
+  return addItem(site, "posts", { slug, publish: true, data });
 }
 
 /** An SEO Engine blog with a captured list page at /blog/ and the given posts. */

@@ -11,7 +11,8 @@ export function internalRequest(request: Request, extra: Record<string, string> 
   for (const [k, v] of request.headers) if (!k.startsWith("x-oc-")) headers.set(k, v);
   for (const [k, v] of Object.entries(extra)) headers.set(k, v);
   const hasBody = request.method !== "GET" && request.method !== "HEAD";
-  return new Request(request.url, { method: request.method, headers, body: hasBody ? request.body : null });
+  // A redirect from the site object is the client's to follow, never ours.
+  return new Request(request.url, { method: request.method, headers, body: hasBody ? request.body : null, redirect: "manual" });
 }
 
 /** Learns the site's new cache version from a site response and hides our header from the client. */

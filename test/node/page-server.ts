@@ -8,12 +8,6 @@
 import { createServer } from "node:http";
 import type { TestProject } from "vitest/node";
 
-declare module "vitest" {
-  export interface ProvidedContext {
-    pageServer: string;
-  }
-}
-
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const pages = new Map<string, { body: string; type: string; status: number; location?: string }>();
   const server = createServer((req, res) => {

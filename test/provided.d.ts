@@ -1,0 +1,9 @@
+// Values the Node-side global setup hands to the tests (vitest \`provide\` / \`inject\`).
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** Origin of the customer-site page server (test/node/page-server.ts). */
+    pageServer: string;
+  }
+}
+
+export {};
