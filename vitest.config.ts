@@ -2,18 +2,37 @@ import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
-  plugins: [
-    cloudflareTest({
-      wrangler: { configPath: "./wrangler.toml" },
-      miniflare: {
-        bindings: { ADMIN_TOKEN: "test-operator-token", SITE_META_TTL_MS: "1000", SSR_ALLOW_PRIVATE_FETCH: "true" },
-      },
-    }),
-  ],
   test: {
-    include: ["test/**/*.test.ts"],
-    exclude: ["test/browser/**"],
-    globalSetup: ["./test/node/page-server.ts"],
-    testTimeout: 30_000,
+    projects: [
+      {
+        // Everything that runs inside workerd, through the real front Worker and Durable Objects.
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: {
+              bindings: { ADMIN_TOKEN: "test-operator-token", SITE_META_TTL_MS: "1000", SSR_ALLOW_PRIVATE_FETCH: "true" },
+            },
+          }),
+        ],
+        test: {
+          name: "workers",
+          include: ["test/**/*.test.ts"],
+          exclude: ["test/browser/**"],
+          globalSetup: ["./test/node/workers-setup.ts"],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        // Chromium (Debian's, via playwright-core) against the built Worker on workerd.
+        test: {
+          name: "browser",
+          include: ["test/browser/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["./test/node/browser-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
   },
 });

@@ -11,7 +11,7 @@ export function buildWorker(outdir) {
   return `${outdir}/index.js`;
 }
 
-export async function startWorkerd({ scriptPath, adminToken, persistDir }) {
+export async function startWorkerd({ scriptPath, adminToken, persistDir, vars = {} }) {
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       ...(persistDir ? { defaultPersistRoot: persistDir } : {}),
@@ -22,7 +22,7 @@ export async function startWorkerd({ scriptPath, adminToken, persistDir }) {
           scriptPath,
           compatibilityDate: "2026-11-01",
           compatibilityFlags: ["nodejs_compat"],
-          bindings: { ADMIN_TOKEN: adminToken, SITE_META_TTL_MS: "1000" },
+          bindings: { ADMIN_TOKEN: adminToken, SITE_META_TTL_MS: "1000", SSR_ALLOW_PRIVATE_FETCH: "false", ...vars },
           durableObjects: { SITE: { className: "Site", useSQLite: true }, WORKSPACE: { className: "Workspace", useSQLite: true } },
           unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
         },

@@ -2,13 +2,17 @@
  * A real HTTP server (Node side of the test run) that plays the customer's
  * site: tests store pages on it, then capture them through the Worker, which
  * fetches them over the network like it would in production.
- *   PUT  /__pages/<path>   body = HTML, header x-content-type optional, x-status optional
+ *   PUT  /__pages/<path>   body = HTML; headers x-content-type, x-status, x-location optional
  *   GET  /<path>           serves what was stored (404 otherwise)
  */
 import { createServer } from "node:http";
-import type { TestProject } from "vitest/node";
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+export interface PageServer {
+  origin: string;
+  close(): Promise<void>;
+}
+
+export async function startPageServer(): Promise<PageServer> {
   const pages = new Map<string, { body: string; type: string; status: number; location?: string }>();
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
@@ -36,6 +40,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
   if (!address || typeof address === "string") throw new Error("page server did not start");
-  project.provide("pageServer", `http://127.0.0.1:${address.port}`);
-  return () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return {
+    origin: `http://127.0.0.1:${address.port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

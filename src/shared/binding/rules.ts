@@ -5,7 +5,7 @@
  * their own means. Neither DOM nor Workers types are used here.
  * docs/binding-rules.md is the user-facing description of this file.
  */
-import { type BindableItem, displayText, isEmpty, isMedia, lookup } from "./values";
+import { type BindableItem, RAW_DATES, displayText, isEmpty, isMedia, lookup } from "./values";
 
 export const ATTR = {
   list: "data-oc-list",
@@ -123,7 +123,7 @@ export function bindingOps(tag: string, b: Bindings, item: BindableItem, ctx: Bi
   if (!visible(b, item)) return [{ op: "remove" }];
   const ops: Op[] = [];
   if (b.link && tag === "a") ops.push({ op: "set", name: "href", value: itemPath(ctx.base, item.slug) });
-  for (const [name, path] of b.attrs) ops.push(attributeOp(name, lookup(item, path), b.format));
+  for (const [name, path] of b.attrs) ops.push(attributeOp(name, lookup(item, path)));
   if (b.field) ops.push(...fieldOps(tag, lookup(item, b.field), fieldType(item, b.field, ctx.schema), b.format));
   return ops;
 }
@@ -133,8 +133,9 @@ export function emptyStateOps(): Op[] {
   return [{ op: "unset", name: "hidden" }];
 }
 
-function attributeOp(name: string, value: unknown, format: string | null): Op {
-  const text = displayText(value, format);
+/** Attributes are for machines (datetime, data-*, href): dates stay ISO 8601 there; `data-oc-format` is for text. */
+function attributeOp(name: string, value: unknown): Op {
+  const text = displayText(value, RAW_DATES);
   if (text === "" || (URL_ATTRIBUTES.has(name) && !isSafeUrl(text))) return { op: "unset", name };
   return { op: "set", name, value: text };
 }

@@ -52,7 +52,7 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
 /** The text a value shows as. `format` applies to dates (see `formatDate`). */
 export function displayText(value: unknown, format: string | null): string {
   if (isEmpty(value)) return "";
-  if (typeof value === "string") return ISO_DATE.test(value) ? formatDate(value, format) : value;
+  if (typeof value === "string") return ISO_DATE.test(value) && format !== RAW_DATES ? formatDate(value, format) : value;
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   if (Array.isArray(value))
     return value
@@ -67,6 +67,8 @@ export function displayText(value: unknown, format: string | null): string {
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 export const DEFAULT_DATE_FORMAT = "MMMM D, YYYY";
+/** A format that leaves dates as stored: full ISO 8601 UTC. */
+export const RAW_DATES = "raw";
 const DATE_TOKENS = /YYYY|MMMM|MMM|MM|M|DD|D|dddd|ddd|HH|mm|\[[^\]]*\]/g;
 
 /**

@@ -1,0 +1,109 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { itemPage, listPage } from "../fixtures/blog-pages";
+import { type Site, addPosts, api, blogSite, launch, normalisedDom, putPage, renderedByServer, service } from "./harness";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** The page after the embed script ran in Chromium, against the live content API. */
+async function clientRendered(url: string, ready: string): Promise<Page> {
+  const page = await browser.newPage();
+  await page.goto(url);
+  await page.waitForSelector(ready);
+  return page;
+}
+
+/** The server's HTML, shown at the same URL with JavaScript off: exactly what a crawler's first response holds. */
+async function serverRendered(url: string, html: string): Promise<Page> {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.route(url, (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html }));
+  await page.goto(url);
+  return page;
+}
+
+async function capture(site: Site, body: Record<string, unknown>): Promise<void> {
+  await api("PUT", `/sites/${site.id}/ssr/capture`, site.adminKey, body);
+}
+
+describe("server rendering matches the embed script", () => {
+  it("on list pages: the widget's DOM is the same", async () => {
+    const site = await blogSite();
+    await addPosts(site);
+    const base = `/parity-${site.id}/blog/`;
+    const url = await putPage(base, listPage({ service: service(), token: site.token }));
+    const client = await clientRendered(url, "[data-oc-list][data-oc-rendered]");
+    await capture(site, { pageUrl: url, collection: "posts" });
+    const { status, html } = await renderedByServer(site, base);
+    expect(status).toBe(200);
+    const server = await serverRendered(url, html);
+    const expected = await normalisedDom(client, "[data-oc-list]");
+    expect(expected[0]).toContain("Hello &amp; &lt;World&gt;"); // rendered, not the template's samples
+    expect(await normalisedDom(server, "[data-oc-list]")).toEqual(expected);
+    await client.close();
+    await server.context().close();
+  });
+
+  it("on list pages with nothing published: the empty state is the same", async () => {
+    const site = await blogSite();
+    const base = `/parity-empty-${site.id}/blog/`;
+    const url = await putPage(base, listPage({ service: service(), token: site.token }));
+    const client = await clientRendered(url, "[data-oc-list][data-oc-rendered]");
+    await capture(site, { pageUrl: url, collection: "posts" });
+    const server = await serverRendered(url, (await renderedByServer(site, base)).html);
+    expect(await normalisedDom(server, "[data-oc-list]")).toEqual(await normalisedDom(client, "[data-oc-list]"));
+    await client.close();
+    await server.context().close();
+  });
+
+  it("on item pages: the item scope and the other list are the same", async () => {
+    const site = await blogSite();
+    await addPosts(site);
+    const base = `/parity-item-${site.id}/blog/`;
+    const url = await putPage(`${base}hello-world`, itemPage({ service: service(), token: site.token }));
+    const client = await clientRendered(url, "[data-oc-item][data-oc-rendered]");
+    await client.waitForSelector("[data-oc-list][data-oc-rendered]");
+    await capture(site, { pageUrl: url, publicUrl: `${new URL(url).origin}${base}`, collection: "posts", showsList: false });
+    const { status, html } = await renderedByServer(site, `${base}hello-world`);
+    expect(status).toBe(200);
+    const server = await serverRendered(url, html);
+    for (const selector of ["[data-oc-item]", "[data-oc-list]"]) {
+      const expected = await normalisedDom(client, selector);
+      expect(await normalisedDom(server, selector), selector).toEqual(expected);
+    }
+    expect((await normalisedDom(client, "[data-oc-item]"))[0]).toContain("Ada &lt;Lovelace&gt;");
+    await client.close();
+    await server.context().close();
+  });
+
+  it("on a server-rendered page the embed script neither renders again nor asks the API", async () => {
+    const site = await blogSite();
+    await addPosts(site);
+    const base = `/parity-once-${site.id}/blog/`;
+    const url = await putPage(base, listPage({ service: service(), token: site.token }));
+    await capture(site, { pageUrl: url, collection: "posts" });
+    const { html } = await renderedByServer(site, base);
+    const page = await browser.newPage();
+    const apiCalls: string[] = [];
+    let embedLoaded = false;
+    page.on("request", (r) => {
+      if (r.url().includes("/v1/")) apiCalls.push(r.url());
+      if (r.url().endsWith("/embed.js")) embedLoaded = true;
+    });
+    await page.route(url, (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html }));
+    const before = await (async () => {
+      await page.goto(url, { waitUntil: "networkidle" });
+      return page.$$eval(".posts > article.card", (els) => els.length);
+    })();
+    expect(embedLoaded).toBe(true);
+    expect(before).toBe(2);
+    expect(apiCalls).toEqual([]);
+    await page.close();
+  });
+});

@@ -1,0 +1,22 @@
+import type { TestProject } from "vitest/node";
+import { buildWorker, startWorkerd } from "../../scripts/workerd-host.mjs";
+import { startPageServer } from "./page-server";
+
+export const BROWSER_OPERATOR = "browser-test-operator";
+
+/**
+ * Global setup of the browser test project: the built Worker on workerd (via
+ * Miniflare, direct socket) and the customer-site page server, both on
+ * 127.0.0.1, for Chromium to load pages from.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const script = buildWorker(".wrangler/browser-test-build");
+  const { mf, base } = await startWorkerd({ scriptPath: script, adminToken: BROWSER_OPERATOR, vars: { SSR_ALLOW_PRIVATE_FETCH: "true" } });
+  const pages = await startPageServer();
+  project.provide("service", base);
+  project.provide("pageServer", pages.origin);
+  return async () => {
+    await pages.close();
+    await mf.dispose();
+  };
+}
