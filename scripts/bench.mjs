@@ -3,10 +3,8 @@
 // (no wrangler dev proxy), drives it with autocannon, and reads CPU time from
 // the workerd process (/proc) to get CPU per request.
 import autocannon from "autocannon";
-import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { api, must } from "./lib.mjs";
-import { buildWorker, startWorkerd } from "./workerd-host.mjs";
+import { buildWorker, startWorkerd, workerdCpuMs } from "./workerd-host.mjs";
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -15,22 +13,7 @@ const operator = "bench-operator";
 
 const script = buildWorker(".bench/build");
 const { mf, base } = await startWorkerd({ scriptPath: script, adminToken: operator });
-const workerdPids = () =>
-  execFileSync("pgrep", ["-f", "workerd"])
-    .toString()
-    .trim()
-    .split("\n")
-    .map(Number)
-    .filter((p) => p !== process.pid);
-const cpuMs = () =>
-  workerdPids().reduce((sum, pid) => {
-    try {
-      const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-      return sum + ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime + stime, in clock ticks of 10 ms
-    } catch {
-      return sum;
-    }
-  }, 0);
+const cpuMs = workerdCpuMs;
 
 try {
   const { site } = await must(api(base, "POST", "/sites", operator, { name: "Bench", plan: "pro" }), "site");

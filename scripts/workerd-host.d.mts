@@ -7,3 +7,4 @@ export function startWorkerd(options: {
   persistDir?: string;
   vars?: Record<string, string>;
 }): Promise<{ mf: Miniflare; base: string }>;
+export function workerdCpuMs(): number;

@@ -1,6 +1,7 @@
 // Runs the built Worker on workerd through Miniflare's API, with a direct
 // socket to the Worker: no wrangler dev proxy in front (it caps ~1,000 req/s here).
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { Miniflare, convertV4MiniflareOptions } from "miniflare";
 
 export function buildWorker(outdir) {
@@ -32,4 +33,22 @@ export async function startWorkerd({ scriptPath, adminToken, persistDir, vars = 
   await mf.ready;
   const url = await mf.unsafeGetDirectURL("main");
   return { mf, base: url.origin };
+}
+
+/** User + system CPU time (ms) of every workerd process, read from /proc (10 ms ticks). */
+export function workerdCpuMs() {
+  const pids = execFileSync("pgrep", ["-f", "workerd"])
+    .toString()
+    .trim()
+    .split("\n")
+    .map(Number)
+    .filter((p) => p !== process.pid);
+  return pids.reduce((sum, pid) => {
+    try {
+      const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+      return sum + ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+    } catch {
+      return sum;
+    }
+  }, 0);
 }

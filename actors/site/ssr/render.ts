@@ -30,14 +30,27 @@ export interface RenderOptions {
 
 const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
 
+/** Everything a page render needs from the database, gathered before the page starts streaming. */
+export interface PageData {
+  status: 200 | 404;
+  /** The HTML of each list widget's items (or empty state), by slot. */
+  widgetHtml: string[];
+  /** The page's own item on item pages, for `data-oc-item` scopes. */
+  item: PublicItem | null;
+  ctx: BindContext;
+}
+
 export function renderPage(s: SiteContext, capture: StoredCapture, target: PageTarget, opts: RenderOptions): Response {
+  return renderDocument(capture.html, gatherPageData(s, capture, target, opts));
+}
+
+export function gatherPageData(s: SiteContext, capture: StoredCapture, target: PageTarget, opts: RenderOptions): PageData {
   const collections = s.collections();
   const primary = collections.find((c) => c.id === capture.collectionId);
   const ctx: BindContext = { schema: {}, base: opts.base };
-  let status = 200;
+  let status: 200 | 404 = 200;
   let item: PublicItem | null = null;
   let page = 1;
-
   if (target.kind === "item") {
     item = primary ? readPublishedItem(s, primary, target.slug) : null;
     if (!item) status = 404;
@@ -45,40 +58,46 @@ export function renderPage(s: SiteContext, capture: StoredCapture, target: PageT
     page = target.page;
     if (!capture.showsList) status = 404;
   }
+  if (status === 404) page = 1;
 
-  const widgetHtml = capture.page.widgets.map((w) => {
+  const widgetItemsBySlot = capture.page.widgets.map((w) => {
     const c = collections.find((x) => x.slug === w.config.collection);
-    const onlyThisItem = item && !capture.page.hasItemScope && c?.id === capture.collectionId;
-    const items = onlyThisItem ? [item as PublicItem] : c ? widgetItems(s, c, w, status === 404 ? 1 : page) : [];
-    if (c) Object.assign(ctx.schema, schemaFor(c, collections));
-    return renderWidget(w, items, ctx);
+    if (!c) return [];
+    Object.assign(ctx.schema, schemaFor(c, collections));
+    if (item && !capture.page.hasItemScope && c.id === capture.collectionId) return [item];
+    return widgetItems(s, c, w, page);
   });
   // Past the last page of the connected list there is nothing to show: not found, not indexed.
-  if (target.kind === "list" && status === 200 && page > 1 && primary) {
-    const w = capture.page.widgets.find((x) => x.config.collection === primary.slug);
-    if (w && widgetItems(s, primary, w, page).length === 0) status = 404;
+  if (target.kind === "list" && page > 1 && primary) {
+    const slot = capture.page.widgets.findIndex((w) => w.config.collection === primary.slug);
+    if (slot >= 0 && widgetItemsBySlot[slot]!.length === 0) return gatherPageData(s, capture, { kind: "item", slug: "" }, opts);
   }
   if (item && primary) Object.assign(ctx.schema, schemaFor(primary, collections));
+  const widgetHtml = capture.page.widgets.map((w, i) => renderWidget(w, widgetItemsBySlot[i] ?? [], ctx));
+  return { status, widgetHtml, item: status === 200 ? item : null, ctx };
+}
 
+/** Streams the captured page with the gathered data injected. No database access happens here. */
+export function renderDocument(html: string, data: PageData): Response {
   let rewriter = new HTMLRewriter().on(`[${SLOT_ATTR}]`, {
     element(el) {
-      const html = widgetHtml[Number(el.getAttribute(SLOT_ATTR))] ?? "";
+      const inner = data.widgetHtml[Number(el.getAttribute(SLOT_ATTR))] ?? "";
       el.removeAttribute(SLOT_ATTR);
-      el.setInnerContent(html, { html: true });
+      el.setInnerContent(inner, { html: true });
       el.setAttribute(ATTR.rendered, "1");
     },
   });
-  if (item && status === 200) rewriter = bindItemScopes(rewriter, item, ctx);
-  if (status !== 200) {
+  if (data.item) rewriter = bindItemScopes(rewriter, data.item, data.ctx);
+  const headers = new Headers(PAGE_HEADERS);
+  if (data.status !== 200) {
+    headers.set("x-robots-tag", "noindex");
     rewriter = rewriter.on("head", {
       element(el) {
         el.append('<meta name="robots" content="noindex">', { html: true });
       },
     });
   }
-  const headers = new Headers(PAGE_HEADERS);
-  if (status !== 200) headers.set("x-robots-tag", "noindex");
-  return rewriter.transform(new Response(capture.html, { status, headers }));
+  return rewriter.transform(new Response(html, { status: data.status, headers }));
 }
 
 function widgetItems(s: SiteContext, c: Collection, w: CompiledWidget, page: number): PublicItem[] {
@@ -93,7 +112,7 @@ function widgetItems(s: SiteContext, c: Collection, w: CompiledWidget, page: num
   }
 }
 
-function renderWidget(w: CompiledWidget, items: readonly BindableItem[], ctx: BindContext): string {
+export function renderWidget(w: CompiledWidget, items: readonly BindableItem[], ctx: BindContext): string {
   if (items.length === 0) return w.empty ? renderEmptyState(w.empty) : "";
   if (!w.template) return "";
   let out = "";

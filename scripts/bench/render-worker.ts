@@ -1,0 +1,45 @@
+/**
+ * Bench-only Worker: the renderer's pure half (compiled template programs +
+ * HTMLRewriter streaming), run in a loop inside workerd so the time of a
+ * render alone can be measured, without HTTP, SQLite or the cache around it.
+ */
+import { compilePage } from "../../actors/site/ssr/compile";
+import { type PageData, renderDocument, renderWidget } from "../../actors/site/ssr/render";
+import type { PublicItem } from "../../actors/site/public-items";
+import type { Schema } from "../../src/shared/binding/rules";
+
+interface Job {
+  html: string;
+  items: PublicItem[];
+  schema: Schema;
+  base: string;
+  batches: number;
+  batch: number;
+}
+
+export default {
+  async fetch(request: Request): Promise<Response> {
+    const job = (await request.json()) as Job;
+    const page = await compilePage(job.html);
+    const ctx = { schema: job.schema, base: job.base };
+    const list = (): PageData => ({ status: 200, widgetHtml: page.widgets.map((w) => renderWidget(w, job.items, ctx)), item: null, ctx });
+    const item = (): PageData => ({
+      status: 200,
+      widgetHtml: page.widgets.map((w) => renderWidget(w, job.items.slice(0, 1), ctx)),
+      item: job.items[0]!,
+      ctx,
+    });
+    const time = async (data: () => PageData) => {
+      let bytes = 0;
+      for (let i = 0; i < 50; i++) bytes = (await renderDocument(page.html, data()).text()).length;
+      const perRender: number[] = [];
+      for (let b = 0; b < job.batches; b++) {
+        const t = performance.now();
+        for (let i = 0; i < job.batch; i++) await renderDocument(page.html, data()).text();
+        perRender.push((performance.now() - t) / job.batch);
+      }
+      return { perRender, bytes };
+    };
+    return Response.json({ list: await time(list), item: await time(item) });
+  },
+};
