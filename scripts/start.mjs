@@ -5,8 +5,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { adminToken, api, must, waitFor } from "./lib.mjs";
 import { AUTHOR_FIELDS, DEMO_AUTHORS, POST_FIELDS, demoPosts } from "./demo-content.mjs";
+import { startDemoPages } from "./demo-page.mjs";
 
 const port = Number(process.env.PORT ?? 8787);
+const demoPort = Number(process.env.DEMO_PAGES_PORT ?? port + 1);
 const persistDir = resolve(process.env.PERSIST_DIR ?? ".wrangler/state");
 const base = `http://127.0.0.1:${port}`;
 const { token: operator, source } = adminToken();
@@ -24,6 +26,9 @@ const child = spawn(
     persistDir,
     "--var",
     `ADMIN_TOKEN:${operator}`,
+    // Local dev may capture pages served on 127.0.0.1 (the demo pages below); production refuses them.
+    "--var",
+    "SSR_ALLOW_PRIVATE_FETCH:true",
     "--show-interactive-dev-session=false",
   ],
   { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
@@ -35,6 +40,10 @@ child.on("exit", (code) => process.exit(code ?? 0));
 
 await waitFor(`${base}/`, 120_000);
 const demo = await ensureDemoSite();
+const demoPages = `http://127.0.0.1:${demoPort}`;
+await startDemoPages(demoPort, base, demo.token);
+// Capture the demo page so server-side rendering works out of the box (again on every start: the page server is new).
+await must(api(base, "PUT", `/sites/${demo.id}/ssr/capture`, demo.adminKey, { pageUrl: `${demoPages}/blog/`, collection: "posts" }), "capture demo page");
 printWelcome(demo);
 
 async function ensureDemoSite() {
@@ -69,6 +78,12 @@ function printWelcome(d) {
    curl -sg '${base}/v1/${d.token}/collections/posts/items?filter[category]=food&search=loaf'
    curl -s '${base}/v1/${d.token}/collections/posts/items/sourdough-for-beginners'
    curl -s -H 'authorization: Bearer ${d.adminKey}' ${base}/sites/${d.id}/collections
+
+ Server-side rendering (SEO Engine): the demo page ${demoPages}/blog/ is captured.
+   open ${demoPages}/blog/                                   (rendered in the browser by embed.js)
+   curl -s -H 'x-service-token: ${d.token}' ${base}/blog/       (rendered by the server)
+   curl -s -H 'x-service-token: ${d.token}' ${base}/blog/sourdough-for-beginners
+   curl -s -H 'authorization: Bearer ${d.adminKey}' ${base}/sites/${d.id}/ssr/capture
    curl -s -X POST -H 'authorization: Bearer ${d.adminKey}' -H 'content-type: application/json' \\
         -d '{"slug":"hello-world","data":{"title":"Hello world"},"publish":true}' \\
         ${base}/sites/${d.id}/collections/posts/items
