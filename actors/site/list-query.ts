@@ -37,9 +37,21 @@ interface Target {
  * or non-indexed keys are a 400 that names the parameter, the allowed keys and
  * the closest one; paging never fails.
  */
+/**
+ * HTML lower-cases attribute names, so a widget's `data-oc-filter-publishedat` must
+ * still find `publishedAt`: a key with no exact match takes the one allowed key that
+ * equals it ignoring case, when there is exactly one.
+ */
+function caseFold(key: string, allowed: readonly string[]): string {
+  if (allowed.includes(key)) return key;
+  const matches = allowed.filter((k) => k.toLowerCase() === key.toLowerCase());
+  return matches.length === 1 ? (matches[0] as string) : key;
+}
+
 export function buildListQuery(params: URLSearchParams, collection: Collection, all: readonly Collection[]): ListQuery {
   const allowed = [...SYSTEM_SORT_KEYS, ...collection.fields.filter((f) => f.indexed).map((f) => f.key)];
-  const target = (param: string, key: string): Target => {
+  const target = (param: string, written: string): Target => {
+    const key = caseFold(written, allowed);
     if ((SYSTEM_SORT_KEYS as readonly string[]).includes(key)) {
       const sys = SYSTEM_COLUMNS[key as SystemKey];
       return { sql: sys.column, type: sys.type };
