@@ -43,7 +43,10 @@ const demo = await ensureDemoSite();
 const demoPages = `http://127.0.0.1:${demoPort}`;
 await startDemoPages(demoPort, base, demo.token);
 // Capture the demo page so server-side rendering works out of the box (again on every start: the page server is new).
-await must(api(base, "PUT", `/sites/${demo.id}/ssr/capture`, demo.adminKey, { pageUrl: `${demoPages}/blog/`, collection: "posts" }), "capture demo page");
+await must(
+  api(base, "PUT", `/sites/${demo.id}/ssr/capture`, demo.adminKey, { pageUrl: `${demoPages}/blog/`, collection: "posts" }),
+  "capture demo page",
+);
 printWelcome(demo);
 
 async function ensureDemoSite() {
