@@ -216,8 +216,9 @@ describe("content API: items", () => {
   it("returns a single published item in the public shape", async () => {
     const r = await callJson<{ item: Item }>("GET", `/v1/${site.token}/collections/posts/items/delta`);
     expect(r.status).toBe(200);
-    expect(Object.keys(r.body.item).sort()).toEqual(["collection", "data", "id", "publishedAt", "slug"]);
+    expect(Object.keys(r.body.item).sort()).toEqual(["collection", "data", "id", "publishedAt", "slug", "updatedAt"]);
     expect(r.body.item.publishedAt).toMatch(/Z$/);
+    expect(r.body.item.updatedAt).toMatch(/Z$/);
   });
 
   it("expands media to a MediaRef with a responsive srcset and keeps an empty alt", async () => {

@@ -10,6 +10,7 @@ export interface PublicItem {
   slug: string;
   collection: string;
   publishedAt: string;
+  updatedAt: string;
   data: Record<string, unknown>;
 }
 
@@ -53,7 +54,14 @@ export function presentItems(sql: SqlStorage, rows: readonly ItemRow[], collecti
       if (v === undefined) continue;
       out[f.key] = f.type === "image" || f.type === "video" ? mediaRef(v) : v;
     }
-    return { id: row.id, slug: row.slug, collection: collection.slug, publishedAt: row.published_at as string, data: out };
+    return {
+      id: row.id,
+      slug: row.slug,
+      collection: collection.slug,
+      publishedAt: row.published_at as string,
+      updatedAt: row.updated_at,
+      data: out,
+    };
   };
 
   const resolvedRefs = new Map(refParsed.map(({ row, data }) => [row.id, shallow(row, data)]));

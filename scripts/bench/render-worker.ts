@@ -5,7 +5,10 @@
  */
 import { compilePage } from "../../actors/site/ssr/compile";
 import { type PageData, renderDocument, renderWidget } from "../../actors/site/ssr/render";
+import type { Collection } from "../../actors/site/collections";
 import type { PublicItem } from "../../actors/site/public-items";
+import { seoFields } from "../../actors/site/seo/fields";
+import { itemHead, resolveItemSeo } from "../../actors/site/seo/meta";
 import type { Schema } from "../../src/shared/binding/rules";
 
 interface Job {
@@ -22,12 +25,42 @@ export default {
     const job = (await request.json()) as Job;
     const page = await compilePage(job.html);
     const ctx = { schema: job.schema, base: job.base };
-    const list = (): PageData => ({ status: 200, widgetHtml: page.widgets.map((w) => renderWidget(w, job.items, ctx)), item: null, ctx });
+    const extra = { head: null, pageJsonLd: [] as number[] };
+    const collection = {
+      id: "c",
+      slug: "posts",
+      name: "Posts",
+      fields: Object.entries(job.schema.posts ?? {}).map(([key, type]) => ({ key, type })),
+    } as Collection;
+    // Item pages also build their head (meta, Open Graph, Twitter, JSON-LD) per render, as the site object does.
+    const head = (it: PublicItem) =>
+      itemHead(
+        resolveItemSeo(
+          it,
+          seoFields(collection, {}),
+          {},
+          {
+            canonical: `https://example.com${job.base}${it.slug}`,
+            home: "https://example.com/",
+            siteName: "Acme",
+            list: { name: "Blog", url: `https://example.com${job.base}` },
+          },
+        ),
+      );
+    const list = (): PageData => ({
+      status: 200,
+      widgetHtml: page.widgets.map((w) => renderWidget(w, job.items, ctx)),
+      item: null,
+      ctx,
+      ...extra,
+    });
     const item = (): PageData => ({
       status: 200,
       widgetHtml: page.widgets.map((w) => renderWidget(w, job.items.slice(0, 1), ctx)),
       item: job.items[0]!,
       ctx,
+      ...extra,
+      head: head(job.items[0]!),
     });
     const time = async (data: () => PageData) => {
       let bytes = 0;

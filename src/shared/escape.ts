@@ -39,3 +39,21 @@ export function decodeEntities(value: string): string {
     return NAMED[ref.toLowerCase()] ?? whole;
   });
 }
+
+// XML 1.0 allows tab, newline, carriage return and these ranges; anything else cannot be escaped, only removed.
+const INVALID_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+const XML: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
+
+/** Text or attribute value in XML (sitemaps, feeds): invalid characters dropped, the rest escaped. */
+export function escapeXml(value: string): string {
+  return value.replace(INVALID_XML, "").replace(/[&<>"']/g, (c) => XML[c] as string);
+}
+
+/**
+ * JSON inside `<script type="application/ld+json">`: `<`, `>` and `&` become
+ * \u escapes so no value can close the element or open a comment, and the
+ * line separators that older parsers reject are escaped too.
+ */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}

@@ -3,6 +3,7 @@
  * parts because a single SQLite value is capped at 2 MB and captures may be
  * up to 5 MB. A capture or refresh replaces everything in one transaction.
  */
+import type { SeoSettings } from "../seo/fields";
 import type { CompiledPage, CompiledWidget } from "./compile";
 
 export interface CaptureConfig {
@@ -16,7 +17,7 @@ export interface CaptureConfig {
 
 export interface CaptureExtra {
   webhookSigningSecret?: string;
-  seo?: Record<string, string>;
+  seo?: SeoSettings;
 }
 
 export interface RefreshResult {

@@ -23,8 +23,26 @@ export interface CompiledPage {
   hasItemScope: boolean;
   title: string;
   description: string;
+  /** og:site_name of the page, if it has one. */
+  siteName: string;
+  /** Document-order indices of JSON-LD scripts that describe the page itself; item pages replace them. */
+  pageJsonLd: number[];
   embedTokens: string[];
 }
+
+// JSON-LD types that describe the page itself: on an item page they would be wrong,
+// so they give way to the item's own Article and BreadcrumbList.
+const PAGE_LD_TYPES = new Set([
+  "Article",
+  "BlogPosting",
+  "NewsArticle",
+  "BreadcrumbList",
+  "WebPage",
+  "CollectionPage",
+  "ItemPage",
+  "Blog",
+  "ItemList",
+]);
 
 export const SLOT_ATTR = "data-oc-slot";
 const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
@@ -49,7 +67,9 @@ export async function compilePage(source: string): Promise<CompiledPage> {
   let hasItemScope = false;
   let title = "";
   let description = "";
+  let siteName = "";
   let inTitle = false;
+  const ldScripts: string[] = [];
 
   const rewriter = new HTMLRewriter()
     .on(`[${ATTR.list}]`, {
@@ -96,6 +116,19 @@ export async function compilePage(source: string): Promise<CompiledPage> {
         if (!description && el.getAttribute("name")?.toLowerCase() === "description")
           description = decodeEntities(el.getAttribute("content") ?? "");
       },
+    })
+    .on('meta[property="og:site_name"]', {
+      element(el) {
+        siteName ||= decodeEntities(el.getAttribute("content") ?? "");
+      },
+    })
+    .on('script[type="application/ld+json"]', {
+      element() {
+        ldScripts.push("");
+      },
+      text(t) {
+        ldScripts[ldScripts.length - 1] += t.text;
+      },
     });
   const marked = await rewriter.transform(new Response(page)).text();
 
@@ -106,7 +139,34 @@ export async function compilePage(source: string): Promise<CompiledPage> {
   });
   const widgets: CompiledWidget[] = [];
   for (const [i, config] of configs.entries()) widgets.push({ config, ...(await compileWidget(inner[i] ?? "")) });
-  return { html, widgets, hasItemScope, title: decodeEntities(title).trim(), description: description.trim(), embedTokens };
+  const pageJsonLd = ldScripts.flatMap((text, i) => (describesPage(text) ? [i] : []));
+  return {
+    html,
+    widgets,
+    hasItemScope,
+    title: decodeEntities(title).trim(),
+    description: description.trim(),
+    siteName: siteName.trim(),
+    pageJsonLd,
+    embedTokens,
+  };
+}
+
+function describesPage(json: string): boolean {
+  const types: string[] = [];
+  const collect = (v: unknown): void => {
+    if (Array.isArray(v)) return v.forEach(collect);
+    if (typeof v !== "object" || v === null) return;
+    const t = (v as Record<string, unknown>)["@type"];
+    for (const x of Array.isArray(t) ? t : [t]) if (typeof x === "string") types.push(x);
+    collect((v as Record<string, unknown>)["@graph"]);
+  };
+  try {
+    collect(JSON.parse(json));
+  } catch {
+    return false;
+  }
+  return types.some((t) => PAGE_LD_TYPES.has(t));
 }
 
 /** Splits a widget's content into its element children and compiles the template and the empty state. */

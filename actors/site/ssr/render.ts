@@ -4,7 +4,7 @@
  * item pages, the page's item bound into `data-oc-item` scopes, by the same
  * shared rules the embed script applies in the browser.
  */
-import { type BindContext, type Op, ATTR, bindingOps, readBindings } from "../../../src/shared/binding/rules";
+import { type BindContext, type Op, ATTR, bindingOps, itemPath, readBindings } from "../../../src/shared/binding/rules";
 import type { BindableItem } from "../../../src/shared/binding/values";
 import { decodeEntities, escapeAttr } from "../../../src/shared/escape";
 import type { Collection } from "../collections";
@@ -12,6 +12,8 @@ import type { SiteContext } from "../context";
 import type { PublicItem } from "../public-items";
 import { readPublishedItem, readPublishedPage } from "../published-list";
 import { schemaFor } from "../schema-map";
+import { seoFields } from "../seo/fields";
+import { type ItemSeo, itemHead, resolveItemSeo } from "../seo/meta";
 import type { StoredCapture } from "./capture-store";
 import { SLOT_ATTR, type CompiledWidget } from "./compile";
 import { renderEmptyState, renderProgram } from "./program";
@@ -26,6 +28,8 @@ export type PageTarget = { kind: "list"; page: number } | { kind: "item"; slug: 
 export interface RenderOptions {
   /** The routed base path, ending in `/` (item links are base + slug). */
   base: string;
+  /** Where visitors see the pages (`https://example.com`), for canonical URLs. */
+  origin: string;
 }
 
 const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
@@ -38,6 +42,10 @@ export interface PageData {
   /** The page's own item on item pages, for `data-oc-item` scopes. */
   item: PublicItem | null;
   ctx: BindContext;
+  /** An item page's own head tags, replacing the captured ones; null keeps the captured head. */
+  head: string | null;
+  /** Which of the page's JSON-LD scripts describe the captured page (removed when `head` is set). */
+  pageJsonLd: number[];
 }
 
 export function renderPage(s: SiteContext, capture: StoredCapture, target: PageTarget, opts: RenderOptions): Response {
@@ -74,7 +82,19 @@ export function gatherPageData(s: SiteContext, capture: StoredCapture, target: P
   }
   if (item && primary) Object.assign(ctx.schema, schemaFor(primary, collections));
   const widgetHtml = capture.page.widgets.map((w, i) => renderWidget(w, widgetItemsBySlot[i] ?? [], ctx));
-  return { status, widgetHtml, item: status === 200 ? item : null, ctx };
+  const head = status === 200 && item && primary ? itemHead(itemSeo(s, capture, primary, item, opts)) : null;
+  return { status, widgetHtml, item: status === 200 ? item : null, ctx, head, pageJsonLd: capture.page.pageJsonLd ?? [] };
+}
+
+function itemSeo(s: SiteContext, capture: StoredCapture, collection: Collection, item: PublicItem, opts: RenderOptions): ItemSeo {
+  const settings = capture.extra.seo ?? {};
+  const siteName = settings.siteName ?? (capture.page.siteName || s.site()!.name);
+  return resolveItemSeo(item, seoFields(collection, settings), settings, {
+    canonical: `${opts.origin}${itemPath(opts.base, item.slug)}`,
+    home: `${opts.origin}/`,
+    siteName,
+    list: capture.showsList ? { name: capture.page.title || collection.name, url: `${opts.origin}${opts.base}` } : null,
+  });
 }
 
 /** Streams the captured page with the gathered data injected. No database access happens here. */
@@ -88,6 +108,7 @@ export function renderDocument(html: string, data: PageData): Response {
     },
   });
   if (data.item) rewriter = bindItemScopes(rewriter, data.item, data.ctx);
+  if (data.head !== null) rewriter = replaceHead(rewriter, data.head, data.pageJsonLd);
   const headers = new Headers(PAGE_HEADERS);
   if (data.status !== 200) {
     headers.set("x-robots-tag", "noindex");
@@ -158,6 +179,37 @@ function bindItemScopes(rewriter: HTMLRewriter, item: PublicItem, ctx: BindConte
         if (widgetDepth === 0 && !el.hasAttribute(ATTR.item)) bind(el);
       },
     });
+}
+
+/** Drops the captured page's own title, description, canonical, social and page JSON-LD tags, then appends the item's. */
+function replaceHead(rewriter: HTMLRewriter, head: string, pageJsonLd: readonly number[]): HTMLRewriter {
+  let ld = 0;
+  const lower = (el: Element, name: string) => el.getAttribute(name)?.trim().toLowerCase() ?? "";
+  return rewriter
+    .on("head title", { element: (el) => void el.remove() })
+    .on("meta[name]", {
+      element(el) {
+        const name = lower(el, "name");
+        if (name === "description" || name.startsWith("twitter:")) el.remove();
+      },
+    })
+    .on("meta[property]", {
+      element(el) {
+        const p = lower(el, "property");
+        if (p.startsWith("og:") || p.startsWith("article:") || p.startsWith("twitter:")) el.remove();
+      },
+    })
+    .on("link[rel]", {
+      element(el) {
+        if (lower(el, "rel").split(/\s+/).includes("canonical")) el.remove();
+      },
+    })
+    .on('script[type="application/ld+json"]', {
+      element(el) {
+        if (pageJsonLd.includes(ld++)) el.remove();
+      },
+    })
+    .on("head", { element: (el) => void el.append(head, { html: true }) });
 }
 
 function applyOps(el: Element, ops: readonly Op[]): void {

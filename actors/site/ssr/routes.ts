@@ -29,6 +29,7 @@ const seoSchema = z
     authorField: z.string().max(64),
     siteName: z.string().max(200),
     publisher: z.string().max(200),
+    feedItems: z.number().int().min(1).max(500),
   })
   .partial()
   .strict();
@@ -125,7 +126,7 @@ export function renderRoute(s: SiteContext, request: Request): Response {
   else if (/^[^/]+\/$/.test(rest)) return redirect(`${base}${rest.slice(0, -1)}${url.search}`);
   else if (!rest.includes("/")) target = { kind: "item", slug: safeDecode(rest) };
   else throw new ApiError("not_found", "No such page.");
-  return renderPage(s, c, target, { base });
+  return renderPage(s, c, target, { base, origin: new URL(c.publicUrl).origin });
 }
 
 function redirect(location: string): Response {

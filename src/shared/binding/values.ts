@@ -15,10 +15,11 @@ export interface BindableItem {
   slug: string;
   collection: string;
   publishedAt: string;
+  updatedAt?: string;
   data: Record<string, unknown>;
 }
 
-const ITEM_KEYS = new Set(["slug", "publishedAt", "id"]);
+const ITEM_KEYS = new Set(["slug", "publishedAt", "updatedAt", "id"]);
 
 /**
  * The value at `path`: a field key of the item, or `slug`, `publishedAt`,
