@@ -6,6 +6,7 @@ interface Item {
   slug: string;
   collection: string;
   publishedAt: string;
+  updatedAt: string;
   data: Record<string, unknown>;
 }
 interface Page {
