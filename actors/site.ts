@@ -5,7 +5,8 @@ import { safeEqual, sha256Hex } from "../src/ids";
 import type { Plan } from "../src/plans";
 import { type Collection, readCollections } from "./site/collections";
 import type { SiteContext } from "./site/context";
-import { type JobHandler, runDueJobs } from "./site/jobs";
+import { type JobHandler, runDueJobs, scheduleJob } from "./site/jobs";
+import { regenerateDocuments, SEO_DOCUMENTS_JOB } from "./site/seo/documents";
 import { SITE_MIGRATIONS } from "./site/migrations";
 import { publicRoutes } from "./site/public-routes";
 import { dashboardRoutes } from "./site/routes";
@@ -65,6 +66,12 @@ export class Site extends DurableObject<Env> {
         },
         maxAttempts: 5,
         backoffMs: (attempt) => 15_000 * 4 ** (attempt - 1),
+      },
+      [SEO_DOCUMENTS_JOB]: {
+        run: () => {
+          regenerateDocuments(context);
+          context.cacheChanged();
+        },
       },
     };
     // Migrations finish before any request sees the database; a failure here
@@ -171,6 +178,11 @@ export class Site extends DurableObject<Env> {
       },
       contentChanged: () => {
         this.#counts.clear();
+        // The sitemap and feeds follow every visible change, off the request path (the alarm runs it at once).
+        if (this.#context.capture()) scheduleJob(this.ctx.storage, SEO_DOCUMENTS_JOB, "all", Date.now());
+        return this.#context.cacheChanged();
+      },
+      cacheChanged: () => {
         const v = bumpCacheVersion(this.#sql);
         this.#site = readSite(this.#sql);
         return v;

@@ -18,6 +18,8 @@ export interface SiteContext {
   /** The captured page for server rendering, memoised; null before the first capture. */
   capture(): StoredCapture | null;
   captureChanged(): void;
+  /** Retires every cached response of the site without anything else following; returns the new version. */
+  cacheChanged(): number;
   /** Retires every cached response of the site; returns the new version. */
   contentChanged(): number;
 }

@@ -92,4 +92,16 @@ export const SITE_MIGRATIONS: SQLSchemaMigration[] = [
       );
     `,
   },
+  {
+    idMonotonicInc: 5,
+    description: "SEO documents (sitemap, feeds) as generated, stored in parts",
+    sql: `
+      CREATE TABLE IF NOT EXISTS seo_documents (
+        name TEXT NOT NULL,
+        part INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        PRIMARY KEY (name, part)
+      );
+    `,
+  },
 ];

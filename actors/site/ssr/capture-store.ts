@@ -1,8 +1,9 @@
 /**
- * The captured page of a site (one per site) in SQLite. The page is stored in
- * parts because a single SQLite value is capped at 2 MB and captures may be
- * up to 5 MB. A capture or refresh replaces everything in one transaction.
+ * The captured page of a site (one per site) in SQLite, in parts (see
+ * parts.ts: captures may be up to 5 MB). A capture or refresh replaces
+ * everything in one transaction.
  */
+import { splitParts } from "../parts";
 import type { SeoSettings } from "../seo/fields";
 import type { CompiledPage, CompiledWidget } from "./compile";
 
@@ -35,8 +36,6 @@ export interface StoredCapture extends CaptureConfig {
   refreshedAt: string;
   lastRefresh: RefreshResult | null;
 }
-
-const PART_CHARS = 512 * 1024;
 
 type CaptureRow = {
   page_url: string;
@@ -125,11 +124,5 @@ export function recordRefresh(sql: SqlStorage, result: RefreshResult): void {
 
 function writeParts(sql: SqlStorage, html: string): void {
   sql.exec("DELETE FROM ssr_page_parts");
-  for (let i = 0, part = 0; i < html.length || part === 0; part++) {
-    let end = Math.min(html.length, i + PART_CHARS);
-    // Never split a surrogate pair: half of one is not valid UTF-8 and would be mangled.
-    if (end < html.length && /[\uD800-\uDBFF]/.test(html[end - 1] as string)) end++;
-    sql.exec("INSERT INTO ssr_page_parts (part, html) VALUES (?, ?)", part, html.slice(i, end));
-    i = end;
-  }
+  for (const [part, chunk] of splitParts(html).entries()) sql.exec("INSERT INTO ssr_page_parts (part, html) VALUES (?, ?)", part, chunk);
 }

@@ -15,6 +15,7 @@ import {
 } from "./capture-store";
 import { type CompiledPage, TemplateError, compilePage } from "./compile";
 import { FetchPageError, fetchPage } from "./fetch-page";
+import { regenerateDocuments } from "../seo/documents";
 
 export function allowsPrivateFetch(env: Env): boolean {
   return env.SSR_ALLOW_PRIVATE_FETCH === "true";
@@ -54,7 +55,9 @@ export async function capture(s: SiteContext, config: CaptureConfig, collectionS
   const previous = s.capture();
   writeCapture(s.storage, config, page, previous?.webhookSecret ?? newSecret(), new Date().toISOString());
   s.captureChanged();
-  s.contentChanged();
+  // A new capture has its sitemap and feeds before the call returns.
+  regenerateDocuments(s);
+  s.cacheChanged();
   return { created: previous === null };
 }
 

@@ -15,7 +15,8 @@ import type { SiteContext } from "../context";
 import { cancelJob, pendingJob, scheduleJob } from "../jobs";
 import { isHttpUrl } from "../values";
 import { basePathOfUrl, capture, nextNightly, presentCapture, refresh } from "./capture";
-import { type PageTarget, renderPage } from "./render";
+import { PAGE_HEADERS, type PageTarget, renderPage } from "./render";
+import { contentTypeOf, isDocumentName, readDocument } from "../seo/documents";
 import { checkSignature, isPublishEvent } from "./webhook";
 
 export const SSR_JOBS = { nightly: "ssr-nightly", webhook: "ssr-webhook" } as const;
@@ -85,6 +86,7 @@ export function ssrRoutes(s: SiteContext) {
       s.storage.transactionSync(() => {
         s.sql.exec("DELETE FROM ssr_capture");
         s.sql.exec("DELETE FROM ssr_page_parts");
+        s.sql.exec("DELETE FROM seo_documents");
       });
       cancelJob(s.storage, SSR_JOBS.nightly, "page");
       cancelJob(s.storage, SSR_JOBS.webhook, "page");
@@ -123,10 +125,18 @@ export function renderRoute(s: SiteContext, request: Request): Response {
   const rest = path.slice(base.length);
   let target: PageTarget;
   if (rest === "") target = { kind: "list", page: parsePage(url.searchParams.get("page")) };
+  else if (isDocumentName(rest)) return documentResponse(s, rest);
   else if (/^[^/]+\/$/.test(rest)) return redirect(`${base}${rest.slice(0, -1)}${url.search}`);
   else if (!rest.includes("/")) target = { kind: "item", slug: safeDecode(rest) };
   else throw new ApiError("not_found", "No such page.");
   return renderPage(s, c, target, { base, origin: new URL(c.publicUrl).origin });
+}
+
+/** sitemap.xml, its parts, rss.xml and feed.json: served as stored, never built per request. */
+function documentResponse(s: SiteContext, name: string): Response {
+  const body = readDocument(s.sql, name);
+  if (body === null) throw new ApiError("not_found", `No ${name} for this site.`);
+  return new Response(body, { headers: { "content-type": contentTypeOf(name), "cache-control": PAGE_HEADERS["cache-control"] } });
 }
 
 function redirect(location: string): Response {

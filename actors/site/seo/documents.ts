@@ -1,0 +1,113 @@
+/**
+ * The stored SEO documents of a site (sitemap, rss.xml, feed.json), built
+ * from the database and kept in `seo_documents` so requests serve them as
+ * stored. Rebuilt by a job after every visible change (see site.ts).
+ */
+import { itemPath } from "../../../src/shared/binding/rules";
+import type { SiteContext } from "../context";
+import { fieldExpr } from "../fields";
+import type { ItemRow } from "../items";
+import { splitParts } from "../parts";
+import { presentItems } from "../public-items";
+import { basePathOfUrl } from "../ssr/capture";
+import { type FeedChannel, type FeedItem, buildJsonFeed, buildRss } from "./feeds";
+import { seoFields } from "./fields";
+import { resolveItemSeo } from "./meta";
+import { type SitemapUrl, buildSitemaps } from "./sitemap";
+
+export const DEFAULT_FEED_ITEMS = 50;
+export const SEO_DOCUMENTS_JOB = "seo-documents";
+
+export const DOCUMENT_TYPES: Record<string, string> = {
+  xml: "application/xml; charset=utf-8",
+  rss: "application/rss+xml; charset=utf-8",
+  json: "application/feed+json; charset=utf-8",
+};
+
+export function isDocumentName(name: string): boolean {
+  return name === "sitemap.xml" || name === "rss.xml" || name === "feed.json" || /^sitemap-[1-9]\d{0,5}\.xml$/.test(name);
+}
+
+export function contentTypeOf(name: string): string {
+  return name === "rss.xml" ? DOCUMENT_TYPES.rss! : name.endsWith(".json") ? DOCUMENT_TYPES.json! : DOCUMENT_TYPES.xml!;
+}
+
+export function readDocument(sql: SqlStorage, name: string): string | null {
+  const parts = sql.exec<{ body: string }>("SELECT body FROM seo_documents WHERE name = ? ORDER BY part", name).toArray();
+  return parts.length ? parts.map((p) => p.body).join("") : null;
+}
+
+/** Rebuilds every document from the database; with no capture (or its collection gone) there are none. */
+export function regenerateDocuments(s: SiteContext): { urls: number; feedItems: number } {
+  const capture = s.capture();
+  const collection = capture && s.collections().find((c) => c.id === capture.collectionId);
+  if (!capture || !collection) {
+    s.sql.exec("DELETE FROM seo_documents");
+    return { urls: 0, feedItems: 0 };
+  }
+  const settings = capture.extra.seo ?? {};
+  const fields = seoFields(collection, settings);
+  const origin = new URL(capture.publicUrl).origin;
+  const base = basePathOfUrl(capture.publicUrl);
+  const listUrl = `${origin}${base}`;
+  const now = new Date().toISOString();
+
+  const urls: SitemapUrl[] = [];
+  const image = fields.image ? `(SELECT url FROM media WHERE id = ${fieldExpr(fields.image.key)})` : "NULL";
+  const cursor = s.sql.exec<{ slug: string; updated_at: string; image: string | null }>(
+    `SELECT slug, updated_at, ${image} AS image FROM items
+     WHERE collection_id = ? AND status = 'published' ORDER BY published_at DESC, seq DESC`,
+    collection.id,
+  );
+  let newest = "";
+  for (const row of cursor) {
+    urls.push({ loc: `${origin}${itemPath(base, row.slug)}`, lastmod: row.updated_at, image: row.image });
+    if (row.updated_at > newest) newest = row.updated_at;
+  }
+  if (capture.showsList) urls.unshift({ loc: listUrl, lastmod: newest > capture.refreshedAt ? newest : capture.refreshedAt });
+
+  const limit = settings.feedItems ?? DEFAULT_FEED_ITEMS;
+  const rows = s.sql
+    .exec<ItemRow>(
+      "SELECT * FROM items WHERE collection_id = ? AND status = 'published' ORDER BY published_at DESC, seq DESC LIMIT ?",
+      collection.id,
+      limit,
+    )
+    .toArray();
+  const siteName = settings.siteName ?? (capture.page.siteName || s.site()!.name);
+  const items: FeedItem[] = presentItems(s.sql, rows, s.collections()).map((item) => {
+    const canonical = `${origin}${itemPath(base, item.slug)}`;
+    const seo = resolveItemSeo(item, fields, settings, { canonical, home: `${origin}/`, siteName, list: null });
+    const html = fields.body ? item.data[fields.body.key] : undefined;
+    return {
+      title: seo.title,
+      url: canonical,
+      publishedAt: item.publishedAt,
+      updatedAt: item.updatedAt,
+      summary: seo.description,
+      html: typeof html === "string" ? html : "",
+      author: seo.author,
+      image: seo.image,
+    };
+  });
+  const channel: FeedChannel = {
+    title: capture.page.title || siteName,
+    description: capture.page.description,
+    link: capture.showsList ? listUrl : `${origin}/`,
+    rssUrl: `${listUrl}rss.xml`,
+    jsonUrl: `${listUrl}feed.json`,
+    updated: newest || now,
+  };
+
+  const docs = buildSitemaps(urls, listUrl, now);
+  docs.set("rss.xml", buildRss(channel, items));
+  docs.set("feed.json", buildJsonFeed(channel, items));
+  s.storage.transactionSync(() => {
+    s.sql.exec("DELETE FROM seo_documents");
+    for (const [name, body] of docs) {
+      for (const [part, chunk] of splitParts(body).entries())
+        s.sql.exec("INSERT INTO seo_documents (name, part, body) VALUES (?, ?, ?)", name, part, chunk);
+    }
+  });
+  return { urls: urls.length, feedItems: items.length };
+}
