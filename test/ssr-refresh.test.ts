@@ -116,6 +116,8 @@ describe("refreshing the captured page", () => {
     expect(await runDurableObjectAlarm(t.stub)).toBe(true);
     expect((await t.view()).lastRefresh).toMatchObject({ ok: true, trigger: "nightly" });
     expect(await titleOf(t.site, t.path)).toBe("Nightly");
+    // The changed page queued a sitemap/feed rebuild due now; once it ran, the alarm waits for the next night.
+    await runDurableObjectAlarm(t.stub);
     const next = await runInDurableObject(t.stub, async (_i, state) => ({
       job: state.storage.sql.exec<{ run_at: number }>("SELECT run_at FROM jobs WHERE kind = 'ssr-nightly'").one().run_at,
       alarm: await state.storage.getAlarm(),
