@@ -17,16 +17,17 @@ export default defineConfig({
         test: {
           name: "workers",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/browser/**"],
+          exclude: ["test/browser/**", "test/e2e/**"],
           globalSetup: ["./test/node/workers-setup.ts"],
           testTimeout: 30_000,
         },
       },
       {
-        // Chromium (Debian's, via playwright-core) against the built Worker on workerd.
+        // From outside, in Node: Chromium (Debian's, via playwright-core), xmllint and a feed
+        // parser, against the built Worker on workerd.
         test: {
-          name: "browser",
-          include: ["test/browser/**/*.test.ts"],
+          name: "e2e",
+          include: ["test/browser/**/*.test.ts", "test/e2e/**/*.test.ts"],
           environment: "node",
           globalSetup: ["./test/node/browser-setup.ts"],
           testTimeout: 60_000,
