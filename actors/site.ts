@@ -6,7 +6,7 @@ import type { Plan } from "../src/plans";
 import { type Collection, readCollections } from "./site/collections";
 import type { SiteContext } from "./site/context";
 import { type JobHandler, runDueJobs, scheduleJob } from "./site/jobs";
-import { regenerateDocuments, SEO_DOCUMENTS_JOB } from "./site/seo/documents";
+import { type DocumentStats, regenerateDocuments, SEO_DOCUMENTS_JOB } from "./site/seo/documents";
 import { SITE_MIGRATIONS } from "./site/migrations";
 import { publicRoutes } from "./site/public-routes";
 import { dashboardRoutes } from "./site/routes";
@@ -35,6 +35,8 @@ export class Site extends DurableObject<Env> {
   #site: SiteRow | null = null;
   #collections: Collection[] | null = null;
   #capture: StoredCapture | null | undefined;
+  // The last sitemap/feed rebuild since this object started, for the dashboard.
+  #documents: DocumentStats | null = null;
   // Totals for list queries; every page of one query shares its count. Cleared on any content change.
   #counts = new Map<string, number>();
   #dashboard: ReturnType<typeof dashboardRoutes>;
@@ -69,7 +71,7 @@ export class Site extends DurableObject<Env> {
       },
       [SEO_DOCUMENTS_JOB]: {
         run: () => {
-          regenerateDocuments(context);
+          context.documentsBuilt(regenerateDocuments(context));
           context.cacheChanged();
         },
       },
@@ -160,6 +162,10 @@ export class Site extends DurableObject<Env> {
         this.#collections = null;
       },
       capture: () => (this.#capture === undefined ? (this.#capture = readCapture(this.#sql)) : this.#capture),
+      documents: () => this.#documents,
+      documentsBuilt: (stats) => {
+        this.#documents = stats;
+      },
       captureChanged: () => {
         this.#capture = undefined;
       },

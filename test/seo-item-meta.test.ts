@@ -158,6 +158,19 @@ describe("item page head", () => {
     for (const raw of h.rawJsonLd) expect(raw).not.toMatch(/[<>]/);
   });
 
+  it("handles very long text: the title whole, the description cut near 155 characters", async () => {
+    const { site, base } = await blog();
+    const longTitle = "Long ".repeat(2000).trim();
+    const longSummary = "A sentence that goes on. ".repeat(400);
+    await publishedPost(site, "long", { title: longTitle, summary: longSummary });
+    const h = await readHead((await renderedHtml(site, `${base}long`)).html);
+    expect(h.titles).toEqual([longTitle]);
+    const d = one(h, "description")!;
+    expect(d.length).toBeLessThanOrEqual(156);
+    expect(d.endsWith("…")).toBe(true);
+    expect(one(h, "og:description")).toBe(d);
+  });
+
   it("leaves list pages' head exactly as captured", async () => {
     const { site, base } = await blog();
     await publishedPost(site, "bread", FULL_POST);

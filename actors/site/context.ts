@@ -1,4 +1,5 @@
 import type { Collection } from "./collections";
+import type { DocumentStats } from "./seo/documents";
 import type { StoredCapture } from "./ssr/capture-store";
 import type { SiteRow } from "./site-row";
 
@@ -18,6 +19,9 @@ export interface SiteContext {
   /** The captured page for server rendering, memoised; null before the first capture. */
   capture(): StoredCapture | null;
   captureChanged(): void;
+  /** The last sitemap/feed rebuild since the object started (null before one). */
+  documents(): DocumentStats | null;
+  documentsBuilt(stats: DocumentStats): void;
   /** Retires every cached response of the site without anything else following; returns the new version. */
   cacheChanged(): number;
   /** Retires every cached response of the site; returns the new version. */

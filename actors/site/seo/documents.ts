@@ -37,13 +37,22 @@ export function readDocument(sql: SqlStorage, name: string): string | null {
   return parts.length ? parts.map((p) => p.body).join("") : null;
 }
 
+export interface DocumentStats {
+  at: string;
+  ms: number;
+  urls: number;
+  feedItems: number;
+  bytes: number;
+}
+
 /** Rebuilds every document from the database; with no capture (or its collection gone) there are none. */
-export function regenerateDocuments(s: SiteContext): { urls: number; feedItems: number } {
+export function regenerateDocuments(s: SiteContext): DocumentStats {
+  const started = Date.now();
   const capture = s.capture();
   const collection = capture && s.collections().find((c) => c.id === capture.collectionId);
   if (!capture || !collection) {
     s.sql.exec("DELETE FROM seo_documents");
-    return { urls: 0, feedItems: 0 };
+    return { at: new Date().toISOString(), ms: Date.now() - started, urls: 0, feedItems: 0, bytes: 0 };
   }
   const settings = capture.extra.seo ?? {};
   const fields = seoFields(collection, settings);
@@ -109,5 +118,7 @@ export function regenerateDocuments(s: SiteContext): { urls: number; feedItems: 
         s.sql.exec("INSERT INTO seo_documents (name, part, body) VALUES (?, ?, ?)", name, part, chunk);
     }
   });
-  return { urls: urls.length, feedItems: items.length };
+  let bytes = 0;
+  for (const body of docs.values()) bytes += body.length;
+  return { at: now, ms: Date.now() - started, urls: urls.length, feedItems: items.length, bytes };
 }

@@ -56,7 +56,7 @@ export async function capture(s: SiteContext, config: CaptureConfig, collectionS
   writeCapture(s.storage, config, page, previous?.webhookSecret ?? newSecret(), new Date().toISOString());
   s.captureChanged();
   // A new capture has its sitemap and feeds before the call returns.
-  regenerateDocuments(s);
+  s.documentsBuilt(regenerateDocuments(s));
   s.cacheChanged();
   return { created: previous === null };
 }
@@ -105,6 +105,10 @@ export function presentCapture(s: SiteContext, c: StoredCapture, origin: string,
     lastRefresh: c.lastRefresh,
     nextRefreshAt: nextRefreshAt === null ? null : new Date(nextRefreshAt).toISOString(),
     webhookUrl: `${origin}/hooks/ssr/${s.site()!.id}/${c.webhookSecret}`,
+    documents: {
+      paths: ["sitemap.xml", "rss.xml", "feed.json"].map((n) => `${basePathOfUrl(c.publicUrl)}${n}`),
+      lastBuild: s.documents(),
+    },
     page: {
       title: c.page.title,
       description: c.page.description,
