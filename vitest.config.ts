@@ -10,7 +10,14 @@ export default defineConfig({
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
-              bindings: { ADMIN_TOKEN: "test-operator-token", SITE_META_TTL_MS: "1000", SSR_ALLOW_PRIVATE_FETCH: "true" },
+              bindings: {
+                ADMIN_TOKEN: "test-operator-token",
+                SITE_META_TTL_MS: "1000",
+                SSR_ALLOW_PRIVATE_FETCH: "true",
+                SERVICE_HOSTNAMES: "api.test,localhost,127.0.0.1",
+                CUSTOM_HOSTNAMES: "local",
+                CUSTOM_HOSTNAME_CNAME_TARGET: "ssr.api.test",
+              },
             },
           }),
         ],

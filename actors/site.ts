@@ -14,6 +14,8 @@ import { bumpCacheVersion, insertSite, readSite, type SiteRow, updateSite } from
 import { refresh } from "./site/ssr/capture";
 import { readCapture, type StoredCapture } from "./site/ssr/capture-store";
 import { renderRoute, SSR_JOBS, ssrRoutes, webhook } from "./site/ssr/routes";
+import { checkDelayMs, checkHostname, HOSTNAME_JOB, validateHostname } from "./site/hostnames/service";
+import { VALIDATION_PATH } from "./site/hostnames/providers";
 import { nextNightly } from "./site/ssr/capture";
 
 export interface SiteMeta {
@@ -25,6 +27,8 @@ export interface SiteMeta {
 export const CACHE_VERSION_HEADER = "x-oc-cache-version";
 /** Set by the front Worker on a rendered-page request; carries the site token it was routed by. */
 export const RENDER_HEADER = "x-oc-render-token";
+/** Set by the front Worker on a request that arrived on a custom hostname; carries the hostname. */
+export const HOST_HEADER = "x-oc-custom-host";
 
 /**
  * One site: its collections, items and media in SQLite. Addressed by
@@ -69,6 +73,12 @@ export class Site extends DurableObject<Env> {
         maxAttempts: 5,
         backoffMs: (attempt) => 15_000 * 4 ** (attempt - 1),
       },
+      [HOSTNAME_JOB]: {
+        run: (hostname) => checkHostname(context, hostname),
+        // A provider outage is retried; the job keeps its own pace when the answer is "not yet".
+        backoffMs: (attempt) => checkDelayMs(attempt),
+        maxAttempts: 20,
+      },
       [SEO_DOCUMENTS_JOB]: {
         run: () => {
           context.documentsBuilt(regenerateDocuments(context));
@@ -95,6 +105,12 @@ export class Site extends DurableObject<Env> {
     const site = this.#site;
     if (!site || !safeEqual(token, site.token)) return null;
     return { siteId: site.id, plan: site.plan, version: site.cacheVersion };
+  }
+
+  /** The same facts as `meta`, for a request the front Worker routed by custom hostname (no token). */
+  metaForHost(): SiteMeta | null {
+    const site = this.#site;
+    return site ? { siteId: site.id, plan: site.plan, version: site.cacheVersion } : null;
   }
 
   async verifyAdminKey(key: string): Promise<boolean> {
@@ -131,7 +147,18 @@ export class Site extends DurableObject<Env> {
     const path = new URL(request.url).pathname;
     if (request.headers.has(RENDER_HEADER)) {
       if (!this.meta(request.headers.get(RENDER_HEADER) ?? "")) return errorResponse("not_found", "Unknown service token.");
-      return renderRoute(this.#context, request);
+      return renderRoute(this.#context, request, null);
+    }
+    const host = request.headers.get(HOST_HEADER);
+    if (host !== null && this.#site) {
+      const token = path.startsWith(VALIDATION_PATH) ? path.slice(VALIDATION_PATH.length) : null;
+      if (token !== null) {
+        const ok = await validateHostname(this.#context, host, token);
+        return ok
+          ? new Response(`${host} reaches this service.\n`, { headers: { "content-type": "text/plain", "cache-control": "no-store" } })
+          : errorResponse("not_found", "Unknown validation token for this hostname.");
+      }
+      return renderRoute(this.#context, request, host);
     }
     if (path.startsWith("/v1/")) {
       const token = decodeURIComponent(path.split("/")[2] ?? "");

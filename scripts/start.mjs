@@ -29,6 +29,11 @@ const child = spawn(
     // Local dev may capture pages served on 127.0.0.1 (the demo pages below); production refuses them.
     "--var",
     "SSR_ALLOW_PRIVATE_FETCH:true",
+    // Custom hostnames the laptop way: *.localhost resolves to this machine.
+    "--var",
+    "CUSTOM_HOSTNAMES:local",
+    "--var",
+    "CUSTOM_HOSTNAME_CNAME_TARGET:localhost",
     "--show-interactive-dev-session=false",
   ],
   { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },

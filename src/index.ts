@@ -3,12 +3,14 @@ import { ApiError, errorResponse, toErrorResponse } from "./http/errors";
 import { isSiteId } from "./ids";
 import { json } from "./http/json";
 import { CORS_HEADERS, contentApi, withCors } from "./routes/content";
+import { customHostRequest, isServiceHost } from "./routes/custom-host";
 import { embedScript } from "./routes/embed";
 import { renderedPage, SERVICE_TOKEN_HEADER, ssrWebhook } from "./routes/render";
 import { createSite, createWorkspace, getWorkspace, patchWorkspace, siteDashboard } from "./routes/dashboard";
 
 export { Site } from "../actors/site";
 export { Workspace } from "../actors/workspace";
+export { Hostname } from "../actors/hostname";
 
 type Args = [Env, ExecutionContext];
 

@@ -1,3 +1,4 @@
-/** Where each object lives: one Site per site id, one Workspace per workspace id. */
+/** Where each object lives: one Site per site id, one Workspace per workspace id, one Hostname per hostname. */
 export const siteStub = (env: Env, siteId: string) => env.SITE.get(env.SITE.idFromName(siteId));
 export const workspaceStub = (env: Env, workspaceId: string) => env.WORKSPACE.get(env.WORKSPACE.idFromName(workspaceId));
+export const hostnameStub = (env: Env, hostname: string) => env.HOSTNAME.get(env.HOSTNAME.idFromName(hostname));

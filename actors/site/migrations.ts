@@ -104,4 +104,22 @@ export const SITE_MIGRATIONS: SQLSchemaMigration[] = [
       );
     `,
   },
+  {
+    idMonotonicInc: 6,
+    description: "custom hostnames: the active one and a replacement awaiting confirmation",
+    sql: `
+      CREATE TABLE IF NOT EXISTS custom_hostnames (
+        hostname TEXT PRIMARY KEY,
+        provider TEXT NOT NULL,
+        provider_id TEXT NOT NULL,
+        ssl_status TEXT NOT NULL,
+        missing TEXT NOT NULL DEFAULT '[]',
+        validation_token TEXT NOT NULL,
+        validated INTEGER NOT NULL DEFAULT 0,
+        checks INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+    `,
+  },
 ];

@@ -33,6 +33,16 @@ export async function siteMeta(env: Env, token: string): Promise<SiteMeta | null
   return meta;
 }
 
+/** The memo for a site reached by custom hostname: same entry, no token to check. */
+export async function siteMetaById(env: Env, siteId: string): Promise<SiteMeta | null> {
+  const now = Date.now();
+  const hit = memo.get(siteId);
+  if (hit && hit.expires > now && hit.meta) return hit.meta;
+  const meta = await siteStub(env, siteId).metaForHost();
+  if (meta) remember(siteId, { token: hit?.token ?? "", meta, expires: now + ttl(env) });
+  return meta;
+}
+
 /** Called after a dashboard write returns the site's new cache version. */
 export function noteVersion(siteId: string, version: number): void {
   const hit = memo.get(siteId);

@@ -15,6 +15,7 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   capture_failed: 422,
   internal_error: 500,
+  not_configured: 501,
   bad_gateway: 502,
 } as const;
 

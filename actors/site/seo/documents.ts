@@ -9,7 +9,7 @@ import { fieldExpr } from "../fields";
 import type { ItemRow } from "../items";
 import { splitParts } from "../parts";
 import { presentItems } from "../public-items";
-import { basePathOfUrl } from "../ssr/capture";
+import { publicBase } from "../ssr/public-base";
 import { type FeedChannel, type FeedItem, buildJsonFeed, buildRss } from "./feeds";
 import { seoFields } from "./fields";
 import { resolveItemSeo } from "./meta";
@@ -56,8 +56,7 @@ export function regenerateDocuments(s: SiteContext): DocumentStats {
   }
   const settings = capture.extra.seo ?? {};
   const fields = seoFields(collection, settings);
-  const origin = new URL(capture.publicUrl).origin;
-  const base = basePathOfUrl(capture.publicUrl);
+  const { origin, base } = publicBase(s, capture);
   const listUrl = `${origin}${base}`;
   const now = new Date().toISOString();
 

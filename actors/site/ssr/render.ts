@@ -15,6 +15,7 @@ import { schemaFor } from "../schema-map";
 import { seoFields } from "../seo/fields";
 import { type ItemSeo, itemHead, resolveItemSeo } from "../seo/meta";
 import type { StoredCapture } from "./capture-store";
+import type { PublicBase } from "./public-base";
 import { SLOT_ATTR, type CompiledWidget } from "./compile";
 import { renderEmptyState, renderProgram } from "./program";
 
@@ -28,8 +29,8 @@ export type PageTarget = { kind: "list"; page: number } | { kind: "item"; slug: 
 export interface RenderOptions {
   /** The routed base path, ending in `/` (item links are base + slug). */
   base: string;
-  /** Where visitors see the pages (`https://example.com`), for canonical URLs. */
-  origin: string;
+  /** Where the pages canonically live (`https://example.com` + `/blog/`), for canonical URLs and breadcrumbs. */
+  canonical: PublicBase;
 }
 
 const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
@@ -90,10 +91,10 @@ function itemSeo(s: SiteContext, capture: StoredCapture, collection: Collection,
   const settings = capture.extra.seo ?? {};
   const siteName = settings.siteName ?? (capture.page.siteName || s.site()!.name);
   return resolveItemSeo(item, seoFields(collection, settings), settings, {
-    canonical: `${opts.origin}${itemPath(opts.base, item.slug)}`,
-    home: `${opts.origin}/`,
+    canonical: `${opts.canonical.origin}${itemPath(opts.canonical.base, item.slug)}`,
+    home: `${opts.canonical.origin}/`,
     siteName,
-    list: capture.showsList ? { name: capture.page.title || collection.name, url: `${opts.origin}${opts.base}` } : null,
+    list: capture.showsList ? { name: capture.page.title || collection.name, url: `${opts.canonical.origin}${opts.canonical.base}` } : null,
   });
 }
 

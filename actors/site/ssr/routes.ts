@@ -18,6 +18,9 @@ import { basePathOfUrl, capture, nextNightly, presentCapture, refresh } from "./
 import { PAGE_HEADERS, type PageTarget, renderPage } from "./render";
 import { contentTypeOf, isDocumentName, readDocument } from "../seo/documents";
 import { checkSignature, isPublishEvent } from "./webhook";
+import { publicBase } from "./public-base";
+import { activeHostname } from "../hostnames/store";
+import { currentRecords, presentHostname, providerOf, registerHostname, removeHostnames } from "../hostnames/service";
 
 export const SSR_JOBS = { nightly: "ssr-nightly", webhook: "ssr-webhook" } as const;
 
@@ -94,6 +97,26 @@ export function ssrRoutes(s: SiteContext) {
       s.contentChanged();
       return json({ deleted: true });
     })
+    .post("/custom-hostname", async (req) => {
+      requirePlan();
+      const body = parseBody(z.object({ hostname: z.string().max(300) }).strict(), await readJsonObject(req), "custom hostname");
+      const { record, created } = await registerHostname(s, body.hostname);
+      return json({ customHostname: presentHostname(record, providerOf(s).cnameTarget) }, created ? 201 : 200);
+    })
+    .get("/custom-hostname", () => {
+      const provider = providerOf(s);
+      const { current, active } = currentRecords(s);
+      if (!current) throw new ApiError("not_found", "This site has no custom hostname.");
+      return json({
+        customHostname: presentHostname(current, provider.cnameTarget),
+        ...(active && active.hostname !== current.hostname ? { replacing: presentHostname(active, provider.cnameTarget) } : {}),
+      });
+    })
+    .delete("/custom-hostname", async () => {
+      const detached = await removeHostnames(s);
+      if (!detached.length) throw new ApiError("not_found", "This site has no custom hostname.");
+      return json({ detached });
+    })
     .post("/refresh", async (req) => {
       requirePlan();
       await refresh(s, "manual");
@@ -113,12 +136,21 @@ export async function webhook(s: SiteContext, request: Request, secret: string):
   return json({ refresh: "queued", signature }, 202);
 }
 
-/** A rendered page for a request routed to `base` (proxy: the public URL's path). */
-export function renderRoute(s: SiteContext, request: Request): Response {
+/**
+ * A rendered page. Through the customer's proxy (`hostname` null) the routed
+ * base is the path of the captured public URL; on an active custom hostname
+ * the whole hostname is the site's, with `/robots.txt` added.
+ */
+export function renderRoute(s: SiteContext, request: Request, hostname: string | null): Response {
   const c = s.capture();
   if (!c) throw new ApiError("not_found", "This site has no captured page to render yet.");
   const url = new URL(request.url);
-  const base = basePathOfUrl(c.publicUrl);
+  let base = basePathOfUrl(c.publicUrl);
+  if (hostname !== null) {
+    if (activeHostname(s.sql)?.hostname !== hostname) throw new ApiError("not_found", `${hostname} is not connected to a site.`);
+    base = "/";
+    if (url.pathname === "/robots.txt") return robots(hostname);
+  }
   const path = url.pathname;
   if (path === base.slice(0, -1) && base !== "/") return redirect(`${base}${url.search}`);
   if (!path.startsWith(base)) throw new ApiError("not_found", `This site's pages live under ${base}.`);
@@ -129,7 +161,12 @@ export function renderRoute(s: SiteContext, request: Request): Response {
   else if (/^[^/]+\/$/.test(rest)) return redirect(`${base}${rest.slice(0, -1)}${url.search}`);
   else if (!rest.includes("/")) target = { kind: "item", slug: safeDecode(rest) };
   else throw new ApiError("not_found", "No such page.");
-  return renderPage(s, c, target, { base, origin: new URL(c.publicUrl).origin });
+  return renderPage(s, c, target, { base, canonical: publicBase(s, c) });
+}
+
+function robots(hostname: string): Response {
+  const body = `User-agent: *\nAllow: /\n\nSitemap: https://${hostname}/sitemap.xml\n`;
+  return new Response(body, { headers: { "content-type": "text/plain; charset=utf-8", "cache-control": PAGE_HEADERS["cache-control"] } });
 }
 
 /** sitemap.xml, its parts, rss.xml and feed.json: served as stored, never built per request. */

@@ -1,0 +1,151 @@
+/**
+ * The custom hostname state machine of a site:
+ *   (none) → pending_validation → pending_issuance → active → (deleted)
+ * with a replacement: registering another hostname while one is active keeps
+ * the active one serving until the new one is active itself, then releases it.
+ * Uniqueness across sites is the Hostname object's decision (one per hostname).
+ */
+import { ApiError } from "../../../src/http/errors";
+import { normalizeHostname } from "../../../src/shared/hostname";
+import type { SiteContext } from "../context";
+import { cancelJob, scheduleJob } from "../jobs";
+import { type HostnameProvider, ProviderError, providerFor } from "./providers";
+import { type HostnameRecord, activeHostname, deleteHostname, insertHostname, markValidated, readHostnames, updateHostname } from "./store";
+
+export const HOSTNAME_JOB = "hostname-check";
+
+/** Production certificates take minutes to hours: check after 30 s, then back off to every 6 hours. */
+export function checkDelayMs(checks: number): number {
+  return Math.min(6 * 3600_000, 30_000 * 2 ** checks);
+}
+
+const toAscii = (unicode: string): string | null => {
+  try {
+    return new URL(`http://${unicode}/`).hostname;
+  } catch {
+    return null;
+  }
+};
+
+const hostnameStub = (s: SiteContext, hostname: string) => s.env.HOSTNAME.get(s.env.HOSTNAME.idFromName(hostname));
+
+export function providerOf(s: SiteContext): HostnameProvider {
+  const provider = providerFor(s.env, (h) => readHostnames(s.sql).some((r) => r.hostname === h && r.validated));
+  if (!provider) {
+    throw new ApiError(
+      "not_configured",
+      "Custom hostnames are not enabled for this service. Use the reverse-proxy Worker in your own Cloudflare account instead (see proxy/README.md).",
+    );
+  }
+  return provider;
+}
+
+export function presentHostname(h: HostnameRecord, cnameTarget: string) {
+  return {
+    hostname: h.hostname,
+    cnameTarget,
+    sslStatus: h.sslStatus,
+    ...(h.sslStatus === "active" ? {} : { missing: h.missing }),
+    createdAt: h.createdAt,
+    updatedAt: h.updatedAt,
+  };
+}
+
+/** The hostname the dashboard shows: the newest record (a pending replacement, else the active one). */
+export function currentRecords(s: SiteContext): { current: HostnameRecord | null; active: HostnameRecord | null } {
+  const all = readHostnames(s.sql);
+  return { current: all[all.length - 1] ?? null, active: all.find((h) => h.sslStatus === "active") ?? null };
+}
+
+export async function registerHostname(s: SiteContext, input: string): Promise<{ record: HostnameRecord; created: boolean }> {
+  const provider = providerOf(s);
+  const checked = normalizeHostname(input, toAscii);
+  if (!checked.ok) throw new ApiError("bad_request", `hostname ${checked.reason}.`, { path: "hostname" });
+  const hostname = checked.hostname;
+  const existing = readHostnames(s.sql);
+  const same = existing.find((h) => h.hostname === hostname);
+  if (same) return { record: same, created: false };
+  // An earlier replacement that never became active gives way to this one.
+  for (const h of existing.filter((x) => x.sslStatus !== "active")) await detach(s, provider, h);
+
+  const siteId = s.site()!.id;
+  if (!(await hostnameStub(s, hostname).claim(hostname, siteId))) {
+    throw new ApiError("conflict", `${hostname} is already connected to another site.`, { hostname });
+  }
+  const token = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  let state;
+  try {
+    state = await provider.create(hostname, token);
+  } catch (err) {
+    await hostnameStub(s, hostname).release(siteId);
+    if (err instanceof ProviderError && err.code === 1406)
+      throw new ApiError("conflict", `${hostname} is already registered with the certificate provider.`);
+    console.error("custom hostname create failed", err);
+    throw new ApiError("bad_gateway", "The certificate provider did not accept the hostname; try again shortly.");
+  }
+  insertHostname(s.sql, {
+    hostname,
+    provider: provider.name,
+    providerId: state.providerId,
+    sslStatus: state.sslStatus,
+    missing: state.missing,
+    validationToken: token,
+  });
+  if (state.sslStatus === "active") await activate(s, provider, hostname);
+  else scheduleJob(s.storage, HOSTNAME_JOB, hostname, Date.now() + checkDelayMs(0));
+  return { record: readHostnames(s.sql).find((h) => h.hostname === hostname)!, created: true };
+}
+
+/** One status check (the alarm's job); returns when to check again, or nothing once active or gone. */
+export async function checkHostname(s: SiteContext, hostname: string): Promise<{ next: number } | void> {
+  const record = readHostnames(s.sql).find((h) => h.hostname === hostname);
+  if (!record || record.sslStatus === "active") return;
+  const provider = providerOf(s);
+  const state = await provider.status(record.providerId, hostname, record.validationToken);
+  updateHostname(s.sql, hostname, {
+    sslStatus: state.sslStatus === "active" ? record.sslStatus : state.sslStatus,
+    missing: state.missing,
+    checks: record.checks + 1,
+  });
+  if (state.sslStatus === "active") return void (await activate(s, provider, hostname));
+  return { next: Date.now() + checkDelayMs(record.checks + 1) };
+}
+
+/** A request for the hostname with its token reached this service (the local provider's proof). */
+export async function validateHostname(s: SiteContext, hostname: string, token: string): Promise<boolean> {
+  if (!markValidated(s.sql, hostname, token)) return false;
+  const provider = providerOf(s);
+  const record = readHostnames(s.sql).find((h) => h.hostname === hostname)!;
+  const state = await provider.status(record.providerId, hostname, token);
+  if (state.sslStatus === "active" && record.sslStatus !== "active") await activate(s, provider, hostname);
+  return true;
+}
+
+async function activate(s: SiteContext, provider: HostnameProvider, hostname: string): Promise<void> {
+  const siteId = s.site()!.id;
+  await hostnameStub(s, hostname).activate(siteId);
+  updateHostname(s.sql, hostname, { sslStatus: "active", missing: [] });
+  cancelJob(s.storage, HOSTNAME_JOB, hostname);
+  // The replaced hostname stops here, now that the new one serves.
+  for (const old of readHostnames(s.sql).filter((h) => h.hostname !== hostname)) await detach(s, provider, old);
+  s.contentChanged();
+}
+
+export async function removeHostnames(s: SiteContext): Promise<string[]> {
+  const provider = providerOf(s);
+  const all = readHostnames(s.sql);
+  for (const h of all) await detach(s, provider, h);
+  if (all.length) s.contentChanged();
+  return all.map((h) => h.hostname);
+}
+
+async function detach(s: SiteContext, provider: HostnameProvider, h: HostnameRecord): Promise<void> {
+  deleteHostname(s.sql, h.hostname);
+  cancelJob(s.storage, HOSTNAME_JOB, h.hostname);
+  await hostnameStub(s, h.hostname).release(s.site()!.id);
+  await provider
+    .remove(h.providerId)
+    .catch((err) => console.error("provider remove failed; the hostname is detached here regardless", err));
+}
+
+export { activeHostname };

@@ -1,0 +1,71 @@
+import { HOST_HEADER } from "../../actors/site";
+import type { HostnameRoute } from "../../actors/hostname";
+import { VALIDATION_PATH } from "../../actors/site/hostnames/providers";
+import { cachedStream } from "../edge/cache";
+import { siteMetaById } from "../edge/site-meta";
+import { ApiError } from "../http/errors";
+import { entitlements } from "../plans";
+import { parsePage } from "../shared/list-params";
+import { hostnameStub, siteStub } from "../stubs";
+import { fromSite, internalRequest } from "./forward";
+
+/** Whether `host` is the service itself (API, dashboard) rather than a customer's hostname. */
+export function isServiceHost(env: Env, host: string): boolean {
+  const name = host.toLowerCase().replace(/:\d+$/, "").replace(/\.$/, "");
+  return (env.SERVICE_HOSTNAMES || "localhost,127.0.0.1")
+    .split(",")
+    .map((h) => h.trim().toLowerCase())
+    .includes(name);
+}
+
+// Host → site, per isolate: a lookup costs one call to that hostname's own object,
+// then nothing for a while. A stale entry can never serve a detached hostname:
+// the site object checks its active hostname on every render.
+const ROUTE_TTL_MS = 30_000;
+const routes = new Map<string, { route: HostnameRoute | null; expires: number }>();
+
+async function lookup(env: Env, hostname: string): Promise<HostnameRoute | null> {
+  const now = Date.now();
+  const hit = routes.get(hostname);
+  if (hit && hit.expires > now) return hit.route;
+  const route = await hostnameStub(env, hostname).route();
+  if (routes.size > 10_000) routes.clear();
+  routes.set(hostname, { route, expires: now + (route?.active ? ROUTE_TTL_MS : 2_000) });
+  return route;
+}
+
+/** After a dashboard change to a site's hostnames, this isolate looks them up afresh. */
+export function forgetHostRoutes(siteId: string): void {
+  for (const [host, entry] of routes) if (entry.route?.siteId === siteId) routes.delete(host);
+}
+
+/**
+ * A request on a customer's custom hostname: every path is the site's
+ * renderer (`/` list, `/:slug` item, `/sitemap.xml`, `/rss.xml`, `/robots.txt`),
+ * plus the validation path the local provider checks.
+ */
+export async function customHostRequest(request: Request, env: Env, ctx: ExecutionContext, host: string): Promise<Response> {
+  const hostname = host.toLowerCase().replace(/:\d+$/, "").replace(/\.$/, "");
+  const route = await lookup(env, hostname);
+  if (!route) throw new ApiError("not_found", `No site is connected to ${hostname}.`);
+  const url = new URL(request.url);
+  const forward = () => siteStub(env, route.siteId).fetch(internalRequest(request, { [HOST_HEADER]: hostname }));
+  if (url.pathname.startsWith(VALIDATION_PATH)) {
+    forgetHostRoutes(route.siteId);
+    return fromSite(route.siteId, await forward());
+  }
+  if (!route.active) throw new ApiError("not_found", `${hostname} is not active yet.`);
+  if (request.method !== "GET") throw new ApiError("method_not_allowed", "Rendered pages answer GET and HEAD.");
+  const meta = await siteMetaById(env, route.siteId);
+  if (!meta) throw new ApiError("not_found", `No site is connected to ${hostname}.`);
+  if (!entitlements(meta.plan).features.serverRendering) {
+    throw new ApiError("plan_required", "Server-side rendering needs the SEO Engine plan.", {
+      feature: "serverRendering",
+      requiredPlan: "seo_engine",
+    });
+  }
+  const page = parsePage(url.searchParams.get("page"));
+  const key = `https://render.invalid/${meta.siteId}/host/${hostname}${url.pathname}?${page > 1 ? `page=${page}&` : ""}__oc=${meta.siteId}.${meta.version}`;
+  const { response } = await cachedStream(request, ctx, key, async () => fromSite(meta.siteId, await forward()));
+  return response;
+}
