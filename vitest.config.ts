@@ -24,9 +24,30 @@ export default defineConfig({
         test: {
           name: "workers",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/browser/**", "test/e2e/**"],
+          exclude: ["test/browser/**", "test/e2e/**", "test/unconfigured/**"],
           globalSetup: ["./test/node/workers-setup.ts"],
           testTimeout: 30_000,
+        },
+      },
+      {
+        // The same Worker on a deployment without custom hostnames (no Cloudflare for SaaS credentials).
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: {
+              bindings: {
+                ADMIN_TOKEN: "test-operator-token",
+                SSR_ALLOW_PRIVATE_FETCH: "true",
+                SERVICE_HOSTNAMES: "api.test",
+                CUSTOM_HOSTNAMES: "cloudflare",
+              },
+            },
+          }),
+        ],
+        test: {
+          name: "workers-unconfigured",
+          include: ["test/unconfigured/**/*.test.ts"],
+          globalSetup: ["./test/node/workers-setup.ts"],
         },
       },
       {

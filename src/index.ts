@@ -40,9 +40,11 @@ export default {
     let response: Response;
     try {
       const serviceToken = request.headers.get(SERVICE_TOKEN_HEADER);
-      response = serviceToken
-        ? await renderedPage(req, env, ctx, serviceToken)
-        : ((await router.fetch(req, env, ctx)) ?? errorResponse("not_found", "No such endpoint."));
+      // The URL carries the Host the client asked for (workerd builds request.url from it).
+      const host = new URL(request.url).host;
+      if (serviceToken) response = await renderedPage(req, env, ctx, serviceToken);
+      else if (!isServiceHost(env, host)) response = await customHostRequest(req, env, ctx, host);
+      else response = (await router.fetch(req, env, ctx)) ?? errorResponse("not_found", "No such endpoint.");
     } catch (err) {
       response = toErrorResponse(err);
     }
