@@ -51,6 +51,17 @@ export default defineConfig({
         },
       },
       {
+        // The customer's reverse-proxy Worker (proxy/), its own deployable, in workerd.
+        plugins: [
+          cloudflareTest({ wrangler: { configPath: "./proxy/wrangler.toml" }, miniflare: { bindings: { SERVICE_TOKEN: "unused" } } }),
+        ],
+        test: {
+          name: "proxy",
+          include: ["proxy/test/**/*.test.ts"],
+          globalSetup: ["./proxy/test/echo-server.ts"],
+        },
+      },
+      {
         // From outside, in Node: Chromium (Debian's, via playwright-core), xmllint and a feed
         // parser, against the built Worker on workerd.
         test: {

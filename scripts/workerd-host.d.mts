@@ -1,6 +1,6 @@
 import type { Miniflare } from "miniflare";
 
-export function buildWorker(outdir: string): string;
+export function buildWorker(outdir: string, config?: string): string;
 export function startWorkerd(options: {
   scriptPath: string;
   adminToken: string;
@@ -8,3 +8,4 @@ export function startWorkerd(options: {
   vars?: Record<string, string>;
 }): Promise<{ mf: Miniflare; base: string }>;
 export function workerdCpuMs(): number;
+export function startProxy(options: { scriptPath: string; ssrUrl: string; serviceToken: string }): Promise<{ mf: Miniflare; base: string }>;

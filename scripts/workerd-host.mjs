@@ -2,10 +2,13 @@
 // socket to the Worker: no wrangler dev proxy in front (it caps ~1,000 req/s here).
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { Miniflare, convertV4MiniflareOptions } from "miniflare";
 
-export function buildWorker(outdir) {
-  execFileSync(process.execPath, ["node_modules/wrangler/bin/wrangler.js", "deploy", "--dry-run", "--outdir", outdir], {
+export function buildWorker(outdir, config = "wrangler.toml") {
+  // Wrangler resolves a relative --outdir against the config's folder; an absolute one is unambiguous.
+  outdir = resolve(outdir);
+  execFileSync(process.execPath, ["node_modules/wrangler/bin/wrangler.js", "deploy", "--dry-run", "-c", config, "--outdir", outdir], {
     stdio: ["ignore", "ignore", "inherit"],
     env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
   });
@@ -51,4 +54,24 @@ export function workerdCpuMs() {
       return sum;
     }
   }, 0);
+}
+
+/** The customer's reverse-proxy Worker (proxy/) in its own workerd process, in front of `ssrUrl`. */
+export async function startProxy({ scriptPath, ssrUrl, serviceToken }) {
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      workers: [
+        {
+          name: "proxy",
+          modules: true,
+          scriptPath,
+          compatibilityDate: "2026-11-01",
+          bindings: { SSR_URL: ssrUrl, SERVICE_TOKEN: serviceToken },
+          unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
+        },
+      ],
+    }),
+  );
+  await mf.ready;
+  return { mf, base: (await mf.unsafeGetDirectURL("proxy")).origin };
 }
