@@ -33,6 +33,8 @@ export class LocalProvider implements HostnameProvider {
     readonly cnameTarget: string,
     /** Whether the validation request has arrived, as recorded by the site. */
     private readonly validated: (hostname: string) => boolean,
+    /** The port this service listens on locally, so the validation URL can be pasted as is. */
+    private readonly port = "",
   ) {}
 
   async create(hostname: string, token: string): Promise<ProviderState> {
@@ -146,9 +148,9 @@ export class ProviderError extends Error {
 }
 
 /** The configured provider, or null when custom hostnames are not enabled for this deployment. */
-export function providerFor(env: Env, validated: (hostname: string) => boolean): HostnameProvider | null {
+export function providerFor(env: Env, validated: (hostname: string) => boolean, port = ""): HostnameProvider | null {
   const target = env.CUSTOM_HOSTNAME_CNAME_TARGET;
-  if (env.CUSTOM_HOSTNAMES === "local") return new LocalProvider(target || "localhost", validated);
+  if (env.CUSTOM_HOSTNAMES === "local") return new LocalProvider(target || "localhost", validated, port);
   if (env.CUSTOM_HOSTNAMES === "cloudflare") {
     const token = (env as { CF_API_TOKEN?: string }).CF_API_TOKEN;
     const zone = (env as { CF_ZONE_ID?: string }).CF_ZONE_ID;

@@ -29,8 +29,9 @@ const toAscii = (unicode: string): string | null => {
 
 const hostnameStub = (s: SiteContext, hostname: string) => s.env.HOSTNAME.get(s.env.HOSTNAME.idFromName(hostname));
 
-export function providerOf(s: SiteContext): HostnameProvider {
-  const provider = providerFor(s.env, (h) => readHostnames(s.sql).some((r) => r.hostname === h && r.validated));
+/** `port`: the port the dashboard call came in on, for the local provider's validation URL. */
+export function providerOf(s: SiteContext, port = ""): HostnameProvider {
+  const provider = providerFor(s.env, (h) => readHostnames(s.sql).some((r) => r.hostname === h && r.validated), port);
   if (!provider) {
     throw new ApiError(
       "not_configured",
@@ -57,8 +58,8 @@ export function currentRecords(s: SiteContext): { current: HostnameRecord | null
   return { current: all[all.length - 1] ?? null, active: all.find((h) => h.sslStatus === "active") ?? null };
 }
 
-export async function registerHostname(s: SiteContext, input: string): Promise<{ record: HostnameRecord; created: boolean }> {
-  const provider = providerOf(s);
+export async function registerHostname(s: SiteContext, input: string, port = ""): Promise<{ record: HostnameRecord; created: boolean }> {
+  const provider = providerOf(s, port);
   const checked = normalizeHostname(input, toAscii);
   if (!checked.ok) throw new ApiError("bad_request", `hostname ${checked.reason}.`, { path: "hostname" });
   const hostname = checked.hostname;

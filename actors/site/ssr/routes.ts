@@ -100,7 +100,7 @@ export function ssrRoutes(s: SiteContext) {
     .post("/custom-hostname", async (req) => {
       requirePlan();
       const body = parseBody(z.object({ hostname: z.string().max(300) }).strict(), await readJsonObject(req), "custom hostname");
-      const { record, created } = await registerHostname(s, body.hostname);
+      const { record, created } = await registerHostname(s, body.hostname, new URL(req.url).port);
       return json({ customHostname: presentHostname(record, providerOf(s).cnameTarget) }, created ? 201 : 200);
     })
     .get("/custom-hostname", () => {
