@@ -24,9 +24,44 @@ export default defineConfig({
         test: {
           name: "workers",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/browser/**", "test/e2e/**", "test/unconfigured/**"],
+          exclude: ["test/browser/**", "test/e2e/**", "test/unconfigured/**", "test/saas/**"],
           globalSetup: ["./test/node/workers-setup.ts"],
           testTimeout: 30_000,
+        },
+      },
+      {
+        // Production's custom hostname provider (Cloudflare for SaaS) end to end through the site
+        // object, against the API mock as the Worker's outbound service (test/fixtures/cloudflare-api-mock.mjs).
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: {
+              bindings: {
+                ADMIN_TOKEN: "test-operator-token",
+                SSR_ALLOW_PRIVATE_FETCH: "true",
+                SERVICE_HOSTNAMES: "api.test",
+                CUSTOM_HOSTNAMES: "cloudflare",
+                CUSTOM_HOSTNAME_CNAME_TARGET: "ssr.example.net",
+                CF_API_BASE: "https://api.cloudflare.test/client/v4",
+                CF_API_TOKEN: "test-api-token",
+                CF_ZONE_ID: "test-zone",
+              },
+              outboundService: "cloudflare-api-mock",
+              workers: [
+                {
+                  name: "cloudflare-api-mock",
+                  modules: true,
+                  scriptPath: "./test/fixtures/cloudflare-api-mock.mjs",
+                  compatibilityDate: "2026-11-01",
+                },
+              ],
+            },
+          }),
+        ],
+        test: {
+          name: "workers-saas",
+          include: ["test/saas/**/*.test.ts"],
+          globalSetup: ["./test/node/workers-setup.ts"],
         },
       },
       {

@@ -5,69 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { CloudflareSaasProvider, ProviderError } from "../actors/site/hostnames/providers";
-
-interface MockHostname {
-  id: string;
-  hostname: string;
-  status: string;
-  ssl: { id: string; type: string; method: string; status: string; validation_records?: { http_url: string; http_body: string }[] };
-  ownership_verification: { type: string; name: string; value: string };
-  created_at: string;
-}
-
-class MockCloudflareApi {
-  readonly calls: { method: string; path: string; auth: string | null; body: unknown }[] = [];
-  readonly hostnames = new Map<string, MockHostname>();
-
-  constructor(
-    private readonly zone: string,
-    private readonly token: string,
-  ) {}
-
-  readonly fetch: typeof fetch = async (input, init) => {
-    const request = new Request(input, init);
-    const url = new URL(request.url);
-    const body = request.method === "POST" ? await request.json() : undefined;
-    this.calls.push({ method: request.method, path: url.pathname, auth: request.headers.get("authorization"), body });
-    const envelope = (status: number, result: unknown, errors: { code: number; message: string }[] = []) =>
-      Response.json({ success: errors.length === 0, errors, messages: [], result }, { status });
-    if (request.headers.get("authorization") !== `Bearer ${this.token}`)
-      return envelope(403, null, [{ code: 10000, message: "Authentication error" }]);
-    const m = new RegExp(`^/client/v4/zones/${this.zone}/custom_hostnames(?:/([^/]+))?$`).exec(url.pathname);
-    if (!m)
-      return envelope(404, null, [{ code: 7003, message: "Could not route to /zones/x, perhaps your object identifier is invalid?" }]);
-    const id = m[1];
-    if (request.method === "POST" && !id) {
-      const { hostname } = body as { hostname: string };
-      if ([...this.hostnames.values()].some((h) => h.hostname === hostname))
-        return envelope(409, null, [{ code: 1406, message: "Duplicate custom hostname found." }]);
-      const record: MockHostname = {
-        id: crypto.randomUUID(),
-        hostname,
-        status: "pending",
-        ssl: {
-          id: crypto.randomUUID(),
-          type: "dv",
-          method: "http",
-          status: "pending_validation",
-          validation_records: [{ http_url: `http://${hostname}/.well-known/acme-challenge/abc`, http_body: "token" }],
-        },
-        ownership_verification: { type: "txt", name: `_cf-custom-hostname.${hostname}`, value: crypto.randomUUID() },
-        created_at: new Date().toISOString(),
-      };
-      this.hostnames.set(record.id, record);
-      return envelope(200, record);
-    }
-    const record = id ? this.hostnames.get(id) : undefined;
-    if (!record) return envelope(404, null, [{ code: 1436, message: "The custom hostname was not found." }]);
-    if (request.method === "GET") return envelope(200, record);
-    if (request.method === "DELETE") {
-      this.hostnames.delete(record.id);
-      return envelope(200, { id: record.id });
-    }
-    return envelope(405, null, [{ code: 10405, message: "Method not allowed" }]);
-  };
-}
+import { MockCloudflareApi } from "./fixtures/cloudflare-api-mock.mjs";
 
 const setup = () => {
   const api = new MockCloudflareApi("zone123", "secret-token");

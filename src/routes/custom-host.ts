@@ -22,15 +22,19 @@ export function isServiceHost(env: Env, host: string): boolean {
 // then nothing for a while. A stale entry can never serve a detached hostname:
 // the site object checks its active hostname on every render.
 const ROUTE_TTL_MS = 30_000;
+const UNKNOWN_TTL_MS = 5_000;
 const routes = new Map<string, { route: HostnameRoute | null; expires: number }>();
 
-async function lookup(env: Env, hostname: string): Promise<HostnameRoute | null> {
+async function lookup(env: Env, hostname: string, fresh = false): Promise<HostnameRoute | null> {
   const now = Date.now();
   const hit = routes.get(hostname);
-  if (hit && hit.expires > now) return hit.route;
+  if (hit && hit.expires > now && !fresh) return hit.route;
   const route = await hostnameStub(env, hostname).route();
   if (routes.size > 10_000) routes.clear();
-  routes.set(hostname, { route, expires: now + (route?.active ? ROUTE_TTL_MS : 2_000) });
+  // A pending hostname may turn active at any moment (the site's alarm decides), so only
+  // settled answers are kept: active ones, and unknown hostnames for a short while.
+  if (route?.active) routes.set(hostname, { route, expires: now + ROUTE_TTL_MS });
+  else if (!route) routes.set(hostname, { route, expires: now + UNKNOWN_TTL_MS });
   return route;
 }
 
@@ -46,11 +50,13 @@ export function forgetHostRoutes(siteId: string): void {
  */
 export async function customHostRequest(request: Request, env: Env, ctx: ExecutionContext, host: string): Promise<Response> {
   const hostname = host.toLowerCase().replace(/:\d+$/, "").replace(/\.$/, "");
-  const route = await lookup(env, hostname);
-  if (!route) throw new ApiError("not_found", `No site is connected to ${hostname}.`);
   const url = new URL(request.url);
+  const validating = url.pathname.startsWith(VALIDATION_PATH);
+  // A validation request is rare and must see a just-registered hostname: it skips the memo.
+  const route = await lookup(env, hostname, validating);
+  if (!route) throw new ApiError("not_found", `No site is connected to ${hostname}.`);
   const forward = () => siteStub(env, route.siteId).fetch(internalRequest(request, { [HOST_HEADER]: hostname }));
-  if (url.pathname.startsWith(VALIDATION_PATH)) {
+  if (validating) {
     forgetHostRoutes(route.siteId);
     return fromSite(route.siteId, await forward());
   }

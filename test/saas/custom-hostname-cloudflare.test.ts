@@ -1,0 +1,61 @@
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { callJson } from "../helpers";
+import { onHost, register, renderedBlog, uniqueHost, view } from "../hostname-helpers";
+
+// This project runs with CUSTOM_HOSTNAMES="cloudflare", the Cloudflare API mock as the outbound service.
+const advance = (hostname: string, status: string, sslStatus: string) =>
+  fetch("https://api.cloudflare.test/__mock/advance", { method: "POST", body: JSON.stringify({ hostname, status, sslStatus }) });
+
+describe("custom hostnames on Cloudflare for SaaS (mocked API)", () => {
+  it("go pending_validation → pending_issuance → active through alarm checks, then serve", async () => {
+    const site = await renderedBlog();
+    const hostname = uniqueHost();
+    const { status, body } = await register(site, hostname);
+    expect(status).toBe(201);
+    expect(body.customHostname).toMatchObject({ hostname, cnameTarget: "ssr.example.net", sslStatus: "pending_validation" });
+    expect(body.customHostname.missing).toContain(`a CNAME record ${hostname} → ssr.example.net at your DNS provider`);
+
+    const stub = env.SITE.get(env.SITE.idFromName(site.id));
+    const check = async () => {
+      await runInDurableObject(stub, async (_i, state) => {
+        state.storage.sql.exec("UPDATE jobs SET run_at = ? WHERE kind = 'hostname-check'", Date.now() - 1);
+        await state.storage.setAlarm(Date.now() - 1);
+      });
+      await runDurableObjectAlarm(stub);
+    };
+
+    await check();
+    expect((await view(site)).body.customHostname.sslStatus).toBe("pending_validation");
+    expect((await onHost(hostname, "/")).status).toBe(404);
+
+    expect((await advance(hostname, "active", "pending_issuance")).status).toBe(200);
+    await check();
+    const issuing = (await view(site)).body.customHostname;
+    expect(issuing.sslStatus).toBe("pending_issuance");
+    expect((await onHost(hostname, "/")).status).toBe(404);
+
+    await advance(hostname, "active", "active");
+    await check();
+    const active = (await view(site)).body.customHostname;
+    expect(active.sslStatus).toBe("active");
+    expect(active.missing).toBeUndefined();
+    expect((await onHost(hostname, "/")).status).toBe(200);
+    const jobs = await runInDurableObject(
+      stub,
+      (_i, state) => state.storage.sql.exec("SELECT * FROM jobs WHERE kind = 'hostname-check'").toArray().length,
+    );
+    expect(jobs).toBe(0);
+  });
+
+  it("delete while pending removes it from the provider too", async () => {
+    const site = await renderedBlog();
+    const hostname = uniqueHost();
+    await register(site, hostname);
+    const del = await callJson("DELETE", `/sites/${site.id}/ssr/custom-hostname`, { auth: site.adminKey });
+    expect(del.body).toEqual({ detached: [hostname] });
+    expect((await advance(hostname, "active", "active")).status).toBe(404);
+    expect((await register(site, hostname)).status).toBe(201);
+  });
+});
