@@ -8,6 +8,7 @@ import type { SiteContext } from "./site/context";
 import { type JobHandler, runDueJobs } from "./site/jobs";
 import { SITE_MIGRATIONS } from "./site/migrations";
 import { publicRoutes } from "./site/public-routes";
+import { INDEX_JOB, SiteSearch } from "./site/search/site-search";
 import { dashboardRoutes } from "./site/routes";
 import { bumpCacheVersion, insertSite, readSite, type SiteRow, updateSite } from "./site/site-row";
 
@@ -33,6 +34,7 @@ export class Site extends DurableObject<Env> {
   #public: ReturnType<typeof publicRoutes>;
   // Every kind of deferred work, by the `kind` its rows carry in the jobs table.
   #jobs: Readonly<Record<string, JobHandler>>;
+  #search: SiteSearch;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -40,12 +42,15 @@ export class Site extends DurableObject<Env> {
     const context = this.#context();
     this.#dashboard = dashboardRoutes(context);
     this.#public = publicRoutes(context);
-    this.#jobs = {};
+    this.#search = new SiteSearch(context, env);
+    this.#jobs = { [INDEX_JOB]: this.#search.job };
     // Migrations finish before any request sees the database; a failure here
     // is re-thrown by every later call instead of running on a half-built schema.
     ctx.blockConcurrencyWhile(async () => {
       await new SQLSchemaMigrations({ doStorage: ctx.storage, migrations: SITE_MIGRATIONS }).runAll();
       this.#site = readSite(this.#sql);
+      // Published items from before search existed, or work left by a restart.
+      this.#search.afterWrite();
     });
   }
 
@@ -73,6 +78,7 @@ export class Site extends DurableObject<Env> {
     this.#counts.clear();
     const version = bumpCacheVersion(this.#sql);
     this.#site = readSite(this.#sql);
+    this.#search.afterWrite();
     return version;
   }
 
@@ -136,8 +142,11 @@ export class Site extends DurableObject<Env> {
         this.#counts.clear();
         const v = bumpCacheVersion(this.#sql);
         this.#site = readSite(this.#sql);
+        // Every change a reader could see may change what search should index.
+        this.#search.afterWrite();
         return v;
       },
+      search: () => this.#search,
     };
   }
 }

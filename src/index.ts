@@ -1,7 +1,7 @@
 import { IttyRouter } from "itty-router";
 import { errorResponse, toErrorResponse } from "./http/errors";
 import { json } from "./http/json";
-import { CORS_HEADERS, contentApi, withCors } from "./routes/content";
+import { CORS_HEADERS, contentApi, searchPlanCheck, withCors } from "./routes/content";
 import { createSite, createWorkspace, getWorkspace, patchWorkspace, siteDashboard } from "./routes/dashboard";
 
 export { Site } from "../actors/site";
@@ -14,6 +14,10 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
   .options("/v1/*", () => new Response(null, { status: 204, headers: CORS_HEADERS }))
   .get("/v1/:token/collections/:slug/items", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? ""))
   .get("/v1/:token/collections/:slug/items/:itemSlug", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? ""))
+  .get("/v1/:token/search", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? "", searchPlanCheck))
+  .get("/v1/:token/collections/:slug/items/:itemSlug/related", (req, env, ctx) =>
+    contentApi(req, env, ctx, req.params.token ?? "", searchPlanCheck),
+  )
   .post("/workspaces", (req, env) => createWorkspace(req, env))
   .get("/workspaces/:id", (req, env) => getWorkspace(req, env, req.params.id))
   .patch("/workspaces/:id", (req, env) => patchWorkspace(req, env, req.params.id))

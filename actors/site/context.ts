@@ -1,4 +1,5 @@
 import type { Collection } from "./collections";
+import type { SiteSearch } from "./search/site-search";
 import type { SiteRow } from "./site-row";
 
 /** What route handlers may use of a Site object; built privately by the object, never reachable by RPC. */
@@ -15,4 +16,6 @@ export interface SiteContext {
   countOf(where: string, args: readonly (string | number)[]): number;
   /** Retires every cached response of the site; returns the new version. */
   contentChanged(): number;
+  /** Semantic search of the site (search/site-search.ts). */
+  search(): SiteSearch;
 }

@@ -15,6 +15,7 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   internal_error: 500,
   bad_gateway: 502,
+  embedding_failed: 502,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

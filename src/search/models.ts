@@ -1,0 +1,30 @@
+/**
+ * What search knows about each embedding model. Vectors are only ever compared
+ * with vectors of the same model, and the relevance threshold is the model's:
+ * cosine scores of different models live on different scales.
+ *
+ * Thresholds come from `npm run eval:search` (docs/search.md shows the runs).
+ */
+export interface ModelInfo {
+  dimensions: number;
+  /** Matches scoring below this cosine similarity are not relevant enough to show. */
+  threshold: number;
+  /** Longest text embedded, in characters; longer text is cut at a word boundary. */
+  maxInputChars: number;
+}
+
+export const LOCAL_MODEL = "use-lite@energetic-ai-0.2.0";
+export const WORKERS_AI_MODEL = "@cf/baai/bge-small-en-v1.5";
+
+export const MODELS: Readonly<Record<string, ModelInfo>> = {
+  // Universal Sentence Encoder lite: measured on eval/ (see docs/search.md).
+  [LOCAL_MODEL]: { dimensions: 512, threshold: 0.3, maxInputChars: 1000 },
+  // bge-small-en-v1.5: 512 input tokens, ~4 characters a token in English, with margin.
+  [WORKERS_AI_MODEL]: { dimensions: 384, threshold: 0.6, maxInputChars: 1500 },
+};
+
+export function modelInfo(model: string): ModelInfo {
+  const info = MODELS[model];
+  if (!info) throw new Error(`unknown embedding model ${model}`);
+  return info;
+}
