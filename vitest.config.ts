@@ -1,5 +1,6 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { embedderWorker } from "./embedder/options.mjs";
 
 export default defineConfig({
   plugins: [
@@ -7,6 +8,8 @@ export default defineConfig({
       wrangler: { configPath: "./wrangler.toml" },
       miniflare: {
         bindings: { ADMIN_TOKEN: "test-operator-token", SITE_META_TTL_MS: "1000" },
+        // The local embedder (built by `pretest`), reached through the EMBEDDER service binding.
+        workers: [embedderWorker()],
       },
     }),
   ],

@@ -2,6 +2,7 @@ import { ApiError } from "../../../src/http/errors";
 import { entitlements } from "../../../src/plans";
 import { parseLimit } from "../../../src/shared/list-params";
 import { type Embedder, EmbeddingError, embedderFor } from "../../../src/search/embedder";
+import { looksEnglish } from "../../../src/search/language";
 import { modelInfo } from "../../../src/search/models";
 import { type VectorIndex, VectorizeVectorIndex } from "../../../src/search/vector-index";
 import type { Collection } from "../collections";
@@ -155,6 +156,8 @@ export class SiteSearch {
     if (!q) throw new ApiError("bad_request", "Send the search text as q.", { parameter: "q" });
     const collection = this.#collectionParam(url.searchParams.get("collection"));
     const limit = parseLimit(url.searchParams.get("limit"), SEARCH_LIMIT.fallback, SEARCH_LIMIT.max);
+    // The models are English-only: another language would only match by accident.
+    if (!looksEnglish(q)) return publicJson(site.id, collection?.id ?? null, { results: [] });
     const embedder = this.#model;
     const info = modelInfo(embedder.model);
     let vector: number[];
