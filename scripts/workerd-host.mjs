@@ -2,8 +2,10 @@
 // socket to the Worker: no wrangler dev proxy in front (it caps ~1,000 req/s here).
 import { execFileSync } from "node:child_process";
 import { Miniflare, convertV4MiniflareOptions } from "miniflare";
+import { EMBEDDER_NAME, embedderWorker } from "../embedder/options.mjs";
 
 export function buildWorker(outdir) {
+  execFileSync(process.execPath, ["embedder/build.mjs"], { stdio: "inherit" });
   execFileSync(process.execPath, ["node_modules/wrangler/bin/wrangler.js", "deploy", "--dry-run", "--outdir", outdir], {
     stdio: ["ignore", "ignore", "inherit"],
     env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
@@ -11,7 +13,19 @@ export function buildWorker(outdir) {
   return `${outdir}/index.js`;
 }
 
+// The local embedder runs in a workerd process of its own, as Workers AI runs apart
+// from the Worker in production: the model's CPU work never queues the site objects.
+async function startEmbedder() {
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({ workers: [{ ...embedderWorker(), unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }] }] }),
+  );
+  await mf.ready;
+  const url = await mf.unsafeGetDirectURL(EMBEDDER_NAME);
+  return { mf, address: url.host };
+}
+
 export async function startWorkerd({ scriptPath, adminToken, persistDir }) {
+  const embedder = await startEmbedder();
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       ...(persistDir ? { defaultPersistRoot: persistDir } : {}),
@@ -22,7 +36,8 @@ export async function startWorkerd({ scriptPath, adminToken, persistDir }) {
           scriptPath,
           compatibilityDate: "2026-11-01",
           compatibilityFlags: ["nodejs_compat"],
-          bindings: { ADMIN_TOKEN: adminToken, SITE_META_TTL_MS: "1000" },
+          bindings: { ADMIN_TOKEN: adminToken, SITE_META_TTL_MS: "1000", SEARCH_EMBEDDER: "local", SEARCH_VECTOR_INDEX: "sqlite" },
+          serviceBindings: { EMBEDDER: { external: { address: embedder.address, http: {} } } },
           durableObjects: { SITE: { className: "Site", useSQLite: true }, WORKSPACE: { className: "Workspace", useSQLite: true } },
           unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
         },
@@ -31,5 +46,12 @@ export async function startWorkerd({ scriptPath, adminToken, persistDir }) {
   );
   await mf.ready;
   const url = await mf.unsafeGetDirectURL("main");
-  return { mf, base: url.origin };
+  return {
+    mf,
+    base: url.origin,
+    dispose: async () => {
+      await mf.dispose();
+      await embedder.mf.dispose();
+    },
+  };
 }

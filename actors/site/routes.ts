@@ -75,6 +75,7 @@ export function dashboardRoutes(s: SiteContext) {
       s.siteChanged();
       return json({ site: presentSite(s.site()!) });
     })
+    .get("/search", () => json({ search: s.search().status() }))
     .get("/collections", () => json({ collections: s.collections() }))
     .get("/collections/:slug", (req) => json({ collection: collection(slugParam(req)) }))
     .put("/collections/:slug", async (req) => {

@@ -87,6 +87,15 @@ export class SiteSearch {
     return this.#enabled() ? indexViews(this.#s.sql, itemIds) : new Map();
   }
 
+  /** The index at a glance, for the dashboard: how many items are in each state. */
+  status(): { enabled: boolean; model: string; pending: number; indexed: number; failed: number } {
+    const counts = { pending: 0, indexed: 0, failed: 0 };
+    for (const r of this.#s.sql.exec<{ state: string; n: number }>("SELECT state, count(*) AS n FROM search_index GROUP BY state")) {
+      if (r.state === "pending" || r.state === "indexed" || r.state === "failed") counts[r.state] = r.n;
+    }
+    return { enabled: this.#enabled(), model: this.#model.model, ...counts };
+  }
+
   readonly job: JobHandler = {
     run: () => this.#indexBatch(),
     maxAttempts: MAX_ATTEMPTS,
