@@ -49,8 +49,8 @@ export class Site extends DurableObject<Env> {
     ctx.blockConcurrencyWhile(async () => {
       await new SQLSchemaMigrations({ doStorage: ctx.storage, migrations: SITE_MIGRATIONS }).runAll();
       this.#site = readSite(this.#sql);
-      // Published items from before search existed, or work left by a restart.
-      this.#search.afterWrite();
+      // Published items from before search existed, work left by a restart, or a new model.
+      this.#search.wake();
     });
   }
 

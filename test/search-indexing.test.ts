@@ -1,6 +1,7 @@
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { call, callJson, expectStatus, type TestSite } from "./helpers";
-import { queuedCount, type SearchBody, settleIndex, siteWith, slugsOf } from "./search-helpers";
+import { queuedCount, type SearchBody, settleIndex, siteObject, siteWith, slugsOf } from "./search-helpers";
 
 type DashboardItem = { id: string; status: string; searchIndex: { state: string; model?: string; reason?: string } | null };
 
@@ -138,5 +139,20 @@ describe("search indexing", () => {
     await settleIndex(site);
     const item = await itemOf(site, "bare", "links");
     expect(item.searchIndex).toEqual({ state: "failed", reason: "The item has no title or text to embed." });
+  });
+});
+
+describe("search index across model changes", () => {
+  it("queues items indexed with another model again when the site object starts", async () => {
+    const site = await siteWith([{ slug: "puppy", title: "Teaching a puppy to sit and stay" }]);
+    await settleIndex(site);
+    // As if the item had been indexed by a model this configuration no longer uses.
+    await runInDurableObject(siteObject(site), (_i, state) => {
+      state.storage.sql.exec("UPDATE search_index SET model = 'some-older-model'");
+    });
+    expect((await search(site, "teaching a puppy to sit", "&m=1")).results).toEqual([]);
+    await evictDurableObject(siteObject(site));
+    await settleIndex(site);
+    expect(slugsOf(await search(site, "teaching a puppy to sit", "&m=2"))).toEqual(["puppy"]);
   });
 });

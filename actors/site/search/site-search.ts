@@ -77,6 +77,25 @@ export class SiteSearch {
     return site !== null && entitlements(site.plan).flags.aiSearch;
   }
 
+  /**
+   * When the object starts: items indexed with another model (the configuration changed) are
+   * queued again, since vectors of different models are never compared; then any queued work runs.
+   */
+  wake(): void {
+    try {
+      this.#s.sql.exec(
+        `UPDATE search_index SET state = 'pending', gen = gen + 1, updated_at = ?
+         WHERE state IN ('indexed', 'failed') AND model IS NOT NULL AND model <> ?`,
+        new Date().toISOString(),
+        this.#model.model,
+      );
+      this.afterWrite();
+    } catch (err) {
+      // A misconfigured embedder must not keep the site from serving its content.
+      console.error("search could not start", err);
+    }
+  }
+
   /** After any write: queue the index job if the triggers left work for it. */
   afterWrite(): void {
     if (this.#enabled() && hasQueuedWork(this.#s.sql)) scheduleJob(this.#s.storage, INDEX_JOB, QUEUE_KEY, Date.now());
