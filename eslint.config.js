@@ -1,7 +1,7 @@
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules", ".wrangler", "worker-configuration.d.ts", "dist", ".bench"] },
+  { ignores: ["node_modules", ".wrangler", "worker-configuration.d.ts", "dist", "embedder/dist", ".bench"] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -1,5 +1,10 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { EMBEDDER_NAME, embedderWorker } from "./embedder/options.mjs";
+
+// Tests of what happens when the embedding model is down run against a stand-in
+// that answers every call with 503, under the embedder's own service name.
+const MODEL_DOWN_TESTS = "test/search-model-down.test.ts";
 
 export default defineConfig({
   test: {
@@ -18,16 +23,38 @@ export default defineConfig({
                 CUSTOM_HOSTNAMES: "local",
                 CUSTOM_HOSTNAME_CNAME_TARGET: "ssr.api.test",
               },
+              // The local embedder (built by `pretest`), reached through the EMBEDDER service binding.
+              workers: [embedderWorker()],
             },
           }),
         ],
         test: {
           name: "workers",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/browser/**", "test/e2e/**", "test/unconfigured/**", "test/saas/**"],
+          exclude: ["test/browser/**", "test/e2e/**", "test/unconfigured/**", "test/saas/**", MODEL_DOWN_TESTS],
           globalSetup: ["./test/node/workers-setup.ts"],
           testTimeout: 30_000,
         },
+      },
+      {
+        // Search with the embedding model down (a stand-in answering 503 under the embedder's name).
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: {
+              bindings: { ADMIN_TOKEN: "test-operator-token", SITE_META_TTL_MS: "1000", SERVICE_HOSTNAMES: "api.test" },
+              workers: [
+                {
+                  name: EMBEDDER_NAME,
+                  modules: true,
+                  script: `export default { fetch: () => new Response("model unavailable", { status: 503 }) };`,
+                  compatibilityDate: "2026-11-01",
+                },
+              ],
+            },
+          }),
+        ],
+        test: { name: "model-down", include: [MODEL_DOWN_TESTS], globalSetup: ["./test/node/workers-setup.ts"], testTimeout: 30_000 },
       },
       {
         // Production's custom hostname provider (Cloudflare for SaaS) end to end through the site
@@ -54,6 +81,7 @@ export default defineConfig({
                   scriptPath: "./test/fixtures/cloudflare-api-mock.mjs",
                   compatibilityDate: "2026-11-01",
                 },
+                embedderWorker(),
               ],
             },
           }),
@@ -76,6 +104,7 @@ export default defineConfig({
                 SERVICE_HOSTNAMES: "api.test",
                 CUSTOM_HOSTNAMES: "cloudflare",
               },
+              workers: [embedderWorker()],
             },
           }),
         ],

@@ -9,6 +9,7 @@ import { type JobHandler, runDueJobs, scheduleJob } from "./site/jobs";
 import { type DocumentStats, regenerateDocuments, SEO_DOCUMENTS_JOB } from "./site/seo/documents";
 import { SITE_MIGRATIONS } from "./site/migrations";
 import { publicRoutes } from "./site/public-routes";
+import { INDEX_JOB, SiteSearch } from "./site/search/site-search";
 import { dashboardRoutes } from "./site/routes";
 import { bumpCacheVersion, insertSite, readSite, type SiteRow, updateSite } from "./site/site-row";
 import { refresh } from "./site/ssr/capture";
@@ -49,6 +50,7 @@ export class Site extends DurableObject<Env> {
   #context: SiteContext;
   // Every kind of deferred work, by the `kind` its rows carry in the jobs table.
   #jobs: Readonly<Record<string, JobHandler>>;
+  #search: SiteSearch;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -57,7 +59,9 @@ export class Site extends DurableObject<Env> {
     this.#dashboard = dashboardRoutes(context);
     this.#public = publicRoutes(context);
     this.#ssr = ssrRoutes(context);
+    this.#search = new SiteSearch(context, env);
     this.#jobs = {
+      [INDEX_JOB]: this.#search.job,
       [SSR_JOBS.nightly]: {
         run: async () => {
           if (!context.capture()) return;
@@ -91,6 +95,8 @@ export class Site extends DurableObject<Env> {
     ctx.blockConcurrencyWhile(async () => {
       await new SQLSchemaMigrations({ doStorage: ctx.storage, migrations: SITE_MIGRATIONS }).runAll();
       this.#site = readSite(this.#sql);
+      // Published items from before search existed, work left by a restart, or a new model.
+      this.#search.wake();
     });
   }
 
@@ -124,6 +130,7 @@ export class Site extends DurableObject<Env> {
     this.#counts.clear();
     const version = bumpCacheVersion(this.#sql);
     this.#site = readSite(this.#sql);
+    this.#search.afterWrite();
     return version;
   }
 
@@ -213,13 +220,17 @@ export class Site extends DurableObject<Env> {
         this.#counts.clear();
         // The sitemap and feeds follow every visible change, off the request path (the alarm runs it at once).
         if (this.#context.capture()) scheduleJob(this.ctx.storage, SEO_DOCUMENTS_JOB, "all", Date.now());
-        return this.#context.cacheChanged();
+        const v = this.#context.cacheChanged();
+        // Every change a reader could see may change what search should index.
+        this.#search.afterWrite();
+        return v;
       },
       cacheChanged: () => {
         const v = bumpCacheVersion(this.#sql);
         this.#site = readSite(this.#sql);
         return v;
       },
+      search: () => this.#search,
     };
   }
 }

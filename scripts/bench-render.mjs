@@ -74,7 +74,7 @@ const stats = (xs) => {
 };
 
 const script = buildWorker(".bench/build");
-const { mf, base } = await startWorkerd({ scriptPath: script, adminToken: operator, vars: { SSR_ALLOW_PRIVATE_FETCH: "true" } });
+const { dispose, base } = await startWorkerd({ scriptPath: script, adminToken: operator, vars: { SSR_ALLOW_PRIVATE_FETCH: "true" } });
 let pageHtml = "";
 const pages = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(pageHtml));
 await new Promise((r) => pages.listen(0, "127.0.0.1", r));
@@ -244,5 +244,5 @@ try {
   );
 } finally {
   pages.close();
-  await mf.dispose();
+  await dispose();
 }

@@ -1,6 +1,7 @@
-// `npm start`: the service on wrangler dev with a seeded demo site.
+// `npm start`: the service on wrangler dev with a seeded demo site, and the local
+// embedder Worker (embedder/) next to it so semantic search works offline.
 // Honours PORT (8787), ADMIN_TOKEN (else .dev.vars, else generated) and PERSIST_DIR (.wrangler/state).
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { adminToken, api, must, waitFor } from "./lib.mjs";
@@ -13,11 +14,17 @@ const persistDir = resolve(process.env.PERSIST_DIR ?? ".wrangler/state");
 const base = `http://127.0.0.1:${port}`;
 const { token: operator, source } = adminToken();
 mkdirSync(persistDir, { recursive: true });
+execFileSync(process.execPath, ["embedder/build.mjs"], { stdio: "inherit" });
 
 const child = spawn(
   join("node_modules", ".bin", "wrangler"),
   [
     "dev",
+    // The first config is the main Worker; the second runs beside it and answers its EMBEDDER binding.
+    "-c",
+    "wrangler.toml",
+    "-c",
+    "embedder/wrangler.toml",
     "--port",
     String(port),
     "--ip",
@@ -85,6 +92,8 @@ function printWelcome(d) {
    curl -s '${base}/v1/${d.token}/collections/posts/items?limit=3&sort=-date'
    curl -sg '${base}/v1/${d.token}/collections/posts/items?filter[category]=food&search=loaf'
    curl -s '${base}/v1/${d.token}/collections/posts/items/sourdough-for-beginners'
+   curl -s '${base}/v1/${d.token}/search?q=how+do+I+bake+bread+at+home'
+   curl -s '${base}/v1/${d.token}/collections/posts/items/sourdough-for-beginners/related'
    curl -s -H 'authorization: Bearer ${d.adminKey}' ${base}/sites/${d.id}/collections
 
  Server-side rendering (SEO Engine): the demo page ${demoPages}/blog/ is captured.

@@ -6,6 +6,6 @@ export function startWorkerd(options: {
   adminToken: string;
   persistDir?: string;
   vars?: Record<string, string>;
-}): Promise<{ mf: Miniflare; base: string }>;
+}): Promise<{ mf: Miniflare; base: string; dispose(): Promise<void> }>;
 export function workerdCpuMs(): number;
 export function startProxy(options: { scriptPath: string; ssrUrl: string; serviceToken: string }): Promise<{ mf: Miniflare; base: string }>;

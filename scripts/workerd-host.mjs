@@ -4,10 +4,12 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Miniflare, convertV4MiniflareOptions } from "miniflare";
+import { EMBEDDER_NAME, embedderWorker } from "../embedder/options.mjs";
 
 export function buildWorker(outdir, config = "wrangler.toml") {
   // Wrangler resolves a relative --outdir against the config's folder; an absolute one is unambiguous.
   outdir = resolve(outdir);
+  if (config === "wrangler.toml") execFileSync(process.execPath, ["embedder/build.mjs"], { stdio: "inherit" });
   execFileSync(process.execPath, ["node_modules/wrangler/bin/wrangler.js", "deploy", "--dry-run", "-c", config, "--outdir", outdir], {
     stdio: ["ignore", "ignore", "inherit"],
     env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
@@ -15,7 +17,19 @@ export function buildWorker(outdir, config = "wrangler.toml") {
   return `${outdir}/index.js`;
 }
 
+// The local embedder runs in a workerd process of its own, as Workers AI runs apart
+// from the Worker in production: the model's CPU work never queues the site objects.
+async function startEmbedder() {
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({ workers: [{ ...embedderWorker(), unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }] }] }),
+  );
+  await mf.ready;
+  const url = await mf.unsafeGetDirectURL(EMBEDDER_NAME);
+  return { mf, address: url.host };
+}
+
 export async function startWorkerd({ scriptPath, adminToken, persistDir, vars = {} }) {
+  const embedder = await startEmbedder();
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       ...(persistDir ? { defaultPersistRoot: persistDir } : {}),
@@ -26,8 +40,20 @@ export async function startWorkerd({ scriptPath, adminToken, persistDir, vars = 
           scriptPath,
           compatibilityDate: "2026-11-01",
           compatibilityFlags: ["nodejs_compat"],
-          bindings: { ADMIN_TOKEN: adminToken, SITE_META_TTL_MS: "1000", SSR_ALLOW_PRIVATE_FETCH: "false", ...vars },
-          durableObjects: { SITE: { className: "Site", useSQLite: true }, WORKSPACE: { className: "Workspace", useSQLite: true } },
+          bindings: {
+            ADMIN_TOKEN: adminToken,
+            SITE_META_TTL_MS: "1000",
+            SSR_ALLOW_PRIVATE_FETCH: "false",
+            SEARCH_EMBEDDER: "local",
+            SEARCH_VECTOR_INDEX: "sqlite",
+            ...vars,
+          },
+          serviceBindings: { EMBEDDER: { external: { address: embedder.address, http: {} } } },
+          durableObjects: {
+            SITE: { className: "Site", useSQLite: true },
+            WORKSPACE: { className: "Workspace", useSQLite: true },
+            HOSTNAME: { className: "Hostname", useSQLite: true },
+          },
           unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
         },
       ],
@@ -35,7 +61,14 @@ export async function startWorkerd({ scriptPath, adminToken, persistDir, vars = 
   );
   await mf.ready;
   const url = await mf.unsafeGetDirectURL("main");
-  return { mf, base: url.origin };
+  return {
+    mf,
+    base: url.origin,
+    dispose: async () => {
+      await mf.dispose();
+      await embedder.mf.dispose();
+    },
+  };
 }
 
 /** User + system CPU time (ms) of every workerd process, read from /proc (10 ms ticks). */

@@ -2,7 +2,7 @@ import { IttyRouter } from "itty-router";
 import { ApiError, errorResponse, toErrorResponse } from "./http/errors";
 import { isSiteId } from "./ids";
 import { json } from "./http/json";
-import { CORS_HEADERS, contentApi, withCors } from "./routes/content";
+import { CORS_HEADERS, contentApi, searchPlanCheck, withCors } from "./routes/content";
 import { customHostRequest, isServiceHost } from "./routes/custom-host";
 import { embedScript } from "./routes/embed";
 import { renderedPage, SERVICE_TOKEN_HEADER, ssrWebhook } from "./routes/render";
@@ -26,6 +26,10 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
   .options("/v1/*", () => new Response(null, { status: 204, headers: CORS_HEADERS }))
   .get("/v1/:token/collections/:slug/items", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? ""))
   .get("/v1/:token/collections/:slug/items/:itemSlug", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? ""))
+  .get("/v1/:token/search", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? "", searchPlanCheck))
+  .get("/v1/:token/collections/:slug/items/:itemSlug/related", (req, env, ctx) =>
+    contentApi(req, env, ctx, req.params.token ?? "", searchPlanCheck),
+  )
   .post("/workspaces", (req, env) => createWorkspace(req, env))
   .get("/workspaces/:id", (req, env) => getWorkspace(req, env, req.params.id))
   .patch("/workspaces/:id", (req, env) => patchWorkspace(req, env, req.params.id))

@@ -1,6 +1,7 @@
 import type { Collection } from "./collections";
 import type { DocumentStats } from "./seo/documents";
 import type { StoredCapture } from "./ssr/capture-store";
+import type { SiteSearch } from "./search/site-search";
 import type { SiteRow } from "./site-row";
 
 /** What route handlers may use of a Site object; built privately by the object, never reachable by RPC. */
@@ -26,4 +27,6 @@ export interface SiteContext {
   cacheChanged(): number;
   /** Retires every cached response of the site; returns the new version. */
   contentChanged(): number;
+  /** Semantic search of the site (search/site-search.ts). */
+  search(): SiteSearch;
 }

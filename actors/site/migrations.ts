@@ -93,6 +93,54 @@ export const SITE_MIGRATIONS: SQLSchemaMigration[] = [
     `,
   },
   {
+    idMonotonicInc: 4,
+    description: "semantic search: index state kept by triggers on items, local vectors",
+    sql: `
+      CREATE TABLE IF NOT EXISTS search_index (
+        item_id TEXT PRIMARY KEY,
+        collection_id TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('pending', 'indexed', 'failed', 'removing')),
+        gen INTEGER NOT NULL DEFAULT 1,
+        reason TEXT,
+        model TEXT,
+        text_hash TEXT,
+        indexed_at TEXT,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS search_index_by_state ON search_index (state, updated_at);
+      CREATE TABLE IF NOT EXISTS item_vectors (
+        item_id TEXT PRIMARY KEY,
+        collection_id TEXT NOT NULL,
+        model TEXT NOT NULL,
+        vector BLOB NOT NULL
+      );
+      CREATE TRIGGER IF NOT EXISTS search_queue_on_insert AFTER INSERT ON items WHEN new.status = 'published'
+      BEGIN
+        INSERT INTO search_index (item_id, collection_id, state, updated_at)
+        VALUES (new.id, new.collection_id, 'pending', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+        ON CONFLICT (item_id) DO UPDATE SET state = 'pending', gen = gen + 1, reason = NULL, updated_at = excluded.updated_at;
+      END;
+      CREATE TRIGGER IF NOT EXISTS search_queue_on_update AFTER UPDATE ON items WHEN new.status = 'published'
+      BEGIN
+        INSERT INTO search_index (item_id, collection_id, state, updated_at)
+        VALUES (new.id, new.collection_id, 'pending', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+        ON CONFLICT (item_id) DO UPDATE SET state = 'pending', gen = gen + 1, reason = NULL, updated_at = excluded.updated_at;
+      END;
+      CREATE TRIGGER IF NOT EXISTS search_queue_on_unpublish AFTER UPDATE ON items WHEN new.status <> 'published'
+      BEGIN
+        UPDATE search_index SET state = 'removing', gen = gen + 1, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+        WHERE item_id = old.id;
+      END;
+      CREATE TRIGGER IF NOT EXISTS search_queue_on_delete AFTER DELETE ON items
+      BEGIN
+        UPDATE search_index SET state = 'removing', gen = gen + 1, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+        WHERE item_id = old.id;
+      END;
+      INSERT OR IGNORE INTO search_index (item_id, collection_id, state, updated_at)
+      SELECT id, collection_id, 'pending', strftime('%Y-%m-%dT%H:%M:%fZ', 'now') FROM items WHERE status = 'published';
+    `,
+  },
+  {
     idMonotonicInc: 5,
     description: "SEO documents (sitemap, feeds) as generated, stored in parts",
     sql: `

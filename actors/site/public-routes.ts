@@ -39,7 +39,11 @@ export function publicRoutes(s: SiteContext) {
       const item = readPublishedItem(s, c, req.params.itemSlug ?? "");
       if (!item) throw new ApiError("not_found", `No published item "${req.params.itemSlug}" in "${c.slug}".`);
       return publicJson(site.id, c.id, { item, schema: schemaFor(c, s.collections()) });
-    });
+    })
+    .get("/search", (req) => s.search().search(new URL(req.url)))
+    .get("/collections/:slug/items/:itemSlug/related", (req) =>
+      s.search().related(req.params.slug ?? "", req.params.itemSlug ?? "", new URL(req.url)),
+    );
   return router;
 }
 
@@ -50,12 +54,12 @@ export function planRequired(): ApiError {
   });
 }
 
-function publicJson(siteId: string, collectionId: string, body: unknown): Response {
+export function publicJson(siteId: string, collectionId: string | null, body: unknown): Response {
   return new Response(JSON.stringify(body), {
     headers: {
       "content-type": "application/json; charset=utf-8",
       "cache-control": PUBLIC_CACHE_CONTROL,
-      "cache-tag": `site:${siteId},collection:${collectionId}`,
+      "cache-tag": collectionId ? `site:${siteId},collection:${collectionId}` : `site:${siteId}`,
     },
   });
 }

@@ -18,6 +18,7 @@ import {
   readItem,
   setStatus,
   toDashboardItem,
+  type ItemRow,
 } from "./items";
 import { insertMedia, newMedia, toMediaRef } from "./media";
 import { isHttpUrl } from "./values";
@@ -52,6 +53,11 @@ export function dashboardRoutes(s: SiteContext) {
     if (!isSlug(slug)) throw new ApiError("bad_request", `"${slug}" is not a valid collection slug (${SLUG_RULE}).`);
     return slug;
   };
+  // The dashboard's item, with its place in the search index (null for drafts and below Pro).
+  const dashboardItem = (row: ItemRow, c: Collection) => ({
+    ...toDashboardItem(row, c),
+    searchIndex: s.search().views([row.id]).get(row.id) ?? null,
+  });
   const operatorOnly = (req: IRequest): void => {
     if (req.headers.get("x-oc-operator") !== "1") throw new ApiError("unauthorized", "This call needs the operator token.");
   };
@@ -69,6 +75,7 @@ export function dashboardRoutes(s: SiteContext) {
       s.siteChanged();
       return json({ site: presentSite(s.site()!) });
     })
+    .get("/search", () => json({ search: s.search().status() }))
     .get("/collections", () => json({ collections: s.collections() }))
     .get("/collections/:slug", (req) => json({ collection: collection(slugParam(req)) }))
     .put("/collections/:slug", async (req) => {
@@ -98,13 +105,13 @@ export function dashboardRoutes(s: SiteContext) {
       if (req.params.itemsPath === "items") {
         const [row] = createItems(s.storage, c, lookups, [await readJsonObject(req)], () => "");
         if (row?.status === "published") s.contentChanged();
-        return json({ item: toDashboardItem(row!, c) }, 201);
+        return json({ item: dashboardItem(row!, c) }, 201);
       }
       if (req.params.itemsPath === "items:batch") {
         const { items } = parseBody(batchInputSchema, await readJsonObject(req), "batch");
         const rows = createItems(s.storage, c, lookups, items, (i) => `items.${i}`);
         if (rows.some((r) => r.status === "published")) s.contentChanged();
-        return json({ items: rows.map((r) => toDashboardItem(r, c)), count: rows.length }, 201);
+        return json({ items: rows.map((r) => dashboardItem(r, c)), count: rows.length }, 201);
       }
       return undefined;
     })
@@ -118,11 +125,11 @@ export function dashboardRoutes(s: SiteContext) {
         throw new ApiError("bad_request", `status must be draft or published, got "${raw}".`, { parameter: "status" });
       }
       const { rows, total } = listDashboardItems(s.sql, c, page, limit, raw);
-      return json({ items: rows.map((r) => toDashboardItem(r, c)), page, limit, total, totalPages: Math.ceil(total / limit) });
+      return json({ items: rows.map((r) => dashboardItem(r, c)), page, limit, total, totalPages: Math.ceil(total / limit) });
     })
     .get("/collections/:slug/items/:id", (req) => {
       const c = collection(slugParam(req));
-      return json({ item: toDashboardItem(readItem(s.sql, c, req.params.id ?? ""), c) });
+      return json({ item: dashboardItem(readItem(s.sql, c, req.params.id ?? ""), c) });
     })
     .patch("/collections/:slug/items/:id", async (req) => {
       const c = collection(slugParam(req));
@@ -130,7 +137,7 @@ export function dashboardRoutes(s: SiteContext) {
       const patch = parseBody(itemPatchSchema, await readJsonObject(req), "item");
       const updated = patchItem(s.storage, c, lookupsFor(s.sql, s.collections()), row, patch);
       if (updated.status === "published") s.contentChanged();
-      return json({ item: toDashboardItem(updated, c) });
+      return json({ item: dashboardItem(updated, c) });
     })
     .delete("/collections/:slug/items/:id", (req) => {
       const c = collection(slugParam(req));
@@ -146,7 +153,7 @@ export function dashboardRoutes(s: SiteContext) {
       const row = readItem(s.sql, c, req.params.id ?? "");
       const next = setStatus(s.sql, row, action === "publish" ? "published" : "draft");
       if (row.status !== next.status || next.status === "published") s.contentChanged();
-      return json({ item: toDashboardItem(next, c) });
+      return json({ item: dashboardItem(next, c) });
     });
   return router;
 }

@@ -17,6 +17,7 @@ export const ERROR_STATUS = {
   internal_error: 500,
   not_configured: 501,
   bad_gateway: 502,
+  embedding_failed: 502,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

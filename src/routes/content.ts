@@ -1,10 +1,11 @@
 import { cachedRead, versionedKey } from "../edge/cache";
 import { siteMeta } from "../edge/site-meta";
 import { ApiError } from "../http/errors";
-import { entitlements } from "../plans";
+import { entitlements, type Plan } from "../plans";
 import { usesAdvancedListParams } from "../shared/list-params";
 import { siteStub } from "../stubs";
 import { planRequired } from "../../actors/site/public-routes";
+import { aiSearchPlanRequired } from "../../actors/site/search/site-search";
 import { fromSite, internalRequest } from "./forward";
 
 export const CORS_HEADERS = {
@@ -19,17 +20,32 @@ export const CORS_HEADERS = {
  * The public content API. The plan check runs before the cache is consulted,
  * so a refused call is never served from (or stored in) the cache.
  */
-export async function contentApi(request: Request, env: Env, ctx: ExecutionContext, token: string): Promise<Response> {
+export async function contentApi(
+  request: Request,
+  env: Env,
+  ctx: ExecutionContext,
+  token: string,
+  refuse: (plan: Plan, url: URL) => ApiError | null = listPlanCheck,
+): Promise<Response> {
   const meta = await siteMeta(env, token);
   if (!meta) throw new ApiError("not_found", "Unknown site token.");
-  const url = new URL(request.url);
-  if (usesAdvancedListParams(url.searchParams.keys()) && !entitlements(meta.plan).features.advancedLists) throw planRequired();
+  const refused = refuse(meta.plan, new URL(request.url));
+  if (refused) throw refused;
 
   const key = versionedKey(request, meta.siteId, meta.version);
   const { response } = await cachedRead(request, ctx, key, async () =>
     fromSite(meta.siteId, await siteStub(env, meta.siteId).fetch(internalRequest(request))),
   );
   return withCors(response);
+}
+
+function listPlanCheck(plan: Plan, url: URL): ApiError | null {
+  return usesAdvancedListParams(url.searchParams.keys()) && !entitlements(plan).features.advancedLists ? planRequired() : null;
+}
+
+/** Semantic search and related items: the whole endpoint needs `flags.aiSearch`. */
+export function searchPlanCheck(plan: Plan): ApiError | null {
+  return entitlements(plan).flags.aiSearch ? null : aiSearchPlanRequired();
 }
 
 export function withCors(response: Response): Response {

@@ -113,15 +113,19 @@ export function launch(): Promise<Browser> {
 /**
  * The DOM under `selector`, normalised: elements with sorted attributes,
  * text with whitespace collapsed, comments dropped. Two trees that a browser
- * would show the same way normalise to the same string.
+ * would show the same way normalise to the same string. Search and related widgets
+ * are reduced to a marker: they render in the browser only, by design.
  */
 export function normalisedDom(page: Page, selector: string): Promise<string[]> {
   return page.$$eval(selector, (roots) => {
+    // Search and related widgets are client-side on every page (the server leaves them as captured).
+    const clientOnly = "[data-oc-search],[data-oc-related]";
     const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
     const walk = (node: Node): string => {
       if (node.nodeType === Node.TEXT_NODE) return esc((node.textContent ?? "").replace(/\s+/g, " ").trim());
       if (node.nodeType !== Node.ELEMENT_NODE) return "";
       const el = node as Element;
+      if (el.matches(clientOnly)) return `<${el.tagName.toLowerCase()} client-only>`;
       const attrs = el
         .getAttributeNames()
         .sort()

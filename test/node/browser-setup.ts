@@ -11,12 +11,16 @@ export const BROWSER_OPERATOR = "browser-test-operator";
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const script = buildWorker(".wrangler/browser-test-build");
-  const { mf, base } = await startWorkerd({ scriptPath: script, adminToken: BROWSER_OPERATOR, vars: { SSR_ALLOW_PRIVATE_FETCH: "true" } });
+  const { dispose, base } = await startWorkerd({
+    scriptPath: script,
+    adminToken: BROWSER_OPERATOR,
+    vars: { SSR_ALLOW_PRIVATE_FETCH: "true" },
+  });
   const pages = await startPageServer();
   project.provide("service", base);
   project.provide("pageServer", pages.origin);
   return async () => {
     await pages.close();
-    await mf.dispose();
+    await dispose();
   };
 }

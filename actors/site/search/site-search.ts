@@ -1,0 +1,277 @@
+import { ApiError } from "../../../src/http/errors";
+import { entitlements } from "../../../src/plans";
+import { parseLimit } from "../../../src/shared/list-params";
+import { type Embedder, EmbeddingError, embedderFor } from "../../../src/search/embedder";
+import { looksEnglish } from "../../../src/search/language";
+import { modelInfo } from "../../../src/search/models";
+import { type VectorIndex, VectorizeVectorIndex } from "../../../src/search/vector-index";
+import type { Collection } from "../collections";
+import type { SiteContext } from "../context";
+import type { ItemData } from "../item-data";
+import type { ItemRow } from "../items";
+import { type JobHandler, scheduleJob } from "../jobs";
+import { type PublicItem, presentItems } from "../public-items";
+import { publicJson } from "../public-routes";
+import { selectIn } from "../sql-in";
+import { embeddingText, textHash } from "./embed-text";
+import {
+  failAllPending,
+  forget,
+  hasQueuedWork,
+  indexViews,
+  markFailed,
+  markIndexed,
+  type QueuedRow,
+  queuedBatch,
+  type SearchIndexView,
+} from "./index-state";
+import { SqliteVectorIndex } from "./sqlite-index";
+
+export const INDEX_JOB = "index";
+const QUEUE_KEY = "queue";
+// One embedding call per batch; the local model costs about the same per text in batches of 32 and up.
+const BATCH = 64;
+const MAX_ATTEMPTS = 6;
+// Fetched beyond `limit` so that matches dropped afterwards (unpublished, stale model) rarely shorten a page.
+const SLACK = 10;
+
+export const SEARCH_LIMIT = { fallback: 10, max: 50 };
+export const RELATED_LIMIT = { fallback: 5, max: 20 };
+
+/**
+ * A site's semantic search: keeps the vector index in step with published
+ * items (through the `index` job on the site's one alarm) and answers
+ * `/search` and `/related`. Embedder and index are picked by configuration
+ * (`SEARCH_EMBEDDER`, `SEARCH_VECTOR_INDEX`).
+ */
+export class SiteSearch {
+  #s: SiteContext;
+  #env: Env;
+  #embedder: Embedder | null = null;
+  #index: VectorIndex | null = null;
+
+  constructor(s: SiteContext, env: Env) {
+    this.#s = s;
+    this.#env = env;
+  }
+
+  get #model(): Embedder {
+    return (this.#embedder ??= embedderFor(this.#env));
+  }
+
+  get #vectors(): VectorIndex {
+    if (this.#index) return this.#index;
+    if (this.#env.SEARCH_VECTOR_INDEX === "vectorize") {
+      const site = this.#s.site();
+      if (!this.#env.VECTORIZE) throw new Error("SEARCH_VECTOR_INDEX is vectorize but there is no VECTORIZE binding");
+      if (!site) throw new Error("no site yet");
+      this.#index = new VectorizeVectorIndex(this.#env.VECTORIZE, site.id);
+    } else {
+      this.#index = new SqliteVectorIndex(this.#s.sql);
+    }
+    return this.#index;
+  }
+
+  #enabled(): boolean {
+    const site = this.#s.site();
+    return site !== null && entitlements(site.plan).flags.aiSearch;
+  }
+
+  /**
+   * When the object starts: items indexed with another model (the configuration changed) are
+   * queued again, since vectors of different models are never compared; then any queued work runs.
+   */
+  wake(): void {
+    try {
+      this.#s.sql.exec(
+        `UPDATE search_index SET state = 'pending', gen = gen + 1, updated_at = ?
+         WHERE state IN ('indexed', 'failed') AND model IS NOT NULL AND model <> ?`,
+        new Date().toISOString(),
+        this.#model.model,
+      );
+      this.afterWrite();
+    } catch (err) {
+      // A misconfigured embedder must not keep the site from serving its content.
+      console.error("search could not start", err);
+    }
+  }
+
+  /** After any write: queue the index job if the triggers left work for it. */
+  afterWrite(): void {
+    if (this.#enabled() && hasQueuedWork(this.#s.sql)) scheduleJob(this.#s.storage, INDEX_JOB, QUEUE_KEY, Date.now());
+  }
+
+  /** Index state of dashboard items; drafts have none. */
+  views(itemIds: readonly string[]): Map<string, SearchIndexView> {
+    return this.#enabled() ? indexViews(this.#s.sql, itemIds) : new Map();
+  }
+
+  /** The index at a glance, for the dashboard: how many items are in each state. */
+  status(): { enabled: boolean; model: string; pending: number; indexed: number; failed: number } {
+    const counts = { pending: 0, indexed: 0, failed: 0 };
+    for (const r of this.#s.sql.exec<{ state: string; n: number }>("SELECT state, count(*) AS n FROM search_index GROUP BY state")) {
+      if (r.state === "pending" || r.state === "indexed" || r.state === "failed") counts[r.state] = r.n;
+    }
+    return { enabled: this.#enabled(), model: this.#model.model, ...counts };
+  }
+
+  readonly job: JobHandler = {
+    run: () => this.#indexBatch(),
+    maxAttempts: MAX_ATTEMPTS,
+    // 5 s, 10 s, 20 s, 40 s, 80 s: a model outage of a few minutes is ridden out.
+    backoffMs: (attempt) => 5_000 * 2 ** (attempt - 1),
+    failed: (_key, error) => {
+      console.error("search indexing gave up", error);
+      failAllPending(this.#s.sql, `The embedding model failed ${MAX_ATTEMPTS} times in a row; publish the item again to retry.`);
+    },
+  };
+
+  /** One batch of the queue; asks to run again at once while work is left. */
+  async #indexBatch(): Promise<{ next: number } | void> {
+    if (!this.#enabled()) return;
+    const sql = this.#s.sql;
+    const batch = queuedBatch(sql, BATCH);
+    if (!batch.length) return;
+    const removals = batch.filter((r) => r.state === "removing");
+    const items = readItems(
+      sql,
+      batch.filter((r) => r.state === "pending").map((r) => r.item_id),
+    );
+    const collections = new Map(this.#s.collections().map((c) => [c.id, c]));
+    const embedder = this.#model;
+    const info = modelInfo(embedder.model);
+
+    const work: { row: QueuedRow; item: ItemRow; collection: Collection; text: string; hash: string }[] = [];
+    const upToDate: { row: QueuedRow; hash: string }[] = [];
+    for (const row of batch) {
+      if (row.state !== "pending") continue;
+      const item = items.get(row.item_id);
+      const collection = item && collections.get(item.collection_id);
+      if (!item || !collection || item.status !== "published") {
+        removals.push(row);
+        continue;
+      }
+      const text = embeddingText(collection, JSON.parse(item.data) as ItemData, info.maxInputChars);
+      if (!text) {
+        markFailed(sql, row, "The item has no title or text to embed.");
+        continue;
+      }
+      const hash = await textHash(embedder.model, text);
+      if (row.text_hash === hash && row.model === embedder.model) upToDate.push({ row, hash });
+      else work.push({ row, item, collection, text, hash });
+    }
+
+    if (removals.length) await this.#vectors.remove(removals.map((r) => r.item_id));
+    if (work.length) {
+      const vectors = await embedder.embed(work.map((w) => w.text));
+      await this.#vectors.upsert(
+        work.map((w, i) => ({ itemId: w.item.id, collectionId: w.collection.id, model: embedder.model, vector: vectors[i]! })),
+      );
+    }
+    this.#s.storage.transactionSync(() => {
+      for (const r of removals) forget(sql, r);
+      for (const w of work) markIndexed(sql, w.row, embedder.model, w.hash);
+      for (const u of upToDate) markIndexed(sql, u.row, embedder.model, u.hash);
+    });
+    // What search answers has changed: retire cached search responses like any content change.
+    if (removals.length || work.length) this.#s.cacheChanged();
+    if (hasQueuedWork(sql)) return { next: Date.now() };
+  }
+
+  async search(url: URL): Promise<Response> {
+    const site = this.#requireSearch();
+    const q = (url.searchParams.get("q") ?? "").trim();
+    if (!q) throw new ApiError("bad_request", "Send the search text as q.", { parameter: "q" });
+    const collection = this.#collectionParam(url.searchParams.get("collection"));
+    const limit = parseLimit(url.searchParams.get("limit"), SEARCH_LIMIT.fallback, SEARCH_LIMIT.max);
+    // The models are English-only: another language would only match by accident.
+    if (!looksEnglish(q)) return publicJson(site.id, collection?.id ?? null, { results: [] });
+    const embedder = this.#model;
+    const info = modelInfo(embedder.model);
+    let vector: number[];
+    try {
+      [vector] = (await embedder.embed([q.slice(0, info.maxInputChars)])) as [number[]];
+    } catch (err) {
+      if (!(err instanceof EmbeddingError)) throw err;
+      console.error("search query embedding failed", err.message);
+      throw new ApiError("embedding_failed", "The search model is unavailable right now; please retry.");
+    }
+    const matches = await this.#vectors.query(vector, {
+      model: embedder.model,
+      topK: limit + SLACK,
+      ...(collection ? { collectionId: collection.id } : {}),
+    });
+    const results = this.#present(matches, info.threshold, embedder.model, limit).map(({ item, score }) => ({
+      item,
+      score: Math.round(score * 10_000) / 10_000,
+    }));
+    return publicJson(site.id, collection?.id ?? null, { results });
+  }
+
+  async related(slug: string, itemSlug: string, url: URL): Promise<Response> {
+    const site = this.#requireSearch();
+    const collection = this.#collectionParam(slug);
+    if (!collection) throw new ApiError("not_found", `No collection "${slug}".`);
+    const limit = parseLimit(url.searchParams.get("limit"), RELATED_LIMIT.fallback, RELATED_LIMIT.max);
+    const row = this.#s.sql
+      .exec<{ id: string }>("SELECT id FROM items WHERE collection_id = ? AND slug = ? AND status = 'published'", collection.id, itemSlug)
+      .toArray()[0];
+    if (!row) throw new ApiError("not_found", `No published item "${itemSlug}" in "${collection.slug}".`);
+    // The item's stored vector, embedded when it was published: no model call per request.
+    const model = this.#model.model;
+    const vector = await this.#vectors.vectorOf(row.id, model);
+    let items: PublicItem[] = [];
+    if (vector) {
+      const matches = await this.#vectors.query(vector, { model, topK: limit + SLACK, collectionId: collection.id, excludeItemId: row.id });
+      items = this.#present(matches, modelInfo(model).threshold, model, limit).map((m) => m.item);
+    }
+    return publicJson(site.id, collection.id, { items });
+  }
+
+  #requireSearch() {
+    const site = this.#s.site()!;
+    if (!entitlements(site.plan).flags.aiSearch) throw aiSearchPlanRequired();
+    return site;
+  }
+
+  #collectionParam(slug: string | null): Collection | null {
+    if (slug === null || slug === "") return null;
+    const c = this.#s.collections().find((x) => x.slug === slug);
+    if (!c) throw new ApiError("not_found", `No collection "${slug}".`);
+    return c;
+  }
+
+  /** Published, indexed items above the model's threshold, best first. */
+  #present(matches: readonly { itemId: string; score: number }[], threshold: number, model: string, limit: number) {
+    const relevant = matches.filter((m) => m.score >= threshold);
+    if (!relevant.length) return [];
+    const rows = selectIn<ItemRow>(
+      this.#s.sql,
+      relevant.map((m) => m.itemId),
+      (list) =>
+        `SELECT items.* FROM items JOIN search_index ON search_index.item_id = items.id
+         WHERE items.status = 'published' AND search_index.state = 'indexed' AND search_index.model = ? AND items.id IN (${list})`,
+      [model],
+    );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const kept = relevant.filter((m) => byId.has(m.itemId)).slice(0, limit);
+    const items = presentItems(
+      this.#s.sql,
+      kept.map((m) => byId.get(m.itemId)!),
+      this.#s.collections(),
+    );
+    return kept.map((m, i) => ({ item: items[i]!, score: m.score }));
+  }
+}
+
+export function aiSearchPlanRequired(): ApiError {
+  return new ApiError("plan_required", "Semantic search and related items need the Pro plan or above.", {
+    feature: "aiSearch",
+    requiredPlan: "pro",
+  });
+}
+
+function readItems(sql: SqlStorage, ids: readonly string[]): Map<string, ItemRow> {
+  const rows = selectIn<ItemRow>(sql, ids, (list) => `SELECT * FROM items WHERE id IN (${list})`);
+  return new Map(rows.map((r) => [r.id, r]));
+}

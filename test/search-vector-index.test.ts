@@ -1,0 +1,120 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { embeddingText, htmlToText } from "../actors/site/search/embed-text";
+import { SqliteVectorIndex } from "../actors/site/search/sqlite-index";
+import type { Collection } from "../actors/site/collections";
+
+// Pure logic with deterministic vectors: no model involved.
+function rng(seed: number) {
+  return () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed / 2 ** 31 - 0.5;
+  };
+}
+
+const cosine = (a: number[], b: number[]) => {
+  let d = 0;
+  let na = 0;
+  let nb = 0;
+  a.forEach((x, i) => {
+    d += x * b[i]!;
+    na += x * x;
+    nb += b[i]! * b[i]!;
+  });
+  return d / Math.sqrt(na * nb);
+};
+
+describe("local vector index (exact cosine scan)", () => {
+  it("matches a brute-force scan through upserts, overwrites and removals, per model and collection", async () => {
+    const stub = env.SITE.get(env.SITE.idFromName(`vector-index-${crypto.randomUUID()}`));
+    const results = await runInDurableObject(stub, async (_instance, state) => {
+      const index = new SqliteVectorIndex(state.storage.sql);
+      const rand = rng(7);
+      const truth = new Map<string, { collectionId: string; model: string; vector: number[] }>();
+      const vec = () => Array.from({ length: 16 }, rand);
+      const checks: { got: string[]; want: string[] }[] = [];
+      const check = async (q: number[], collectionId?: string, excludeItemId?: string) => {
+        const got = await index.query(q, {
+          model: "m1",
+          topK: 5,
+          ...(collectionId ? { collectionId } : {}),
+          ...(excludeItemId ? { excludeItemId } : {}),
+        });
+        const want = [...truth.entries()]
+          .filter(([id, t]) => t.model === "m1" && (!collectionId || t.collectionId === collectionId) && id !== excludeItemId)
+          .map(([id, t]) => ({ id, score: cosine(q, t.vector) }))
+          .sort((a, b) => b.score - a.score)
+          .slice(0, 5);
+        checks.push({ got: got.map((g) => g.itemId), want: want.map((w) => w.id) });
+        got.forEach((g, i) => expect(g.score).toBeCloseTo(want[i]!.score, 5));
+      };
+      for (let round = 0; round < 6; round++) {
+        const batch = Array.from({ length: 40 }, (_, i) => ({
+          itemId: `it_${(round * 17 + i * 7) % 90}`,
+          collectionId: i % 3 === 0 ? "co_a" : "co_b",
+          model: i % 5 === 0 ? "m2" : "m1",
+          vector: vec(),
+        }));
+        await index.upsert(batch);
+        for (const e of batch) truth.set(e.itemId, { collectionId: e.collectionId, model: e.model, vector: e.vector });
+        const gone = [...truth.keys()].filter((_, i) => i % (round + 3) === 0);
+        await index.remove(gone);
+        for (const id of gone) truth.delete(id);
+        await check(vec());
+        await check(vec(), "co_a");
+        await check(vec(), undefined, [...truth.keys()][0]);
+      }
+      // A fresh instance reads the same rows back from SQLite.
+      const reloaded = await new SqliteVectorIndex(state.storage.sql).query(vec(), { model: "m1", topK: 500 });
+      const m1 = [...truth.values()].filter((t) => t.model === "m1").length;
+      const stored = [...truth.entries()].find(([, t]) => t.model === "m1")!;
+      const back = await index.vectorOf(stored[0], "m1");
+      const otherModel = await index.vectorOf(stored[0], "m2");
+      return { checks, reloaded: reloaded.length, m1, backCos: cosine(back!, stored[1].vector), otherModel };
+    });
+    for (const c of results.checks) expect(c.got).toEqual(c.want);
+    expect(results.reloaded).toBe(results.m1);
+    expect(results.backCos).toBeCloseTo(1, 5);
+    expect(results.otherModel).toBeNull();
+  });
+});
+
+describe("embedding text", () => {
+  const collection = {
+    fields: [
+      { key: "summary", type: "text", indexed: true },
+      { key: "title", type: "text" },
+      { key: "notes", type: "text" },
+      { key: "body", type: "richText" },
+      { key: "url", type: "link", indexed: true },
+      { key: "views", type: "number", indexed: true },
+    ],
+  } as unknown as Collection;
+
+  it("takes the title, the indexed text fields and stripped rich text, in that order", () => {
+    const text = embeddingText(
+      collection,
+      {
+        title: "Puppy  training!",
+        summary: "Sit, stay.",
+        notes: "internal only",
+        body: "<p>Use <b>treats</b> &amp; praise.</p><script>x()</script>",
+        url: "https://a.test",
+        views: 3,
+      },
+      1000,
+    );
+    expect(text).toBe("Puppy training. Sit, stay. Use treats & praise");
+  });
+
+  it("cuts to the model's input size at a word boundary", () => {
+    const text = embeddingText(collection, { title: "word ".repeat(100) }, 42);
+    expect(text.length).toBeLessThanOrEqual(42);
+    expect(text.endsWith("word")).toBe(true);
+  });
+
+  it("decodes entities and drops comments and styles", () => {
+    expect(htmlToText("<style>p{}</style>a&#233;&#x41;<!-- no -->&nbsp;b").replace(/\s+/g, " ").trim()).toBe("aéA b");
+  });
+});
