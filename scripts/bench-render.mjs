@@ -6,8 +6,8 @@ import autocannon from "autocannon";
 import * as cheerio from "cheerio";
 import { build } from "esbuild";
 import { Miniflare, convertV4MiniflareOptions } from "miniflare";
-import { createServer, get } from "node:http";
-import { api, must } from "./lib.mjs";
+import { get } from "node:http";
+import { api, benchPageServer, must } from "./lib.mjs";
 import { buildWorker, startWorkerd, workerdCpuMs } from "./workerd-host.mjs";
 
 const PAGES = Number(process.env.BENCH_RENDER_PAGES ?? 100);
@@ -75,10 +75,8 @@ const stats = (xs) => {
 
 const script = buildWorker(".bench/build");
 const { dispose, base } = await startWorkerd({ scriptPath: script, adminToken: operator, vars: { SSR_ALLOW_PRIVATE_FETCH: "true" } });
-let pageHtml = "";
-const pages = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(pageHtml));
-await new Promise((r) => pages.listen(0, "127.0.0.1", r));
-const pageUrl = `http://127.0.0.1:${pages.address().port}/blog/`;
+const pages = await benchPageServer();
+const pageUrl = pages.url;
 
 try {
   const { site } = await must(api(base, "POST", "/sites", operator, { name: "Render bench", plan: "seo_engine" }), "site");
@@ -114,7 +112,8 @@ try {
     });
     await must(api(base, "POST", `/sites/${site.id}/collections/posts/items:batch`, key, { items }), "batch");
   }
-  pageHtml = template(base, site.token);
+  const pageHtml = template(base, site.token);
+  pages.set(pageHtml);
   await must(api(base, "PUT", `/sites/${site.id}/ssr/capture`, key, { pageUrl, collection: "posts" }), "capture");
   const headers = { "x-service-token": site.token };
 

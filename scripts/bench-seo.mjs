@@ -5,11 +5,12 @@
 import autocannon from "autocannon";
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
-import { api, must } from "./lib.mjs";
+import { api, benchPageServer, must } from "./lib.mjs";
 import { buildWorker, startWorkerd } from "./workerd-host.mjs";
 
 const ITEMS = Number(process.env.BENCH_SEO_ITEMS ?? 50_000);
+// Over 50,000 URLs (items plus the list page) the sitemap is an index and the URLs are in its parts.
+const URL_DOC = ITEMS + 1 > 50_000 ? "sitemap-1.xml" : "sitemap.xml";
 const operator = "bench-operator";
 
 const workerdPids = () =>
@@ -33,10 +34,8 @@ const rssMb = (key) => workerdPids().reduce((s, pid) => s + status(pid, key), 0)
 
 const script = buildWorker(".bench/build");
 const { dispose, base } = await startWorkerd({ scriptPath: script, adminToken: operator, vars: { SSR_ALLOW_PRIVATE_FETCH: "true" } });
-let pageHtml = "";
-const pages = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(pageHtml));
-await new Promise((r) => pages.listen(0, "127.0.0.1", r));
-const pageUrl = `http://127.0.0.1:${pages.address().port}/blog/`;
+const pages = await benchPageServer();
+const pageUrl = pages.url;
 
 try {
   const { site } = await must(api(base, "POST", "/sites", operator, { name: "SEO bench", plan: "seo_engine" }), "site");
@@ -68,9 +67,10 @@ try {
     });
     await must(api(base, "POST", `/sites/${site.id}/collections/posts/items:batch`, key, { items }), "batch");
   }
-  pageHtml = `<!doctype html><html><head><title>Bench blog</title><meta name="description" content="All posts"></head><body>
+  const pageHtml = `<!doctype html><html><head><title>Bench blog</title><meta name="description" content="All posts"></head><body>
     <div data-oc-list="posts"><article><a data-oc-link data-oc-field="title"></a></article></div>
     <script src="${base}/embed.js" data-oc-token="${site.token}" defer></script></body></html>`;
+  pages.set(pageHtml);
 
   // 1. Capture builds the documents before it returns.
   resetPeaks();
@@ -89,7 +89,7 @@ try {
   const publishMs = performance.now() - t0;
   let visibleMs = null;
   for (let i = 0; i < 200 && visibleMs === null; i++) {
-    const body = await (await fetch(`${base}/blog/sitemap-1.xml`, { headers })).text();
+    const body = await (await fetch(`${base}/blog/${URL_DOC}`, { headers })).text();
     if (body.includes("fresh-post")) visibleMs = performance.now() - t0;
     else await new Promise((r) => setTimeout(r, 25));
   }
@@ -97,7 +97,7 @@ try {
 
   // 3. Serving the stored documents (cached at the edge after the first request).
   const serve = [];
-  for (const doc of ["sitemap.xml", "sitemap-1.xml", "rss.xml", "feed.json"]) {
+  for (const doc of [...new Set(["sitemap.xml", URL_DOC]), "rss.xml", "feed.json"]) {
     const res = await fetch(`${base}/blog/${doc}`, { headers });
     const size = (await res.arrayBuffer()).byteLength;
     const r = await autocannon({ url: `${base}/blog/${doc}`, headers, connections: 32, duration: 5 });
@@ -134,7 +134,7 @@ try {
     },
   ]);
   console.log(
-    `publish request: ${publishMs.toFixed(1)} ms (the rebuild runs after it returns); new item visible in sitemap-1.xml after ${visibleMs === null ? "never (5 s)" : `${visibleMs.toFixed(0)} ms`}`,
+    `publish request: ${publishMs.toFixed(1)} ms (the rebuild runs after it returns); new item visible in ${URL_DOC} after ${visibleMs === null ? "never (5 s)" : `${visibleMs.toFixed(0)} ms`}`,
   );
   console.log(`goal: rebuild < 1,000 ms for 50,000 items; a publish never waits for it\n`);
   console.table(serve);

@@ -58,3 +58,12 @@ export async function must(promise, what) {
   if (r.status >= 300) throw new Error(`${what} failed: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body;
 }
+
+/** A one-page "customer site" for the benchmarks: serves whatever `set(html)` last gave, at /blog/. */
+export async function benchPageServer() {
+  const { createServer } = await import("node:http");
+  let html = "";
+  const server = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html));
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  return { url: `http://127.0.0.1:${server.address().port}/blog/`, set: (h) => (html = h), close: () => server.close() };
+}

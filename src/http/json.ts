@@ -1,4 +1,5 @@
 import { ApiError } from "./errors";
+import { readCapped } from "./read-capped";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -21,7 +22,7 @@ export async function readJsonObject(request: Request, maxBytes = MAX_BODY_BYTES
   if (type && !/^application\/(?:[\w.+-]*\+)?json\b/i.test(type)) {
     throw new ApiError("unsupported_media_type", `Send the body as application/json (got ${type.split(";")[0]}).`);
   }
-  const text = await readCapped(request, maxBytes);
+  const text = await readText(request, maxBytes);
   if (text.trim() === "") throw new ApiError("bad_request", "The request body is empty; send a JSON object.");
   let parsed: unknown;
   try {
@@ -35,29 +36,11 @@ export async function readJsonObject(request: Request, maxBytes = MAX_BODY_BYTES
   return parsed as Record<string, unknown>;
 }
 
-async function readCapped(request: Request, maxBytes: number): Promise<string> {
+async function readText(request: Request, maxBytes: number): Promise<string> {
   if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    all.set(c, offset);
-    offset += c.byteLength;
-  }
+  const bytes = await readCapped(request.body, maxBytes, () => tooLarge(maxBytes));
   try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(all);
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
     throw new ApiError("bad_request", "The request body is not valid UTF-8.");
   }

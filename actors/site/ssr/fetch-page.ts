@@ -4,6 +4,8 @@
  * times (each hop re-checked), and no loopback or private addresses unless
  * the deployment allows them (`SSR_ALLOW_PRIVATE_FETCH`, set for local dev).
  */
+import { readCapped } from "../../../src/http/read-capped";
+
 export const FETCH_LIMITS = { timeoutMs: 10_000, maxBytes: 5 * 1024 * 1024, maxRedirects: 5 } as const;
 
 export class FetchPageError extends Error {
@@ -52,31 +54,18 @@ export async function fetchPage(rawUrl: string, allowPrivate: boolean, limits = 
       await res.body?.cancel();
       throw new FetchPageError(`${url} is not an HTML page (content-type "${type || "none"}")`, "not_html");
     }
-    return { url, html: await readCapped(res, limits.maxBytes, url) };
+    return { url, html: await readHtml(res, limits.maxBytes, url) };
   }
 }
 
-async function readCapped(res: Response, maxBytes: number, url: string): Promise<string> {
-  const declared = Number(res.headers.get("content-length"));
-  if (declared > maxBytes) {
+async function readHtml(res: Response, maxBytes: number, url: string): Promise<string> {
+  const tooLarge = () => new FetchPageError(`${url} is larger than ${maxBytes / 1024 / 1024} MB`, "too_large");
+  if (Number(res.headers.get("content-length")) > maxBytes) {
     await res.body?.cancel();
-    throw new FetchPageError(`${url} is larger than ${maxBytes / 1024 / 1024} MB`, "too_large");
+    throw tooLarge();
   }
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: false });
-  let size = 0;
-  let html = "";
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw new FetchPageError(`${url} is larger than ${maxBytes / 1024 / 1024} MB`, "too_large");
-    }
-    html += decoder.decode(value, { stream: true });
-  }
-  return html + decoder.decode();
+  if (!res.body) return "";
+  return new TextDecoder("utf-8", { fatal: false, ignoreBOM: false }).decode(await readCapped(res.body, maxBytes, tooLarge));
 }
 
 function checkUrl(raw: string, allowPrivate: boolean): string {
