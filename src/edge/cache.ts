@@ -67,7 +67,7 @@ export async function cachedRead(
   if (hit) return hit;
   const cache = caches.default;
   const fresh = await origin();
-  if (fresh.status !== 200) return { response: fresh, hit: false };
+  if (fresh.status !== 200 || uncacheable(fresh)) return { response: fresh, hit: false };
   const body = await fresh.arrayBuffer();
   const headers = new Headers(fresh.headers);
   headers.set("etag", await etagOf(body));
@@ -91,7 +91,7 @@ export async function cachedStream(
   const hit = await cachedHit(request, key);
   if (hit) return hit;
   const fresh = await origin();
-  if (fresh.status !== 200 || !fresh.body) return { response: fresh, hit: false };
+  if (fresh.status !== 200 || !fresh.body || uncacheable(fresh)) return { response: fresh, hit: false };
   const headers = new Headers(fresh.headers);
   headers.set("etag", `"p${(await etagOf(new TextEncoder().encode(key).buffer as ArrayBuffer)).slice(1, -1)}"`);
   const [toClient, toCache] = fresh.body.tee();
@@ -103,6 +103,11 @@ export async function cachedStream(
     })(),
   );
   return { response: conditional(request, new Response(toClient, { status: 200, headers }), "MISS"), hit: false };
+}
+
+/** The origin may say a response must not be kept (a document about to be rebuilt). */
+function uncacheable(response: Response): boolean {
+  return /\bno-store\b/i.test(response.headers.get("cache-control") ?? "");
 }
 
 /** A strong ETag: the SHA-256 of the exact bytes served. */

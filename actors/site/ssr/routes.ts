@@ -16,7 +16,7 @@ import { cancelJob, pendingJob, scheduleJob } from "../jobs";
 import { isHttpUrl } from "../values";
 import { basePathOfUrl, capture, nextNightly, presentCapture, refresh } from "./capture";
 import { PAGE_HEADERS, type PageTarget, renderPage } from "./render";
-import { contentTypeOf, isDocumentName, readDocument } from "../seo/documents";
+import { contentTypeOf, isDocumentName, readDocument, SEO_DOCUMENTS_JOB } from "../seo/documents";
 import { checkSignature, isPublishEvent } from "./webhook";
 import { publicBase } from "./public-base";
 import { activeHostname } from "../hostnames/store";
@@ -173,7 +173,11 @@ function robots(hostname: string): Response {
 function documentResponse(s: SiteContext, name: string): Response {
   const body = readDocument(s.sql, name);
   if (body === null) throw new ApiError("not_found", `No ${name} for this site.`);
-  return new Response(body, { headers: { "content-type": contentTypeOf(name), "cache-control": PAGE_HEADERS["cache-control"] } });
+  // While a rebuild is queued the stored copy is about to change: serve it, but let no cache keep it.
+  const rebuilding = pendingJob(s.sql, SEO_DOCUMENTS_JOB, "all") !== null;
+  return new Response(body, {
+    headers: { "content-type": contentTypeOf(name), "cache-control": rebuilding ? "no-store" : PAGE_HEADERS["cache-control"] },
+  });
 }
 
 function redirect(location: string): Response {
