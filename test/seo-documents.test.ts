@@ -71,6 +71,19 @@ describe("sitemap.xml", () => {
     expect((await t.doc("sitemap.xml")).body).not.toContain(t.url("second"));
   });
 
+  it("is never cached while its rebuild is queued, so the next request after the rebuild sees the change", async () => {
+    const t = await setup();
+    await t.settle();
+    await publishedPost(t.site, "queued", { title: "Queued" });
+    const during = await rendered(t.site, `${t.base}sitemap.xml`);
+    expect(during.headers.get("cache-control")).toBe("no-store");
+    expect(await during.text()).not.toContain("queued");
+    await t.settle();
+    const after = await rendered(t.site, `${t.base}sitemap.xml`);
+    expect(after.headers.get("cache-control")).toContain("s-maxage");
+    expect(await after.text()).toContain(t.url("queued"));
+  });
+
   it("leaves the list page out when the capture shows no list", async () => {
     const t = await setup({ showsList: false });
     await publishedPost(t.site, "only", { title: "Only" });
