@@ -2,6 +2,7 @@ import { ApiError } from "../../src/http/errors";
 import { suggest } from "../../src/shared/suggest";
 import type { Field } from "./fields";
 import { type MediaRow, newMedia } from "./media";
+import { sanitizeRichText } from "./rich-text";
 import { isHttpUrl, isSafeLink, normalizeDate } from "./values";
 
 export type ItemData = Record<string, unknown>;
@@ -86,7 +87,7 @@ function checkValue(field: Field, value: unknown, lookups: DataLookups, media: M
     case "richText":
       if (typeof value !== "string") return `must be a string, got ${describe(value)}`;
       if (value.length > MAX_TEXT) return `is longer than ${MAX_TEXT} characters`;
-      return { value };
+      return { value: field.type === "richText" ? sanitizeRichText(value) : value };
     case "number":
       if (typeof value !== "number" || !Number.isFinite(value)) return `must be a finite number, got ${describe(value)}`;
       return { value };
