@@ -28,7 +28,7 @@ async function get<T>(path: string): Promise<T> {
   return (await res.json()) as T;
 }
 
-const ctxOf = (schema: Schema): BindContext => ({ schema, base });
+const ctxOf = (schema: Schema | undefined): BindContext => ({ schema: schema ?? {}, base });
 const attrs = (el: Element) => [el.getAttributeNames(), (n: string) => el.getAttribute(n)] as const;
 const done = (el: Element) => el.setAttribute(ATTR.rendered, "1");
 
@@ -108,7 +108,7 @@ function wireSearch(widget: Element): void {
       parts.template,
       parts.empty,
       body.results.map((r) => r.item),
-      ctxOf(body.schema ?? {}),
+      ctxOf(body.schema),
     );
   };
   input.addEventListener("input", () => {

@@ -12,6 +12,7 @@ import type { ItemRow } from "../items";
 import { type JobHandler, scheduleJob } from "../jobs";
 import { type PublicItem, presentItems } from "../public-items";
 import { publicJson } from "../public-routes";
+import { schemaFor, schemaForAll } from "../schema-map";
 import { selectIn } from "../sql-in";
 import { embeddingText, textHash } from "./embed-text";
 import {
@@ -205,7 +206,10 @@ export class SiteSearch {
       item,
       score: Math.round(score * 10_000) / 10_000,
     }));
-    return publicJson(site.id, collection?.id ?? null, { results });
+    return publicJson(site.id, collection?.id ?? null, {
+      results,
+      schema: collection ? schemaFor(collection, this.#s.collections()) : schemaForAll(this.#s.collections()),
+    });
   }
 
   async related(slug: string, itemSlug: string, url: URL): Promise<Response> {
@@ -225,7 +229,7 @@ export class SiteSearch {
       const matches = await this.#vectors.query(vector, { model, topK: limit + SLACK, collectionId: collection.id, excludeItemId: row.id });
       items = this.#present(matches, modelInfo(model).threshold, model, limit).map((m) => m.item);
     }
-    return publicJson(site.id, collection.id, { items });
+    return publicJson(site.id, collection.id, { items, schema: schemaFor(collection, this.#s.collections()) });
   }
 
   #requireSearch() {
