@@ -10,10 +10,23 @@ export function buildWorker(outdir, config = "wrangler.toml") {
   // Wrangler resolves a relative --outdir against the config's folder; an absolute one is unambiguous.
   outdir = resolve(outdir);
   if (config === "wrangler.toml") execFileSync(process.execPath, ["embedder/build.mjs"], { stdio: "inherit" });
-  execFileSync(process.execPath, ["node_modules/wrangler/bin/wrangler.js", "deploy", "--dry-run", "-c", config, ...(config === "wrangler.toml" ? ["--env="] : []), "--outdir", outdir], {
-    stdio: ["ignore", "ignore", "inherit"],
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
-  });
+  execFileSync(
+    process.execPath,
+    [
+      "node_modules/wrangler/bin/wrangler.js",
+      "deploy",
+      "--dry-run",
+      "-c",
+      config,
+      ...(config === "wrangler.toml" ? ["--env="] : []),
+      "--outdir",
+      outdir,
+    ],
+    {
+      stdio: ["ignore", "ignore", "inherit"],
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+    },
+  );
   return `${outdir}/index.js`;
 }
 

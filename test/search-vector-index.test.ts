@@ -1,7 +1,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { embeddingText, htmlToText } from "../actors/site/search/embed-text";
+import { embeddingText } from "../actors/site/search/embed-text";
+import { plainText } from "../actors/site/plain-text";
 import { SqliteVectorIndex } from "../actors/site/search/sqlite-index";
 import type { Collection } from "../actors/site/collections";
 
@@ -115,6 +116,6 @@ describe("embedding text", () => {
   });
 
   it("decodes entities and drops comments and styles", () => {
-    expect(htmlToText("<style>p{}</style>a&#233;&#x41;<!-- no -->&nbsp;b").replace(/\s+/g, " ").trim()).toBe("aéA b");
+    expect(plainText("<style>p{}</style>a&#233;&#x41;<!-- no -->&nbsp;b").replace(/\s+/g, " ").trim()).toBe("aéA b");
   });
 });

@@ -1,5 +1,6 @@
 import type { Collection } from "../collections";
 import type { ItemData } from "../item-data";
+import { plainText } from "../plain-text";
 
 /**
  * The text an item is embedded from, in this order:
@@ -16,30 +17,13 @@ export function embeddingText(collection: Collection, data: ItemData, maxChars: 
   const parts: string[] = [];
   const add = (v: unknown, strip = false) => {
     if (typeof v !== "string") return;
-    const clean = (strip ? htmlToText(v) : v).replace(/\s+/g, " ").trim();
+    const clean = (strip ? plainText(v) : v).replace(/\s+/g, " ").trim();
     if (clean) parts.push(clean);
   };
   if (title) add(data[title.key]);
   for (const f of textFields) if (f !== title && f.indexed) add(data[f.key]);
   for (const f of collection.fields) if (f.type === "richText") add(data[f.key], true);
   return truncate(parts.map((p) => p.replace(/[.!?:;,]+$/, "")).join(". "), maxChars);
-}
-
-const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
-
-/** Rich text to plain text: scripts and styles dropped, tags become spaces, common entities decoded. */
-export function htmlToText(html: string): string {
-  return html
-    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, " ")
-    .replace(/<!--[\s\S]*?-->/g, " ")
-    .replace(/<[^>]*>/g, " ")
-    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) => {
-      if (e[0] === "#") {
-        const code = e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
-        return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : " ";
-      }
-      return ENTITIES[e.toLowerCase()] ?? m;
-    });
 }
 
 function truncate(text: string, maxChars: number): string {

@@ -1,5 +1,5 @@
-/** Plain text from rich text, and excerpts cut at a word boundary, for descriptions and feeds. */
-import { decodeEntities } from "../../../src/shared/escape";
+/** Plain text from rich text (for embeddings, descriptions and feeds), and excerpts cut at a word boundary. */
+import { decodeEntities } from "../../src/shared/escape";
 
 const BLOCK_END = /<\/(p|div|h[1-6]|li|blockquote|pre|tr|section|article)>|<br\s*\/?>/gi;
 
