@@ -58,4 +58,37 @@ describe("custom hostnames on Cloudflare for SaaS (mocked API)", () => {
     expect((await advance(hostname, "active", "active")).status).toBe(404);
     expect((await register(site, hostname)).status).toBe(201);
   });
+
+  it("a status check and a new registration at the same time never drop the hostname that serves", async () => {
+    const site = await renderedBlog();
+    const stub = env.SITE.get(env.SITE.idFromName(site.id));
+    const due = () =>
+      runInDurableObject(stub, async (_i, state) => {
+        state.storage.sql.exec("UPDATE jobs SET run_at = ? WHERE kind = 'hostname-check'", Date.now() - 1);
+        await state.storage.setAlarm(Date.now() - 1);
+      });
+    const a = uniqueHost("a");
+    await register(site, a);
+    await advance(a, "active", "active");
+    await due();
+    await runDurableObjectAlarm(stub);
+    expect((await onHost(a, "/")).status).toBe(200);
+
+    const b = uniqueHost("b");
+    await register(site, b);
+    await advance(b, "active", "active");
+    await fetch("https://api.cloudflare.test/__mock/delay", { method: "POST", body: JSON.stringify({ hostname: b, ms: 300 }) });
+    await due();
+    const checking = runDurableObjectAlarm(stub);
+    await new Promise((r) => setTimeout(r, 50));
+    const c = uniqueHost("c");
+    expect((await register(site, c)).status).toBe(201);
+    await checking;
+    // B became active while C waited its turn; C then replaced the pending slot. Something always serves.
+    const v = (await view(site)).body;
+    expect(v.customHostname).toMatchObject({ hostname: c, sslStatus: "pending_validation" });
+    expect(v.replacing).toMatchObject({ hostname: b, sslStatus: "active" });
+    expect((await onHost(b, "/")).status).toBe(200);
+    expect((await onHost(a, "/")).status).toBe(404);
+  });
 });

@@ -58,7 +58,24 @@ export function currentRecords(s: SiteContext): { current: HostnameRecord | null
   return { current: all[all.length - 1] ?? null, active: all.find((h) => h.sslStatus === "active") ?? null };
 }
 
-export async function registerHostname(s: SiteContext, input: string, port = ""): Promise<{ record: HostnameRecord; created: boolean }> {
+// Every change to a site's hostnames awaits other objects (the Hostname object, the
+// provider's API), and the site object takes other requests meanwhile. One chain per
+// site object runs them one at a time, so no step acts on a state another has changed.
+const chains = new WeakMap<SiteContext, Promise<unknown>>();
+function serially<T>(s: SiteContext, step: () => Promise<T>): Promise<T> {
+  const run = (chains.get(s) ?? Promise.resolve()).then(step, step);
+  chains.set(
+    s,
+    run.catch(() => undefined),
+  );
+  return run;
+}
+
+export function registerHostname(s: SiteContext, input: string, port = ""): Promise<{ record: HostnameRecord; created: boolean }> {
+  return serially(s, () => register(s, input, port));
+}
+
+async function register(s: SiteContext, input: string, port: string): Promise<{ record: HostnameRecord; created: boolean }> {
   const provider = providerOf(s, port);
   const checked = normalizeHostname(input, toAscii);
   if (!checked.ok) throw new ApiError("bad_request", `hostname ${checked.reason}.`, { path: "hostname" });
@@ -98,7 +115,11 @@ export async function registerHostname(s: SiteContext, input: string, port = "")
 }
 
 /** One status check (the alarm's job); returns when to check again, or nothing once active or gone. */
-export async function checkHostname(s: SiteContext, hostname: string): Promise<{ next: number } | void> {
+export function checkHostname(s: SiteContext, hostname: string): Promise<{ next: number } | void> {
+  return serially(s, () => check(s, hostname));
+}
+
+async function check(s: SiteContext, hostname: string): Promise<{ next: number } | void> {
   const record = readHostnames(s.sql).find((h) => h.hostname === hostname);
   if (!record || record.sslStatus === "active") return;
   const provider = providerOf(s);
@@ -113,7 +134,11 @@ export async function checkHostname(s: SiteContext, hostname: string): Promise<{
 }
 
 /** A request for the hostname with its token reached this service (the local provider's proof). */
-export async function validateHostname(s: SiteContext, hostname: string, token: string): Promise<boolean> {
+export function validateHostname(s: SiteContext, hostname: string, token: string): Promise<boolean> {
+  return serially(s, () => validate(s, hostname, token));
+}
+
+async function validate(s: SiteContext, hostname: string, token: string): Promise<boolean> {
   if (!markValidated(s.sql, hostname, token)) return false;
   const provider = providerOf(s);
   const record = readHostnames(s.sql).find((h) => h.hostname === hostname)!;
@@ -123,16 +148,25 @@ export async function validateHostname(s: SiteContext, hostname: string, token: 
 }
 
 async function activate(s: SiteContext, provider: HostnameProvider, hostname: string): Promise<void> {
-  const siteId = s.site()!.id;
-  await hostnameStub(s, hostname).activate(siteId);
+  // The Hostname object is the judge: without our claim there, this hostname is not ours to serve.
+  if (!(await hostnameStub(s, hostname).activate(s.site()!.id))) {
+    deleteHostname(s.sql, hostname);
+    cancelJob(s.storage, HOSTNAME_JOB, hostname);
+    return;
+  }
+  const replaced = readHostnames(s.sql).filter((h) => h.hostname !== hostname && h.sslStatus === "active");
   updateHostname(s.sql, hostname, { sslStatus: "active", missing: [] });
   cancelJob(s.storage, HOSTNAME_JOB, hostname);
   // The replaced hostname stops here, now that the new one serves.
-  for (const old of readHostnames(s.sql).filter((h) => h.hostname !== hostname)) await detach(s, provider, old);
+  for (const old of replaced) await detach(s, provider, old);
   s.contentChanged();
 }
 
-export async function removeHostnames(s: SiteContext): Promise<string[]> {
+export function removeHostnames(s: SiteContext): Promise<string[]> {
+  return serially(s, () => removeAll(s));
+}
+
+async function removeAll(s: SiteContext): Promise<string[]> {
   const provider = providerOf(s);
   const all = readHostnames(s.sql);
   for (const h of all) await detach(s, provider, h);
