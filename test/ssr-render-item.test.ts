@@ -83,4 +83,23 @@ describe("rendered item pages", () => {
     expect(res.status).toBe(301);
     expect(res.headers.get("location")).toBe(`${pathOf(pageUrl)}live`);
   });
+
+  it("bind only scopes for the page's item: another collection or data-oc-slug is left to the browser", async () => {
+    const site = await blogWithAuthor();
+    await publishedPost(site, "hello", { title: "Hello" });
+    const page = `<html><head><title>t</title></head><body>
+      <article data-oc-item="posts"><h1 data-oc-field="title">x</h1></article>
+      <aside data-oc-item="authors" data-oc-slug="ada"><b data-oc-field="name">author</b><i data-oc-field="title">keep</i></aside>
+      <section data-oc-item="posts" data-oc-slug="another"><h2 data-oc-field="title">other</h2></section>
+      <div data-oc-list="posts"><p data-oc-field="title">t</p></div>
+      <script src="${ORIGIN}/embed.js" data-oc-token="${site.token}"></script></body></html>`;
+    const pageUrl = await putPage(page);
+    await expectStatus(capture(site, { pageUrl, collection: "posts", showsList: false }), 201);
+    const { html } = await renderedHtml(site, `${pathOf(pageUrl)}hello`);
+    expect(html).toContain('<article data-oc-item="posts" data-oc-rendered="1"><h1 data-oc-field="title">Hello</h1></article>');
+    expect(html).toContain(
+      '<aside data-oc-item="authors" data-oc-slug="ada"><b data-oc-field="name">author</b><i data-oc-field="title">keep</i></aside>',
+    );
+    expect(html).toContain('<section data-oc-item="posts" data-oc-slug="another"><h2 data-oc-field="title">other</h2></section>');
+  });
 });

@@ -147,37 +147,45 @@ export function renderWidget(w: CompiledWidget, items: readonly BindableItem[], 
  * list, search or related widget belong to that widget, as in the browser.
  */
 function bindItemScopes(rewriter: HTMLRewriter, item: PublicItem, ctx: BindContext): HTMLRewriter {
-  let widgetDepth = 0;
+  // Inside a nested widget, or inside a scope for another item (another collection or
+  // data-oc-slug), elements are not this page's item's: the browser renders those.
+  let skipDepth = 0;
+  const attr = (el: Element, name: string) => {
+    const raw = el.getAttribute(name);
+    return raw === null ? null : decodeEntities(raw);
+  };
+  const skipUntilEnd = (el: Element) => {
+    if (VOID.has(el.tagName)) return;
+    skipDepth++;
+    el.onEndTag(() => {
+      skipDepth--;
+    });
+  };
   const bind = (el: Element) => {
-    const attrs = [...el.attributes] as [string, string][];
     const b = readBindings(
-      attrs.map(([n]) => n),
-      (name) => {
-        const raw = el.getAttribute(name);
-        return raw === null ? null : decodeEntities(raw);
-      },
+      [...el.attributes].map(([n]) => n as string),
+      (name) => attr(el, name),
     );
     if (b && !b.empty) applyOps(el, bindingOps(el.tagName, b, item, ctx));
   };
   return rewriter
     .on(`[${ATTR.item}]`, {
       element(el) {
+        const slug = attr(el, ATTR.slug);
+        const ours = skipDepth === 0 && attr(el, ATTR.item)?.trim() === item.collection && (slug === null || slug === item.slug);
+        if (!ours) return skipUntilEnd(el);
         bind(el);
         if (!el.removed) el.setAttribute(ATTR.rendered, "1");
       },
     })
     .on(`[${ATTR.item}] [${ATTR.search}], [${ATTR.item}] [${ATTR.related}], [${ATTR.item}] [${ATTR.list}]`, {
       element(el) {
-        if (VOID.has(el.tagName)) return;
-        widgetDepth++;
-        el.onEndTag(() => {
-          widgetDepth--;
-        });
+        skipUntilEnd(el);
       },
     })
     .on(`[${ATTR.item}] *`, {
       element(el) {
-        if (widgetDepth === 0 && !el.hasAttribute(ATTR.item)) bind(el);
+        if (skipDepth === 0 && !el.hasAttribute(ATTR.item)) bind(el);
       },
     });
 }
