@@ -46,8 +46,9 @@ export default {
       const serviceToken = request.headers.get(SERVICE_TOKEN_HEADER);
       // The URL carries the Host the client asked for (workerd builds request.url from it).
       const host = new URL(request.url).host;
-      if (serviceToken) response = await renderedPage(req, env, ctx, serviceToken);
-      else if (!isServiceHost(env, host)) response = await customHostRequest(req, env, ctx, host);
+      // A custom hostname is routed by its Host alone: a client's x-service-token there changes nothing.
+      if (!isServiceHost(env, host)) response = await customHostRequest(req, env, ctx, host);
+      else if (serviceToken) response = await renderedPage(req, env, ctx, serviceToken);
       else response = (await router.fetch(req, env, ctx)) ?? errorResponse("not_found", "No such endpoint.");
     } catch (err) {
       response = toErrorResponse(err);

@@ -68,6 +68,7 @@ describe("rendered item pages", () => {
       const { status, html, res } = await renderedHtml(site, `${pathOf(pageUrl)}${slug}`);
       expect(status, slug).toBe(404);
       expect(res.headers.get("x-robots-tag")).toBe("noindex");
+      expect(res.headers.get("cache-control")).toBe("no-store");
       expect(html).toContain('<meta name="robots" content="noindex"></head>');
       expect(html).toContain("<header><h1>Acme Blog</h1></header>");
       expect(html).not.toContain("Draft");

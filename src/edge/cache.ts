@@ -5,6 +5,15 @@
  * read that started before the change can only ever store under the old key.
  */
 
+/** The stored copy lives until its versioned key is retired (a change makes it unreachable). */
+const EDGE_CACHE_CONTROL = "public, s-maxage=31536000";
+/**
+ * What clients and any cache outside ours are told: keep it, but revalidate
+ * every time (a cheap 304 by ETag), because only our versioned keys know when
+ * a page or an answer has changed.
+ */
+export const CLIENT_CACHE_CONTROL = "public, max-age=0, must-revalidate";
+
 export interface CacheOutcome {
   response: Response;
   hit: boolean;
@@ -71,6 +80,7 @@ export async function cachedRead(
   const body = await fresh.arrayBuffer();
   const headers = new Headers(fresh.headers);
   headers.set("etag", await etagOf(body));
+  headers.set("cache-control", EDGE_CACHE_CONTROL);
   ctx.waitUntil(cache.put(key, new Response(body, { status: 200, headers })));
   hotPut(key, body, headers);
   return { response: conditional(request, new Response(body, { status: 200, headers }), "MISS"), hit: false };
@@ -93,6 +103,7 @@ export async function cachedStream(
   const fresh = await origin();
   if (fresh.status !== 200 || !fresh.body || uncacheable(fresh)) return { response: fresh, hit: false };
   const headers = new Headers(fresh.headers);
+  headers.set("cache-control", EDGE_CACHE_CONTROL);
   headers.set("etag", `"p${(await etagOf(new TextEncoder().encode(key).buffer as ArrayBuffer)).slice(1, -1)}"`);
   const [toClient, toCache] = fresh.body.tee();
   ctx.waitUntil(
@@ -122,6 +133,7 @@ function conditional(request: Request, response: Response, state: "HIT" | "MISS"
   const inm = request.headers.get("if-none-match");
   const headers = new Headers(response.headers);
   headers.set("x-cache", state);
+  headers.set("cache-control", CLIENT_CACHE_CONTROL);
   if (etag && inm && inm.split(",").some((t) => t.trim() === etag || t.trim() === "*")) {
     return new Response(null, { status: 304, headers });
   }

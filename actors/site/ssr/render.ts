@@ -113,6 +113,8 @@ export function renderDocument(html: string, data: PageData): Response {
   const headers = new Headers(PAGE_HEADERS);
   if (data.status !== 200) {
     headers.set("x-robots-tag", "noindex");
+    // A not-found page must not outlive the publish that fills it.
+    headers.set("cache-control", "no-store");
     rewriter = rewriter.on("head", {
       element(el) {
         el.append('<meta name="robots" content="noindex">', { html: true });
