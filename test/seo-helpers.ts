@@ -15,7 +15,7 @@ export async function readHead(html: string): Promise<Head> {
   let ld: string | null = null;
   const attr = (el: Element, n: string) => decodeEntities(el.getAttribute(n) ?? "");
   await new HTMLRewriter()
-    .on("head title", {
+    .on("title", {
       element(el) {
         title = "";
         el.onEndTag(() => {

@@ -171,6 +171,20 @@ describe("item page head", () => {
     expect(one(h, "og:description")).toBe(d);
   });
 
+  it("are added to a captured page that has no <head> element", async () => {
+    const site = await newBlog("seo_engine");
+    const html = `<!doctype html><title>Minified</title><div data-oc-list="posts"><p data-oc-field="title">x</p></div><script src="${ORIGIN}/embed.js" data-oc-token="${site.token}"></script>`;
+    const pageUrl = await putPage(html);
+    await expectStatus(capture(site, { pageUrl, collection: "posts" }), 201);
+    await publishedPost(site, "bread", { ...FULL_POST, author: undefined });
+    const h = await readHead((await renderedHtml(site, `${pathOf(pageUrl)}bread`)).html);
+    expect(h.titles).toEqual(["Baking bread at home"]);
+    expect(h.canonical).toHaveLength(1);
+    expect(h.jsonLd.map((d) => d["@type"]).sort()).toEqual(["Article", "BreadcrumbList"]);
+    const missing = await renderedHtml(site, `${pathOf(pageUrl)}nope`);
+    expect(missing.html).toContain('<meta name="robots" content="noindex">');
+  });
+
   it("leaves list pages' head exactly as captured", async () => {
     const { site, base } = await blog();
     await publishedPost(site, "bread", FULL_POST);

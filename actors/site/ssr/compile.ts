@@ -69,6 +69,7 @@ export async function compilePage(source: string): Promise<CompiledPage> {
   let description = "";
   let siteName = "";
   let inTitle = false;
+  let sawHead = false;
   const ldScripts: string[] = [];
 
   const rewriter = new HTMLRewriter()
@@ -102,6 +103,11 @@ export async function compilePage(source: string): Promise<CompiledPage> {
         if (/\/embed\.js(?:[?#]|$)/.test(decodeEntities(src))) embedTokens.push(decodeEntities(el.getAttribute("data-oc-token") ?? ""));
       },
     })
+    .on("head", {
+      element() {
+        sawHead = true;
+      },
+    })
     .on("head title", {
       element() {
         inTitle = title === "";
@@ -133,10 +139,13 @@ export async function compilePage(source: string): Promise<CompiledPage> {
   const marked = await rewriter.transform(new Response(page)).text();
 
   const inner: string[] = [];
-  const html = marked.replace(/\uE000W(\d+)\uE001([\s\S]*?)\uE000w\1\uE001/g, (_m, i: string, content: string) => {
-    inner[Number(i)] = content;
-    return "";
-  });
+  const html = (sawHead ? marked : withHead(marked)).replace(
+    /\uE000W(\d+)\uE001([\s\S]*?)\uE000w\1\uE001/g,
+    (_m, i: string, content: string) => {
+      inner[Number(i)] = content;
+      return "";
+    },
+  );
   const widgets: CompiledWidget[] = [];
   for (const [i, config] of configs.entries()) widgets.push({ config, ...(await compileWidget(inner[i] ?? "")) });
   const pageJsonLd = ldScripts.flatMap((text, i) => (describesPage(text) ? [i] : []));
@@ -150,6 +159,17 @@ export async function compilePage(source: string): Promise<CompiledPage> {
     pageJsonLd,
     embedTokens,
   };
+}
+
+/**
+ * HTML lets a page leave out <head>, but the item pages' tags and a 404's noindex
+ * go into it: a page without one gets an empty one where the parser would imply it.
+ */
+function withHead(html: string): string {
+  const open = /<html\b[^>]*>/i.exec(html) ?? /^\s*<!doctype[^>]*>/i.exec(html);
+  if (!open) return `<head></head>${html}`;
+  const at = open.index + open[0].length;
+  return `${html.slice(0, at)}<head></head>${html.slice(at)}`;
 }
 
 function describesPage(json: string): boolean {

@@ -195,32 +195,48 @@ function bindItemScopes(rewriter: HTMLRewriter, item: PublicItem, ctx: BindConte
 /** Drops the captured page's own title, description, canonical, social and page JSON-LD tags, then appends the item's. */
 function replaceHead(rewriter: HTMLRewriter, head: string, pageJsonLd: readonly number[]): HTMLRewriter {
   let ld = 0;
+  let svgDepth = 0;
   const lower = (el: Element, name: string) => el.getAttribute(name)?.trim().toLowerCase() ?? "";
-  return rewriter
-    .on("head title", { element: (el) => void el.remove() })
-    .on("meta[name]", {
-      element(el) {
-        const name = lower(el, "name");
-        if (name === "description" || name.startsWith("twitter:")) el.remove();
-      },
-    })
-    .on("meta[property]", {
-      element(el) {
-        const p = lower(el, "property");
-        if (p.startsWith("og:") || p.startsWith("article:") || p.startsWith("twitter:")) el.remove();
-      },
-    })
-    .on("link[rel]", {
-      element(el) {
-        if (lower(el, "rel").split(/\s+/).includes("canonical")) el.remove();
-      },
-    })
-    .on('script[type="application/ld+json"]', {
-      element(el) {
-        if (pageJsonLd.includes(ld++)) el.remove();
-      },
-    })
-    .on("head", { element: (el) => void el.append(head, { html: true }) });
+  return (
+    rewriter
+      // Any <title> of the document (a page without <head> has it loose), but not an SVG's.
+      .on("svg", {
+        element(el) {
+          svgDepth++;
+          el.onEndTag(() => {
+            svgDepth--;
+          });
+        },
+      })
+      .on("title", {
+        element(el) {
+          if (svgDepth === 0) el.remove();
+        },
+      })
+      .on("meta[name]", {
+        element(el) {
+          const name = lower(el, "name");
+          if (name === "description" || name.startsWith("twitter:")) el.remove();
+        },
+      })
+      .on("meta[property]", {
+        element(el) {
+          const p = lower(el, "property");
+          if (p.startsWith("og:") || p.startsWith("article:") || p.startsWith("twitter:")) el.remove();
+        },
+      })
+      .on("link[rel]", {
+        element(el) {
+          if (lower(el, "rel").split(/\s+/).includes("canonical")) el.remove();
+        },
+      })
+      .on('script[type="application/ld+json"]', {
+        element(el) {
+          if (pageJsonLd.includes(ld++)) el.remove();
+        },
+      })
+      .on("head", { element: (el) => void el.append(head, { html: true }) })
+  );
 }
 
 function applyOps(el: Element, ops: readonly Op[]): void {
