@@ -86,7 +86,11 @@ function checkUrl(raw: string, allowPrivate: boolean): string {
 
 /** Literal loopback, private, link-local and unique-local addresses, and names that only resolve locally. */
 export function isPrivateHost(hostname: string): boolean {
-  const h = hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  // A trailing dot names the same host ("localhost." is localhost).
+  const h = hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.+$/, "");
   if (
     h === "localhost" ||
     h.endsWith(".localhost") ||
@@ -109,11 +113,37 @@ export function isPrivateHost(hostname: string): boolean {
       a >= 224
     );
   }
-  if (h.includes(":")) {
-    if (h === "::1" || h === "::") return true;
-    const mapped = /^::ffff:(.+)$/.exec(h);
-    if (mapped) return mapped[1]!.includes(".") ? isPrivateHost(mapped[1]!) : true;
-    return /^(fc|fd|fe8|fe9|fea|feb)/.test(h);
-  }
+  if (h.includes(":")) return isPrivateV6(h);
   return false;
+}
+
+/**
+ * IPv6: loopback and unspecified, IPv4-mapped/compatible/translated forms (judged
+ * by the IPv4 address they carry), unique-local, link-local and site-local.
+ */
+function isPrivateV6(h: string): boolean {
+  const groups = expandV6(h);
+  if (!groups) return true; // unparseable: refuse rather than guess
+  const [g0, g1, g2, g3, g4, g5, g6, g7] = groups as [number, number, number, number, number, number, number, number];
+  const v4 = () => `${g6 >> 8}.${g6 & 255}.${g7 >> 8}.${g7 & 255}`;
+  const zeroPrefix = g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0;
+  if (zeroPrefix && (g5 === 0 || g5 === 0xffff)) return g6 === 0 && g7 <= 1 ? true : isPrivateHost(v4()); // ::, ::1, ::a.b.c.d, ::ffff:a.b.c.d
+  if (g0 === 0x64 && g1 === 0xff9b) return isPrivateHost(v4()); // 64:ff9b::/96
+  return (g0 & 0xfe00) === 0xfc00 || (g0 & 0xffc0) === 0xfe80 || (g0 & 0xffc0) === 0xfec0;
+}
+
+function expandV6(h: string): number[] | null {
+  let text = h;
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (dotted) {
+    const p = (dotted[1] as string).split(".").map(Number);
+    text = text.slice(0, -(dotted[1] as string).length) + `${((p[0]! << 8) | p[1]!).toString(16)}:${((p[2]! << 8) | p[3]!).toString(16)}`;
+  }
+  const [head = "", tail] = text.split("::");
+  const a = head ? head.split(":") : [];
+  const b = tail === undefined ? [] : tail ? tail.split(":") : [];
+  const fill = tail === undefined ? 0 : 8 - a.length - b.length;
+  const all = [...a, ...Array<string>(Math.max(fill, 0)).fill("0"), ...b];
+  if (all.length !== 8 || all.some((g) => !/^[0-9a-f]{1,4}$/.test(g))) return null;
+  return all.map((g) => parseInt(g, 16));
 }
