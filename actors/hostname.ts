@@ -1,67 +1,52 @@
 import { DurableObject } from "cloudflare:workers";
-import { SQLSchemaMigrations } from "durable-utils/sql-migrations";
-
-const MIGRATIONS = [
-  {
-    idMonotonicInc: 1,
-    description: "who owns this hostname",
-    sql: `CREATE TABLE IF NOT EXISTS claim (
-      id INTEGER PRIMARY KEY CHECK (id = 1),
-      hostname TEXT NOT NULL,
-      site_id TEXT NOT NULL,
-      active INTEGER NOT NULL DEFAULT 0,
-      updated_at TEXT NOT NULL
-    );`,
-  },
-];
 
 export interface HostnameRoute {
   siteId: string;
   active: boolean;
 }
 
+interface Claim extends HostnameRoute {
+  hostname: string;
+  updatedAt: string;
+}
+
 /**
  * One object per hostname (`idFromName(hostname)`): the single place that
  * decides which site a hostname belongs to, so two sites can never hold the
  * same hostname, without any global lock. It also answers the front Worker's
- * Host → site lookups.
+ * Host → site lookups. Its one record lives in the synchronous key-value
+ * storage, so a lookup for a hostname nobody claimed writes nothing.
  */
 export class Hostname extends DurableObject<Env> {
-  constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env);
-    ctx.blockConcurrencyWhile(async () => {
-      await new SQLSchemaMigrations({ doStorage: ctx.storage, migrations: MIGRATIONS }).runAll();
-    });
-  }
-
   /** Takes the hostname for `siteId`; false when another site holds it. Idempotent for the owner. */
   claim(hostname: string, siteId: string): boolean {
-    const owner = this.route();
+    const owner = this.#claim();
     if (owner && owner.siteId !== siteId) return false;
-    if (!owner) {
-      this.ctx.storage.sql.exec(
-        "INSERT INTO claim (id, hostname, site_id, active, updated_at) VALUES (1, ?, ?, 0, ?)",
-        hostname,
-        siteId,
-        new Date().toISOString(),
-      );
-    }
+    if (!owner) this.#write({ hostname, siteId, active: false, updatedAt: new Date().toISOString() });
     return true;
   }
 
   activate(siteId: string): boolean {
-    return (
-      this.ctx.storage.sql.exec("UPDATE claim SET active = 1, updated_at = ? WHERE site_id = ?", new Date().toISOString(), siteId)
-        .rowsWritten > 0
-    );
+    const owner = this.#claim();
+    if (!owner || owner.siteId !== siteId) return false;
+    this.#write({ ...owner, active: true, updatedAt: new Date().toISOString() });
+    return true;
   }
 
   release(siteId: string): void {
-    this.ctx.storage.sql.exec("DELETE FROM claim WHERE site_id = ?", siteId);
+    if (this.#claim()?.siteId === siteId) this.ctx.storage.kv.delete("claim");
   }
 
   route(): HostnameRoute | null {
-    const row = this.ctx.storage.sql.exec<{ site_id: string; active: number }>("SELECT site_id, active FROM claim").toArray()[0];
-    return row ? { siteId: row.site_id, active: row.active === 1 } : null;
+    const c = this.#claim();
+    return c ? { siteId: c.siteId, active: c.active } : null;
+  }
+
+  #claim(): Claim | null {
+    return this.ctx.storage.kv.get<Claim>("claim") ?? null;
+  }
+
+  #write(claim: Claim): void {
+    this.ctx.storage.kv.put("claim", claim);
   }
 }

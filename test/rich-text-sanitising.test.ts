@@ -21,7 +21,18 @@ describe("rich text is cleaned on write", () => {
     expect(sanitizeRichText(`<div><p>unclosed`)).toBe("<div><p>unclosed</p></div>");
     expect(sanitizeRichText(`</div>stray close<b>x</i></b>`)).toBe("stray close<b>x</b>");
     expect(sanitizeRichText(`1 < 2 > 0`)).toBe("1 &lt; 2 &gt; 0");
+    const deep = sanitizeRichText("<b>".repeat(30_000) + "x" + "</i>".repeat(30_000));
+    expect(deep.match(/<b>/g)).toHaveLength(64);
+    expect(deep.endsWith("</b>".repeat(64))).toBe(true);
     expect(sanitizeRichText(`<p title='say "hi"'>x</p>`)).toBe(`<p title="say &quot;hi&quot;">x</p>`);
+  });
+
+  it("gives list items and definitions their parent, and drops table parts and links that could not stay inside", () => {
+    expect(sanitizeRichText("<li>a</li><li>b</li>")).toBe("<ul><li>a</li><li>b</li></ul>");
+    expect(sanitizeRichText("<dt>t</dt><dd>d</dd>")).toBe("<dl><dt>t</dt><dd>d</dd></dl>");
+    expect(sanitizeRichText("<tr><td>x</td></tr>")).toBe("x");
+    expect(sanitizeRichText("<table><tr><td>x</td></tr></table>")).toBe("<table><tr><td>x</td></tr></table>");
+    expect(sanitizeRichText('<a href="/a">1<a href="/b">2</a></a>')).toBe('<a href="/a">12</a>');
   });
 
   it("adds rel=noopener to links that open a new tab", () => {

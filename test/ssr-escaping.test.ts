@@ -47,4 +47,16 @@ describe("content in rendered pages is escaped for its context", () => {
       `<li title="say &quot;hi&quot; &amp; bye" data-x="plain"><b data-oc-field="title">x</b></li>`,
     );
   });
+
+  it("content never binds into script, style or base elements", async () => {
+    const site = await newBlog("seo_engine");
+    await publishedPost(site, "a", { title: "alert(1)", website: "https://evil.example/" });
+    const widget = `<div data-oc-list="posts"><div><script data-oc-field="title">safe()</script><script data-oc-attr-src="website"></script><base data-oc-attr-href="website"><style data-oc-field="title"></style><b data-oc-field="title">t</b></div></div>`;
+    const pageUrl = await putPage(`<body>${widget}<script src="${ORIGIN}/embed.js" data-oc-token="${site.token}"></script></body>`);
+    await expectStatus(capture(site, { pageUrl, collection: "posts" }), 201);
+    const { html } = await renderedHtml(site, pathOf(pageUrl));
+    expect(html).toContain(
+      '<script data-oc-field="title">safe()</script><script data-oc-attr-src="website"></script><base data-oc-attr-href="website"><style data-oc-field="title"></style><b data-oc-field="title">alert(1)</b>',
+    );
+  });
 });

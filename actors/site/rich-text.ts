@@ -93,6 +93,8 @@ const DROP_WHOLE = new Set([
   "select",
 ]);
 const URL_ATTRS = new Set(["href", "src", "cite"]);
+const MAX_DEPTH = 64;
+const TABLE_PARTS = new Set(["caption", "colgroup", "col", "thead", "tbody", "tfoot", "tr", "td", "th"]);
 
 interface Tag {
   name: string;
@@ -105,6 +107,10 @@ interface Tag {
 export function sanitizeRichText(html: string): string {
   let out = "";
   const open: string[] = [];
+  const emit = (name: string) => {
+    out += `<${name}>`;
+    return name;
+  };
   let i = 0;
   while (i < html.length) {
     const lt = html.indexOf("<", i);
@@ -142,6 +148,14 @@ export function sanitizeRichText(html: string): string {
       while (open.length > at) out += `</${open.pop()}>`;
       continue;
     }
+    // Elements that only make sense inside a parent would be moved out of the container
+    // by the HTML parser: give them their parent, or drop the tag.
+    if (tag.name === "li" && !open.some((t) => t === "ul" || t === "ol")) open.push(emit("ul"));
+    if ((tag.name === "dt" || tag.name === "dd") && !open.includes("dl")) open.push(emit("dl"));
+    if (TABLE_PARTS.has(tag.name) && !open.includes("table")) continue;
+    if (tag.name === "a" && open.includes("a")) continue;
+    // Real documents nest a few levels; a deeper pile is unwrapped, which also keeps the work linear.
+    if (open.length >= MAX_DEPTH && !VOID.has(tag.name)) continue;
     out += startTag(tag);
     if (!VOID.has(tag.name)) open.push(tag.name);
   }

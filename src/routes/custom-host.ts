@@ -5,17 +5,24 @@ import { cachedStream } from "../edge/cache";
 import { siteMetaById } from "../edge/site-meta";
 import { ApiError } from "../http/errors";
 import { entitlements } from "../plans";
+import { normalizeHostname } from "../shared/hostname";
 import { parsePage } from "../shared/list-params";
 import { hostnameStub, siteStub } from "../stubs";
 import { fromSite, internalRequest } from "./forward";
 
-/** Whether `host` is the service itself (API, dashboard) rather than a customer's hostname. */
+/**
+ * Whether `host` is the service itself (API, dashboard) rather than a customer's
+ * hostname. With SERVICE_HOSTNAMES unset every host is the service: a deployment
+ * that has not said which hosts are its own must not send its API to the
+ * custom-hostname router.
+ */
 export function isServiceHost(env: Env, host: string): boolean {
-  const name = host.toLowerCase().replace(/:\d+$/, "").replace(/\.$/, "");
-  return (env.SERVICE_HOSTNAMES || "localhost,127.0.0.1")
+  const own = (env.SERVICE_HOSTNAMES ?? "")
     .split(",")
     .map((h) => h.trim().toLowerCase())
-    .includes(name);
+    .filter(Boolean);
+  if (own.length === 0) return true;
+  return own.includes(host.toLowerCase().replace(/:\d+$/, "").replace(/\.$/, ""));
 }
 
 // Host → site, per isolate: a lookup costs one call to that hostname's own object,
@@ -50,6 +57,8 @@ export function forgetHostRoutes(siteId: string): void {
  */
 export async function customHostRequest(request: Request, env: Env, ctx: ExecutionContext, host: string): Promise<Response> {
   const hostname = host.toLowerCase().replace(/:\d+$/, "").replace(/\.$/, "");
+  // Hosts that could never have been registered (IPs, single labels) cost no object at all.
+  if (!normalizeHostname(hostname, (h) => h).ok) throw new ApiError("not_found", `No site is connected to ${hostname}.`);
   const url = new URL(request.url);
   const validating = url.pathname.startsWith(VALIDATION_PATH);
   // A validation request is rare and must see a just-registered hostname: it skips the memo.

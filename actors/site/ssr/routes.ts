@@ -6,6 +6,7 @@ import { type IRequest, IttyRouter } from "itty-router";
 import { z } from "zod";
 import { ApiError } from "../../../src/http/errors";
 import { json, readJsonObject } from "../../../src/http/json";
+import { readCapped } from "../../../src/http/read-capped";
 import { parseBody } from "../../../src/http/validation";
 import { safeEqual } from "../../../src/ids";
 import { entitlements } from "../../../src/plans";
@@ -21,6 +22,8 @@ import { checkSignature, isPublishEvent } from "./webhook";
 import { publicBase } from "./public-base";
 import { activeHostname } from "../hostnames/store";
 import { currentRecords, presentHostname, providerOf, registerHostname, removeHostnames } from "../hostnames/service";
+
+const WEBHOOK_MAX_BYTES = 1024 * 1024;
 
 export const SSR_JOBS = { nightly: "ssr-nightly", webhook: "ssr-webhook" } as const;
 
@@ -128,7 +131,11 @@ export function ssrRoutes(s: SiteContext) {
 export async function webhook(s: SiteContext, request: Request, secret: string): Promise<Response> {
   const c = s.capture();
   if (!c || !safeEqual(secret, c.webhookSecret)) throw new ApiError("not_found", "Unknown webhook URL.");
-  const body = await request.text();
+  const body = request.body
+    ? new TextDecoder().decode(
+        await readCapped(request.body, WEBHOOK_MAX_BYTES, () => new ApiError("payload_too_large", "Webhook bodies are limited to 1 MB.")),
+      )
+    : "";
   const signature = await checkSignature(request.headers, body, c.extra.webhookSigningSecret);
   if (signature === "invalid") throw new ApiError("unauthorized", "The webhook signature does not match the signing secret.");
   if (!isPublishEvent(body)) return json({ refresh: "ignored", reason: "not a site publish event" }, 200);

@@ -86,6 +86,9 @@ export function isBindableAttribute(name: string): boolean {
   return ATTRIBUTE_NAME.test(name) && !name.startsWith("on") && name !== "srcdoc" && name !== "style";
 }
 
+// Content never becomes script, styles, or a document base: these elements take no bindings at all.
+const NEVER_BOUND = new Set(["script", "style", "base", "iframe", "frame", "object", "embed", "template", "noscript"]);
+
 const URL_ATTRIBUTES = new Set(["href", "src", "action", "formaction", "poster", "cite", "data", "background", "ping"]);
 const SAFE_URL = /^(?:https?:\/\/|mailto:|tel:|\/|#|\?|\.{0,2}\/)|^[^:/?#]*(?:[/?#]|$)/i;
 
@@ -121,6 +124,7 @@ export function fieldType(item: BindableItem, path: string, schema: Schema): str
  */
 export function bindingOps(tag: string, b: Bindings, item: BindableItem, ctx: BindContext): Op[] {
   if (!visible(b, item)) return [{ op: "remove" }];
+  if (NEVER_BOUND.has(tag)) return [];
   const ops: Op[] = [];
   if (b.link && tag === "a") ops.push({ op: "set", name: "href", value: itemPath(ctx.base, item.slug) });
   for (const [name, path] of b.attrs) ops.push(attributeOp(name, lookup(item, path)));
