@@ -26,9 +26,56 @@ export function requoteRawAttr(raw: string): string {
   return raw.replace(/"/g, "&quot;");
 }
 
-const NAMED: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
+// The named references site builders and editors actually emit; numeric ones cover the rest.
+const NAMED: Record<string, string> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: "\u00a0",
+  ndash: "\u2013",
+  mdash: "\u2014",
+  lsquo: "\u2018",
+  rsquo: "\u2019",
+  sbquo: "\u201a",
+  ldquo: "\u201c",
+  rdquo: "\u201d",
+  bdquo: "\u201e",
+  hellip: "\u2026",
+  bull: "\u2022",
+  middot: "\u00b7",
+  laquo: "\u00ab",
+  raquo: "\u00bb",
+  lsaquo: "\u2039",
+  rsaquo: "\u203a",
+  copy: "\u00a9",
+  reg: "\u00ae",
+  trade: "\u2122",
+  deg: "\u00b0",
+  times: "\u00d7",
+  divide: "\u00f7",
+  euro: "\u20ac",
+  pound: "\u00a3",
+  yen: "\u00a5",
+  cent: "\u00a2",
+  sect: "\u00a7",
+  para: "\u00b6",
+  dagger: "\u2020",
+  thinsp: "\u2009",
+  ensp: "\u2002",
+  emsp: "\u2003",
+  shy: "\u00ad",
+  zwj: "\u200d",
+  zwnj: "\u200c",
+  iexcl: "\u00a1",
+  iquest: "\u00bf",
+  frac12: "\u00bd",
+  frac14: "\u00bc",
+  frac34: "\u00be",
+};
 
-/** Decodes the character references that binding attributes can realistically hold. */
+/** Decodes numeric character references and the common named ones (anything else stays as written). */
 export function decodeEntities(value: string): string {
   if (!value.includes("&")) return value;
   return value.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, ref: string) => {

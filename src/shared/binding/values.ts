@@ -27,7 +27,7 @@ const ITEM_KEYS = new Set(["slug", "publishedAt", "updatedAt", "id"]);
  */
 export function lookup(item: BindableItem, path: string): unknown {
   const [head = "", ...rest] = path.split(".");
-  let value: unknown = head in item.data ? item.data[head] : ITEM_KEYS.has(head) ? item[head as "slug"] : undefined;
+  let value: unknown = Object.hasOwn(item.data, head) ? item.data[head] : ITEM_KEYS.has(head) ? item[head as "slug"] : undefined;
   for (const key of rest) {
     if (Array.isArray(value)) value = value[0];
     value = isItem(value) ? lookup(value, key) : undefined;
