@@ -52,3 +52,14 @@ export const DEMO_AUTHORS = [
   { slug: "ada", publish: true, data: { name: "Ada Lovelace", bio: "<p>Writes about engines and everything else.</p>" } },
   { slug: "grace", publish: true, data: { name: "Grace Hopper", bio: "<p>Debugs gardens and compilers.</p>" } },
 ];
+
+/** Creates a demo site (SEO Engine plan) with authors and posts on a running service; returns its keys. */
+export async function seedDemoSite(base, operator, { api, must }, posts = 12) {
+  const { site } = await must(api(base, "POST", "/sites", operator, { name: "Demo blog", plan: "seo_engine" }), "create demo site");
+  const key = site.adminKey;
+  await must(api(base, "PUT", `/sites/${site.id}/collections/authors`, key, { name: "Authors", fields: AUTHOR_FIELDS }), "authors");
+  await must(api(base, "PUT", `/sites/${site.id}/collections/posts`, key, { name: "Posts", fields: POST_FIELDS }), "posts");
+  await must(api(base, "POST", `/sites/${site.id}/collections/authors/items:batch`, key, { items: DEMO_AUTHORS }), "seed authors");
+  await must(api(base, "POST", `/sites/${site.id}/collections/posts/items:batch`, key, { items: demoPosts(posts) }), "seed posts");
+  return { id: site.id, workspaceId: site.workspaceId, token: site.token, adminKey: key };
+}

@@ -5,7 +5,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { adminToken, api, must, waitFor } from "./lib.mjs";
-import { AUTHOR_FIELDS, DEMO_AUTHORS, POST_FIELDS, demoPosts } from "./demo-content.mjs";
+import { seedDemoSite } from "./demo-content.mjs";
 import { startDemoPages } from "./demo-page.mjs";
 
 const port = Number(process.env.PORT ?? 8787);
@@ -68,13 +68,7 @@ async function ensureDemoSite() {
     const check = await api(base, "GET", `/sites/${saved.id}`, operator);
     if (check.status === 200) return saved;
   }
-  const { site } = await must(api(base, "POST", "/sites", operator, { name: "Demo blog", plan: "seo_engine" }), "create demo site");
-  const key = site.adminKey;
-  await must(api(base, "PUT", `/sites/${site.id}/collections/authors`, key, { name: "Authors", fields: AUTHOR_FIELDS }), "authors");
-  await must(api(base, "PUT", `/sites/${site.id}/collections/posts`, key, { name: "Posts", fields: POST_FIELDS }), "posts");
-  await must(api(base, "POST", `/sites/${site.id}/collections/authors/items:batch`, key, { items: DEMO_AUTHORS }), "seed authors");
-  await must(api(base, "POST", `/sites/${site.id}/collections/posts/items:batch`, key, { items: demoPosts(12) }), "seed posts");
-  const saved = { id: site.id, workspaceId: site.workspaceId, token: site.token, adminKey: key };
+  const saved = await seedDemoSite(base, operator, { api, must });
   writeFileSync(file, JSON.stringify(saved, null, 2), { mode: 0o600 });
   return saved;
 }
