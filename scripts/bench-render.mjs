@@ -7,12 +7,11 @@ import * as cheerio from "cheerio";
 import { build } from "esbuild";
 import { Miniflare, convertV4MiniflareOptions } from "miniflare";
 import { get } from "node:http";
-import { api, benchPageServer, must } from "./lib.mjs";
-import { buildWorker, startWorkerd, workerdCpuMs } from "./workerd-host.mjs";
+import { api, must, ssrBenchSite } from "./lib.mjs";
+import { workerdCpuMs } from "./workerd-host.mjs";
 
 const PAGES = Number(process.env.BENCH_RENDER_PAGES ?? 100);
 const PER_PAGE = 24;
-const operator = "bench-operator";
 
 const CARD = `<article class="card">
   <a class="card-link" data-oc-link><h2 class="card-title" data-oc-field="title">Sample title</h2></a>
@@ -73,27 +72,17 @@ const stats = (xs) => {
   return { p50: percentile(s, 50), p99: percentile(s, 99) };
 };
 
-const script = buildWorker(".bench/build");
-const { dispose, base } = await startWorkerd({ scriptPath: script, adminToken: operator, vars: { SSR_ALLOW_PRIVATE_FETCH: "true" } });
-const pages = await benchPageServer();
+const { base, site, key, pages, close } = await ssrBenchSite("Render bench", [
+  { key: "title", type: "text", indexed: true, required: true },
+  { key: "summary", type: "text" },
+  { key: "body", type: "richText" },
+  { key: "category", type: "text", indexed: true },
+  { key: "date", type: "date", indexed: true },
+  { key: "cover", type: "image" },
+]);
 const pageUrl = pages.url;
 
 try {
-  const { site } = await must(api(base, "POST", "/sites", operator, { name: "Render bench", plan: "seo_engine" }), "site");
-  const key = site.adminKey;
-  await must(
-    api(base, "PUT", `/sites/${site.id}/collections/posts`, key, {
-      fields: [
-        { key: "title", type: "text", indexed: true, required: true },
-        { key: "summary", type: "text" },
-        { key: "body", type: "richText" },
-        { key: "category", type: "text", indexed: true },
-        { key: "date", type: "date", indexed: true },
-        { key: "cover", type: "image" },
-      ],
-    }),
-    "collection",
-  );
   const total = PAGES * PER_PAGE;
   const itemsData = [];
   for (let start = 0; start < total; start += 1000) {
@@ -242,6 +231,5 @@ try {
     `cached list page: ${Math.round(cached.requests.average)} req/s, p50 ${cached.latency.p50} ms, p99 ${cached.latency.p99} ms (32 connections, 5 s)`,
   );
 } finally {
-  pages.close();
-  await dispose();
+  await close();
 }

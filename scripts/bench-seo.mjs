@@ -5,13 +5,11 @@
 import autocannon from "autocannon";
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { api, benchPageServer, must } from "./lib.mjs";
-import { buildWorker, startWorkerd } from "./workerd-host.mjs";
+import { api, must, ssrBenchSite } from "./lib.mjs";
 
 const ITEMS = Number(process.env.BENCH_SEO_ITEMS ?? 50_000);
 // Over 50,000 URLs (items plus the list page) the sitemap is an index and the URLs are in its parts.
 const URL_DOC = ITEMS + 1 > 50_000 ? "sitemap-1.xml" : "sitemap.xml";
-const operator = "bench-operator";
 
 const workerdPids = () =>
   execFileSync("pgrep", ["-f", "workerd"])
@@ -32,25 +30,15 @@ const resetPeaks = () =>
   });
 const rssMb = (key) => workerdPids().reduce((s, pid) => s + status(pid, key), 0) / 1024;
 
-const script = buildWorker(".bench/build");
-const { dispose, base } = await startWorkerd({ scriptPath: script, adminToken: operator, vars: { SSR_ALLOW_PRIVATE_FETCH: "true" } });
-const pages = await benchPageServer();
+const { base, site, key, pages, close } = await ssrBenchSite("SEO bench", [
+  { key: "title", type: "text", indexed: true, required: true },
+  { key: "summary", type: "text" },
+  { key: "body", type: "richText" },
+  { key: "cover", type: "image" },
+]);
 const pageUrl = pages.url;
 
 try {
-  const { site } = await must(api(base, "POST", "/sites", operator, { name: "SEO bench", plan: "seo_engine" }), "site");
-  const key = site.adminKey;
-  await must(
-    api(base, "PUT", `/sites/${site.id}/collections/posts`, key, {
-      fields: [
-        { key: "title", type: "text", indexed: true, required: true },
-        { key: "summary", type: "text" },
-        { key: "body", type: "richText" },
-        { key: "cover", type: "image" },
-      ],
-    }),
-    "collection",
-  );
   for (let start = 0; start < ITEMS; start += 1000) {
     const items = Array.from({ length: Math.min(1000, ITEMS - start) }, (_, j) => {
       const i = start + j;
@@ -139,6 +127,5 @@ try {
   console.log(`goal: rebuild < 1,000 ms for 50,000 items; a publish never waits for it\n`);
   console.table(serve);
 } finally {
-  pages.close();
-  await dispose();
+  await close();
 }

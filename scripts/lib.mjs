@@ -67,3 +67,28 @@ export async function benchPageServer() {
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
   return { url: `http://127.0.0.1:${server.address().port}/blog/`, set: (h) => (html = h), close: () => server.close() };
 }
+
+/**
+ * The benchmarks' server-rendering set-up: the built Worker on workerd (captures of
+ * 127.0.0.1 allowed), a one-page customer site, and an SEO Engine site with a `posts`
+ * collection of `fields`.
+ */
+export async function ssrBenchSite(name, fields) {
+  const { buildWorker, startWorkerd } = await import("./workerd-host.mjs");
+  const operator = "bench-operator";
+  const host = await startWorkerd({
+    scriptPath: buildWorker(".bench/build"),
+    adminToken: operator,
+    vars: { SSR_ALLOW_PRIVATE_FETCH: "true" },
+  });
+  const pages = await benchPageServer();
+  try {
+    const { site } = await must(api(host.base, "POST", "/sites", operator, { name, plan: "seo_engine" }), "site");
+    await must(api(host.base, "PUT", `/sites/${site.id}/collections/posts`, site.adminKey, { fields }), "collection");
+    return { base: host.base, site, key: site.adminKey, pages, close: async () => (pages.close(), await host.dispose()) };
+  } catch (err) {
+    pages.close();
+    await host.dispose();
+    throw err;
+  }
+}
