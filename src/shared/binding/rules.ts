@@ -168,7 +168,7 @@ function fieldOps(tag: string, value: unknown, type: string | undefined, format:
   return [{ op: "text", value: displayText(value, format) }];
 }
 
-const MEDIA_TAGS = new Set(["video", "audio", "source", "iframe"]);
+const MEDIA_TAGS = new Set(["video", "audio", "source"]);
 
 /** The item page path: the list's base path (always ending in `/`) plus the slug. */
 export function itemPath(base: string, slug: string): string {
