@@ -4,12 +4,31 @@
 // Prints recall@5 and MRR (the target must also clear the threshold), the share of
 // off-topic / non-English queries that return anything, and a threshold sweep.
 // Local model: always. Workers AI: when CLOUDFLARE_ACCOUNT_ID and CLOUDFLARE_API_TOKEN are set.
+import { build } from "esbuild";
 import { execFileSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { pathToFileURL } from "node:url";
 import { Miniflare, convertV4MiniflareOptions } from "miniflare";
-import { embeddingText } from "../actors/site/search/embed-text.ts";
-import { looksEnglish } from "../src/search/language.ts";
-import { LOCAL_MODEL, MODELS, WORKERS_AI_MODEL } from "../src/search/models.ts";
 import { embedderWorker } from "../embedder/options.mjs";
+
+// The site's own TypeScript (the embedded text, the language check, the models), bundled
+// for Node, so the evaluation scores exactly what the site indexes.
+mkdirSync(".bench", { recursive: true });
+await build({
+  stdin: {
+    contents: `export { embeddingText } from "./actors/site/search/embed-text";
+      export { looksEnglish } from "./src/search/language";
+      export { LOCAL_MODEL, MODELS, WORKERS_AI_MODEL } from "./src/search/models";`,
+    resolveDir: process.cwd(),
+    loader: "ts",
+  },
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  outfile: ".bench/eval-lib.mjs",
+  logLevel: "warning",
+});
+const { embeddingText, looksEnglish, LOCAL_MODEL, MODELS, WORKERS_AI_MODEL } = await import(pathToFileURL(".bench/eval-lib.mjs").href);
 import { TOPICS } from "../eval/items.mjs";
 import { NON_ENGLISH, OFF_TOPIC, PARAPHRASES } from "../eval/queries.mjs";
 
