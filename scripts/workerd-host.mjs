@@ -1,8 +1,8 @@
 // Runs the built Worker on workerd through Miniflare's API, with a direct
 // socket to the Worker: no wrangler dev proxy in front (it caps ~1,000 req/s here).
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { readFileSync, readdirSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { Miniflare, convertV4MiniflareOptions } from "miniflare";
 import { EMBEDDER_NAME, embedderWorker } from "../embedder/options.mjs";
 
@@ -30,6 +30,16 @@ export function buildWorker(outdir, config = "wrangler.toml") {
   return `${outdir}/index.js`;
 }
 
+/** The built Worker's modules: its bundle and the WebAssembly files wrangler emitted beside it. */
+function builtModules(scriptPath) {
+  const dir = dirname(resolve(scriptPath));
+  const wasm = readdirSync(dir).filter((f) => f.endsWith(".wasm"));
+  return {
+    modulesRoot: dir,
+    modules: [{ type: "ESModule", path: resolve(scriptPath) }, ...wasm.map((f) => ({ type: "CompiledWasm", path: join(dir, f) }))],
+  };
+}
+
 // The local embedder runs in a workerd process of its own, as Workers AI runs apart
 // from the Worker in production: the model's CPU work never queues the site objects.
 async function startEmbedder() {
@@ -49,8 +59,7 @@ export async function startWorkerd({ scriptPath, adminToken, persistDir, vars = 
       workers: [
         {
           name: "main",
-          modules: true,
-          scriptPath,
+          ...builtModules(scriptPath),
           compatibilityDate: "2026-11-01",
           compatibilityFlags: ["nodejs_compat"],
           bindings: {

@@ -27,6 +27,25 @@ const cosine = (a: number[], b: number[]) => {
 };
 
 describe("local vector index (exact cosine scan)", () => {
+  it("scores vectors whose length is not a multiple of four lanes, and grows past its first 1,024 rows", async () => {
+    const stub = env.SITE.get(env.SITE.idFromName(`vector-index-odd-${crypto.randomUUID()}`));
+    const result = await runInDurableObject(stub, async (_instance, state) => {
+      const index = new SqliteVectorIndex(state.storage.sql);
+      const rand = rng(11);
+      const vectors = Array.from({ length: 1500 }, () => Array.from({ length: 10 }, rand));
+      await index.upsert(vectors.map((vector, i) => ({ itemId: `it_${i}`, collectionId: "co", model: "odd", vector })));
+      const q = Array.from({ length: 10 }, rand);
+      const got = await index.query(q, { model: "odd", topK: 3 });
+      const want = vectors
+        .map((v, i) => ({ itemId: `it_${i}`, score: cosine(q, v) }))
+        .sort((a, b) => b.score - a.score)
+        .slice(0, 3);
+      return { got, want };
+    });
+    expect(result.got.map((g) => g.itemId)).toEqual(result.want.map((w) => w.itemId));
+    result.got.forEach((g, i) => expect(g.score).toBeCloseTo(result.want[i]!.score, 5));
+  });
+
   it("matches a brute-force scan through upserts, overwrites and removals, per model and collection", async () => {
     const stub = env.SITE.get(env.SITE.idFromName(`vector-index-${crypto.randomUUID()}`));
     const results = await runInDurableObject(stub, async (_instance, state) => {

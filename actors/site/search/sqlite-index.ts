@@ -1,10 +1,11 @@
 import type { VectorEntry, VectorIndex, VectorMatch, VectorQuery } from "../../../src/search/vector-index";
+import { Scanner } from "./scanner";
 
 interface Matrix {
   dimensions: number;
   size: number;
   // Unit-length rows, so cosine similarity is a plain dot product.
-  rows: Float32Array;
+  rows: Scanner;
   ids: string[];
   collections: string[];
   position: Map<string, number>;
@@ -13,8 +14,9 @@ interface Matrix {
 /**
  * Local default: the site's vectors in its own SQLite (`item_vectors`), one row
  * per item, searched by an exact cosine scan. The rows are mirrored in memory
- * per model on first use (10,000 × 512 floats is 20 MB) and kept in step with
- * every write, since only this object writes them.
+ * per model on first use (10,000 × 512 floats is 20 MB), in WebAssembly memory
+ * for a SIMD scan (scanner.ts), and kept in step with every write, since only
+ * this object writes them.
  */
 export class SqliteVectorIndex implements VectorIndex {
   #sql: SqlStorage;
@@ -52,14 +54,12 @@ export class SqliteVectorIndex implements VectorIndex {
   async query(vector: readonly number[], q: VectorQuery): Promise<VectorMatch[]> {
     const m = this.#matrix(q.model);
     if (!m || m.dimensions !== vector.length || q.topK <= 0) return [];
-    const v = normalize(vector);
-    const d = m.dimensions;
-    const rows = m.rows;
+    const scores = m.rows.scores(normalize(vector), m.size);
     // The best topK so far, kept sorted by score descending.
     const best: VectorMatch[] = [];
     for (let i = 0; i < m.size; i++) {
       if (q.collectionId !== undefined && m.collections[i] !== q.collectionId) continue;
-      const dot = dotAt(rows, i * d, v);
+      const dot = scores[i]!;
       if (best.length === q.topK && dot <= best[best.length - 1]!.score) continue;
       const id = m.ids[i]!;
       if (id === q.excludeItemId) continue;
@@ -75,7 +75,7 @@ export class SqliteVectorIndex implements VectorIndex {
     const m = this.#matrix(model);
     const i = m?.position.get(itemId);
     if (!m || i === undefined) return null;
-    return Array.from(m.rows.subarray(i * m.dimensions, (i + 1) * m.dimensions));
+    return Array.from(m.rows.row(i));
   }
 
   #matrix(model: string): Matrix | null {
@@ -87,32 +87,13 @@ export class SqliteVectorIndex implements VectorIndex {
     );
     for (const r of cursor) {
       const v = new Float32Array(r.vector);
-      m ??= { dimensions: v.length, size: 0, rows: new Float32Array(v.length * 1024), ids: [], collections: [], position: new Map() };
+      m ??= { dimensions: v.length, size: 0, rows: new Scanner(v.length), ids: [], collections: [], position: new Map() };
       put(m, r.item_id, r.collection_id, v);
     }
     if (!m) return null;
     this.#matrices.set(model, m);
     return m;
   }
-}
-
-/** rows[base..base+v.length) · v, four lanes at a time (about a fifth faster than one lane in V8). */
-function dotAt(rows: Float32Array, base: number, v: Float32Array): number {
-  const d = v.length;
-  const end = d - (d % 4);
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  let j = 0;
-  for (let k = base; j < end; j += 4, k += 4) {
-    s0 += rows[k]! * v[j]!;
-    s1 += rows[k + 1]! * v[j + 1]!;
-    s2 += rows[k + 2]! * v[j + 2]!;
-    s3 += rows[k + 3]! * v[j + 3]!;
-  }
-  for (; j < d; j++) s0 += rows[base + j]! * v[j]!;
-  return s0 + s1 + s2 + s3;
 }
 
 function normalize(vector: readonly number[] | Float32Array): Float32Array {
@@ -127,16 +108,11 @@ function put(m: Matrix, id: string, collectionId: string, unit: Float32Array): v
   let i = m.position.get(id);
   if (i === undefined) {
     i = m.size++;
-    if (m.size * m.dimensions > m.rows.length) {
-      const grown = new Float32Array(m.rows.length * 2);
-      grown.set(m.rows);
-      m.rows = grown;
-    }
     m.ids[i] = id;
     m.position.set(id, i);
   }
   m.collections[i] = collectionId;
-  m.rows.set(unit, i * m.dimensions);
+  m.rows.setRow(i, unit);
 }
 
 // Swap-remove: the last row takes the removed row's place.
@@ -145,7 +121,7 @@ function drop(m: Matrix, id: string): void {
   if (i === undefined) return;
   const last = --m.size;
   if (i !== last) {
-    m.rows.copyWithin(i * m.dimensions, last * m.dimensions, (last + 1) * m.dimensions);
+    m.rows.copyRow(last, i);
     m.ids[i] = m.ids[last]!;
     m.collections[i] = m.collections[last]!;
     m.position.set(m.ids[i]!, i);
