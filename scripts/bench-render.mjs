@@ -7,7 +7,7 @@ import * as cheerio from "cheerio";
 import { build } from "esbuild";
 import { Miniflare, convertV4MiniflareOptions } from "miniflare";
 import { get } from "node:http";
-import { api, must, ssrBenchSite } from "./lib.mjs";
+import { api, must, seedItems, ssrBenchSite } from "./lib.mjs";
 import { workerdCpuMs } from "./workerd-host.mjs";
 
 const PAGES = Number(process.env.BENCH_RENDER_PAGES ?? 100);
@@ -85,22 +85,18 @@ const pageUrl = pages.url;
 try {
   const total = PAGES * PER_PAGE;
   const itemsData = [];
-  for (let start = 0; start < total; start += 1000) {
-    const items = Array.from({ length: Math.min(1000, total - start) }, (_, j) => {
-      const i = start + j;
-      const data = {
-        title: `Post ${i}: notes on "edge" rendering & <templates>`,
-        summary: `Summary of post ${i}, a sentence or two long, as blogs usually have.`,
-        body: `<p>Body of post ${i} with <strong>rich</strong> text and <a href="https://example.com/${i}">a link</a>.</p>`.repeat(3),
-        category: ["news", "guides", "reviews"][i % 3],
-        date: new Date(Date.UTC(2020, 0, 1) + i * 3_600_000).toISOString(),
-        cover: { url: `https://img.example.com/${i}.jpg`, alt: `Cover ${i}`, width: 1600, height: 900 },
-      };
-      itemsData.push({ slug: `post-${i}`, ...data });
-      return { slug: `post-${i}`, publish: true, data };
-    });
-    await must(api(base, "POST", `/sites/${site.id}/collections/posts/items:batch`, key, { items }), "batch");
-  }
+  await seedItems(base, site.id, key, "posts", total, (i) => {
+    const data = {
+      title: `Post ${i}: notes on "edge" rendering & <templates>`,
+      summary: `Summary of post ${i}, a sentence or two long, as blogs usually have.`,
+      body: `<p>Body of post ${i} with <strong>rich</strong> text and <a href="https://example.com/${i}">a link</a>.</p>`.repeat(3),
+      category: ["news", "guides", "reviews"][i % 3],
+      date: new Date(Date.UTC(2020, 0, 1) + i * 3_600_000).toISOString(),
+      cover: { url: `https://img.example.com/${i}.jpg`, alt: `Cover ${i}`, width: 1600, height: 900 },
+    };
+    itemsData.push({ slug: `post-${i}`, ...data });
+    return { slug: `post-${i}`, publish: true, data };
+  });
   const pageHtml = template(base, site.token);
   pages.set(pageHtml);
   await must(api(base, "PUT", `/sites/${site.id}/ssr/capture`, key, { pageUrl, collection: "posts" }), "capture");

@@ -4,7 +4,7 @@
 // Measures: bulk indexing throughput (publish 10,000 items through items:batch, then
 // the site's alarm embeds them in batches), and the latency of one request at a time
 // for /search (query embedding + scan) and /related (stored vector + scan), uncached.
-import { api, must } from "./lib.mjs";
+import { api, must, seedItems } from "./lib.mjs";
 import { TOPICS } from "../eval/items.mjs";
 import { PARAPHRASES } from "../eval/queries.mjs";
 
@@ -52,10 +52,7 @@ export async function benchSearch({ base, operator, items: count = 10_000, sampl
   };
 
   const t0 = performance.now();
-  for (let start = 0; start < count; start += 1000) {
-    const items = Array.from({ length: Math.min(1000, count - start) }, (_, j) => article(start + j));
-    await must(api(base, "POST", `/sites/${site.id}/collections/articles/items:batch`, key, { items }), "batch");
-  }
+  await seedItems(base, site.id, key, "articles", count, article);
   const published = performance.now();
   const status = await waitForIndex(base, site.id, key);
   const indexed = performance.now();

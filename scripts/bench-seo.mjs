@@ -5,7 +5,7 @@
 import autocannon from "autocannon";
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { api, must, ssrBenchSite } from "./lib.mjs";
+import { api, must, seedItems, ssrBenchSite } from "./lib.mjs";
 
 const ITEMS = Number(process.env.BENCH_SEO_ITEMS ?? 50_000);
 // Over 50,000 URLs (items plus the list page) the sitemap is an index and the URLs are in its parts.
@@ -39,22 +39,18 @@ const { base, site, key, pages, close } = await ssrBenchSite("SEO bench", [
 const pageUrl = pages.url;
 
 try {
-  for (let start = 0; start < ITEMS; start += 1000) {
-    const items = Array.from({ length: Math.min(1000, ITEMS - start) }, (_, j) => {
-      const i = start + j;
-      return {
-        slug: `post-${i}`,
-        publish: true,
-        data: {
-          title: `Post ${i} & friends`,
-          summary: `Summary of post ${i}.`,
-          body: `<p>Body of post ${i}, <em>rich</em>.</p>`,
-          ...(i % 2 ? { cover: { url: `https://img.example.com/${i}.jpg`, width: 1200, height: 630 } } : {}),
-        },
-      };
-    });
-    await must(api(base, "POST", `/sites/${site.id}/collections/posts/items:batch`, key, { items }), "batch");
-  }
+  await seedItems(base, site.id, key, "posts", ITEMS, (i) => {
+    return {
+      slug: `post-${i}`,
+      publish: true,
+      data: {
+        title: `Post ${i} & friends`,
+        summary: `Summary of post ${i}.`,
+        body: `<p>Body of post ${i}, <em>rich</em>.</p>`,
+        ...(i % 2 ? { cover: { url: `https://img.example.com/${i}.jpg`, width: 1200, height: 630 } } : {}),
+      },
+    };
+  });
   const pageHtml = `<!doctype html><html><head><title>Bench blog</title><meta name="description" content="All posts"></head><body>
     <div data-oc-list="posts"><article><a data-oc-link data-oc-field="title"></a></article></div>
     <script src="${base}/embed.js" data-oc-token="${site.token}" defer></script></body></html>`;

@@ -4,7 +4,7 @@
 // (no wrangler dev proxy), drives it with autocannon, and reads CPU time from
 // the workerd process (/proc) to get CPU per request.
 import autocannon from "autocannon";
-import { api, must } from "./lib.mjs";
+import { api, must, seedItems } from "./lib.mjs";
 import { benchSearch, waitForIndex } from "./bench-search.mjs";
 import { buildWorker, startWorkerd, workerdCpuMs } from "./workerd-host.mjs";
 
@@ -43,24 +43,20 @@ async function benchContent() {
   );
   const categories = ["news", "guides", "reviews", "recipes", "travel", "tech", "sport", "music"];
   const t0 = performance.now();
-  for (let start = 0; start < ITEMS; start += 1000) {
-    const items = Array.from({ length: Math.min(1000, ITEMS - start) }, (_, j) => {
-      const i = start + j;
-      return {
-        slug: `post-${i}`,
-        publish: true,
-        data: {
-          title: `Post number ${i} about ${categories[i % 8]}`,
-          summary: `A short summary for post ${i}, with a few words to search through.`,
-          body: `<p>Body of post ${i}.</p>`,
-          category: categories[i % 8],
-          date: new Date(Date.UTC(2020, 0, 1) + i * 3_600_000).toISOString(),
-          cover: { url: `https://img.example.com/${i}.jpg`, alt: `Cover ${i}`, width: 1600, height: 900 },
-        },
-      };
-    });
-    await must(api(base, "POST", `/sites/${site.id}/collections/posts/items:batch`, key, { items }), "batch");
-  }
+  await seedItems(base, site.id, key, "posts", ITEMS, (i) => {
+    return {
+      slug: `post-${i}`,
+      publish: true,
+      data: {
+        title: `Post number ${i} about ${categories[i % 8]}`,
+        summary: `A short summary for post ${i}, with a few words to search through.`,
+        body: `<p>Body of post ${i}.</p>`,
+        category: categories[i % 8],
+        date: new Date(Date.UTC(2020, 0, 1) + i * 3_600_000).toISOString(),
+        cover: { url: `https://img.example.com/${i}.jpg`, alt: `Cover ${i}`, width: 1600, height: 900 },
+      },
+    };
+  });
   const seedSeconds = (performance.now() - t0) / 1000;
   // The site is on Pro, so its items are being embedded for search: measure a quiet site.
   await waitForIndex(base, site.id, key);

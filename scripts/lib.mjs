@@ -92,3 +92,11 @@ export async function ssrBenchSite(name, fields) {
     throw err;
   }
 }
+
+/** Publishes `count` items made by `make(i)` into a collection, through items:batch, 1,000 at a time. */
+export async function seedItems(base, siteId, key, collection, count, make) {
+  for (let start = 0; start < count; start += 1000) {
+    const items = Array.from({ length: Math.min(1000, count - start) }, (_, j) => make(start + j));
+    await must(api(base, "POST", `/sites/${siteId}/collections/${collection}/items:batch`, key, { items }), "batch");
+  }
+}

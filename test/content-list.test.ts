@@ -1,14 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import type { PublicItem } from "../actors/site/public-items";
 import { addItem, call, callJson, expectStatus, newBlog, type TestSite } from "./helpers";
 
-interface Item {
-  id: string;
-  slug: string;
-  collection: string;
-  publishedAt: string;
-  updatedAt: string;
-  data: Record<string, unknown>;
-}
+type Item = PublicItem;
 interface Page {
   items: Item[];
   page: number;

@@ -74,15 +74,11 @@ export async function cachedRead(
 ): Promise<CacheOutcome> {
   const hit = await cachedHit(request, key);
   if (hit) return hit;
-  const cache = caches.default;
   const fresh = await origin();
-  if (fresh.status !== 200 || uncacheable(fresh)) return { response: fresh, hit: false };
+  if (!storable(fresh)) return { response: fresh, hit: false };
   const body = await fresh.arrayBuffer();
-  const headers = new Headers(fresh.headers);
-  headers.set("etag", await etagOf(body));
-  headers.set("cache-control", EDGE_CACHE_CONTROL);
-  ctx.waitUntil(cache.put(key, new Response(body, { status: 200, headers })));
-  hotPut(key, body, headers);
+  const headers = copyHeaders(fresh, await etagOf(body));
+  ctx.waitUntil(keep(key, body, headers));
   return { response: conditional(request, new Response(body, { status: 200, headers }), "MISS"), hit: false };
 }
 
@@ -101,24 +97,30 @@ export async function cachedStream(
   const hit = await cachedHit(request, key);
   if (hit) return hit;
   const fresh = await origin();
-  if (fresh.status !== 200 || !fresh.body || uncacheable(fresh)) return { response: fresh, hit: false };
-  const headers = new Headers(fresh.headers);
-  headers.set("cache-control", EDGE_CACHE_CONTROL);
-  headers.set("etag", `"p${(await etagOf(new TextEncoder().encode(key).buffer as ArrayBuffer)).slice(1, -1)}"`);
+  if (!storable(fresh) || !fresh.body) return { response: fresh, hit: false };
+  const headers = copyHeaders(fresh, `"p${(await etagOf(new TextEncoder().encode(key).buffer as ArrayBuffer)).slice(1, -1)}"`);
   const [toClient, toCache] = fresh.body.tee();
-  ctx.waitUntil(
-    (async () => {
-      const body = await new Response(toCache).arrayBuffer();
-      hotPut(key, body, headers);
-      await caches.default.put(key, new Response(body, { status: 200, headers }));
-    })(),
-  );
+  ctx.waitUntil(new Response(toCache).arrayBuffer().then((body) => keep(key, body, headers)));
   return { response: conditional(request, new Response(toClient, { status: 200, headers }), "MISS"), hit: false };
 }
 
-/** The origin may say a response must not be kept (a document about to be rebuilt). */
-function uncacheable(response: Response): boolean {
-  return /\bno-store\b/i.test(response.headers.get("cache-control") ?? "");
+/** Only a 200 is kept, and not when the origin says it must not be (a document about to be rebuilt). */
+function storable(response: Response): boolean {
+  return response.status === 200 && !/\bno-store\b/i.test(response.headers.get("cache-control") ?? "");
+}
+
+/** The stored copy's headers: the origin's, with our ETag and the edge lifetime. */
+function copyHeaders(fresh: Response, etag: string): Headers {
+  const headers = new Headers(fresh.headers);
+  headers.set("etag", etag);
+  headers.set("cache-control", EDGE_CACHE_CONTROL);
+  return headers;
+}
+
+/** Both tiers: this isolate's memory at once; the Cache API's write is the caller's to wait for. */
+function keep(key: string, body: ArrayBuffer, headers: Headers): Promise<void> {
+  hotPut(key, body, headers);
+  return caches.default.put(key, new Response(body, { status: 200, headers }));
 }
 
 /** A strong ETag: the SHA-256 of the exact bytes served. */
