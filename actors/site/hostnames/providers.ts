@@ -47,7 +47,7 @@ export class LocalProvider implements HostnameProvider {
       providerId,
       sslStatus: "pending_validation",
       missing: [
-        `an HTTP request for http://${hostname}${VALIDATION_PATH}${token} reaching this service (point the hostname at ${this.cnameTarget})`,
+        `an HTTP request for http://${hostname}${this.port ? `:${this.port}` : ""}${VALIDATION_PATH}${token} reaching this service (point the hostname at ${this.cnameTarget})`,
       ],
     };
   }
