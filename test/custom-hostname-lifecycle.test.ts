@@ -1,10 +1,18 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { LocalProvider } from "../actors/site/hostnames/providers";
 import { callJson, newBlog } from "./helpers";
 import { activeOn, onHost, register, renderedBlog, uniqueHost, validate, view } from "./hostname-helpers";
 
 describe("custom hostname lifecycle (local provider)", () => {
+  it("names the validation URL with the port the service listens on, so it can be pasted as is", async () => {
+    const state = await new LocalProvider("localhost", () => false, "8787").create("blog.localhost", "abc123");
+    expect(state.missing[0]).toContain("http://blog.localhost:8787/.well-known/oc-hostname/abc123");
+    const standard = await new LocalProvider("localhost", () => false).create("blog.localhost", "abc123");
+    expect(standard.missing[0]).toContain("http://blog.localhost/.well-known/oc-hostname/abc123");
+  });
+
   it("registers as pending_validation with the CNAME target and what is missing", async () => {
     const site = await renderedBlog();
     const hostname = uniqueHost();
