@@ -1,5 +1,6 @@
 // `npm run bench`: content API throughput and latency over 10,000 items, then
-// semantic search over 10,000 items (bench-search.mjs). BENCH_ONLY=search runs just that.
+// semantic search over 10,000 items (bench-search.mjs). BENCH_ONLY=content or
+// BENCH_ONLY=search runs just one of them.
 // Runs the built Worker on workerd via Miniflare's API with a direct socket
 // (no wrangler dev proxy), drives it with autocannon, and reads CPU time from
 // the workerd process (/proc) to get CPU per request.
@@ -20,7 +21,7 @@ const cpuMs = workerdCpuMs;
 const { base } = host;
 try {
   if (process.env.BENCH_ONLY !== "search") await benchContent();
-  await benchSearch({ base, operator, items: ITEMS });
+  if (process.env.BENCH_ONLY !== "content") await benchSearch({ base, operator, items: ITEMS });
 } finally {
   await host.dispose();
 }
@@ -94,6 +95,52 @@ async function benchContent() {
     }
   }
 
+  // The same shape of read without the Cache API: the dashboard's list (page 3, 24 items, admin key)
+  // goes front Worker → site object → SQLite → JSON like (a), but is never cached. Its gap to (a)
+  // uncached is what the local Cache API's match and put cost on workerd's one thread.
+  {
+    const dashboardPath = `/sites/${site.id}/collections/posts/items?page=3&limit=24`;
+    let n = 0;
+    const cpuBefore = cpuMs();
+    const r = await autocannon({
+      url: `${base}${dashboardPath}`,
+      connections: CONNECTIONS,
+      duration: DURATION,
+      headers: { authorization: `Bearer ${key}` },
+      requests: [{ setupRequest: (req) => ({ ...req, path: `${dashboardPath}&n=${n++}` }) }],
+    });
+    const cpuAfter = cpuMs();
+    rows.push({
+      scenario: "dashboard list p3, limit 24 (no Cache API)",
+      mode: "never cached",
+      "req/s": Math.round(r.requests.average),
+      "p50 ms": r.latency.p50,
+      "p99 ms": r.latency.p99,
+      "CPU ms/req": r.requests.total ? ((cpuAfter - cpuBefore) / r.requests.total).toFixed(3) : "-",
+      errors: r.errors + r.non2xx,
+    });
+  }
+
+  // Uncached list latency as the load grows: past one connection, p50 is mostly time spent
+  // queueing for workerd's one thread (Little's law: connections / throughput).
+  const load = [];
+  let m = 0;
+  for (const connections of [1, 2, 4, 8, 16, 32]) {
+    const r = await autocannon({
+      url: `${base}${listPath}`,
+      connections,
+      duration: Math.min(DURATION, 5),
+      requests: [{ setupRequest: (req) => ({ ...req, path: `${listPath}&load=${m++}` }) }],
+    });
+    load.push({
+      connections,
+      "req/s": Math.round(r.requests.average),
+      "p50 ms": r.latency.p50,
+      "p99 ms": r.latency.p99,
+      errors: r.errors + r.non2xx,
+    });
+  }
+
   // Latency of one request at a time: what a single visitor sees, without queueing behind 32 others.
   const serial = [];
   for (const [name, path] of scenarios) {
@@ -115,6 +162,8 @@ async function benchContent() {
     `autocannon: ${CONNECTIONS} connections, ${DURATION} s per row; CPU = workerd process user+sys time / requests (front Worker + Durable Object + HTTP)\n`,
   );
   console.table(rows);
+  console.log("\n(a) uncached, by number of connections:");
+  console.table(load);
   console.table(serial);
   for (const [name] of scenarios) {
     const u = rows.find((r) => r.scenario === name && r.mode === "uncached");

@@ -166,4 +166,26 @@ describe("collection schema", () => {
     expect(plan).toMatch(/USING INDEX items_field_views/);
     expect(plan).not.toMatch(/SCAN items\b(?! USING)/);
   });
+
+  it("pages the dashboard item list from an index, without sorting the whole collection", async () => {
+    const site = await newBlog();
+    const { env } = await import("cloudflare:workers");
+    const { runInDurableObject } = await import("cloudflare:test");
+    const { dashboardListSql } = await import("../actors/site/items");
+    const stub = env.SITE.get(env.SITE.idFromName(site.id));
+    for (const [status, args] of [
+      [null, ["x", 24, 0]],
+      ["draft", ["x", "draft", 24, 0]],
+    ] as const) {
+      const plan = await runInDurableObject(stub, (_instance, state) =>
+        state.storage.sql
+          .exec<{ detail: string }>(`EXPLAIN QUERY PLAN ${dashboardListSql(status).page}`, ...args)
+          .toArray()
+          .map((r) => r.detail)
+          .join("\n"),
+      );
+      expect(plan).toMatch(status ? /USING INDEX items_by_status_seq/ : /USING INDEX items_by_seq/);
+      expect(plan).not.toMatch(/TEMP B-TREE/);
+    }
+  });
 });

@@ -209,13 +209,20 @@ export function listDashboardItems(
   limit: number,
   status: "draft" | "published" | null,
 ): { rows: ItemRow[]; total: number } {
-  const where = status ? "collection_id = ? AND status = ?" : "collection_id = ?";
   const args = status ? [collection.id, status] : [collection.id];
-  const total = sql.exec<{ n: number }>(`SELECT count(*) AS n FROM items WHERE ${where}`, ...args).one().n;
-  const rows = sql
-    .exec<ItemRow>(`SELECT * FROM items WHERE ${where} ORDER BY seq DESC LIMIT ? OFFSET ?`, ...args, limit, (page - 1) * limit)
-    .toArray();
+  const { count, page: pageSql } = dashboardListSql(status);
+  const total = sql.exec<{ n: number }>(count, ...args).one().n;
+  const rows = sql.exec<ItemRow>(pageSql, ...args, limit, (page - 1) * limit).toArray();
   return { rows, total };
+}
+
+/** The dashboard list's statements, newest first; migration 7 indexes exactly this order. */
+export function dashboardListSql(status: "draft" | "published" | null): { count: string; page: string } {
+  const where = status ? "collection_id = ? AND status = ?" : "collection_id = ?";
+  return {
+    count: `SELECT count(*) AS n FROM items WHERE ${where}`,
+    page: `SELECT * FROM items WHERE ${where} ORDER BY seq DESC LIMIT ? OFFSET ?`,
+  };
 }
 
 function takenSlugs(sql: SqlStorage, collection: Collection, slugs: readonly string[]): string[] {

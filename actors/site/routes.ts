@@ -54,10 +54,11 @@ export function dashboardRoutes(s: SiteContext) {
     return slug;
   };
   // The dashboard's item, with its place in the search index (null for drafts and below Pro).
-  const dashboardItem = (row: ItemRow, c: Collection) => ({
-    ...toDashboardItem(row, c),
-    searchIndex: s.search().views([row.id]).get(row.id) ?? null,
-  });
+  const dashboardItems = (rows: readonly ItemRow[], c: Collection) => {
+    const views = s.search().views(rows.map((r) => r.id));
+    return rows.map((row) => ({ ...toDashboardItem(row, c), searchIndex: views.get(row.id) ?? null }));
+  };
+  const dashboardItem = (row: ItemRow, c: Collection) => dashboardItems([row], c)[0];
   const operatorOnly = (req: IRequest): void => {
     if (req.headers.get("x-oc-operator") !== "1") throw new ApiError("unauthorized", "This call needs the operator token.");
   };
@@ -111,7 +112,7 @@ export function dashboardRoutes(s: SiteContext) {
         const { items } = parseBody(batchInputSchema, await readJsonObject(req), "batch");
         const rows = createItems(s.storage, c, lookups, items, (i) => `items.${i}`);
         if (rows.some((r) => r.status === "published")) s.contentChanged();
-        return json({ items: rows.map((r) => dashboardItem(r, c)), count: rows.length }, 201);
+        return json({ items: dashboardItems(rows, c), count: rows.length }, 201);
       }
       return undefined;
     })
@@ -125,7 +126,7 @@ export function dashboardRoutes(s: SiteContext) {
         throw new ApiError("bad_request", `status must be draft or published, got "${raw}".`, { parameter: "status" });
       }
       const { rows, total } = listDashboardItems(s.sql, c, page, limit, raw);
-      return json({ items: rows.map((r) => dashboardItem(r, c)), page, limit, total, totalPages: Math.ceil(total / limit) });
+      return json({ items: dashboardItems(rows, c), page, limit, total, totalPages: Math.ceil(total / limit) });
     })
     .get("/collections/:slug/items/:id", (req) => {
       const c = collection(slugParam(req));
