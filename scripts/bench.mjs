@@ -7,7 +7,7 @@
 import autocannon from "autocannon";
 import { api, must, seedItems } from "./lib.mjs";
 import { benchSearch, waitForIndex } from "./bench-search.mjs";
-import { buildWorker, startWorkerd, workerdCpuMs } from "./workerd-host.mjs";
+import { buildWorker, startCacheFloor, startWorkerd, workerdCpuMs } from "./workerd-host.mjs";
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -117,6 +117,28 @@ async function benchContent() {
       "p50 ms": r.latency.p50,
       "p99 ms": r.latency.p99,
       "CPU ms/req": r.requests.total ? ((cpuAfter - cpuBefore) / r.requests.total).toFixed(3) : "-",
+      errors: r.errors + r.non2xx,
+    });
+  }
+
+  // The floor: a Worker that does nothing but the Cache API lookup and store of a miss.
+  {
+    const floor = await startCacheFloor();
+    let f = 0;
+    const r = await autocannon({
+      url: `${floor.base}/floor`,
+      connections: CONNECTIONS,
+      duration: DURATION,
+      requests: [{ setupRequest: (req) => ({ ...req, path: `/floor?n=${f++}` }) }],
+    });
+    await floor.dispose();
+    rows.push({
+      scenario: "floor: Cache API match + put only (bench/cache-floor-worker.js)",
+      mode: "uncached",
+      "req/s": Math.round(r.requests.average),
+      "p50 ms": r.latency.p50,
+      "p99 ms": r.latency.p99,
+      "CPU ms/req": "-",
       errors: r.errors + r.non2xx,
     });
   }

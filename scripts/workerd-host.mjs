@@ -130,3 +130,22 @@ export async function startProxy({ scriptPath, ssrUrl, serviceToken }) {
   await mf.ready;
   return { mf, base: (await mf.unsafeGetDirectURL("proxy")).origin };
 }
+
+/** The bench's floor Worker (scripts/bench/cache-floor-worker.js) alone, in a workerd process of its own. */
+export async function startCacheFloor() {
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      workers: [
+        {
+          name: "floor",
+          modules: true,
+          scriptPath: "scripts/bench/cache-floor-worker.js",
+          compatibilityDate: "2026-11-01",
+          unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
+        },
+      ],
+    }),
+  );
+  await mf.ready;
+  return { base: (await mf.unsafeGetDirectURL("floor")).origin, dispose: () => mf.dispose() };
+}
