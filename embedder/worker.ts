@@ -78,12 +78,29 @@ async function load(): Promise<Loaded> {
   return { model, tokenizer: new Tokenizer(vocab as [string, number][]) };
 }
 
+/**
+ * Past 8 texts a call, larger batches cost the same per text (measured: 11 ms a 14-word text at 8
+ * and at 64). Locally this Worker shares workerd's one thread with the site objects, so a batch of
+ * 64 runs as chunks of 8 with a turn of the event loop between them: a request that arrives during
+ * bulk indexing waits for one chunk, not for the whole batch.
+ */
+const CHUNK = 8;
+
 async function embed(texts: readonly string[]): Promise<number[][]> {
   loading ??= load().catch((err: unknown) => {
     loading = null;
     throw err;
   });
-  const { model, tokenizer } = await loading;
+  const loaded = await loading;
+  const out: number[][] = [];
+  for (let i = 0; i < texts.length; i += CHUNK) {
+    if (i > 0) await new Promise((resolve) => setTimeout(resolve, 0));
+    out.push(...(await embedChunk(loaded, texts.slice(i, i + CHUNK))));
+  }
+  return out;
+}
+
+async function embedChunk({ model, tokenizer }: Loaded, texts: readonly string[]): Promise<number[][]> {
   // Empty input has no tokens, which the sparse graph cannot take: give it one space token.
   const encoded = texts.map((t) => {
     const ids = tokenizer.encode(t);
