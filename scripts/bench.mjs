@@ -13,6 +13,8 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000);
 const operator = "bench-operator";
+// Numbers the never-seen query parameter of every uncached request (see `drive`).
+let requestNumber = 0;
 
 const script = buildWorker(".bench/build");
 const host = await startWorkerd({ scriptPath: script, adminToken: operator });
@@ -64,7 +66,7 @@ async function benchContent() {
 
   const listPath = `/v1/${site.token}/collections/posts/items?page=3&limit=24&sort=-date`;
   const filteredPath = `/v1/${site.token}/collections/posts/items?page=3&limit=24&sort=-date&filter[category]=guides&search=summary`;
-  const itemPath = `/v1/${site.token}/collections/posts/items/post-4242`;
+  const itemPath = `/v1/${site.token}/collections/posts/items/post-${Math.min(4242, ITEMS - 1)}`;
   const scenarios = [
     ["(a) list p3, limit 24, sort -date", listPath],
     ["(b) + filter[category] + search", filteredPath],
@@ -73,94 +75,30 @@ async function benchContent() {
 
   const rows = [];
   for (const [name, path] of scenarios) {
-    for (const mode of ["uncached", "cached"]) {
-      let n = 0;
-      const sep = path.includes("?") ? "&" : "?";
-      // Uncached: every request has a URL never seen before, so each one misses the cache.
-      const requests = mode === "uncached" ? [{ setupRequest: (req) => ({ ...req, path: `${path}${sep}nocache=${n++}` }) }] : undefined;
-      await fetch(`${base}${path}`); // warm the cache entry for the cached run
-      const cpuBefore = cpuMs();
-      const r = await autocannon({ url: `${base}${path}`, connections: CONNECTIONS, duration: DURATION, requests });
-      const cpuAfter = cpuMs();
-      const total = r.requests.total;
-      rows.push({
-        scenario: name,
-        mode,
-        "req/s": Math.round(r.requests.average),
-        "p50 ms": r.latency.p50,
-        "p99 ms": r.latency.p99,
-        "CPU ms/req": total ? ((cpuAfter - cpuBefore) / total).toFixed(3) : "-",
-        errors: r.errors + r.non2xx,
-      });
-    }
+    await fetch(`${base}${path}`); // warm the cache entry for the cached run
+    // Uncached: every request has a URL never seen before, so each one misses the cache.
+    rows.push({ scenario: name, mode: "uncached", ...(await drive(base, path, { unique: "nocache" })) });
+    rows.push({ scenario: name, mode: "cached", ...(await drive(base, path)) });
   }
 
   // The same shape of read without the Cache API: the dashboard's list (page 3, 24 items, admin key)
   // goes front Worker → site object → SQLite → JSON like (a), but is never cached. Its gap to (a)
   // uncached is what the local Cache API's match and put cost on workerd's one thread.
-  {
-    const dashboardPath = `/sites/${site.id}/collections/posts/items?page=3&limit=24`;
-    let n = 0;
-    const cpuBefore = cpuMs();
-    const r = await autocannon({
-      url: `${base}${dashboardPath}`,
-      connections: CONNECTIONS,
-      duration: DURATION,
-      headers: { authorization: `Bearer ${key}` },
-      requests: [{ setupRequest: (req) => ({ ...req, path: `${dashboardPath}&n=${n++}` }) }],
-    });
-    const cpuAfter = cpuMs();
-    rows.push({
-      scenario: "dashboard list p3, limit 24 (no Cache API)",
-      mode: "never cached",
-      "req/s": Math.round(r.requests.average),
-      "p50 ms": r.latency.p50,
-      "p99 ms": r.latency.p99,
-      "CPU ms/req": r.requests.total ? ((cpuAfter - cpuBefore) / r.requests.total).toFixed(3) : "-",
-      errors: r.errors + r.non2xx,
-    });
-  }
+  const dashboardPath = `/sites/${site.id}/collections/posts/items?page=3&limit=24`;
+  const dashboard = await drive(base, dashboardPath, { unique: "n", headers: { authorization: `Bearer ${key}` } });
+  rows.push({ scenario: "dashboard list p3, limit 24 (no Cache API)", mode: "never cached", ...dashboard });
 
   // The floor: a Worker that does nothing but the Cache API lookup and store of a miss.
-  {
-    const floor = await startCacheFloor();
-    let f = 0;
-    const r = await autocannon({
-      url: `${floor.base}/floor`,
-      connections: CONNECTIONS,
-      duration: DURATION,
-      requests: [{ setupRequest: (req) => ({ ...req, path: `/floor?n=${f++}` }) }],
-    });
-    await floor.dispose();
-    rows.push({
-      scenario: "floor: Cache API match + put only (bench/cache-floor-worker.js)",
-      mode: "uncached",
-      "req/s": Math.round(r.requests.average),
-      "p50 ms": r.latency.p50,
-      "p99 ms": r.latency.p99,
-      "CPU ms/req": "-",
-      errors: r.errors + r.non2xx,
-    });
-  }
+  const floor = await startCacheFloor();
+  const floorRow = await drive(floor.base, "/floor", { unique: "n" });
+  await floor.dispose();
+  rows.push({ scenario: "floor: Cache API match + put only (bench/cache-floor-worker.js)", mode: "uncached", ...floorRow });
 
   // Uncached list latency as the load grows: past one connection, p50 is mostly time spent
   // queueing for workerd's one thread (Little's law: connections / throughput).
   const load = [];
-  let m = 0;
   for (const connections of [1, 2, 4, 8, 16, 32]) {
-    const r = await autocannon({
-      url: `${base}${listPath}`,
-      connections,
-      duration: Math.min(DURATION, 5),
-      requests: [{ setupRequest: (req) => ({ ...req, path: `${listPath}&load=${m++}` }) }],
-    });
-    load.push({
-      connections,
-      "req/s": Math.round(r.requests.average),
-      "p50 ms": r.latency.p50,
-      "p99 ms": r.latency.p99,
-      errors: r.errors + r.non2xx,
-    });
+    load.push({ connections, ...(await drive(base, listPath, { unique: "load", connections, duration: Math.min(DURATION, 5) })) });
   }
 
   // Latency of one request at a time: what a single visitor sees, without queueing behind 32 others.
@@ -192,4 +130,23 @@ async function benchContent() {
     const c = rows.find((r) => r.scenario === name && r.mode === "cached");
     console.log(`${name}: cached/uncached throughput = ${(c["req/s"] / u["req/s"]).toFixed(1)}x`);
   }
+}
+
+/**
+ * One autocannon run against `path`; with `unique`, each request gets a never-seen query
+ * parameter of that name, so it misses every cache. CPU is all workerd processes' time.
+ */
+async function drive(origin, path, { unique, headers, connections = CONNECTIONS, duration = DURATION } = {}) {
+  const sep = path.includes("?") ? "&" : "?";
+  const requests = unique ? [{ setupRequest: (req) => ({ ...req, path: `${path}${sep}${unique}=${requestNumber++}` }) }] : undefined;
+  const cpuBefore = cpuMs();
+  const r = await autocannon({ url: `${origin}${path}`, connections, duration, headers, requests });
+  const cpu = cpuMs() - cpuBefore;
+  return {
+    "req/s": Math.round(r.requests.average),
+    "p50 ms": r.latency.p50,
+    "p99 ms": r.latency.p99,
+    "CPU ms/req": r.requests.total ? (cpu / r.requests.total).toFixed(3) : "-",
+    errors: r.errors + r.non2xx,
+  };
 }
