@@ -93,10 +93,13 @@ export async function ssrBenchSite(name, fields) {
   }
 }
 
-/** Publishes `count` items made by `make(i)` into a collection, through items:batch, 1,000 at a time. */
-export async function seedItems(base, siteId, key, collection, count, make) {
-  for (let start = 0; start < count; start += 1000) {
-    const items = Array.from({ length: Math.min(1000, count - start) }, (_, j) => make(start + j));
+/**
+ * Publishes `count` items made by `make(i)` into a collection, through items:batch, `per` at a time
+ * (at most 1,000, and few enough that a body stays under the API's 1 MB limit).
+ */
+export async function seedItems(base, siteId, key, collection, count, make, per = 1000) {
+  for (let start = 0; start < count; start += per) {
+    const items = Array.from({ length: Math.min(per, count - start) }, (_, j) => make(start + j));
     await must(api(base, "POST", `/sites/${siteId}/collections/${collection}/items:batch`, key, { items }), "batch");
   }
 }

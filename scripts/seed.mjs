@@ -1,10 +1,10 @@
 // `npm run seed`: one more demo site (SEO Engine plan, authors and posts) on a running service.
 // BASE (default http://127.0.0.1:8787, or PORT) and ADMIN_TOKEN (else .dev.vars) say where and who.
-import { adminToken, api, must } from "./lib.mjs";
+import { adminToken } from "./lib.mjs";
 import { seedDemoSite } from "./demo-content.mjs";
 
 const base = process.env.BASE ?? `http://127.0.0.1:${process.env.PORT ?? 8787}`;
 const { token: operator } = adminToken();
 const posts = Number(process.env.POSTS ?? 12);
-const site = await seedDemoSite(base, operator, { api, must }, posts);
+const site = await seedDemoSite(base, operator, posts);
 console.log(JSON.stringify({ base, ...site }, null, 2));

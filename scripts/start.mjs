@@ -68,7 +68,7 @@ async function ensureDemoSite() {
     const check = await api(base, "GET", `/sites/${saved.id}`, operator);
     if (check.status === 200) return saved;
   }
-  const saved = await seedDemoSite(base, operator, { api, must });
+  const saved = await seedDemoSite(base, operator);
   writeFileSync(file, JSON.stringify(saved, null, 2), { mode: 0o600 });
   return saved;
 }
