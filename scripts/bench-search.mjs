@@ -21,7 +21,7 @@ export async function waitForIndex(base, siteId, key, timeoutMs = 30 * 60_000) {
 
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 
-export async function benchSearch({ base, operator, items: count = 10_000, samples = 300 }) {
+export async function benchSearch({ base, operator, items: count = 10_000, samples = 300, embedderProcesses }) {
   const { site } = await must(api(base, "POST", "/sites", operator, { name: "Search bench", plan: "pro" }), "site");
   const key = site.adminKey;
   await must(
@@ -79,7 +79,7 @@ export async function benchSearch({ base, operator, items: count = 10_000, sampl
 
   console.log(`\nSemantic search on workerd (Miniflare API, direct socket): ${count} published items, local default`);
   console.log(
-    "(use-lite in the embedder Worker, its own workerd process, behind a service binding; exact cosine scan over the site's SQLite vectors)\n",
+    `(use-lite in the embedder Worker: ${embedderProcesses} workerd process(es) of its own behind a service binding, EMBEDDER_PROCESSES; exact cosine scan over the site's SQLite vectors)\n`,
   );
   console.table([
     {
@@ -91,8 +91,8 @@ export async function benchSearch({ base, operator, items: count = 10_000, sampl
   ]);
   const row = (name, t) => ({ request: name, "p50 ms": pct(t, 50).toFixed(2), "p99 ms": pct(t, 99).toFixed(2) });
   console.table([
-    row("search, uncached (query embedding + scan of 10,000)", search),
-    row("related, uncached (stored vector + scan of 10,000)", related),
+    row(`search, uncached (query embedding + scan of ${count})`, search),
+    row(`related, uncached (stored vector + scan of ${count})`, related),
     row("search, edge-cached", cached),
   ]);
   console.log(`one request at a time, ${samples} each`);

@@ -23,7 +23,7 @@ const cpuMs = workerdCpuMs;
 const { base } = host;
 try {
   if (process.env.BENCH_ONLY !== "search") await benchContent();
-  if (process.env.BENCH_ONLY !== "content") await benchSearch({ base, operator, items: ITEMS });
+  if (process.env.BENCH_ONLY !== "content") await benchSearch({ base, operator, items: ITEMS, embedderProcesses: host.embedderProcesses });
 } finally {
   await host.dispose();
 }

@@ -80,6 +80,7 @@ export async function ssrBenchSite(name, fields) {
     scriptPath: buildWorker(".bench/build"),
     adminToken: operator,
     vars: { SSR_ALLOW_PRIVATE_FETCH: "true" },
+    embedderProcesses: 1,
   });
   const pages = await benchPageServer();
   try {

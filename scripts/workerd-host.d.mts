@@ -6,6 +6,7 @@ export function startWorkerd(options: {
   adminToken: string;
   persistDir?: string;
   vars?: Record<string, string>;
-}): Promise<{ mf: Miniflare; base: string; dispose(): Promise<void> }>;
+  embedderProcesses?: number;
+}): Promise<{ mf: Miniflare; base: string; embedderProcesses: number; dispose(): Promise<void> }>;
 export function workerdCpuMs(): number;
 export function startProxy(options: { scriptPath: string; ssrUrl: string; serviceToken: string }): Promise<{ mf: Miniflare; base: string }>;

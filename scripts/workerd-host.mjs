@@ -2,6 +2,8 @@
 // socket to the Worker: no wrangler dev proxy in front (it caps ~1,000 req/s here).
 import { execFileSync } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
+import { createServer, request as httpRequest } from "node:http";
+import { availableParallelism } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { Miniflare, convertV4MiniflareOptions } from "miniflare";
 import { EMBEDDER_NAME, embedderWorker } from "../embedder/options.mjs";
@@ -40,19 +42,54 @@ function builtModules(scriptPath) {
   };
 }
 
-// The local embedder runs in a workerd process of its own, as Workers AI runs apart
-// from the Worker in production: the model's CPU work never queues the site objects.
-async function startEmbedder() {
-  const mf = new Miniflare(
-    convertV4MiniflareOptions({ workers: [{ ...embedderWorker(), unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }] }] }),
+// The local embedder runs in workerd processes of its own, as Workers AI runs apart from
+// the Worker in production: the model's CPU work never queues the site objects. The model
+// is compute-bound on workerd's one thread, so one process per core (EMBEDDER_PROCESSES,
+// default: the machine's parallelism, at most 4) behind a small balancer that sends each
+// request to the process with the fewest in flight.
+async function startEmbedders(count) {
+  const pool = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const mf = new Miniflare(
+        convertV4MiniflareOptions({ workers: [{ ...embedderWorker(), unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }] }] }),
+      );
+      await mf.ready;
+      return { mf, url: await mf.unsafeGetDirectURL(EMBEDDER_NAME), inFlight: 0 };
+    }),
   );
-  await mf.ready;
-  const url = await mf.unsafeGetDirectURL(EMBEDDER_NAME);
-  return { mf, address: url.host };
+  const balancer = createServer((req, res) => {
+    const member = pool.reduce((best, m) => (m.inFlight < best.inFlight ? m : best));
+    member.inFlight++;
+    const upstream = httpRequest(
+      { host: member.url.hostname, port: member.url.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    res.on("close", () => member.inFlight--);
+    upstream.on("error", (err) => res.destroy(err));
+    req.pipe(upstream);
+  });
+  await new Promise((resolve) => balancer.listen(0, "127.0.0.1", resolve));
+  return {
+    processes: count,
+    address: `127.0.0.1:${balancer.address().port}`,
+    dispose: async () => {
+      balancer.close();
+      await Promise.all(pool.map((m) => m.mf.dispose()));
+    },
+  };
 }
 
-export async function startWorkerd({ scriptPath, adminToken, persistDir, vars = {} }) {
-  const embedder = await startEmbedder();
+export async function startWorkerd({
+  scriptPath,
+  adminToken,
+  persistDir,
+  vars = {},
+  embedderProcesses = Number(process.env.EMBEDDER_PROCESSES) || Math.min(4, availableParallelism()),
+}) {
+  const embedder = await startEmbedders(embedderProcesses);
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       ...(persistDir ? { defaultPersistRoot: persistDir } : {}),
@@ -86,9 +123,10 @@ export async function startWorkerd({ scriptPath, adminToken, persistDir, vars = 
   return {
     mf,
     base: url.origin,
+    embedderProcesses: embedder.processes,
     dispose: async () => {
       await mf.dispose();
-      await embedder.mf.dispose();
+      await embedder.dispose();
     },
   };
 }

@@ -32,6 +32,9 @@ export class WorkersAiEmbedder implements Embedder {
   }
 }
 
+/** Texts per request to the local embedder: past 8 a call it costs the same per text (embedder/worker.ts). */
+const LOCAL_REQUEST_TEXTS = 16;
+
 /**
  * Local and offline: the embedder Worker in embedder/ (Universal Sentence
  * Encoder lite), reached through the `EMBEDDER` service binding.
@@ -45,6 +48,15 @@ export class LocalEmbedder implements Embedder {
   }
 
   async embed(texts: readonly string[]): Promise<number[][]> {
+    // The model is compute-bound on one thread per workerd process. Sending a batch as concurrent
+    // requests lets a host that runs several embedder processes (scripts/workerd-host.mjs, one per
+    // core) spread it; a single process takes them in turn at the same total cost.
+    const parts: (readonly string[])[] = [];
+    for (let i = 0; i < texts.length; i += LOCAL_REQUEST_TEXTS) parts.push(texts.slice(i, i + LOCAL_REQUEST_TEXTS));
+    return (await Promise.all(parts.map((part) => this.#embedPart(part)))).flat();
+  }
+
+  async #embedPart(texts: readonly string[]): Promise<number[][]> {
     let body: { model?: unknown; vectors?: unknown };
     try {
       const res = await this.#service.fetch("http://embedder/", {

@@ -15,6 +15,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     scriptPath: script,
     adminToken: BROWSER_OPERATOR,
     vars: { SSR_ALLOW_PRIVATE_FETCH: "true" },
+    embedderProcesses: 1,
   });
   const pages = await startPageServer();
   project.provide("service", base);
