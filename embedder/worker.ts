@@ -80,9 +80,10 @@ async function load(): Promise<Loaded> {
 
 /**
  * Past 8 texts a call, larger batches cost the same per text (measured: 11 ms a 14-word text at 8
- * and at 64). Locally this Worker shares workerd's one thread with the site objects, so a batch of
- * 64 runs as chunks of 8 with a turn of the event loop between them: a request that arrives during
- * bulk indexing waits for one chunk, not for the whole batch.
+ * and at 64). A batch runs as chunks of 8 with a turn of the event loop between them, so a request
+ * that arrives during bulk indexing (a search's query, or anything of the site objects when this
+ * Worker shares their workerd process, as under `wrangler dev` with both configs) waits for one
+ * chunk, not for the whole batch.
  */
 const CHUNK = 8;
 

@@ -1,6 +1,7 @@
 // `npm start`: the service on wrangler dev with a seeded demo site, and the local
 // embedder Worker (embedder/) next to it so semantic search works offline.
-// Honours PORT (8787), ADMIN_TOKEN (else .dev.vars, else generated) and PERSIST_DIR (.wrangler/state).
+// Honours PORT (8787), DEMO_PAGES_PORT (PORT + 1), EMBEDDER_PORT (PORT + 2), ADMIN_TOKEN (else
+// .dev.vars, else generated) and PERSIST_DIR (.wrangler/state).
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -10,45 +11,61 @@ import { startDemoPages } from "./demo-page.mjs";
 
 const port = Number(process.env.PORT ?? 8787);
 const demoPort = Number(process.env.DEMO_PAGES_PORT ?? port + 1);
+const embedderPort = Number(process.env.EMBEDDER_PORT ?? port + 2);
 const persistDir = resolve(process.env.PERSIST_DIR ?? ".wrangler/state");
 const base = `http://127.0.0.1:${port}`;
 const { token: operator, source } = adminToken();
 mkdirSync(persistDir, { recursive: true });
 execFileSync(process.execPath, ["embedder/build.mjs"], { stdio: "inherit" });
 
-const child = spawn(
-  join("node_modules", ".bin", "wrangler"),
-  [
-    "dev",
-    // The first config is the main Worker; the second runs beside it and answers its EMBEDDER binding.
-    "-c",
-    "wrangler.toml",
-    "-c",
-    "embedder/wrangler.toml",
-    "--port",
-    String(port),
-    "--ip",
-    "127.0.0.1",
-    "--persist-to",
-    persistDir,
-    "--var",
-    `ADMIN_TOKEN:${operator}`,
-    // Local dev may capture pages served on 127.0.0.1 (the demo pages below); production refuses them.
-    "--var",
-    "SSR_ALLOW_PRIVATE_FETCH:true",
-    // Custom hostnames the laptop way: *.localhost resolves to this machine.
-    "--var",
-    "CUSTOM_HOSTNAMES:local",
-    "--var",
-    "CUSTOM_HOSTNAME_CNAME_TARGET:localhost",
-    "--show-interactive-dev-session=false",
-  ],
-  { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
-);
-const stop = () => child.kill("SIGINT");
+// Two wrangler dev sessions that find each other through a dev registry of their own: the
+// embedder in one, the service in the other. The model is compute-bound, and in a session of
+// its own it runs on its own workerd thread, so bulk indexing neither queues the site objects
+// nor shares their core.
+const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_DEV_REGISTRY_PATH: join(persistDir, "dev-registry") };
+const wrangler = (args) =>
+  spawn(join("node_modules", ".bin", "wrangler"), ["dev", ...args], { stdio: ["ignore", "inherit", "inherit"], env });
+const embedder = wrangler([
+  "-c",
+  "embedder/wrangler.toml",
+  "--port",
+  String(embedderPort),
+  "--ip",
+  "127.0.0.1",
+  "--show-interactive-dev-session=false",
+]);
+const children = [embedder];
+const stop = () => children.forEach((c) => c.kill("SIGINT"));
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
-child.on("exit", (code) => process.exit(code ?? 0));
+// Either session ending ends both, and npm start with it.
+const exitWithEither = (c) => c.on("exit", (code) => (stop(), process.exit(code ?? 0)));
+exitWithEither(embedder);
+// Started one after the other: two sessions starting at once can pick the same free port.
+await waitFor(`http://127.0.0.1:${embedderPort}/`, 120_000);
+const service = wrangler([
+  "-c",
+  "wrangler.toml",
+  "--port",
+  String(port),
+  "--ip",
+  "127.0.0.1",
+  "--persist-to",
+  persistDir,
+  "--var",
+  `ADMIN_TOKEN:${operator}`,
+  // Local dev may capture pages served on 127.0.0.1 (the demo pages below); production refuses them.
+  "--var",
+  "SSR_ALLOW_PRIVATE_FETCH:true",
+  // Custom hostnames the laptop way: *.localhost resolves to this machine.
+  "--var",
+  "CUSTOM_HOSTNAMES:local",
+  "--var",
+  "CUSTOM_HOSTNAME_CNAME_TARGET:localhost",
+  "--show-interactive-dev-session=false",
+]);
+children.push(service);
+exitWithEither(service);
 
 await waitFor(`${base}/`, 120_000);
 const demo = await ensureDemoSite();
