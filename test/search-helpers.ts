@@ -67,3 +67,16 @@ export interface SearchBody {
 }
 
 export const slugsOf = (b: SearchBody) => b.results.map((r) => r.item.slug);
+
+/** Cosine similarity, computed the plain way, as the truth an index's scores are checked against. */
+export function cosine(a: readonly number[], b: readonly number[]): number {
+  let d = 0;
+  let na = 0;
+  let nb = 0;
+  a.forEach((x, i) => {
+    d += x * b[i]!;
+    na += x * x;
+    nb += b[i]! * b[i]!;
+  });
+  return d / Math.sqrt(na * nb);
+}

@@ -5,6 +5,7 @@ import { embeddingText } from "../actors/site/search/embed-text";
 import { plainText } from "../actors/site/plain-text";
 import { SqliteVectorIndex } from "../actors/site/search/sqlite-index";
 import type { Collection } from "../actors/site/collections";
+import { cosine } from "./search-helpers";
 
 // Pure logic with deterministic vectors: no model involved.
 function rng(seed: number) {
@@ -13,18 +14,6 @@ function rng(seed: number) {
     return seed / 2 ** 31 - 0.5;
   };
 }
-
-const cosine = (a: number[], b: number[]) => {
-  let d = 0;
-  let na = 0;
-  let nb = 0;
-  a.forEach((x, i) => {
-    d += x * b[i]!;
-    na += x * x;
-    nb += b[i]! * b[i]!;
-  });
-  return d / Math.sqrt(na * nb);
-};
 
 describe("local vector index (exact cosine scan)", () => {
   it("scores vectors whose length is not a multiple of four lanes, and grows past its first 1,024 rows", async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { VectorizeVectorIndex } from "../src/search/vector-index";
+import { cosine } from "./search-helpers";
 
 // Vectorize has no local emulation, so production's adapter is checked against an in-memory
 // model of the calls it makes, with Vectorize's documented rules: one index shared by every
@@ -15,17 +16,6 @@ interface Stored {
 
 function sharedIndex() {
   const vectors = new Map<string, Stored>();
-  const cosine = (a: readonly number[], b: readonly number[]) => {
-    let d = 0;
-    let na = 0;
-    let nb = 0;
-    a.forEach((x, i) => {
-      d += x * b[i]!;
-      na += x * x;
-      nb += b[i]! * b[i]!;
-    });
-    return d / Math.sqrt(na * nb);
-  };
   const index = {
     async upsert(list: VectorizeVector[]) {
       for (const v of list) {
