@@ -77,6 +77,7 @@ async function startEmbedders(count) {
     address: `127.0.0.1:${balancer.address().port}`,
     dispose: async () => {
       balancer.close();
+      balancer.closeAllConnections();
       await Promise.all(pool.map((m) => m.mf.dispose()));
     },
   };
