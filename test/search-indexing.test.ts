@@ -1,6 +1,7 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { call, callJson, expectStatus, type TestSite } from "./helpers";
+import { indexedItemsSql } from "../actors/site/search/index-state";
 import { queuedCount, type SearchBody, settleIndex, siteObject, siteWith, slugsOf } from "./search-helpers";
 
 type DashboardItem = { id: string; status: string; searchIndex: { state: string; model?: string; reason?: string } | null };
@@ -154,5 +155,19 @@ describe("search index across model changes", () => {
     await evictDurableObject(siteObject(site));
     await settleIndex(site);
     expect(slugsOf(await search(site, "teaching a puppy to sit", "&m=2"))).toEqual(["puppy"]);
+  });
+
+  it("reads the matched items by their ids, never by walking every indexed row", async () => {
+    const site = await siteWith([{ slug: "a", title: "A note" }]);
+    const ids = Array.from({ length: 15 }, () => "?").join(",");
+    const plan = await runInDurableObject(siteObject(site), (_i, state) =>
+      state.storage.sql
+        .exec<{ detail: string }>(`EXPLAIN QUERY PLAN ${indexedItemsSql(ids)}`, "model", ...Array.from({ length: 15 }, (_, i) => `it_${i}`))
+        .toArray()
+        .map((r) => r.detail)
+        .join("\n"),
+    );
+    expect(plan).toMatch(/SEARCH items USING INDEX sqlite_autoindex_items_1 \(id=\?\)/);
+    expect(plan).not.toMatch(/search_index_by_state|SCAN/);
   });
 });

@@ -100,3 +100,15 @@ export function indexViews(sql: SqlStorage, itemIds: readonly string[]): Map<str
 function now(): string {
   return new Date().toISOString();
 }
+
+/**
+ * The published items among the ids in `list` (placeholders) whose vector of the model (the one
+ * leading parameter) is indexed. Written so the ids drive the lookup: as a JOIN, SQLite walked
+ * `search_index_by_state` over every indexed row once the list had more than a few ids (2.6 ms of
+ * CPU per search or related request at 10,000 items).
+ */
+export function indexedItemsSql(list: string): string {
+  return `SELECT items.* FROM items
+    WHERE EXISTS (SELECT 1 FROM search_index s WHERE s.item_id = items.id AND s.state = 'indexed' AND s.model = ?)
+      AND items.status = 'published' AND items.id IN (${list})`;
+}

@@ -19,6 +19,7 @@ import {
   failAllPending,
   forget,
   hasQueuedWork,
+  indexedItemsSql,
   indexViews,
   markFailed,
   markIndexed,
@@ -252,9 +253,7 @@ export class SiteSearch {
     const rows = selectIn<ItemRow>(
       this.#s.sql,
       relevant.map((m) => m.itemId),
-      (list) =>
-        `SELECT items.* FROM items JOIN search_index ON search_index.item_id = items.id
-         WHERE items.status = 'published' AND search_index.state = 'indexed' AND search_index.model = ? AND items.id IN (${list})`,
+      indexedItemsSql,
       [model],
     );
     const byId = new Map(rows.map((r) => [r.id, r]));
