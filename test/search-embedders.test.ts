@@ -2,9 +2,21 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { EmbeddingError, LocalEmbedder, WorkersAiEmbedder, embedderFor } from "../src/search/embedder";
 import { LOCAL_MODEL, WORKERS_AI_MODEL } from "../src/search/models";
+import reference from "./fixtures/use-lite-reference.json";
 
 // The real local model behind the EMBEDDER binding (the auxiliary embedder Worker).
 describe("local embedder client", () => {
+  it("gives the vectors tfjs's own kernels give (embedder/reference-vectors.mjs), in a batch and alone", async () => {
+    const embedder = new LocalEmbedder(env.EMBEDDER!);
+    const together = await embedder.embed(reference.texts);
+    const alone = await Promise.all(reference.texts.map(async (t) => (await embedder.embed([t]))[0]!));
+    for (const [i, want] of reference.vectors.entries()) {
+      for (const got of [together[i]!, alone[i]!]) {
+        expect(Math.max(...want.map((x, j) => Math.abs(x - got[j]!))), reference.texts[i]).toBeLessThan(1e-5);
+      }
+    }
+  });
+
   it("sends a large batch as several requests and returns the vectors in the order of the texts", async () => {
     const embedder = new LocalEmbedder(env.EMBEDDER!);
     const texts = Array.from(
