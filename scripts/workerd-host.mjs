@@ -45,8 +45,9 @@ function builtModules(scriptPath) {
 // The local embedder runs in workerd processes of its own, as Workers AI runs apart from
 // the Worker in production: the model's CPU work never queues the site objects. The model
 // is compute-bound on workerd's one thread, so one process per core (EMBEDDER_PROCESSES,
-// default: the machine's parallelism, at most 4) behind a small balancer that sends each
-// request to the process with the fewest in flight.
+// default: the machine's parallelism, at most 4) behind a small balancer. Each process takes
+// one request at a time and the next waiting one when it is done, so a process slowed by a
+// busy core takes less of a batch instead of holding the others up.
 async function startEmbedders(count) {
   const pool = await Promise.all(
     Array.from({ length: count }, async () => {
@@ -54,12 +55,23 @@ async function startEmbedders(count) {
         convertV4MiniflareOptions({ workers: [{ ...embedderWorker(), unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }] }] }),
       );
       await mf.ready;
-      return { mf, url: await mf.unsafeGetDirectURL(EMBEDDER_NAME), inFlight: 0 };
+      return { mf, url: await mf.unsafeGetDirectURL(EMBEDDER_NAME) };
     }),
   );
-  const balancer = createServer((req, res) => {
-    const member = pool.reduce((best, m) => (m.inFlight < best.inFlight ? m : best));
-    member.inFlight++;
+  const idle = [...pool];
+  const waiting = [];
+  const dispatch = () => {
+    while (idle.length && waiting.length) waiting.shift()(idle.shift());
+  };
+  const balancer = createServer(async (req, res) => {
+    const member = await new Promise((take) => {
+      waiting.push(take);
+      dispatch();
+    });
+    res.on("close", () => {
+      idle.push(member);
+      dispatch();
+    });
     const upstream = httpRequest(
       { host: member.url.hostname, port: member.url.port, method: req.method, path: req.url, headers: req.headers },
       (answer) => {
@@ -67,7 +79,6 @@ async function startEmbedders(count) {
         answer.pipe(res);
       },
     );
-    res.on("close", () => member.inFlight--);
     upstream.on("error", (err) => res.destroy(err));
     req.pipe(upstream);
   });

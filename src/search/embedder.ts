@@ -32,8 +32,8 @@ export class WorkersAiEmbedder implements Embedder {
   }
 }
 
-/** Texts per request to the local embedder: past 8 a call it costs the same per text (embedder/worker.ts). */
-const LOCAL_REQUEST_TEXTS = 16;
+/** Texts per request to the local embedder: from 8 a call on it costs the same per text (embedder/worker.ts). */
+const LOCAL_REQUEST_TEXTS = 8;
 
 /**
  * Local and offline: the embedder Worker in embedder/ (Universal Sentence
