@@ -63,24 +63,32 @@ async function startEmbedders(count) {
   const dispatch = () => {
     while (idle.length && waiting.length) waiting.shift()(idle.shift());
   };
-  const balancer = createServer(async (req, res) => {
-    const member = await new Promise((take) => {
-      waiting.push(take);
-      dispatch();
-    });
+  const release = (member) => {
+    idle.push(member);
+    dispatch();
+  };
+  const balancer = createServer((req, res) => {
+    let member = null;
+    let closed = false;
     res.on("close", () => {
-      idle.push(member);
-      dispatch();
+      closed = true;
+      if (member) release(member);
     });
-    const upstream = httpRequest(
-      { host: member.url.hostname, port: member.url.port, method: req.method, path: req.url, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    upstream.on("error", (err) => res.destroy(err));
-    req.pipe(upstream);
+    waiting.push((taken) => {
+      // The caller gave up while it waited: hand the process on.
+      if (closed) return release(taken);
+      member = taken;
+      const upstream = httpRequest(
+        { host: member.url.hostname, port: member.url.port, method: req.method, path: req.url, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      upstream.on("error", (err) => res.destroy(err));
+      req.pipe(upstream);
+    });
+    dispatch();
   });
   await new Promise((resolve) => balancer.listen(0, "127.0.0.1", resolve));
   return {
