@@ -34,6 +34,25 @@ describe("refreshing the captured page", () => {
     expect(await titleOf(t.site, t.path)).toBe("Version two");
   });
 
+  it("keeps the site's cached pages when a refresh finds the same page, and retires them when it changed", async () => {
+    const t = await setup();
+    // Let the jobs the set-up queued (document rebuilds) run first: they retire cached pages too.
+    const due = () =>
+      runInDurableObject(
+        t.stub,
+        (_i, state) => state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM jobs WHERE run_at <= ?", Date.now()).one().n,
+      );
+    for (let i = 0; i < 50 && (await due()) > 0; i++) if (!(await runDurableObjectAlarm(t.stub))) await scheduler.wait(20);
+    const version = () =>
+      runInDurableObject(t.stub, (_i, state) => state.storage.sql.exec<{ v: number }>("SELECT cache_version AS v FROM site").one().v);
+    const before = await version();
+    await expectStatus(callJson("POST", `/sites/${t.site.id}/ssr/refresh`, { auth: t.site.adminKey }), 200);
+    expect(await version()).toBe(before);
+    await t.republish("Version two");
+    await expectStatus(callJson("POST", `/sites/${t.site.id}/ssr/refresh`, { auth: t.site.adminKey }), 200);
+    expect(await version()).toBeGreaterThan(before);
+  });
+
   it("keeps the last good template and records the error when the page breaks", async () => {
     const t = await setup();
     await putPage("<html><body>maintenance</body></html>", { path: t.path });

@@ -76,7 +76,9 @@ export async function refresh(s: SiteContext, trigger: RefreshResult["trigger"])
     // A new capture landed while this page was being fetched: it wins.
     if (current?.capturedAt !== before.capturedAt) return current?.lastRefresh ?? { at, ok: true, trigger };
     const result: RefreshResult = { at, ok: true, trigger };
-    const unchanged = page.html === current.html && JSON.stringify({ ...page, html: "" }) === JSON.stringify({ ...current.page, html: "" });
+    // Compared as stored: the compiled page without its HTML, which is kept in parts.
+    const { html, ...compiled } = page;
+    const unchanged = html === current.html && JSON.stringify(compiled) === JSON.stringify(current.page);
     writeRefreshedPage(s.storage, page, result);
     s.captureChanged();
     if (!unchanged) s.contentChanged();
