@@ -97,6 +97,16 @@ describe("custom hostname lifecycle (local provider)", () => {
     expect((await register(a, hostname)).status).toBe(200);
   });
 
+  it("keeps a pending hostname when the one meant to replace it is refused", async () => {
+    const site = await renderedBlog();
+    const pending = uniqueHost("pending");
+    const taken = uniqueHost("taken");
+    expect((await register(await renderedBlog(), taken)).status).toBe(201);
+    expect((await register(site, pending)).status).toBe(201);
+    expect((await register(site, taken)).status).toBe(409);
+    expect((await view(site)).body.customHostname).toMatchObject({ hostname: pending, sslStatus: "pending_validation" });
+  });
+
   it("is replaced by a new hostname only once the new one is active", async () => {
     const site = await renderedBlog();
     const first = uniqueHost("first");

@@ -83,8 +83,6 @@ async function register(s: SiteContext, input: string, port: string): Promise<{ 
   const existing = readHostnames(s.sql);
   const same = existing.find((h) => h.hostname === hostname);
   if (same) return { record: same, created: false };
-  // An earlier replacement that never became active gives way to this one.
-  for (const h of existing.filter((x) => x.sslStatus !== "active")) await detach(s, provider, h);
 
   const siteId = s.site()!.id;
   if (!(await hostnameStub(s, hostname).claim(hostname, siteId))) {
@@ -101,6 +99,8 @@ async function register(s: SiteContext, input: string, port: string): Promise<{ 
     console.error("custom hostname create failed", err);
     throw new ApiError("bad_gateway", "The certificate provider did not accept the hostname; try again shortly.");
   }
+  // An earlier replacement that never became active gives way to this one, now that this one is accepted.
+  for (const h of existing.filter((x) => x.sslStatus !== "active")) await detach(s, provider, h);
   insertHostname(s.sql, {
     hostname,
     provider: provider.name,
@@ -149,9 +149,10 @@ async function validate(s: SiteContext, hostname: string, token: string): Promis
 
 async function activate(s: SiteContext, provider: HostnameProvider, hostname: string): Promise<void> {
   // The Hostname object is the judge: without our claim there, this hostname is not ours to serve.
+  const record = readHostnames(s.sql).find((h) => h.hostname === hostname);
   if (!(await hostnameStub(s, hostname).activate(s.site()!.id))) {
-    deleteHostname(s.sql, hostname);
-    cancelJob(s.storage, HOSTNAME_JOB, hostname);
+    // Also off the provider's books: a certificate nobody serves would stay there.
+    if (record) await detach(s, provider, record);
     return;
   }
   const replaced = readHostnames(s.sql).filter((h) => h.hostname !== hostname && h.sslStatus === "active");
