@@ -153,6 +153,22 @@ describe("custom hostname lifecycle (local provider)", () => {
     expect(await job()).toBeUndefined();
   });
 
+  it("lets a hostname go that is not validated within seven days, so its owner can connect it", async () => {
+    const site = await renderedBlog();
+    const hostname = uniqueHost();
+    expect((await register(site, hostname)).status).toBe(201);
+    const stub = env.SITE.get(env.SITE.idFromName(site.id));
+    await runInDurableObject(stub, async (_i, state) => {
+      const eightDaysAgo = new Date(Date.now() - 8 * 24 * 3600_000).toISOString();
+      state.storage.sql.exec("UPDATE custom_hostnames SET created_at = ?", eightDaysAgo);
+      state.storage.sql.exec("UPDATE jobs SET run_at = ? WHERE kind = 'hostname-check'", Date.now() - 1);
+      await state.storage.setAlarm(Date.now() - 1);
+    });
+    await runDurableObjectAlarm(stub);
+    expect((await view(site)).status).toBe(404);
+    expect((await register(await renderedBlog(), hostname)).status).toBe(201);
+  });
+
   it("validates what customers type", async () => {
     const site = await renderedBlog();
     const bad = [

@@ -14,6 +14,12 @@ import { type HostnameRecord, activeHostname, deleteHostname, insertHostname, ma
 
 export const HOSTNAME_JOB = "hostname-check";
 
+/**
+ * A hostname nobody validates within this time is let go (claim released, provider record
+ * removed): otherwise typing someone else's hostname would keep its owner out for good.
+ */
+export const PENDING_LIMIT_MS = 7 * 24 * 3600_000;
+
 /** Production certificates take minutes to hours: check after 30 s, then back off to every 6 hours. */
 export function checkDelayMs(checks: number): number {
   return Math.min(6 * 3600_000, 30_000 * 2 ** checks);
@@ -123,6 +129,7 @@ async function check(s: SiteContext, hostname: string): Promise<{ next: number }
   const record = readHostnames(s.sql).find((h) => h.hostname === hostname);
   if (!record || record.sslStatus === "active") return;
   const provider = providerOf(s);
+  if (Date.now() - Date.parse(record.createdAt) > PENDING_LIMIT_MS) return void (await detach(s, provider, record));
   const state = await provider.status(record.providerId, hostname, record.validationToken);
   updateHostname(s.sql, hostname, {
     sslStatus: state.sslStatus === "active" ? record.sslStatus : state.sslStatus,
