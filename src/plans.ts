@@ -1,3 +1,5 @@
+import { ApiError } from "./http/errors";
+
 export const PLANS = ["starter", "pro", "seo_engine"] as const;
 export type Plan = (typeof PLANS)[number];
 
@@ -13,4 +15,18 @@ export function entitlements(plan: Plan): Entitlements {
     features: { advancedLists: proOrAbove, serverRendering: plan === "seo_engine" },
     flags: { aiSearch: proOrAbove },
   };
+}
+
+type Feature = "advancedLists" | "aiSearch" | "serverRendering";
+
+const NEEDS: Record<Feature, { message: string; requiredPlan: Plan }> = {
+  advancedLists: { message: "Filtering and search need the Pro plan or above.", requiredPlan: "pro" },
+  aiSearch: { message: "Semantic search and related items need the Pro plan or above.", requiredPlan: "pro" },
+  serverRendering: { message: "Server-side rendering needs the SEO Engine plan.", requiredPlan: "seo_engine" },
+};
+
+/** The one 403 for a feature the site's plan lacks: which feature, and the plan that has it. */
+export function planRequired(feature: Feature): ApiError {
+  const { message, requiredPlan } = NEEDS[feature];
+  return new ApiError("plan_required", message, { feature, requiredPlan });
 }

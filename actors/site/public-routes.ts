@@ -1,6 +1,6 @@
 import { IttyRouter } from "itty-router";
 import { ApiError } from "../../src/http/errors";
-import { entitlements } from "../../src/plans";
+import { entitlements, planRequired } from "../../src/plans";
 import { isSlug } from "../../src/shared/slug";
 import type { SiteContext } from "./context";
 import { readPublishedItem, readPublishedPage } from "./published-list";
@@ -23,7 +23,7 @@ export function publicRoutes(s: SiteContext) {
       const c = collectionOf(req.params.slug ?? "");
       const params = new URL(req.url).searchParams;
       const { query: q, items, total } = readPublishedPage(s, c, params);
-      if (q.advanced && !entitlements(site.plan).features.advancedLists) throw planRequired();
+      if (q.advanced && !entitlements(site.plan).features.advancedLists) throw planRequired("advancedLists");
       return publicJson(site.id, c.id, {
         items,
         page: q.page,
@@ -45,13 +45,6 @@ export function publicRoutes(s: SiteContext) {
       s.search().related(req.params.slug ?? "", req.params.itemSlug ?? "", new URL(req.url)),
     );
   return router;
-}
-
-export function planRequired(): ApiError {
-  return new ApiError("plan_required", "Filtering and search need the Pro plan or above.", {
-    feature: "advancedLists",
-    requiredPlan: "pro",
-  });
 }
 
 export function publicJson(siteId: string, collectionId: string | null, body: unknown): Response {

@@ -1,11 +1,9 @@
 import { cachedRead, versionedKey } from "../edge/cache";
 import { siteMeta } from "../edge/site-meta";
 import { ApiError } from "../http/errors";
-import { entitlements, type Plan } from "../plans";
+import { entitlements, type Plan, planRequired } from "../plans";
 import { usesAdvancedListParams } from "../shared/list-params";
 import { siteStub } from "../stubs";
-import { planRequired } from "../../actors/site/public-routes";
-import { aiSearchPlanRequired } from "../../actors/site/search/site-search";
 import { fromSite, internalRequest } from "./forward";
 
 export const CORS_HEADERS = {
@@ -40,12 +38,14 @@ export async function contentApi(
 }
 
 function listPlanCheck(plan: Plan, url: URL): ApiError | null {
-  return usesAdvancedListParams(url.searchParams.keys()) && !entitlements(plan).features.advancedLists ? planRequired() : null;
+  return usesAdvancedListParams(url.searchParams.keys()) && !entitlements(plan).features.advancedLists
+    ? planRequired("advancedLists")
+    : null;
 }
 
 /** Semantic search and related items: the whole endpoint needs `flags.aiSearch`. */
 export function searchPlanCheck(plan: Plan): ApiError | null {
-  return entitlements(plan).flags.aiSearch ? null : aiSearchPlanRequired();
+  return entitlements(plan).flags.aiSearch ? null : planRequired("aiSearch");
 }
 
 export function withCors(response: Response): Response {

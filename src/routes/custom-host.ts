@@ -4,7 +4,7 @@ import { VALIDATION_PATH } from "../../actors/site/hostnames/providers";
 import { cachedStream } from "../edge/cache";
 import { siteMetaById } from "../edge/site-meta";
 import { ApiError } from "../http/errors";
-import { entitlements } from "../plans";
+import { entitlements, planRequired } from "../plans";
 import { normalizeHostname } from "../shared/hostname";
 import { parsePage } from "../shared/list-params";
 import { hostnameStub, siteStub } from "../stubs";
@@ -74,10 +74,7 @@ export async function customHostRequest(request: Request, env: Env, ctx: Executi
   const meta = await siteMetaById(env, route.siteId);
   if (!meta) throw new ApiError("not_found", `No site is connected to ${hostname}.`);
   if (!entitlements(meta.plan).features.serverRendering) {
-    throw new ApiError("plan_required", "Server-side rendering needs the SEO Engine plan.", {
-      feature: "serverRendering",
-      requiredPlan: "seo_engine",
-    });
+    throw planRequired("serverRendering");
   }
   const page = parsePage(url.searchParams.get("page"));
   const key = `https://render.invalid/${meta.siteId}/host/${hostname}${url.pathname}?${page > 1 ? `page=${page}&` : ""}__oc=${meta.siteId}.${meta.version}`;

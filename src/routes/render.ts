@@ -2,7 +2,7 @@ import { RENDER_HEADER } from "../../actors/site";
 import { cachedStream } from "../edge/cache";
 import { siteMeta } from "../edge/site-meta";
 import { ApiError } from "../http/errors";
-import { entitlements } from "../plans";
+import { entitlements, planRequired } from "../plans";
 import { parsePage } from "../shared/list-params";
 import { siteStub } from "../stubs";
 import { fromSite, internalRequest } from "./forward";
@@ -19,10 +19,7 @@ export async function renderedPage(request: Request, env: Env, ctx: ExecutionCon
   const meta = await siteMeta(env, token);
   if (!meta) throw new ApiError("not_found", "Unknown service token.");
   if (!entitlements(meta.plan).features.serverRendering) {
-    throw new ApiError("plan_required", "Server-side rendering needs the SEO Engine plan.", {
-      feature: "serverRendering",
-      requiredPlan: "seo_engine",
-    });
+    throw planRequired("serverRendering");
   }
   if (request.method !== "GET") throw new ApiError("method_not_allowed", "Rendered pages answer GET and HEAD.");
   const url = new URL(request.url);

@@ -1,5 +1,5 @@
 import { ApiError } from "../../../src/http/errors";
-import { entitlements } from "../../../src/plans";
+import { entitlements, planRequired } from "../../../src/plans";
 import { parseLimit } from "../../../src/shared/list-params";
 import { type Embedder, EmbeddingError, embedderFor } from "../../../src/search/embedder";
 import { looksEnglish } from "../../../src/search/language";
@@ -235,7 +235,7 @@ export class SiteSearch {
 
   #requireSearch() {
     const site = this.#s.site()!;
-    if (!entitlements(site.plan).flags.aiSearch) throw aiSearchPlanRequired();
+    if (!entitlements(site.plan).flags.aiSearch) throw planRequired("aiSearch");
     return site;
   }
 
@@ -265,13 +265,6 @@ export class SiteSearch {
     );
     return kept.map((m, i) => ({ item: items[i]!, score: m.score }));
   }
-}
-
-export function aiSearchPlanRequired(): ApiError {
-  return new ApiError("plan_required", "Semantic search and related items need the Pro plan or above.", {
-    feature: "aiSearch",
-    requiredPlan: "pro",
-  });
 }
 
 function readItems(sql: SqlStorage, ids: readonly string[]): Map<string, ItemRow> {

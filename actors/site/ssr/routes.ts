@@ -9,7 +9,7 @@ import { json, readJsonObject } from "../../../src/http/json";
 import { readCapped } from "../../../src/http/read-capped";
 import { parseBody } from "../../../src/http/validation";
 import { safeEqual } from "../../../src/ids";
-import { entitlements } from "../../../src/plans";
+import { entitlements, planRequired } from "../../../src/plans";
 import { parsePage } from "../../../src/shared/list-params";
 import { slugSchema } from "../fields";
 import type { SiteContext } from "../context";
@@ -54,10 +54,7 @@ const captureSchema = z
 export function ssrRoutes(s: SiteContext) {
   const requirePlan = () => {
     if (!entitlements(s.site()!.plan).features.serverRendering) {
-      throw new ApiError("plan_required", "Server-side rendering needs the SEO Engine plan.", {
-        feature: "serverRendering",
-        requiredPlan: "seo_engine",
-      });
+      throw planRequired("serverRendering");
     }
   };
   const present = (req: IRequest) => {
