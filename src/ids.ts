@@ -39,9 +39,15 @@ export function siteIdOfAdminKey(key: string): string | null {
   return ADMIN_KEY.exec(key)?.[1] ?? null;
 }
 
+export function toHex(bytes: ArrayBuffer | Uint8Array): string {
+  return [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** A secret of `bytes` random bytes, in hex (webhook secrets, validation tokens). */
+export const randomHex = (bytes: number): string => toHex(crypto.getRandomValues(new Uint8Array(bytes)));
+
 export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return toHex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
 }
 
 /** Equality that takes the same time wherever the strings differ. */

@@ -6,6 +6,7 @@
  * Uniqueness across sites is the Hostname object's decision (one per hostname).
  */
 import { ApiError } from "../../../src/http/errors";
+import { randomHex } from "../../../src/ids";
 import { normalizeHostname } from "../../../src/shared/hostname";
 import type { SiteContext } from "../context";
 import { cancelJob, scheduleJob } from "../jobs";
@@ -94,7 +95,7 @@ async function register(s: SiteContext, input: string, port: string): Promise<{ 
   if (!(await hostnameStub(s, hostname).claim(hostname, siteId))) {
     throw new ApiError("conflict", `${hostname} is already connected to another site.`, { hostname });
   }
-  const token = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  const token = randomHex(16);
   let state;
   try {
     state = await provider.create(hostname, token);

@@ -4,6 +4,7 @@
  * good template; it is recorded and reported.
  */
 import { ApiError } from "../../../src/http/errors";
+import { randomHex } from "../../../src/ids";
 import type { SiteContext } from "../context";
 import {
   type CaptureConfig,
@@ -53,7 +54,7 @@ function checkPage(page: CompiledPage, collection: string, token: string): void 
 export async function capture(s: SiteContext, config: CaptureConfig, collectionSlug: string): Promise<{ created: boolean }> {
   const page = await fetchAndCompile(s, config.pageUrl, collectionSlug);
   const previous = s.capture();
-  writeCapture(s.storage, config, page, previous?.webhookSecret ?? newSecret(), new Date().toISOString());
+  writeCapture(s.storage, config, page, previous?.webhookSecret ?? randomHex(24), new Date().toISOString());
   s.captureChanged();
   // A new capture has its sitemap and feeds before the call returns.
   s.documentsBuilt(regenerateDocuments(s));
@@ -133,9 +134,4 @@ export function nextNightly(siteId: string, now = Date.now()): number {
   const day = new Date(now);
   const at = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), 3, 0, 0) + (h % 3600) * 1000;
   return at > now ? at : at + 24 * 3600 * 1000;
-}
-
-function newSecret(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(24));
-  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 }

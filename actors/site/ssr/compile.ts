@@ -45,7 +45,8 @@ const PAGE_LD_TYPES = new Set([
 ]);
 
 export const SLOT_ATTR = "data-oc-slot";
-const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
+/** Elements that have no end tag. */
+export const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
 const MARK_OPEN = "\uE000";
 const MARK_CLOSE = "\uE001";
 const mark = (kind: string, n: number) => `${MARK_OPEN}${kind}${n}${MARK_CLOSE}`;

@@ -16,7 +16,7 @@ import { seoFields } from "../seo/fields";
 import { type ItemSeo, itemHead, resolveItemSeo } from "../seo/meta";
 import type { StoredCapture } from "./capture-store";
 import type { PublicBase } from "./public-base";
-import { SLOT_ATTR, type CompiledWidget } from "./compile";
+import { SLOT_ATTR, type CompiledWidget, VOID } from "./compile";
 import { renderEmptyState, renderProgram } from "./program";
 
 export const PAGE_HEADERS = {
@@ -32,8 +32,6 @@ export interface RenderOptions {
   /** Where the pages canonically live (`https://example.com` + `/blog/`), for canonical URLs and breadcrumbs. */
   canonical: PublicBase;
 }
-
-const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
 
 /** Everything a page render needs from the database, gathered before the page starts streaming. */
 export interface PageData {

@@ -5,7 +5,7 @@
  *  - Webflow: `x-webflow-timestamp` + `x-webflow-signature` = hex HMAC-SHA256 of `${timestamp}:${body}`.
  *  - Generic: `x-hub-signature-256: sha256=<hex HMAC-SHA256 of body>`.
  */
-import { safeEqual } from "../../../src/ids";
+import { safeEqual, toHex } from "../../../src/ids";
 
 const MAX_SKEW_MS = 5 * 60 * 1000;
 
@@ -35,7 +35,7 @@ export async function checkSignature(
 export async function hmacHex(secret: string, message: string): Promise<string> {
   const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(message));
-  return [...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return toHex(mac);
 }
 
 /** Builders post other events to the same URL; only a publish (or an unlabelled call) refreshes. */
