@@ -84,10 +84,9 @@ export class Site extends DurableObject<Env> {
         maxAttempts: 20,
       },
       [SEO_DOCUMENTS_JOB]: {
-        run: () => {
-          context.documentsBuilt(regenerateDocuments(context));
-          context.cacheChanged();
-        },
+        // No cache version bump: while this job was queued the documents were served with
+        // no-store (ssr/routes.ts), so no cache holds a stale copy, and pages are already current.
+        run: () => context.documentsBuilt(regenerateDocuments(context)),
       },
     };
     // Migrations finish before any request sees the database; a failure here
