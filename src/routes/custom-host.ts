@@ -40,14 +40,11 @@ async function lookup(env: Env, hostname: string, fresh = false): Promise<Hostna
   if (routes.size > 10_000) routes.clear();
   // A pending hostname may turn active at any moment (the site's alarm decides), so only
   // settled answers are kept: active ones, and unknown hostnames for a short while.
+  // Whatever was kept goes with a fresh answer that is not settled, so it is never outlived.
   if (route?.active) routes.set(hostname, { route, expires: now + ROUTE_TTL_MS });
   else if (!route) routes.set(hostname, { route, expires: now + UNKNOWN_TTL_MS });
+  else routes.delete(hostname);
   return route;
-}
-
-/** After a dashboard change to a site's hostnames, this isolate looks them up afresh. */
-export function forgetHostRoutes(siteId: string): void {
-  for (const [host, entry] of routes) if (entry.route?.siteId === siteId) routes.delete(host);
 }
 
 /**
@@ -65,10 +62,7 @@ export async function customHostRequest(request: Request, env: Env, ctx: Executi
   const route = await lookup(env, hostname, validating);
   if (!route) throw new ApiError("not_found", `No site is connected to ${hostname}.`);
   const forward = () => siteStub(env, route.siteId).fetch(internalRequest(request, { [HOST_HEADER]: hostname }));
-  if (validating) {
-    forgetHostRoutes(route.siteId);
-    return fromSite(route.siteId, await forward());
-  }
+  if (validating) return fromSite(route.siteId, await forward());
   if (!route.active) throw new ApiError("not_found", `${hostname} is not active yet.`);
   if (request.method !== "GET") throw new ApiError("method_not_allowed", "Rendered pages answer GET and HEAD.");
   const meta = await siteMetaById(env, route.siteId);

@@ -8,7 +8,6 @@ import { isSiteId, isWorkspaceId, newAdminKey, newPublicToken, newSiteId, newWor
 import { PLANS } from "../plans";
 import { siteStub, workspaceStub } from "../stubs";
 import { presentSite } from "../../actors/site/routes";
-import { forgetHostRoutes } from "./custom-host";
 import { fromSite, internalRequest } from "./forward";
 
 const name = z.string().trim().min(1).max(200);
@@ -86,7 +85,5 @@ export async function siteDashboard(request: Request, env: Env, siteId: string |
   }
   const principal = await authorizeSite(request, env, siteId);
   const extra: Record<string, string> = principal.kind === "operator" ? { "x-oc-operator": "1" } : {};
-  const response = fromSite(siteId, await siteStub(env, siteId).fetch(internalRequest(request, extra)));
-  if (new URL(request.url).pathname.endsWith("/ssr/custom-hostname") && request.method !== "GET") forgetHostRoutes(siteId);
-  return response;
+  return fromSite(siteId, await siteStub(env, siteId).fetch(internalRequest(request, extra)));
 }
