@@ -7,7 +7,7 @@ import * as cheerio from "cheerio";
 import { build } from "esbuild";
 import { Miniflare, convertV4MiniflareOptions } from "miniflare";
 import { get } from "node:http";
-import { api, must, seedItems, ssrBenchSite } from "./lib.mjs";
+import { api, must, percentile, seedItems, ssrBenchSite } from "./lib.mjs";
 import { workerdCpuMs } from "./workerd-host.mjs";
 
 const PAGES = Number(process.env.BENCH_RENDER_PAGES ?? 100);
@@ -45,10 +45,6 @@ function template(service, token) {
 ${sections}
 </main><footer class="site-footer"><p>© Acme</p></footer>
 <script src="${service}/embed.js" data-oc-token="${token}" defer></script></body></html>`;
-}
-
-function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 }
 
 /** GET with time to first byte and total time, in ms. */

@@ -4,7 +4,7 @@
 // Measures: bulk indexing throughput (publish 10,000 items through items:batch, then
 // the site's alarm embeds them in batches), and the latency of one request at a time
 // for /search (query embedding + scan) and /related (stored vector + scan), uncached.
-import { api, must, seedItems } from "./lib.mjs";
+import { api, must, percentile, seedItems } from "./lib.mjs";
 import { TOPICS } from "../eval/items.mjs";
 import { PARAPHRASES } from "../eval/queries.mjs";
 
@@ -18,8 +18,6 @@ export async function waitForIndex(base, siteId, key, timeoutMs = 30 * 60_000) {
     await new Promise((r) => setTimeout(r, 200));
   }
 }
-
-const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 
 export async function benchSearch({ base, operator, items: count = 10_000, samples = 300, embedderProcesses }) {
   const { site } = await must(api(base, "POST", "/sites", operator, { name: "Search bench", plan: "pro" }), "site");
@@ -89,7 +87,7 @@ export async function benchSearch({ base, operator, items: count = 10_000, sampl
       "items/s (publish to all indexed)": Math.round(count / ((indexed - t0) / 1000)),
     },
   ]);
-  const row = (name, t) => ({ request: name, "p50 ms": pct(t, 50).toFixed(2), "p99 ms": pct(t, 99).toFixed(2) });
+  const row = (name, t) => ({ request: name, "p50 ms": percentile(t, 50).toFixed(2), "p99 ms": percentile(t, 99).toFixed(2) });
   console.table([
     row(`search, uncached (query embedding + scan of ${count})`, search),
     row(`related, uncached (stored vector + scan of ${count})`, related),

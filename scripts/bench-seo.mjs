@@ -3,21 +3,14 @@
 // inside the Durable Object, peak memory growth of the workerd process while it
 // runs, how long a publish waits, and requests/s serving the stored documents.
 import autocannon from "autocannon";
-import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { api, must, seedItems, ssrBenchSite } from "./lib.mjs";
+import { workerdPids } from "./workerd-host.mjs";
 
 const ITEMS = Number(process.env.BENCH_SEO_ITEMS ?? 50_000);
 // Over 50,000 URLs (items plus the list page) the sitemap is an index and the URLs are in its parts.
 const URL_DOC = ITEMS + 1 > 50_000 ? "sitemap-1.xml" : "sitemap.xml";
 
-const workerdPids = () =>
-  execFileSync("pgrep", ["-f", "workerd"])
-    .toString()
-    .trim()
-    .split("\n")
-    .map(Number)
-    .filter((p) => p !== process.pid);
 const status = (pid, key) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
 /** Resets the peak-RSS mark of every workerd process (Linux: 5 > clear_refs), so VmHWM then measures what follows. */
 const resetPeaks = () =>

@@ -104,3 +104,8 @@ export async function seedItems(base, siteId, key, collection, count, make, per 
     await must(api(base, "POST", `/sites/${siteId}/collections/${collection}/items:batch`, key, { items }), "batch");
   }
 }
+
+/** The p-th percentile of ascending `sorted` (nearest rank). */
+export function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+}

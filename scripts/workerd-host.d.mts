@@ -8,5 +8,6 @@ export function startWorkerd(options: {
   vars?: Record<string, string>;
   embedderProcesses?: number;
 }): Promise<{ mf: Miniflare; base: string; embedderProcesses: number; dispose(): Promise<void> }>;
+export function workerdPids(): number[];
 export function workerdCpuMs(): number;
 export function startProxy(options: { scriptPath: string; ssrUrl: string; serviceToken: string }): Promise<{ mf: Miniflare; base: string }>;

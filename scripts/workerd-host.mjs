@@ -110,35 +110,43 @@ export async function startWorkerd({
   embedderProcesses = Number(process.env.EMBEDDER_PROCESSES) || Math.min(4, availableParallelism()),
 }) {
   const embedder = await startEmbedders(embedderProcesses);
-  const mf = new Miniflare(
-    convertV4MiniflareOptions({
-      ...(persistDir ? { defaultPersistRoot: persistDir } : {}),
-      workers: [
-        {
-          name: "main",
-          ...builtModules(scriptPath),
-          compatibilityDate: "2026-11-01",
-          compatibilityFlags: ["nodejs_compat"],
-          bindings: {
-            ADMIN_TOKEN: adminToken,
-            SITE_META_TTL_MS: "1000",
-            SSR_ALLOW_PRIVATE_FETCH: "false",
-            SEARCH_EMBEDDER: "local",
-            SEARCH_VECTOR_INDEX: "sqlite",
-            ...vars,
+  let mf;
+  try {
+    mf = new Miniflare(
+      convertV4MiniflareOptions({
+        ...(persistDir ? { defaultPersistRoot: persistDir } : {}),
+        workers: [
+          {
+            name: "main",
+            ...builtModules(scriptPath),
+            compatibilityDate: "2026-11-01",
+            compatibilityFlags: ["nodejs_compat"],
+            bindings: {
+              ADMIN_TOKEN: adminToken,
+              SITE_META_TTL_MS: "1000",
+              SSR_ALLOW_PRIVATE_FETCH: "false",
+              SEARCH_EMBEDDER: "local",
+              SEARCH_VECTOR_INDEX: "sqlite",
+              ...vars,
+            },
+            serviceBindings: { EMBEDDER: { external: { address: embedder.address, http: {} } } },
+            durableObjects: {
+              SITE: { className: "Site", useSQLite: true },
+              WORKSPACE: { className: "Workspace", useSQLite: true },
+              HOSTNAME: { className: "Hostname", useSQLite: true },
+            },
+            unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
           },
-          serviceBindings: { EMBEDDER: { external: { address: embedder.address, http: {} } } },
-          durableObjects: {
-            SITE: { className: "Site", useSQLite: true },
-            WORKSPACE: { className: "Workspace", useSQLite: true },
-            HOSTNAME: { className: "Hostname", useSQLite: true },
-          },
-          unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
-        },
-      ],
-    }),
-  );
-  await mf.ready;
+        ],
+      }),
+    );
+    await mf.ready;
+  } catch (err) {
+    // The embedders are processes of their own: they must not outlive a failed start.
+    await mf?.dispose().catch(() => undefined);
+    await embedder.dispose();
+    throw err;
+  }
   const url = await mf.unsafeGetDirectURL("main");
   return {
     mf,
@@ -151,15 +159,19 @@ export async function startWorkerd({
   };
 }
 
-/** User + system CPU time (ms) of every workerd process, read from /proc (10 ms ticks). */
-export function workerdCpuMs() {
-  const pids = execFileSync("pgrep", ["-f", "workerd"])
+/** Every workerd process of this machine. */
+export function workerdPids() {
+  return execFileSync("pgrep", ["-f", "workerd"])
     .toString()
     .trim()
     .split("\n")
     .map(Number)
     .filter((p) => p !== process.pid);
-  return pids.reduce((sum, pid) => {
+}
+
+/** User + system CPU time (ms) of every workerd process, read from /proc (10 ms ticks). */
+export function workerdCpuMs() {
+  return workerdPids().reduce((sum, pid) => {
     try {
       const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
       return sum + ((Number(f[11]) + Number(f[12])) * 1000) / 100;
