@@ -4,6 +4,7 @@ import { toErrorResponse, errorResponse } from "../src/http/errors";
 import { safeEqual, sha256Hex } from "../src/ids";
 import type { Plan } from "../src/plans";
 import { type Collection, readCollections } from "./site/collections";
+import { cleanStoredRichTextOnce } from "./site/rich-text-cleanup";
 import type { SiteContext } from "./site/context";
 import { type JobHandler, runDueJobs, scheduleJob } from "./site/jobs";
 import { type DocumentStats, regenerateDocuments, SEO_DOCUMENTS_JOB } from "./site/seo/documents";
@@ -94,6 +95,10 @@ export class Site extends DurableObject<Env> {
     ctx.blockConcurrencyWhile(async () => {
       await new SQLSchemaMigrations({ doStorage: ctx.storage, migrations: SITE_MIGRATIONS }).runAll();
       this.#site = readSite(this.#sql);
+      if (cleanStoredRichTextOnce(ctx.storage, readCollections(this.#sql)) > 0 && this.#site) {
+        bumpCacheVersion(this.#sql);
+        this.#site = readSite(this.#sql);
+      }
       // Published items from before search existed, work left by a restart, or a new model.
       this.#search.wake();
     });

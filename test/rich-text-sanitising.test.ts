@@ -1,3 +1,5 @@
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { sanitizeRichText } from "../actors/site/rich-text";
 import { addItem, callJson, newBlog } from "./helpers";
@@ -51,5 +53,22 @@ describe("rich text is cleaned on write", () => {
     });
     const { body } = await callJson<{ item: { data: { body: string } } }>("GET", `/v1/${site.token}/collections/posts/items/x`);
     expect(body.item.data.body).toBe('<p>ok<img src="x"></p>');
+  });
+
+  it("cleans rich text stored before cleaning existed, once, when the site object starts", async () => {
+    const site = await newBlog("pro");
+    await addItem(site, "posts", { slug: "old", publish: true, data: { title: "Old", body: "<p>placeholder</p>" } });
+    const stub = env.SITE.get(env.SITE.idFromName(site.id));
+    // As a site written by an older version would hold it: raw HTML, and no record of the clean-up.
+    await runInDurableObject(stub, (_i, state) => {
+      state.storage.sql.exec(
+        `UPDATE items SET data = json_set(data, '$.body', ?) WHERE slug = 'old'`,
+        `<p>hi<script>alert(1)</script></p>`,
+      );
+      state.storage.kv.delete("rich-text-cleaned");
+    });
+    await evictDurableObject(stub);
+    const { body } = await callJson<{ item: { data: { body: string } } }>("GET", `/v1/${site.token}/collections/posts/items/old`);
+    expect(body.item.data.body).toBe("<p>hi</p>");
   });
 });
