@@ -4,6 +4,7 @@
  * bumps the version, so every old entry is unreachable at once, race free: a
  * read that started before the change can only ever store under the old key.
  */
+import { parsePage } from "../shared/list-params";
 
 /** The stored copy lives until its versioned key is retired (a change makes it unreachable). */
 const EDGE_CACHE_CONTROL = "public, s-maxage=31536000";
@@ -23,6 +24,16 @@ export function versionedKey(request: Request, siteId: string, version: number):
   const url = new URL(request.url);
   const sep = url.search ? "&" : "?";
   return `${url.origin}${url.pathname}${url.search}${sep}__oc=${siteId}.${version}`;
+}
+
+/**
+ * The cache key of a rendered page: its site, where it was asked for (`scope`: "" through the
+ * customer's proxy, `/host/<hostname>` on a custom hostname), its path and page number, and the
+ * site's cache version. Only `page` of the query string matters, so tracking tags share an entry.
+ */
+export function renderKey(siteId: string, version: number, scope: string, url: URL): string {
+  const page = parsePage(url.searchParams.get("page"));
+  return `https://render.invalid/${siteId}${scope}${url.pathname}?${page > 1 ? `page=${page}&` : ""}__oc=${siteId}.${version}`;
 }
 
 interface HotEntry {

@@ -1,12 +1,11 @@
 import { HOST_HEADER } from "../../actors/site";
 import type { HostnameRoute } from "../../actors/hostname";
 import { VALIDATION_PATH } from "../../actors/site/hostnames/providers";
-import { cachedStream } from "../edge/cache";
+import { cachedStream, renderKey } from "../edge/cache";
 import { siteMetaById } from "../edge/site-meta";
 import { ApiError } from "../http/errors";
 import { entitlements, planRequired } from "../plans";
 import { normalizeHostname } from "../shared/hostname";
-import { parsePage } from "../shared/list-params";
 import { hostnameStub, siteStub } from "../stubs";
 import { fromSite, internalRequest } from "./forward";
 
@@ -67,11 +66,8 @@ export async function customHostRequest(request: Request, env: Env, ctx: Executi
   if (request.method !== "GET") throw new ApiError("method_not_allowed", "Rendered pages answer GET and HEAD.");
   const meta = await siteMetaById(env, route.siteId);
   if (!meta) throw new ApiError("not_found", `No site is connected to ${hostname}.`);
-  if (!entitlements(meta.plan).features.serverRendering) {
-    throw planRequired("serverRendering");
-  }
-  const page = parsePage(url.searchParams.get("page"));
-  const key = `https://render.invalid/${meta.siteId}/host/${hostname}${url.pathname}?${page > 1 ? `page=${page}&` : ""}__oc=${meta.siteId}.${meta.version}`;
+  if (!entitlements(meta.plan).features.serverRendering) throw planRequired("serverRendering");
+  const key = renderKey(meta.siteId, meta.version, `/host/${hostname}`, url);
   const { response } = await cachedStream(request, ctx, key, async () => fromSite(meta.siteId, await forward()));
   return response;
 }

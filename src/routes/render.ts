@@ -1,9 +1,8 @@
 import { RENDER_HEADER } from "../../actors/site";
-import { cachedStream } from "../edge/cache";
+import { cachedStream, renderKey } from "../edge/cache";
 import { siteMeta } from "../edge/site-meta";
 import { ApiError } from "../http/errors";
 import { entitlements, planRequired } from "../plans";
-import { parsePage } from "../shared/list-params";
 import { siteStub } from "../stubs";
 import { fromSite, internalRequest } from "./forward";
 
@@ -18,13 +17,9 @@ export const SERVICE_TOKEN_HEADER = "x-service-token";
 export async function renderedPage(request: Request, env: Env, ctx: ExecutionContext, token: string): Promise<Response> {
   const meta = await siteMeta(env, token);
   if (!meta) throw new ApiError("not_found", "Unknown service token.");
-  if (!entitlements(meta.plan).features.serverRendering) {
-    throw planRequired("serverRendering");
-  }
+  if (!entitlements(meta.plan).features.serverRendering) throw planRequired("serverRendering");
   if (request.method !== "GET") throw new ApiError("method_not_allowed", "Rendered pages answer GET and HEAD.");
-  const url = new URL(request.url);
-  const page = parsePage(url.searchParams.get("page"));
-  const key = `https://render.invalid/${meta.siteId}${url.pathname}${page > 1 ? `?page=${page}` : ""}${page > 1 ? "&" : "?"}__oc=${meta.siteId}.${meta.version}`;
+  const key = renderKey(meta.siteId, meta.version, "", new URL(request.url));
   const { response } = await cachedStream(request, ctx, key, async () =>
     fromSite(meta.siteId, await siteStub(env, meta.siteId).fetch(internalRequest(request, { [RENDER_HEADER]: token }))),
   );
