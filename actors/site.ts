@@ -2,6 +2,8 @@ import { DurableObject } from "cloudflare:workers";
 import { SQLSchemaMigrations } from "durable-utils/sql-migrations";
 import { toErrorResponse, errorResponse } from "../src/http/errors";
 import { safeEqual, sha256Hex } from "../src/ids";
+import { newSiteSessionId } from "../src/sessions/policy";
+import { type SessionInfo, SessionStore } from "../src/sessions/store";
 import type { Plan } from "../src/plans";
 import { type Collection, readCollections } from "./site/collections";
 import { cleanStoredRichTextOnce } from "./site/rich-text-cleanup";
@@ -31,6 +33,8 @@ export const CACHE_VERSION_HEADER = "x-oc-cache-version";
 export const RENDER_HEADER = "x-oc-render-token";
 /** Set by the front Worker on a request that arrived on a custom hostname; carries the hostname. */
 export const HOST_HEADER = "x-oc-custom-host";
+/** Set by the front Worker on a dashboard request signed in with a session cookie; carries the session id. */
+export const SESSION_HEADER = "x-oc-session";
 
 /**
  * One site: its collections, items and media in SQLite. Addressed by
@@ -128,6 +132,21 @@ export class Site extends DurableObject<Env> {
     return site !== null && safeEqual(await sha256Hex(key), site.adminKeyHash);
   }
 
+  /** Exchanges the admin key for a dashboard session; null for a wrong key. */
+  async signIn(key: string): Promise<{ id: string; session: SessionInfo } | null> {
+    if (!(await this.verifyAdminKey(key))) return null;
+    const id = newSiteSessionId(this.#site!.id);
+    return { id, session: await new SessionStore(this.#sql).create(id) };
+  }
+
+  async verifySession(id: string): Promise<SessionInfo | null> {
+    return this.#site ? new SessionStore(this.#sql).verify(id) : null;
+  }
+
+  async endSession(id: string): Promise<void> {
+    await new SessionStore(this.#sql).end(id);
+  }
+
   /** A workspace plan change; retires cached responses so plan-gated answers change at once. */
   setPlan(plan: Plan): number {
     updateSite(this.#sql, { plan });
@@ -179,12 +198,15 @@ export class Site extends DurableObject<Env> {
     if (!this.#site) return errorResponse("not_found", "No such site.");
     const hook = /^\/hooks\/ssr\/[^/]+\/([^/]+)$/.exec(path);
     if (hook && request.method === "POST") return webhook(this.#context, request, hook[1] as string);
-    if (!(await this.#authorized(request))) return errorResponse("unauthorized", "Missing or wrong site admin key.");
+    if (!(await this.#authorized(request)))
+      return errorResponse("unauthorized", "Missing or wrong site admin key, or the dashboard session has ended.");
     return (await this.#ssr.fetch(request)) ?? this.#dashboard.fetch(request);
   }
 
   async #authorized(request: Request): Promise<boolean> {
     if (request.headers.get("x-oc-operator") === "1") return true;
+    const session = request.headers.get(SESSION_HEADER);
+    if (session !== null) return (await this.verifySession(session)) !== null;
     const key = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
     return key !== undefined && (await this.verifyAdminKey(key));
   }

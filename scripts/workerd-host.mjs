@@ -134,7 +134,11 @@ export async function startWorkerd({
               SITE: { className: "Site", useSQLite: true },
               WORKSPACE: { className: "Workspace", useSQLite: true },
               HOSTNAME: { className: "Hostname", useSQLite: true },
+              OPERATOR_SESSIONS: { className: "OperatorSessions", useSQLite: true },
+              SIGN_IN_THROTTLE: { className: "SignInThrottle", useSQLite: true },
             },
+            // The dashboard's files, with the Worker in front of them as in wrangler.toml.
+            assets: { directory: "dist/public", binding: "ASSETS", run_worker_first: true },
             unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
           },
         ],

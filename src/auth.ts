@@ -1,38 +1,74 @@
 import { ApiError } from "./http/errors";
 import { safeEqual, siteIdOfAdminKey } from "./ids";
-import { siteStub } from "./stubs";
+import { fromOwnOrigin, sessionCookie } from "./sessions/cookie";
+import { sessionOwner } from "./sessions/policy";
+import { operatorSessionsStub, siteStub } from "./stubs";
 
-export type Principal = { kind: "operator" } | { kind: "site"; siteId: string };
+/** Who is calling. A site owner signed in to the dashboard carries the session id the site object checks. */
+export type Principal = { kind: "operator" } | { kind: "site"; siteId: string; session?: string };
 
 export function bearer(request: Request): string | null {
   return /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1] ?? null;
 }
 
-export function isOperator(request: Request, env: Env): boolean {
-  const token = bearer(request);
-  return token !== null && typeof env.ADMIN_TOKEN === "string" && env.ADMIN_TOKEN !== "" && safeEqual(token, env.ADMIN_TOKEN);
-}
-
-export function requireOperator(request: Request, env: Env): void {
-  if (!bearer(request)) throw new ApiError("unauthorized", "Send the operator token as Authorization: Bearer <token>.");
-  if (!isOperator(request, env)) throw new ApiError("unauthorized", "Wrong operator token.");
+export function isOperatorToken(token: string, env: Env): boolean {
+  return typeof env.ADMIN_TOKEN === "string" && env.ADMIN_TOKEN !== "" && safeEqual(token, env.ADMIN_TOKEN);
 }
 
 /**
- * Who may touch `/sites/:siteId`: the operator, or the site's own admin key
- * (checked by the site object). A valid key of another site gets 404, so a
- * key never reveals whether some other site exists.
+ * The dashboard session the request's cookie names, if the request may use it.
+ * `Authorization` wins over a cookie, so scripts are never affected by one; a
+ * state-changing request made with the cookie from another origin is refused.
+ */
+export function cookieSession(request: Request): string | null {
+  if (bearer(request) !== null) return null;
+  const id = sessionCookie(request);
+  if (id === null) return null;
+  if (!fromOwnOrigin(request)) {
+    throw new ApiError("forbidden", "Changes made with a dashboard session must come from the dashboard's own page.");
+  }
+  return id;
+}
+
+async function isOperator(request: Request, env: Env): Promise<boolean> {
+  const token = bearer(request);
+  if (token !== null) return isOperatorToken(token, env);
+  const id = cookieSession(request);
+  if (id === null || sessionOwner(id)?.kind !== "operator") return false;
+  return (await operatorSessionsStub(env).verify(id)) !== null;
+}
+
+export async function requireOperator(request: Request, env: Env): Promise<void> {
+  if (await isOperator(request, env)) return;
+  if (bearer(request) !== null) throw new ApiError("unauthorized", "Wrong operator token.");
+  throw new ApiError("unauthorized", "Sign in as the operator, or send the operator token as Authorization: Bearer <token>.");
+}
+
+/**
+ * Who may touch `/sites/:siteId`: the operator, or the site's own admin key or
+ * dashboard session (both checked by the site object). A valid key or session
+ * of another site gets 404, so neither reveals whether some other site exists.
  */
 export async function authorizeSite(request: Request, env: Env, siteId: string): Promise<Principal> {
-  if (isOperator(request, env)) return { kind: "operator" };
+  if (await isOperator(request, env)) return { kind: "operator" };
   const key = bearer(request);
-  if (!key) throw new ApiError("unauthorized", "Send the site admin key as Authorization: Bearer <key>.");
-  const keySite = siteIdOfAdminKey(key);
-  if (!keySite) throw new ApiError("unauthorized", "Wrong site admin key.");
-  if (keySite !== siteId) {
-    const valid = await siteStub(env, keySite).verifyAdminKey(key);
-    if (valid) throw new ApiError("not_found", "No such site.");
-    throw new ApiError("unauthorized", "Wrong site admin key.");
+  if (key !== null) {
+    const keySite = siteIdOfAdminKey(key);
+    if (!keySite) throw new ApiError("unauthorized", "Wrong site admin key.");
+    if (keySite !== siteId) {
+      if (await siteStub(env, keySite).verifyAdminKey(key)) throw new ApiError("not_found", "No such site.");
+      throw new ApiError("unauthorized", "Wrong site admin key.");
+    }
+    return { kind: "site", siteId };
   }
-  return { kind: "site", siteId };
+  const session = cookieSession(request);
+  const owner = session === null ? null : sessionOwner(session);
+  if (session === null || owner?.kind !== "site") {
+    throw new ApiError("unauthorized", "Sign in to the dashboard, or send the site admin key as Authorization: Bearer <key>.");
+  }
+  if (owner.siteId !== siteId) {
+    if (await siteStub(env, owner.siteId).verifySession(session)) throw new ApiError("not_found", "No such site.");
+    throw new ApiError("unauthorized", "Your dashboard session has ended; sign in again.");
+  }
+  return { kind: "site", siteId, session };
 }

@@ -7,10 +7,14 @@ import { customHostRequest, isServiceHost } from "./routes/custom-host";
 import { embedScript } from "./routes/embed";
 import { renderedPage, SERVICE_TOKEN_HEADER, ssrWebhook } from "./routes/render";
 import { createSite, createWorkspace, getWorkspace, patchWorkspace, siteDashboard } from "./routes/dashboard";
+import { dashboardAsset } from "./routes/dashboard-assets";
+import { currentSession, signIn, signOut } from "./routes/sessions";
 
 export { Site } from "../actors/site";
 export { Workspace } from "../actors/workspace";
 export { Hostname } from "../actors/hostname";
+export { OperatorSessions } from "../actors/operator-sessions";
+export { SignInThrottle } from "../actors/sign-in-throttle";
 
 type Args = [Env, ExecutionContext];
 
@@ -22,6 +26,11 @@ function siteIdParam(raw: string | undefined): string {
 const router = IttyRouter<import("itty-router").IRequest, Args>()
   .get("/", () => json({ service: "open-content-edge", docs: "https://github.com/ (see README.md)" }, 200))
   .get("/embed.js", (req) => embedScript(req))
+  .get("/dashboard", (req, env) => dashboardAsset(req, env))
+  .get("/dashboard/*", (req, env) => dashboardAsset(req, env))
+  .post("/sessions", (req, env) => signIn(req, env))
+  .get("/sessions/current", (req, env) => currentSession(req, env))
+  .delete("/sessions/current", (req, env) => signOut(req, env))
   .post("/hooks/ssr/:siteId/:secret", (req, env) => ssrWebhook(req, env, siteIdParam(req.params.siteId)))
   .options("/v1/*", () => new Response(null, { status: 204, headers: CORS_HEADERS }))
   .get("/v1/:token/collections/:slug/items", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? ""))

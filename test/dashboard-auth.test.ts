@@ -41,9 +41,9 @@ describe("dashboard authentication", () => {
     expect(missing.status).toBe(404);
   });
 
-  it("keeps site renames to the operator", async () => {
+  it("lets the owner and the operator rename a site", async () => {
     const site = await newSite("starter");
-    expect((await callJson("PATCH", `/sites/${site.id}`, { auth: site.adminKey, body: { name: "New" } })).status).toBe(401);
+    expect((await callJson("PATCH", `/sites/${site.id}`, { auth: site.adminKey, body: { name: "Owner's" } })).status).toBe(200);
     const r = await callJson<{ site: { name: string } }>("PATCH", `/sites/${site.id}`, { auth: OPERATOR, body: { name: "New" } });
     expect(r.status).toBe(200);
     expect(r.body.site.name).toBe("New");

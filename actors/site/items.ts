@@ -202,20 +202,6 @@ export function deleteItem(sql: SqlStorage, row: ItemRow): void {
   sql.exec("DELETE FROM items WHERE seq = ?", row.seq);
 }
 
-export function listDashboardItems(
-  sql: SqlStorage,
-  collection: Collection,
-  page: number,
-  limit: number,
-  status: "draft" | "published" | null,
-): { rows: ItemRow[]; total: number } {
-  const args = status ? [collection.id, status] : [collection.id];
-  const { count, page: pageSql } = dashboardListSql(status);
-  const total = sql.exec<{ n: number }>(count, ...args).one().n;
-  const rows = sql.exec<ItemRow>(pageSql, ...args, limit, (page - 1) * limit).toArray();
-  return { rows, total };
-}
-
 /** The dashboard list's statements, newest first; migration 7 indexes exactly this order. */
 export function dashboardListSql(status: "draft" | "published" | null): { count: string; page: string } {
   const where = status ? "collection_id = ? AND status = ?" : "collection_id = ?";

@@ -179,4 +179,16 @@ export const SITE_MIGRATIONS: SQLSchemaMigration[] = [
       CREATE INDEX IF NOT EXISTS items_by_status_seq ON items (collection_id, status, seq);
     `,
   },
+  {
+    idMonotonicInc: 8,
+    description: "dashboard sessions of the site's owner",
+    // Only the SHA-256 of a session id is stored: a database read never yields a usable cookie.
+    sql: `
+      CREATE TABLE IF NOT EXISTS sessions (
+        id_hash TEXT PRIMARY KEY,
+        created_at INTEGER NOT NULL,
+        last_seen_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];

@@ -12,7 +12,6 @@ import {
   createItems,
   deleteItem,
   itemPatchSchema,
-  listDashboardItems,
   patchItem,
   lookupsFor,
   readItem,
@@ -22,7 +21,12 @@ import {
 } from "./items";
 import { insertMedia, newMedia, toMediaRef } from "./media";
 import { isHttpUrl } from "./values";
-import { updateSite } from "./site-row";
+import { setAdminKeyHash, updateSite } from "./site-row";
+import { dashboardListQuery, listDashboardItems } from "./dashboard-list";
+import { listMedia, updateMediaAlt } from "./media-library";
+import { siteStats } from "./overview";
+import { newAdminKey, sha256Hex } from "../../src/ids";
+import { SessionStore } from "../../src/sessions/store";
 import type { SiteContext } from "./context";
 import { z } from "zod";
 
@@ -34,6 +38,8 @@ const mediaInputSchema = z
     height: z.number().int().positive().max(100_000).optional(),
   })
   .strict();
+
+const mediaPatchSchema = z.object({ alt: z.string().max(1000) }).strict();
 
 const sitePatchSchema = z.object({ name: z.string().trim().min(1).max(200).optional() }).strict();
 
@@ -59,9 +65,6 @@ export function dashboardRoutes(s: SiteContext) {
     return rows.map((row) => ({ ...toDashboardItem(row, c), searchIndex: views.get(row.id) ?? null }));
   };
   const dashboardItem = (row: ItemRow, c: Collection) => dashboardItems([row], c)[0];
-  const operatorOnly = (req: IRequest): void => {
-    if (req.headers.get("x-oc-operator") !== "1") throw new ApiError("unauthorized", "This call needs the operator token.");
-  };
 
   router
     .get("/", () => {
@@ -70,13 +73,40 @@ export function dashboardRoutes(s: SiteContext) {
       return json({ site: presentSite(site) });
     })
     .patch("/", async (req) => {
-      operatorOnly(req);
+      // The owner renames the site in the dashboard's Settings; the name can appear on rendered pages.
       const patch = parseBody(sitePatchSchema, await readJsonObject(req), "site");
       updateSite(s.sql, patch);
       s.siteChanged();
+      s.cacheChanged();
       return json({ site: presentSite(s.site()!) });
     })
     .get("/search", () => json({ search: s.search().status() }))
+    .get("/stats", () => json({ stats: siteStats(s.sql, s.collections()) }))
+    .post("/admin-key", async () => {
+      // The new key is shown once; the old key and every session made with it stop working now.
+      const adminKey = newAdminKey(s.site()!.id);
+      const hash = await sha256Hex(adminKey);
+      s.storage.transactionSync(() => {
+        setAdminKeyHash(s.sql, hash);
+        new SessionStore(s.sql).endAll();
+      });
+      s.siteChanged();
+      return json({ adminKey });
+    })
+    .get("/media", (req) => {
+      const url = new URL(req.url);
+      const page = parsePage(url.searchParams.get("page"));
+      const limit = parseLimit(url.searchParams.get("limit"));
+      const { media, total } = listMedia(s.sql, s.collections(), page, limit);
+      return json({ media, page, limit, total, totalPages: Math.ceil(total / limit) });
+    })
+    .patch("/media/:id", async (req) => {
+      const { alt } = parseBody(mediaPatchSchema, await readJsonObject(req), "media");
+      const media = updateMediaAlt(s.sql, req.params.id ?? "", alt);
+      // Published items show media alt text; cached answers must follow.
+      s.contentChanged();
+      return json({ media });
+    })
     .get("/collections", () => json({ collections: s.collections() }))
     .get("/collections/:slug", (req) => json({ collection: collection(slugParam(req)) }))
     .put("/collections/:slug", async (req) => {
@@ -121,11 +151,7 @@ export function dashboardRoutes(s: SiteContext) {
       const url = new URL(req.url);
       const page = parsePage(url.searchParams.get("page"));
       const limit = parseLimit(url.searchParams.get("limit"));
-      const raw = url.searchParams.get("status");
-      if (raw !== null && raw !== "draft" && raw !== "published") {
-        throw new ApiError("bad_request", `status must be draft or published, got "${raw}".`, { parameter: "status" });
-      }
-      const { rows, total } = listDashboardItems(s.sql, c, page, limit, raw);
+      const { rows, total } = listDashboardItems(s.sql, c, dashboardListQuery(url, page, limit));
       return json({ items: dashboardItems(rows, c), page, limit, total, totalPages: Math.ceil(total / limit) });
     })
     .get("/collections/:slug/items/:id", (req) => {

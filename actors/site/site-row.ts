@@ -67,3 +67,7 @@ export function updateSite(sql: SqlStorage, patch: { name?: string; plan?: Plan 
   if (patch.name !== undefined) sql.exec("UPDATE site SET name = ?, updated_at = ?", patch.name, now);
   if (patch.plan !== undefined) sql.exec("UPDATE site SET plan = ?, updated_at = ?", patch.plan, now);
 }
+
+export function setAdminKeyHash(sql: SqlStorage, hash: string): void {
+  sql.exec("UPDATE site SET admin_key_hash = ?, updated_at = ?", hash, new Date().toISOString());
+}

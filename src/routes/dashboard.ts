@@ -8,6 +8,7 @@ import { isSiteId, isWorkspaceId, newAdminKey, newPublicToken, newSiteId, newWor
 import { PLANS } from "../plans";
 import { siteStub, workspaceStub } from "../stubs";
 import { presentSite } from "../../actors/site/routes";
+import { SESSION_HEADER } from "../../actors/site";
 import { fromSite, internalRequest } from "./forward";
 
 const name = z.string().trim().min(1).max(200);
@@ -30,7 +31,7 @@ function workspaceId(raw: string | undefined): string {
 }
 
 export async function createWorkspace(request: Request, env: Env): Promise<Response> {
-  requireOperator(request, env);
+  await requireOperator(request, env);
   const input = parseBody(workspaceCreate, await readJsonObject(request), "workspace");
   const id = newWorkspaceId();
   const workspace = await workspaceStub(env, id).create({ id, ...input });
@@ -38,14 +39,14 @@ export async function createWorkspace(request: Request, env: Env): Promise<Respo
 }
 
 export async function getWorkspace(request: Request, env: Env, id: string | undefined): Promise<Response> {
-  requireOperator(request, env);
+  await requireOperator(request, env);
   const workspace = await workspaceStub(env, workspaceId(id)).get();
   if (!workspace) throw new ApiError("not_found", "No such workspace.");
   return json({ workspace });
 }
 
 export async function patchWorkspace(request: Request, env: Env, id: string | undefined): Promise<Response> {
-  requireOperator(request, env);
+  await requireOperator(request, env);
   const wsId = workspaceId(id);
   const patch = parseBody(workspacePatch, await readJsonObject(request), "workspace");
   const workspace = await workspaceStub(env, wsId).update(patch);
@@ -55,7 +56,7 @@ export async function patchWorkspace(request: Request, env: Env, id: string | un
 }
 
 export async function createSite(request: Request, env: Env): Promise<Response> {
-  requireOperator(request, env);
+  await requireOperator(request, env);
   const input = parseBody(siteCreate, await readJsonObject(request), "site");
   const siteId = newSiteId();
   let wsId = input.workspaceId;
@@ -84,6 +85,7 @@ export async function siteDashboard(request: Request, env: Env, siteId: string |
     throw new ApiError("not_found", "No such site.");
   }
   const principal = await authorizeSite(request, env, siteId);
-  const extra: Record<string, string> = principal.kind === "operator" ? { "x-oc-operator": "1" } : {};
+  const extra: Record<string, string> =
+    principal.kind === "operator" ? { "x-oc-operator": "1" } : principal.session ? { [SESSION_HEADER]: principal.session } : {};
   return fromSite(siteId, await siteStub(env, siteId).fetch(internalRequest(request, extra)));
 }

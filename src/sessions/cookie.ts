@@ -1,0 +1,40 @@
+/** The dashboard's session cookie: opaque, HttpOnly, SameSite=Strict, Secure on https. */
+import { SESSION_ABSOLUTE_MS } from "./policy";
+
+export const SESSION_COOKIE = "oc_session";
+
+export function sessionCookie(request: Request): string | null {
+  const header = request.headers.get("cookie");
+  if (!header) return null;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) return part.slice(eq + 1).trim() || null;
+  }
+  return null;
+}
+
+function attributes(request: Request): string {
+  const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
+  return `Path=/; HttpOnly; SameSite=Strict${secure}`;
+}
+
+export function setSessionCookie(request: Request, id: string): string {
+  return `${SESSION_COOKIE}=${id}; ${attributes(request)}; Max-Age=${SESSION_ABSOLUTE_MS / 1000}`;
+}
+
+export function clearSessionCookie(request: Request): string {
+  return `${SESSION_COOKIE}=; ${attributes(request)}; Max-Age=0`;
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * A state-changing request made with the cookie must come from the dashboard's own
+ * origin. Browsers send `Origin` on every such fetch; `Sec-Fetch-Site` covers the rest.
+ */
+export function fromOwnOrigin(request: Request): boolean {
+  if (SAFE_METHODS.has(request.method)) return true;
+  const origin = request.headers.get("origin");
+  if (origin !== null) return origin === new URL(request.url).origin;
+  return request.headers.get("sec-fetch-site") === "same-origin";
+}
