@@ -3,7 +3,8 @@
 // assembled to WebAssembly. Run by npm test/start/check/bench and by wrangler's custom
 // build before dev and deploy.
 import { build } from "esbuild";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { resolve as resolvePath } from "node:path";
 import wabtInit from "wabt";
 import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
@@ -32,4 +33,66 @@ wat.destroy();
 
 if (process.argv.includes("--report")) {
   console.log(`embed.js: ${code.length} bytes, ${gzipSync(code).length} bytes gzipped`);
+}
+
+// The dashboard (dashboard/): Preact, bundled into dist/public/dashboard for Workers Static
+// Assets. The rich-text editor is a chunk of its own, loaded only by screens that show it.
+const proxySource = {
+  name: "proxy-source",
+  setup(b) {
+    b.onResolve({ filter: /^virtual:proxy-source$/ }, () => ({ path: "proxy-source", namespace: "virtual" }));
+    b.onLoad({ filter: /.*/, namespace: "virtual" }, () => ({
+      contents: `export default ${JSON.stringify(readFileSync(`${root}proxy/src/index.ts`, "utf8"))};`,
+      loader: "js",
+    }));
+  },
+};
+const outdir = `${root}dist/public/dashboard`;
+rmSync(outdir, { recursive: true, force: true });
+const dashboard = await build({
+  entryPoints: { app: `${root}dashboard/src/main.tsx` },
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  minify: true,
+  target: "es2022",
+  platform: "browser",
+  jsx: "automatic",
+  jsxImportSource: "preact",
+  outdir,
+  entryNames: "[name]-[hash]",
+  chunkNames: "chunks/[name]-[hash]",
+  assetNames: "[name]-[hash]",
+  metafile: true,
+  legalComments: "none",
+  plugins: [proxySource],
+});
+const outputs = Object.entries(dashboard.metafile.outputs);
+const entry = outputs.find(([, o]) => o.entryPoint?.endsWith("main.tsx"));
+const name = (path) => path.slice(path.lastIndexOf("/dist/public/dashboard/") + "/dist/public/dashboard/".length);
+const appJs = name(resolvePath(entry[0]));
+const appCss = entry[1].cssBundle ? name(resolvePath(entry[1].cssBundle)) : null;
+writeFileSync(
+  `${outdir}/index.html`,
+  `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>Content dashboard</title>
+    ${appCss ? `<link rel="stylesheet" href="/dashboard/${appCss}" />` : ""}
+    <script type="module" src="/dashboard/${appJs}"></script>
+  </head>
+  <body>
+    <div id="app"></div>
+    <noscript>The dashboard needs JavaScript.</noscript>
+  </body>
+</html>
+`,
+);
+if (process.argv.includes("--report")) {
+  for (const [path, o] of outputs) {
+    const bytes = readFileSync(resolvePath(path));
+    console.log(`${name(resolvePath(path))}: ${o.bytes} bytes, ${gzipSync(bytes).length} bytes gzipped`);
+  }
 }

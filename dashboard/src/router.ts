@@ -1,0 +1,51 @@
+/**
+ * Hash routes (`#/<siteId>/items/posts`): the dashboard is one static page, so every
+ * screen has an address that survives a reload without the server knowing the screens.
+ */
+import { signal } from "@preact/signals";
+
+export const route = signal<string[]>(parse());
+
+function parse(): string[] {
+  return location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+}
+
+/** Unsaved-change guards of open forms; leaving asks first. */
+const guards = new Set<() => boolean>();
+let current = location.hash;
+
+export function guardUnsaved(isDirty: () => boolean): () => void {
+  guards.add(isDirty);
+  return () => guards.delete(isDirty);
+}
+
+const dirty = () => [...guards].some((g) => g());
+
+window.addEventListener("hashchange", () => {
+  if (location.hash === current) return;
+  if (dirty() && !window.confirm("You have unsaved changes. Leave this page and lose them?")) {
+    history.replaceState(null, "", current);
+    return;
+  }
+  guards.clear();
+  current = location.hash;
+  route.value = parse();
+  // Screen readers and keyboard users start at the new screen's heading.
+  requestAnimationFrame(() => document.querySelector<HTMLElement>("main h1")?.focus());
+});
+
+window.addEventListener("beforeunload", (e) => {
+  if (dirty()) e.preventDefault();
+});
+
+export const href = (...parts: string[]): string => `#/${parts.map(encodeURIComponent).join("/")}`;
+
+export function go(...parts: string[]): void {
+  location.hash = href(...parts);
+}
+
+/** Leaves without asking, after a save made the form clean. */
+export function goSaved(...parts: string[]): void {
+  guards.clear();
+  go(...parts);
+}

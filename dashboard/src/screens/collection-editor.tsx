@@ -1,0 +1,269 @@
+import { useEffect, useState } from "preact/hooks";
+import { api, ApiFailure } from "../api";
+import { go, goSaved, guardUnsaved } from "../router";
+import { collections, reloadCollections, site, sitePath } from "../site-state";
+import { slugify } from "../slugify";
+import { FIELD_TYPES, INDEXABLE, TYPE_NAMES, type Collection, type Field, type FieldType } from "../types";
+import { Confirm, ErrorNotice, Field as Labelled, Heading, Notice, type Submit } from "../ui";
+
+interface Row extends Field {
+  uid: number;
+}
+
+let uids = 0;
+const toRows = (fields: Field[]): Row[] => fields.map((f) => ({ ...f, uid: ++uids }));
+const clean = (rows: Row[]): Field[] =>
+  rows.map(({ key, type, indexed, required, collection }) => ({
+    key,
+    type,
+    ...(indexed && INDEXABLE.has(type) ? { indexed: true } : {}),
+    ...(required ? { required: true } : {}),
+    ...(type === "reference" || type === "references" ? { collection: collection ?? "" } : {}),
+  }));
+
+/** What saving these fields will do to existing items, in words, before the owner confirms. */
+function consequences(before: Field[], after: Field[]): string[] {
+  const out: string[] = [];
+  for (const old of before) {
+    const next = after.find((f) => f.key === old.key);
+    if (!next)
+      out.push(`Removing “${old.key}” deletes its values from every item of this collection. Adding the key again later starts empty.`);
+    else if (next.type !== old.type || next.collection !== old.collection)
+      out.push(
+        `Changing “${old.key}” from ${TYPE_NAMES[old.type]} to ${TYPE_NAMES[next.type]} is refused while any item holds a value for it: clear those values first, or add a new field instead.`,
+      );
+    if (next?.required && !old.required) out.push(`Making “${old.key}” required is refused while any item has no value for it.`);
+  }
+  return out;
+}
+
+export function CollectionEditor(props: { slug: string | null }) {
+  const s = site.value!;
+  const existing: Collection | undefined = props.slug ? collections.value?.find((c) => c.slug === props.slug) : undefined;
+  const [name, setName] = useState(existing?.name ?? "");
+  const [slug, setSlug] = useState(existing?.slug ?? "");
+  const [slugTouched, setSlugTouched] = useState(Boolean(existing));
+  const [rows, setRows] = useState<Row[]>(toRows(existing?.fields ?? [{ key: "title", type: "text", indexed: true, required: true }]));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [error, setError] = useState<unknown>(null);
+  const [saved, setSaved] = useState(false);
+  const [pending, setPending] = useState<string[] | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const [dirty, setDirty] = useState(false);
+  useEffect(() => guardUnsaved(() => dirty), [dirty]);
+
+  if (props.slug && !existing) return <Notice kind="error">No collection “{props.slug}”.</Notice>;
+
+  const update = (uid: number, patch: Partial<Field>) => {
+    setDirty(true);
+    setRows((rs) => rs.map((r) => (r.uid === uid ? { ...r, ...patch } : r)));
+  };
+  const others = (collections.value ?? []).filter((c) => c.slug !== existing?.slug);
+
+  const save = async () => {
+    setError(null);
+    setErrors({});
+    try {
+      const res = await api<{ collection: Collection }>("PUT", sitePath("collections", slug), { name, fields: clean(rows) });
+      await reloadCollections();
+      setDirty(false);
+      setSaved(true);
+      if (!existing) goSaved(s.id, "items", res.collection.slug);
+    } catch (err) {
+      if (err instanceof ApiFailure) setErrors(err.fieldErrors);
+      setError(err);
+    }
+  };
+  const submit = (e: Submit) => {
+    e.preventDefault();
+    setSaved(false);
+    const words = existing ? consequences(existing.fields, clean(rows)) : [];
+    if (words.length) setPending(words);
+    else void save();
+  };
+
+  return (
+    <section>
+      <Heading
+        actions={
+          existing && (
+            <button type="button" class="danger" onClick={() => setDeleting(true)}>
+              Delete collection
+            </button>
+          )
+        }
+      >
+        {existing ? `Fields of ${existing.name}` : "New collection"}
+      </Heading>
+      <form onSubmit={submit} class="card form">
+        <ErrorNotice error={error} />
+        {saved && <Notice kind="ok">Saved.</Notice>}
+        <div class="row">
+          <Labelled label="Collection name" error={errors.name}>
+            {(id, d) => (
+              <input
+                id={id}
+                required
+                value={name}
+                aria-describedby={d}
+                onInput={(e) => {
+                  setDirty(true);
+                  setName(e.currentTarget.value);
+                  if (!slugTouched) setSlug(slugify(e.currentTarget.value));
+                }}
+              />
+            )}
+          </Labelled>
+          <Labelled label="Collection slug" hint="Used in URLs and the API; cannot change later." error={errors.slug}>
+            {(id, d) => (
+              <input
+                id={id}
+                required
+                readOnly={Boolean(existing)}
+                pattern="[a-z0-9]+(-[a-z0-9]+)*"
+                value={slug}
+                aria-describedby={d}
+                onInput={(e) => {
+                  setSlugTouched(true);
+                  setSlug(e.currentTarget.value);
+                }}
+              />
+            )}
+          </Labelled>
+        </div>
+        <fieldset>
+          <legend>Fields</legend>
+          {rows.map((r, i) => (
+            <div class="field-row" key={r.uid}>
+              <Labelled label={`Field ${i + 1} key`} error={errors[`fields.${i}.key`] ?? errors[`fields.${i}`]}>
+                {(id, d) => (
+                  <input
+                    id={id}
+                    required
+                    value={r.key}
+                    aria-describedby={d}
+                    onInput={(e) => update(r.uid, { key: e.currentTarget.value })}
+                  />
+                )}
+              </Labelled>
+              <Labelled label={`Field ${i + 1} type`}>
+                {(id) => (
+                  <select id={id} value={r.type} onChange={(e) => update(r.uid, { type: e.currentTarget.value as FieldType })}>
+                    {FIELD_TYPES.map((t) => (
+                      <option key={t} value={t}>
+                        {TYPE_NAMES[t]}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Labelled>
+              {(r.type === "reference" || r.type === "references") && (
+                <Labelled label={`Field ${i + 1} refers to`} error={errors[`fields.${i}.collection`]}>
+                  {(id, d) => (
+                    <select
+                      id={id}
+                      required
+                      value={r.collection ?? ""}
+                      aria-describedby={d}
+                      onChange={(e) => update(r.uid, { collection: e.currentTarget.value })}
+                    >
+                      <option value="">Choose a collection</option>
+                      {others.map((c) => (
+                        <option key={c.slug} value={c.slug}>
+                          {c.name}
+                        </option>
+                      ))}
+                    </select>
+                  )}
+                </Labelled>
+              )}
+              <label class="check">
+                <input
+                  type="checkbox"
+                  checked={Boolean(r.indexed) && INDEXABLE.has(r.type)}
+                  disabled={!INDEXABLE.has(r.type)}
+                  onChange={(e) => update(r.uid, { indexed: e.currentTarget.checked })}
+                />
+                Field {i + 1} can be sorted, filtered and searched
+              </label>
+              <label class="check">
+                <input
+                  type="checkbox"
+                  checked={Boolean(r.required)}
+                  onChange={(e) => update(r.uid, { required: e.currentTarget.checked })}
+                />
+                Field {i + 1} is required
+              </label>
+              <button
+                type="button"
+                class="secondary small"
+                onClick={() => {
+                  setDirty(true);
+                  setRows((rs) => rs.filter((x) => x.uid !== r.uid));
+                }}
+              >
+                Remove field {i + 1}
+              </button>
+            </div>
+          ))}
+          <button
+            type="button"
+            class="secondary"
+            onClick={() => {
+              setDirty(true);
+              setRows((rs) => [...rs, { uid: ++uids, key: "", type: "text" }]);
+            }}
+          >
+            Add a field
+          </button>
+        </fieldset>
+        <div class="actions">
+          <button type="submit">{existing ? "Save fields" : "Create collection"}</button>
+          <button type="button" class="secondary" onClick={() => go(s.id, "collections")}>
+            Cancel
+          </button>
+        </div>
+      </form>
+      <Confirm
+        open={pending !== null}
+        title="Before you save"
+        confirmLabel="Save anyway"
+        danger
+        onClose={(ok) => {
+          setPending(null);
+          if (ok) void save();
+        }}
+      >
+        <ul>
+          {pending?.map((w) => (
+            <li key={w}>{w}</li>
+          ))}
+        </ul>
+      </Confirm>
+      {existing && (
+        <Confirm
+          open={deleting}
+          title={`Delete ${existing.name}?`}
+          confirmLabel="Delete collection and its items"
+          danger
+          onClose={async (ok) => {
+            setDeleting(false);
+            if (!ok) return;
+            try {
+              await api("DELETE", sitePath("collections", existing.slug));
+              await reloadCollections();
+              goSaved(s.id, "collections");
+            } catch (err) {
+              setError(err);
+            }
+          }}
+        >
+          <p>
+            This deletes the collection and <strong>every item in it</strong>, published or not. It cannot be undone. If another collection
+            has a reference field pointing here, deleting is refused until that field is removed.
+          </p>
+        </Confirm>
+      )}
+    </section>
+  );
+}

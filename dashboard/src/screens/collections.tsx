@@ -1,0 +1,45 @@
+import { href } from "../router";
+import { collections, site } from "../site-state";
+import { Heading } from "../ui";
+
+export function Collections() {
+  const s = site.value!;
+  const list = collections.value ?? [];
+  return (
+    <section>
+      <Heading
+        actions={
+          <a class="button" href={href(s.id, "collection", "new")}>
+            New collection
+          </a>
+        }
+      >
+        Collections
+      </Heading>
+      {list.length === 0 ? (
+        <p>A collection is a kind of content, such as blog posts, products or jobs. Create one to start adding items.</p>
+      ) : (
+        <ul class="collection-list">
+          {list.map((c) => (
+            <li key={c.id} class="card">
+              <h2>
+                <a href={href(s.id, "items", c.slug)}>{c.name}</a>
+              </h2>
+              <p class="muted">
+                <code>{c.slug}</code> · {c.fields.length} fields
+              </p>
+              <div class="actions">
+                <a class="button" href={href(s.id, "items", c.slug)}>
+                  Items
+                </a>
+                <a class="button secondary" href={href(s.id, "collection", c.slug)}>
+                  Edit fields of {c.name}
+                </a>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

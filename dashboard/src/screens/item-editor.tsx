@@ -1,0 +1,340 @@
+import { lazy, Suspense } from "preact/compat";
+import { useEffect, useId, useState } from "preact/hooks";
+import { api, ApiFailure, get } from "../api";
+import { DateInput } from "../fields/date-input";
+import { MediaInput, type MediaValue } from "../fields/media-input";
+import { ReferencePicker } from "../fields/reference-picker";
+import { itemTitle } from "../item-title";
+import { go, goSaved, guardUnsaved, href } from "../router";
+import { collections, site, sitePath } from "../site-state";
+import { slugify } from "../slugify";
+import type { Collection, Field, Item, ItemData, MediaList } from "../types";
+import { Confirm, ErrorNotice, Field as Labelled, Heading, Notice, type Submit, when } from "../ui";
+
+const RichText = lazy(() => import("../fields/rich-text").then((m) => ({ default: m.RichText })));
+
+const isEmpty = (v: unknown): boolean => v === undefined || v === null || v === "" || (Array.isArray(v) && v.length === 0);
+
+/** The form's values as the API takes them: numbers parsed, emptied fields cleared with null on edit. */
+function toPayload(c: Collection, values: ItemData, editing: boolean): ItemData {
+  const out: ItemData = {};
+  for (const f of c.fields) {
+    let v = values[f.key];
+    if (f.type === "number" && typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v))) v = Number(v);
+    if (isEmpty(v)) {
+      if (editing) out[f.key] = null;
+      continue;
+    }
+    out[f.key] = v;
+  }
+  return out;
+}
+
+export function ItemEditor(props: { collectionSlug: string; itemId: string | null }) {
+  const s = site.value!;
+  const c = collections.value?.find((x) => x.slug === props.collectionSlug);
+  const [item, setItem] = useState<Item | null>(null);
+  const [values, setValues] = useState<ItemData>({});
+  const [slug, setSlug] = useState("");
+  const [slugTouched, setSlugTouched] = useState(false);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [error, setError] = useState<unknown>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const [dirty, setDirty] = useState(false);
+  const [confirm, setConfirm] = useState<"delete" | "unpublish" | null>(null);
+  const [media, setMedia] = useState<MediaList["media"]>([]);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => guardUnsaved(() => dirty), [dirty]);
+  useEffect(() => {
+    if (c?.fields.some((f) => f.type === "image" || f.type === "video")) {
+      get<MediaList>(sitePath("media") + "?limit=100").then(
+        (r) => setMedia(r.media),
+        () => undefined,
+      );
+    }
+    if (!props.itemId) return;
+    get<{ item: Item }>(sitePath("collections", props.collectionSlug, "items", props.itemId)).then((r) => {
+      setItem(r.item);
+      setValues(r.item.data);
+      setSlug(r.item.slug);
+      setSlugTouched(true);
+    }, setError);
+  }, [props.collectionSlug, props.itemId]);
+
+  if (!c) return <Notice kind="error">No collection “{props.collectionSlug}”.</Notice>;
+  if (props.itemId && !item) return error ? <ErrorNotice error={error} /> : <p class="loading">Loading…</p>;
+
+  const titleField = c.fields.find((f) => f.type === "text");
+  const set = (key: string, v: unknown) => {
+    setDirty(true);
+    setValues((prev) => ({ ...prev, [key]: v }));
+    if (!slugTouched && key === titleField?.key && typeof v === "string") setSlug(slugify(v));
+  };
+
+  const save = async (publish: boolean | null) => {
+    setBusy(true);
+    setError(null);
+    setErrors({});
+    setMessage(null);
+    try {
+      let saved: Item;
+      if (item) {
+        saved = (
+          await api<{ item: Item }>("PATCH", sitePath("collections", c.slug, "items", item.id), { slug, data: toPayload(c, values, true) })
+        ).item;
+        if (publish !== null && (publish ? "published" : "draft") !== saved.status) {
+          saved = (await api<{ item: Item }>("POST", sitePath("collections", c.slug, "items", item.id, publish ? "publish" : "unpublish")))
+            .item;
+        }
+      } else {
+        saved = (
+          await api<{ item: Item }>("POST", sitePath("collections", c.slug, "items"), {
+            slug,
+            data: toPayload(c, values, false),
+            publish: publish === true,
+          })
+        ).item;
+      }
+      setDirty(false);
+      if (!item) {
+        goSaved(s.id, "items", c.slug, saved.id);
+        return;
+      }
+      setItem(saved);
+      setValues(saved.data);
+      setMessage(publish === true ? "Published." : publish === false ? "Unpublished: the item is a draft again." : "Saved.");
+    } catch (err) {
+      if (err instanceof ApiFailure) {
+        const fieldErrors: Record<string, string> = {};
+        for (const [path, msg] of Object.entries(err.fieldErrors)) fieldErrors[path.replace(/^data\./, "")] = msg;
+        if (err.error.code === "conflict" && /slug/i.test(err.error.message)) fieldErrors["slug"] = err.error.message;
+        setErrors(fieldErrors);
+      }
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const remove = async () => {
+    try {
+      await api("DELETE", sitePath("collections", c.slug, "items", item!.id));
+      goSaved(s.id, "items", c.slug);
+    } catch (err) {
+      setError(err);
+    }
+  };
+
+  const published = item?.status === "published";
+  return (
+    <section>
+      <Heading>
+        {item ? itemTitle(c, item) : `New item in ${c.name}`}{" "}
+        {item && <span class={`badge ${item.status}`}>{published ? "Published" : "Draft"}</span>}
+      </Heading>
+      <p>
+        <a href={href(s.id, "items", c.slug)}>Back to {c.name}</a>
+        {item && <span class="muted"> · Last edited {when(item.updatedAt)}</span>}
+        {published && (
+          <span class="muted">
+            {" "}
+            · Live in the content API at{" "}
+            <code>
+              /v1/{s.token}/collections/{c.slug}/items/{item!.slug}
+            </code>
+          </span>
+        )}
+      </p>
+      <form
+        class="card form"
+        noValidate
+        onSubmit={(e: Submit) => {
+          e.preventDefault();
+          void save(item ? null : false);
+        }}
+      >
+        <ErrorNotice error={error} />
+        {message && <Notice kind="ok">{message}</Notice>}
+        {c.fields.map((f) => (
+          <FieldInput key={f.key} field={f} value={values[f.key]} error={errors[f.key]} media={media} onChange={(v) => set(f.key, v)} />
+        ))}
+        <Labelled label="Slug" hint="The item's address: a-z, 0-9 and hyphens." error={errors.slug}>
+          {(id, d) => (
+            <input
+              id={id}
+              value={slug}
+              aria-describedby={d}
+              aria-invalid={errors.slug ? true : undefined}
+              onInput={(e) => {
+                setDirty(true);
+                setSlugTouched(true);
+                setSlug(e.currentTarget.value);
+              }}
+            />
+          )}
+        </Labelled>
+        <div class="actions">
+          {item ? (
+            <>
+              <button type="submit" disabled={busy}>
+                Save
+              </button>
+              {published ? (
+                <button type="button" class="secondary" disabled={busy} onClick={() => setConfirm("unpublish")}>
+                  Unpublish
+                </button>
+              ) : (
+                <button type="button" class="secondary" disabled={busy} onClick={() => void save(true)}>
+                  Save and publish
+                </button>
+              )}
+              <button type="button" class="danger" disabled={busy} onClick={() => setConfirm("delete")}>
+                Delete
+              </button>
+            </>
+          ) : (
+            <>
+              <button type="submit" class="secondary" disabled={busy}>
+                Save as draft
+              </button>
+              <button type="button" disabled={busy} onClick={() => void save(true)}>
+                Save and publish
+              </button>
+              <button type="button" class="secondary" onClick={() => go(s.id, "items", c.slug)}>
+                Cancel
+              </button>
+            </>
+          )}
+        </div>
+      </form>
+      <Confirm
+        open={confirm === "delete"}
+        title="Delete this item?"
+        confirmLabel="Delete item"
+        danger
+        onClose={(ok) => {
+          setConfirm(null);
+          if (ok) void remove();
+        }}
+      >
+        <p>The item is removed from your site and the content API at once. This cannot be undone.</p>
+      </Confirm>
+      <Confirm
+        open={confirm === "unpublish"}
+        title="Unpublish this item?"
+        confirmLabel="Unpublish"
+        onClose={(ok) => {
+          setConfirm(null);
+          if (ok) void save(false);
+        }}
+      >
+        <p>Visitors stop seeing it within seconds; it stays here as a draft{dirty ? ", with your unsaved changes saved" : ""}.</p>
+      </Confirm>
+    </section>
+  );
+}
+
+function FieldInput(props: {
+  field: Field;
+  value: unknown;
+  error: string | undefined;
+  media: MediaList["media"];
+  onChange: (v: unknown) => void;
+}) {
+  const { field: f, value, error } = props;
+  const labelId = useId();
+  const label = f.required ? `${f.key} (required)` : f.key;
+  switch (f.type) {
+    case "richText":
+      return (
+        <div class={error ? "field has-error" : "field"}>
+          <span class="label" id={labelId}>
+            {label}
+          </span>
+          <Suspense fallback={<p class="muted">Loading the editor…</p>}>
+            <RichText
+              labelId={labelId}
+              value={typeof value === "string" ? value : ""}
+              error={error}
+              errorId={error ? `${labelId}-err` : undefined}
+              onChange={props.onChange}
+            />
+          </Suspense>
+          {error && (
+            <p class="error" id={`${labelId}-err`}>
+              {error}
+            </p>
+          )}
+        </div>
+      );
+    case "boolean":
+      return (
+        <div class={error ? "field has-error" : "field"}>
+          <label class="check">
+            <input type="checkbox" checked={value === true} onChange={(e) => props.onChange(e.currentTarget.checked)} />
+            {label}
+          </label>
+          {error && <p class="error">{error}</p>}
+        </div>
+      );
+    case "date":
+      return <DateInput label={label} value={typeof value === "string" ? value : ""} error={error} onChange={props.onChange} />;
+    case "image":
+    case "video":
+      return (
+        <MediaInput
+          label={label}
+          kind={f.type}
+          value={(value ?? null) as MediaValue}
+          library={props.media}
+          error={error}
+          onChange={props.onChange}
+        />
+      );
+    case "reference":
+    case "references":
+      return (
+        <ReferencePicker
+          label={label}
+          target={f.collection ?? ""}
+          multiple={f.type === "references"}
+          value={Array.isArray(value) ? (value as string[]) : typeof value === "string" ? [value] : []}
+          error={error}
+          onChange={(ids) => props.onChange(f.type === "references" ? ids : (ids[0] ?? null))}
+        />
+      );
+    default:
+      return (
+        <Labelled
+          label={label}
+          error={error}
+          hint={f.type === "link" ? "A web address (https://…), a path (/about), mailto: or tel:." : undefined}
+        >
+          {(id, d) =>
+            f.type === "number" ? (
+              <input
+                id={id}
+                type="number"
+                step="any"
+                value={value === undefined || value === null ? "" : String(value)}
+                aria-describedby={d}
+                aria-invalid={error ? true : undefined}
+                onInput={(e) => props.onChange(e.currentTarget.value)}
+              />
+            ) : (
+              <input
+                id={id}
+                type="text"
+                inputMode={f.type === "link" ? "url" : undefined}
+                value={value === undefined || value === null ? "" : String(value)}
+                aria-describedby={d}
+                aria-invalid={error ? true : undefined}
+                onInput={(e) => props.onChange(e.currentTarget.value)}
+              />
+            )
+          }
+        </Labelled>
+      );
+  }
+}

@@ -1,0 +1,175 @@
+import { useState } from "preact/hooks";
+import { api, get } from "../api";
+import { itemTitle } from "../item-title";
+import { href } from "../router";
+import { collections, site, sitePath } from "../site-state";
+import type { ItemList } from "../types";
+import { ErrorNotice, Field, Heading, Notice, Pager, type Submit, when } from "../ui";
+import { useLoad } from "../use-load";
+
+export function Items(props: { collectionSlug: string }) {
+  const s = site.value!;
+  const c = collections.value?.find((x) => x.slug === props.collectionSlug);
+  const [page, setPage] = useState(1);
+  const [status, setStatus] = useState("");
+  const [sort, setSort] = useState("");
+  const [search, setSearch] = useState("");
+  const [typed, setTyped] = useState("");
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [message, setMessage] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const query = new URLSearchParams({ page: String(page), limit: "25" });
+  if (status) query.set("status", status);
+  if (sort) query.set("sort", sort);
+  if (search) query.set("search", search);
+  const list = useLoad(() => get<ItemList>(sitePath("collections", props.collectionSlug, "items") + "?" + query), [query.toString()]);
+  if (!c) return <Notice kind="error">No collection “{props.collectionSlug}”.</Notice>;
+
+  const sortable = c.fields.filter((f) => f.indexed);
+  const items = list.data?.items ?? [];
+  const drafts = items.filter((i) => selected.has(i.id) && i.status === "draft");
+
+  const publishSelected = async () => {
+    setError(null);
+    try {
+      for (const i of drafts) await api("POST", sitePath("collections", c.slug, "items", i.id, "publish"));
+      setMessage(`${drafts.length} item${drafts.length === 1 ? "" : "s"} published.`);
+      setSelected(new Set());
+      list.reload();
+    } catch (err) {
+      setError(err);
+      list.reload();
+    }
+  };
+  const toggle = (id: string, on: boolean) =>
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+
+  return (
+    <section>
+      <Heading
+        actions={
+          <>
+            <a class="button secondary" href={href(s.id, "collection", c.slug)}>
+              Edit fields
+            </a>
+            <a class="button" href={href(s.id, "items", c.slug, "new")}>
+              New item
+            </a>
+          </>
+        }
+      >
+        {c.name}
+      </Heading>
+      <form
+        class="toolbar"
+        role="search"
+        onSubmit={(e: Submit) => {
+          e.preventDefault();
+          setPage(1);
+          setSearch(typed.trim());
+        }}
+      >
+        <Field label="Search items">
+          {(id) => <input id={id} type="search" value={typed} maxLength={200} onInput={(e) => setTyped(e.currentTarget.value)} />}
+        </Field>
+        <button type="submit" class="secondary">
+          Search
+        </button>
+        <Field label="Show">
+          {(id) => (
+            <select
+              id={id}
+              value={status}
+              onChange={(e) => {
+                setPage(1);
+                setStatus(e.currentTarget.value);
+              }}
+            >
+              <option value="">All items</option>
+              <option value="published">Published</option>
+              <option value="draft">Drafts</option>
+            </select>
+          )}
+        </Field>
+        <Field label="Sort by">
+          {(id) => (
+            <select id={id} value={sort} onChange={(e) => setSort(e.currentTarget.value)}>
+              <option value="">Newest first</option>
+              <option value="-updatedAt">Last edited</option>
+              <option value="-publishedAt">Last published</option>
+              <option value="slug">Slug A–Z</option>
+              {sortable.flatMap((f) => [
+                <option key={f.key} value={f.key}>
+                  {f.key} ascending
+                </option>,
+                <option key={`-${f.key}`} value={`-${f.key}`}>
+                  {f.key} descending
+                </option>,
+              ])}
+            </select>
+          )}
+        </Field>
+      </form>
+      <ErrorNotice error={error ?? list.error} />
+      {message && <Notice kind="ok">{message}</Notice>}
+      <div class="bulk">
+        <button type="button" disabled={drafts.length === 0} onClick={() => void publishSelected()}>
+          Publish selected{drafts.length ? ` (${drafts.length})` : ""}
+        </button>
+        {search && <span class="muted">Results for “{search}”</span>}
+      </div>
+      <div class="table-wrap">
+        <table>
+          <caption class="visually-hidden">Items of {c.name}</caption>
+          <thead>
+            <tr>
+              <th scope="col">
+                <span class="visually-hidden">Select</span>
+              </th>
+              <th scope="col">Title</th>
+              <th scope="col">Status</th>
+              <th scope="col">Slug</th>
+              <th scope="col">Last edited</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((i) => {
+              const title = itemTitle(c, i);
+              return (
+                <tr key={i.id}>
+                  <td>
+                    <input
+                      type="checkbox"
+                      aria-label={`Select ${title}`}
+                      checked={selected.has(i.id)}
+                      onChange={(e) => toggle(i.id, e.currentTarget.checked)}
+                    />
+                  </td>
+                  <td>
+                    <a href={href(s.id, "items", c.slug, i.id)}>{title}</a>
+                  </td>
+                  <td>
+                    <span class={`badge ${i.status}`}>{i.status === "published" ? "Published" : "Draft"}</span>
+                  </td>
+                  <td>
+                    <code>{i.slug}</code>
+                  </td>
+                  <td>{when(i.updatedAt)}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+        {list.data && items.length === 0 && (
+          <p class="empty">{search || status ? "No items match." : "No items yet. Create the first one."}</p>
+        )}
+      </div>
+      {list.data && <Pager page={list.data.page} totalPages={list.data.totalPages} onPage={setPage} />}
+    </section>
+  );
+}

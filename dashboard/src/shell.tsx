@@ -1,0 +1,121 @@
+import { useEffect } from "preact/hooks";
+import { api } from "./api";
+import { session } from "./app";
+import { go, href } from "./router";
+import { CollectionEditor } from "./screens/collection-editor";
+import { Collections } from "./screens/collections";
+import { Integrate } from "./screens/integrate";
+import { ItemEditor } from "./screens/item-editor";
+import { Items } from "./screens/items";
+import { Media } from "./screens/media";
+import { Operator } from "./screens/operator";
+import { Overview } from "./screens/overview";
+import { Settings } from "./screens/settings";
+import { loadSite, site, siteError } from "./site-state";
+import type { Session } from "./types";
+import { ErrorNotice } from "./ui";
+
+const NAV = [
+  ["overview", "Overview"],
+  ["collections", "Collections"],
+  ["media", "Media"],
+  ["integrate", "Integrate"],
+  ["settings", "Settings"],
+] as const;
+
+export async function signOut(): Promise<void> {
+  await api("DELETE", "/sessions/current").catch(() => undefined);
+  session.value = null;
+  site.value = null;
+  location.hash = "";
+}
+
+export function Shell(props: { session: Session; path: string[] }) {
+  const { session: s, path } = props;
+  const [first, screen, ...rest] = path;
+  const siteId = first === "operator" ? undefined : (first ?? s.siteId);
+
+  useEffect(() => {
+    if (path.length === 0) {
+      if (s.kind === "site") go(s.siteId!, "overview");
+      else go("operator");
+    } else if (siteId && site.value?.id !== siteId) {
+      site.value = null;
+      void loadSite(siteId);
+    }
+  }, [path.join("/")]);
+
+  const current = site.value;
+  const open = current && current.id === siteId ? current : null;
+  return (
+    <div class="shell">
+      <a class="skip" href="#main" onClick={(e) => (e.preventDefault(), document.querySelector<HTMLElement>("main h1")?.focus())}>
+        Skip to content
+      </a>
+      <header class="top">
+        <div class="brand">
+          <span class="logo" aria-hidden="true">
+            ◆
+          </span>
+          {open ? open.name : "Content dashboard"}
+        </div>
+        <nav aria-label="Main">
+          <ul>
+            {open &&
+              NAV.map(([key, label]) => (
+                <li key={key}>
+                  <a href={href(open.id, key)} aria-current={screenOf(screen) === key ? "page" : undefined}>
+                    {label}
+                  </a>
+                </li>
+              ))}
+            {s.kind === "operator" && (
+              <li>
+                <a href={href("operator")} aria-current={first === "operator" ? "page" : undefined}>
+                  Operator
+                </a>
+              </li>
+            )}
+          </ul>
+        </nav>
+        <button type="button" class="secondary small" onClick={() => void signOut()}>
+          Sign out
+        </button>
+      </header>
+      <main id="main">
+        {first === "operator" ? (
+          <Operator />
+        ) : siteError.value ? (
+          <ErrorNotice error={siteError.value} />
+        ) : !open ? (
+          <p class="loading">Loading…</p>
+        ) : (
+          <Screen screen={screen} rest={rest} operator={s.kind === "operator"} />
+        )}
+      </main>
+    </div>
+  );
+}
+
+/** Items and the collection editor live under "Collections" in the navigation. */
+const screenOf = (screen: string | undefined) => (screen === "items" || screen === "collection" ? "collections" : screen);
+
+function Screen(props: { screen: string | undefined; rest: string[]; operator: boolean }) {
+  const [a, b] = props.rest;
+  switch (props.screen) {
+    case "collections":
+      return <Collections />;
+    case "collection":
+      return <CollectionEditor slug={a === "new" ? null : (a ?? null)} />;
+    case "items":
+      return b ? <ItemEditor collectionSlug={a!} itemId={b === "new" ? null : b} /> : <Items collectionSlug={a!} />;
+    case "media":
+      return <Media />;
+    case "integrate":
+      return <Integrate />;
+    case "settings":
+      return <Settings operator={props.operator} />;
+    default:
+      return <Overview />;
+  }
+}

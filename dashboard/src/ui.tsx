@@ -1,0 +1,145 @@
+/** Small building blocks every screen shares: labelled fields, buttons, notices, confirmations. */
+import type { ComponentChildren } from "preact";
+import { useEffect, useId, useRef, useState } from "preact/hooks";
+import { ApiFailure } from "./api";
+
+export function Field(props: {
+  label: string;
+  hint?: string;
+  error?: string | undefined;
+  children: (id: string, describedBy: string | undefined) => ComponentChildren;
+}) {
+  const id = useId();
+  const hintId = props.hint ? `${id}-hint` : undefined;
+  const errorId = props.error ? `${id}-error` : undefined;
+  const describedBy = [hintId, errorId].filter(Boolean).join(" ") || undefined;
+  return (
+    <div class={props.error ? "field has-error" : "field"}>
+      <label for={id}>{props.label}</label>
+      {props.children(id, describedBy)}
+      {props.hint && (
+        <p class="hint" id={hintId}>
+          {props.hint}
+        </p>
+      )}
+      {props.error && (
+        <p class="error" id={errorId}>
+          {props.error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function Notice(props: { kind?: "error" | "ok" | "info"; children: ComponentChildren }) {
+  return (
+    <div class={`notice ${props.kind ?? "info"}`} role={props.kind === "error" ? "alert" : "status"}>
+      {props.children}
+    </div>
+  );
+}
+
+/** What went wrong, in words, from any thrown value. */
+export function explain(err: unknown): string {
+  if (err instanceof ApiFailure) return err.error.message;
+  return "Something went wrong in the dashboard. Reload the page and try again.";
+}
+
+export function ErrorNotice(props: { error: unknown }) {
+  return props.error ? <Notice kind="error">{explain(props.error)}</Notice> : null;
+}
+
+export function Copy(props: { text: string; label: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      class="secondary small"
+      aria-label={props.label}
+      onClick={async () => {
+        await navigator.clipboard?.writeText(props.text).catch(() => undefined);
+        setCopied(true);
+        setTimeout(() => setCopied(false), 2000);
+      }}
+    >
+      {copied ? "Copied" : "Copy"}
+    </button>
+  );
+}
+
+export function CodeBlock(props: { code: string; label: string }) {
+  return (
+    <div class="code">
+      <div class="code-bar">
+        <span>{props.label}</span>
+        <Copy text={props.code} label={`Copy ${props.label}`} />
+      </div>
+      <pre tabIndex={0} aria-label={props.label}>
+        <code>{props.code}</code>
+      </pre>
+    </div>
+  );
+}
+
+/** A modal question with the consequences spelled out; resolves true when confirmed. */
+export function Confirm(props: {
+  open: boolean;
+  title: string;
+  confirmLabel: string;
+  danger?: boolean;
+  onClose: (confirmed: boolean) => void;
+  children: ComponentChildren;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (props.open && !d.open) d.showModal();
+    if (!props.open && d.open) d.close();
+  }, [props.open]);
+  const titleId = useId();
+  return (
+    <dialog ref={ref} aria-labelledby={titleId} onCancel={() => props.onClose(false)}>
+      <h2 id={titleId}>{props.title}</h2>
+      <div class="dialog-body">{props.children}</div>
+      <div class="actions">
+        <button type="button" class="secondary" onClick={() => props.onClose(false)}>
+          Cancel
+        </button>
+        <button type="button" class={props.danger ? "danger" : ""} onClick={() => props.onClose(true)}>
+          {props.confirmLabel}
+        </button>
+      </div>
+    </dialog>
+  );
+}
+
+export function Heading(props: { children: ComponentChildren; actions?: ComponentChildren }) {
+  return (
+    <div class="heading">
+      <h1 tabIndex={-1}>{props.children}</h1>
+      {props.actions && <div class="actions">{props.actions}</div>}
+    </div>
+  );
+}
+
+export function Pager(props: { page: number; totalPages: number; onPage: (p: number) => void }) {
+  if (props.totalPages <= 1) return null;
+  return (
+    <nav class="pager" aria-label="Pages">
+      <button type="button" class="secondary" disabled={props.page <= 1} onClick={() => props.onPage(props.page - 1)}>
+        Previous page
+      </button>
+      <span>
+        Page {props.page} of {props.totalPages}
+      </span>
+      <button type="button" class="secondary" disabled={props.page >= props.totalPages} onClick={() => props.onPage(props.page + 1)}>
+        Next page
+      </button>
+    </nav>
+  );
+}
+
+export const when = (iso: string | null | undefined): string => (iso ? new Date(iso).toLocaleString() : "—");
+
+export type Submit = Event;
