@@ -26,7 +26,8 @@ const TOPICS = [
   ["Learning to read sheet music", "Notes, rhythm and key signatures for adult learners.", "music"],
 ];
 
-export function demoPosts(count = 12) {
+/** `imageBase`: where the covers are served (the demo page server of `npm start`, scripts/demo-page.mjs). */
+export function demoPosts(count = 12, imageBase = "http://127.0.0.1:8788") {
   return Array.from({ length: count }, (_, i) => {
     const [title, summary, category] = TOPICS[i % TOPICS.length];
     const n = Math.floor(i / TOPICS.length) + 1;
@@ -42,7 +43,12 @@ export function demoPosts(count = 12) {
         readingMinutes: 3 + (i % 9),
         featured: i % 4 === 0,
         date: `2026-${String(1 + (i % 10)).padStart(2, "0")}-${day}`,
-        cover: { url: `https://images.example.com/${category}/${i + 1}.jpg`, alt: `${title} cover`, width: 1600, height: 900 },
+        cover: {
+          url: `${imageBase}/images/${category}/${i + 1}.svg`,
+          alt: `Cover of “${title}”: the ${category} series`,
+          width: 1600,
+          height: 900,
+        },
         author: i % 2 === 0 ? "ada" : "grace",
       },
     };
@@ -55,14 +61,14 @@ export const DEMO_AUTHORS = [
 ];
 
 /** Creates a demo site (SEO Engine plan) with authors and posts on a running service; returns its keys. */
-export async function seedDemoSite(base, operator, posts = 12) {
+export async function seedDemoSite(base, operator, posts = 12, imageBase = undefined) {
   const { site } = await must(api(base, "POST", "/sites", operator, { name: "Demo blog", plan: "seo_engine" }), "create demo site");
   const key = site.adminKey;
   await must(api(base, "PUT", `/sites/${site.id}/collections/authors`, key, { name: "Authors", fields: AUTHOR_FIELDS }), "authors");
   await must(api(base, "PUT", `/sites/${site.id}/collections/posts`, key, { name: "Posts", fields: POST_FIELDS }), "posts");
   await must(api(base, "POST", `/sites/${site.id}/collections/authors/items:batch`, key, { items: DEMO_AUTHORS }), "seed authors");
   // A demo post is about 1.3 KB of JSON: 250 a call stays under the 1 MB body limit.
-  const all = demoPosts(posts);
+  const all = demoPosts(posts, imageBase);
   await seedItems(base, site.id, key, "posts", all.length, (i) => all[i], 250);
   return { id: site.id, workspaceId: site.workspaceId, token: site.token, adminKey: key };
 }

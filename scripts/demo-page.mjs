@@ -33,11 +33,35 @@ export function demoBlogPage(service, token) {
 </html>`;
 }
 
-/** Serves the demo page at /blog/ (and any /blog/:slug, for client-side item pages). */
+const COLOURS = { pets: "#c2410c", money: "#15803d", food: "#b45309", sport: "#1d4ed8", garden: "#4d7c0f", music: "#7e22ce" };
+
+/**
+ * A demo cover: an SVG in the category's colour, 1600×900 like the sizes the seed declares.
+ * Served for `/images/<category>/<n>.svg` and for the same path behind `/cdn-cgi/image/<options>/`,
+ * the image-resizing URLs that the srcset of every media field points at (on Cloudflare the
+ * zone resizes; here the one SVG serves every width).
+ */
+export function demoImage(path) {
+  const m = /^(?:\/cdn-cgi\/image\/[^/]+)?\/images\/([a-z]+)\/(\d+)\.svg$/.exec(path);
+  if (!m) return null;
+  const [, category, n] = m;
+  const colour = COLOURS[category] ?? "#334155";
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="900" viewBox="0 0 1600 900">
+  <rect width="1600" height="900" fill="${colour}"/>
+  <circle cx="1250" cy="220" r="260" fill="#ffffff" fill-opacity="0.12"/>
+  <circle cx="300" cy="760" r="340" fill="#000000" fill-opacity="0.10"/>
+  <text x="120" y="520" font-family="system-ui, sans-serif" font-size="150" font-weight="700" fill="#ffffff">${category} #${n}</text>
+</svg>`;
+}
+
+/** Serves the demo page at /blog/ (and any /blog/:slug, for client-side item pages) and its images. */
 export function startDemoPages(port, service, token) {
   const html = demoBlogPage(service, token);
   const server = createServer((req, res) => {
-    if ((req.url ?? "").startsWith("/blog/")) res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html);
+    const path = (req.url ?? "/").split("?")[0];
+    const image = demoImage(path);
+    if (image) res.writeHead(200, { "content-type": "image/svg+xml", "cache-control": "public, max-age=86400" }).end(image);
+    else if (path.startsWith("/blog/")) res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html);
     else res.writeHead(302, { location: "/blog/" }).end();
   });
   return new Promise((resolve, reject) => server.once("error", reject).listen(port, "127.0.0.1", () => resolve(server)));

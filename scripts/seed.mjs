@@ -6,5 +6,7 @@ import { seedDemoSite } from "./demo-content.mjs";
 const base = process.env.BASE ?? `http://127.0.0.1:${process.env.PORT ?? 8787}`;
 const { token: operator } = adminToken();
 const posts = Number(process.env.POSTS ?? 12);
-const site = await seedDemoSite(base, operator, posts);
+// Covers point at the demo page server of `npm start` (DEMO_PAGES_PORT, default PORT + 1).
+const demoPort = process.env.DEMO_PAGES_PORT ?? Number(process.env.PORT ?? 8787) + 1;
+const site = await seedDemoSite(base, operator, posts, `http://127.0.0.1:${demoPort}`);
 console.log(JSON.stringify({ base, ...site }, null, 2));

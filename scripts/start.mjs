@@ -85,7 +85,7 @@ async function ensureDemoSite() {
     const check = await api(base, "GET", `/sites/${saved.id}`, operator);
     if (check.status === 200) return saved;
   }
-  const saved = await seedDemoSite(base, operator);
+  const saved = await seedDemoSite(base, operator, 12, `http://127.0.0.1:${demoPort}`);
   writeFileSync(file, JSON.stringify(saved, null, 2), { mode: 0o600 });
   return saved;
 }
@@ -94,6 +94,9 @@ function printWelcome(d) {
   console.log(`
 ────────────────────────────────────────────────────────────────────
  open-content-edge is running on ${base}   (state: ${persistDir})
+
+ Dashboard: ${base}/dashboard/   sign in with the demo site's admin key below
+            (or with the operator token to create sites and change plans)
  operator token (${source}): ${operator}
  demo site ${d.id}
    public token: ${d.token}

@@ -138,7 +138,11 @@ export async function startWorkerd({
               SIGN_IN_THROTTLE: { className: "SignInThrottle", useSQLite: true },
             },
             // The dashboard's files, with the Worker in front of them as in wrangler.toml.
-            assets: { directory: "dist/public", binding: "ASSETS", run_worker_first: true },
+            assets: {
+              directory: "dist/public",
+              binding: "ASSETS",
+              routerConfig: { has_user_worker: true, invoke_user_worker_ahead_of_assets: true },
+            },
             unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
           },
         ],

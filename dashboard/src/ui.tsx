@@ -41,6 +41,8 @@ export function Notice(props: { kind?: "error" | "ok" | "info"; children: Compon
 
 /** What went wrong, in words, from any thrown value. */
 export function explain(err: unknown): string {
+  // Field problems are shown next to their fields; the summary only points there.
+  if (err instanceof ApiFailure && Object.keys(err.fieldErrors).length > 0) return "Some fields need attention: see the messages below.";
   if (err instanceof ApiFailure) return err.error.message;
   return "Something went wrong in the dashboard. Reload the page and try again.";
 }

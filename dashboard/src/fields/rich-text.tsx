@@ -51,7 +51,15 @@ export function RichText(props: {
   }, []);
 
   const button = (label: string, active: boolean, run: (e: Editor) => void) => (
-    <button type="button" class="tool" aria-pressed={active} disabled={!editor} onClick={() => editor && run(editor)}>
+    <button
+      type="button"
+      class="tool"
+      aria-pressed={active}
+      disabled={!editor}
+      // A mouse click keeps the caret and focus in the text; keyboard users reach the buttons by Tab.
+      onMouseDown={(e) => e.preventDefault()}
+      onClick={() => editor && run(editor)}
+    >
       {label}
     </button>
   );

@@ -1,0 +1,45 @@
+/** Chromium helpers for the dashboard tests: signing in, axe-core, screenshots. */
+import { mkdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import type { Page } from "playwright-core";
+import { expect } from "vitest";
+import { service } from "./harness";
+
+/** Where the dashboard tests leave a screenshot of every screen (README: "Dashboard"). */
+export const SCREENSHOTS = "test-artifacts/dashboard";
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+export async function signIn(page: Page, key: string): Promise<void> {
+  await page.goto(`${service()}/dashboard/`);
+  await page.getByLabel("Admin key").fill(key);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("navigation", { name: "Main" }).waitFor();
+}
+
+/** axe-core on the current screen: nothing of impact serious or critical. */
+export async function expectAccessible(page: Page, screen: string): Promise<void> {
+  // Evaluated through the DevTools protocol, which the page's CSP does not govern.
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run: (ctx: Document) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
+      }
+    ).axe;
+    const result = await axe.run(document);
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(" ")) }));
+  });
+  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(serious, `${screen}: ${JSON.stringify(serious)}`).toEqual([]);
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
+}
+
+/** Every screen gets the same two checks: axe-core, then a screenshot for reviewers. */
+export async function checkScreen(page: Page, name: string): Promise<void> {
+  await expectAccessible(page, name);
+  await screenshot(page, name);
+}
