@@ -38,7 +38,8 @@ describe("dashboard sessions", () => {
   it("refuses a cookie write from another origin, and it changes nothing", async () => {
     const site = await newSite("starter");
     const { cookie } = await signIn(site.adminKey);
-    for (const headers of [{ origin: "https://evil.test" }, { "sec-fetch-site": "cross-site" }, {}]) {
+    const attempts: Record<string, string>[] = [{ origin: "https://evil.test" }, { "sec-fetch-site": "cross-site" }, {}];
+    for (const headers of attempts) {
       const r = await callJson<{ error: { code: string } }>("PUT", `/sites/${site.id}/collections/notes`, {
         headers: withCookie(cookie, headers),
         body: { name: "Notes", fields: [] },

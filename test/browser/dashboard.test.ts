@@ -207,6 +207,43 @@ describe("the dashboard, driven in Chromium as a site owner would", () => {
     await page.close();
   });
 
+  it("works with the keyboard alone, and asks before leaving unsaved changes", async () => {
+    const { site } = await api<{ site: Site }>("POST", "/sites", OPERATOR, { name: "Keys", plan: "starter" });
+    await api("PUT", `/sites/${site.id}/collections/notes`, site.adminKey, { name: "Notes", fields: [{ key: "title", type: "text" }] });
+    const page = await newPage();
+    await page.goto(`${service()}/dashboard/`);
+    const focused = () =>
+      page.evaluate(() => document.activeElement?.textContent?.trim() || document.activeElement?.getAttribute("aria-label") || "");
+    await page.getByLabel("Admin key").waitFor();
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe(await page.getByLabel("Admin key").getAttribute("id"));
+    await page.keyboard.type(site.adminKey);
+    await page.keyboard.press("Enter");
+    await page.getByRole("navigation", { name: "Main" }).waitFor();
+    // Tab to "Collections" in the navigation, Enter, then to the collection's items.
+    for (let i = 0; i < 10 && (await focused()) !== "Collections"; i++) await page.keyboard.press("Tab");
+    expect(await focused()).toBe("Collections");
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { level: 1, name: "Collections" }).waitFor();
+    for (let i = 0; i < 20 && (await focused()) !== "Notes"; i++) await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { level: 1, name: "Notes" }).waitFor();
+    for (let i = 0; i < 20 && (await focused()) !== "New item"; i++) await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await page.getByLabel("title").waitFor();
+    await page.getByLabel("title").focus();
+    await page.keyboard.type("Half written");
+    // Leaving asks first; staying keeps the text.
+    const asked = new Promise<string>((resolve) => page.once("dialog", (d) => (resolve(d.message()), void d.dismiss())));
+    await page.getByRole("link", { name: "Overview" }).click();
+    expect(await asked).toMatch(/unsaved changes/);
+    expect(await page.getByLabel("title").inputValue()).toBe("Half written");
+    // Enter in a field submits the form (saves a draft).
+    await page.getByLabel("title").press("Enter");
+    await page.getByText("Draft", { exact: true }).first().waitFor();
+    await page.close();
+  });
+
   it("lets the operator create a site and change its plan", async () => {
     const page = await newPage();
     await signIn(page, OPERATOR);
