@@ -81,6 +81,10 @@ export function dashboardRoutes(s: SiteContext) {
       return json({ site: presentSite(s.site()!) });
     })
     .get("/search", () => json({ search: s.search().status() }))
+    .post("/search/retry", () => {
+      const retried = s.search().retryFailed();
+      return json({ retried, search: s.search().status() });
+    })
     .get("/stats", () => json({ stats: siteStats(s.sql, s.collections()) }))
     .post("/admin-key", async () => {
       // The new key is shown once; the old key and every session made with it stop working now.

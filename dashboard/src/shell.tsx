@@ -11,6 +11,10 @@ import { Media } from "./screens/media";
 import { Operator } from "./screens/operator";
 import { Overview } from "./screens/overview";
 import { Settings } from "./screens/settings";
+import { Domains } from "./screens/domains";
+import { PlanScreen } from "./screens/plan";
+import { Search } from "./screens/search";
+import { SeoEngine } from "./screens/seo-engine";
 import { loadSite, site, siteError } from "./site-state";
 import type { Session } from "./types";
 import { ErrorNotice } from "./ui";
@@ -19,7 +23,11 @@ const NAV = [
   ["overview", "Overview"],
   ["collections", "Collections"],
   ["media", "Media"],
+  ["search", "Search"],
+  ["seo", "SEO Engine"],
+  ["domains", "Domains"],
   ["integrate", "Integrate"],
+  ["plan", "Plan"],
   ["settings", "Settings"],
 ] as const;
 
@@ -114,7 +122,15 @@ function Screen(props: { screen: string | undefined; rest: string[]; operator: b
     case "integrate":
       return <Integrate />;
     case "settings":
-      return <Settings operator={props.operator} />;
+      return <Settings />;
+    case "search":
+      return <Search />;
+    case "seo":
+      return <SeoEngine />;
+    case "domains":
+      return <Domains />;
+    case "plan":
+      return <PlanScreen />;
     default:
       return <Overview />;
   }

@@ -254,12 +254,13 @@ describe("the dashboard, driven in Chromium as a site owner would", () => {
     await page.getByText("shown only once").waitFor();
     await checkScreen(page, "13-operator");
     await page.getByRole("link", { name: "Open Made by the operator" }).click();
-    await page.getByRole("link", { name: "Settings" }).click();
+    await page.getByRole("link", { name: "Plan", exact: true }).click();
+    await checkScreen(page, "15-plan-operator");
     await page.getByLabel("Plan of this site's workspace").selectOption({ label: "SEO Engine" });
     await page.getByRole("button", { name: "Change plan" }).click();
     await page.getByText("Plan changed.").waitFor();
     await page.getByRole("link", { name: "Overview" }).click();
-    await page.getByText("SEO Engine", { exact: true }).waitFor();
+    await page.locator(".stat-value", { hasText: "SEO Engine" }).waitFor();
     await screenshot(page, "14-operator-site-overview");
     await page.close();
   });

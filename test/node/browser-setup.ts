@@ -14,7 +14,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const { dispose, base } = await startWorkerd({
     scriptPath: script,
     adminToken: BROWSER_OPERATOR,
-    vars: { SSR_ALLOW_PRIVATE_FETCH: "true" },
+    // Custom hostnames the laptop way, as npm start runs them: *.localhost, validated by a request.
+    vars: {
+      SSR_ALLOW_PRIVATE_FETCH: "true",
+      CUSTOM_HOSTNAMES: "local",
+      SERVICE_HOSTNAMES: "127.0.0.1,localhost",
+      CUSTOM_HOSTNAME_CNAME_TARGET: "localhost",
+    },
     embedderProcesses: 1,
   });
   const pages = await startPageServer();

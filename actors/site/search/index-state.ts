@@ -112,3 +112,9 @@ export function indexedItemsSql(list: string): string {
     WHERE EXISTS (SELECT 1 FROM search_index s WHERE s.item_id = items.id AND s.state = 'indexed' AND s.model = ?)
       AND items.status = 'published' AND items.id IN (${list})`;
 }
+
+/** Failed items go back in the queue (the dashboard's "Retry failed items"); returns how many. */
+export function retryFailed(sql: SqlStorage): number {
+  return sql.exec("UPDATE search_index SET state = 'pending', gen = gen + 1, reason = NULL, updated_at = ? WHERE state = 'failed'", now())
+    .rowsWritten;
+}

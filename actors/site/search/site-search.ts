@@ -17,6 +17,7 @@ import { selectIn } from "../sql-in";
 import { embeddingText, textHash } from "./embed-text";
 import {
   failAllPending,
+  retryFailed,
   forget,
   hasQueuedWork,
   indexedItemsSql,
@@ -106,6 +107,13 @@ export class SiteSearch {
   /** Index state of dashboard items; drafts have none. */
   views(itemIds: readonly string[]): Map<string, SearchIndexView> {
     return this.#enabled() ? indexViews(this.#s.sql, itemIds) : new Map();
+  }
+
+  /** Queues every failed item again; the alarm indexes them at once. */
+  retryFailed(): number {
+    const n = retryFailed(this.#s.sql);
+    this.afterWrite();
+    return n;
   }
 
   /** The index at a glance, for the dashboard: how many items are in each state. */

@@ -18,13 +18,15 @@ import type { StoredCapture } from "./capture-store";
 import type { PublicBase } from "./public-base";
 import { SLOT_ATTR, type CompiledWidget, VOID } from "./compile";
 import { renderEmptyState, renderProgram } from "./program";
+import { readItemForPreview } from "./preview";
 
 export const PAGE_HEADERS = {
   "content-type": "text/html; charset=utf-8",
   "cache-control": "public, s-maxage=31536000",
 } as const;
 
-export type PageTarget = { kind: "list"; page: number } | { kind: "item"; slug: string };
+/** `previewId`: the dashboard's preview of an item in any status, by id (ssr/preview.ts). */
+export type PageTarget = { kind: "list"; page: number } | { kind: "item"; slug: string; previewId?: string };
 
 export interface RenderOptions {
   /** The routed base path, ending in `/` (item links are base + slug). */
@@ -59,7 +61,7 @@ export function gatherPageData(s: SiteContext, capture: StoredCapture, target: P
   let item: PublicItem | null = null;
   let page = 1;
   if (target.kind === "item") {
-    item = primary ? readPublishedItem(s, primary, target.slug) : null;
+    if (primary) item = target.previewId ? readItemForPreview(s, primary.id, target.previewId) : readPublishedItem(s, primary, target.slug);
     if (!item) status = 404;
   } else {
     page = target.page;

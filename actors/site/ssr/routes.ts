@@ -20,6 +20,7 @@ import { PAGE_HEADERS, type PageTarget, renderPage } from "./render";
 import { contentTypeOf, isDocumentName, readDocument, SEO_DOCUMENTS_JOB } from "../seo/documents";
 import { checkSignature, isPublishEvent } from "./webhook";
 import { publicBase } from "./public-base";
+import { previewPage } from "./preview";
 import { activeHostname } from "../hostnames/store";
 import { currentRecords, presentHostname, providerOf, registerHostname, removeHostnames } from "../hostnames/service";
 
@@ -116,6 +117,10 @@ export function ssrRoutes(s: SiteContext) {
       const detached = await removeHostnames(s);
       if (!detached.length) throw new ApiError("not_found", "This site has no custom hostname.");
       return json({ detached });
+    })
+    .get("/preview", (req) => {
+      requirePlan();
+      return previewPage(s, req);
     })
     .post("/refresh", async (req) => {
       requirePlan();

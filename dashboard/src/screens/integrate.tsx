@@ -1,4 +1,4 @@
-import PROXY_SOURCE from "virtual:proxy-source";
+import { ProxyGuide } from "../proxy-guide";
 import { collections, site } from "../site-state";
 import type { Collection, Field } from "../types";
 import { CodeBlock, Copy, Heading } from "../ui";
@@ -54,15 +54,6 @@ export function Integrate() {
         ...(s.flags.aiSearch ? [`curl '${origin}/v1/${s.token}/search?q=how+to+start'`] : []),
       ].join("\n")
     : "";
-  const config = [
-    `name = "content-proxy"`,
-    `main = "src/index.ts"`,
-    `compatibility_date = "2026-11-01"`,
-    ``,
-    `[vars]`,
-    `SSR_URL = "${origin}"`,
-  ].join("\n");
-  const deploy = [`npx wrangler deploy`, `echo "${s.token}" | npx wrangler secret put SERVICE_TOKEN`].join("\n");
   return (
     <section>
       <Heading>Integrate</Heading>
@@ -105,22 +96,7 @@ export function Integrate() {
           With the SEO Engine plan, pages can be rendered on the server. If your domain's DNS is on Cloudflare, deploy this Worker in your
           own Cloudflare account; it forwards a path of your site (for example <code>/blog/</code>) to this service with your token.
         </p>
-        <CodeBlock code={PROXY_SOURCE} label="Reverse-proxy Worker: src/index.ts" />
-        <CodeBlock code={config} label="Reverse-proxy Worker: wrangler.toml" />
-        <CodeBlock code={deploy} label="Deploy it and store your token" />
-        <ol>
-          <li>
-            Add a Worker route with a <strong>trailing wildcard</strong>, such as <code>www.example.com/blog/*</code>. An exact-match route
-            misses item pages.
-          </li>
-          <li>
-            Link the list page <strong>with a trailing slash</strong> (<code>/blog/</code>, not <code>/blog</code>).
-          </li>
-          <li>
-            The DNS record of the hostname must be <strong>proxied</strong> (orange cloud): a DNS-only record bypasses the Worker, and the
-            pages silently load without server rendering.
-          </li>
-        </ol>
+        <ProxyGuide token={s.token} />
       </div>
     </section>
   );

@@ -3,10 +3,10 @@ import { api } from "../api";
 import { refreshSession, session } from "../app";
 import { signOut } from "../shell";
 import { site, sitePath } from "../site-state";
-import { PLAN_NAMES, type Plan, type Site } from "../types";
+import type { Site } from "../types";
 import { Confirm, Copy, ErrorNotice, Field, Heading, Notice, type Submit } from "../ui";
 
-export function Settings(props: { operator: boolean }) {
+export function Settings() {
   const s = site.value!;
   const [name, setName] = useState(s.name);
   const [saved, setSaved] = useState(false);
@@ -62,7 +62,6 @@ export function Settings(props: { operator: boolean }) {
         <button type="submit">Save name</button>
         {saved && <Notice kind="ok">Saved.</Notice>}
       </form>
-      {props.operator && <PlanForm />}
       <div class="card">
         <h2>Admin key</h2>
         {newKey ? (
@@ -109,43 +108,5 @@ export function Settings(props: { operator: boolean }) {
         <p>The current key stops working at once, and everyone signed in with it is signed out. The new key is shown once.</p>
       </Confirm>
     </section>
-  );
-}
-
-function PlanForm() {
-  const s = site.value!;
-  const [plan, setPlan] = useState<Plan>(s.plan);
-  const [error, setError] = useState<unknown>(null);
-  const [saved, setSaved] = useState(false);
-  const submit = async (e: Submit) => {
-    e.preventDefault();
-    setError(null);
-    setSaved(false);
-    try {
-      await api("PATCH", `/workspaces/${s.workspaceId}`, { plan });
-      site.value = (await api<{ site: Site }>("GET", sitePath())).site;
-      setSaved(true);
-    } catch (err) {
-      setError(err);
-    }
-  };
-  return (
-    <form class="card form" onSubmit={submit}>
-      <h2>Plan (operator)</h2>
-      <ErrorNotice error={error} />
-      <Field label="Plan of this site's workspace" hint="Every site of the workspace gets the new plan at once.">
-        {(id, d) => (
-          <select id={id} value={plan} aria-describedby={d} onChange={(e) => setPlan(e.currentTarget.value as Plan)}>
-            {(Object.keys(PLAN_NAMES) as Plan[]).map((p) => (
-              <option key={p} value={p}>
-                {PLAN_NAMES[p]}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <button type="submit">Change plan</button>
-      {saved && <Notice kind="ok">Plan changed.</Notice>}
-    </form>
   );
 }

@@ -1,0 +1,48 @@
+/**
+ * `GET /sites/:siteId/ssr/preview[?item=<id>][&page=N]`: the rendered page as a crawler would
+ * receive it, for the dashboard's preview, drafts included. It lives under the dashboard API, so
+ * only the owner's key or session reaches it; it is never cached, never indexed and never framed
+ * by another origin, and nothing about the item changes.
+ */
+import { ApiError } from "../../../src/http/errors";
+import { parsePage } from "../../../src/shared/list-params";
+import { escapeAttr } from "../../../src/shared/escape";
+import type { SiteContext } from "../context";
+import type { ItemRow } from "../items";
+import { type PublicItem, presentItems } from "../public-items";
+import { basePathOfUrl } from "./capture";
+import { publicBase } from "./public-base";
+import { renderPage } from "./render";
+
+export function previewPage(s: SiteContext, request: Request): Response {
+  const c = s.capture();
+  if (!c) throw new ApiError("not_found", "This site has no captured page to preview yet.");
+  const url = new URL(request.url);
+  const itemId = url.searchParams.get("item");
+  const rendered = renderPage(
+    s,
+    c,
+    itemId ? { kind: "item", slug: "", previewId: itemId } : { kind: "list", page: parsePage(url.searchParams.get("page")) },
+    { base: basePathOfUrl(c.publicUrl), canonical: publicBase(s, c) },
+  );
+  // Relative links of the captured page resolve against the page itself, as on the live site.
+  const withBase = new HTMLRewriter().on("head", {
+    element(el) {
+      el.prepend(`<base href="${escapeAttr(c.pageUrl)}">`, { html: true });
+    },
+  });
+  const response = withBase.transform(rendered);
+  const headers = new Headers(response.headers);
+  headers.set("cache-control", "no-store");
+  headers.set("x-robots-tag", "noindex");
+  headers.set("content-security-policy", "sandbox; frame-ancestors 'self'");
+  headers.set("x-frame-options", "SAMEORIGIN");
+  headers.set("referrer-policy", "same-origin");
+  return new Response(response.body, { status: response.status, headers });
+}
+
+/** An item of the connected collection in any status, shaped as the content API would publish it. */
+export function readItemForPreview(s: SiteContext, collectionId: string, id: string): PublicItem | null {
+  const row = s.sql.exec<ItemRow>("SELECT * FROM items WHERE collection_id = ? AND id = ?", collectionId, id).toArray()[0];
+  return row ? (presentItems(s.sql, [row], s.collections())[0] ?? null) : null;
+}

@@ -1,0 +1,230 @@
+import { useEffect, useState } from "preact/hooks";
+import { api, ApiFailure } from "../api";
+import { PlanGate } from "../plan-gate";
+import { ProxyGuide } from "../proxy-guide";
+import { site, sitePath } from "../site-state";
+import { Confirm, Copy, ErrorNotice, Field, Heading, Notice, type Submit, when } from "../ui";
+
+interface CustomHostname {
+  hostname: string;
+  cnameTarget: string;
+  sslStatus: "pending_validation" | "pending_issuance" | "active";
+  missing?: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+const STATUS_WORDS: Record<CustomHostname["sslStatus"], { title: string; text: string }> = {
+  pending_validation: {
+    title: "Waiting for your DNS record",
+    text: "Add the CNAME record below at your DNS provider. Once it is visible (usually a few minutes, at most a day), the certificate is issued automatically.",
+  },
+  pending_issuance: {
+    title: "Issuing the certificate",
+    text: "Your DNS record was found; the HTTPS certificate is being issued. This usually takes a few minutes.",
+  },
+  active: { title: "Active", text: "Visitors reach your rendered pages on this hostname, over HTTPS." },
+};
+
+/**
+ * A hostname of two labels (example.com) is most likely an apex that serves a whole site
+ * already; `*.localhost` is this machine, for trying things out.
+ */
+const isApex = (h: string) => {
+  const labels = h.toLowerCase().replace(/\.$/, "").split(".");
+  return labels.length <= 2 && labels.at(-1) !== "localhost";
+};
+
+export function Domains() {
+  const s = site.value!;
+  const [record, setRecord] = useState<CustomHostname | null>(null);
+  const [replacing, setReplacing] = useState<CustomHostname | null>(null);
+  const [loaded, setLoaded] = useState(false);
+  const [notConfigured, setNotConfigured] = useState(false);
+  const [hostname, setHostname] = useState("");
+  const [error, setError] = useState<unknown>(null);
+  const [apexCheck, setApexCheck] = useState(false);
+  const [detaching, setDetaching] = useState(false);
+
+  const load = async () => {
+    try {
+      const r = await api<{ customHostname: CustomHostname; replacing?: CustomHostname }>("GET", sitePath("ssr", "custom-hostname"));
+      setRecord(r.customHostname);
+      setReplacing(r.replacing ?? null);
+    } catch (err) {
+      if (err instanceof ApiFailure && err.error.code === "not_configured") setNotConfigured(true);
+      else if (!(err instanceof ApiFailure && err.status === 404)) setError(err);
+      setRecord(null);
+    }
+    setLoaded(true);
+  };
+  useEffect(() => void load(), [s.id]);
+  // While a hostname is pending, its status is checked again by itself.
+  useEffect(() => {
+    if (!record || record.sslStatus === "active") return;
+    const t = setInterval(() => void load(), 3000);
+    return () => clearInterval(t);
+  }, [record?.hostname, record?.sslStatus]);
+
+  if (!s.features.serverRendering) return <PlanGate needs="seo_engine" what="A custom domain for your rendered pages" />;
+
+  const register = async () => {
+    setError(null);
+    try {
+      const r = await api<{ customHostname: CustomHostname }>("POST", sitePath("ssr", "custom-hostname"), { hostname: hostname.trim() });
+      setRecord(r.customHostname);
+      setHostname("");
+      void load();
+    } catch (err) {
+      if (err instanceof ApiFailure && err.error.code === "not_configured") setNotConfigured(true);
+      setError(err);
+    }
+  };
+  const submit = (e: Submit) => {
+    e.preventDefault();
+    if (isApex(hostname.trim())) setApexCheck(true);
+    else void register();
+  };
+
+  return (
+    <section>
+      <Heading>Domains</Heading>
+      <ErrorNotice error={notConfigured ? null : error} />
+      {notConfigured ? (
+        <div class="card">
+          <h2>Custom domains are not available on this deployment</h2>
+          <p>Serve your rendered pages under a path of your own site instead, with a small Worker in your own Cloudflare account:</p>
+          <ProxyGuide token={s.token} />
+        </div>
+      ) : (
+        loaded && (
+          <>
+            {record && <HostnameCard record={record} onDetach={() => setDetaching(true)} />}
+            {replacing && (
+              <Notice>
+                {replacing.hostname} keeps serving your pages until {record?.hostname} is active, then it is released.
+              </Notice>
+            )}
+            <form class="card form" onSubmit={submit}>
+              <h2>{record ? "Use another hostname" : "Connect a custom domain"}</h2>
+              <p>
+                Use a <strong>dedicated subdomain</strong> such as <code>blog.example.com</code>: the whole hostname is given to your
+                rendered pages (<code>/</code> is the list, <code>/:slug</code> an item, plus sitemap and feeds).
+              </p>
+              <Field label="Hostname" hint="Without https:// or a path, e.g. blog.example.com">
+                {(id, d) => (
+                  <input id={id} required value={hostname} aria-describedby={d} onInput={(e) => setHostname(e.currentTarget.value)} />
+                )}
+              </Field>
+              <button type="submit">Connect hostname</button>
+            </form>
+          </>
+        )
+      )}
+      <Confirm
+        open={apexCheck}
+        title={`Use ${hostname.trim()} for your pages?`}
+        confirmLabel="Use it anyway"
+        danger
+        onClose={(ok) => {
+          setApexCheck(false);
+          if (ok) void register();
+        }}
+      >
+        <p>
+          <code>{hostname.trim()}</code> looks like a whole domain. A custom hostname takes over <strong>every path</strong> of that
+          hostname, so any other pages on it stop working. A dedicated subdomain such as <code>blog.{hostname.trim()}</code> is the right
+          choice.
+        </p>
+      </Confirm>
+      {record && (
+        <Confirm
+          open={detaching}
+          title={`Detach ${record.hostname}?`}
+          confirmLabel="Detach hostname"
+          danger
+          onClose={async (ok) => {
+            setDetaching(false);
+            if (!ok) return;
+            try {
+              await api("DELETE", sitePath("ssr", "custom-hostname"));
+              setRecord(null);
+              setReplacing(null);
+            } catch (err) {
+              setError(err);
+            }
+          }}
+        >
+          <p>Your pages stop being served on {record.hostname} at once. You can connect it again later.</p>
+        </Confirm>
+      )}
+    </section>
+  );
+}
+
+function HostnameCard(props: { record: CustomHostname; onDetach: () => void }) {
+  const r = props.record;
+  const words = STATUS_WORDS[r.sslStatus];
+  const row = `${r.hostname}  CNAME  ${r.cnameTarget}`;
+  return (
+    <div class="card">
+      <h2>{r.hostname}</h2>
+      <p role="status" class={`status ${r.sslStatus}`}>
+        <strong>{words.title}</strong>
+        {r.sslStatus === "active" ? ` since ${when(r.updatedAt)}.` : ""} {words.text}
+      </p>
+      {r.sslStatus === "active" ? (
+        <p>
+          Open your pages: <a href={`https://${r.hostname}/`}>https://{r.hostname}/</a>
+        </p>
+      ) : (
+        <>
+          <h3>Add this DNS record</h3>
+          <div class="table-wrap">
+            <table>
+              <caption class="visually-hidden">The DNS record to add</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Target</th>
+                  <th scope="col">
+                    <span class="visually-hidden">Copy</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                <tr>
+                  <td>
+                    <code>{r.hostname}</code>
+                  </td>
+                  <td>CNAME</td>
+                  <td>
+                    <code>{r.cnameTarget}</code>
+                  </td>
+                  <td>
+                    <Copy text={row} label="Copy the DNS record" />
+                  </td>
+                </tr>
+              </tbody>
+            </table>
+          </div>
+          {r.missing && r.missing.length > 0 && (
+            <>
+              <p>Still waiting for:</p>
+              <ul>
+                {r.missing.map((m) => (
+                  <li key={m}>{m}</li>
+                ))}
+              </ul>
+            </>
+          )}
+          <p class="muted">This page checks again by itself every few seconds. Registered {when(r.createdAt)}.</p>
+        </>
+      )}
+      <button type="button" class="danger" onClick={props.onDetach}>
+        Detach {r.hostname}
+      </button>
+    </div>
+  );
+}

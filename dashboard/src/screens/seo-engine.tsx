@@ -1,0 +1,341 @@
+import { useEffect, useState } from "preact/hooks";
+import { api, ApiFailure, get } from "../api";
+import { CAPTURE_REASONS, type Capture } from "../capture-types";
+import { PlanGate } from "../plan-gate";
+import { collections, site, sitePath } from "../site-state";
+import { Copy, ErrorNotice, Field, Heading, Notice, type Submit, when } from "../ui";
+import { Preview } from "./seo-preview";
+
+interface ActiveHostname {
+  hostname: string;
+  sslStatus: string;
+}
+
+export function SeoEngine() {
+  const s = site.value!;
+  const [capture, setCapture] = useState<Capture | null | undefined>(undefined);
+  const [hostname, setHostname] = useState<ActiveHostname | null>(null);
+  const load = async () => {
+    try {
+      setCapture((await get<{ capture: Capture }>(sitePath("ssr", "capture"))).capture);
+    } catch {
+      setCapture(null);
+    }
+    get<{ customHostname: ActiveHostname; replacing?: ActiveHostname }>(sitePath("ssr", "custom-hostname")).then(
+      (r) => setHostname([r.customHostname, r.replacing].find((h) => h?.sslStatus === "active") ?? null),
+      () => setHostname(null),
+    );
+  };
+  useEffect(() => void load(), [s.id]);
+  if (!s.features.serverRendering) return <PlanGate needs="seo_engine" what="Server-side rendering of your pages" />;
+  if (capture === undefined) return <p class="loading">Loading…</p>;
+  return (
+    <section>
+      <Heading>SEO Engine</Heading>
+      <p>
+        The service keeps <strong>one captured page</strong> of your site as the template, and serves it with your items already in the
+        HTML, each item with its own title, description, social card and structured data. A redesign at a new address, or showing another
+        collection, needs a new capture.
+      </p>
+      {capture && <CaptureStatus capture={capture} onChange={setCapture} />}
+      {capture && <Addresses capture={capture} hostname={hostname?.hostname ?? null} />}
+      {capture && <Preview capture={capture} />}
+      <CaptureForm existing={capture} onCaptured={(c) => setCapture(c)} />
+    </section>
+  );
+}
+
+function CaptureForm(props: { existing: Capture | null; onCaptured: (c: Capture) => void }) {
+  const e = props.existing;
+  const list = collections.value ?? [];
+  const [pageUrl, setPageUrl] = useState(e?.pageUrl ?? "");
+  const [publicUrl, setPublicUrl] = useState(e && e.publicUrl !== e.pageUrl ? e.publicUrl : "");
+  const [collection, setCollection] = useState(e?.collection ?? list[0]?.slug ?? "");
+  const [showsList, setShowsList] = useState(e?.showsList ?? true);
+  const [seo, setSeo] = useState<Capture["seo"]>(e?.seo ?? {});
+  const [secret, setSecret] = useState("");
+  const [error, setError] = useState<unknown>(null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [done, setDone] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const fields = list.find((c) => c.slug === collection)?.fields ?? [];
+  const byName = (names: string[], types: string[]) =>
+    fields.find((f) => names.includes(f.key.toLowerCase()) && types.includes(f.type))?.key;
+  // The fields the service picks when none is chosen (README, "SEO output").
+  const defaults = {
+    titleField: byName(["title", "name", "headline"], ["text"]) ?? fields.find((f) => f.type === "text")?.key,
+    descriptionField: byName(["description", "summary", "excerpt", "subtitle", "intro"], ["text", "richText"]),
+    imageField: fields.find((f) => f.type === "image")?.key,
+    authorField: byName(["author", "authors", "writer", "byline"], ["reference", "references", "text"]),
+  };
+
+  const submit = async (ev: Submit) => {
+    ev.preventDefault();
+    setBusy(true);
+    setError(null);
+    setErrors({});
+    setDone(false);
+    const seoBody = Object.fromEntries(Object.entries(seo).filter(([, v]) => v !== "" && v !== undefined));
+    try {
+      const r = await api<{ capture: Capture }>("PUT", sitePath("ssr", "capture"), {
+        pageUrl: pageUrl.trim(),
+        ...(publicUrl.trim() ? { publicUrl: publicUrl.trim() } : {}),
+        collection,
+        showsList,
+        ...(Object.keys(seoBody).length ? { seo: seoBody } : {}),
+        ...(secret ? { webhookSigningSecret: secret } : {}),
+      });
+      props.onCaptured(r.capture);
+      setDone(true);
+    } catch (err) {
+      if (err instanceof ApiFailure) setErrors(err.fieldErrors);
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const failure = error instanceof ApiFailure && error.error.code === "capture_failed" ? error : null;
+  const reason = failure ? String(failure.error.details?.reason ?? "") : "";
+  const seoField = (key: keyof typeof defaults, label: string) => (
+    <Field label={label} hint={`Automatic: ${defaults[key] ?? "none"}`}>
+      {(id, d) => (
+        <select id={id} value={seo[key] ?? ""} aria-describedby={d} onChange={(ev) => setSeo({ ...seo, [key]: ev.currentTarget.value })}>
+          <option value="">Automatic ({defaults[key] ?? "none"})</option>
+          {fields.map((f) => (
+            <option key={f.key} value={f.key}>
+              {f.key}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+  return (
+    <form class="card form" onSubmit={submit}>
+      <h2>{e ? "Capture again" : "Capture your page"}</h2>
+      {failure ? (
+        <Notice kind="error">
+          <p>
+            <strong>The page could not be captured.</strong>{" "}
+            {CAPTURE_REASONS[reason] ?? failure.error.message.replace(/^Cannot capture: /, "The page cannot serve as the template: ")}
+          </p>
+          {e && <p>Your previous capture stays in use.</p>}
+        </Notice>
+      ) : (
+        <ErrorNotice error={error} />
+      )}
+      {done && <Notice kind="ok">Captured. Your pages are now rendered from this page.</Notice>}
+      <Field
+        label="Page URL"
+        hint="A published page of your site that shows the list widget and includes the embed script."
+        error={errors.pageUrl}
+      >
+        {(id, d) => (
+          <input id={id} type="url" required value={pageUrl} aria-describedby={d} onInput={(ev) => setPageUrl(ev.currentTarget.value)} />
+        )}
+      </Field>
+      <Field
+        label="Public URL"
+        hint="Where visitors see this page, if not at the Page URL (defaults to the Page URL). Its path is where the rendered pages live."
+        error={errors.publicUrl}
+      >
+        {(id, d) => (
+          <input
+            id={id}
+            type="url"
+            value={publicUrl}
+            placeholder={pageUrl}
+            aria-describedby={d}
+            onInput={(ev) => setPublicUrl(ev.currentTarget.value)}
+          />
+        )}
+      </Field>
+      <Field label="Collection" hint="The collection the page's list shows; every item of it gets a page." error={errors.collection}>
+        {(id, d) => (
+          <select id={id} required value={collection} aria-describedby={d} onChange={(ev) => setCollection(ev.currentTarget.value)}>
+            {list.map((c) => (
+              <option key={c.slug} value={c.slug}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <div class="field">
+        <label class="check">
+          <input type="checkbox" checked={showsList} onChange={(ev) => setShowsList(ev.currentTarget.checked)} />
+          This URL shows a list of items
+        </label>
+        <p class="hint">Unchecked: the page is only a template for item pages, and its own address answers “not found”.</p>
+      </div>
+      <details>
+        <summary>Advanced: which fields feed titles, descriptions and images</summary>
+        <div class="row">
+          {seoField("titleField", "Title field")}
+          {seoField("descriptionField", "Description field")}
+          {seoField("imageField", "Image field")}
+          {seoField("authorField", "Author field")}
+        </div>
+        <div class="row">
+          <Field label="Site name" hint="Automatic: the page's og:site_name, else the site's name">
+            {(id, d) => (
+              <input
+                id={id}
+                maxLength={200}
+                value={seo.siteName ?? ""}
+                aria-describedby={d}
+                onInput={(ev) => setSeo({ ...seo, siteName: ev.currentTarget.value })}
+              />
+            )}
+          </Field>
+          <Field label="Publisher" hint="Named in each article's structured data; automatic: none">
+            {(id, d) => (
+              <input
+                id={id}
+                maxLength={200}
+                value={seo.publisher ?? ""}
+                aria-describedby={d}
+                onInput={(ev) => setSeo({ ...seo, publisher: ev.currentTarget.value })}
+              />
+            )}
+          </Field>
+          <Field label="Items in feeds" hint="1–500; automatic: 50">
+            {(id, d) => (
+              <input
+                id={id}
+                type="number"
+                min={1}
+                max={500}
+                value={seo.feedItems ?? ""}
+                aria-describedby={d}
+                onInput={(ev) => setSeo({ ...seo, feedItems: ev.currentTarget.value ? Number(ev.currentTarget.value) : undefined })}
+              />
+            )}
+          </Field>
+          <Field
+            label="Webhook signing secret (optional)"
+            hint="If your site builder signs its webhooks, paste its secret here; at least 8 characters."
+          >
+            {(id, d) => (
+              <input
+                id={id}
+                type="password"
+                autoComplete="off"
+                value={secret}
+                aria-describedby={d}
+                onInput={(ev) => setSecret(ev.currentTarget.value)}
+              />
+            )}
+          </Field>
+        </div>
+      </details>
+      <button type="submit" disabled={busy}>
+        {busy ? "Capturing…" : e ? "Capture again" : "Capture page"}
+      </button>
+    </form>
+  );
+}
+
+function CaptureStatus(props: { capture: Capture; onChange: (c: Capture) => void }) {
+  const c = props.capture;
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const [refreshed, setRefreshed] = useState(false);
+  const refresh = async () => {
+    setBusy(true);
+    setError(null);
+    setRefreshed(false);
+    try {
+      props.onChange((await api<{ capture: Capture }>("POST", sitePath("ssr", "refresh"))).capture);
+      setRefreshed(true);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const last = c.lastRefresh;
+  return (
+    <div class="card">
+      <h2>Captured page</h2>
+      <dl class="facts">
+        <dt>Page</dt>
+        <dd>
+          <a href={c.pageUrl}>{c.pageUrl}</a> ({c.collection ?? "collection deleted"}
+          {c.showsList ? ", shows the list" : ", item template only"})
+        </dd>
+        <dt>Captured</dt>
+        <dd>{when(c.capturedAt)}</dd>
+        <dt>Last refresh</dt>
+        <dd>
+          {last
+            ? `${when(last.at)} (${last.trigger}): ${last.ok ? "the page was fetched again" : `failed, the previous template stays: ${last.error ?? ""}`}`
+            : "none yet"}
+        </dd>
+        <dt>Next nightly refresh</dt>
+        <dd>{when(c.nextRefreshAt)}</dd>
+      </dl>
+      <ErrorNotice error={error} />
+      {refreshed && <Notice kind="ok">Refreshed: the page was fetched again.</Notice>}
+      <button type="button" class="secondary" disabled={busy} onClick={() => void refresh()}>
+        {busy ? "Refreshing…" : "Refresh now"}
+      </button>
+      <h3>Site Publish webhook URL</h3>
+      <p class="token">
+        <code>{c.webhookUrl}</code> <Copy text={c.webhookUrl} label="Copy the webhook URL" />
+      </p>
+      <ol>
+        <li>
+          In your site builder, open the site's settings and find <strong>Integrations → Webhooks</strong>.
+        </li>
+        <li>
+          Add a webhook for the <strong>Site publish</strong> event and paste the URL above.
+        </li>
+        <li>
+          Optional: if the builder shows a signing secret, paste it under Advanced below and capture again (signing is now{" "}
+          <strong>{c.webhookSigning === "configured" ? "on" : "off"}</strong>).
+        </li>
+      </ol>
+      <p class="muted">Every publish in the builder then refreshes the template within seconds.</p>
+    </div>
+  );
+}
+
+function Addresses(props: { capture: Capture; hostname: string | null }) {
+  const c = props.capture;
+  const origin = props.hostname ? `https://${props.hostname}` : new URL(c.publicUrl).origin;
+  const base = props.hostname ? "/" : c.basePath;
+  const first = collections.value?.find((x) => x.slug === c.collection);
+  const docs = ["sitemap.xml", "rss.xml", "feed.json"];
+  const last = c.documents.lastBuild;
+  return (
+    <div class="card">
+      <h2>Your rendered pages</h2>
+      <p class="muted">
+        {props.hostname
+          ? `On your custom domain ${props.hostname}.`
+          : "Through your reverse proxy (or the page's own site) at the public URL."}
+      </p>
+      <ul>
+        {c.showsList && (
+          <li>
+            List page: <code>{`${origin}${base}`}</code>
+          </li>
+        )}
+        <li>
+          An item page: <code>{`${origin}${base}<item-slug>`}</code>
+          {first && <span class="muted"> (the item's slug from {first.name})</span>}
+        </li>
+        {docs.map((d) => (
+          <li key={d}>
+            <code>{`${origin}${base}${d}`}</code>
+          </li>
+        ))}
+      </ul>
+      <p class="muted">
+        Sitemap and feeds{" "}
+        {last ? `last rebuilt ${when(last.at)} (${last.urls} addresses, ${last.feedItems} feed items)` : "are rebuilt after every publish"}.
+      </p>
+    </div>
+  );
+}

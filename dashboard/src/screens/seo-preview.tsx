@@ -1,0 +1,118 @@
+import { useState } from "preact/hooks";
+import { get } from "../api";
+import type { Capture } from "../capture-types";
+import { DESCRIPTION_MAX, type HeadFacts, headFacts, headWarnings, TITLE_MAX } from "../head-facts";
+import { itemTitle } from "../item-title";
+import { collections, sitePath } from "../site-state";
+import type { ItemList } from "../types";
+import { ErrorNotice, Field, Notice } from "../ui";
+import { useLoad } from "../use-load";
+
+/**
+ * The rendered page exactly as the service would send it to a crawler, for the list or any
+ * item (drafts included: the preview is only reachable with a session, never cached, never public).
+ */
+export function Preview(props: { capture: Capture }) {
+  const c = props.capture;
+  const collection = collections.value?.find((x) => x.slug === c.collection);
+  const items = useLoad(() => get<ItemList>(sitePath("collections", c.collection ?? "", "items") + "?limit=100"), [c.collection]);
+  const [choice, setChoice] = useState(c.showsList ? "" : "");
+  const [shown, setShown] = useState<{ url: string; facts: HeadFacts; status: number } | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [n, setN] = useState(0);
+
+  const show = async () => {
+    setError(null);
+    const url = sitePath("ssr", "preview") + (choice ? `?item=${encodeURIComponent(choice)}` : "");
+    try {
+      const res = await fetch(url, { credentials: "same-origin" });
+      const html = await res.text();
+      setShown({ url, facts: headFacts(html), status: res.status });
+      setN((x) => x + 1);
+    } catch (err) {
+      setError(err);
+    }
+  };
+  const f = shown?.facts;
+  const warnings = f ? headWarnings(f) : [];
+  return (
+    <div class="card preview-card">
+      <h2>Preview, as crawlers see it</h2>
+      <p class="muted">
+        The server-rendered page and what its head says, before anyone else sees it. Previewing a draft never publishes it.
+      </p>
+      <div class="toolbar">
+        <Field label="Page to preview">
+          {(id) => (
+            <select id={id} value={choice} onChange={(e) => setChoice(e.currentTarget.value)}>
+              <option value="">{c.showsList ? "The list page" : "The list page (not shown: item template only)"}</option>
+              {items.data?.items.map((i) => (
+                <option key={i.id} value={i.id}>
+                  {itemTitle(collection, i)}
+                  {i.status === "draft" ? " (draft)" : ""}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <button type="button" onClick={() => void show()}>
+          {shown ? "Reload preview" : "Show preview"}
+        </button>
+      </div>
+      <ErrorNotice error={error} />
+      {shown && f && (
+        <div class="preview-grid">
+          <iframe key={n} src={shown.url} sandbox="" title="Rendered page preview" class="preview-frame" />
+          <div class="head-facts">
+            {shown.status !== 200 && <Notice kind="error">This page answers {shown.status}: visitors and crawlers get “not found”.</Notice>}
+            {warnings.length > 0 ? (
+              <Notice kind="error">
+                <ul>
+                  {warnings.map((w) => (
+                    <li key={w}>{w}</li>
+                  ))}
+                </ul>
+              </Notice>
+            ) : (
+              <Notice kind="ok">Title, description, canonical URL and social image are all in place.</Notice>
+            )}
+            <h3>Search result</h3>
+            <div class="snippet" aria-label="Search result snippet">
+              <p class="snippet-url">{f.canonical || "(no canonical URL)"}</p>
+              <p class="snippet-title">{f.title || "(no title)"}</p>
+              <p class="snippet-desc">{f.description || "(no description)"}</p>
+            </div>
+            <p class="muted small-text">
+              Title {f.title.length}/{TITLE_MAX} characters · description {f.description.length}/{DESCRIPTION_MAX}
+            </p>
+            <h3>Social card</h3>
+            <div class="social" aria-label="Social card">
+              {f.og["og:image"] && <img src={f.og["og:image"]} alt={f.og["og:image:alt"] ?? ""} />}
+              <p class="snippet-title">{f.og["og:title"] || f.twitter["twitter:title"] || "(no og:title)"}</p>
+              <p class="snippet-desc">{f.og["og:description"] || "(no og:description)"}</p>
+              <p class="muted small-text">
+                {f.twitter["twitter:card"] ? `Twitter card: ${f.twitter["twitter:card"]}` : "No Twitter card"} · og:type{" "}
+                {f.og["og:type"] ?? "—"}
+              </p>
+            </div>
+            <h3>Canonical URL</h3>
+            <p>
+              <code>{f.canonical || "(none)"}</code>
+            </p>
+            <h3>Structured data (JSON-LD)</h3>
+            {f.jsonLd.length === 0 && <p>No JSON-LD blocks.</p>}
+            {f.jsonLd.map((j, i) => (
+              <details key={i}>
+                <summary>
+                  {j.type}
+                  {j.valid ? "" : " — not valid JSON"}
+                </summary>
+                <pre tabIndex={0}>{j.text}</pre>
+              </details>
+            ))}
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,224 @@
+import { request } from "node:http";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkScreen, signIn } from "./dashboard-harness";
+import { api, launch, putPage, service, type Site } from "./harness";
+
+const OPERATOR = "browser-test-operator";
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** A customer's blog page as a site builder makes it: a list widget and the embed script with the site's token. */
+const blogPage = (token: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Field notes</title><meta name="description" content="Notes from the field."></head>
+<body><h1>Field notes</h1>
+<div data-oc-list="posts" data-oc-sort="-date"><article><a data-oc-link><h2 data-oc-field="title">Title</h2></a><p data-oc-field="summary"></p></article></div>
+<script src="${service()}/embed.js" data-oc-token="${token}" defer></script></body></html>`;
+
+async function seoSite(): Promise<Site> {
+  const { site } = await api<{ site: Site }>("POST", "/sites", OPERATOR, { name: "Field notes", plan: "seo_engine" });
+  await api("PUT", `/sites/${site.id}/collections/posts`, site.adminKey, {
+    name: "Posts",
+    fields: [
+      { key: "title", type: "text", indexed: true, required: true },
+      { key: "summary", type: "text" },
+      { key: "date", type: "date", indexed: true },
+    ],
+  });
+  await api("POST", `/sites/${site.id}/collections/posts/items`, site.adminKey, {
+    slug: "river-walk",
+    publish: true,
+    data: { title: "A walk along the river", summary: "Herons, willows and a quiet Sunday.", date: "2026-05-01" },
+  });
+  await api("POST", `/sites/${site.id}/collections/posts/items`, site.adminKey, {
+    slug: "secret-draft",
+    data: { title: "Secret draft post", summary: "Not for anyone's eyes yet.", date: "2026-06-01" },
+  });
+  return site;
+}
+
+/** What the service answers on a custom hostname, asked the way a browser on this machine would. */
+function onHost(host: string, path: string): Promise<{ status: number; body: string }> {
+  const url = new URL(service());
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, path, headers: { host: `${host}:${url.port}` } }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (c: string) => (body += c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+async function newPage(): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.on("pageerror", (e) => console.error("dashboard page error:", e.message));
+  return page;
+}
+
+describe("the dashboard's SEO Engine, Domains, Search and Plan screens in Chromium", () => {
+  it("captures a page from the form, previews items as crawlers see them, and never exposes a previewed draft", async () => {
+    const site = await seoSite();
+    const pageUrl = await putPage(`/notes-${site.id}/`, blogPage(site.token));
+    const page = await newPage();
+    await signIn(page, site.adminKey);
+    await page.getByRole("link", { name: "SEO Engine" }).click();
+    await page.getByRole("heading", { level: 1, name: "SEO Engine" }).waitFor();
+    await checkScreen(page, "20-seo-engine-empty");
+
+    // A failed capture says why, in words.
+    await page.getByLabel("Page URL").fill(`${new URL(pageUrl).origin}/missing-page/`);
+    await page.getByRole("button", { name: "Capture page" }).click();
+    await page.getByText("The page could not be captured.").waitFor();
+    await page.getByText("answered with an error").waitFor();
+
+    await page.getByLabel("Page URL").fill(pageUrl);
+    expect(await page.getByLabel("This URL shows a list of items").isChecked()).toBe(true);
+    await page.getByRole("button", { name: "Capture page" }).click();
+    await page.getByText("Captured. Your pages are now rendered").waitFor();
+    await page.getByRole("button", { name: "Refresh now" }).click();
+    await page.getByText("Refreshed: the page was fetched again.").waitFor();
+    expect(await page.getByText("/hooks/ssr/").first().isVisible()).toBe(true);
+
+    // The published item as a crawler receives it.
+    await page.getByLabel("Page to preview").selectOption({ label: "A walk along the river" });
+    await page.getByRole("button", { name: "Show preview" }).click();
+    const snippet = page.getByLabel("Search result snippet");
+    await expect.poll(() => snippet.textContent()).toContain("A walk along the river");
+    expect(await snippet.textContent()).toContain("Herons, willows and a quiet Sunday.");
+    expect(await snippet.textContent()).toContain(`${pageUrl}river-walk`);
+    await page.getByText("Article", { exact: true }).waitFor();
+    await page.getByText("BreadcrumbList", { exact: true }).waitFor();
+    const frame = page.frameLocator('iframe[title="Rendered page preview"]');
+    await frame.getByRole("heading", { name: "A walk along the river" }).waitFor();
+    await checkScreen(page, "21-seo-engine-preview");
+
+    // A draft can be previewed, and stays invisible everywhere else.
+    await page.getByLabel("Page to preview").selectOption({ label: "Secret draft post (draft)" });
+    await page.getByRole("button", { name: "Reload preview" }).click();
+    await expect.poll(() => snippet.textContent()).toContain("Secret draft post");
+    const base = new URL(pageUrl).pathname;
+    const asVisitor = async (path: string) => {
+      const r = await fetch(`${service()}${path}`, { headers: { "x-service-token": site.token } });
+      return { status: r.status, body: await r.text() };
+    };
+    expect((await asVisitor(`${base}secret-draft`)).status).toBe(404);
+    expect((await asVisitor(base)).body).not.toContain("Secret draft post");
+    for (const doc of ["sitemap.xml", "rss.xml", "feed.json"])
+      expect((await asVisitor(`${base}${doc}`)).body).not.toContain("secret-draft");
+    expect((await fetch(`${service()}/v1/${site.token}/collections/posts/items/secret-draft`)).status).toBe(404);
+    const items = await fetch(`${service()}/v1/${site.token}/collections/posts/items`).then((r) => r.text());
+    expect(items).not.toContain("Secret draft post");
+    // The preview itself needs the owner's session or key.
+    const items2 = await api<{ items: { id: string; slug: string }[] }>(
+      "GET",
+      `/sites/${site.id}/collections/posts/items?status=draft`,
+      site.adminKey,
+    );
+    const previewUrl = `${service()}/sites/${site.id}/ssr/preview?item=${items2.items[0]!.id}`;
+    expect((await fetch(previewUrl)).status).toBe(401);
+    const withKey = await fetch(previewUrl, { headers: { authorization: `Bearer ${site.adminKey}` } });
+    expect(withKey.headers.get("cache-control")).toBe("no-store");
+    expect(withKey.headers.get("content-security-policy")).toContain("sandbox");
+
+    // Publish a new item elsewhere: the list preview shows it without capturing again.
+    await api("POST", `/sites/${site.id}/collections/posts/items`, site.adminKey, {
+      slug: "new-arrival",
+      publish: true,
+      data: { title: "A brand new arrival", date: "2026-07-01" },
+    });
+    await page.getByLabel("Page to preview").selectOption({ label: "The list page" });
+    await page.getByRole("button", { name: "Reload preview" }).click();
+    await page.frameLocator('iframe[title="Rendered page preview"]').getByRole("heading", { name: "A brand new arrival" }).waitFor();
+    await page.close();
+  });
+
+  it("connects blog.localhost, turns active by itself once validated, serves the blog there, and detaches", async () => {
+    const site = await seoSite();
+    const pageUrl = await putPage(`/notes-${site.id}/`, blogPage(site.token));
+    await api("PUT", `/sites/${site.id}/ssr/capture`, site.adminKey, { pageUrl, collection: "posts" });
+    const page = await newPage();
+    await signIn(page, site.adminKey);
+    await page.getByRole("link", { name: "Domains" }).click();
+    await page.getByRole("heading", { level: 1, name: "Domains" }).waitFor();
+    await checkScreen(page, "22-domains-empty");
+
+    // An apex gets a warning in words first.
+    await page.getByLabel("Hostname").fill("example.com");
+    await page.getByRole("button", { name: "Connect hostname" }).click();
+    await page.getByRole("dialog").getByText("takes over every path").waitFor();
+    await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
+
+    const hostname = `blog-${site.id}.localhost`;
+    await page.getByLabel("Hostname").fill(hostname);
+    await page.getByRole("button", { name: "Connect hostname" }).click();
+    await page.getByText("Waiting for your DNS record").waitFor();
+    expect(await page.getByRole("cell", { name: "CNAME" }).isVisible()).toBe(true);
+    await checkScreen(page, "23-domains-pending");
+
+    // The local provider validates a hostname when a request for it with its token arrives.
+    const waiting = (await page.locator("li", { hasText: "/.well-known/oc-hostname/" }).textContent()) ?? "";
+    const path = /(\/\.well-known\/oc-hostname\/[^\s)]+)/.exec(waiting)?.[1];
+    expect(path).toBeTruthy();
+    expect((await onHost(hostname, path!)).status).toBe(200);
+    await page.getByText(/Active since/).waitFor({ timeout: 20_000 });
+    await checkScreen(page, "24-domains-active");
+
+    // The rendered blog on the hostname, in the browser (*.localhost is this machine).
+    const blog = await browser.newPage();
+    await blog.goto(`http://${hostname}:${new URL(service()).port}/`);
+    await blog.getByRole("heading", { name: "A walk along the river" }).waitFor();
+    await blog.close();
+
+    await page.getByRole("button", { name: `Detach ${hostname}` }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Detach hostname" }).click();
+    await page.getByRole("heading", { name: "Connect a custom domain" }).waitFor();
+    expect((await onHost(hostname, "/")).status).toBe(404);
+    await page.close();
+  });
+
+  it("runs semantic search with scores and related items, and shows plans", async () => {
+    const site = await seoSite();
+    const page = await newPage();
+    await signIn(page, site.adminKey);
+    await page.getByRole("link", { name: "Search" }).click();
+    await page.getByRole("heading", { level: 1, name: "Search" }).waitFor();
+    // The one published item is indexed a moment after it was published.
+    await expect
+      .poll(() => page.reload().then(() => page.locator(".stat", { hasText: "Items indexed" }).textContent()), { timeout: 30_000 })
+      .toMatch(/^1/);
+    await page.getByLabel("Search by meaning").fill("a stroll by the water");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await page.getByText(/score 0\.\d{3}/).waitFor();
+    await page.getByRole("button", { name: "Related to A walk along the river" }).click();
+    await page.getByText("No related items.").waitFor();
+    await checkScreen(page, "25-search");
+    await page.getByRole("link", { name: "Plan", exact: true }).click();
+    await page.getByRole("heading", { level: 1, name: "Plan" }).waitFor();
+    await checkScreen(page, "26-plan");
+    await page.close();
+  });
+
+  it("explains what a higher plan adds instead of showing an error", async () => {
+    const { site } = await api<{ site: Site }>("POST", "/sites", OPERATOR, { name: "Small", plan: "starter" });
+    const page = await newPage();
+    await signIn(page, site.adminKey);
+    for (const [link, text] of [
+      ["SEO Engine", "part of the SEO Engine plan"],
+      ["Search", "is the Pro plan"],
+      ["Domains", "part of the SEO Engine plan"],
+    ] as const) {
+      await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: link }).click();
+      await page.getByText(text).waitFor();
+    }
+    await checkScreen(page, "27-plan-gate");
+    await page.close();
+  });
+});
