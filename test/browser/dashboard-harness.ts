@@ -1,9 +1,30 @@
 /** Chromium helpers for the dashboard tests: signing in, axe-core, screenshots. */
 import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import type { Page } from "playwright-core";
-import { expect } from "vitest";
-import { service } from "./harness";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, expect } from "vitest";
+import { launch, service } from "./harness";
+
+export const OPERATOR = "browser-test-operator";
+
+/** One Chromium per test file; `newPage` opens a tab of the given width that reports page errors. */
+export function dashboardBrowser(): { newPage: (width?: number) => Promise<Page>; browser: () => Browser } {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return {
+    browser: () => browser,
+    newPage: async (width = 1280) => {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      page.on("pageerror", (e) => console.error("dashboard page error:", e.message));
+      return page;
+    },
+  };
+}
 
 /** Where the dashboard tests leave a screenshot of every screen (README: "Dashboard"). */
 export const SCREENSHOTS = "test-artifacts/dashboard";

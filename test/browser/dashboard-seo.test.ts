@@ -1,17 +1,9 @@
 import { request } from "node:http";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkScreen, signIn } from "./dashboard-harness";
-import { api, launch, putPage, service, type Site } from "./harness";
+import { describe, expect, it } from "vitest";
+import { checkScreen, dashboardBrowser, OPERATOR, signIn } from "./dashboard-harness";
+import { api, putPage, service, type Site } from "./harness";
 
-const OPERATOR = "browser-test-operator";
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const { newPage, browser } = dashboardBrowser();
 
 /** A customer's blog page as a site builder makes it: a list widget and the embed script with the site's token. */
 const blogPage = (token: string) => `<!doctype html>
@@ -55,12 +47,6 @@ function onHost(host: string, path: string): Promise<{ status: number; body: str
     req.on("error", reject);
     req.end();
   });
-}
-
-async function newPage(): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.on("pageerror", (e) => console.error("dashboard page error:", e.message));
-  return page;
 }
 
 describe("the dashboard's SEO Engine, Domains, Search and Plan screens in Chromium", () => {
@@ -159,7 +145,14 @@ describe("the dashboard's SEO Engine, Domains, Search and Plan screens in Chromi
     const hostname = `blog-${site.id}.localhost`;
     await page.getByLabel("Hostname").fill(hostname);
     await page.getByRole("button", { name: "Connect hostname" }).click();
-    await page.getByText("Waiting for your DNS record").waitFor();
+    await page
+      .getByText("Waiting for your DNS record")
+      .waitFor()
+      .catch(async (err: unknown) => {
+        // What the screen said instead, for whoever reads a failed run.
+        console.error("domains screen:", await page.locator("main").innerText());
+        throw err;
+      });
     expect(await page.getByRole("cell", { name: "CNAME" }).isVisible()).toBe(true);
     await checkScreen(page, "23-domains-pending");
 
@@ -172,7 +165,7 @@ describe("the dashboard's SEO Engine, Domains, Search and Plan screens in Chromi
     await checkScreen(page, "24-domains-active");
 
     // The rendered blog on the hostname, in the browser (*.localhost is this machine).
-    const blog = await browser.newPage();
+    const blog = await browser().newPage();
     await blog.goto(`http://${hostname}:${new URL(service()).port}/`);
     await blog.getByRole("heading", { name: "A walk along the river" }).waitFor();
     await blog.close();

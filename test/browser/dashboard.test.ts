@@ -1,23 +1,8 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, launch, pageServer, putPage, service, type Site } from "./harness";
-import { checkScreen, screenshot, signIn } from "./dashboard-harness";
+import { describe, expect, it } from "vitest";
+import { api, pageServer, putPage, service, type Site } from "./harness";
+import { checkScreen, dashboardBrowser, OPERATOR, screenshot, signIn } from "./dashboard-harness";
 
-const OPERATOR = "browser-test-operator";
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-async function newPage(width = 1280): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width, height: 900 } });
-  page.on("pageerror", (e) => console.error("dashboard page error:", e.message));
-  return page;
-}
+const { newPage } = dashboardBrowser();
 
 async function publicItem(site: Site, slug: string): Promise<{ status: number; body: { item?: { data: Record<string, unknown> } } }> {
   const res = await fetch(`${service()}/v1/${site.token}/collections/articles/items/${slug}`);

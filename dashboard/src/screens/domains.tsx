@@ -214,7 +214,9 @@ function HostnameCard(props: { record: CustomHostname; onDetach: () => void }) {
               <p>Still waiting for:</p>
               <ul>
                 {r.missing.map((m) => (
-                  <li key={m}>{m}</li>
+                  <li key={m}>
+                    <Linked text={m} />
+                  </li>
                 ))}
               </ul>
             </>
@@ -226,5 +228,23 @@ function HostnameCard(props: { record: CustomHostname; onDetach: () => void }) {
         Detach {r.hostname}
       </button>
     </div>
+  );
+}
+
+/** The provider's words, with any address in them a link (locally, opening it validates the hostname). */
+function Linked(props: { text: string }) {
+  const parts = props.text.split(/(https?:\/\/[^\s)]+)/);
+  return (
+    <>
+      {parts.map((p, i) =>
+        /^https?:\/\//.test(p) ? (
+          <a key={i} href={p} target="_blank" rel="noopener noreferrer">
+            {p}
+          </a>
+        ) : (
+          p
+        ),
+      )}
+    </>
   );
 }
