@@ -164,9 +164,10 @@ describe("the dashboard's SEO Engine, Domains, Search and Plan screens in Chromi
     await page.getByText(/Active since/).waitFor({ timeout: 20_000 });
     await checkScreen(page, "24-domains-active");
 
-    // The rendered blog on the hostname, in the browser (*.localhost is this machine).
+    // The rendered blog on the hostname, in the browser (*.localhost is this machine), from the tab's own link.
+    const link = page.getByRole("link", { name: `http://${hostname}:${new URL(service()).port}/` });
     const blog = await browser().newPage();
-    await blog.goto(`http://${hostname}:${new URL(service()).port}/`);
+    await blog.goto((await link.getAttribute("href"))!);
     await blog.getByRole("heading", { name: "A walk along the river" }).waitFor();
     await blog.close();
 

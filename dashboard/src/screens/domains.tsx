@@ -1,5 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiFailure } from "../api";
+import { hostnameOrigin } from "../hostname-url";
 import { PlanGate } from "../plan-gate";
 import { ProxyGuide } from "../proxy-guide";
 import { site, sitePath } from "../site-state";
@@ -175,7 +176,7 @@ function HostnameCard(props: { record: CustomHostname; onDetach: () => void }) {
       </p>
       {r.sslStatus === "active" ? (
         <p>
-          Open your pages: <a href={`https://${r.hostname}/`}>https://{r.hostname}/</a>
+          Open your pages: <a href={`${hostnameOrigin(r.hostname)}/`}>{hostnameOrigin(r.hostname)}/</a>
         </p>
       ) : (
         <>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiFailure, get } from "../api";
 import { CAPTURE_REASONS, type Capture } from "../capture-types";
+import { hostnameOrigin } from "../hostname-url";
 import { PlanGate } from "../plan-gate";
 import { collections, site, sitePath } from "../site-state";
 import { Copy, ErrorNotice, Field, Heading, Notice, type Submit, when } from "../ui";
@@ -303,7 +304,7 @@ function CaptureStatus(props: { capture: Capture; onChange: (c: Capture) => void
 
 function Addresses(props: { capture: Capture; hostname: string | null }) {
   const c = props.capture;
-  const origin = props.hostname ? `https://${props.hostname}` : new URL(c.publicUrl).origin;
+  const origin = props.hostname ? hostnameOrigin(props.hostname) : new URL(c.publicUrl).origin;
   const base = props.hostname ? "/" : c.basePath;
   const first = collections.value?.find((x) => x.slug === c.collection);
   const docs = ["sitemap.xml", "rss.xml", "feed.json"];
