@@ -26,6 +26,7 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
   .options("/v1/*", () => new Response(null, { status: 204, headers: CORS_HEADERS }))
   .get("/v1/:token/collections/:slug/items", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? ""))
   .get("/v1/:token/collections/:slug/items/:itemSlug", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? ""))
+  .get("/v1/:token/collections/:slug/schema", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? ""))
   .get("/v1/:token/search", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? "", searchPlanCheck))
   .get("/v1/:token/collections/:slug/items/:itemSlug/related", (req, env, ctx) =>
     contentApi(req, env, ctx, req.params.token ?? "", searchPlanCheck),
