@@ -26,7 +26,7 @@ import { updateSite } from "./site-row";
 import type { SiteContext } from "./context";
 import { z } from "zod";
 
-const mediaInputSchema = z
+export const mediaInputSchema = z
   .object({
     url: z.string().refine(isHttpUrl, "must be an absolute http(s) URL"),
     alt: z.string().max(1000).optional(),
@@ -35,7 +35,7 @@ const mediaInputSchema = z
   })
   .strict();
 
-const sitePatchSchema = z.object({ name: z.string().trim().min(1).max(200).optional() }).strict();
+export const sitePatchSchema = z.object({ name: z.string().trim().min(1).max(200).optional() }).strict();
 
 /**
  * The site's dashboard API. The front Worker has already checked the caller
