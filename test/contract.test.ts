@@ -9,7 +9,7 @@ import { listPage } from "./fixtures/blog-pages";
 import { type CallOptions, type TestSite, ORIGIN, OPERATOR, addItem, call, newBlog } from "./helpers";
 import { settleIndex } from "./search-helpers";
 import { capture as putCapture, publishedPost, putPage } from "./ssr-helpers";
-import { OPERATIONS, checkAnswer, documentedAnswers } from "./contract/document";
+import { OPERATIONS, checkAnswer, documentedAnswers, exampleProblems } from "./contract/document";
 
 const seen = new Set<string>();
 
@@ -297,6 +297,12 @@ describe("the API answers exactly as openapi.json describes", () => {
         await hit(op.id, method, path, { auth: OPERATOR, body: "name=x", headers: { "content-type": "text/plain" } });
       }
     }
+  });
+
+  it("shows examples (real answers) that match their schemas", () => {
+    const { examples, problems } = exampleProblems();
+    expect(examples).toBeGreaterThan(5);
+    expect(problems).toEqual([]);
   });
 
   afterAll(() => {

@@ -4,6 +4,7 @@ import { DEFAULT_LIMIT, FILTER_OPS, MAX_LIMIT } from "../shared/list-params";
 import { RELATED_LIMIT, SEARCH_LIMIT } from "../../actors/site/search/site-search";
 import { FieldTypes, PublicItem } from "../openapi/responses";
 import { P } from "../openapi/params";
+import * as examples from "../openapi/examples";
 import { operation, type Param } from "../openapi/registry";
 
 const tag = "Content API";
@@ -54,13 +55,13 @@ export const contentOperations = [
       ),
       P.ifNoneMatch,
     ],
-    responses: { 200: { description: "A page of published items.", schema: list, headers: "content" }, 304: notModified },
+    responses: {
+      200: { description: "A page of published items.", schema: list, headers: "content", example: examples.list },
+      304: notModified,
+    },
     errors: ["bad_request", "plan_required", "not_found"],
     errorExamples: {
-      bad_request: {
-        message: 'Unknown filter field "titel".',
-        details: { parameter: "filter[titel]", field: "titel", allowed: ["title", "publishedAt"], suggestion: "title" },
-      },
+      bad_request: examples.unknownFilter,
       plan_required: {
         message: "Filtering and search need the Pro plan or above.",
         details: { feature: "advancedLists", requiredPlan: "pro" },
@@ -77,7 +78,12 @@ export const contentOperations = [
     auth: "publicToken",
     params: [P.token, P.slug, P.itemSlug, P.ifNoneMatch],
     responses: {
-      200: { description: "The item.", schema: z.strictObject({ item: PublicItem }), headers: "content" },
+      200: {
+        description: "The item.",
+        schema: z.strictObject({ item: PublicItem }),
+        headers: "content",
+        example: { item: examples.publicItem },
+      },
       304: notModified,
     },
     errors: ["not_found"],
@@ -93,7 +99,12 @@ export const contentOperations = [
     auth: "publicToken",
     params: [P.token, P.slug, P.ifNoneMatch],
     responses: {
-      200: { description: "Field types by collection.", schema: z.strictObject({ schema: FieldTypes }), headers: "content" },
+      200: {
+        description: "Field types by collection.",
+        schema: z.strictObject({ schema: FieldTypes }),
+        headers: "content",
+        example: examples.schema,
+      },
       304: notModified,
     },
     errors: ["not_found"],
@@ -119,6 +130,7 @@ export const contentOperations = [
         description: "Results, best first.",
         schema: z.strictObject({ results: z.array(z.strictObject({ item: PublicItem, score: z.number() })) }),
         headers: "content",
+        example: examples.search,
       },
       304: notModified,
     },

@@ -6,10 +6,11 @@ import { mediaInputSchema, sitePatchSchema } from "../../actors/site/routes";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "../shared/list-params";
 import { Collection, CreatedSite, DashboardItem, MediaRef, Site, Workspace } from "../openapi/responses";
 import { P } from "../openapi/params";
+import * as examples from "../openapi/examples";
 import { operation, type Operation } from "../openapi/registry";
 import { siteCreate, workspaceCreate, workspacePatch } from "./dashboard";
 
-const json = (description: string, schema: z.ZodType) => ({ description, schema, headers: "json" }) as const;
+const json = (description: string, schema: z.ZodType, example?: unknown) => ({ description, schema, headers: "json", example }) as const;
 const workspace = z.strictObject({ workspace: Workspace });
 const site = z.strictObject({ site: Site });
 const collection = z.strictObject({ collection: Collection });
@@ -61,7 +62,7 @@ const operatorOps: Operation[] = [
       "Without `workspaceId` a one-site workspace is created with `plan` (default `starter`). The admin key is shown only in this answer; the site stores its SHA-256.",
     auth: "operator",
     body: siteCreate,
-    responses: { 201: json("Created, with the admin key.", z.strictObject({ site: CreatedSite })) },
+    responses: { 201: json("Created, with the admin key.", z.strictObject({ site: CreatedSite }), { site: examples.createdSite }) },
     errors: ["not_found"],
   }),
   operation({
@@ -126,7 +127,7 @@ const siteOps: Operation[] = [
     summary: "Read a collection",
     auth: "siteKey",
     params: [P.slug],
-    responses: { 200: json("The collection.", collection) },
+    responses: { 200: json("The collection.", collection, { collection: examples.collection }) },
     errors: ["bad_request", "not_found"],
   }),
   operation({
@@ -140,8 +141,9 @@ const siteOps: Operation[] = [
     auth: "siteKey",
     params: [P.slug],
     body: collectionInputSchema,
-    responses: { 200: json("Updated.", collection), 201: json("Created.", collection) },
+    responses: { 200: json("Updated.", collection), 201: json("Created.", collection, { collection: examples.collection }) },
     errors: ["not_found", "conflict"],
+    errorExamples: { bad_request: examples.invalidCollection },
   }),
   operation({
     id: "deleteCollection",
@@ -176,7 +178,7 @@ const siteOps: Operation[] = [
     auth: "siteKey",
     params: [P.slug],
     body: itemInputSchema,
-    responses: { 201: json("Created.", item) },
+    responses: { 201: json("Created.", item, { item: examples.dashboardItem }) },
     errors: ["not_found", "conflict"],
   }),
   operation({

@@ -122,3 +122,19 @@ export async function checkAnswer(operationId: string, method: string, url: stri
   }
   return { answer: `${operationId} ${res.status}${code ? ` ${code}` : ""}`, problems, body };
 }
+
+/** Every example in the document, checked against the schema it illustrates. */
+export function exampleProblems(): { examples: number; problems: string[] } {
+  let examples = 0;
+  const problems: string[] = [];
+  for (const op of OPERATIONS) {
+    for (const [status, r] of Object.entries(op.spec.responses)) {
+      for (const [type, media] of Object.entries((r.content ?? {}) as Record<string, Json>)) {
+        if (media.example === undefined) continue;
+        examples++;
+        problems.push(...validate(media.schema as Json, media.example).map((p) => `${op.id} ${status} ${type}: ${p}`));
+      }
+    }
+  }
+  return { examples, problems };
+}
