@@ -1,6 +1,6 @@
 /**
- * Examples in the OpenAPI document: real answers of the service (a run of `npm start`'s
- * kind, recorded once). The contract test checks each against its schema, so they stay true.
+ * Examples in the OpenAPI document: real answers of the service, recorded once from a test site.
+ * The contract test checks each against its schema, so they stay true.
  */
 export const publicItem = {
   id: "it_nbo7eomob5fsg7khisqr",
@@ -34,46 +34,8 @@ export const publicItem = {
     },
   },
 };
-export const list = {
-  items: [
-    {
-      id: "it_nbo7eomob5fsg7khisqr",
-      slug: "puppy-training",
-      collection: "posts",
-      publishedAt: "2026-11-23T20:42:49.155Z",
-      updatedAt: "2026-11-23T20:42:49.155Z",
-      data: {
-        title: "Puppy training for beginners",
-        summary: "Sit, stay and come in a week.",
-        body: "<p>Start with <strong>sit</strong>.</p>",
-        views: 42,
-        featured: true,
-        date: "2024-05-01T00:00:00.000Z",
-        cover: {
-          mediaId: "md_q3uf2e2f573uno6l3btu",
-          url: "https://images.example.com/puppy.jpg",
-          srcset:
-            "https://images.example.com/cdn-cgi/image/width=320,format=auto/puppy.jpg 320w, https://images.example.com/cdn-cgi/image/width=640,format=auto/puppy.jpg 640w, https://images.example.com/cdn-cgi/image/width=960,format=auto/puppy.jpg 960w, https://images.example.com/cdn-cgi/image/width=1200,format=auto/puppy.jpg 1200w",
-          alt: "A puppy sitting",
-          width: 1200,
-          height: 800,
-        },
-        author: {
-          id: "it_r647ztym7xjljm2gl2aa",
-          slug: "ada",
-          collection: "authors",
-          publishedAt: "2026-11-23T20:42:49.151Z",
-          updatedAt: "2026-11-23T20:42:49.151Z",
-          data: { name: "Ada Lovelace" },
-        },
-      },
-    },
-  ],
-  page: 1,
-  limit: 1,
-  total: 1,
-  totalPages: 1,
-};
+export const list = { items: [publicItem], page: 1, limit: 1, total: 1, totalPages: 1 };
+
 export const schema = {
   schema: {
     posts: {
@@ -93,45 +55,8 @@ export const schema = {
     authors: { name: "text" },
   },
 };
-export const search = {
-  results: [
-    {
-      item: {
-        id: "it_nbo7eomob5fsg7khisqr",
-        slug: "puppy-training",
-        collection: "posts",
-        publishedAt: "2026-11-23T20:42:49.155Z",
-        updatedAt: "2026-11-23T20:42:49.155Z",
-        data: {
-          title: "Puppy training for beginners",
-          summary: "Sit, stay and come in a week.",
-          body: "<p>Start with <strong>sit</strong>.</p>",
-          views: 42,
-          featured: true,
-          date: "2024-05-01T00:00:00.000Z",
-          cover: {
-            mediaId: "md_q3uf2e2f573uno6l3btu",
-            url: "https://images.example.com/puppy.jpg",
-            srcset:
-              "https://images.example.com/cdn-cgi/image/width=320,format=auto/puppy.jpg 320w, https://images.example.com/cdn-cgi/image/width=640,format=auto/puppy.jpg 640w, https://images.example.com/cdn-cgi/image/width=960,format=auto/puppy.jpg 960w, https://images.example.com/cdn-cgi/image/width=1200,format=auto/puppy.jpg 1200w",
-            alt: "A puppy sitting",
-            width: 1200,
-            height: 800,
-          },
-          author: {
-            id: "it_r647ztym7xjljm2gl2aa",
-            slug: "ada",
-            collection: "authors",
-            publishedAt: "2026-11-23T20:42:49.151Z",
-            updatedAt: "2026-11-23T20:42:49.151Z",
-            data: { name: "Ada Lovelace" },
-          },
-        },
-      },
-      score: 0.6735,
-    },
-  ],
-};
+export const search = { results: [{ item: publicItem, score: 0.6735 }] };
+
 export const dashboardItem = {
   id: "it_nbo7eomob5fsg7khisqr",
   slug: "puppy-training",
