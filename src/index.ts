@@ -5,6 +5,7 @@ import { json } from "./http/json";
 import { CORS_HEADERS, contentApi, searchPlanCheck, withCors } from "./routes/content";
 import { customHostRequest, isServiceHost } from "./routes/custom-host";
 import { embedScript } from "./routes/embed";
+import { apiReference, openApiDocument } from "./routes/openapi";
 import { renderedPage, SERVICE_TOKEN_HEADER, ssrWebhook } from "./routes/render";
 import { createSite, createWorkspace, getWorkspace, patchWorkspace, siteDashboard } from "./routes/dashboard";
 import { dashboardAsset } from "./routes/dashboard-assets";
@@ -24,17 +25,21 @@ function siteIdParam(raw: string | undefined): string {
 }
 
 const router = IttyRouter<import("itty-router").IRequest, Args>()
-  .get("/", () => json({ service: "open-content-edge", docs: "https://github.com/ (see README.md)" }, 200))
+  .get("/", () => json({ service: "open-content-edge", docs: "/docs", openapi: "/openapi.json" }, 200))
   .get("/embed.js", (req) => embedScript(req))
   .get("/dashboard", (req, env) => dashboardAsset(req, env))
   .get("/dashboard/*", (req, env) => dashboardAsset(req, env))
   .post("/sessions", (req, env) => signIn(req, env))
   .get("/sessions/current", (req, env) => currentSession(req, env))
   .delete("/sessions/current", (req, env) => signOut(req, env))
+  .get("/openapi.json", (req) => openApiDocument(req))
+  .get("/docs", (req) => apiReference(req))
+  .get("/docs/:asset", (req) => apiReference(req, req.params.asset))
   .post("/hooks/ssr/:siteId/:secret", (req, env) => ssrWebhook(req, env, siteIdParam(req.params.siteId)))
   .options("/v1/*", () => new Response(null, { status: 204, headers: CORS_HEADERS }))
   .get("/v1/:token/collections/:slug/items", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? ""))
   .get("/v1/:token/collections/:slug/items/:itemSlug", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? ""))
+  .get("/v1/:token/collections/:slug/schema", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? ""))
   .get("/v1/:token/search", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? "", searchPlanCheck))
   .get("/v1/:token/collections/:slug/items/:itemSlug/related", (req, env, ctx) =>
     contentApi(req, env, ctx, req.params.token ?? "", searchPlanCheck),

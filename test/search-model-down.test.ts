@@ -1,6 +1,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { callJson, expectStatus } from "./helpers";
+import { call, callJson, expectStatus } from "./helpers";
+import { checkAnswer } from "./contract/document";
 import { queuedCount, siteObject, siteWith } from "./search-helpers";
 
 // In this project the EMBEDDER service answers every call with 503.
@@ -18,6 +19,11 @@ describe("when the embedding model is down", () => {
       expect(r.body.error.message).not.toMatch(/503|unavailable right now.*status/);
       expect(r.res.headers.get("cache-control")).toBe("no-store");
     }
+    // Held to openapi.json too: the contract test's workerd project has a working model.
+    const path = `/v1/${site.token}/search?q=puppy`;
+    const checked = await checkAnswer("search", "GET", path, await call("GET", path));
+    expect(checked.answer).toBe("search 502 embedding_failed");
+    expect(checked.problems).toEqual([]);
   });
 
   it("still publishes at once, retries with backoff on the alarm, then marks the item failed with the reason", async () => {

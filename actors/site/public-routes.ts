@@ -30,7 +30,6 @@ export function publicRoutes(s: SiteContext) {
         limit: q.limit,
         total,
         totalPages: Math.ceil(total / q.limit),
-        schema: schemaFor(c, s.collections()),
       });
     })
     .get("/collections/:slug/items/:itemSlug", (req) => {
@@ -38,7 +37,12 @@ export function publicRoutes(s: SiteContext) {
       const c = collectionOf(req.params.slug ?? "");
       const item = readPublishedItem(s, c, req.params.itemSlug ?? "");
       if (!item) throw new ApiError("not_found", `No published item "${req.params.itemSlug}" in "${c.slug}".`);
-      return publicJson(site.id, c.id, { item, schema: schemaFor(c, s.collections()) });
+      return publicJson(site.id, c.id, { item });
+    })
+    // What a renderer needs beside the items: field types of the collection and of every collection it references.
+    .get("/collections/:slug/schema", (req) => {
+      const c = collectionOf(req.params.slug ?? "");
+      return publicJson(s.site()!.id, c.id, { schema: schemaFor(c, s.collections()) });
     })
     .get("/search", (req) => s.search().search(new URL(req.url)))
     .get("/collections/:slug/items/:itemSlug/related", (req) =>

@@ -30,7 +30,7 @@ import { SessionStore } from "../../src/sessions/store";
 import type { SiteContext } from "./context";
 import { z } from "zod";
 
-const mediaInputSchema = z
+export const mediaInputSchema = z
   .object({
     url: z.string().refine(isHttpUrl, "must be an absolute http(s) URL"),
     alt: z.string().max(1000).optional(),
@@ -39,9 +39,9 @@ const mediaInputSchema = z
   })
   .strict();
 
-const mediaPatchSchema = z.object({ alt: z.string().max(1000) }).strict();
+export const mediaPatchSchema = z.object({ alt: z.string().max(1000) }).strict();
 
-const sitePatchSchema = z.object({ name: z.string().trim().min(1).max(200).optional() }).strict();
+export const sitePatchSchema = z.object({ name: z.string().trim().min(1).max(200).optional() }).strict();
 
 /**
  * The site's dashboard API. The front Worker has already checked the caller

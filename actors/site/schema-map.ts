@@ -19,8 +19,3 @@ export function schemaFor(collection: Collection, all: readonly Collection[]): S
   visit(collection);
   return out;
 }
-
-/** Field types of every collection of the site (search results may come from any of them). */
-export function schemaForAll(all: readonly Collection[]): Schema {
-  return Object.assign({}, ...all.map((c) => schemaFor(c, all)));
-}

@@ -12,7 +12,6 @@ import { bindTree, renderInto } from "./dom-bind";
 
 interface ListBody {
   items: BindableItem[];
-  schema: Schema;
 }
 
 const script = (document.currentScript ?? document.querySelector(`script[data-oc-token]`)) as HTMLScriptElement | null;
@@ -28,7 +27,24 @@ async function get<T>(path: string): Promise<T> {
   return (await res.json()) as T;
 }
 
-const ctxOf = (schema: Schema | undefined): BindContext => ({ schema: schema ?? {}, base });
+const ctxOf = (schema: Schema): BindContext => ({ schema, base });
+
+/**
+ * Field types come from the collection's schema answer (cached like the items), asked for
+ * once per collection and page, alongside the items rather than after them.
+ */
+const schemas = new Map<string, Promise<Schema>>();
+function schemaOf(collection: string): Promise<Schema> {
+  let schema = schemas.get(collection);
+  if (!schema) {
+    schema = get<{ schema: Schema }>(`/collections/${encodeURIComponent(collection)}/schema`).then((b) => b.schema);
+    schemas.set(collection, schema);
+  }
+  return schema;
+}
+async function schemaOfAll(collections: Iterable<string>): Promise<Schema> {
+  return Object.assign({}, ...(await Promise.all([...new Set(collections)].map(schemaOf))));
+}
 const attrs = (el: Element) => [el.getAttributeNames(), (n: string) => el.getAttribute(n)] as const;
 const done = (el: Element) => el.setAttribute(ATTR.rendered, "1");
 
@@ -55,8 +71,11 @@ async function renderList(widget: Element): Promise<void> {
   const config = readListConfig(...attrs(widget));
   const parts = partsOf(widget);
   if (!config || !parts) return;
-  const body = await get<ListBody>(`/collections/${encodeURIComponent(config.collection)}/items?${listQuery(config, page)}`);
-  renderInto(widget, parts.template, parts.empty, body.items, ctxOf(body.schema));
+  const [body, schema] = await Promise.all([
+    get<ListBody>(`/collections/${encodeURIComponent(config.collection)}/items?${listQuery(config, page)}`),
+    schemaOf(config.collection),
+  ]);
+  renderInto(widget, parts.template, parts.empty, body.items, ctxOf(schema));
   done(widget);
 }
 
@@ -64,10 +83,11 @@ async function renderItem(scope: Element): Promise<void> {
   const collection = scope.getAttribute(ATTR.item);
   const slug = itemSlugOf(scope);
   if (!collection || !slug) return;
-  const body = await get<{ item: BindableItem; schema: Schema }>(
-    `/collections/${encodeURIComponent(collection)}/items/${encodeURIComponent(slug)}`,
-  );
-  bindTree(scope, body.item, ctxOf(body.schema), true);
+  const [body, schema] = await Promise.all([
+    get<{ item: BindableItem }>(`/collections/${encodeURIComponent(collection)}/items/${encodeURIComponent(slug)}`),
+    schemaOf(collection),
+  ]);
+  bindTree(scope, body.item, ctxOf(schema), true);
   done(scope);
 }
 
@@ -77,10 +97,13 @@ async function renderRelated(widget: Element): Promise<void> {
   const parts = partsOf(widget);
   if (!collection || !slug || !parts) return;
   const limit = widget.getAttribute(ATTR.limit);
-  const body = await get<ListBody>(
-    `/collections/${encodeURIComponent(collection)}/items/${encodeURIComponent(slug)}/related${limit ? `?limit=${encodeURIComponent(limit)}` : ""}`,
-  );
-  renderInto(widget, parts.template, parts.empty, body.items, ctxOf(body.schema));
+  const [body, schema] = await Promise.all([
+    get<ListBody>(
+      `/collections/${encodeURIComponent(collection)}/items/${encodeURIComponent(slug)}/related${limit ? `?limit=${encodeURIComponent(limit)}` : ""}`,
+    ),
+    schemaOf(collection),
+  ]);
+  renderInto(widget, parts.template, parts.empty, body.items, ctxOf(schema));
   done(widget);
 }
 
@@ -101,15 +124,13 @@ function wireSearch(widget: Element): void {
     const query = new URLSearchParams({ q });
     if (collection) query.set("collection", collection);
     if (limit) query.set("limit", limit);
-    const body = await get<{ results: { item: BindableItem }[]; schema?: Schema }>(`/search?${query}`);
+    const known = collection ? schemaOf(collection) : null;
+    const body = await get<{ results: { item: BindableItem & { collection: string } }[] }>(`/search?${query}`);
+    const items = body.results.map((r) => r.item);
+    // Without a collection, results may come from several: the types of each one present.
+    const schema = await (known ?? schemaOfAll(items.map((i) => i.collection)));
     if (ticket !== latest) return;
-    renderInto(
-      results,
-      parts.template,
-      parts.empty,
-      body.results.map((r) => r.item),
-      ctxOf(body.schema),
-    );
+    renderInto(results, parts.template, parts.empty, items, ctxOf(schema));
   };
   input.addEventListener("input", () => {
     clearTimeout(timer);

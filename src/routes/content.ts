@@ -5,6 +5,7 @@ import { entitlements, type Plan, planRequired } from "../plans";
 import { usesAdvancedListParams } from "../shared/list-params";
 import { siteStub } from "../stubs";
 import { fromSite, internalRequest } from "./forward";
+import { PUBLIC_CACHE_CONTROL } from "../../actors/site/public-routes";
 
 export const CORS_HEADERS = {
   "access-control-allow-origin": "*",
@@ -34,7 +35,11 @@ export async function contentApi(
   const { response } = await cachedRead(request, ctx, key, async () =>
     fromSite(meta.siteId, await siteStub(env, meta.siteId).fetch(internalRequest(request))),
   );
-  return withCors(response);
+  const out = withCors(response);
+  // The documented contract: shared caches may keep a content API answer, the service invalidates it
+  // (docs/caching.md). A 304 carries what its 200 would.
+  if (out.status === 200 || out.status === 304) out.headers.set("cache-control", PUBLIC_CACHE_CONTROL);
+  return out;
 }
 
 function listPlanCheck(plan: Plan, url: URL): ApiError | null {

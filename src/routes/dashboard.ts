@@ -12,12 +12,12 @@ import { SESSION_HEADER } from "../../actors/site";
 import { fromSite, internalRequest } from "./forward";
 
 const name = z.string().trim().min(1).max(200);
-const workspaceCreate = z.object({ name, plan: z.enum(PLANS) }).strict();
-const workspacePatch = z
+export const workspaceCreate = z.object({ name, plan: z.enum(PLANS) }).strict();
+export const workspacePatch = z
   .object({ name: name.optional(), plan: z.enum(PLANS).optional() })
   .strict()
   .refine((p) => p.name !== undefined || p.plan !== undefined, { message: "send name and/or plan" });
-const siteCreate = z
+export const siteCreate = z
   .object({ name, workspaceId: z.string().optional(), plan: z.enum(PLANS).optional() })
   .strict()
   .refine((s) => !(s.workspaceId && s.plan), {

@@ -1,4 +1,5 @@
 import { EMBED_JS } from "../../dist/embed-bundle";
+import { STATIC_CACHE_CONTROL } from "../openapi/static";
 
 const etag = `"e${EMBED_JS.length.toString(36)}-${hash(EMBED_JS)}"`;
 
@@ -6,7 +7,7 @@ const etag = `"e${EMBED_JS.length.toString(36)}-${hash(EMBED_JS)}"`;
 export function embedScript(request: Request): Response {
   const headers = {
     "content-type": "text/javascript; charset=utf-8",
-    "cache-control": "public, max-age=300, s-maxage=86400",
+    "cache-control": STATIC_CACHE_CONTROL,
     "access-control-allow-origin": "*",
     etag,
   };

@@ -4,12 +4,12 @@ import { ApiError } from "../http/errors";
 import { json, readJsonObject } from "../http/json";
 import { parseBody } from "../http/validation";
 import { siteIdOfAdminKey } from "../ids";
-import { clearSessionCookie, fromOwnOrigin, sessionCookie, setSessionCookie } from "../sessions/cookie";
+import { clearSessionCookie, notFromOtherOrigin, sessionCookie, setSessionCookie } from "../sessions/cookie";
 import { sessionOwner } from "../sessions/policy";
 import type { SessionInfo } from "../sessions/store";
 import { operatorSessionsStub, signInThrottleStub, siteStub } from "../stubs";
 
-const signInSchema = z.object({ key: z.string().trim().min(1, "enter your admin key").max(200) }).strict();
+export const signInSchema = z.object({ key: z.string().trim().min(1, "enter your admin key").max(200) }).strict();
 
 type Session = SessionInfo & ({ kind: "operator" } | { kind: "site"; siteId: string });
 
@@ -22,7 +22,7 @@ const clientOf = (request: Request): string => request.headers.get("cf-connectin
  */
 export async function signIn(request: Request, env: Env): Promise<Response> {
   // A page elsewhere must not sign a visitor in to an account of its choosing.
-  if (!fromOwnOrigin(request)) throw new ApiError("forbidden", "Sign in from the dashboard's own page.");
+  if (!notFromOtherOrigin(request)) throw new ApiError("forbidden", "Sign in from the dashboard's own page.");
   const throttle = signInThrottleStub(env, clientOf(request));
   const wait = await throttle.waitMs();
   if (wait > 0) throw tooMany(wait);
@@ -86,7 +86,7 @@ async function lookUp(env: Env, id: string): Promise<Session | null> {
 
 /** `DELETE /sessions/current`: signs out at once (the stored session is deleted, the cookie cleared). */
 export async function signOut(request: Request, env: Env): Promise<Response> {
-  if (!fromOwnOrigin(request)) throw new ApiError("forbidden", "Sign out from the dashboard's own page.");
+  if (!notFromOtherOrigin(request)) throw new ApiError("forbidden", "Sign out from the dashboard's own page.");
   const id = sessionCookie(request);
   const owner = id === null ? null : sessionOwner(id);
   if (id !== null && owner?.kind === "operator") await operatorSessionsStub(env).end(id);

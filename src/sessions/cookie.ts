@@ -38,3 +38,14 @@ export function fromOwnOrigin(request: Request): boolean {
   if (origin !== null) return origin === new URL(request.url).origin;
   return request.headers.get("sec-fetch-site") === "same-origin";
 }
+
+/**
+ * Sign-in and sign-out take no cookie, so scripts may call them without an origin; a browser
+ * always says where a request comes from, and another origin is refused (no login CSRF).
+ */
+export function notFromOtherOrigin(request: Request): boolean {
+  const origin = request.headers.get("origin");
+  if (origin !== null && origin !== new URL(request.url).origin) return false;
+  const site = request.headers.get("sec-fetch-site");
+  return site === null || site === "same-origin" || site === "none";
+}

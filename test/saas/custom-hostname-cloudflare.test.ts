@@ -1,7 +1,8 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { callJson } from "../helpers";
+import { call, callJson } from "../helpers";
+import { checkAnswer } from "../contract/document";
 import { onHost, register, renderedBlog, uniqueHost, view } from "../hostname-helpers";
 
 // This project runs with CUSTOM_HOSTNAMES="cloudflare", the Cloudflare API mock as the outbound service.
@@ -90,5 +91,14 @@ describe("custom hostnames on Cloudflare for SaaS (mocked API)", () => {
     expect(v.replacing).toMatchObject({ hostname: b, sslStatus: "active" });
     expect((await onHost(b, "/")).status).toBe(200);
     expect((await onHost(a, "/")).status).toBe(404);
+  });
+
+  it("answer 502 bad_gateway, as openapi.json documents, when the provider fails", async () => {
+    const site = await renderedBlog();
+    const path = `/sites/${site.id}/ssr/custom-hostname`;
+    const res = await call("POST", path, { auth: site.adminKey, body: { hostname: uniqueHost("refused") } });
+    const { answer, problems } = await checkAnswer("putCustomHostname", "POST", path, res);
+    expect(answer).toBe("putCustomHostname 502 bad_gateway");
+    expect(problems).toEqual([]);
   });
 });

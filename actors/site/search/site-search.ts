@@ -12,7 +12,6 @@ import type { ItemRow } from "../items";
 import { type JobHandler, scheduleJob } from "../jobs";
 import { type PublicItem, presentItems } from "../public-items";
 import { publicJson } from "../public-routes";
-import { schemaFor, schemaForAll } from "../schema-map";
 import { selectIn } from "../sql-in";
 import { embeddingText, textHash } from "./embed-text";
 import {
@@ -215,10 +214,7 @@ export class SiteSearch {
       item,
       score: Math.round(score * 10_000) / 10_000,
     }));
-    return publicJson(site.id, collection?.id ?? null, {
-      results,
-      schema: collection ? schemaFor(collection, this.#s.collections()) : schemaForAll(this.#s.collections()),
-    });
+    return publicJson(site.id, collection?.id ?? null, { results });
   }
 
   async related(slug: string, itemSlug: string, url: URL): Promise<Response> {
@@ -238,7 +234,7 @@ export class SiteSearch {
       const matches = await this.#vectors.query(vector, { model, topK: limit + SLACK, collectionId: collection.id, excludeItemId: row.id });
       items = this.#present(matches, modelInfo(model).threshold, model, limit).map((m) => m.item);
     }
-    return publicJson(site.id, collection.id, { items, schema: schemaFor(collection, this.#s.collections()) });
+    return publicJson(site.id, collection.id, { items });
   }
 
   #requireSearch() {

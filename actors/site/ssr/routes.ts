@@ -41,7 +41,7 @@ const seoSchema = z
   })
   .partial()
   .strict();
-const captureSchema = z
+export const captureSchema = z
   .object({
     pageUrl: httpUrl,
     publicUrl: httpUrl.optional(),
@@ -51,6 +51,8 @@ const captureSchema = z
     webhookSigningSecret: z.string().min(8).max(512).optional(),
   })
   .strict();
+
+export const customHostnameSchema = z.object({ hostname: z.string().max(300) }).strict();
 
 export function ssrRoutes(s: SiteContext) {
   const requirePlan = () => {
@@ -100,7 +102,7 @@ export function ssrRoutes(s: SiteContext) {
     })
     .post("/custom-hostname", async (req) => {
       requirePlan();
-      const body = parseBody(z.object({ hostname: z.string().max(300) }).strict(), await readJsonObject(req), "custom hostname");
+      const body = parseBody(customHostnameSchema, await readJsonObject(req), "custom hostname");
       const { record, created } = await registerHostname(s, body.hostname, new URL(req.url).port);
       return json({ customHostname: presentHostname(record, providerOf(s).cnameTarget) }, created ? 201 : 200);
     })

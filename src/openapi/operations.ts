@@ -1,0 +1,15 @@
+/** Every operation of the API, in the order the document lists them. Add an endpoint's entry to its area's file. */
+import { contentOperations } from "../routes/content.operations";
+import { dashboardOperations } from "../routes/dashboard.operations";
+import { serviceOperations } from "../routes/service.operations";
+import { sessionOperations } from "../routes/sessions.operations";
+import { ssrOperations } from "../routes/ssr.operations";
+import type { Operation } from "./registry";
+
+export const OPERATIONS: readonly Operation[] = [
+  ...contentOperations,
+  ...dashboardOperations,
+  ...ssrOperations,
+  ...sessionOperations,
+  ...serviceOperations,
+];

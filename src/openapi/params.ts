@@ -1,0 +1,28 @@
+/** Path and header parameters shared by many operations. */
+import { z } from "zod";
+import { slugSchema } from "../../actors/site/fields";
+import type { Param } from "./registry";
+
+const path = (name: string, description: string, schema: z.ZodType = z.string()): Param => ({
+  name,
+  in: "path",
+  description,
+  schema,
+  required: true,
+});
+
+export const P = {
+  token: path("token", "The site's public token (`pk_…`): the credential of the public content API, safe to publish in pages."),
+  siteId: path("siteId", "The site's id (16 characters of `a-z2-7`)."),
+  slug: path("slug", "The collection's slug.", slugSchema),
+  itemSlug: path("itemSlug", "The published item's slug."),
+  itemId: path("id", "The item's id (`it_…`)."),
+  workspaceId: path("id", "The workspace's id (`ws_…`)."),
+  mediaId: path("mediaId", "The media entry's id (`md_…`)."),
+  ifNoneMatch: {
+    name: "if-none-match",
+    in: "header",
+    description: "An ETag from an earlier answer: 304 without a body while it still matches.",
+    schema: z.string(),
+  },
+} satisfies Record<string, Param>;

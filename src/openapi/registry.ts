@@ -1,0 +1,82 @@
+/**
+ * The API's operations as data: one entry per endpoint, next to the routes that
+ * serve it (src/routes/*.operations.ts). The OpenAPI document (document.ts) and
+ * the contract test are built from these entries, with the same zod schemas the
+ * handlers validate with, so the description cannot drift from the code.
+ */
+import type { z } from "zod";
+import { ERROR_STATUS, type ErrorCode } from "../http/errors";
+
+export type Method = "get" | "post" | "put" | "patch" | "delete";
+
+/** Who may call: the names of the document's security schemes (see document.ts), or none. */
+export type Auth = "none" | "publicToken" | "serviceToken" | "siteKey" | "operator";
+
+export interface Param {
+  name: string;
+  in: "path" | "query" | "header";
+  description: string;
+  schema: z.ZodType;
+  required?: boolean;
+  /** Query objects such as `filter[key][op]=v`. */
+  style?: "deepObject";
+}
+
+/** Response headers the document names, by what the answer is (see HEADER_SETS in document.ts). */
+export type HeaderSet = "json" | "session" | "content" | "page" | "redirect" | "noindex" | "static" | "dashboard";
+
+export interface Success {
+  description: string;
+  /** A JSON body (application/json). */
+  schema?: z.ZodType;
+  /** Media types of a body that is not JSON; neither this nor `schema`: no body (301, 304). */
+  media?: string[];
+  headers: HeaderSet;
+  example?: unknown;
+}
+
+export interface Operation {
+  id: string;
+  method: Method;
+  /** OpenAPI path template: `/v1/{token}/collections/{slug}/items`. */
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  auth: Auth;
+  params?: Param[];
+  /** The request body, a JSON object validated with exactly this schema. */
+  body?: z.ZodType;
+  /** A request body taken as it comes (a webhook's event): documented, implies no errors. */
+  looseBody?: z.ZodType;
+  responses: Partial<Record<number, Success>>;
+  /**
+   * Errors this operation answers, beyond those implied by `auth` (unauthorized) and
+   * `body` (bad_request, payload_too_large, unsupported_media_type). Each is the one
+   * error envelope with its HTTP status (src/http/errors.ts).
+   */
+  errors: ErrorCode[];
+  /** Example error details per code, shown in the document. */
+  errorExamples?: Partial<Record<ErrorCode, { message: string; details?: unknown }>>;
+}
+
+export function operation(op: Operation): Operation {
+  return op;
+}
+
+/** Every error an operation can answer: its own plus those its auth and body imply. */
+export function errorsOf(op: Operation): ErrorCode[] {
+  const codes = new Set<ErrorCode>(op.errors);
+  if (op.auth === "siteKey" || op.auth === "operator") codes.add("unauthorized");
+  // A change made with the dashboard's session cookie from another origin.
+  if ((op.auth === "siteKey" || op.auth === "operator") && op.method !== "get") codes.add("forbidden");
+  if (op.body) for (const c of ["bad_request", "payload_too_large", "unsupported_media_type"] as const) codes.add(c);
+  return [...codes].sort((a, b) => ERROR_STATUS[a] - ERROR_STATUS[b] || a.localeCompare(b));
+}
+
+/** The errors of an operation grouped by HTTP status (502 carries two codes). */
+export function errorStatuses(op: Operation): Map<number, ErrorCode[]> {
+  const out = new Map<number, ErrorCode[]>();
+  for (const code of errorsOf(op)) out.set(ERROR_STATUS[code], [...(out.get(ERROR_STATUS[code]) ?? []), code]);
+  return out;
+}

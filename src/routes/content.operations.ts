@@ -1,0 +1,154 @@
+/** The public content API (`/v1/:token/...`) as operations of the OpenAPI document. */
+import { z } from "zod";
+import { DEFAULT_LIMIT, FILTER_OPS, MAX_LIMIT } from "../shared/list-params";
+import { RELATED_LIMIT, SEARCH_LIMIT } from "../../actors/site/search/site-search";
+import { FieldTypes, PublicItem } from "../openapi/responses";
+import { P } from "../openapi/params";
+import * as examples from "../openapi/examples";
+import { operation, type Param } from "../openapi/registry";
+
+const tag = "Content API";
+const query = (name: string, description: string, schema: z.ZodType): Param => ({ name, in: "query", description, schema });
+const limit = (fallback: number, max: number) =>
+  query("limit", `Default ${fallback}; clamped to 1..${max}; a non-numeric value means ${fallback}.`, z.int().default(fallback));
+const notModified = { description: "Not modified: the `If-None-Match` ETag still matches.", headers: "content" } as const;
+
+const list = z.strictObject({
+  items: z.array(PublicItem),
+  page: z.int().describe("The effective page."),
+  limit: z.int().describe("The effective limit."),
+  total: z.int(),
+  totalPages: z.int(),
+});
+
+export const contentOperations = [
+  operation({
+    id: "listItems",
+    method: "get",
+    path: "/v1/{token}/collections/{slug}/items",
+    tag,
+    summary: "List published items",
+    description:
+      "Published items only, newest first by default. `filter[...]` and `search` need the Pro plan (403 `plan_required`, checked before the cache). Cached at the edge per exact URL; invalidated by every change.",
+    auth: "publicToken",
+    params: [
+      P.token,
+      P.slug,
+      query("page", "1-based; missing or invalid means 1.", z.int().default(1)),
+      limit(DEFAULT_LIMIT, MAX_LIMIT),
+      query(
+        "sort",
+        "Comma-separated keys, `-` for descending: indexed fields plus `publishedAt`, `updatedAt`, `slug`. Default `-publishedAt`.",
+        z.string(),
+      ),
+      {
+        name: "filter",
+        in: "query",
+        style: "deepObject",
+        description: `\`filter[key]=v\` or \`filter[key][op]=v\` with op in ${FILTER_OPS.join(", ")} (\`in\` takes up to 50 comma-separated values); indexed fields only. Pro plan.`,
+        schema: z.record(z.string(), z.union([z.string(), z.partialRecord(z.enum(FILTER_OPS), z.string())])),
+      },
+      query(
+        "search",
+        "Case-insensitive substring over the indexed text and link fields, up to 200 characters. Pro plan.",
+        z.string().max(200),
+      ),
+      P.ifNoneMatch,
+    ],
+    responses: {
+      200: { description: "A page of published items.", schema: list, headers: "content", example: examples.list },
+      304: notModified,
+    },
+    errors: ["bad_request", "plan_required", "not_found"],
+    errorExamples: {
+      bad_request: examples.unknownFilter,
+      plan_required: {
+        message: "Filtering and search need the Pro plan or above.",
+        details: { feature: "advancedLists", requiredPlan: "pro" },
+      },
+    },
+  }),
+  operation({
+    id: "getItem",
+    method: "get",
+    path: "/v1/{token}/collections/{slug}/items/{itemSlug}",
+    tag,
+    summary: "Read one published item",
+    description: "A draft or missing item is 404.",
+    auth: "publicToken",
+    params: [P.token, P.slug, P.itemSlug, P.ifNoneMatch],
+    responses: {
+      200: {
+        description: "The item.",
+        schema: z.strictObject({ item: PublicItem }),
+        headers: "content",
+        example: { item: examples.publicItem },
+      },
+      304: notModified,
+    },
+    errors: ["not_found"],
+  }),
+  operation({
+    id: "getCollectionSchema",
+    method: "get",
+    path: "/v1/{token}/collections/{slug}/schema",
+    tag,
+    summary: "Field types of a collection",
+    description:
+      "The field types of the collection and of every collection its reference fields point to: what a renderer (such as the embed script) needs to tell rich text from plain text. Cached and invalidated like the items.",
+    auth: "publicToken",
+    params: [P.token, P.slug, P.ifNoneMatch],
+    responses: {
+      200: {
+        description: "Field types by collection.",
+        schema: z.strictObject({ schema: FieldTypes }),
+        headers: "content",
+        example: examples.schema,
+      },
+      304: notModified,
+    },
+    errors: ["not_found"],
+  }),
+  operation({
+    id: "search",
+    method: "get",
+    path: "/v1/{token}/search",
+    tag,
+    summary: "Semantic search",
+    description:
+      "Published items by cosine similarity to `q`, best first; matches below the model's relevance threshold are dropped and a non-English query gets no results. Pro plan.",
+    auth: "publicToken",
+    params: [
+      P.token,
+      query("q", "The search text; required, not blank.", z.string().min(1)),
+      query("collection", "Only items of this collection.", z.string()),
+      limit(SEARCH_LIMIT.fallback, SEARCH_LIMIT.max),
+      P.ifNoneMatch,
+    ],
+    responses: {
+      200: {
+        description: "Results, best first.",
+        schema: z.strictObject({ results: z.array(z.strictObject({ item: PublicItem, score: z.number() })) }),
+        headers: "content",
+        example: examples.search,
+      },
+      304: notModified,
+    },
+    errors: ["bad_request", "plan_required", "not_found", "embedding_failed"],
+  }),
+  operation({
+    id: "relatedItems",
+    method: "get",
+    path: "/v1/{token}/collections/{slug}/items/{itemSlug}/related",
+    tag,
+    summary: "Related items",
+    description: "Items of the same collection closest to this one, the item itself excluded. Pro plan.",
+    auth: "publicToken",
+    params: [P.token, P.slug, P.itemSlug, limit(RELATED_LIMIT.fallback, RELATED_LIMIT.max), P.ifNoneMatch],
+    responses: {
+      200: { description: "Related items, closest first.", schema: z.strictObject({ items: z.array(PublicItem) }), headers: "content" },
+      304: notModified,
+    },
+    errors: ["plan_required", "not_found"],
+  }),
+];

@@ -1,0 +1,369 @@
+/** The dashboard API (operator token, or a site's admin key under /sites/:siteId) as operations of the OpenAPI document. */
+import { z } from "zod";
+import { collectionInputSchema } from "../../actors/site/fields";
+import { batchInputSchema, itemInputSchema, itemPatchSchema } from "../../actors/site/items";
+import { mediaInputSchema, mediaPatchSchema, sitePatchSchema } from "../../actors/site/routes";
+import { DASHBOARD_SEARCH_MAX } from "../../actors/site/dashboard-list";
+import { DEFAULT_LIMIT, MAX_LIMIT } from "../shared/list-params";
+import {
+  Collection,
+  CreatedSite,
+  DashboardItem,
+  MediaEntry,
+  MediaRef,
+  SearchStatus,
+  Site,
+  SiteStats,
+  Workspace,
+} from "../openapi/responses";
+import { P } from "../openapi/params";
+import * as examples from "../openapi/examples";
+import { operation, type Operation } from "../openapi/registry";
+import { siteCreate, workspaceCreate, workspacePatch } from "./dashboard";
+
+const json = (description: string, schema: z.ZodType, example?: unknown) => ({ description, schema, headers: "json", example }) as const;
+const workspace = z.strictObject({ workspace: Workspace });
+const site = z.strictObject({ site: Site });
+const collection = z.strictObject({ collection: Collection });
+const item = z.strictObject({ item: DashboardItem });
+
+const operatorOps: Operation[] = [
+  operation({
+    id: "createWorkspace",
+    method: "post",
+    path: "/workspaces",
+    tag: "Workspaces",
+    summary: "Create a workspace",
+    auth: "operator",
+    body: workspaceCreate,
+    responses: { 201: json("Created.", workspace) },
+    errors: [],
+  }),
+  operation({
+    id: "getWorkspace",
+    method: "get",
+    path: "/workspaces/{id}",
+    tag: "Workspaces",
+    summary: "Read a workspace and its sites",
+    auth: "operator",
+    params: [P.workspaceId],
+    responses: { 200: json("The workspace.", workspace) },
+    errors: ["not_found"],
+  }),
+  operation({
+    id: "updateWorkspace",
+    method: "patch",
+    path: "/workspaces/{id}",
+    tag: "Workspaces",
+    summary: "Rename a workspace or change its plan",
+    description: "Every site of the workspace has the new plan when this returns.",
+    auth: "operator",
+    params: [P.workspaceId],
+    body: workspacePatch,
+    responses: { 200: json("The workspace.", workspace) },
+    errors: ["not_found"],
+  }),
+  operation({
+    id: "createSite",
+    method: "post",
+    path: "/sites",
+    tag: "Sites",
+    summary: "Create a site",
+    description:
+      "Without `workspaceId` a one-site workspace is created with `plan` (default `starter`). The admin key is shown only in this answer; the site stores its SHA-256.",
+    auth: "operator",
+    body: siteCreate,
+    responses: { 201: json("Created, with the admin key.", z.strictObject({ site: CreatedSite }), { site: examples.createdSite }) },
+    errors: ["not_found"],
+  }),
+  operation({
+    id: "updateSite",
+    method: "patch",
+    path: "/sites/{siteId}",
+    tag: "Sites",
+    summary: "Rename a site",
+    description: "The operator, or the site's own admin key or session (the dashboard's Settings).",
+    auth: "siteKey",
+    params: [P.siteId],
+    body: sitePatchSchema,
+    responses: { 200: json("The site.", site) },
+    errors: ["not_found"],
+  }),
+];
+
+/** Under /sites/{siteId}, with the site's admin key or the operator token. */
+const siteOps: Operation[] = [
+  operation({
+    id: "getSite",
+    method: "get",
+    path: "/sites/{siteId}",
+    tag: "Sites",
+    summary: "Read a site, its plan and what the plan allows",
+    auth: "siteKey",
+    responses: { 200: json("The site.", site) },
+    errors: ["not_found"],
+  }),
+  operation({
+    id: "getSearchStatus",
+    method: "get",
+    path: "/sites/{siteId}/search",
+    tag: "Search",
+    summary: "The state of the site's search index",
+    auth: "siteKey",
+    responses: {
+      200: json("Counts of items by index state.", z.strictObject({ search: SearchStatus })),
+    },
+    errors: ["not_found"],
+  }),
+  operation({
+    id: "listCollections",
+    method: "get",
+    path: "/sites/{siteId}/collections",
+    tag: "Collections",
+    summary: "List collections",
+    auth: "siteKey",
+    responses: { 200: json("Every collection of the site.", z.strictObject({ collections: z.array(Collection) })) },
+    errors: ["not_found"],
+  }),
+  operation({
+    id: "getCollection",
+    method: "get",
+    path: "/sites/{siteId}/collections/{slug}",
+    tag: "Collections",
+    summary: "Read a collection",
+    auth: "siteKey",
+    params: [P.slug],
+    responses: { 200: json("The collection.", collection, { collection: examples.collection }) },
+    errors: ["bad_request", "not_found"],
+  }),
+  operation({
+    id: "putCollection",
+    method: "put",
+    path: "/sites/{siteId}/collections/{slug}",
+    tag: "Collections",
+    summary: "Create or update a collection",
+    description:
+      "Changing a field's type or target while items hold values, or making a field required while items lack it, is 409. Removing a field deletes its values from every item.",
+    auth: "siteKey",
+    params: [P.slug],
+    body: collectionInputSchema,
+    responses: { 200: json("Updated.", collection), 201: json("Created.", collection, { collection: examples.collection }) },
+    errors: ["not_found", "conflict"],
+    errorExamples: { bad_request: examples.invalidCollection },
+  }),
+  operation({
+    id: "deleteCollection",
+    method: "delete",
+    path: "/sites/{siteId}/collections/{slug}",
+    tag: "Collections",
+    summary: "Delete a collection and its items",
+    description: "Refused with 409 while another collection references it.",
+    auth: "siteKey",
+    params: [P.slug],
+    responses: { 200: json("Deleted.", z.strictObject({ deleted: z.literal(true), slug: z.string() })) },
+    errors: ["bad_request", "not_found", "conflict"],
+  }),
+  operation({
+    id: "createMedia",
+    method: "post",
+    path: "/sites/{siteId}/media",
+    tag: "Media",
+    summary: "Register an image or video by URL",
+    auth: "siteKey",
+    body: mediaInputSchema,
+    responses: { 201: json("Registered.", z.strictObject({ media: MediaRef })) },
+    errors: ["not_found"],
+  }),
+  operation({
+    id: "createItem",
+    method: "post",
+    path: "/sites/{siteId}/collections/{slug}/items",
+    tag: "Items",
+    summary: "Create an item (optionally published)",
+    description: "`data` is checked against the collection's fields; a slug already used in the collection is 409.",
+    auth: "siteKey",
+    params: [P.slug],
+    body: itemInputSchema,
+    responses: { 201: json("Created.", item, { item: examples.dashboardItem }) },
+    errors: ["not_found", "conflict"],
+  }),
+  operation({
+    id: "createItems",
+    method: "post",
+    path: "/sites/{siteId}/collections/{slug}/items:batch",
+    tag: "Items",
+    summary: "Create up to 1000 items, all or nothing",
+    description: "Each entry of `items` is the body of createItem.",
+    auth: "siteKey",
+    params: [P.slug],
+    body: batchInputSchema,
+    responses: { 201: json("Created.", z.strictObject({ items: z.array(DashboardItem), count: z.int() })) },
+    errors: ["not_found", "conflict"],
+  }),
+  operation({
+    id: "listDashboardItems",
+    method: "get",
+    path: "/sites/{siteId}/collections/{slug}/items",
+    tag: "Items",
+    summary: "List items, drafts included, newest first",
+    auth: "siteKey",
+    params: [
+      P.slug,
+      { name: "page", in: "query", description: "1-based; missing or invalid means 1.", schema: z.int().default(1) },
+      {
+        name: "limit",
+        in: "query",
+        description: `Default ${DEFAULT_LIMIT}; clamped to 1..${MAX_LIMIT}.`,
+        schema: z.int().default(DEFAULT_LIMIT),
+      },
+      { name: "status", in: "query", description: "Only drafts or only published items.", schema: z.enum(["draft", "published"]) },
+      {
+        name: "sort",
+        in: "query",
+        description:
+          "One key, `-` for descending: `updatedAt`, `createdAt`, `publishedAt`, `slug` or an indexed field. Default: newest first.",
+        schema: z.string(),
+      },
+      {
+        name: "search",
+        in: "query",
+        description: `A substring of the slug or of any field value, ASCII case folded; at most ${DASHBOARD_SEARCH_MAX} characters.`,
+        schema: z.string().max(DASHBOARD_SEARCH_MAX),
+      },
+    ],
+    responses: {
+      200: json(
+        "A page of items.",
+        z.strictObject({ items: z.array(DashboardItem), page: z.int(), limit: z.int(), total: z.int(), totalPages: z.int() }),
+      ),
+    },
+    errors: ["bad_request", "not_found"],
+  }),
+  operation({
+    id: "getDashboardItem",
+    method: "get",
+    path: "/sites/{siteId}/collections/{slug}/items/{id}",
+    tag: "Items",
+    summary: "Read an item",
+    auth: "siteKey",
+    params: [P.slug, P.itemId],
+    responses: { 200: json("The item.", item) },
+    errors: ["bad_request", "not_found"],
+  }),
+  operation({
+    id: "updateItem",
+    method: "patch",
+    path: "/sites/{siteId}/collections/{slug}/items/{id}",
+    tag: "Items",
+    summary: "Change an item's slug or merge into its data",
+    description: "`data` merges into the stored values; `null` clears a field.",
+    auth: "siteKey",
+    params: [P.slug, P.itemId],
+    body: itemPatchSchema,
+    responses: { 200: json("The item.", item) },
+    errors: ["not_found", "conflict"],
+  }),
+  operation({
+    id: "deleteItem",
+    method: "delete",
+    path: "/sites/{siteId}/collections/{slug}/items/{id}",
+    tag: "Items",
+    summary: "Delete an item",
+    auth: "siteKey",
+    params: [P.slug, P.itemId],
+    responses: { 200: json("Deleted.", z.strictObject({ deleted: z.literal(true), id: z.string() })) },
+    errors: ["bad_request", "not_found"],
+  }),
+  ...(["publish", "unpublish"] as const).map((action) =>
+    operation({
+      id: `${action}Item`,
+      method: "post",
+      path: `/sites/{siteId}/collections/{slug}/items/{id}/${action}`,
+      tag: "Items",
+      summary: action === "publish" ? "Publish an item" : "Take an item back to draft",
+      description: action === "publish" ? "`publishedAt` is set on first publish and kept across unpublish/publish." : undefined,
+      auth: "siteKey",
+      params: [P.slug, P.itemId],
+      responses: { 200: json("The item.", item) },
+      errors: ["bad_request", "not_found"],
+    }),
+  ),
+];
+
+/** What the dashboard needs beyond scripts' calls: counts, the media library, key rotation, search retries. */
+const dashboardScreenOps: Operation[] = [
+  operation({
+    id: "getSiteStats",
+    method: "get",
+    path: "/sites/{siteId}/stats",
+    tag: "Sites",
+    summary: "Counts of collections, published items and drafts, and the latest changes",
+    auth: "siteKey",
+    responses: { 200: json("The site at a glance.", z.strictObject({ stats: SiteStats })) },
+    errors: ["not_found"],
+  }),
+  operation({
+    id: "rotateAdminKey",
+    method: "post",
+    path: "/sites/{siteId}/admin-key",
+    tag: "Sites",
+    summary: "Replace the admin key; the old key and every dashboard session end at once",
+    description: "The new key is shown only in this answer; the site stores its SHA-256.",
+    auth: "siteKey",
+    responses: { 200: json("The new key.", z.strictObject({ adminKey: z.string() })) },
+    errors: ["not_found"],
+  }),
+  operation({
+    id: "listMedia",
+    method: "get",
+    path: "/sites/{siteId}/media",
+    tag: "Media",
+    summary: "The media library, newest first, with the items that show each entry",
+    auth: "siteKey",
+    params: [
+      { name: "page", in: "query", description: "1-based; missing or invalid means 1.", schema: z.int().default(1) },
+      {
+        name: "limit",
+        in: "query",
+        description: `Default ${DEFAULT_LIMIT}; clamped to 1..${MAX_LIMIT}.`,
+        schema: z.int().default(DEFAULT_LIMIT),
+      },
+    ],
+    responses: {
+      200: json(
+        "One page of media entries.",
+        z.strictObject({ media: z.array(MediaEntry), page: z.int(), limit: z.int(), total: z.int(), totalPages: z.int() }),
+      ),
+    },
+    errors: ["not_found"],
+  }),
+  operation({
+    id: "updateMedia",
+    method: "patch",
+    path: "/sites/{siteId}/media/{mediaId}",
+    tag: "Media",
+    summary: "Change a media entry's alt text (every item showing it follows)",
+    auth: "siteKey",
+    params: [P.mediaId],
+    body: mediaPatchSchema,
+    responses: { 200: json("The entry.", z.strictObject({ media: MediaRef })) },
+    errors: ["not_found"],
+  }),
+  operation({
+    id: "retrySearchIndexing",
+    method: "post",
+    path: "/sites/{siteId}/search/retry",
+    tag: "Search",
+    summary: "Queue every item whose indexing failed again",
+    auth: "siteKey",
+    responses: { 200: json("How many were queued, and the index now.", z.strictObject({ retried: z.int(), search: SearchStatus })) },
+    errors: ["not_found"],
+  }),
+];
+
+export const dashboardOperations: Operation[] = [...operatorOps, ...[...siteOps, ...dashboardScreenOps].map((op) => withSiteId(op))];
+
+/** Every call under /sites/{siteId} takes the site's id first. */
+export function withSiteId(op: Operation): Operation {
+  return { ...op, params: [P.siteId, ...(op.params ?? [])] };
+}

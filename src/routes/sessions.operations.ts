@@ -1,0 +1,55 @@
+/** Dashboard sign-in (src/routes/sessions.ts) and the dashboard's page, as operations of the OpenAPI document. */
+import { z } from "zod";
+import { Session } from "../openapi/responses";
+import { operation, type Operation } from "../openapi/registry";
+import { signInSchema } from "./sessions";
+
+const tag = "Sessions";
+const session = z.strictObject({ session: Session });
+
+export const sessionOperations: Operation[] = [
+  operation({
+    id: "signIn",
+    method: "post",
+    path: "/sessions",
+    tag,
+    summary: "Exchange a site admin key or the operator token for a session cookie",
+    description:
+      "After 3 wrong keys from one client, each further one doubles the wait before the next is even checked (2 s … 15 min): 429 `rate_limited` with `Retry-After`. A sign-in posted from another origin is 403.",
+    auth: "none",
+    body: signInSchema,
+    responses: { 201: { description: "Signed in; the cookie is set.", schema: session, headers: "session" } },
+    errors: ["unauthorized", "forbidden", "rate_limited"],
+  }),
+  operation({
+    id: "getCurrentSession",
+    method: "get",
+    path: "/sessions/current",
+    tag,
+    summary: "Who the session cookie signs in",
+    auth: "none",
+    responses: { 200: { description: "The live session.", schema: session, headers: "json" } },
+    errors: ["unauthorized"],
+  }),
+  operation({
+    id: "signOut",
+    method: "delete",
+    path: "/sessions/current",
+    tag,
+    summary: "End the session now and clear the cookie",
+    auth: "none",
+    responses: { 200: { description: "Signed out.", schema: z.strictObject({ signedOut: z.literal(true) }), headers: "session" } },
+    errors: ["forbidden"],
+  }),
+  operation({
+    id: "getDashboard",
+    method: "get",
+    path: "/dashboard/",
+    tag,
+    summary: "The dashboard for site owners (a web page)",
+    description: "Served on the service's own hosts only. Its files live under `/dashboard/`.",
+    auth: "none",
+    responses: { 200: { description: "The dashboard's page.", media: ["text/html"], headers: "dashboard" } },
+    errors: [],
+  }),
+];

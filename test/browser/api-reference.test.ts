@@ -1,0 +1,53 @@
+import { readFileSync } from "node:fs";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { launch, service } from "./harness";
+
+const committed = JSON.parse(readFileSync(new URL("../../openapi.json", import.meta.url), "utf8")) as Record<string, unknown>;
+
+describe("the API description", () => {
+  it("is a valid OpenAPI 3.1 document", async () => {
+    const validator = new Validator();
+    const result = await validator.validate(committed);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe("3.1");
+  });
+
+  it("is served at /openapi.json, cacheable and readable from any origin", async () => {
+    const res = await fetch(`${service()}/openapi.json`, { headers: { origin: "https://elsewhere.example" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("cache-control")).toBe("public, max-age=300, s-maxage=86400");
+    expect(await res.json()).toEqual(committed);
+  });
+
+  describe("at /docs", () => {
+    let browser: Browser;
+    beforeAll(async () => {
+      browser = await launch();
+    });
+    afterAll(() => browser?.close());
+
+    it("renders every operation in Chromium with nothing fetched from anywhere but the service", async () => {
+      const page = await browser.newPage();
+      const elsewhere: string[] = [];
+      await page.route("**/*", (route) => {
+        const url = route.request().url();
+        if (url.startsWith(service())) return route.continue();
+        elsewhere.push(url);
+        return route.abort();
+      });
+      await page.goto(`${service()}/docs`);
+      await page.waitForSelector(".opblock-summary-path", { timeout: 30_000 });
+      const operations = await page.$$eval(".opblock", (els) => els.length);
+      const documented = Object.values(committed.paths as Record<string, object>).reduce((n, p) => n + Object.keys(p).length, 0);
+      expect(operations).toBe(documented);
+      expect(await page.textContent(".info .title")).toContain("open-content-edge");
+      if (process.env.DOCS_SCREENSHOT) await page.screenshot({ path: process.env.DOCS_SCREENSHOT, fullPage: false });
+      expect(elsewhere).toEqual([]);
+      await page.close();
+    });
+  });
+});

@@ -1,0 +1,356 @@
+/**
+ * The contract test: every operation of openapi.json is called through the real
+ * front Worker and site objects, with its success and each documented error, and
+ * every answer is held to the document (test/contract/document.ts). An answer the
+ * document does not describe fails; so does a documented answer no call produced.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { listPage } from "./fixtures/blog-pages";
+import { type CallOptions, type TestSite, ORIGIN, OPERATOR, addItem, call, newBlog } from "./helpers";
+import { settleIndex } from "./search-helpers";
+import { capture as putCapture, publishedPost, putPage } from "./ssr-helpers";
+import { OPERATIONS, checkAnswer, documentedAnswers, exampleProblems } from "./contract/document";
+
+const seen = new Set<string>();
+
+/** Calls `operationId` and holds the answer to the document; returns it for the test's own checks. */
+async function hit(operationId: string, method: string, path: string, opts: CallOptions = {}) {
+  const res = await call(method, path, opts);
+  const headers = res.headers;
+  const { answer, problems, body } = await checkAnswer(operationId, method, path, res);
+  expect(problems, `${method} ${path} → ${answer}`).toEqual([]);
+  seen.add(answer);
+  return { status: res.status, body: body as Record<string, unknown>, headers };
+}
+
+const UNKNOWN_SITE = "aaaaaaaaaaaaaaaa";
+const UNKNOWN_TOKEN = `pk_${UNKNOWN_SITE}_aaaaaaaaaaaaaaaaaaaaaaaa`;
+const big = () => JSON.stringify({ name: "x".repeat(1024 * 1024 + 10) });
+
+/** Answers other projects produce (they need another deployment), by the file that checks them. */
+const ELSEWHERE: Record<string, string> = {
+  "search 502 embedding_failed": "test/search-model-down.test.ts (model-down project)",
+  "putCustomHostname 501 not_configured": "test/unconfigured/custom-hostname-not-configured.test.ts",
+  "getCustomHostname 501 not_configured": "test/unconfigured/custom-hostname-not-configured.test.ts",
+  "deleteCustomHostname 501 not_configured": "test/unconfigured/custom-hostname-not-configured.test.ts",
+  "putCustomHostname 502 bad_gateway": "test/saas/custom-hostname-cloudflare.test.ts (workers-saas project)",
+};
+
+interface Fixture {
+  blog: TestSite;
+  starter: TestSite;
+  seo: TestSite;
+  itemId: string;
+  workspaceId: string;
+}
+let fx: Fixture;
+
+async function fixture(): Promise<Fixture> {
+  if (fx) return fx;
+  const blog = await newBlog("pro");
+  const starter = await newBlog("starter");
+  const seo = await newBlog("seo_engine");
+  const item = await addItem(blog, "posts", { slug: "hello", publish: true, data: { title: "Puppy training for beginners" } });
+  await addItem(blog, "posts", { slug: "second", publish: true, data: { title: "Teaching a young dog to sit" } });
+  await addItem(starter, "posts", { slug: "hello", publish: true, data: { title: "Hello" } });
+  const ws = await call("POST", "/workspaces", { auth: OPERATOR, body: { name: "Contract", plan: "pro" } });
+  const { workspace } = (await ws.json()) as { workspace: { id: string } };
+  fx = { blog, starter, seo, itemId: item.id, workspaceId: workspace.id };
+  return fx;
+}
+
+/** A path of `template` with real values (a `/workspaces/{id}` id is the workspace's). */
+function fill(template: string, site: TestSite, f: Fixture, siteId = site.id): string {
+  const values: Record<string, string> = {
+    token: site.token,
+    siteId,
+    slug: "posts",
+    itemSlug: "hello",
+    id: template.startsWith("/workspaces") ? f.workspaceId : f.itemId,
+    secret: "0".repeat(48),
+    asset: "swagger-ui.css",
+    path: "blog/",
+  };
+  return template.replace(/\{(\w+)\}/g, (_, k: string) => values[k] ?? k);
+}
+
+describe("the API answers exactly as openapi.json describes", () => {
+  it("describes the public content API", async () => {
+    const { blog, starter } = await fixture();
+    const v1 = `/v1/${blog.token}/collections/posts`;
+    const list = await hit("listItems", "GET", `${v1}/items?sort=-publishedAt&filter[title][contains]=puppy&limit=5`);
+    expect(list.body.total).toBe(1);
+    await hit("listItems", "GET", `${v1}/items?sort=-publishedAt&filter[title][contains]=puppy&limit=5`, {
+      headers: { "if-none-match": list.headers.get("etag")! },
+    });
+    await hit("listItems", "GET", `${v1}/items?filter[titel]=x`);
+    await hit("listItems", "GET", `/v1/${starter.token}/collections/posts/items?search=hello`);
+    await hit("listItems", "GET", `/v1/${UNKNOWN_TOKEN}/collections/posts/items`);
+
+    const one = await hit("getItem", "GET", `${v1}/items/hello`);
+    await hit("getItem", "GET", `${v1}/items/hello`, { headers: { "if-none-match": one.headers.get("etag")! } });
+    await hit("getItem", "GET", `${v1}/items/missing`);
+
+    const schema = await hit("getCollectionSchema", "GET", `${v1}/schema`);
+    await hit("getCollectionSchema", "GET", `${v1}/schema`, { headers: { "if-none-match": schema.headers.get("etag")! } });
+    await hit("getCollectionSchema", "GET", `/v1/${blog.token}/collections/nope/schema`);
+  });
+
+  it("describes semantic search and related items", async () => {
+    const { blog, starter } = await fixture();
+    await settleIndex(blog);
+    const q = `/v1/${blog.token}/search?q=${encodeURIComponent("puppy training")}&collection=posts`;
+    const found = await hit("search", "GET", q);
+    expect((found.body.results as unknown[]).length).toBeGreaterThan(0);
+    await hit("search", "GET", q, { headers: { "if-none-match": found.headers.get("etag")! } });
+    await hit("search", "GET", `/v1/${blog.token}/search?q=%20`);
+    await hit("search", "GET", `/v1/${starter.token}/search?q=dogs`);
+    await hit("search", "GET", `/v1/${UNKNOWN_TOKEN}/search?q=dogs`);
+
+    const related = `/v1/${blog.token}/collections/posts/items/hello/related`;
+    const r = await hit("relatedItems", "GET", related);
+    await hit("relatedItems", "GET", related, { headers: { "if-none-match": r.headers.get("etag")! } });
+    await hit("relatedItems", "GET", `/v1/${starter.token}/collections/posts/items/hello/related`);
+    await hit("relatedItems", "GET", `/v1/${blog.token}/collections/posts/items/missing/related`);
+  });
+
+  it("describes workspaces and sites (operator token)", async () => {
+    const f = await fixture();
+    const created = await hit("createWorkspace", "POST", "/workspaces", { auth: OPERATOR, body: { name: "W", plan: "starter" } });
+    const wsId = (created.body.workspace as { id: string }).id;
+    await hit("getWorkspace", "GET", `/workspaces/${wsId}`, { auth: OPERATOR });
+    await hit("getWorkspace", "GET", `/workspaces/ws_aaaaaaaaaaaaaaaa`, { auth: OPERATOR });
+    await hit("updateWorkspace", "PATCH", `/workspaces/${wsId}`, { auth: OPERATOR, body: { plan: "pro" } });
+    await hit("updateWorkspace", "PATCH", `/workspaces/ws_aaaaaaaaaaaaaaaa`, { auth: OPERATOR, body: { plan: "pro" } });
+    const site = await hit("createSite", "POST", "/sites", { auth: OPERATOR, body: { name: "S", workspaceId: wsId } });
+    const siteId = (site.body.site as { id: string; adminKey: string }).id;
+    await hit("createSite", "POST", "/sites", { auth: OPERATOR, body: { name: "S", workspaceId: "ws_aaaaaaaaaaaaaaaa" } });
+    await hit("updateSite", "PATCH", `/sites/${siteId}`, { auth: OPERATOR, body: { name: "Renamed" } });
+    await hit("updateSite", "PATCH", `/sites/${siteId}`, { auth: f.blog.adminKey, body: { name: "Renamed" } });
+    await hit("updateSite", "PATCH", `/sites/${UNKNOWN_SITE}`, { auth: OPERATOR, body: { name: "Renamed" } });
+  });
+
+  it("describes collections, media and items (admin key)", async () => {
+    const { blog } = await fixture();
+    const auth = blog.adminKey;
+    const base = `/sites/${blog.id}`;
+    await hit("getSite", "GET", base, { auth });
+    await hit("getSearchStatus", "GET", `${base}/search`, { auth });
+    await hit("listCollections", "GET", `${base}/collections`, { auth });
+    await hit("getCollection", "GET", `${base}/collections/posts`, { auth });
+    await hit("getCollection", "GET", `${base}/collections/Not_A_Slug`, { auth });
+    await hit("getCollection", "GET", `${base}/collections/nope`, { auth });
+
+    const tags = { name: "Tags", fields: [{ key: "label", type: "text" }] };
+    await hit("putCollection", "PUT", `${base}/collections/tags`, { auth, body: tags });
+    await hit("putCollection", "PUT", `${base}/collections/tags`, { auth, body: tags });
+    await hit("putCollection", "PUT", `${base}/collections/tags`, { auth, body: { fields: [{ key: "id", type: "text" }] } });
+    await hit("createItem", "POST", `${base}/collections/tags/items`, { auth, body: { slug: "t", data: { label: "L" } } });
+    await hit("putCollection", "PUT", `${base}/collections/tags`, { auth, body: { fields: [{ key: "label", type: "number" }] } });
+    await hit("putCollection", "PUT", `${base}/collections/Bad_Slug`, { auth, body: tags });
+    await hit("deleteCollection", "DELETE", `${base}/collections/authors`, { auth });
+    await hit("deleteCollection", "DELETE", `${base}/collections/tags`, { auth });
+    await hit("deleteCollection", "DELETE", `${base}/collections/tags`, { auth });
+    await hit("deleteCollection", "DELETE", `${base}/collections/Bad_Slug`, { auth });
+
+    await hit("createMedia", "POST", `${base}/media`, { auth, body: { url: "https://img.example.com/a.jpg", alt: "A", width: 800 } });
+
+    const created = await hit("createItem", "POST", `${base}/collections/posts/items`, {
+      auth,
+      body: { slug: "draft-one", data: { title: "D" } },
+    });
+    const id = (created.body.item as { id: string }).id;
+    await hit("createItem", "POST", `${base}/collections/posts/items`, { auth, body: { slug: "draft-one", data: { title: "D" } } });
+    await hit("createItem", "POST", `${base}/collections/nope/items`, { auth, body: { slug: "x" } });
+    await hit("createItems", "POST", `${base}/collections/posts/items:batch`, {
+      auth,
+      body: {
+        items: [
+          { slug: "b1", data: { title: "B1" } },
+          { slug: "b2", data: { title: "B2" }, publish: true },
+        ],
+      },
+    });
+    await hit("createItems", "POST", `${base}/collections/posts/items:batch`, {
+      auth,
+      body: {
+        items: [
+          { slug: "b3", data: { title: "B" } },
+          { slug: "b3", data: { title: "B" } },
+        ],
+      },
+    });
+    await hit("createItems", "POST", `${base}/collections/nope/items:batch`, { auth, body: { items: [{ slug: "x" }] } });
+
+    await hit("listDashboardItems", "GET", `${base}/collections/posts/items?status=draft&limit=2`, { auth });
+    await hit("listDashboardItems", "GET", `${base}/collections/posts/items?status=deleted`, { auth });
+    await hit("listDashboardItems", "GET", `${base}/collections/nope/items`, { auth });
+    const item = `${base}/collections/posts/items/${id}`;
+    await hit("getDashboardItem", "GET", item, { auth });
+    await hit("getDashboardItem", "GET", `${base}/collections/posts/items/it_missing`, { auth });
+    await hit("getDashboardItem", "GET", `${base}/collections/Bad_Slug/items/${id}`, { auth });
+    await hit("updateItem", "PATCH", item, { auth, body: { data: { summary: "S" } } });
+    await hit("updateItem", "PATCH", item, { auth, body: { slug: "hello" } });
+    await hit("updateItem", "PATCH", `${base}/collections/posts/items/it_missing`, { auth, body: { slug: "x" } });
+    for (const action of ["publish", "unpublish"] as const) {
+      await hit(`${action}Item`, "POST", `${item}/${action}`, { auth });
+      await hit(`${action}Item`, "POST", `${base}/collections/posts/items/it_missing/${action}`, { auth });
+      await hit(`${action}Item`, "POST", `${base}/collections/Bad_Slug/items/${id}/${action}`, { auth });
+    }
+    await hit("deleteItem", "DELETE", item, { auth });
+    await hit("deleteItem", "DELETE", item, { auth });
+    await hit("deleteItem", "DELETE", `${base}/collections/Bad_Slug/items/${id}`, { auth });
+  });
+
+  it("describes capture, refresh, the webhook and rendered pages", async () => {
+    const { blog } = await fixture();
+    const site = await newBlog("seo_engine");
+    await publishedPost(site, "hello", { title: "Hello" });
+    const auth = site.adminKey;
+    const base = `/sites/${site.id}/ssr`;
+    await hit("getCapture", "GET", `${base}/capture`, { auth });
+    await hit("refreshCapture", "POST", `${base}/refresh`, { auth });
+    await hit("deleteCapture", "DELETE", `${base}/capture`, { auth });
+    const pageUrl = await putPage(listPage({ service: ORIGIN, token: site.token }));
+    await hit("putCapture", "PUT", `${base}/capture`, { auth, body: { pageUrl, collection: "posts" } });
+    const again = await hit("putCapture", "PUT", `${base}/capture`, { auth, body: { pageUrl, collection: "posts" } });
+    await hit("putCapture", "PUT", `${base}/capture`, { auth, body: { pageUrl, collection: "nope" } });
+    await hit("putCapture", "PUT", `${base}/capture`, { auth, body: { pageUrl: await putPage("<p>no widget</p>"), collection: "posts" } });
+    await hit("putCapture", "PUT", `/sites/${blog.id}/ssr/capture`, { auth: blog.adminKey, body: { pageUrl, collection: "posts" } });
+    await hit("getCapture", "GET", `${base}/capture`, { auth });
+    await hit("refreshCapture", "POST", `${base}/refresh`, { auth });
+    await hit("refreshCapture", "POST", `/sites/${blog.id}/ssr/refresh`, { auth: blog.adminKey });
+    const broken = await newBlog("seo_engine");
+    const brokenPage = await putPage(listPage({ service: ORIGIN, token: broken.token }));
+    await putCapture(broken, { pageUrl: brokenPage, collection: "posts" });
+    await putPage("<p>the widget is gone</p>", { path: new URL(brokenPage).pathname });
+    await hit("refreshCapture", "POST", `/sites/${broken.id}/ssr/refresh`, { auth: broken.adminKey });
+
+    const webhookUrl = new URL((again.body.capture as { webhookUrl: string }).webhookUrl).pathname;
+    await hit("ssrWebhook", "POST", webhookUrl, { body: { triggerType: "site_publish" } });
+    await hit("ssrWebhook", "POST", webhookUrl, { body: { triggerType: "form_submission" } });
+    await hit("ssrWebhook", "POST", `${webhookUrl.slice(0, -4)}ffff`, { body: { triggerType: "site_publish" } });
+    await hit("ssrWebhook", "POST", webhookUrl, { body: big() });
+    const signed = await newBlog("seo_engine");
+    const signedPage = await putPage(listPage({ service: ORIGIN, token: signed.token }));
+    const c = await putCapture(signed, { pageUrl: signedPage, collection: "posts", webhookSigningSecret: "a-signing-secret" });
+    const signedHook = new URL(c.body.capture.webhookUrl).pathname;
+    await hit("ssrWebhook", "POST", signedHook, { body: { triggerType: "site_publish" }, headers: { "x-hub-signature-256": "sha256=00" } });
+
+    const basePath = new URL(pageUrl).pathname;
+    const page = await hit("renderedPage", "GET", basePath, { headers: { "x-service-token": site.token } });
+    await hit("renderedPage", "GET", basePath, { headers: { "x-service-token": site.token, "if-none-match": page.headers.get("etag")! } });
+    await hit("renderedPage", "GET", `${basePath}sitemap.xml`, { headers: { "x-service-token": site.token } });
+    await hit("renderedPage", "GET", basePath.slice(0, -1), { headers: { "x-service-token": site.token } });
+    await hit("renderedPage", "GET", `${basePath}missing`, { headers: { "x-service-token": site.token } });
+    await hit("renderedPage", "GET", basePath, { headers: { "x-service-token": UNKNOWN_TOKEN } });
+    await hit("renderedPage", "GET", basePath, { headers: { "x-service-token": blog.token } });
+    await hit("deleteCapture", "DELETE", `${base}/capture`, { auth });
+  });
+
+  it("describes custom hostnames", async () => {
+    const { blog } = await fixture();
+    const site = await newBlog("seo_engine");
+    const auth = site.adminKey;
+    const base = `/sites/${site.id}/ssr/custom-hostname`;
+    const hostname = `blog-${crypto.randomUUID().slice(0, 8)}.example.test`;
+    await hit("getCustomHostname", "GET", base, { auth });
+    await hit("deleteCustomHostname", "DELETE", base, { auth });
+    await hit("putCustomHostname", "POST", base, { auth, body: { hostname } });
+    await hit("putCustomHostname", "POST", base, { auth, body: { hostname } });
+    await hit("putCustomHostname", "POST", base, { auth, body: { hostname: "http://not a host/" } });
+    await hit("putCustomHostname", "POST", `/sites/${blog.id}/ssr/custom-hostname`, { auth: blog.adminKey, body: { hostname } });
+    const other = await newBlog("seo_engine");
+    await hit("putCustomHostname", "POST", `/sites/${other.id}/ssr/custom-hostname`, { auth: other.adminKey, body: { hostname } });
+    await hit("getCustomHostname", "GET", base, { auth });
+    await hit("deleteCustomHostname", "DELETE", base, { auth });
+  });
+
+  it("describes sessions, the dashboard and its screens' calls", async () => {
+    const f = await fixture();
+    const fresh = await newBlog("pro");
+    const auth = fresh.adminKey;
+    const base = `/sites/${fresh.id}`;
+    const client = { "cf-connecting-ip": `198.51.100.${Math.floor(Math.random() * 200)}` };
+    const signedIn = await hit("signIn", "POST", "/sessions", { body: { key: auth }, headers: client });
+    const cookie = signedIn.headers.get("set-cookie")!.split(";")[0]!;
+    await hit("getCurrentSession", "GET", "/sessions/current", { headers: { cookie } });
+    await hit("getCurrentSession", "GET", "/sessions/current");
+    await hit("signIn", "POST", "/sessions", { body: { key: auth }, headers: { origin: "https://elsewhere.test" } });
+    const wrong = auth.slice(0, -4) + "aaaa";
+    for (let i = 0; i < 3; i++) await hit("signIn", "POST", "/sessions", { body: { key: wrong }, headers: client });
+    await hit("signIn", "POST", "/sessions", { body: { key: auth }, headers: client });
+    await hit("getDashboard", "GET", "/dashboard/");
+
+    await hit("getSiteStats", "GET", `${base}/stats`, { headers: { cookie } });
+    await hit("listDashboardItems", "GET", `${base}/collections/posts/items?sort=-title&search=puppy`, { auth });
+    await hit("listDashboardItems", "GET", `${base}/collections/posts/items?sort=notes`, { auth });
+    await addItem(fresh, "posts", { slug: "pic", data: { title: "Pic", cover: { url: "https://img.example.com/p.jpg" } } });
+    const media = await hit("listMedia", "GET", `${base}/media`, { auth });
+    const mediaId = (media.body.media as { mediaId: string }[])[0]!.mediaId;
+    await hit("updateMedia", "PATCH", `${base}/media/${mediaId}`, { auth, body: { alt: "A picture" } });
+    await hit("updateMedia", "PATCH", `${base}/media/md_missing`, { auth, body: { alt: "x" } });
+    await hit("retrySearchIndexing", "POST", `${base}/search/retry`, { auth });
+
+    const seo = await newBlog("seo_engine");
+    await hit("previewPage", "GET", `/sites/${seo.id}/ssr/preview`, { auth: seo.adminKey });
+    const draft = await addItem(seo, "posts", { slug: "draft", data: { title: "Draft" } });
+    const pageUrl = await putPage(listPage({ service: ORIGIN, token: seo.token }));
+    await putCapture(seo, { pageUrl, collection: "posts" });
+    await hit("previewPage", "GET", `/sites/${seo.id}/ssr/preview?item=${draft.id}`, { auth: seo.adminKey });
+    await hit("previewPage", "GET", `/sites/${seo.id}/ssr/preview?item=it_missing`, { auth: seo.adminKey });
+    await hit("previewPage", "GET", `/sites/${f.blog.id}/ssr/preview`, { auth: f.blog.adminKey });
+
+    await hit("rotateAdminKey", "POST", `${base}/admin-key`, { headers: { cookie, origin: ORIGIN } });
+    await hit("signOut", "DELETE", "/sessions/current", { headers: { cookie, origin: "https://elsewhere.test" } });
+    await hit("signOut", "DELETE", "/sessions/current", { headers: { cookie } });
+  });
+
+  it("describes the service's own documents", async () => {
+    await hit("getServiceInfo", "GET", "/");
+    const script = await hit("getEmbedScript", "GET", "/embed.js");
+    await hit("getEmbedScript", "GET", "/embed.js", { headers: { "if-none-match": script.headers.get("etag")! } });
+    const doc = await hit("getOpenApi", "GET", "/openapi.json");
+    expect(doc.body.openapi).toBe("3.1.0");
+    await hit("getApiReference", "GET", "/docs");
+    await hit("getApiReferenceAsset", "GET", "/docs/swagger-ui-bundle.js");
+    await hit("getApiReferenceAsset", "GET", "/docs/nope.js");
+  });
+
+  it("describes the errors every authenticated call and every JSON body can cause", async () => {
+    const f = await fixture();
+    for (const op of OPERATIONS) {
+      // Server rendering checks the plan before it reads a body; the fixture's item is the pro blog's.
+      const site = op.path.includes("/ssr/") ? f.seo : f.blog;
+      const security = (op.spec.security ?? []) as Record<string, unknown>[];
+      const method = op.method.toUpperCase();
+      const path = fill(op.path, site, f);
+      const needsKey = security.some((s) => "siteKey" in s || "operator" in s);
+      if (needsKey) {
+        await hit(op.id, method, path, { auth: null });
+        // A change made with a session cookie from another origin is refused before anything else.
+        const cookie = `oc_session=ss_${site.id}_${"a".repeat(40)}`;
+        if (method !== "GET") await hit(op.id, method, path, { auth: null, headers: { cookie, origin: "https://elsewhere.test" } });
+        if (op.path.startsWith("/sites/{siteId}")) await hit(op.id, method, fill(op.path, site, f, UNKNOWN_SITE), { auth: OPERATOR });
+      }
+      const takesJson = op.spec.requestBody !== undefined && op.id !== "ssrWebhook";
+      if (takesJson) {
+        await hit(op.id, method, path, { auth: OPERATOR, body: "[]" });
+        await hit(op.id, method, path, { auth: OPERATOR, body: big() });
+        await hit(op.id, method, path, { auth: OPERATOR, body: "name=x", headers: { "content-type": "text/plain" } });
+      }
+    }
+  });
+
+  it("shows examples (real answers) that match their schemas", () => {
+    const { examples, problems } = exampleProblems();
+    expect(examples).toBeGreaterThan(5);
+    expect(problems).toEqual([]);
+  });
+
+  afterAll(() => {
+    // Runs after every test above: each documented answer was produced and checked.
+    const missing = documentedAnswers().filter((a) => !seen.has(a) && !ELSEWHERE[a]);
+    expect(missing).toEqual([]);
+  });
+});
