@@ -1,7 +1,18 @@
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules", ".wrangler", "worker-configuration.d.ts", "dist", "embedder/dist", ".bench"] },
+  {
+    ignores: [
+      "node_modules",
+      ".wrangler",
+      "worker-configuration.d.ts",
+      "dist",
+      "embedder/dist",
+      ".bench",
+      "dashboard/src/generated",
+      "examples/client/api.d.ts",
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     rules: {

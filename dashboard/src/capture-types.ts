@@ -1,22 +1,4 @@
-/** The SEO Engine capture as `GET /sites/:siteId/ssr/capture` answers it. */
-export interface Capture {
-  pageUrl: string;
-  publicUrl: string;
-  basePath: string;
-  collection: string | null;
-  showsList: boolean;
-  seo: Partial<Record<"titleField" | "descriptionField" | "imageField" | "authorField" | "siteName" | "publisher", string>> & {
-    feedItems?: number;
-  };
-  webhookSigning: "configured" | "off";
-  capturedAt: string;
-  refreshedAt: string | null;
-  lastRefresh: { at: string; ok: boolean; trigger: string; error?: string } | null;
-  nextRefreshAt: string | null;
-  webhookUrl: string;
-  documents: { paths: string[]; lastBuild: { at: string; ms: number; urls: number; feedItems: number; bytes: number } | null };
-  page: { title: string; description: string };
-}
+export type { Capture } from "./types";
 
 /** Why a capture failed, in words (`details.reason` of 422 capture_failed). */
 export const CAPTURE_REASONS: Record<string, string> = {

@@ -1,92 +1,42 @@
-/** Shapes of the dashboard API's answers (README.md, "Dashboard API"). */
-export type Plan = "starter" | "pro" | "seo_engine";
+/**
+ * The answers' shapes come from openapi.json, the service's contract (generated from its code by
+ * `npm run openapi`; scripts/build.mjs types it into generated/api.d.ts): the dashboard cannot
+ * drift from the API it calls.
+ */
+import type { components } from "./generated/api";
 
-export interface Session {
-  kind: "site" | "operator";
-  siteId?: string;
-  createdAt: string;
-  expiresAt: string;
-}
+type S = components["schemas"];
+export type Session = S["Session"];
+export type Site = S["Site"];
+export type Collection = S["Collection"];
+export type Field = Collection["fields"][number];
+export type Item = S["DashboardItem"];
+export type ItemData = Item["data"];
+export type MediaEntry = S["MediaEntry"];
+export type Stats = S["SiteStats"];
 
-export interface Site {
-  id: string;
-  name: string;
-  workspaceId: string;
-  plan: Plan;
-  token: string;
-  features: { advancedLists: boolean; serverRendering: boolean };
-  flags: { aiSearch: boolean };
-  createdAt: string;
-  updatedAt: string;
-}
+export type ItemList = S["ListDashboardItemsResponse"];
+export type MediaList = S["ListMediaResponse"];
+export type PublicItem = S["PublicItem"];
+export type SearchStatus = S["SearchStatus"];
+export type Capture = S["Capture"];
+export type CustomHostname = S["CustomHostname"];
+export type Plan = Site["plan"];
+export type FieldType = Field["type"];
 
-export const FIELD_TYPES = ["text", "richText", "number", "boolean", "date", "link", "image", "video", "reference", "references"] as const;
-export type FieldType = (typeof FIELD_TYPES)[number];
+export const FIELD_TYPES: readonly FieldType[] = [
+  "text",
+  "richText",
+  "number",
+  "boolean",
+  "date",
+  "link",
+  "image",
+  "video",
+  "reference",
+  "references",
+];
 export const INDEXABLE: ReadonlySet<FieldType> = new Set(["text", "number", "boolean", "date", "link", "reference"]);
-
-export interface Field {
-  key: string;
-  type: FieldType;
-  indexed?: boolean;
-  required?: boolean;
-  collection?: string;
-}
-
-export interface Collection {
-  id: string;
-  slug: string;
-  name: string;
-  fields: Field[];
-  createdAt: string;
-  updatedAt: string;
-}
-
-export type ItemData = Record<string, unknown>;
-
-export interface Item {
-  id: string;
-  slug: string;
-  collection: string;
-  status: "draft" | "published";
-  publishedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  data: ItemData;
-}
-
-export interface ItemList {
-  items: Item[];
-  page: number;
-  limit: number;
-  total: number;
-  totalPages: number;
-}
-
-export interface MediaEntry {
-  mediaId: string;
-  url: string;
-  srcset: string;
-  alt: string;
-  width?: number;
-  height?: number;
-  createdAt: string;
-  usedBy: { collection: string; itemId: string; slug: string; field: string }[];
-}
-
-export interface MediaList {
-  media: MediaEntry[];
-  page: number;
-  limit: number;
-  total: number;
-  totalPages: number;
-}
-
-export interface Stats {
-  collections: number;
-  published: number;
-  drafts: number;
-  recent: { id: string; slug: string; collection: string; status: string; title: string | null; updatedAt: string }[];
-}
 
 export const PLAN_NAMES: Record<Plan, string> = { starter: "Starter", pro: "Pro", seo_engine: "SEO Engine" };
 

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { FIELD_TYPES, fieldSchema } from "../../actors/site/fields";
 import { ERROR_STATUS, type ErrorCode } from "../http/errors";
 import { PLANS } from "../plans";
+import { seoSchema } from "../../actors/site/ssr/routes";
 
 const instant = z.string().describe("ISO 8601 instant, UTC");
 const data = z
@@ -104,7 +105,7 @@ export const Capture = z.strictObject({
   basePath: z.string(),
   collection: z.string().nullable(),
   showsList: z.boolean(),
-  seo: z.record(z.string(), z.union([z.string(), z.number()])),
+  seo: seoSchema.describe("The SEO choices the capture was given; a missing one is picked automatically."),
   webhookSigning: z.enum(["configured", "off"]),
   capturedAt: instant,
   refreshedAt: instant.nullable(),

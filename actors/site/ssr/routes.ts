@@ -29,7 +29,7 @@ const WEBHOOK_MAX_BYTES = 1024 * 1024;
 export const SSR_JOBS = { nightly: "ssr-nightly", webhook: "ssr-webhook" } as const;
 
 const httpUrl = z.string().refine(isHttpUrl, "must be an absolute http(s) URL");
-const seoSchema = z
+export const seoSchema = z
   .object({
     titleField: z.string().max(64),
     descriptionField: z.string().max(64),
