@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api, ApiFailure } from "../api";
 import { hostnameOrigin } from "../hostname-url";
 import { PlanGate } from "../plan-gate";
@@ -47,12 +47,17 @@ export function Domains() {
   const [apexCheck, setApexCheck] = useState(false);
   const [detaching, setDetaching] = useState(false);
 
+  const latest = useRef(0);
   const load = async () => {
+    // Only the newest check may set the record: an older answer arriving late must not undo a registration.
+    const n = ++latest.current;
     try {
       const r = await api<{ customHostname: CustomHostname; replacing?: CustomHostname }>("GET", sitePath("ssr", "custom-hostname"));
+      if (n !== latest.current) return;
       setRecord(r.customHostname);
       setReplacing(r.replacing ?? null);
     } catch (err) {
+      if (n !== latest.current) return;
       if (err instanceof ApiFailure && err.error.code === "not_configured") setNotConfigured(true);
       else if (!(err instanceof ApiFailure && err.status === 404)) setError(err);
       setRecord(null);
@@ -73,6 +78,7 @@ export function Domains() {
     setError(null);
     try {
       const r = await api<{ customHostname: CustomHostname }>("POST", sitePath("ssr", "custom-hostname"), { hostname: hostname.trim() });
+      latest.current++;
       setRecord(r.customHostname);
       setHostname("");
       void load();
