@@ -1,5 +1,5 @@
 import { IttyRouter, type IRequest } from "itty-router";
-import { ApiError } from "../../src/http/errors";
+import { ApiError, clip } from "../../src/http/errors";
 import { json, readJsonObject } from "../../src/http/json";
 import { parseBody } from "../../src/http/validation";
 import { isSlug, SLUG_RULE } from "../../src/shared/slug";
@@ -50,7 +50,7 @@ export function dashboardRoutes(s: SiteContext) {
   };
   const slugParam = (req: IRequest): string => {
     const slug = req.params.slug ?? "";
-    if (!isSlug(slug)) throw new ApiError("bad_request", `"${slug}" is not a valid collection slug (${SLUG_RULE}).`);
+    if (!isSlug(slug)) throw new ApiError("bad_request", `"${clip(slug)}" is not a valid collection slug (${SLUG_RULE}).`);
     return slug;
   };
   // The dashboard's item, with its place in the search index (null for drafts and below Pro).
@@ -123,7 +123,7 @@ export function dashboardRoutes(s: SiteContext) {
       const limit = parseLimit(url.searchParams.get("limit"));
       const raw = url.searchParams.get("status");
       if (raw !== null && raw !== "draft" && raw !== "published") {
-        throw new ApiError("bad_request", `status must be draft or published, got "${raw}".`, { parameter: "status" });
+        throw new ApiError("bad_request", `status must be draft or published, got "${clip(raw)}".`, { parameter: "status" });
       }
       const { rows, total } = listDashboardItems(s.sql, c, page, limit, raw);
       return json({ items: dashboardItems(rows, c), page, limit, total, totalPages: Math.ceil(total / limit) });
