@@ -25,6 +25,8 @@ const BINDINGS = {
   SERVICE_HOSTNAMES: "api.test,localhost,127.0.0.1",
   CUSTOM_HOSTNAMES: "local",
   CUSTOM_HOSTNAME_CNAME_TARGET: "ssr.api.test",
+  // A stalled request body is cut after 2 s here (10 s in wrangler.toml), so the tests of it stay short.
+  BODY_READ_TIMEOUT_MS: "2000",
 };
 
 interface WorkerdProject {

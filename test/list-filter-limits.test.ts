@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { addItem, callJson, newBlog, type TestSite } from "./helpers";
+
 // The documented limit (README, List parameters).
 const MAX_FILTERS = 40;
-import { addItem, callJson, newBlog, type TestSite } from "./helpers";
 
 interface Page {
   items: { slug: string }[];

@@ -46,6 +46,6 @@ async function readText(request: Request, maxBytes: number): Promise<string> {
   }
 }
 
-function tooLarge(maxBytes: number): ApiError {
+export function tooLarge(maxBytes: number): ApiError {
   return new ApiError("payload_too_large", `The request body is larger than ${maxBytes} bytes.`, { maxBytes });
 }
