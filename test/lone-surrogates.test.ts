@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ORIGIN, callJson, expectStatus, newBlog } from "./helpers";
 import { itemPage } from "./fixtures/blog-pages";
-import { capture, capturedBlog, pathOf, publishedPost, putPage, renderedHtml } from "./ssr-helpers";
+import { capturedBlog, pathOf, publishedPost, putPage, renderedHtml } from "./ssr-helpers";
 
 // Valid JSON whose strings hold lone surrogates, as copy-paste from broken sources produces.
 const LONE_HIGH = "\\ud800";

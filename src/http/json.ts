@@ -47,7 +47,8 @@ export function wellFormed(value: unknown, depth = 0): unknown {
   if (typeof value === "string") return value.isWellFormed() ? value : value.toWellFormed();
   if (typeof value !== "object" || value === null) return value;
   // No document we accept nests this deep; refusing it keeps every later walk (and JSON.stringify) bounded.
-  if (depth > MAX_DEPTH) throw new ApiError("bad_request", `The request body nests deeper than ${MAX_DEPTH} levels.`, { maxDepth: MAX_DEPTH });
+  if (depth > MAX_DEPTH)
+    throw new ApiError("bad_request", `The request body nests deeper than ${MAX_DEPTH} levels.`, { maxDepth: MAX_DEPTH });
   if (Array.isArray(value)) return value.map((v) => wellFormed(v, depth + 1));
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [wellFormed(k), wellFormed(v, depth + 1)]));
 }
