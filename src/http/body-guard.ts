@@ -75,7 +75,14 @@ export class BodyGuard {
     const guarded = new ReadableStream<Uint8Array>(
       {
         pull: async (controller) => {
-          const result = await readWithin(reader, Math.min(limits.idleMs, limits.totalMs - (Date.now() - started)));
+          let result: ReadableStreamReadResult<Uint8Array> | "timeout";
+          try {
+            result = await readWithin(reader, Math.min(limits.idleMs, limits.totalMs - (Date.now() - started)));
+          } catch {
+            // The client broke off (or sent less than it declared): the request is incomplete, not our failure.
+            this.#finished = true;
+            return fail(new ApiError("bad_request", "The request body broke off before it was complete."), controller);
+          }
           if (result === "timeout") return fail(timedOut(limits), controller);
           if (result.done) {
             this.#finished = true;
