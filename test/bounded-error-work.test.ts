@@ -1,21 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { callJson, expectStatus, newBlog, newSite, type TestSite } from "./helpers";
+import { callJson, expectStatus, newBlog, newSite, type TestSite, within } from "./helpers";
 
 interface Err {
   error: { code: string; message: string; details?: unknown };
-}
-
-/** Fails (instead of waiting on) a request that does not answer within `seconds`: a bound, not a measurement. */
-async function within<T>(seconds: number, p: Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${seconds} s`)), seconds * 1000);
-  });
-  try {
-    return await Promise.race([p, late]);
-  } finally {
-    if (timer !== null) clearTimeout(timer);
-  }
 }
 
 /** The envelope echoes at most a short prefix of what was sent. */

@@ -7,21 +7,9 @@
 import { exports } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ORIGIN, addItem, newBlog } from "./helpers";
+import { ORIGIN, addItem, newBlog, within } from "./helpers";
 import { listPage } from "./fixtures/blog-pages";
 import { capture, pathOf, putPage, renderedHtml } from "./ssr-helpers";
-
-async function within<T>(seconds: number, p: Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${seconds} s`)), seconds * 1000);
-  });
-  try {
-    return await Promise.race([p, late]);
-  } finally {
-    if (timer !== null) clearTimeout(timer);
-  }
-}
 
 async function expectEnvelopeOrSuccess(r: Response, context: string): Promise<void> {
   const text = await r.text();

@@ -1,19 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { addItem, call, newBlog } from "./helpers";
-
-/** Fails a request that does not answer within `seconds`: a bound on work, not a measurement. */
-async function within<T>(seconds: number, p: Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${seconds} s`)), seconds * 1000);
-  });
-  try {
-    return await Promise.race([p, late]);
-  } finally {
-    if (timer !== null) clearTimeout(timer);
-  }
-}
+import { addItem, call, newBlog, within } from "./helpers";
 
 const keys = [
   "page",

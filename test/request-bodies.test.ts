@@ -1,22 +1,9 @@
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { addItem, newBlog, OPERATOR, ORIGIN, type TestSite } from "./helpers";
+import { addItem, newBlog, OPERATOR, ORIGIN, type TestSite, within } from "./helpers";
 
 interface Envelope {
   error: { code: string; message: string; details?: Record<string, unknown> };
-}
-
-/** Fails (instead of waiting on) a request that does not answer within `seconds`: a bound, not a measurement. */
-async function within<T>(seconds: number, p: Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${seconds} s`)), seconds * 1000);
-  });
-  try {
-    return await Promise.race([p, late]);
-  } finally {
-    if (timer !== null) clearTimeout(timer);
-  }
 }
 
 /** A body that sends `first` (if any) and then nothing, ever. */
