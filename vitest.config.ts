@@ -25,6 +25,10 @@ const BINDINGS = {
   SERVICE_HOSTNAMES: "api.test,localhost,127.0.0.1",
   CUSTOM_HOSTNAMES: "local",
   CUSTOM_HOSTNAME_CNAME_TARGET: "ssr.api.test",
+  // A stalled request body is cut after 2 s here (10 s in wrangler.toml), so the tests of it stay short.
+  BODY_READ_TIMEOUT_MS: "2000",
+  // Slow customer pages time out after 4 s here (10 s in wrangler.toml).
+  SSR_FETCH_TIMEOUT_MS: "4000",
 };
 
 interface WorkerdProject {

@@ -1,4 +1,5 @@
 import { IttyRouter } from "itty-router";
+import { BODY_LIMITS, BodyGuard, type BodyLimits } from "./http/body-guard";
 import { ApiError, errorResponse, toErrorResponse } from "./http/errors";
 import { isSiteId } from "./ids";
 import { json } from "./http/json";
@@ -51,12 +52,21 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
   .all("/sites/:siteId", (req, env) => siteDashboard(req, env, req.params.siteId))
   .all("/sites/:siteId/*", (req, env) => siteDashboard(req, env, req.params.siteId));
 
+/** Tests and local runs may shorten the read timeout (BODY_READ_TIMEOUT_MS); the byte limit is the contract's. */
+function bodyLimits(env: Env): BodyLimits {
+  const idle = Number(env.BODY_READ_TIMEOUT_MS);
+  return Number.isFinite(idle) && idle > 0 ? { ...BODY_LIMITS, idleMs: idle, totalMs: Math.max(idle, BODY_LIMITS.totalMs) } : BODY_LIMITS;
+}
+
 export default {
   async fetch(request, env, ctx): Promise<Response> {
     const isHead = request.method === "HEAD";
-    const req = isHead ? new Request(request, { method: "GET" }) : request;
+    const guard = new BodyGuard(request, bodyLimits(env));
+    const req = isHead ? new Request(request, { method: "GET" }) : guard.request;
     let response: Response;
     try {
+      const refused = guard.failure();
+      if (refused) throw refused;
       const serviceToken = request.headers.get(SERVICE_TOKEN_HEADER);
       // The URL carries the Host the client asked for (workerd builds request.url from it).
       const host = new URL(request.url).host;
@@ -67,6 +77,10 @@ export default {
     } catch (err) {
       response = toErrorResponse(err);
     }
+    // A body cut for its size or pace: the route saw a broken stream; the client gets why.
+    const refused = guard.failure();
+    if (refused) response = toErrorResponse(refused);
+    await guard.settle();
     if (new URL(request.url).pathname.startsWith("/v1/") && !response.headers.has("access-control-allow-origin")) {
       response = withCors(response);
     }

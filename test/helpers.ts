@@ -96,3 +96,16 @@ export async function addItem(site: TestSite, collection: string, item: Record<s
   );
   return body.item;
 }
+
+/** Fails (instead of waiting on) a request that does not answer within `seconds`: a bound on work, not a measurement. */
+export async function within<T>(seconds: number, p: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${seconds} s`)), seconds * 1000);
+  });
+  try {
+    return await Promise.race([p, late]);
+  } finally {
+    if (timer !== null) clearTimeout(timer);
+  }
+}

@@ -7,14 +7,15 @@ let pageCounter = 0;
 
 /** Stores a page on the customer-site server; returns its URL. Paths are unique per call unless given. */
 export async function putPage(
-  html: string,
-  opts: { path?: string; type?: string; status?: number; location?: string } = {},
+  html: string | Uint8Array,
+  opts: { path?: string; type?: string; status?: number; location?: string; bodyDelayMs?: number } = {},
 ): Promise<string> {
   const path = opts.path ?? `/p${++pageCounter}-${crypto.randomUUID().slice(0, 8)}/blog/`;
   const headers: Record<string, string> = {};
   if (opts.type) headers["x-content-type"] = opts.type;
   if (opts.status) headers["x-status"] = String(opts.status);
   if (opts.location) headers["x-location"] = opts.location;
+  if (opts.bodyDelayMs) headers["x-body-delay-ms"] = String(opts.bodyDelayMs);
   const res = await fetch(`${pageServer()}/__pages${path}`, { method: "PUT", body: html, headers });
   if (res.status !== 204) throw new Error(`page server refused ${path}`);
   return `${pageServer()}${path}`;

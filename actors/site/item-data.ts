@@ -1,4 +1,4 @@
-import { ApiError } from "../../src/http/errors";
+import { ApiError, clip } from "../../src/http/errors";
 import { suggest } from "../../src/shared/suggest";
 import type { Field } from "./fields";
 import { type MediaRow, newMedia } from "./media";
@@ -50,12 +50,12 @@ export function validateItemData(
 
   for (const [key, value] of Object.entries(input)) {
     const field = byKey.get(key);
-    const path = `${pathPrefix}.${key}`;
+    const path = `${pathPrefix}.${clip(key)}`;
     if (!field) {
       const hint = suggest(key, [...byKey.keys()]);
       issues.push({
         path,
-        message: `unknown field "${key}"${hint ? ` (did you mean "${hint}"?)` : ""}; fields: ${[...byKey.keys()].join(", ") || "none"}`,
+        message: `unknown field "${clip(key)}"${hint ? ` (did you mean "${hint}"?)` : ""}; fields: ${[...byKey.keys()].join(", ") || "none"}`,
       });
       continue;
     }
@@ -97,18 +97,18 @@ function checkValue(field: Field, value: unknown, lookups: DataLookups, media: M
     case "date": {
       if (typeof value !== "string") return `must be an ISO 8601 date string, got ${describe(value)}`;
       const d = normalizeDate(value);
-      return d ? { value: d } : `must be an ISO 8601 date like 2024-05-01 or 2024-05-01T09:30:00Z, got "${value}"`;
+      return d ? { value: d } : `must be an ISO 8601 date like 2024-05-01 or 2024-05-01T09:30:00Z, got "${clip(value)}"`;
     }
     case "link":
       if (typeof value !== "string") return `must be a URL string, got ${describe(value)}`;
-      return isSafeLink(value) ? { value } : `must be an http(s), mailto: or tel: URL or a path starting with /, got "${value}"`;
+      return isSafeLink(value) ? { value } : `must be an http(s), mailto: or tel: URL or a path starting with /, got "${clip(value)}"`;
     case "image":
     case "video":
       return checkMedia(value, lookups, media);
     case "reference": {
       if (typeof value !== "string") return `must be the id or slug of an item in "${field.collection}"`;
       const id = lookups.resolveReference(field.collection as string, value);
-      return id ? { value: id } : `no item "${value}" in collection "${field.collection}"`;
+      return id ? { value: id } : `no item "${clip(value)}" in collection "${field.collection}"`;
     }
     case "references": {
       if (!Array.isArray(value)) return `must be an array of ids or slugs of items in "${field.collection}"`;
@@ -117,7 +117,7 @@ function checkValue(field: Field, value: unknown, lookups: DataLookups, media: M
       for (const ref of value) {
         if (typeof ref !== "string") return `must hold only ids or slugs (strings), got ${describe(ref)}`;
         const id = lookups.resolveReference(field.collection as string, ref);
-        if (!id) return `no item "${ref}" in collection "${field.collection}"`;
+        if (!id) return `no item "${clip(ref)}" in collection "${field.collection}"`;
         if (!ids.includes(id)) ids.push(id);
       }
       return { value: ids };
@@ -127,14 +127,14 @@ function checkValue(field: Field, value: unknown, lookups: DataLookups, media: M
 
 function checkMedia(value: unknown, lookups: DataLookups, media: MediaRow[]): { value: unknown } | string {
   if (typeof value === "string") {
-    return lookups.mediaExists(value) ? { value } : `no media "${value}" on this site (POST /media first, or give {url, alt})`;
+    return lookups.mediaExists(value) ? { value } : `no media "${clip(value)}" on this site (POST /media first, or give {url, alt})`;
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return "must be a mediaId or an object {url, alt?, width?, height?}";
   }
   const v = value as Record<string, unknown>;
   const unknownKeys = Object.keys(v).filter((k) => !["url", "alt", "width", "height"].includes(k));
-  if (unknownKeys.length) return `has unknown keys ${unknownKeys.join(", ")} (allowed: url, alt, width, height)`;
+  if (unknownKeys.length) return `has unknown keys ${clip(unknownKeys.join(", "))} (allowed: url, alt, width, height)`;
   if (typeof v.url !== "string" || !isHttpUrl(v.url)) return "url must be an absolute http(s) URL";
   if (v.alt !== undefined && typeof v.alt !== "string") return "alt must be a string";
   for (const dim of ["width", "height"] as const) {

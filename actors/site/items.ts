@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ApiError } from "../../src/http/errors";
+import { ApiError, clip } from "../../src/http/errors";
 import { newItemId } from "../../src/ids";
 import type { Collection } from "./collections";
 import { slugSchema } from "./fields";
@@ -80,7 +80,7 @@ export function lookupsFor(sql: SqlStorage, collections: readonly Collection[]):
 
 export function readItem(sql: SqlStorage, collection: Collection, id: string): ItemRow {
   const row = sql.exec<ItemRow>("SELECT * FROM items WHERE collection_id = ? AND id = ?", collection.id, id).toArray()[0];
-  if (!row) throw new ApiError("not_found", `No item "${id}" in collection "${collection.slug}".`);
+  if (!row) throw new ApiError("not_found", `No item "${clip(id)}" in collection "${collection.slug}".`);
   return row;
 }
 

@@ -1,4 +1,4 @@
-import { ApiError } from "../../src/http/errors";
+import { ApiError, clip } from "../../src/http/errors";
 import { FILTER_OPS, type FilterParam, parseFilterParam, parseLimit, parsePage, parseSort } from "../../src/shared/list-params";
 import { suggest } from "../../src/shared/suggest";
 import type { Collection } from "./collections";
@@ -8,7 +8,7 @@ import { parseBooleanParam, parseNumberParam, normalizeDate } from "./values";
 export interface ListQuery {
   page: number;
   limit: number;
-  /** SQL after `WHERE`, with `?` placeholders. */
+  /** SQL after `WHERE`, with numbered `?N` placeholders (1..args.length), so `?` appended after it numbers on. */
   where: string;
   args: (string | number)[];
   orderBy: string;
@@ -18,6 +18,16 @@ export interface ListQuery {
 
 const MAX_SEARCH = 200;
 const MAX_IN_VALUES = 50;
+/**
+ * Durable Object SQLite binds at most 100 values per statement. A filter binds
+ * at most two (its value, or its `in` list as one JSON array, plus a reference's
+ * target collection, shared between filters), the collection and `search` one
+ * each and the page two more: 40 filters fit with room to spare.
+ */
+export const MAX_FILTERS = 40;
+/** Longer than any field key (64) or value a filter can usefully compare: refused before any work. */
+const MAX_FILTER_VALUE = 2048;
+const MAX_KEY = 64;
 
 type SystemKey = (typeof SYSTEM_SORT_KEYS)[number];
 const SYSTEM_COLUMNS: Record<SystemKey, { column: string; type: "date" | "text" }> = {
@@ -51,6 +61,12 @@ function caseFold(key: string, allowed: readonly string[]): string {
 export function buildListQuery(params: URLSearchParams, collection: Collection, all: readonly Collection[]): ListQuery {
   const allowed = [...SYSTEM_SORT_KEYS, ...collection.fields.filter((f) => f.indexed).map((f) => f.key)];
   const target = (param: string, written: string): Target => {
+    if (written.length > MAX_KEY) {
+      throw new ApiError("bad_request", `Cannot use ${clip(param)}: field keys are at most ${MAX_KEY} characters.`, {
+        parameter: clip(param),
+        allowed,
+      });
+    }
     const key = caseFold(written, allowed);
     if ((SYSTEM_SORT_KEYS as readonly string[]).includes(key)) {
       const sys = SYSTEM_COLUMNS[key as SystemKey];
@@ -60,8 +76,8 @@ export function buildListQuery(params: URLSearchParams, collection: Collection, 
     if (!field || !field.indexed) {
       const reason = field ? `"${key}" is not an indexed field` : `"${key}" is not a field of "${collection.slug}"`;
       const closest = suggest(key, allowed);
-      throw new ApiError("bad_request", `Cannot use ${param}: ${reason}.${closest ? ` Did you mean "${closest}"?` : ""}`, {
-        parameter: param,
+      throw new ApiError("bad_request", `Cannot use ${clip(param)}: ${reason}.${closest ? ` Did you mean "${closest}"?` : ""}`, {
+        parameter: clip(param),
         field: key,
         allowed,
         suggestion: closest,
@@ -70,24 +86,26 @@ export function buildListQuery(params: URLSearchParams, collection: Collection, 
     return { sql: fieldExpr(key), type: field.type, field };
   };
 
-  const where = ["collection_id = ?", "status = 'published'"];
-  const args: (string | number)[] = [collection.id];
+  const bind = new Binder();
+  const where = [`collection_id = ${bind.once(collection.id)}`, "status = 'published'"];
   let advanced = false;
+  let filters = 0;
 
   for (const [name, value] of params) {
     const f = parseFilterParam(name, value);
     if (f === null) continue;
     if (f === "malformed") {
-      throw new ApiError("bad_request", `Malformed filter parameter "${name}"; use filter[key]=value or filter[key][op]=value.`, {
-        parameter: name,
+      throw new ApiError("bad_request", `Malformed filter parameter "${clip(name)}"; use filter[key]=value or filter[key][op]=value.`, {
+        parameter: clip(name),
         ops: FILTER_OPS,
       });
     }
+    if (++filters > MAX_FILTERS) {
+      throw new ApiError("bad_request", `At most ${MAX_FILTERS} filter parameters per request.`, { parameter: "filter", max: MAX_FILTERS });
+    }
     advanced = true;
     const t = target(f.param, f.key);
-    const clause = filterClause(f, t, collection, all);
-    where.push(clause.sql);
-    args.push(...clause.args);
+    where.push(filterClause(f, t, collection, all, bind));
   }
 
   const search = params.get("search")?.trim() ?? "";
@@ -105,8 +123,7 @@ export function buildListQuery(params: URLSearchParams, collection: Collection, 
         },
       );
     }
-    where.push("instr(search_text, ?) > 0");
-    args.push(search.toLowerCase());
+    where.push(`instr(search_text, ${bind.value(search.toLowerCase())}) > 0`);
   }
 
   const sort = parseSort(params.get("sort"));
@@ -126,28 +143,47 @@ export function buildListQuery(params: URLSearchParams, collection: Collection, 
     page: parsePage(params.get("page")),
     limit: parseLimit(params.get("limit")),
     where: where.join(" AND "),
-    args,
+    args: bind.args,
     orderBy: order.join(", "),
     advanced,
   };
 }
 
-function filterClause(
-  f: FilterParam,
-  t: Target,
-  collection: Collection,
-  all: readonly Collection[],
-): { sql: string; args: (string | number)[] } {
+/**
+ * Numbered placeholders (`?N`): a value bound once can be named in several
+ * places, and a reference filter's target collection is bound once for all.
+ */
+class Binder {
+  readonly args: (string | number)[] = [];
+  readonly #named = new Map<string, string>();
+
+  value(v: string | number): string {
+    return `?${this.args.push(v)}`;
+  }
+
+  /** One placeholder per distinct string, shared by every clause that names it. */
+  once(v: string): string {
+    let p = this.#named.get(v);
+    if (p === undefined) this.#named.set(v, (p = this.value(v)));
+    return p;
+  }
+}
+
+function filterClause(f: FilterParam, t: Target, collection: Collection, all: readonly Collection[], bind: Binder): string {
   const bad = (message: string): ApiError =>
-    new ApiError("bad_request", `Cannot use ${f.param}: ${message}.`, { parameter: f.param, field: f.key, op: f.op });
+    new ApiError("bad_request", `Cannot use ${clip(f.param)}: ${message}.`, { parameter: clip(f.param), field: f.key, op: clip(f.op) });
   if (!(FILTER_OPS as readonly string[]).includes(f.op)) {
     const closest = suggest(f.op, FILTER_OPS);
-    throw new ApiError("bad_request", `Unknown filter operator "${f.op}" in ${f.param}.${closest ? ` Did you mean "${closest}"?` : ""}`, {
-      parameter: f.param,
-      op: f.op,
-      allowed: FILTER_OPS,
-      suggestion: closest,
-    });
+    throw new ApiError(
+      "bad_request",
+      `Unknown filter operator "${clip(f.op)}" in ${clip(f.param)}.${closest ? ` Did you mean "${closest}"?` : ""}`,
+      {
+        parameter: clip(f.param),
+        op: clip(f.op),
+        allowed: FILTER_OPS,
+        suggestion: closest,
+      },
+    );
   }
   const opsFor: Record<string, readonly string[]> = {
     boolean: ["eq", "ne", "in"],
@@ -159,64 +195,62 @@ function filterClause(
   };
   const ops = opsFor[t.type] ?? [];
   if (!ops.includes(f.op)) throw bad(`operator "${f.op}" does not apply to a ${t.type} field (use ${ops.join(", ")})`);
+  if (f.op !== "in" && f.value.length > MAX_FILTER_VALUE) throw bad(`a filter value is at most ${MAX_FILTER_VALUE} characters`);
 
   const convert = (raw: string): string | number => {
     switch (t.type) {
       case "number": {
         const n = parseNumberParam(raw);
-        if (n === null) throw bad(`"${raw}" is not a number`);
+        if (n === null) throw bad(`"${clip(raw)}" is not a number`);
         return n;
       }
       case "boolean": {
         const b = parseBooleanParam(raw);
-        if (b === null) throw bad(`"${raw}" is not true or false`);
+        if (b === null) throw bad(`"${clip(raw)}" is not true or false`);
         return b ? 1 : 0;
       }
       case "date": {
         const d = normalizeDate(raw);
-        if (d === null) throw bad(`"${raw}" is not an ISO 8601 date`);
+        if (d === null) throw bad(`"${clip(raw)}" is not an ISO 8601 date`);
         return d;
       }
       default:
         return raw;
     }
   };
+  // An `in` list is one bound value, a JSON array read back with json_each, however many values it holds.
+  const list = (values: readonly (string | number)[]): string => `(SELECT value FROM json_each(${bind.value(JSON.stringify(values))}))`;
 
   if (t.type === "reference") {
     // A reference filter takes the target item's id or slug.
-    const target = all.find((c) => c.slug === t.field?.collection) ?? collection;
-    const refSql = "(SELECT r.id FROM items r WHERE r.collection_id = ? AND (r.id = ? OR r.slug = ?))";
+    const target = bind.once((all.find((c) => c.slug === t.field?.collection) ?? collection).id);
     if (f.op === "in") {
-      const values = splitIn(f.value, bad);
-      return {
-        sql: `${t.sql} IN (SELECT r.id FROM items r WHERE r.collection_id = ? AND (r.id IN (${values.map(() => "?").join(",")}) OR r.slug IN (${values.map(() => "?").join(",")})))`,
-        args: [target.id, ...values, ...values],
-      };
+      const values = list(splitIn(f.value, bad));
+      return `${t.sql} IN (SELECT r.id FROM items r WHERE r.collection_id = ${target} AND (r.id IN ${values} OR r.slug IN ${values}))`;
     }
-    const sql = f.op === "eq" ? `${t.sql} IN ${refSql}` : `(${t.sql} IS NULL OR ${t.sql} NOT IN ${refSql})`;
-    return { sql, args: [target.id, f.value, f.value] };
+    const v = bind.value(f.value);
+    const refSql = `(SELECT r.id FROM items r WHERE r.collection_id = ${target} AND (r.id = ${v} OR r.slug = ${v}))`;
+    return f.op === "eq" ? `${t.sql} IN ${refSql}` : `(${t.sql} IS NULL OR ${t.sql} NOT IN ${refSql})`;
   }
 
   switch (f.op) {
     case "eq":
-      return { sql: `${t.sql} = ?`, args: [convert(f.value)] };
+      return `${t.sql} = ${bind.value(convert(f.value))}`;
     case "ne":
-      return { sql: `(${t.sql} IS NULL OR ${t.sql} != ?)`, args: [convert(f.value)] };
+      return `(${t.sql} IS NULL OR ${t.sql} != ${bind.value(convert(f.value))})`;
     case "gt":
-      return { sql: `${t.sql} > ?`, args: [convert(f.value)] };
+      return `${t.sql} > ${bind.value(convert(f.value))}`;
     case "gte":
-      return { sql: `${t.sql} >= ?`, args: [convert(f.value)] };
+      return `${t.sql} >= ${bind.value(convert(f.value))}`;
     case "lt":
-      return { sql: `${t.sql} < ?`, args: [convert(f.value)] };
+      return `${t.sql} < ${bind.value(convert(f.value))}`;
     case "lte":
-      return { sql: `${t.sql} <= ?`, args: [convert(f.value)] };
+      return `${t.sql} <= ${bind.value(convert(f.value))}`;
     case "contains":
       // SQLite's lower() folds ASCII only; `search` is the Unicode-folding matcher.
-      return { sql: `instr(lower(${t.sql}), lower(?)) > 0`, args: [f.value] };
-    default: {
-      const values = splitIn(f.value, bad).map(convert);
-      return { sql: `${t.sql} IN (${values.map(() => "?").join(",")})`, args: values };
-    }
+      return `instr(lower(${t.sql}), lower(${bind.value(f.value)})) > 0`;
+    default:
+      return `${t.sql} IN ${list(splitIn(f.value, bad).map(convert))}`;
   }
 }
 
@@ -227,5 +261,6 @@ function splitIn(raw: string, bad: (m: string) => ApiError): string[] {
     .filter((v) => v !== "");
   if (values.length === 0) throw bad("give at least one comma-separated value");
   if (values.length > MAX_IN_VALUES) throw bad(`give at most ${MAX_IN_VALUES} values`);
+  if (values.some((v) => v.length > MAX_FILTER_VALUE)) throw bad(`a filter value is at most ${MAX_FILTER_VALUE} characters`);
   return values;
 }

@@ -1,5 +1,5 @@
 import { IttyRouter } from "itty-router";
-import { ApiError } from "../../src/http/errors";
+import { ApiError, clip } from "../../src/http/errors";
 import { entitlements, planRequired } from "../../src/plans";
 import { isSlug } from "../../src/shared/slug";
 import type { SiteContext } from "./context";
@@ -13,7 +13,7 @@ export function publicRoutes(s: SiteContext) {
   const router = IttyRouter({ base: "/v1/:token" });
   const collectionOf = (slug: string) => {
     const c = isSlug(slug) ? s.collections().find((x) => x.slug === slug) : undefined;
-    if (!c) throw new ApiError("not_found", `No collection "${slug}".`);
+    if (!c) throw new ApiError("not_found", `No collection "${clip(slug)}".`);
     return c;
   };
 
@@ -36,7 +36,7 @@ export function publicRoutes(s: SiteContext) {
       const site = s.site()!;
       const c = collectionOf(req.params.slug ?? "");
       const item = readPublishedItem(s, c, req.params.itemSlug ?? "");
-      if (!item) throw new ApiError("not_found", `No published item "${req.params.itemSlug}" in "${c.slug}".`);
+      if (!item) throw new ApiError("not_found", `No published item "${clip(req.params.itemSlug ?? "")}" in "${c.slug}".`);
       return publicJson(site.id, c.id, { item });
     })
     // What a renderer needs beside the items: field types of the collection and of every collection it references.

@@ -1,5 +1,5 @@
 import { IttyRouter, type IRequest } from "itty-router";
-import { ApiError } from "../../src/http/errors";
+import { ApiError, clip } from "../../src/http/errors";
 import { json, readJsonObject } from "../../src/http/json";
 import { parseBody } from "../../src/http/validation";
 import { isSlug, SLUG_RULE } from "../../src/shared/slug";
@@ -56,7 +56,7 @@ export function dashboardRoutes(s: SiteContext) {
   };
   const slugParam = (req: IRequest): string => {
     const slug = req.params.slug ?? "";
-    if (!isSlug(slug)) throw new ApiError("bad_request", `"${slug}" is not a valid collection slug (${SLUG_RULE}).`);
+    if (!isSlug(slug)) throw new ApiError("bad_request", `"${clip(slug)}" is not a valid collection slug (${SLUG_RULE}).`);
     return slug;
   };
   // The dashboard's item, with its place in the search index (null for drafts and below Pro).

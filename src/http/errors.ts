@@ -11,6 +11,7 @@ export const ERROR_STATUS = {
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
@@ -43,9 +44,28 @@ export class ApiError extends Error {
   }
 }
 
+/** How much of a client's input an error may echo. */
+export const ECHO_MAX = 80;
+
+/** A short prefix of something the client sent, for an error message: never the whole of a hostile input. */
+export function clip(value: string, max = ECHO_MAX): string {
+  return value.length <= max ? value : `${value.slice(0, max)}…`;
+}
+
+// The last line of defence: whatever a handler put in an error, the envelope stays small.
+const MESSAGE_MAX = 1000;
+const DETAIL_STRING_MAX = 300;
+
+function clipDetails(value: unknown, depth = 0): unknown {
+  if (typeof value === "string") return clip(value, DETAIL_STRING_MAX);
+  if (typeof value !== "object" || value === null || depth > 8) return value;
+  if (Array.isArray(value)) return value.map((v) => clipDetails(v, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [clip(k, DETAIL_STRING_MAX), clipDetails(v, depth + 1)]));
+}
+
 export function errorResponse(code: ErrorCode, message: string, details?: unknown, headers: Record<string, string> = {}): Response {
-  const error: Record<string, unknown> = { code, message };
-  if (details !== undefined) error.details = details;
+  const error: Record<string, unknown> = { code, message: clip(message, MESSAGE_MAX) };
+  if (details !== undefined) error.details = clipDetails(details);
   return new Response(JSON.stringify({ error }), {
     status: ERROR_STATUS[code],
     headers: {

@@ -2,6 +2,7 @@ import { ApiError } from "./errors";
 import { readCapped } from "./read-capped";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_DEPTH = 64;
 
 /** JSON for the dashboard: never cached. */
 export function json(data: unknown, status = 200, headers: HeadersInit = {}): Response {
@@ -33,7 +34,23 @@ export async function readJsonObject(request: Request, maxBytes = MAX_BODY_BYTES
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     throw new ApiError("bad_request", "The request body must be a JSON object.");
   }
-  return parsed as Record<string, unknown>;
+  return wellFormed(parsed) as Record<string, unknown>;
+}
+
+/**
+ * JSON may carry lone surrogates (`"\ud800"`, from copy-paste out of broken
+ * sources): no UTF-8 output (HTML, XML, feeds) can hold them. Every string of
+ * every body, keys included, is made well-formed here, once, before anything
+ * stores it: each lone surrogate becomes U+FFFD.
+ */
+export function wellFormed(value: unknown, depth = 0): unknown {
+  if (typeof value === "string") return value.isWellFormed() ? value : value.toWellFormed();
+  if (typeof value !== "object" || value === null) return value;
+  // No document we accept nests this deep; refusing it keeps every later walk (and JSON.stringify) bounded.
+  if (depth > MAX_DEPTH)
+    throw new ApiError("bad_request", `The request body nests deeper than ${MAX_DEPTH} levels.`, { maxDepth: MAX_DEPTH });
+  if (Array.isArray(value)) return value.map((v) => wellFormed(v, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [wellFormed(k), wellFormed(v, depth + 1)]));
 }
 
 async function readText(request: Request, maxBytes: number): Promise<string> {
@@ -46,6 +63,6 @@ async function readText(request: Request, maxBytes: number): Promise<string> {
   }
 }
 
-function tooLarge(maxBytes: number): ApiError {
+export function tooLarge(maxBytes: number): ApiError {
   return new ApiError("payload_too_large", `The request body is larger than ${maxBytes} bytes.`, { maxBytes });
 }

@@ -1,10 +1,26 @@
-/** Reads a body to the end, refusing (and cancelling) it as soon as it passes `maxBytes`. */
-export async function readCapped(body: ReadableStream<Uint8Array>, maxBytes: number, tooLarge: () => Error): Promise<Uint8Array> {
+/**
+ * Reads a body to the end, refusing (and cancelling) it as soon as it passes `maxBytes`,
+ * or as soon as `signal` aborts (rejecting with its reason).
+ */
+export async function readCapped(
+  body: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  tooLarge: () => Error,
+  signal?: AbortSignal,
+): Promise<Uint8Array> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
+  const aborted = signal ? abortOf(signal) : null;
   for (;;) {
-    const { done, value } = await reader.read();
+    let result: ReadableStreamReadResult<Uint8Array>;
+    try {
+      result = aborted ? await Promise.race([reader.read(), aborted]) : await reader.read();
+    } catch (err) {
+      await reader.cancel().catch(() => undefined);
+      throw err;
+    }
+    const { done, value } = result;
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
@@ -20,4 +36,13 @@ export async function readCapped(body: ReadableStream<Uint8Array>, maxBytes: num
     offset += c.byteLength;
   }
   return all;
+}
+
+function abortOf(signal: AbortSignal): Promise<never> {
+  const p = new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+  });
+  p.catch(() => undefined);
+  return p;
 }

@@ -9,7 +9,7 @@ import { PLANS } from "../plans";
 import { siteStub, workspaceStub } from "../stubs";
 import { presentSite } from "../../actors/site/routes";
 import { SESSION_HEADER } from "../../actors/site";
-import { fromSite, internalRequest } from "./forward";
+import { fromSite, internalRequest, withBufferedBody } from "./forward";
 
 const name = z.string().trim().min(1).max(200);
 export const workspaceCreate = z.object({ name, plan: z.enum(PLANS) }).strict();
@@ -87,5 +87,5 @@ export async function siteDashboard(request: Request, env: Env, siteId: string |
   const principal = await authorizeSite(request, env, siteId);
   const extra: Record<string, string> =
     principal.kind === "operator" ? { "x-oc-operator": "1" } : principal.session ? { [SESSION_HEADER]: principal.session } : {};
-  return fromSite(siteId, await siteStub(env, siteId).fetch(internalRequest(request, extra)));
+  return fromSite(siteId, await siteStub(env, siteId).fetch(internalRequest(await withBufferedBody(request), extra)));
 }

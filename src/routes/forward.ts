@@ -1,5 +1,7 @@
 import { CACHE_VERSION_HEADER } from "../../actors/site";
 import { noteVersion } from "../edge/site-meta";
+import { MAX_BODY_BYTES, tooLarge } from "../http/json";
+import { readCapped } from "../http/read-capped";
 
 /**
  * A copy of the client's request for a site object. Headers under `x-oc-`
@@ -22,4 +24,16 @@ export function fromSite(siteId: string, response: Response): Response {
   const out = new Response(response.body, response);
   out.headers.delete(CACHE_VERSION_HEADER);
   return out;
+}
+
+/**
+ * The client's body read here, in the front Worker, before a site object sees it: the
+ * body guard's size and time limits apply (their errors are this request's answer), and
+ * a site object never waits on a client's upload nor leaves one half-read. Call it after
+ * the caller's credentials are checked.
+ */
+export async function withBufferedBody(request: Request): Promise<Request> {
+  if (request.method === "GET" || request.method === "HEAD" || !request.body) return request;
+  const bytes = await readCapped(request.body, MAX_BODY_BYTES, () => tooLarge(MAX_BODY_BYTES));
+  return new Request(request, { body: bytes });
 }

@@ -1,9 +1,14 @@
-/** The closest candidate by edit distance, when it is close enough to be a likely typo. */
+/**
+ * The closest candidate by edit distance, when it is close enough to be a likely typo.
+ * A candidate whose length differs from the input by more than it could ever be
+ * suggested for is never measured, so a hostile 1 MB input costs nothing here.
+ */
 export function suggest(input: string, candidates: readonly string[]): string | null {
   let best: string | null = null;
   let bestDistance = Infinity;
   const needle = input.toLowerCase();
   for (const c of candidates) {
+    if (Math.abs(needle.length - c.length) > threshold(c)) continue;
     const d = distance(needle, c.toLowerCase());
     if (d < bestDistance) {
       best = c;
@@ -11,7 +16,11 @@ export function suggest(input: string, candidates: readonly string[]): string | 
     }
   }
   if (best === null) return null;
-  return bestDistance <= Math.max(2, Math.floor(best.length / 2)) ? best : null;
+  return bestDistance <= threshold(best) ? best : null;
+}
+
+function threshold(candidate: string): number {
+  return Math.max(2, Math.floor(candidate.length / 2));
 }
 
 function distance(a: string, b: string): number {

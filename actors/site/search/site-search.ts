@@ -1,4 +1,4 @@
-import { ApiError } from "../../../src/http/errors";
+import { ApiError, clip } from "../../../src/http/errors";
 import { entitlements, planRequired } from "../../../src/plans";
 import { parseLimit } from "../../../src/shared/list-params";
 import { type Embedder, EmbeddingError, embedderFor } from "../../../src/search/embedder";
@@ -38,6 +38,8 @@ const MAX_ATTEMPTS = 6;
 const SLACK = 10;
 
 export const SEARCH_LIMIT = { fallback: 10, max: 50 };
+/** Far more than a search box holds; a longer `q` is refused before the language check or the model sees it. */
+export const MAX_QUERY_CHARS = 1000;
 export const RELATED_LIMIT = { fallback: 5, max: 20 };
 
 /**
@@ -191,6 +193,9 @@ export class SiteSearch {
     const site = this.#requireSearch();
     const q = (url.searchParams.get("q") ?? "").trim();
     if (!q) throw new ApiError("bad_request", "Send the search text as q.", { parameter: "q" });
+    if (q.length > MAX_QUERY_CHARS) {
+      throw new ApiError("bad_request", `q is longer than ${MAX_QUERY_CHARS} characters.`, { parameter: "q", max: MAX_QUERY_CHARS });
+    }
     const collection = this.#collectionParam(url.searchParams.get("collection"));
     const limit = parseLimit(url.searchParams.get("limit"), SEARCH_LIMIT.fallback, SEARCH_LIMIT.max);
     // The models are English-only: another language would only match by accident.
@@ -220,12 +225,12 @@ export class SiteSearch {
   async related(slug: string, itemSlug: string, url: URL): Promise<Response> {
     const site = this.#requireSearch();
     const collection = this.#collectionParam(slug);
-    if (!collection) throw new ApiError("not_found", `No collection "${slug}".`);
+    if (!collection) throw new ApiError("not_found", `No collection "${clip(slug)}".`);
     const limit = parseLimit(url.searchParams.get("limit"), RELATED_LIMIT.fallback, RELATED_LIMIT.max);
     const row = this.#s.sql
       .exec<{ id: string }>("SELECT id FROM items WHERE collection_id = ? AND slug = ? AND status = 'published'", collection.id, itemSlug)
       .toArray()[0];
-    if (!row) throw new ApiError("not_found", `No published item "${itemSlug}" in "${collection.slug}".`);
+    if (!row) throw new ApiError("not_found", `No published item "${clip(itemSlug)}" in "${collection.slug}".`);
     // The item's stored vector, embedded when it was published: no model call per request.
     const model = this.#model.model;
     const vector = await this.#vectors.vectorOf(row.id, model);
@@ -246,7 +251,7 @@ export class SiteSearch {
   #collectionParam(slug: string | null): Collection | null {
     if (slug === null || slug === "") return null;
     const c = this.#s.collections().find((x) => x.slug === slug);
-    if (!c) throw new ApiError("not_found", `No collection "${slug}".`);
+    if (!c) throw new ApiError("not_found", `No collection "${clip(slug)}".`);
     return c;
   }
 

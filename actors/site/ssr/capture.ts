@@ -15,16 +15,22 @@ import {
   writeRefreshedPage,
 } from "./capture-store";
 import { type CompiledPage, TemplateError, compilePage } from "./compile";
-import { FetchPageError, fetchPage } from "./fetch-page";
+import { FETCH_LIMITS, FetchPageError, type FetchLimits, fetchPage } from "./fetch-page";
 import { regenerateDocuments } from "../seo/documents";
 
 export function allowsPrivateFetch(env: Env): boolean {
   return env.SSR_ALLOW_PRIVATE_FETCH === "true";
 }
 
+/** The capture fetch's limits; SSR_FETCH_TIMEOUT_MS shortens the deadline (the tests' slow pages). */
+function fetchLimits(env: Env): FetchLimits {
+  const ms = Number(env.SSR_FETCH_TIMEOUT_MS);
+  return Number.isFinite(ms) && ms > 0 ? { ...FETCH_LIMITS, timeoutMs: ms } : FETCH_LIMITS;
+}
+
 async function fetchAndCompile(s: SiteContext, pageUrl: string, collectionSlug: string): Promise<CompiledPage> {
   try {
-    const fetched = await fetchPage(pageUrl, allowsPrivateFetch(s.env));
+    const fetched = await fetchPage(pageUrl, allowsPrivateFetch(s.env), fetchLimits(s.env));
     const page = await compilePage(fetched.html);
     checkPage(page, collectionSlug, s.site()!.token);
     return page;

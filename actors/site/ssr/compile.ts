@@ -8,6 +8,7 @@
 import { type ListConfig, readListConfig } from "../../../src/shared/binding/list-config";
 import { ATTR, readBindings } from "../../../src/shared/binding/rules";
 import { decodeEntities } from "../../../src/shared/escape";
+import { isUtf8Label } from "./charset";
 import type { BoundElement, ProgramNode } from "./program";
 
 export interface CompiledWidget {
@@ -107,6 +108,21 @@ export async function compilePage(source: string): Promise<CompiledPage> {
     .on("head", {
       element() {
         sawHead = true;
+      },
+    })
+    // The page was decoded from whatever it declared (charset.ts) and is served as UTF-8: its declaration must say so.
+    .on("meta[charset]", {
+      element(el) {
+        if (!isUtf8Label(el.getAttribute("charset") ?? "")) el.setAttribute("charset", "utf-8");
+      },
+    })
+    .on("meta[http-equiv]", {
+      element(el) {
+        const content = el.getAttribute("content") ?? "";
+        const label = /charset\s*=\s*([^\s;]+)/i.exec(content)?.[1];
+        if (el.getAttribute("http-equiv")?.trim().toLowerCase() === "content-type" && label !== undefined && !isUtf8Label(label)) {
+          el.setAttribute("content", "text/html; charset=utf-8");
+        }
       },
     })
     .on("head title", {

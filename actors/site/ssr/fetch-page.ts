@@ -5,8 +5,16 @@
  * the deployment allows them (`SSR_ALLOW_PRIVATE_FETCH`, set for local dev).
  */
 import { readCapped } from "../../../src/http/read-capped";
+import { decodePage } from "./charset";
 
-export const FETCH_LIMITS = { timeoutMs: 10_000, maxBytes: 5 * 1024 * 1024, maxRedirects: 5 } as const;
+export interface FetchLimits {
+  /** For the whole fetch: every redirect, the headers and the last byte of the body. */
+  timeoutMs: number;
+  maxBytes: number;
+  maxRedirects: number;
+}
+
+export const FETCH_LIMITS: FetchLimits = { timeoutMs: 10_000, maxBytes: 5 * 1024 * 1024, maxRedirects: 5 };
 
 export class FetchPageError extends Error {
   constructor(
@@ -21,9 +29,11 @@ export class FetchPageError extends Error {
 export interface FetchedPage {
   url: string;
   html: string;
+  /** The encoding the page was decoded from (it is stored as UTF-8). */
+  charset: string;
 }
 
-export async function fetchPage(rawUrl: string, allowPrivate: boolean, limits = FETCH_LIMITS): Promise<FetchedPage> {
+export async function fetchPage(rawUrl: string, allowPrivate: boolean, limits: FetchLimits = FETCH_LIMITS): Promise<FetchedPage> {
   let url = checkUrl(rawUrl, allowPrivate);
   const deadline = AbortSignal.timeout(limits.timeoutMs);
   for (let hop = 0; ; hop++) {
@@ -54,18 +64,35 @@ export async function fetchPage(rawUrl: string, allowPrivate: boolean, limits = 
       await res.body?.cancel();
       throw new FetchPageError(`${url} is not an HTML page (content-type "${type || "none"}")`, "not_html");
     }
-    return { url, html: await readHtml(res, limits.maxBytes, url) };
+    return { url, ...(await readHtml(res, limits, url, deadline)) };
   }
 }
 
-async function readHtml(res: Response, maxBytes: number, url: string): Promise<string> {
-  const tooLarge = () => new FetchPageError(`${url} is larger than ${maxBytes / 1024 / 1024} MB`, "too_large");
-  if (Number(res.headers.get("content-length")) > maxBytes) {
+async function readHtml(
+  res: Response,
+  limits: FetchLimits,
+  url: string,
+  deadline: AbortSignal,
+): Promise<{ html: string; charset: string }> {
+  const tooLarge = () => new FetchPageError(`${url} is larger than ${limits.maxBytes / 1024 / 1024} MB`, "too_large");
+  if (Number(res.headers.get("content-length")) > limits.maxBytes) {
     await res.body?.cancel();
     throw tooLarge();
   }
-  if (!res.body) return "";
-  return new TextDecoder("utf-8", { fatal: false, ignoreBOM: false }).decode(await readCapped(res.body, maxBytes, tooLarge));
+  if (!res.body) return { html: "", charset: "utf-8" };
+  let bytes: Uint8Array;
+  try {
+    bytes = await readCapped(res.body, limits.maxBytes, tooLarge, deadline);
+  } catch (err) {
+    if (err instanceof FetchPageError) throw err;
+    // The body is part of the page: one that arrives slower than the deadline is a timeout, like no answer at all.
+    if (deadline.aborted) throw new FetchPageError(`${url} did not send its whole page within ${limits.timeoutMs / 1000} s`, "timeout");
+    throw new FetchPageError(
+      `${url} broke off while sending the page (${err instanceof Error ? err.message : String(err)})`,
+      "unreachable",
+    );
+  }
+  return decodePage(bytes, res.headers.get("content-type"));
 }
 
 function checkUrl(raw: string, allowPrivate: boolean): string {

@@ -82,9 +82,38 @@ export function gatherPageData(s: SiteContext, capture: StoredCapture, target: P
     if (slot >= 0 && widgetItemsBySlot[slot]!.length === 0) return gatherPageData(s, capture, { kind: "item", slug: "" }, opts);
   }
   if (item && primary) Object.assign(ctx.schema, schemaFor(primary, collections));
-  const widgetHtml = capture.page.widgets.map((w, i) => renderWidget(w, widgetItemsBySlot[i] ?? [], ctx));
-  const head = status === 200 && item && primary ? itemHead(itemSeo(s, capture, primary, item, opts)) : null;
+  const where = { siteId: s.site()?.id ?? null, target };
+  const widgetHtml = capture.page.widgets.map((w, i) => renderWidget(w, widgetItemsBySlot[i] ?? [], ctx, { ...where, widget: i }));
+  let head: string | null = null;
+  if (status === 200 && item && primary) {
+    try {
+      head = itemHead(itemSeo(s, capture, primary, item, opts));
+    } catch (err) {
+      // The item's own tags could not be built: the page keeps the captured head rather than failing.
+      renderFailed("item head", { ...where, itemId: item.id, itemSlug: item.slug }, err);
+    }
+  }
   return { status, widgetHtml, item: status === 200 ? item : null, ctx, head, pageJsonLd: capture.page.pageJsonLd ?? [] };
+}
+
+/**
+ * One part of a page that could not be rendered, logged with what it takes to
+ * reproduce it (site, page, widget, item). The rest of the page renders without it.
+ */
+export function renderFailed(part: string, facts: Record<string, unknown>, err: unknown): void {
+  console.error(
+    JSON.stringify({
+      event: "render_failed",
+      part,
+      ...facts,
+      error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+    }),
+  );
+}
+
+/** Text handed to HTMLRewriter must encode as UTF-8: a lone surrogate (stored before writes were cleaned) becomes U+FFFD. */
+function encodable(html: string): string {
+  return html.isWellFormed() ? html : html.toWellFormed();
 }
 
 function itemSeo(s: SiteContext, capture: StoredCapture, collection: Collection, item: PublicItem, opts: RenderOptions): ItemSeo {
@@ -104,12 +133,12 @@ export function renderDocument(html: string, data: PageData): Response {
     element(el) {
       const inner = data.widgetHtml[Number(el.getAttribute(SLOT_ATTR))] ?? "";
       el.removeAttribute(SLOT_ATTR);
-      el.setInnerContent(inner, { html: true });
+      el.setInnerContent(encodable(inner), { html: true });
       el.setAttribute(ATTR.rendered, "1");
     },
   });
   if (data.item) rewriter = bindItemScopes(rewriter, data.item, data.ctx);
-  if (data.head !== null) rewriter = replaceHead(rewriter, data.head, data.pageJsonLd);
+  if (data.head !== null) rewriter = replaceHead(rewriter, encodable(data.head), data.pageJsonLd);
   const headers = new Headers(PAGE_HEADERS);
   if (data.status !== 200) {
     headers.set("x-robots-tag", "noindex");
@@ -136,11 +165,23 @@ function widgetItems(s: SiteContext, c: Collection, w: CompiledWidget, page: num
   }
 }
 
-export function renderWidget(w: CompiledWidget, items: readonly BindableItem[], ctx: BindContext): string {
+/** A widget's items; an item that cannot be rendered is left out (and logged), never the whole page. */
+export function renderWidget(
+  w: CompiledWidget,
+  items: readonly BindableItem[],
+  ctx: BindContext,
+  where: Record<string, unknown> = {},
+): string {
   if (items.length === 0) return w.empty ? renderEmptyState(w.empty) : "";
   if (!w.template) return "";
   let out = "";
-  for (const item of items) out += renderProgram(w.template, item, ctx);
+  for (const item of items) {
+    try {
+      out += encodable(renderProgram(w.template, item, ctx));
+    } catch (err) {
+      renderFailed("list item", { ...where, itemId: item.id, itemSlug: item.slug }, err);
+    }
+  }
   return out;
 }
 
@@ -164,11 +205,16 @@ function bindItemScopes(rewriter: HTMLRewriter, item: PublicItem, ctx: BindConte
     });
   };
   const bind = (el: Element) => {
-    const b = readBindings(
-      [...el.attributes].map(([n]) => n as string),
-      (name) => attr(el, name),
-    );
-    if (b && !b.empty) applyOps(el, bindingOps(el.tagName, b, item, ctx));
+    try {
+      const b = readBindings(
+        [...el.attributes].map(([n]) => n as string),
+        (name) => attr(el, name),
+      );
+      if (b && !b.empty) applyOps(el, bindingOps(el.tagName, b, item, ctx));
+    } catch (err) {
+      // This element stays as captured; the rest of the page is bound.
+      renderFailed("item binding", { itemId: item.id, itemSlug: item.slug, element: el.tagName }, err);
+    }
   };
   return rewriter
     .on(`[${ATTR.item}]`, {
@@ -246,9 +292,9 @@ function applyOps(el: Element, ops: readonly Op[]): void {
       return;
     }
     // HTMLRewriter writes attribute values as given (it only escapes `"`), so they are escaped here.
-    if (op.op === "set") el.setAttribute(op.name, escapeAttr(op.value));
+    if (op.op === "set") el.setAttribute(op.name, escapeAttr(encodable(op.value)));
     else if (op.op === "unset") el.removeAttribute(op.name);
-    else if (op.op === "text") el.setInnerContent(op.value);
-    else el.setInnerContent(op.value, { html: true });
+    else if (op.op === "text") el.setInnerContent(encodable(op.value));
+    else el.setInnerContent(encodable(op.value), { html: true });
   }
 }
