@@ -100,15 +100,20 @@ export function Confirm(props: {
     if (!props.open && d.open) d.close();
   }, [props.open]);
   const titleId = useId();
+  // Closed at once, not on the next render: the page behind is usable the moment the choice is made.
+  const close = (confirmed: boolean) => {
+    ref.current?.close();
+    props.onClose(confirmed);
+  };
   return (
     <dialog ref={ref} aria-labelledby={titleId} onCancel={() => props.onClose(false)}>
       <h2 id={titleId}>{props.title}</h2>
       <div class="dialog-body">{props.children}</div>
       <div class="actions">
-        <button type="button" class="secondary" onClick={() => props.onClose(false)}>
+        <button type="button" class="secondary" onClick={() => close(false)}>
           Cancel
         </button>
-        <button type="button" class={props.danger ? "danger" : ""} onClick={() => props.onClose(true)}>
+        <button type="button" class={props.danger ? "danger" : ""} onClick={() => close(true)}>
           {props.confirmLabel}
         </button>
       </div>

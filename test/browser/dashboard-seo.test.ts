@@ -141,6 +141,7 @@ describe("the dashboard's SEO Engine, Domains, Search and Plan screens in Chromi
     await page.getByRole("button", { name: "Connect hostname" }).click();
     await page.getByRole("dialog").getByText("takes over every path").waitFor();
     await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
+    await page.getByRole("dialog").waitFor({ state: "hidden" });
 
     const hostname = `blog-${site.id}.localhost`;
     await page.getByLabel("Hostname").fill(hostname);
