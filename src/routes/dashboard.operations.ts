@@ -18,8 +18,19 @@ import {
 } from "../openapi/responses";
 import { P } from "../openapi/params";
 import * as examples from "../openapi/examples";
-import { operation, type Operation } from "../openapi/registry";
+import { operation, type Operation, type Param } from "../openapi/registry";
 import { siteCreate, workspaceCreate, workspacePatch } from "./dashboard";
+
+/** A dashboard list's paging, read as the content API reads it. */
+const PAGING: Param[] = [
+  { name: "page", in: "query", description: "1-based; missing or invalid means 1.", schema: z.int().default(1) },
+  {
+    name: "limit",
+    in: "query",
+    description: `Default ${DEFAULT_LIMIT}; clamped to 1..${MAX_LIMIT}.`,
+    schema: z.int().default(DEFAULT_LIMIT),
+  },
+];
 
 const json = (description: string, schema: z.ZodType, example?: unknown) => ({ description, schema, headers: "json", example }) as const;
 const workspace = z.strictObject({ workspace: Workspace });
@@ -209,13 +220,7 @@ const siteOps: Operation[] = [
     auth: "siteKey",
     params: [
       P.slug,
-      { name: "page", in: "query", description: "1-based; missing or invalid means 1.", schema: z.int().default(1) },
-      {
-        name: "limit",
-        in: "query",
-        description: `Default ${DEFAULT_LIMIT}; clamped to 1..${MAX_LIMIT}.`,
-        schema: z.int().default(DEFAULT_LIMIT),
-      },
+      ...PAGING,
       { name: "status", in: "query", description: "Only drafts or only published items.", schema: z.enum(["draft", "published"]) },
       {
         name: "sort",
@@ -320,15 +325,7 @@ const dashboardScreenOps: Operation[] = [
     tag: "Media",
     summary: "The media library, newest first, with the items that show each entry",
     auth: "siteKey",
-    params: [
-      { name: "page", in: "query", description: "1-based; missing or invalid means 1.", schema: z.int().default(1) },
-      {
-        name: "limit",
-        in: "query",
-        description: `Default ${DEFAULT_LIMIT}; clamped to 1..${MAX_LIMIT}.`,
-        schema: z.int().default(DEFAULT_LIMIT),
-      },
-    ],
+    params: [...PAGING],
     responses: {
       200: json(
         "One page of media entries.",
