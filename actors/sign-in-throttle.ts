@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 
-/** Wrong keys a client may send before it has to wait. */
+/** Wrong keys a client may send for one target before it has to wait. */
 export const FREE_ATTEMPTS = 3;
 const MAX_WAIT_MS = 15 * 60 * 1000;
 // A client that has not failed for a day starts over.
@@ -18,9 +18,9 @@ export function waitAfter(failures: number): number {
 }
 
 /**
- * Wrong sign-in keys of one client (`idFromName(client address)`): a growing
- * delay, so nobody can guess keys or the operator token at speed. Only a count
- * and a time are stored; nothing else about the client.
+ * Sign-in attempts of one client against one target (`idFromName("<client>|<target>")`, the
+ * target a site id or "operator"): a growing delay, so nobody can guess keys at speed, and one
+ * person guessing one site's key slows nobody else's sign-in. Only a count and a time are stored.
  */
 export class SignInThrottle extends DurableObject<Env> {
   async #state(now: number): Promise<State> {
@@ -29,20 +29,21 @@ export class SignInThrottle extends DurableObject<Env> {
     return s;
   }
 
-  /** Milliseconds the client must still wait before its next attempt is even checked. */
-  async waitMs(now = Date.now()): Promise<number> {
+  /**
+   * Starts an attempt: refused with the time left while the client must wait; otherwise it is
+   * counted as a failure at once (undone by `succeeded`). Checking and counting in one call of
+   * this single-threaded object means a burst of parallel attempts cannot all pass one check.
+   */
+  async attempt(now = Date.now()): Promise<{ allowed: boolean; waitMs: number }> {
     const s = await this.#state(now);
-    return Math.max(0, s.lastFailureAt + waitAfter(s.failures) - now);
-  }
-
-  /** Records a wrong key; returns the wait before the next attempt. */
-  async failed(now = Date.now()): Promise<number> {
-    const s = await this.#state(now);
+    const left = s.lastFailureAt + waitAfter(s.failures) - now;
+    if (left > 0) return { allowed: false, waitMs: left };
     const next = { failures: s.failures + 1, lastFailureAt: now };
     await this.ctx.storage.put("state", next);
-    return waitAfter(next.failures);
+    return { allowed: true, waitMs: waitAfter(next.failures) };
   }
 
+  /** The right key: this client's count for this target starts over. */
   async succeeded(): Promise<void> {
     await this.ctx.storage.delete("state");
   }

@@ -144,7 +144,7 @@ export class Site extends DurableObject<Env> {
   }
 
   async endSession(id: string): Promise<void> {
-    await new SessionStore(this.#sql).end(id);
+    if (this.#site) await new SessionStore(this.#sql).end(id);
   }
 
   /** A workspace plan change; retires cached responses so plan-gated answers change at once. */

@@ -329,7 +329,7 @@ describe("the API answers exactly as openapi.json describes", () => {
       if (needsKey) {
         await hit(op.id, method, path, { auth: null });
         // A change made with a session cookie from another origin is refused before anything else.
-        const cookie = `oc_session=ss_${site.id}_${"a".repeat(40)}`;
+        const cookie = `__Host-oc_session=ss_${site.id}_${"a".repeat(40)}`;
         if (method !== "GET") await hit(op.id, method, path, { auth: null, headers: { cookie, origin: "https://elsewhere.test" } });
         if (op.path.startsWith("/sites/{siteId}")) await hit(op.id, method, fill(op.path, site, f, UNKNOWN_SITE), { auth: OPERATOR });
       }

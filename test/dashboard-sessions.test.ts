@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { FREE_ATTEMPTS } from "../actors/sign-in-throttle";
 import { call, callJson, newSite, OPERATOR, ORIGIN } from "./helpers";
 
 let client = 0;
@@ -20,7 +21,9 @@ describe("dashboard sessions", () => {
     const res = await call("POST", "/sessions", { body: { key: site.adminKey }, headers: from() });
     expect(res.status).toBe(201);
     const setCookie = res.headers.get("set-cookie")!;
-    expect(setCookie).toMatch(/^oc_session=ss_[a-z2-7]{16}_[a-z2-7]{40}; Path=\/; HttpOnly; SameSite=Strict; Secure; Max-Age=604800$/);
+    expect(setCookie).toMatch(
+      /^__Host-oc_session=ss_[a-z2-7]{16}_[a-z2-7]{40}; Path=\/; HttpOnly; SameSite=Strict; Secure; Max-Age=604800$/,
+    );
     expect(setCookie).not.toContain(site.adminKey);
     const body = (await res.json()) as { session: { kind: string; siteId: string; expiresAt: string } };
     expect(body.session).toMatchObject({ kind: "site", siteId: site.id });
@@ -103,7 +106,7 @@ describe("dashboard sessions", () => {
     const b = await newSite("starter");
     const { cookie } = await signIn(a.adminKey);
     expect((await callJson("GET", `/sites/${b.id}`, { headers: withCookie(cookie) })).status).toBe(404);
-    const forged = `oc_session=ss_${b.id}_${"a".repeat(40)}`;
+    const forged = `__Host-oc_session=ss_${b.id}_${"a".repeat(40)}`;
     expect((await callJson("GET", `/sites/${b.id}`, { headers: withCookie(forged) })).status).toBe(401);
   });
 
@@ -128,19 +131,39 @@ describe("dashboard sessions", () => {
   });
 
   it("doubles the wait with every further wrong key, up to 15 minutes", async () => {
-    const throttle = env.SIGN_IN_THROTTLE.get(env.SIGN_IN_THROTTLE.idFromName("198.51.100.7"));
+    const throttle = env.SIGN_IN_THROTTLE.get(env.SIGN_IN_THROTTLE.idFromName("198.51.100.7|operator"));
     let now = Date.now();
     const waits: number[] = [];
     for (let i = 0; i < 14; i++) {
-      const wait = await throttle.failed(now);
-      waits.push(wait);
-      expect(await throttle.waitMs(now + wait - 1)).toBe(1);
-      now += wait + 1;
+      const { allowed, waitMs } = await throttle.attempt(now);
+      expect(allowed).toBe(true);
+      waits.push(waitMs);
+      if (waitMs > 0) expect(await throttle.attempt(now + waitMs - 1)).toEqual({ allowed: false, waitMs: 1 });
+      now += waitMs + 1;
     }
     expect(waits.slice(0, 6)).toEqual([0, 0, 2000, 4000, 8000, 16000]);
     expect(waits.at(-1)).toBe(15 * 60 * 1000);
     await throttle.succeeded();
-    expect(await throttle.waitMs(now)).toBe(0);
+    expect((await throttle.attempt(now)).waitMs).toBe(0);
+  });
+
+  it("counts a burst of parallel wrong keys one by one, per target, with an IPv6 client's whole /64", async () => {
+    const a = await newSite("starter");
+    const b = await newSite("starter");
+    const wrong = a.adminKey.slice(0, -4) + "aaaa";
+    const burst = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        call("POST", "/sessions", { body: { key: wrong }, headers: { "cf-connecting-ip": `2001:db8:1:2::${i + 1}`, origin: ORIGIN } }),
+      ),
+    );
+    const statuses = burst.map((r) => r.status).sort();
+    // Three free attempts, the fourth sets a wait: the rest of the burst is refused unchecked.
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(FREE_ATTEMPTS + 1);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(8 - FREE_ATTEMPTS - 1);
+    // Another address of the same /64 waits too; the same client signing in to another site does not.
+    const same64 = { "cf-connecting-ip": "2001:db8:1:2:ffff::9", origin: ORIGIN };
+    expect((await call("POST", "/sessions", { body: { key: a.adminKey }, headers: same64 })).status).toBe(429);
+    expect((await call("POST", "/sessions", { body: { key: b.adminKey }, headers: same64 })).status).toBe(201);
   });
 
   it("refuses a sign-in posted from another origin", async () => {

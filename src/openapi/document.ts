@@ -20,8 +20,8 @@ const HEADER_SETS: Record<HeaderSet | "error", Record<string, { description: str
   session: {
     "Cache-Control": header("Never cached.", z.literal("no-store")),
     "Set-Cookie": header(
-      "`oc_session=<id>; Path=/; HttpOnly; SameSite=Strict` (`Secure` on https), `Max-Age` 7 days; `Max-Age=0` on sign-out.",
-      z.string().regex(/^oc_session=/),
+      "`__Host-oc_session=<id>; Path=/; HttpOnly; SameSite=Strict; Secure` (`oc_session`, without `Secure`, on plain http), `Max-Age` 7 days; `Max-Age=0` on sign-out.",
+      z.string().regex(/^(__Host-)?oc_session=/),
     ),
   },
   dashboard: {
@@ -178,7 +178,7 @@ export function buildDocument(version: string): Json {
         session: {
           type: "apiKey",
           in: "cookie",
-          name: "oc_session",
+          name: "__Host-oc_session",
           description:
             "The dashboard's session (`POST /sessions`), in place of `Authorization`. A request that changes anything must come from the service's own origin (`Origin` or `Sec-Fetch-Site: same-origin`), else 403 `forbidden`.",
         },

@@ -13,8 +13,15 @@ export const signInSchema = z.object({ key: z.string().trim().min(1, "enter your
 
 type Session = SessionInfo & ({ kind: "operator" } | { kind: "site"; siteId: string });
 
-/** Cloudflare sets CF-Connecting-IP on every request; locally every client is one. */
-const clientOf = (request: Request): string => request.headers.get("cf-connecting-ip") ?? "local";
+/**
+ * Whose attempts count together: the client's address (Cloudflare sets CF-Connecting-IP; an
+ * IPv6 client owns its whole /64, so only the first four groups count) and the key's target.
+ */
+export function throttleKey(request: Request, key: string): string {
+  const ip = request.headers.get("cf-connecting-ip") ?? "local";
+  const client = ip.includes(":") ? ip.toLowerCase().split(":").slice(0, 4).join(":") : ip;
+  return `${client}|${siteIdOfAdminKey(key) ?? "operator"}`;
+}
 
 /**
  * `POST /sessions {key}`: exchanges a site admin key or the operator token for a
@@ -23,19 +30,18 @@ const clientOf = (request: Request): string => request.headers.get("cf-connectin
 export async function signIn(request: Request, env: Env): Promise<Response> {
   // A page elsewhere must not sign a visitor in to an account of its choosing.
   if (!notFromOtherOrigin(request)) throw new ApiError("forbidden", "Sign in from the dashboard's own page.");
-  const throttle = signInThrottleStub(env, clientOf(request));
-  const wait = await throttle.waitMs();
-  if (wait > 0) throw tooMany(wait);
   const { key } = parseBody(signInSchema, await readJsonObject(request), "sign-in");
+  const throttle = signInThrottleStub(env, throttleKey(request, key));
+  const { allowed, waitMs } = await throttle.attempt();
+  if (!allowed) throw tooMany(waitMs);
   const made = await startSession(env, key);
   if (!made) {
-    const next = await throttle.failed();
     throw new ApiError(
       "unauthorized",
-      next > 0
-        ? `That key is not right. Check it and try again in ${Math.ceil(next / 1000)} seconds.`
+      waitMs > 0
+        ? `That key is not right. Check it and try again in ${Math.ceil(waitMs / 1000)} seconds.`
         : "That key is not right. Check it and try again.",
-      { retryAfterSeconds: Math.ceil(next / 1000) },
+      { retryAfterSeconds: Math.ceil(waitMs / 1000) },
     );
   }
   await throttle.succeeded();

@@ -1,14 +1,22 @@
 /** The dashboard's session cookie: opaque, HttpOnly, SameSite=Strict, Secure on https. */
 import { SESSION_ABSOLUTE_MS } from "./policy";
 
-export const SESSION_COOKIE = "oc_session";
+/**
+ * On https the name carries the `__Host-` prefix: browsers then accept it only with `Secure`,
+ * `Path=/` and no `Domain`, so a sibling subdomain cannot plant a session of its own choosing.
+ * Plain http (a laptop's localhost) cannot use the prefix.
+ */
+export function sessionCookieName(request: Request): string {
+  return new URL(request.url).protocol === "https:" ? "__Host-oc_session" : "oc_session";
+}
 
 export function sessionCookie(request: Request): string | null {
   const header = request.headers.get("cookie");
   if (!header) return null;
+  const name = sessionCookieName(request);
   for (const part of header.split(";")) {
     const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) return part.slice(eq + 1).trim() || null;
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim() || null;
   }
   return null;
 }
@@ -19,11 +27,11 @@ function attributes(request: Request): string {
 }
 
 export function setSessionCookie(request: Request, id: string): string {
-  return `${SESSION_COOKIE}=${id}; ${attributes(request)}; Max-Age=${SESSION_ABSOLUTE_MS / 1000}`;
+  return `${sessionCookieName(request)}=${id}; ${attributes(request)}; Max-Age=${SESSION_ABSOLUTE_MS / 1000}`;
 }
 
 export function clearSessionCookie(request: Request): string {
-  return `${SESSION_COOKIE}=; ${attributes(request)}; Max-Age=0`;
+  return `${sessionCookieName(request)}=; ${attributes(request)}; Max-Age=0`;
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
