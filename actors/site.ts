@@ -26,6 +26,14 @@ export interface SiteMeta {
   version: number;
 }
 
+export interface SiteStats {
+  publicReads: number;
+  /** Calls of `meta` and `metaForHost`: the front Worker's version checks. */
+  metaReads: number;
+  /** Entries of each in-memory structure. */
+  memo: Record<string, number>;
+}
+
 export const CACHE_VERSION_HEADER = "x-oc-cache-version";
 /** Set by the front Worker on a rendered-page request; carries the site token it was routed by. */
 export const RENDER_HEADER = "x-oc-render-token";
@@ -45,6 +53,9 @@ export class Site extends DurableObject<Env> {
   #documents: DocumentStats | null = null;
   // Totals for list queries; every page of one query shares its count. Cleared on any content change.
   #counts = new Map<string, number>();
+  // Public reads (content API, rendered pages and documents) this object has answered since it started.
+  #publicReads = 0;
+  #metaReads = 0;
   #dashboard: ReturnType<typeof dashboardRoutes>;
   #public: ReturnType<typeof publicRoutes>;
   #ssr: ReturnType<typeof ssrRoutes>;
@@ -112,6 +123,11 @@ export class Site extends DurableObject<Env> {
 
   /** What the front Worker needs before it may answer from the edge cache. Null for a wrong token. */
   meta(token: string): SiteMeta | null {
+    this.#metaReads++;
+    return this.#metaOf(token);
+  }
+
+  #metaOf(token: string): SiteMeta | null {
     const site = this.#site;
     if (!site || !safeEqual(token, site.token)) return null;
     return { siteId: site.id, plan: site.plan, version: site.cacheVersion };
@@ -119,6 +135,7 @@ export class Site extends DurableObject<Env> {
 
   /** The same facts as `meta`, for a request the front Worker routed by custom hostname (no token). */
   metaForHost(): SiteMeta | null {
+    this.#metaReads++;
     const site = this.#site;
     return site ? { siteId: site.id, plan: site.plan, version: site.cacheVersion } : null;
   }
@@ -136,6 +153,11 @@ export class Site extends DurableObject<Env> {
     this.#site = readSite(this.#sql);
     this.#search.afterWrite();
     return version;
+  }
+
+  /** Counters and the sizes of what this object keeps in memory: the no-growth tests and the bench read them. */
+  stats(): SiteStats {
+    return { publicReads: this.#publicReads, metaReads: this.#metaReads, memo: { counts: this.#counts.size } };
   }
 
   /** The one alarm: runs every due job and re-arms for the next (see site/jobs.ts). */
@@ -157,7 +179,8 @@ export class Site extends DurableObject<Env> {
   async #route(request: Request): Promise<Response | undefined> {
     const path = new URL(request.url).pathname;
     if (request.headers.has(RENDER_HEADER)) {
-      if (!this.meta(request.headers.get(RENDER_HEADER) ?? "")) return errorResponse("not_found", "Unknown service token.");
+      this.#publicReads++;
+      if (!this.#metaOf(request.headers.get(RENDER_HEADER) ?? "")) return errorResponse("not_found", "Unknown service token.");
       return renderRoute(this.#context, request, null);
     }
     const host = request.headers.get(HOST_HEADER);
@@ -169,11 +192,13 @@ export class Site extends DurableObject<Env> {
           ? new Response(`${host} reaches this service.\n`, { headers: { "content-type": "text/plain", "cache-control": "no-store" } })
           : errorResponse("not_found", "Unknown validation token for this hostname.");
       }
+      this.#publicReads++;
       return renderRoute(this.#context, request, host);
     }
     if (path.startsWith("/v1/")) {
+      this.#publicReads++;
       const token = decodeURIComponent(path.split("/")[2] ?? "");
-      if (!this.meta(token)) return errorResponse("not_found", "Unknown site token.");
+      if (!this.#metaOf(token)) return errorResponse("not_found", "Unknown site token.");
       return this.#public.fetch(request);
     }
     if (!this.#site) return errorResponse("not_found", "No such site.");

@@ -1,4 +1,4 @@
-import { cachedRead, versionedKey } from "../edge/cache";
+import { cachedRead, type EtagSource, versionedKey } from "../edge/cache";
 import { siteMeta } from "../edge/site-meta";
 import { ApiError } from "../http/errors";
 import { entitlements, type Plan, planRequired } from "../plans";
@@ -16,7 +16,9 @@ export const CORS_HEADERS = {
 
 /**
  * The public content API. The plan check runs before the cache is consulted,
- * so a refused call is never served from (or stored in) the cache.
+ * so a refused call is never served from (or stored in) the cache. Lists and
+ * items are a function of the site's version, so their ETag comes from the
+ * versioned key (`etag: "key"`); search answers hash their bytes.
  */
 export async function contentApi(
   request: Request,
@@ -24,15 +26,19 @@ export async function contentApi(
   ctx: ExecutionContext,
   token: string,
   refuse: (plan: Plan, url: URL) => ApiError | null = listPlanCheck,
+  etag: EtagSource = "key",
 ): Promise<Response> {
   const meta = await siteMeta(env, token);
   if (!meta) throw new ApiError("not_found", "Unknown site token.");
   const refused = refuse(meta.plan, new URL(request.url));
   if (refused) throw refused;
 
-  const key = versionedKey(request, meta.siteId, meta.version);
-  const { response } = await cachedRead(request, ctx, key, async () =>
-    fromSite(meta.siteId, await siteStub(env, meta.siteId).fetch(internalRequest(request))),
+  const { response } = await cachedRead(
+    request,
+    ctx,
+    versionedKey(request, meta),
+    async () => fromSite(meta.siteId, await siteStub(env, meta.siteId).fetch(internalRequest(request))),
+    etag,
   );
   return withCors(response);
 }
