@@ -9,6 +9,7 @@ import type { SiteContext } from "./site/context";
 import { type JobHandler, runDueJobs, scheduleJob } from "./site/jobs";
 import { type DocumentStats, regenerateDocuments, SEO_DOCUMENTS_JOB } from "./site/seo/documents";
 import { SITE_MIGRATIONS } from "./site/migrations";
+import { refreshPublicData } from "./site/public-items";
 import { publicRoutes } from "./site/public-routes";
 import { INDEX_JOB, SiteSearch } from "./site/search/site-search";
 import { dashboardRoutes } from "./site/routes";
@@ -106,10 +107,13 @@ export class Site extends DurableObject<Env> {
     ctx.blockConcurrencyWhile(async () => {
       await new SQLSchemaMigrations({ doStorage: ctx.storage, migrations: SITE_MIGRATIONS }).runAll();
       this.#site = readSite(this.#sql);
-      if (cleanStoredRichTextOnce(ctx.storage, readCollections(this.#sql)) > 0 && this.#site) {
+      const cleaned = cleanStoredRichTextOnce(ctx.storage, readCollections(this.#sql));
+      if (cleaned > 0 && this.#site) {
         bumpCacheVersion(this.#sql);
         this.#site = readSite(this.#sql);
       }
+      // Public JSON for items written before it was kept on write; all of it if values were just cleaned.
+      for (const c of readCollections(this.#sql)) refreshPublicData(this.#sql, c, cleaned === 0);
       // Published items from before search existed, work left by a restart, or a new model.
       this.#search.wake();
     });
@@ -157,7 +161,11 @@ export class Site extends DurableObject<Env> {
 
   /** Counters and the sizes of what this object keeps in memory: the no-growth tests and the bench read them. */
   stats(): SiteStats {
-    return { publicReads: this.#publicReads, metaReads: this.#metaReads, memo: { counts: this.#counts.size } };
+    return {
+      publicReads: this.#publicReads,
+      metaReads: this.#metaReads,
+      memo: { counts: this.#counts.size, answers: this.#public.memoSize() },
+    };
   }
 
   /** The one alarm: runs every due job and re-arms for the next (see site/jobs.ts). */

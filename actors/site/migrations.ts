@@ -179,4 +179,18 @@ export const SITE_MIGRATIONS: SQLSchemaMigration[] = [
       CREATE INDEX IF NOT EXISTS items_by_status_seq ON items (collection_id, status, seq);
     `,
   },
+  {
+    idMonotonicInc: 8,
+    description: "each item's public data as JSON, kept on write (public-items.ts)",
+    sql: `
+      CREATE TABLE IF NOT EXISTS item_public (
+        seq INTEGER PRIMARY KEY,
+        public_json TEXT NOT NULL
+      );
+      CREATE TRIGGER IF NOT EXISTS item_public_on_delete AFTER DELETE ON items
+      BEGIN
+        DELETE FROM item_public WHERE seq = old.seq;
+      END;
+    `,
+  },
 ];

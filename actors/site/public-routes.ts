@@ -3,7 +3,8 @@ import { ApiError } from "../../src/http/errors";
 import { entitlements, planRequired } from "../../src/plans";
 import { isSlug } from "../../src/shared/slug";
 import type { SiteContext } from "./context";
-import { readPublishedItem, readPublishedPage } from "./published-list";
+import { publishedItemJson, publishedPageJson } from "./published-list";
+import { ReadMemo } from "./read-memo";
 import { schemaFor } from "./schema-map";
 
 export const PUBLIC_CACHE_CONTROL = "public, s-maxage=31536000";
@@ -11,6 +12,7 @@ export const PUBLIC_CACHE_CONTROL = "public, s-maxage=31536000";
 /** The public content API, behind a token the front Worker has routed here. */
 export function publicRoutes(s: SiteContext) {
   const router = IttyRouter({ base: "/v1/:token" });
+  const memo = new ReadMemo();
   const collectionOf = (slug: string) => {
     const c = isSlug(slug) ? s.collections().find((x) => x.slug === slug) : undefined;
     if (!c) throw new ApiError("not_found", `No collection "${slug}".`);
@@ -22,33 +24,38 @@ export function publicRoutes(s: SiteContext) {
       const site = s.site()!;
       const c = collectionOf(req.params.slug ?? "");
       const params = new URL(req.url).searchParams;
-      const { query: q, items, total } = readPublishedPage(s, c, params);
-      if (q.advanced && !entitlements(site.plan).features.advancedLists) throw planRequired("advancedLists");
-      return publicJson(site.id, c.id, {
-        items,
-        page: q.page,
-        limit: q.limit,
-        total,
-        totalPages: Math.ceil(total / q.limit),
-        schema: schemaFor(c, s.collections()),
+      const text = memo.text(site.cacheVersion, req.url, () => {
+        const { query: q, items, total } = publishedPageJson(s, c, params);
+        if (q.advanced && !entitlements(site.plan).features.advancedLists) throw planRequired("advancedLists");
+        // Assembled from each item's stored JSON: the same bytes JSON.stringify of the object would give.
+        const head = `{"items":[${items.join(",")}],"page":${q.page},"limit":${q.limit},"total":${total},"totalPages":${Math.ceil(total / q.limit)}`;
+        return `${head},"schema":${JSON.stringify(schemaFor(c, s.collections()))}}`;
       });
+      return publicJsonText(site.id, c.id, text);
     })
     .get("/collections/:slug/items/:itemSlug", (req) => {
       const site = s.site()!;
       const c = collectionOf(req.params.slug ?? "");
-      const item = readPublishedItem(s, c, req.params.itemSlug ?? "");
-      if (!item) throw new ApiError("not_found", `No published item "${req.params.itemSlug}" in "${c.slug}".`);
-      return publicJson(site.id, c.id, { item, schema: schemaFor(c, s.collections()) });
+      const text = memo.text(site.cacheVersion, req.url, () => {
+        const item = publishedItemJson(s, c, req.params.itemSlug ?? "");
+        if (!item) throw new ApiError("not_found", `No published item "${req.params.itemSlug}" in "${c.slug}".`);
+        return `{"item":${item},"schema":${JSON.stringify(schemaFor(c, s.collections()))}}`;
+      });
+      return publicJsonText(site.id, c.id, text);
     })
     .get("/search", (req) => s.search().search(new URL(req.url)))
     .get("/collections/:slug/items/:itemSlug/related", (req) =>
       s.search().related(req.params.slug ?? "", req.params.itemSlug ?? "", new URL(req.url)),
     );
-  return router;
+  return { fetch: (request: Request) => router.fetch(request), memoSize: () => memo.size };
 }
 
 export function publicJson(siteId: string, collectionId: string | null, body: unknown): Response {
-  return new Response(JSON.stringify(body), {
+  return publicJsonText(siteId, collectionId, JSON.stringify(body));
+}
+
+export function publicJsonText(siteId: string, collectionId: string | null, text: string): Response {
+  return new Response(text, {
     headers: {
       "content-type": "application/json; charset=utf-8",
       "cache-control": PUBLIC_CACHE_CONTROL,
