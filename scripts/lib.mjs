@@ -86,7 +86,7 @@ export async function ssrBenchSite(name, fields) {
   try {
     const { site } = await must(api(host.base, "POST", "/sites", operator, { name, plan: "seo_engine" }), "site");
     await must(api(host.base, "PUT", `/sites/${site.id}/collections/posts`, site.adminKey, { fields }), "collection");
-    return { base: host.base, site, key: site.adminKey, pages, close: async () => (pages.close(), await host.dispose()) };
+    return { base: host.base, mf: host.mf, site, key: site.adminKey, pages, close: async () => (pages.close(), await host.dispose()) };
   } catch (err) {
     pages.close();
     await host.dispose();
