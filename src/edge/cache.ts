@@ -8,6 +8,9 @@
  * isolate, one read per versioned key goes to the Cache API and the site
  * object, and concurrent requests for that key wait for it, or answer from the
  * previous version while it is still within the freshness bound (STALE_MS).
+ * When the change was made elsewhere (learned when the site memo expired), even
+ * the first request answers from the previous version and the read runs in the
+ * background.
  */
 import { parsePage } from "../shared/list-params";
 import { hotGet, hotPut } from "./hot-tier";
@@ -33,7 +36,7 @@ export interface CacheKey {
   siteId: string;
   version: number;
   /** A previous version whose answer may be served while this one is fetched, until `until`. */
-  previous?: { version: number; until: number } | undefined;
+  previous?: SiteMeta["previous"];
 }
 
 /** The Cache API key: the URL plus `__oc=<siteId>.<version>`. */
@@ -122,10 +125,19 @@ async function edgeRead(
   if (hit) return { response: conditional(request, hit.body, hit.headers, "HIT"), hit: true };
   const vkey = versioned(key);
   const running = inflight.get(vkey);
-  if (!running) return lead(request, ctx, key, vkey, origin, mode);
-
   const stale = staleEntry(key);
-  if (stale) return { response: conditional(request, stale.body, stale.headers, "STALE"), hit: true };
+  if (stale && (running || key.previous?.first)) {
+    // The new version is read in the background, once, while this request is answered from the previous one.
+    if (!running)
+      ctx.waitUntil(
+        lead(request, ctx, key, vkey, origin, mode).then(
+          (o) => o.response.body?.cancel(),
+          () => undefined,
+        ),
+      );
+    return { response: conditional(request, stale.body, stale.headers, "STALE"), hit: true };
+  }
+  if (!running) return lead(request, ctx, key, vkey, origin, mode);
   const loaded = await running;
   // The shared read failed even after its own retry: each waiter tries once more (again shared).
   if ((!loaded || loaded.status >= 500) && attempt === 0) return edgeRead(request, ctx, key, origin, mode, 1);
@@ -165,9 +177,11 @@ async function lead(
     }
     const fresh = await fromOrigin(origin);
     if (!storable(fresh)) {
-      // Errors and no-store answers are shared as they are, never kept.
+      // Errors and no-store answers are shared as they are, never kept. A definite answer (a 404, a
+      // document being rebuilt) also ends stale serving of this URL: its previous version is gone.
       const body = await fresh.arrayBuffer();
       settle({ status: fresh.status, headers: fresh.headers, body, stored: false });
+      if (fresh.status < 500) ctx.waitUntil(remember(key, null, null));
       return { response: new Response(body, fresh), hit: false };
     }
     const etag = mode.etag === "key" ? await keyEtag(vkey, mode.stream) : null;
@@ -268,7 +282,7 @@ async function keep(key: CacheKey, vkey: string, body: ArrayBuffer, headers: Hea
  * version's Cache API entry is deleted: nothing can ask for it any more, and the
  * local runtime's cache store otherwise keeps every version for a year.
  */
-async function remember(key: CacheKey, body: ArrayBuffer, headers: Headers): Promise<void> {
+async function remember(key: CacheKey, body: ArrayBuffer | null, headers: Headers | null): Promise<void> {
   const replaced = hotPut(key.base, key.version, body, headers);
   if (replaced !== null) await caches.default.delete(versioned(key, replaced));
 }

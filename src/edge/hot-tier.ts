@@ -12,40 +12,44 @@ const MAX_ENTRIES = 4096;
 
 export interface HotEntry {
   version: number;
-  body: ArrayBuffer;
+  /** Null: this version of the URL has no answer to keep (a 404, a no-store document), so none older may be served. */
+  body: ArrayBuffer | null;
   headers: [string, string][];
 }
+
+const size = (e: HotEntry) => e.body?.byteLength ?? 0;
 
 const hot = new Map<string, HotEntry>();
 let bytes = 0;
 
-/** The entry for `base` if it holds exactly `version`. */
-export function hotGet(base: string, version: number): HotEntry | null {
+/** The answer for `base` if this tier holds exactly `version` of it. */
+export function hotGet(base: string, version: number): { body: ArrayBuffer; headers: [string, string][] } | null {
   const e = hot.get(base);
-  if (!e || e.version !== version) return null;
+  if (!e || e.version !== version || !e.body) return null;
   hot.delete(base);
   hot.set(base, e);
-  return e;
+  return { body: e.body, headers: e.headers };
 }
 
 /**
  * Keeps `version` of `base` unless a newer one is already here (a slow read of an
  * old version never overwrites a newer one). Returns the version it replaced, if any.
  */
-export function hotPut(base: string, version: number, body: ArrayBuffer, headers: Headers): number | null {
+export function hotPut(base: string, version: number, body: ArrayBuffer | null, headers: Headers | null): number | null {
   const old = hot.get(base);
   if (old && old.version >= version) return null;
-  if (body.byteLength > MAX_ENTRY_BYTES) return null;
   if (old) {
     hot.delete(base);
-    bytes -= old.body.byteLength;
+    bytes -= size(old);
   }
-  hot.set(base, { version, body, headers: [...headers] });
-  bytes += body.byteLength;
+  const entry: HotEntry =
+    body && body.byteLength <= MAX_ENTRY_BYTES ? { version, body, headers: [...(headers ?? [])] } : { version, body: null, headers: [] };
+  hot.set(base, entry);
+  bytes += size(entry);
   for (const [k, e] of hot) {
     if (bytes <= MAX_BYTES && hot.size <= MAX_ENTRIES) break;
     hot.delete(k);
-    bytes -= e.body.byteLength;
+    bytes -= size(e);
   }
   return old ? old.version : null;
 }

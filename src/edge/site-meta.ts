@@ -8,9 +8,12 @@ export interface SiteMeta {
   version: number;
   /**
    * The version before `version`, while its answers may still be served stale
-   * (until `until`, ms since the epoch): see STALE_MS.
+   * (until `until`, ms since the epoch): see STALE_MS. `first`: even a request with
+   * no read of the new version to wait for may be answered from it (the change was
+   * made elsewhere); after a dashboard write through this isolate only requests that
+   * arrive while the new version is being read may, so the writer reads its write.
    */
-  previous?: { version: number; until: number };
+  previous?: { version: number; until: number; first: boolean };
 }
 
 interface Entry {
@@ -82,7 +85,8 @@ function learn(siteId: string, token: string, fresh: SiteMeta | null, started: n
   const old = memo.get(siteId);
   let meta = fresh;
   if (fresh && old?.meta && old.token === token) {
-    if (fresh.version > old.meta.version) meta = { ...fresh, previous: { version: old.meta.version, until: old.confirmedAt + STALE_MS } };
+    if (fresh.version > old.meta.version)
+      meta = { ...fresh, previous: { version: old.meta.version, until: old.confirmedAt + STALE_MS, first: true } };
     else if (fresh.version === old.meta.version && old.meta.previous) meta = { ...fresh, previous: old.meta.previous };
   }
   remember(siteId, { token, meta, expires: Date.now() + ttlMs, confirmedAt: started });
@@ -95,7 +99,7 @@ export function noteVersion(siteId: string, version: number): void {
   if (hit?.meta && hit.meta.version < version) {
     // The old version was current until this write, which has just returned.
     const now = Date.now();
-    hit.meta = { ...hit.meta, version, previous: { version: hit.meta.version, until: now + STALE_MS } };
+    hit.meta = { ...hit.meta, version, previous: { version: hit.meta.version, until: now + STALE_MS, first: false } };
     hit.confirmedAt = now;
   }
 }
