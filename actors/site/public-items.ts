@@ -52,6 +52,22 @@ export function keepPublicData(sql: SqlStorage, collection: Collection, seq: num
 export const PUBLIC_DATA_COLUMN = "(SELECT public_json FROM item_public p WHERE p.seq = items.seq) AS public_data";
 
 /**
+ * What presenting a published item reads: the row without its stored `data` or `search_text`
+ * (long rich text is not copied out of SQLite for nothing), with its public JSON.
+ */
+export const PUBLIC_COLUMNS = `seq, id, collection_id, slug, status, published_at, created_at, updated_at, ${PUBLIC_DATA_COLUMN}`;
+
+/** A row read with PUBLIC_COLUMNS, or a whole row (`SELECT *, PUBLIC_DATA_COLUMN`). */
+export type PublicRow = Omit<ItemRow, "data"> & { data?: string };
+
+/** The row's public data as JSON: as stored, or (for a row that has none yet) computed from its data. */
+function publicDataOf(sql: SqlStorage, c: Collection, row: PublicRow): string {
+  if (row.public_data) return row.public_data;
+  const data = row.data ?? sql.exec<{ data: string }>("SELECT data FROM items WHERE seq = ?", row.seq).one().data;
+  return publicDataJson(sql, c, JSON.parse(data) as ItemData);
+}
+
+/**
  * Recomputes the public JSON of the items of `collection`: all of them after a schema change,
  * or (`onlyMissing`) those without one: items written before it was kept, or whose data was
  * rewritten in place by the start-up clean-ups. Returns how many it wrote.
@@ -72,16 +88,17 @@ const hasReferences = (c: Collection) => c.fields.some((f) => f.type === "refere
  * without reference fields is its stored public data in an envelope, with no decoding at
  * all; one with references has them resolved (`presentItems`).
  */
-export function publicItemsJson(sql: SqlStorage, rows: readonly ItemRow[], collections: readonly Collection[]): string[] {
+export function publicItemsJson(sql: SqlStorage, rows: readonly PublicRow[], collections: readonly Collection[]): string[] {
   const byId = new Map(collections.map((c) => [c.id, c]));
-  const withRefs = rows.filter((r) => hasReferences(byId.get(r.collection_id) as Collection));
+  const refCollections = new Set(collections.filter(hasReferences).map((c) => c.id));
+  const withRefs = rows.filter((r) => refCollections.has(r.collection_id));
   const resolved = withRefs.length ? presentItems(sql, withRefs, collections) : [];
   const resolvedById = new Map(resolved.map((item) => [item.id, item]));
   return rows.map((row) => {
     const item = resolvedById.get(row.id);
     if (item) return JSON.stringify(item);
     const c = byId.get(row.collection_id) as Collection;
-    const data = row.public_data ?? publicDataJson(sql, c, JSON.parse(row.data) as ItemData);
+    const data = publicDataOf(sql, c, row);
     // The same keys, in the same order, as JSON.stringify of a PublicItem.
     return `{"id":${JSON.stringify(row.id)},"slug":${JSON.stringify(row.slug)},"collection":${JSON.stringify(c.slug)},"publishedAt":${JSON.stringify(row.published_at)},"updatedAt":${JSON.stringify(row.updated_at)},"data":${data}}`;
   });
@@ -92,11 +109,11 @@ export function publicItemsJson(sql: SqlStorage, rows: readonly ItemRow[], colle
  * each row's public data; references for the whole set are read in one batched query,
  * never one per item.
  */
-export function presentItems(sql: SqlStorage, rows: readonly ItemRow[], collections: readonly Collection[]): PublicItem[] {
+export function presentItems(sql: SqlStorage, rows: readonly PublicRow[], collections: readonly Collection[]): PublicItem[] {
   const byId = new Map(collections.map((c) => [c.id, c]));
-  const shallow = (row: ItemRow): PublicItem => {
+  const shallow = (row: PublicRow): PublicItem => {
     const c = byId.get(row.collection_id) as Collection;
-    const data = JSON.parse(row.public_data ?? publicDataJson(sql, c, JSON.parse(row.data) as ItemData)) as Record<string, unknown>;
+    const data = JSON.parse(publicDataOf(sql, c, row)) as Record<string, unknown>;
     return { id: row.id, slug: row.slug, collection: c.slug, publishedAt: row.published_at as string, updatedAt: row.updated_at, data };
   };
   const items = rows.map(shallow);
@@ -125,11 +142,11 @@ export function presentItems(sql: SqlStorage, rows: readonly ItemRow[], collecti
   return items;
 }
 
-function readPublishedByIds(sql: SqlStorage, ids: Set<string>): Map<string, ItemRow> {
-  const rows = selectIn<ItemRow>(
+function readPublishedByIds(sql: SqlStorage, ids: Set<string>): Map<string, PublicRow> {
+  const rows = selectIn<PublicRow>(
     sql,
     ids,
-    (list) => `SELECT *, ${PUBLIC_DATA_COLUMN} FROM items WHERE status = 'published' AND id IN (${list})`,
+    (list) => `SELECT ${PUBLIC_COLUMNS} FROM items WHERE status = 'published' AND id IN (${list})`,
   );
   return new Map(rows.map((r) => [r.id, r]));
 }

@@ -1,8 +1,7 @@
 import type { Collection } from "./collections";
 import type { SiteContext } from "./context";
-import type { ItemRow } from "./items";
 import { type ListQuery, buildListQuery } from "./list-query";
-import { PUBLIC_DATA_COLUMN, type PublicItem, presentItems, publicItemsJson } from "./public-items";
+import { PUBLIC_COLUMNS, type PublicItem, type PublicRow, presentItems, publicItemsJson } from "./public-items";
 
 export interface PublishedPage<T = PublicItem> {
   query: ListQuery;
@@ -10,12 +9,12 @@ export interface PublishedPage<T = PublicItem> {
   total: number;
 }
 
-function pageRows(s: SiteContext, c: Collection, params: URLSearchParams): PublishedPage<ItemRow> {
+function pageRows(s: SiteContext, c: Collection, params: URLSearchParams): PublishedPage<PublicRow> {
   const query = buildListQuery(params, c, s.collections());
   const total = s.countOf(query.where, query.args);
   const items = s.sql
-    .exec<ItemRow>(
-      `SELECT *, ${PUBLIC_DATA_COLUMN} FROM items WHERE ${query.where} ORDER BY ${query.orderBy} LIMIT ? OFFSET ?`,
+    .exec<PublicRow>(
+      `SELECT ${PUBLIC_COLUMNS} FROM items WHERE ${query.where} ORDER BY ${query.orderBy} LIMIT ? OFFSET ?`,
       ...query.args,
       query.limit,
       (query.page - 1) * query.limit,
@@ -24,9 +23,9 @@ function pageRows(s: SiteContext, c: Collection, params: URLSearchParams): Publi
   return { query, items, total };
 }
 
-function itemRow(s: SiteContext, c: Collection, slug: string): ItemRow | undefined {
+function itemRow(s: SiteContext, c: Collection, slug: string): PublicRow | undefined {
   return s.sql
-    .exec<ItemRow>(`SELECT *, ${PUBLIC_DATA_COLUMN} FROM items WHERE collection_id = ? AND slug = ? AND status = 'published'`, c.id, slug)
+    .exec<PublicRow>(`SELECT ${PUBLIC_COLUMNS} FROM items WHERE collection_id = ? AND slug = ? AND status = 'published'`, c.id, slug)
     .toArray()[0];
 }
 

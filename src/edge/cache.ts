@@ -89,8 +89,9 @@ export function cachedRead(
   key: CacheKey,
   origin: () => Promise<Response>,
   etag: EtagSource = "body",
+  extraHeaders: Readonly<Record<string, string>> = {},
 ): Promise<CacheOutcome> {
-  return edgeRead(request, ctx, key, origin, { stream: false, etag }, 0);
+  return edgeRead(request, ctx, key, origin, { stream: false, etag, extraHeaders }, 0);
 }
 
 /**
@@ -105,12 +106,14 @@ export function cachedStream(
   key: CacheKey,
   origin: () => Promise<Response>,
 ): Promise<CacheOutcome> {
-  return edgeRead(request, ctx, key, origin, { stream: true, etag: "key" }, 0);
+  return edgeRead(request, ctx, key, origin, { stream: true, etag: "key", extraHeaders: {} }, 0);
 }
 
 interface ReadMode {
   stream: boolean;
   etag: EtagSource;
+  /** Headers every answer to the client carries (the content API's CORS headers), set with ours. */
+  extraHeaders: Readonly<Record<string, string>>;
 }
 
 async function edgeRead(
@@ -122,7 +125,7 @@ async function edgeRead(
   attempt: number,
 ): Promise<CacheOutcome> {
   const hit = hotGet(key.base, key.version);
-  if (hit) return { response: conditional(request, hit.body, hit.headers, "HIT"), hit: true };
+  if (hit) return { response: conditional(request, hit.body, hit.headers, "HIT", mode.extraHeaders), hit: true };
   const vkey = versioned(key);
   const running = inflight.get(vkey);
   const stale = staleEntry(key);
@@ -135,7 +138,7 @@ async function edgeRead(
           () => undefined,
         ),
       );
-    return { response: conditional(request, stale.body, stale.headers, "STALE"), hit: true };
+    return { response: conditional(request, stale.body, stale.headers, "STALE", mode.extraHeaders), hit: true };
   }
   if (!running) return lead(request, ctx, key, vkey, origin, mode);
   const loaded = await running;
@@ -143,7 +146,7 @@ async function edgeRead(
   if ((!loaded || loaded.status >= 500) && attempt === 0) return edgeRead(request, ctx, key, origin, mode, 1);
   if (!loaded) throw new Error("the shared read of a cached answer failed");
   if (!loaded.stored) return { response: new Response(loaded.body, { status: loaded.status, headers: loaded.headers }), hit: false };
-  return { response: conditional(request, loaded.body, loaded.headers, "SHARED"), hit: false };
+  return { response: conditional(request, loaded.body, loaded.headers, "SHARED", mode.extraHeaders), hit: false };
 }
 
 /** The previous version's answer for this URL, if this isolate holds it and it is within the bound. */
@@ -173,7 +176,7 @@ async function lead(
       const headers = new Headers(cached.headers);
       settle({ status: 200, headers, body, stored: true });
       ctx.waitUntil(remember(key, body, headers));
-      return { response: conditional(request, body, headers, "HIT"), hit: true };
+      return { response: conditional(request, body, headers, "HIT", mode.extraHeaders), hit: true };
     }
     const fresh = await fromOrigin(origin);
     if (!storable(fresh)) {
@@ -197,13 +200,13 @@ async function lead(
           () => settle(null),
         ),
       );
-      return { response: conditional(request, null, [...headers], "MISS", toClient), hit: false };
+      return { response: conditional(request, null, headers, "MISS", mode.extraHeaders, toClient), hit: false };
     }
     const body = await fresh.arrayBuffer();
     const headers = copyHeaders(fresh, etag ?? (await etagOf(body)));
     settle({ status: 200, headers, body, stored: true });
     ctx.waitUntil(keep(key, vkey, body, headers));
-    return { response: conditional(request, body, [...headers], "MISS"), hit: false };
+    return { response: conditional(request, body, headers, "MISS", mode.extraHeaders), hit: false };
   } catch (err) {
     settle(null);
     throw err;
@@ -308,9 +311,11 @@ function conditional(
   body: ArrayBuffer | null,
   stored: [string, string][] | Headers,
   state: "HIT" | "MISS" | "SHARED" | "STALE",
+  extra: Readonly<Record<string, string>>,
   stream?: ReadableStream,
 ): Response {
   const headers = new Headers(stored);
+  for (const k in extra) headers.set(k, extra[k] as string);
   headers.set("x-cache", state);
   headers.set("cache-control", CLIENT_CACHE_CONTROL);
   const etag = headers.get("etag");

@@ -39,8 +39,10 @@ export async function contentApi(
     versionedKey(request, meta),
     async () => fromSite(meta.siteId, await siteStub(env, meta.siteId).fetch(internalRequest(request))),
     etag,
+    CORS_HEADERS,
   );
-  return withCors(response);
+  // Answers from the cache carry the CORS headers already; errors and uncacheable answers get them here.
+  return response.headers.has("access-control-allow-origin") ? response : withCors(response);
 }
 
 function listPlanCheck(plan: Plan, url: URL): ApiError | null {
