@@ -7,7 +7,7 @@
 // memory of each workerd process every 5 s, and freshness after the 2 s bound.
 import autocannon from "autocannon";
 import { readFileSync } from "node:fs";
-import { api, must, seedItems, ssrBenchSite } from "./lib.mjs";
+import { BENCH_POST_FIELDS, api, must, seedItems, ssrBenchSite } from "./lib.mjs";
 import { waitForIndex } from "./bench-search.mjs";
 import { startCacheFloor, workerdCpuMs, workerdPids } from "./workerd-host.mjs";
 
@@ -17,14 +17,7 @@ const ITEMS = 480; // 20 list pages of 24
 const BOUND_MS = 2000; // the documented freshness promise
 const CATEGORIES = ["news", "guides", "reviews", "recipes", "travel", "tech", "sport", "music"];
 
-const { base, site, key, pages, mf, close } = await ssrBenchSite("Busy site", [
-  { key: "title", type: "text", indexed: true, required: true },
-  { key: "summary", type: "text", indexed: true },
-  { key: "body", type: "richText" },
-  { key: "category", type: "text", indexed: true },
-  { key: "date", type: "date", indexed: true },
-  { key: "cover", type: "image" },
-]);
+const { base, site, key, pages, mf, close } = await ssrBenchSite("Busy site", BENCH_POST_FIELDS);
 
 try {
   await seedItems(base, site.id, key, "posts", ITEMS, (i) => ({

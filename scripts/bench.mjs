@@ -5,7 +5,7 @@
 // (no wrangler dev proxy), drives it with autocannon, and reads CPU time from
 // the workerd process (/proc) to get CPU per request.
 import autocannon from "autocannon";
-import { api, must, percentile, seedItems } from "./lib.mjs";
+import { BENCH_POST_FIELDS, api, must, percentile, seedItems } from "./lib.mjs";
 import { benchSearch, waitForIndex } from "./bench-search.mjs";
 import { buildWorker, startCacheFloor, startWorkerd, workerdCpuMs } from "./workerd-host.mjs";
 
@@ -37,16 +37,7 @@ async function benchContent() {
   const { site } = await must(api(base, "POST", "/sites", operator, { name: "Bench", plan: "pro" }), "site");
   const key = site.adminKey;
   await must(
-    api(base, "PUT", `/sites/${site.id}/collections/posts`, key, {
-      fields: [
-        { key: "title", type: "text", indexed: true, required: true },
-        { key: "summary", type: "text", indexed: true },
-        { key: "body", type: "richText" },
-        { key: "category", type: "text", indexed: true },
-        { key: "date", type: "date", indexed: true },
-        { key: "cover", type: "image" },
-      ],
-    }),
+    api(base, "PUT", `/sites/${site.id}/collections/posts`, key, { fields: BENCH_POST_FIELDS }),
     "collection",
   );
   const categories = ["news", "guides", "reviews", "recipes", "travel", "tech", "sport", "music"];

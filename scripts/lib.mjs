@@ -59,6 +59,16 @@ export async function must(promise, what) {
   return r.body;
 }
 
+/** The benchmarks' `posts` collection: blog posts with indexed text, a category, a date and a cover image. */
+export const BENCH_POST_FIELDS = [
+  { key: "title", type: "text", indexed: true, required: true },
+  { key: "summary", type: "text", indexed: true },
+  { key: "body", type: "richText" },
+  { key: "category", type: "text", indexed: true },
+  { key: "date", type: "date", indexed: true },
+  { key: "cover", type: "image" },
+];
+
 /** A one-page "customer site" for the benchmarks: serves whatever `set(html)` last gave, at /blog/. */
 export async function benchPageServer() {
   const { createServer } = await import("node:http");
