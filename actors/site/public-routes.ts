@@ -4,10 +4,12 @@ import { entitlements, planRequired } from "../../src/plans";
 import { isSlug } from "../../src/shared/slug";
 import type { SiteContext } from "./context";
 import { publishedItemJson, publishedPageJson } from "./published-list";
-import { ReadMemo } from "./read-memo";
+import { type Answer, ReadMemo } from "./read-memo";
 import { schemaFor } from "./schema-map";
 
 export const PUBLIC_CACHE_CONTROL = "public, s-maxage=31536000";
+/** Set by the front Worker with the ETag of its copy of an older version of the same URL. */
+export const REVALIDATE_HEADER = "x-oc-if-body";
 
 /** The public content API, behind a token the front Worker has routed here. */
 export function publicRoutes(s: SiteContext) {
@@ -20,34 +22,45 @@ export function publicRoutes(s: SiteContext) {
   };
 
   router
-    .get("/collections/:slug/items", (req) => {
+    .get("/collections/:slug/items", async (req) => {
       const site = s.site()!;
       const c = collectionOf(req.params.slug ?? "");
       const params = new URL(req.url).searchParams;
-      const text = memo.text(site.cacheVersion, req.url, () => {
+      const answer = memo.answer(site.cacheVersion, req.url, () => {
         const { query: q, items, total } = publishedPageJson(s, c, params);
         if (q.advanced && !entitlements(site.plan).features.advancedLists) throw planRequired("advancedLists");
         // Assembled from each item's stored JSON: the same bytes JSON.stringify of the object would give.
         const head = `{"items":[${items.join(",")}],"page":${q.page},"limit":${q.limit},"total":${total},"totalPages":${Math.ceil(total / q.limit)}`;
         return `${head},"schema":${JSON.stringify(schemaFor(c, s.collections()))}}`;
       });
-      return publicJsonText(site.id, c.id, text);
+      return answered(req, site.id, c.id, await answer);
     })
-    .get("/collections/:slug/items/:itemSlug", (req) => {
+    .get("/collections/:slug/items/:itemSlug", async (req) => {
       const site = s.site()!;
       const c = collectionOf(req.params.slug ?? "");
-      const text = memo.text(site.cacheVersion, req.url, () => {
+      const answer = memo.answer(site.cacheVersion, req.url, () => {
         const item = publishedItemJson(s, c, req.params.itemSlug ?? "");
         if (!item) throw new ApiError("not_found", `No published item "${req.params.itemSlug}" in "${c.slug}".`);
         return `{"item":${item},"schema":${JSON.stringify(schemaFor(c, s.collections()))}}`;
       });
-      return publicJsonText(site.id, c.id, text);
+      return answered(req, site.id, c.id, await answer);
     })
     .get("/search", (req) => s.search().search(new URL(req.url)))
     .get("/collections/:slug/items/:itemSlug/related", (req) =>
       s.search().related(req.params.slug ?? "", req.params.itemSlug ?? "", new URL(req.url)),
     );
   return { fetch: (request: Request) => router.fetch(request), memoSize: () => memo.size };
+}
+
+/**
+ * A list or item answer with its ETag; 304 with no body when the front Worker's copy of an
+ * older version (REVALIDATE_HEADER) is these same bytes.
+ */
+function answered(req: Request, siteId: string, collectionId: string, answer: Answer): Response {
+  if (req.headers.get(REVALIDATE_HEADER) === answer.etag) return new Response(null, { status: 304, headers: { etag: answer.etag } });
+  const response = publicJsonText(siteId, collectionId, answer.text);
+  response.headers.set("etag", answer.etag);
+  return response;
 }
 
 export function publicJson(siteId: string, collectionId: string | null, body: unknown): Response {

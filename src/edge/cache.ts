@@ -12,8 +12,9 @@
  * the first request answers from the previous version and the read runs in the
  * background.
  */
+import { REVALIDATE_HEADER } from "../../actors/site/public-routes";
 import { parsePage } from "../shared/list-params";
-import { hotGet, hotPut } from "./hot-tier";
+import { hotGet, hotLatest, hotPut, hotRevalidate } from "./hot-tier";
 import type { SiteMeta } from "./site-meta";
 
 /** The stored copy lives until its versioned key is retired (a change makes it unreachable). */
@@ -76,8 +77,15 @@ export function inflightSize(): number {
   return inflight.size;
 }
 
-/** How a stored answer's ETag is made: the SHA-256 of its bytes, or of its versioned key. */
-export type EtagSource = "body" | "key";
+/**
+ * How a stored answer's ETag is made: the SHA-256 of its bytes, of its versioned key, or the
+ * origin's own (the site object hashes list and item answers once per version, and can then say
+ * "unchanged" to a revalidation, see `lead`).
+ */
+export type EtagSource = "body" | "key" | "origin";
+
+/** The origin read; `headers` are ours for the site object (a revalidation's validator). */
+export type Origin = (headers?: Record<string, string>) => Promise<Response>;
 
 /**
  * A buffered read. `etag: "key"` is for answers that one version of the site always
@@ -87,7 +95,7 @@ export function cachedRead(
   request: Request,
   ctx: ExecutionContext,
   key: CacheKey,
-  origin: () => Promise<Response>,
+  origin: Origin,
   etag: EtagSource = "body",
   extraHeaders: Readonly<Record<string, string>> = {},
 ): Promise<CacheOutcome> {
@@ -100,12 +108,7 @@ export function cachedRead(
  * wait for the body, so it is derived from the versioned key (one version of
  * a page is always the same bytes).
  */
-export function cachedStream(
-  request: Request,
-  ctx: ExecutionContext,
-  key: CacheKey,
-  origin: () => Promise<Response>,
-): Promise<CacheOutcome> {
+export function cachedStream(request: Request, ctx: ExecutionContext, key: CacheKey, origin: Origin): Promise<CacheOutcome> {
   return edgeRead(request, ctx, key, origin, { stream: true, etag: "key", extraHeaders: {} }, 0);
 }
 
@@ -120,7 +123,7 @@ async function edgeRead(
   request: Request,
   ctx: ExecutionContext,
   key: CacheKey,
-  origin: () => Promise<Response>,
+  origin: Origin,
   mode: ReadMode,
   attempt: number,
 ): Promise<CacheOutcome> {
@@ -162,7 +165,7 @@ async function lead(
   ctx: ExecutionContext,
   key: CacheKey,
   vkey: string,
-  origin: () => Promise<Response>,
+  origin: Origin,
   mode: ReadMode,
 ): Promise<CacheOutcome> {
   let settle: (loaded: Loaded | null) => void = () => undefined;
@@ -178,7 +181,18 @@ async function lead(
       ctx.waitUntil(remember(key, body, headers));
       return { response: conditional(request, body, headers, "HIT", mode.extraHeaders), hit: true };
     }
-    const fresh = await fromOrigin(origin);
+    // Holding an older version's answer with the origin's ETag, ask whether the new one is the same
+    // bytes: most URLs of a site do not change with one publish, and "unchanged" costs no body and
+    // no Cache API write (the copy under the old key stays where it is).
+    const prior = mode.etag === "origin" ? hotLatest(key.base) : null;
+    const validator = prior && prior.version < key.version ? new Headers(prior.headers).get("etag") : null;
+    const fresh = await fromOrigin(() => origin(validator ? { [REVALIDATE_HEADER]: validator } : {}));
+    if (fresh.status === 304 && prior && validator && fresh.headers.get("etag") === validator) {
+      hotRevalidate(key.base, prior.version, key.version);
+      const headers = new Headers(prior.headers);
+      settle({ status: 200, headers, body: prior.body, stored: true });
+      return { response: conditional(request, prior.body, headers, "MISS", mode.extraHeaders), hit: false };
+    }
     if (!storable(fresh)) {
       // Errors and no-store answers are shared as they are, never kept. A definite answer (a 404, a
       // document being rebuilt) also ends stale serving of this URL: its previous version is gone.
@@ -203,7 +217,7 @@ async function lead(
       return { response: conditional(request, null, headers, "MISS", mode.extraHeaders, toClient), hit: false };
     }
     const body = await fresh.arrayBuffer();
-    const headers = copyHeaders(fresh, etag ?? (await etagOf(body)));
+    const headers = copyHeaders(fresh, etag ?? (mode.etag === "origin" ? fresh.headers.get("etag") : null) ?? (await etagOf(body)));
     settle({ status: 200, headers, body, stored: true });
     ctx.waitUntil(keep(key, vkey, body, headers));
     return { response: conditional(request, body, headers, "MISS", mode.extraHeaders), hit: false };

@@ -15,6 +15,8 @@ export interface HotEntry {
   /** Null: this version of the URL has no answer to keep (a 404, a no-store document), so none older may be served. */
   body: ArrayBuffer | null;
   headers: [string, string][];
+  /** The version whose Cache API key holds this body (older than `version` after a revalidation), if any. */
+  stored: number | null;
 }
 
 const size = (e: HotEntry) => e.body?.byteLength ?? 0;
@@ -31,9 +33,24 @@ export function hotGet(base: string, version: number): { body: ArrayBuffer; head
   return { body: e.body, headers: e.headers };
 }
 
+/** The newest answer held for `base`, whatever its version. */
+export function hotLatest(base: string): { version: number; body: ArrayBuffer; headers: [string, string][] } | null {
+  const e = hot.get(base);
+  return e?.body ? { version: e.version, body: e.body, headers: e.headers } : null;
+}
+
+/** The site object said `version` of `base` is the same bytes as `from`: the entry now answers for both. */
+export function hotRevalidate(base: string, from: number, version: number): boolean {
+  const e = hot.get(base);
+  if (!e?.body || e.version !== from || version <= from) return false;
+  e.version = version;
+  return true;
+}
+
 /**
  * Keeps `version` of `base` unless a newer one is already here (a slow read of an
- * old version never overwrites a newer one). Returns the version it replaced, if any.
+ * old version never overwrites a newer one). Returns the version under which the
+ * Cache API held the replaced body, if any: nothing can ask for that key any more.
  */
 export function hotPut(base: string, version: number, body: ArrayBuffer | null, headers: Headers | null): number | null {
   const old = hot.get(base);
@@ -43,7 +60,9 @@ export function hotPut(base: string, version: number, body: ArrayBuffer | null, 
     bytes -= size(old);
   }
   const entry: HotEntry =
-    body && body.byteLength <= MAX_ENTRY_BYTES ? { version, body, headers: [...(headers ?? [])] } : { version, body: null, headers: [] };
+    body && body.byteLength <= MAX_ENTRY_BYTES
+      ? { version, body, headers: [...(headers ?? [])], stored: version }
+      : { version, body: null, headers: [], stored: null };
   hot.set(base, entry);
   bytes += size(entry);
   for (const [k, e] of hot) {
@@ -51,7 +70,7 @@ export function hotPut(base: string, version: number, body: ArrayBuffer | null, 
     hot.delete(k);
     bytes -= size(e);
   }
-  return old ? old.version : null;
+  return old ? old.stored : null;
 }
 
 /** Entries and bytes held (for the no-growth tests and the bench). */

@@ -17,8 +17,8 @@ export const CORS_HEADERS = {
 /**
  * The public content API. The plan check runs before the cache is consulted,
  * so a refused call is never served from (or stored in) the cache. Lists and
- * items are a function of the site's version, so their ETag comes from the
- * versioned key (`etag: "key"`); search answers hash their bytes.
+ * items carry the site object's ETag (hashed once per version there, and what
+ * lets it answer "unchanged" to a revalidation); search answers are hashed here.
  */
 export async function contentApi(
   request: Request,
@@ -26,7 +26,7 @@ export async function contentApi(
   ctx: ExecutionContext,
   token: string,
   refuse: (plan: Plan, url: URL) => ApiError | null = listPlanCheck,
-  etag: EtagSource = "key",
+  etag: EtagSource = "origin",
 ): Promise<Response> {
   const meta = await siteMeta(env, token);
   if (!meta) throw new ApiError("not_found", "Unknown site token.");
@@ -37,7 +37,7 @@ export async function contentApi(
     request,
     ctx,
     versionedKey(request, meta),
-    async () => fromSite(meta.siteId, await siteStub(env, meta.siteId).fetch(internalRequest(request))),
+    async (ours) => fromSite(meta.siteId, await siteStub(env, meta.siteId).fetch(internalRequest(request, ours))),
     etag,
     CORS_HEADERS,
   );
