@@ -31,6 +31,8 @@ export interface SiteStats {
   publicReads: number;
   /** Calls of `meta` and `metaForHost`: the front Worker's version checks. */
   metaReads: number;
+  /** Public reads answered "unchanged since your copy" (304, no body, nothing for the front Worker to store). */
+  unchangedReads: number;
   /** Entries of each in-memory structure. */
   memo: Record<string, number>;
 }
@@ -164,6 +166,7 @@ export class Site extends DurableObject<Env> {
     return {
       publicReads: this.#publicReads,
       metaReads: this.#metaReads,
+      unchangedReads: this.#public.unchanged(),
       memo: { counts: this.#counts.size, answers: this.#public.memoSize() },
     };
   }

@@ -52,7 +52,7 @@ try {
   const siteStub = sitesNs.get(sitesNs.idFromName(site.id));
   const siteReads = async () => {
     const s = await siteStub.stats();
-    return s.publicReads + s.metaReads;
+    return { all: s.publicReads + s.metaReads, stored: s.publicReads - s.unchangedReads };
   };
 
   // Warm every URL once, then run without and with the writer.
@@ -176,7 +176,8 @@ async function loadRun({ urls, writer, siteReads, liveId }) {
   clearInterval(sampler);
   await Promise.all([writing, probing]);
   const cpuMs = workerdCpuMs() - cpu0;
-  const reads = (await siteReads()) - reads0;
+  const reads1 = await siteReads();
+  const reads = reads1.all - reads0.all;
   const { fresh, probed } = freshness(ops, probes);
   const service = rss.map((x) => x.service);
   const at15 = rss.find((x) => x["t s"] >= 15)?.service;
@@ -190,8 +191,8 @@ async function loadRun({ urls, writer, siteReads, liveId }) {
     errors: r.errors + r.non2xx + r.timeouts,
     changes: ops.length,
     siteReads: reads,
-    // Each site object read of a cacheable answer is followed by one Cache API write.
-    cacheWrites: reads,
+    // Each public read but an "unchanged" one is followed by one Cache API write (404s aside).
+    cacheWrites: reads1.stored - reads0.stored,
     cpuMs,
     fresh,
     probed,

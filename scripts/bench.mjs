@@ -36,10 +36,7 @@ if (!only || only === "busy") await import("./bench-busy.mjs");
 async function benchContent() {
   const { site } = await must(api(base, "POST", "/sites", operator, { name: "Bench", plan: "pro" }), "site");
   const key = site.adminKey;
-  await must(
-    api(base, "PUT", `/sites/${site.id}/collections/posts`, key, { fields: BENCH_POST_FIELDS }),
-    "collection",
-  );
+  await must(api(base, "PUT", `/sites/${site.id}/collections/posts`, key, { fields: BENCH_POST_FIELDS }), "collection");
   const categories = ["news", "guides", "reviews", "recipes", "travel", "tech", "sport", "music"];
   const t0 = performance.now();
   await seedItems(base, site.id, key, "posts", ITEMS, (i) => {

@@ -15,6 +15,8 @@ export const REVALIDATE_HEADER = "x-oc-if-body";
 export function publicRoutes(s: SiteContext) {
   const router = IttyRouter({ base: "/v1/:token" });
   const memo = new ReadMemo();
+  // Revalidations answered "unchanged" (304, no body), for the bench's count of Cache API writes.
+  let unchanged = 0;
   const collectionOf = (slug: string) => {
     const c = isSlug(slug) ? s.collections().find((x) => x.slug === slug) : undefined;
     if (!c) throw new ApiError("not_found", `No collection "${slug}".`);
@@ -33,7 +35,7 @@ export function publicRoutes(s: SiteContext) {
         const head = `{"items":[${items.join(",")}],"page":${q.page},"limit":${q.limit},"total":${total},"totalPages":${Math.ceil(total / q.limit)}`;
         return `${head},"schema":${JSON.stringify(schemaFor(c, s.collections()))}}`;
       });
-      return answered(req, site.id, c.id, await answer);
+      return answered(req, site.id, c.id, await answer, () => unchanged++);
     })
     .get("/collections/:slug/items/:itemSlug", async (req) => {
       const site = s.site()!;
@@ -43,21 +45,24 @@ export function publicRoutes(s: SiteContext) {
         if (!item) throw new ApiError("not_found", `No published item "${req.params.itemSlug}" in "${c.slug}".`);
         return `{"item":${item},"schema":${JSON.stringify(schemaFor(c, s.collections()))}}`;
       });
-      return answered(req, site.id, c.id, await answer);
+      return answered(req, site.id, c.id, await answer, () => unchanged++);
     })
     .get("/search", (req) => s.search().search(new URL(req.url)))
     .get("/collections/:slug/items/:itemSlug/related", (req) =>
       s.search().related(req.params.slug ?? "", req.params.itemSlug ?? "", new URL(req.url)),
     );
-  return { fetch: (request: Request) => router.fetch(request), memoSize: () => memo.size };
+  return { fetch: (request: Request) => router.fetch(request), memoSize: () => memo.size, unchanged: () => unchanged };
 }
 
 /**
  * A list or item answer with its ETag; 304 with no body when the front Worker's copy of an
  * older version (REVALIDATE_HEADER) is these same bytes.
  */
-function answered(req: Request, siteId: string, collectionId: string, answer: Answer): Response {
-  if (req.headers.get(REVALIDATE_HEADER) === answer.etag) return new Response(null, { status: 304, headers: { etag: answer.etag } });
+function answered(req: Request, siteId: string, collectionId: string, answer: Answer, onUnchanged: () => void): Response {
+  if (req.headers.get(REVALIDATE_HEADER) === answer.etag) {
+    onUnchanged();
+    return new Response(null, { status: 304, headers: { etag: answer.etag } });
+  }
   const response = publicJsonText(siteId, collectionId, answer.text);
   response.headers.set("etag", answer.etag);
   return response;
