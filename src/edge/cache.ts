@@ -73,6 +73,9 @@ interface Loaded {
 // Versioned key → the one read in flight for it in this isolate. An entry lives only while its read runs.
 const inflight = new Map<string, Promise<Loaded | null>>();
 
+/** How long a request waits for another request's read before it reads for itself. */
+const WAIT_MS = 10_000;
+
 export function inflightSize(): number {
   return inflight.size;
 }
@@ -144,7 +147,10 @@ async function edgeRead(
     return { response: conditional(request, stale.body, stale.headers, "STALE", mode.extraHeaders), hit: true };
   }
   if (!running) return lead(request, ctx, key, vkey, origin, mode);
-  const loaded = await running;
+  const loaded = await Promise.race([running, scheduler.wait(WAIT_MS).then(() => null)]);
+  // A read whose request went away (its client disconnected) never settles: after WAIT_MS the
+  // next request leads a read of its own.
+  if (loaded === null && inflight.get(vkey) === running) inflight.delete(vkey);
   // The shared read failed even after its own retry: each waiter tries once more (again shared).
   if ((!loaded || loaded.status >= 500) && attempt === 0) return edgeRead(request, ctx, key, origin, mode, 1);
   if (!loaded) throw new Error("the shared read of a cached answer failed");
@@ -172,6 +178,9 @@ async function lead(
   const shared = new Promise<Loaded | null>((resolve) => (settle = resolve));
   inflight.set(vkey, shared);
   void shared.then(() => inflight.get(vkey) === shared && inflight.delete(vkey));
+  // Others wait for this read: it keeps this request's context alive until it settles, even if
+  // this request's own client goes away.
+  ctx.waitUntil(shared);
   try {
     const cached = await caches.default.match(vkey);
     if (cached) {

@@ -34,6 +34,9 @@ interface Entry {
 export const STALE_MS = 1500;
 
 const MAX_ENTRIES = 10_000;
+/** How long a request waits for another request's call of the same site before it calls itself. */
+const WAIT_MS = 10_000;
+const TIMED_OUT = Symbol("timed out");
 const memo = new Map<string, Entry>();
 // One call per site (and token) in flight per isolate: concurrent reads after the TTL share it.
 const pending = new Map<string, Promise<SiteMeta | null>>();
@@ -65,18 +68,25 @@ function shared(
   token: string | null,
   read: () => Promise<SiteMeta | null>,
 ): Promise<SiteMeta | null> {
-  let p = pending.get(key);
-  if (!p) {
-    const started = Date.now();
-    p = read()
-      .then((meta) => {
-        // A wrong token learns nothing and spoils nothing; by hostname only a real site is kept.
-        if (token !== null || meta) return learn(siteId, token ?? memo.get(siteId)?.token ?? "", meta, started, ttl(env));
-        return meta;
-      })
-      .finally(() => pending.delete(key));
-    pending.set(key, p);
+  const waiting = pending.get(key);
+  if (waiting) {
+    // Another request's call; if its request went away and it never settles, call again.
+    const timedOut = scheduler.wait(WAIT_MS).then(() => TIMED_OUT);
+    return Promise.race([waiting, timedOut]).then((meta): Promise<SiteMeta | null> | SiteMeta | null => {
+      if (meta !== TIMED_OUT) return meta as SiteMeta | null;
+      if (pending.get(key) === waiting) pending.delete(key);
+      return shared(key, env, siteId, token, read);
+    });
   }
+  const started = Date.now();
+  const p = read()
+    .then((meta) => {
+      // A wrong token learns nothing and spoils nothing; by hostname only a real site is kept.
+      if (token !== null || meta) return learn(siteId, token ?? memo.get(siteId)?.token ?? "", meta, started, ttl(env));
+      return meta;
+    })
+    .finally(() => pending.get(key) === p && pending.delete(key));
+  pending.set(key, p);
   return p;
 }
 
