@@ -11,6 +11,7 @@ import type { SiteContext } from "./site/context";
 import { type JobHandler, runDueJobs, scheduleJob } from "./site/jobs";
 import { type DocumentStats, regenerateDocuments, SEO_DOCUMENTS_JOB } from "./site/seo/documents";
 import { SITE_MIGRATIONS } from "./site/migrations";
+import { refreshPublicData } from "./site/public-items";
 import { publicRoutes } from "./site/public-routes";
 import { INDEX_JOB, SiteSearch } from "./site/search/site-search";
 import { dashboardRoutes } from "./site/routes";
@@ -26,6 +27,16 @@ export interface SiteMeta {
   siteId: string;
   plan: Plan;
   version: number;
+}
+
+export interface SiteStats {
+  publicReads: number;
+  /** Calls of `meta` and `metaForHost`: the front Worker's version checks. */
+  metaReads: number;
+  /** Public reads answered "unchanged since your copy" (304, no body, nothing for the front Worker to store). */
+  unchangedReads: number;
+  /** Entries of each in-memory structure. */
+  memo: Record<string, number>;
 }
 
 export const CACHE_VERSION_HEADER = "x-oc-cache-version";
@@ -49,6 +60,9 @@ export class Site extends DurableObject<Env> {
   #documents: DocumentStats | null = null;
   // Totals for list queries; every page of one query shares its count. Cleared on any content change.
   #counts = new Map<string, number>();
+  // Public reads (content API, rendered pages and documents) this object has answered since it started.
+  #publicReads = 0;
+  #metaReads = 0;
   #dashboard: ReturnType<typeof dashboardRoutes>;
   #public: ReturnType<typeof publicRoutes>;
   #ssr: ReturnType<typeof ssrRoutes>;
@@ -99,10 +113,13 @@ export class Site extends DurableObject<Env> {
     ctx.blockConcurrencyWhile(async () => {
       await new SQLSchemaMigrations({ doStorage: ctx.storage, migrations: SITE_MIGRATIONS }).runAll();
       this.#site = readSite(this.#sql);
-      if (cleanStoredRichTextOnce(ctx.storage, readCollections(this.#sql)) > 0 && this.#site) {
+      const cleaned = cleanStoredRichTextOnce(ctx.storage, readCollections(this.#sql));
+      if (cleaned > 0 && this.#site) {
         bumpCacheVersion(this.#sql);
         this.#site = readSite(this.#sql);
       }
+      // Public JSON for items written before it was kept on write; all of it if values were just cleaned.
+      for (const c of readCollections(this.#sql)) refreshPublicData(this.#sql, c, cleaned === 0);
       // Published items from before search existed, work left by a restart, or a new model.
       this.#search.wake();
     });
@@ -116,6 +133,11 @@ export class Site extends DurableObject<Env> {
 
   /** What the front Worker needs before it may answer from the edge cache. Null for a wrong token. */
   meta(token: string): SiteMeta | null {
+    this.#metaReads++;
+    return this.#metaOf(token);
+  }
+
+  #metaOf(token: string): SiteMeta | null {
     const site = this.#site;
     if (!site || !safeEqual(token, site.token)) return null;
     return { siteId: site.id, plan: site.plan, version: site.cacheVersion };
@@ -123,6 +145,7 @@ export class Site extends DurableObject<Env> {
 
   /** The same facts as `meta`, for a request the front Worker routed by custom hostname (no token). */
   metaForHost(): SiteMeta | null {
+    this.#metaReads++;
     const site = this.#site;
     return site ? { siteId: site.id, plan: site.plan, version: site.cacheVersion } : null;
   }
@@ -157,6 +180,16 @@ export class Site extends DurableObject<Env> {
     return version;
   }
 
+  /** Counters and the sizes of what this object keeps in memory: the no-growth tests and the bench read them. */
+  stats(): SiteStats {
+    return {
+      publicReads: this.#publicReads,
+      metaReads: this.#metaReads,
+      unchangedReads: this.#public.unchanged(),
+      memo: { counts: this.#counts.size, answers: this.#public.memoSize() },
+    };
+  }
+
   /** The one alarm: runs every due job and re-arms for the next (see site/jobs.ts). */
   override async alarm(): Promise<void> {
     await runDueJobs(this.ctx.storage, this.#jobs);
@@ -176,7 +209,8 @@ export class Site extends DurableObject<Env> {
   async #route(request: Request): Promise<Response | undefined> {
     const path = new URL(request.url).pathname;
     if (request.headers.has(RENDER_HEADER)) {
-      if (!this.meta(request.headers.get(RENDER_HEADER) ?? "")) return errorResponse("not_found", "Unknown service token.");
+      this.#publicReads++;
+      if (!this.#metaOf(request.headers.get(RENDER_HEADER) ?? "")) return errorResponse("not_found", "Unknown service token.");
       return renderRoute(this.#context, request, null);
     }
     const host = request.headers.get(HOST_HEADER);
@@ -188,11 +222,13 @@ export class Site extends DurableObject<Env> {
           ? new Response(`${host} reaches this service.\n`, { headers: { "content-type": "text/plain", "cache-control": "no-store" } })
           : errorResponse("not_found", "Unknown validation token for this hostname.");
       }
+      this.#publicReads++;
       return renderRoute(this.#context, request, host);
     }
     if (path.startsWith("/v1/")) {
+      this.#publicReads++;
       const token = decodeURIComponent(path.split("/")[2] ?? "");
-      if (!this.meta(token)) return errorResponse("not_found", "Unknown site token.");
+      if (!this.#metaOf(token)) return errorResponse("not_found", "Unknown site token.");
       return this.#public.fetch(request);
     }
     if (!this.#site) return errorResponse("not_found", "No such site.");

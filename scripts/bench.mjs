@@ -1,11 +1,11 @@
 // `npm run bench`: content API throughput and latency over 10,000 items, then
-// semantic search over 10,000 items (bench-search.mjs). BENCH_ONLY=content or
-// BENCH_ONLY=search runs just one of them.
+// semantic search over 10,000 items (bench-search.mjs), then the busy site (bench-busy.mjs).
+// BENCH_ONLY=content, BENCH_ONLY=search or BENCH_ONLY=busy runs just one of them.
 // Runs the built Worker on workerd via Miniflare's API with a direct socket
 // (no wrangler dev proxy), drives it with autocannon, and reads CPU time from
 // the workerd process (/proc) to get CPU per request.
 import autocannon from "autocannon";
-import { api, must, percentile, seedItems } from "./lib.mjs";
+import { BENCH_POST_FIELDS, api, must, percentile, seedItems } from "./lib.mjs";
 import { benchSearch, waitForIndex } from "./bench-search.mjs";
 import { buildWorker, startCacheFloor, startWorkerd, workerdCpuMs } from "./workerd-host.mjs";
 
@@ -16,34 +16,27 @@ const operator = "bench-operator";
 // Numbers the never-seen query parameter of every uncached request (see `drive`).
 let requestNumber = 0;
 
-const script = buildWorker(".bench/build");
-const host = await startWorkerd({ scriptPath: script, adminToken: operator });
+const only = process.env.BENCH_ONLY;
 const cpuMs = workerdCpuMs;
-
-const { base } = host;
-try {
-  if (process.env.BENCH_ONLY !== "search") await benchContent();
-  if (process.env.BENCH_ONLY !== "content") await benchSearch({ base, operator, items: ITEMS, embedderProcesses: host.embedderProcesses });
-} finally {
-  await host.dispose();
+let base = "";
+if (only !== "busy") {
+  const script = buildWorker(".bench/build");
+  const host = await startWorkerd({ scriptPath: script, adminToken: operator });
+  base = host.base;
+  try {
+    if (only !== "search") await benchContent();
+    if (only !== "content") await benchSearch({ base, operator, items: ITEMS, embedderProcesses: host.embedderProcesses });
+  } finally {
+    await host.dispose();
+  }
 }
+// Its own workerd (an SEO Engine site needs page capture from 127.0.0.1).
+if (!only || only === "busy") await import("./bench-busy.mjs");
 
 async function benchContent() {
   const { site } = await must(api(base, "POST", "/sites", operator, { name: "Bench", plan: "pro" }), "site");
   const key = site.adminKey;
-  await must(
-    api(base, "PUT", `/sites/${site.id}/collections/posts`, key, {
-      fields: [
-        { key: "title", type: "text", indexed: true, required: true },
-        { key: "summary", type: "text", indexed: true },
-        { key: "body", type: "richText" },
-        { key: "category", type: "text", indexed: true },
-        { key: "date", type: "date", indexed: true },
-        { key: "cover", type: "image" },
-      ],
-    }),
-    "collection",
-  );
+  await must(api(base, "PUT", `/sites/${site.id}/collections/posts`, key, { fields: BENCH_POST_FIELDS }), "collection");
   const categories = ["news", "guides", "reviews", "recipes", "travel", "tech", "sport", "music"];
   const t0 = performance.now();
   await seedItems(base, site.id, key, "posts", ITEMS, (i) => {

@@ -59,6 +59,16 @@ export async function must(promise, what) {
   return r.body;
 }
 
+/** The benchmarks' `posts` collection: blog posts with indexed text, a category, a date and a cover image. */
+export const BENCH_POST_FIELDS = [
+  { key: "title", type: "text", indexed: true, required: true },
+  { key: "summary", type: "text", indexed: true },
+  { key: "body", type: "richText" },
+  { key: "category", type: "text", indexed: true },
+  { key: "date", type: "date", indexed: true },
+  { key: "cover", type: "image" },
+];
+
 /** A one-page "customer site" for the benchmarks: serves whatever `set(html)` last gave, at /blog/. */
 export async function benchPageServer() {
   const { createServer } = await import("node:http");
@@ -86,7 +96,7 @@ export async function ssrBenchSite(name, fields) {
   try {
     const { site } = await must(api(host.base, "POST", "/sites", operator, { name, plan: "seo_engine" }), "site");
     await must(api(host.base, "PUT", `/sites/${site.id}/collections/posts`, site.adminKey, { fields }), "collection");
-    return { base: host.base, site, key: site.adminKey, pages, close: async () => (pages.close(), await host.dispose()) };
+    return { base: host.base, mf: host.mf, site, key: site.adminKey, pages, close: async () => (pages.close(), await host.dispose()) };
   } catch (err) {
     pages.close();
     await host.dispose();

@@ -9,5 +9,5 @@ export function startWorkerd(options: {
   embedderProcesses?: number;
 }): Promise<{ mf: Miniflare; base: string; embedderProcesses: number; dispose(): Promise<void> }>;
 export function workerdPids(): number[];
-export function workerdCpuMs(): number;
+export function workerdCpuMs(pids?: number[]): number;
 export function startProxy(options: { scriptPath: string; ssrUrl: string; serviceToken: string }): Promise<{ mf: Miniflare; base: string }>;

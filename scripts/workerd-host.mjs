@@ -167,19 +167,23 @@ export async function startWorkerd({
   };
 }
 
-/** Every workerd process of this machine. */
+/**
+ * The workerd processes this script started (its children): other workerd processes on the
+ * machine (someone else's tests) are not ours to count.
+ */
 export function workerdPids() {
-  return execFileSync("pgrep", ["-f", "workerd"])
-    .toString()
-    .trim()
-    .split("\n")
-    .map(Number)
-    .filter((p) => p !== process.pid);
+  let out = "";
+  try {
+    out = execFileSync("pgrep", ["-P", String(process.pid), "-f", "workerd"]).toString();
+  } catch {
+    return []; // pgrep exits 1 when nothing matches
+  }
+  return out.trim().split("\n").filter(Boolean).map(Number);
 }
 
-/** User + system CPU time (ms) of every workerd process, read from /proc (10 ms ticks). */
-export function workerdCpuMs() {
-  return workerdPids().reduce((sum, pid) => {
+/** User + system CPU time (ms) of this script's workerd processes (or `pids`), read from /proc (10 ms ticks). */
+export function workerdCpuMs(pids = workerdPids()) {
+  return pids.reduce((sum, pid) => {
     try {
       const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
       return sum + ((Number(f[11]) + Number(f[12])) * 1000) / 100;

@@ -41,9 +41,9 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
   .get("/v1/:token/collections/:slug/items", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? ""))
   .get("/v1/:token/collections/:slug/items/:itemSlug", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? ""))
   .get("/v1/:token/collections/:slug/schema", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? ""))
-  .get("/v1/:token/search", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? "", searchPlanCheck))
+  .get("/v1/:token/search", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? "", searchPlanCheck, "body"))
   .get("/v1/:token/collections/:slug/items/:itemSlug/related", (req, env, ctx) =>
-    contentApi(req, env, ctx, req.params.token ?? "", searchPlanCheck),
+    contentApi(req, env, ctx, req.params.token ?? "", searchPlanCheck, "body"),
   )
   .post("/workspaces", (req, env) => createWorkspace(req, env))
   .get("/workspaces/:id", (req, env) => getWorkspace(req, env, req.params.id))

@@ -1,3 +1,4 @@
+import { refreshPublicData } from "./public-items";
 import { ApiError } from "../../src/http/errors";
 import { newCollectionId } from "../../src/ids";
 import { type CollectionInput, type Field, fieldExpr, fieldIndexName, SEARCHABLE_TYPES } from "./fields";
@@ -94,6 +95,8 @@ export function putCollection(
     collection.id,
   );
   if (searchableKeys(existing.fields) !== searchableKeys(collection.fields)) rebuildSearchText(sql, collection);
+  // Fields removed, added or reordered: each item's public JSON follows the new schema.
+  if (JSON.stringify(existing.fields) !== JSON.stringify(collection.fields)) refreshPublicData(sql, collection, false);
   syncFieldIndexes(
     sql,
     all.map((c) => (c.id === collection.id ? collection : c)),

@@ -5,6 +5,7 @@ import type { Collection } from "./collections";
 import { slugSchema } from "./fields";
 import { type DataLookups, type ItemData, validateItemData } from "./item-data";
 import { insertMedia, mediaExists, type MediaRow } from "./media";
+import { keepPublicData } from "./public-items";
 import { selectIn } from "./sql-in";
 import { searchTextOf } from "./search-text";
 
@@ -34,6 +35,8 @@ export type ItemRow = {
   slug: string;
   status: "draft" | "published";
   data: string;
+  /** The public data as JSON, when the query asked for it (PUBLIC_DATA_COLUMN in public-items.ts). */
+  public_data?: string | null;
   published_at: string | null;
   created_at: string;
   updated_at: string;
@@ -135,7 +138,7 @@ export function createItems(
   return storage.transactionSync(() =>
     prepared.map((p) => {
       for (const m of p.media) insertMedia(sql, m);
-      return sql
+      const row = sql
         .exec<ItemRow>(
           `INSERT INTO items (id, collection_id, slug, status, data, search_text, published_at, created_at, updated_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
@@ -150,6 +153,8 @@ export function createItems(
           now,
         )
         .one();
+      keepPublicData(sql, collection, row.seq, p.data);
+      return row;
     }),
   );
 }
@@ -171,6 +176,7 @@ export function patchItem(
   }
   return storage.transactionSync(() => {
     for (const m of media) insertMedia(sql, m);
+    keepPublicData(sql, collection, row.seq, data);
     return sql
       .exec<ItemRow>(
         "UPDATE items SET slug = ?, data = ?, search_text = ?, updated_at = ? WHERE seq = ? RETURNING *",

@@ -2,6 +2,8 @@ import { ApiError } from "../../src/http/errors";
 import type { Collection } from "./collections";
 import { fieldExpr } from "./fields";
 import { type MediaRef, toMediaRef } from "./media";
+import type { ItemData } from "./item-data";
+import { keepPublicData } from "./public-items";
 import { selectIn } from "./sql-in";
 
 export interface MediaUse {
@@ -70,11 +72,22 @@ function usesOf(sql: SqlStorage, collections: readonly Collection[], ids: readon
   return out;
 }
 
-/** Changes a media entry's alt text; every item showing it shows the new text. */
-export function updateMediaAlt(sql: SqlStorage, id: string, alt: string): MediaRef {
+/**
+ * Changes a media entry's alt text; every item showing it shows the new text (their kept
+ * public JSON, which holds the expanded media, is written again). Call inside a transaction.
+ */
+export function updateMediaAlt(sql: SqlStorage, collections: readonly Collection[], id: string, alt: string): MediaRef {
   const row = sql
     .exec<Omit<MediaSqlRow, "created_at">>("UPDATE media SET alt = ? WHERE id = ? RETURNING id, url, alt, width, height", alt, id)
     .toArray()[0];
   if (!row) throw new ApiError("not_found", "No such media entry.");
+  const byId = new Map(collections.map((c) => [c.id, c]));
+  const itemIds = (usesOf(sql, collections, [id]).get(id) ?? []).map((u) => u.itemId);
+  const rows = selectIn<{ seq: number; collection_id: string; data: string }>(
+    sql,
+    itemIds,
+    (list) => `SELECT seq, collection_id, data FROM items WHERE id IN (${list})`,
+  );
+  for (const r of rows) keepPublicData(sql, byId.get(r.collection_id)!, r.seq, JSON.parse(r.data) as ItemData);
   return toMediaRef(row);
 }

@@ -181,6 +181,20 @@ export const SITE_MIGRATIONS: SQLSchemaMigration[] = [
   },
   {
     idMonotonicInc: 8,
+    description: "each item's public data as JSON, kept on write (public-items.ts)",
+    sql: `
+      CREATE TABLE IF NOT EXISTS item_public (
+        seq INTEGER PRIMARY KEY,
+        public_json TEXT NOT NULL
+      );
+      CREATE TRIGGER IF NOT EXISTS item_public_on_delete AFTER DELETE ON items
+      BEGIN
+        DELETE FROM item_public WHERE seq = old.seq;
+      END;
+    `,
+  },
+  {
+    idMonotonicInc: 9,
     description: "dashboard sessions of the site's owner",
     // Only the SHA-256 of a session id is stored: a database read never yields a usable cookie.
     sql: `

@@ -106,7 +106,7 @@ export function dashboardRoutes(s: SiteContext) {
     })
     .patch("/media/:id", async (req) => {
       const { alt } = parseBody(mediaPatchSchema, await readJsonObject(req), "media");
-      const media = updateMediaAlt(s.sql, req.params.id ?? "", alt);
+      const media = s.storage.transactionSync(() => updateMediaAlt(s.sql, s.collections(), req.params.id ?? "", alt));
       // Published items show media alt text; cached answers must follow.
       s.contentChanged();
       return json({ media });

@@ -1,7 +1,8 @@
 // Bench-only Worker: the least any Worker can do under the content API's caching
 // contract. It looks the URL up in the Cache API and, on a miss, answers ~1 KB of
 // JSON and stores it, as the contract requires. No Durable Object, no SQLite: its
-// uncached throughput is the ceiling the local Cache API sets for ours.
+// uncached throughput is the ceiling the local Cache API sets for ours. With `?noput`
+// it answers without storing: the difference is what the local Cache API's write costs.
 const body = JSON.stringify({ item: { id: "floor", slug: "floor", data: { title: "t".repeat(900) } } });
 
 export default {
@@ -11,7 +12,7 @@ export default {
     const response = new Response(body, {
       headers: { "content-type": "application/json", "cache-control": "public, s-maxage=31536000" },
     });
-    ctx.waitUntil(caches.default.put(request.url, response.clone()));
+    if (!new URL(request.url).searchParams.has("noput")) ctx.waitUntil(caches.default.put(request.url, response.clone()));
     return response;
   },
 };

@@ -3,8 +3,19 @@
  * API, under a key that carries the site's cache version. A content change
  * bumps the version, so every old entry is unreachable at once, race free: a
  * read that started before the change can only ever store under the old key.
+ *
+ * After a change every URL of a site misses at once, so misses are shared: per
+ * isolate, one read per versioned key goes to the Cache API and the site
+ * object, and concurrent requests for that key wait for it, or answer from the
+ * previous version while it is still within the freshness bound (STALE_MS).
+ * When the change was made elsewhere (learned when the site memo expired), even
+ * the first request answers from the previous version and the read runs in the
+ * background.
  */
+import { REVALIDATE_HEADER } from "../../actors/site/public-routes";
 import { parsePage } from "../shared/list-params";
+import { hotGet, hotLatest, hotPut, hotRevalidate } from "./hot-tier";
+import type { SiteMeta } from "./site-meta";
 
 /** The stored copy lives until its versioned key is retired (a change makes it unreachable). */
 const EDGE_CACHE_CONTROL = "public, s-maxage=31536000";
@@ -20,10 +31,23 @@ export interface CacheOutcome {
   hit: boolean;
 }
 
-export function versionedKey(request: Request, siteId: string, version: number): string {
+/** A cached answer's address: its URL without the version, and the site version it is wanted at. */
+export interface CacheKey {
+  base: string;
+  siteId: string;
+  version: number;
+  /** A previous version whose answer may be served while this one is fetched, until `until`. */
+  previous?: SiteMeta["previous"];
+}
+
+/** The Cache API key: the URL plus `__oc=<siteId>.<version>`. */
+export function versioned(key: CacheKey, version = key.version): string {
+  return `${key.base}${key.base.includes("?") ? "&" : "?"}__oc=${key.siteId}.${version}`;
+}
+
+export function versionedKey(request: Request, meta: SiteMeta): CacheKey {
   const url = new URL(request.url);
-  const sep = url.search ? "&" : "?";
-  return `${url.origin}${url.pathname}${url.search}${sep}__oc=${siteId}.${version}`;
+  return { base: `${url.origin}${url.pathname}${url.search}`, siteId: meta.siteId, version: meta.version, previous: meta.previous };
 }
 
 /**
@@ -31,66 +55,54 @@ export function versionedKey(request: Request, siteId: string, version: number):
  * customer's proxy, `/host/<hostname>` on a custom hostname), its path and page number, and the
  * site's cache version. Only `page` of the query string matters, so tracking tags share an entry.
  */
-export function renderKey(siteId: string, version: number, scope: string, url: URL): string {
+export function renderKey(meta: SiteMeta, scope: string, url: URL): CacheKey {
   const page = parsePage(url.searchParams.get("page"));
-  return `https://render.invalid/${siteId}${scope}${url.pathname}?${page > 1 ? `page=${page}&` : ""}__oc=${siteId}.${version}`;
+  const base = `https://render.invalid/${meta.siteId}${scope}${url.pathname}${page > 1 ? `?page=${page}` : ""}`;
+  return { base, siteId: meta.siteId, version: meta.version, previous: meta.previous };
 }
 
-interface HotEntry {
+/** One origin read, as every request that waited for it sees it. */
+interface Loaded {
+  status: number;
+  headers: Headers;
   body: ArrayBuffer;
-  headers: [string, string][];
+  /** Whether it is a cacheable answer (200, not no-store) with our headers. */
+  stored: boolean;
 }
 
-// A small per-isolate tier in front of the Cache API, under the same versioned
-// keys: a repeat read skips the cache round trip. Bounded in bytes; oldest out first.
-const HOT_MAX_BYTES = 8 * 1024 * 1024;
-const HOT_MAX_ENTRY = 256 * 1024;
-const hot = new Map<string, HotEntry>();
-let hotBytes = 0;
+// Versioned key → the one read in flight for it in this isolate. An entry lives only while its read runs.
+const inflight = new Map<string, Promise<Loaded | null>>();
 
-function hotGet(key: string): Response | null {
-  const e = hot.get(key);
-  if (!e) return null;
-  hot.delete(key);
-  hot.set(key, e);
-  return new Response(e.body, { status: 200, headers: e.headers });
+/** How long a request waits for another request's read before it reads for itself. */
+const WAIT_MS = 10_000;
+
+export function inflightSize(): number {
+  return inflight.size;
 }
 
-function hotPut(key: string, body: ArrayBuffer, headers: Headers): void {
-  if (body.byteLength > HOT_MAX_ENTRY || hot.has(key)) return;
-  hot.set(key, { body, headers: [...headers] });
-  hotBytes += body.byteLength;
-  for (const [k, e] of hot) {
-    if (hotBytes <= HOT_MAX_BYTES) break;
-    hot.delete(k);
-    hotBytes -= e.body.byteLength;
-  }
-}
+/**
+ * How a stored answer's ETag is made: the SHA-256 of its bytes, of its versioned key, or the
+ * origin's own (the site object hashes list and item answers once per version, and can then say
+ * "unchanged" to a revalidation, see `lead`).
+ */
+export type EtagSource = "body" | "key" | "origin";
 
-async function cachedHit(request: Request, key: string): Promise<CacheOutcome | null> {
-  const memory = hotGet(key);
-  if (memory) return { response: conditional(request, memory, "HIT"), hit: true };
-  const hit = await caches.default.match(key);
-  if (!hit) return null;
-  const body = await hit.arrayBuffer();
-  hotPut(key, body, hit.headers);
-  return { response: conditional(request, new Response(body, hit), "HIT"), hit: true };
-}
+/** The origin read; `headers` are ours for the site object (a revalidation's validator). */
+export type Origin = (headers?: Record<string, string>) => Promise<Response>;
 
-export async function cachedRead(
+/**
+ * A buffered read. `etag: "key"` is for answers that one version of the site always
+ * gives byte for byte (lists and items): hashing the short key instead of the body.
+ */
+export function cachedRead(
   request: Request,
   ctx: ExecutionContext,
-  key: string,
-  origin: () => Promise<Response>,
+  key: CacheKey,
+  origin: Origin,
+  etag: EtagSource = "body",
+  extraHeaders: Readonly<Record<string, string>> = {},
 ): Promise<CacheOutcome> {
-  const hit = await cachedHit(request, key);
-  if (hit) return hit;
-  const fresh = await origin();
-  if (!storable(fresh)) return { response: fresh, hit: false };
-  const body = await fresh.arrayBuffer();
-  const headers = copyHeaders(fresh, await etagOf(body));
-  ctx.waitUntil(keep(key, body, headers));
-  return { response: conditional(request, new Response(body, { status: 200, headers }), "MISS"), hit: false };
+  return edgeRead(request, ctx, key, origin, { stream: false, etag, extraHeaders }, 0);
 }
 
 /**
@@ -99,20 +111,177 @@ export async function cachedRead(
  * wait for the body, so it is derived from the versioned key (one version of
  * a page is always the same bytes).
  */
-export async function cachedStream(
+export function cachedStream(request: Request, ctx: ExecutionContext, key: CacheKey, origin: Origin): Promise<CacheOutcome> {
+  return edgeRead(request, ctx, key, origin, { stream: true, etag: "key", extraHeaders: {} }, 0);
+}
+
+interface ReadMode {
+  stream: boolean;
+  etag: EtagSource;
+  /** Headers every answer to the client carries (the content API's CORS headers), set with ours. */
+  extraHeaders: Readonly<Record<string, string>>;
+}
+
+async function edgeRead(
   request: Request,
   ctx: ExecutionContext,
-  key: string,
-  origin: () => Promise<Response>,
+  key: CacheKey,
+  origin: Origin,
+  mode: ReadMode,
+  attempt: number,
 ): Promise<CacheOutcome> {
-  const hit = await cachedHit(request, key);
-  if (hit) return hit;
-  const fresh = await origin();
-  if (!storable(fresh) || !fresh.body) return { response: fresh, hit: false };
-  const headers = copyHeaders(fresh, `"p${(await etagOf(new TextEncoder().encode(key).buffer as ArrayBuffer)).slice(1, -1)}"`);
-  const [toClient, toCache] = fresh.body.tee();
-  ctx.waitUntil(new Response(toCache).arrayBuffer().then((body) => keep(key, body, headers)));
-  return { response: conditional(request, new Response(toClient, { status: 200, headers }), "MISS"), hit: false };
+  const hit = hotGet(key.base, key.version);
+  if (hit) return { response: conditional(request, hit.body, hit.headers, "HIT", mode.extraHeaders), hit: true };
+  const vkey = versioned(key);
+  const running = inflight.get(vkey);
+  const stale = staleEntry(key);
+  if (stale && (running || key.previous?.first)) {
+    // The new version is read in the background, once, while this request is answered from the previous one.
+    if (!running)
+      ctx.waitUntil(
+        lead(request, ctx, key, vkey, origin, mode).then(
+          (o) => o.response.body?.cancel(),
+          () => undefined,
+        ),
+      );
+    return { response: conditional(request, stale.body, stale.headers, "STALE", mode.extraHeaders), hit: true };
+  }
+  if (!running) return lead(request, ctx, key, vkey, origin, mode);
+  const loaded = await Promise.race([running, scheduler.wait(WAIT_MS).then(() => null)]);
+  // A read whose request went away (its client disconnected) never settles: after WAIT_MS the
+  // next request leads a read of its own.
+  if (loaded === null && inflight.get(vkey) === running) inflight.delete(vkey);
+  // The shared read failed even after its own retry: each waiter tries once more (again shared).
+  if ((!loaded || loaded.status >= 500) && attempt === 0) return edgeRead(request, ctx, key, origin, mode, 1);
+  if (!loaded) throw new Error("the shared read of a cached answer failed");
+  if (!loaded.stored) return { response: new Response(loaded.body, { status: loaded.status, headers: loaded.headers }), hit: false };
+  return { response: conditional(request, loaded.body, loaded.headers, "SHARED", mode.extraHeaders), hit: false };
+}
+
+/** The previous version's answer for this URL, if this isolate holds it and it is within the bound. */
+function staleEntry(key: CacheKey): { body: ArrayBuffer; headers: [string, string][] } | null {
+  const prev = key.previous;
+  if (!prev || Date.now() > prev.until) return null;
+  return hotGet(key.base, prev.version);
+}
+
+/** The one read of a key: the Cache API, else the origin; its outcome is shared with every waiter. */
+async function lead(
+  request: Request,
+  ctx: ExecutionContext,
+  key: CacheKey,
+  vkey: string,
+  origin: Origin,
+  mode: ReadMode,
+): Promise<CacheOutcome> {
+  let settle: (loaded: Loaded | null) => void = () => undefined;
+  const shared = new Promise<Loaded | null>((resolve) => (settle = resolve));
+  inflight.set(vkey, shared);
+  void shared.then(() => inflight.get(vkey) === shared && inflight.delete(vkey));
+  // Others wait for this read: it keeps this request's context alive until it settles, even if
+  // this request's own client goes away.
+  ctx.waitUntil(shared);
+  try {
+    const cached = await caches.default.match(vkey);
+    if (cached) {
+      const body = await cached.arrayBuffer();
+      const headers = new Headers(cached.headers);
+      settle({ status: 200, headers, body, stored: true });
+      ctx.waitUntil(remember(key, body, headers));
+      return { response: conditional(request, body, headers, "HIT", mode.extraHeaders), hit: true };
+    }
+    // Holding an older version's answer with the origin's ETag, ask whether the new one is the same
+    // bytes: most URLs of a site do not change with one publish, and "unchanged" costs no body and
+    // no Cache API write (the copy under the old key stays where it is).
+    const prior = mode.etag === "origin" ? hotLatest(key.base) : null;
+    const validator = prior && prior.version < key.version ? new Headers(prior.headers).get("etag") : null;
+    const fresh = await fromOrigin(() => origin(validator ? { [REVALIDATE_HEADER]: validator } : {}));
+    if (fresh.status === 304 && prior && validator && fresh.headers.get("etag") === validator) {
+      hotRevalidate(key.base, prior.version, key.version);
+      const headers = new Headers(prior.headers);
+      settle({ status: 200, headers, body: prior.body, stored: true });
+      return { response: conditional(request, prior.body, headers, "MISS", mode.extraHeaders), hit: false };
+    }
+    if (!storable(fresh)) {
+      // Errors and no-store answers are shared as they are, never kept. A definite answer (a 404, a
+      // document being rebuilt) also ends stale serving of this URL: its previous version is gone.
+      const body = await fresh.arrayBuffer();
+      settle({ status: fresh.status, headers: fresh.headers, body, stored: false });
+      if (fresh.status < 500) ctx.waitUntil(remember(key, null, null));
+      return { response: new Response(body, fresh), hit: false };
+    }
+    const etag = mode.etag === "key" ? await keyEtag(vkey, mode.stream) : null;
+    if (mode.stream && fresh.body) {
+      const headers = copyHeaders(fresh, etag as string);
+      const { toClient, whole } = streamAndKeep(fresh.body);
+      ctx.waitUntil(
+        whole.then(
+          (body) => {
+            settle({ status: 200, headers, body, stored: true });
+            return keep(key, vkey, body, headers);
+          },
+          () => settle(null),
+        ),
+      );
+      return { response: conditional(request, null, headers, "MISS", mode.extraHeaders, toClient), hit: false };
+    }
+    const body = await fresh.arrayBuffer();
+    const headers = copyHeaders(fresh, etag ?? (mode.etag === "origin" ? fresh.headers.get("etag") : null) ?? (await etagOf(body)));
+    settle({ status: 200, headers, body, stored: true });
+    ctx.waitUntil(keep(key, vkey, body, headers));
+    return { response: conditional(request, body, headers, "MISS", mode.extraHeaders), hit: false };
+  } catch (err) {
+    settle(null);
+    throw err;
+  }
+}
+
+/**
+ * Passes a body on to the client as it arrives and collects it whole. The client's
+ * side is never waited for (its writes queue), so a slow or vanished client of the
+ * first request cannot hold up the requests that wait for the whole body.
+ */
+function streamAndKeep(body: ReadableStream<Uint8Array>): { toClient: ReadableStream; whole: Promise<ArrayBuffer> } {
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  const writer = writable.getWriter();
+  const whole = (async () => {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of body) {
+        chunks.push(chunk);
+        size += chunk.byteLength;
+        writer.write(chunk).catch(() => undefined);
+      }
+    } catch (err) {
+      writer.abort(err).catch(() => undefined);
+      throw err;
+    }
+    writer.close().catch(() => undefined);
+    const out = new Uint8Array(size);
+    let at = 0;
+    for (const c of chunks) {
+      out.set(c, at);
+      at += c.byteLength;
+    }
+    return out.buffer;
+  })();
+  return { toClient: readable, whole };
+}
+
+/**
+ * The origin read, once more if it threw (a site object reset or overloaded) or
+ * answered 500/503: a passing failure is not handed to every request that waited.
+ */
+async function fromOrigin(origin: () => Promise<Response>): Promise<Response> {
+  try {
+    const first = await origin();
+    if (first.status !== 500 && first.status !== 503) return first;
+    await first.body?.cancel();
+  } catch (err) {
+    console.warn("shared origin read failed, retrying once", err);
+  }
+  return origin();
 }
 
 /** Only a 200 is kept, and not when the origin says it must not be (a document about to be rebuilt). */
@@ -128,27 +297,56 @@ function copyHeaders(fresh: Response, etag: string): Headers {
   return headers;
 }
 
-/** Both tiers: this isolate's memory at once; the Cache API's write is the caller's to wait for. */
-function keep(key: string, body: ArrayBuffer, headers: Headers): Promise<void> {
-  hotPut(key, body, headers);
-  return caches.default.put(key, new Response(body, { status: 200, headers }));
+/** Both tiers: this isolate's memory at once, then the Cache API (the caller waits for that write). */
+async function keep(key: CacheKey, vkey: string, body: ArrayBuffer, headers: Headers): Promise<void> {
+  await remember(key, body, headers);
+  await caches.default.put(vkey, new Response(body, { status: 200, headers }));
+}
+
+/**
+ * The memory tier's copy. When it replaces an older version of the same URL, that
+ * version's Cache API entry is deleted: nothing can ask for it any more, and the
+ * local runtime's cache store otherwise keeps every version for a year.
+ */
+async function remember(key: CacheKey, body: ArrayBuffer | null, headers: Headers | null): Promise<void> {
+  const replaced = hotPut(key.base, key.version, body, headers);
+  if (replaced !== null) await caches.default.delete(versioned(key, replaced));
 }
 
 /** A strong ETag: the SHA-256 of the exact bytes served. */
 async function etagOf(body: ArrayBuffer): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", body);
-  const hex = [...new Uint8Array(digest).slice(0, 16)].map((b) => b.toString(16).padStart(2, "0")).join("");
-  return `"${hex}"`;
+  return `"${await sha256Hex32(body)}"`;
 }
 
-function conditional(request: Request, response: Response, state: "HIT" | "MISS"): Response {
-  const etag = response.headers.get("etag");
-  const inm = request.headers.get("if-none-match");
-  const headers = new Headers(response.headers);
+/** An ETag from the versioned key, for answers one version always gives byte for byte. */
+async function keyEtag(vkey: string, page: boolean): Promise<string> {
+  return `"${page ? "p" : ""}${await sha256Hex32(new TextEncoder().encode(vkey))}"`;
+}
+
+async function sha256Hex32(data: ArrayBuffer | Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", data);
+  return [...new Uint8Array(digest).slice(0, 16)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The client's answer: 304 for a matching If-None-Match, else the body, with `x-cache` saying how it was found. */
+function conditional(
+  request: Request,
+  body: ArrayBuffer | null,
+  stored: [string, string][] | Headers,
+  state: "HIT" | "MISS" | "SHARED" | "STALE",
+  extra: Readonly<Record<string, string>>,
+  stream?: ReadableStream,
+): Response {
+  const headers = new Headers(stored);
   headers.set("x-cache", state);
   headers.set("cache-control", CLIENT_CACHE_CONTROL);
+  // The caller's headers win: the content API's answers carry a Cache-Control of their own contract.
+  for (const k in extra) headers.set(k, extra[k] as string);
+  const etag = headers.get("etag");
+  const inm = request.headers.get("if-none-match");
   if (etag && inm && inm.split(",").some((t) => t.trim() === etag || t.trim() === "*")) {
+    void stream?.cancel();
     return new Response(null, { status: 304, headers });
   }
-  return new Response(response.body, { status: response.status, headers });
+  return new Response(stream ?? body, { status: 200, headers });
 }

@@ -1,4 +1,4 @@
-import { cachedRead, versionedKey } from "../edge/cache";
+import { cachedRead, type EtagSource, versionedKey } from "../edge/cache";
 import { siteMeta } from "../edge/site-meta";
 import { ApiError } from "../http/errors";
 import { entitlements, type Plan, planRequired } from "../plans";
@@ -16,8 +16,16 @@ export const CORS_HEADERS = {
 };
 
 /**
+ * What every content API answer from the cache carries: CORS, and the documented contract's
+ * Cache-Control (shared caches may keep it; the service invalidates it, docs/caching.md).
+ */
+const CONTENT_HEADERS = { ...CORS_HEADERS, "cache-control": PUBLIC_CACHE_CONTROL };
+
+/**
  * The public content API. The plan check runs before the cache is consulted,
- * so a refused call is never served from (or stored in) the cache.
+ * so a refused call is never served from (or stored in) the cache. Lists and
+ * items carry the site object's ETag (hashed once per version there, and what
+ * lets it answer "unchanged" to a revalidation); search answers are hashed here.
  */
 export async function contentApi(
   request: Request,
@@ -25,21 +33,23 @@ export async function contentApi(
   ctx: ExecutionContext,
   token: string,
   refuse: (plan: Plan, url: URL) => ApiError | null = listPlanCheck,
+  etag: EtagSource = "origin",
 ): Promise<Response> {
   const meta = await siteMeta(env, token);
   if (!meta) throw new ApiError("not_found", "Unknown site token.");
   const refused = refuse(meta.plan, new URL(request.url));
   if (refused) throw refused;
 
-  const key = versionedKey(request, meta.siteId, meta.version);
-  const { response } = await cachedRead(request, ctx, key, async () =>
-    fromSite(meta.siteId, await siteStub(env, meta.siteId).fetch(internalRequest(request))),
+  const { response } = await cachedRead(
+    request,
+    ctx,
+    versionedKey(request, meta),
+    async (ours) => fromSite(meta.siteId, await siteStub(env, meta.siteId).fetch(internalRequest(request, ours))),
+    etag,
+    CONTENT_HEADERS,
   );
-  const out = withCors(response);
-  // The documented contract: shared caches may keep a content API answer, the service invalidates it
-  // (docs/caching.md). A 304 carries what its 200 would.
-  if (out.status === 200 || out.status === 304) out.headers.set("cache-control", PUBLIC_CACHE_CONTROL);
-  return out;
+  // Answers from the cache carry the CORS headers already; errors and uncacheable answers get them here.
+  return response.headers.has("access-control-allow-origin") ? response : withCors(response);
 }
 
 function listPlanCheck(plan: Plan, url: URL): ApiError | null {

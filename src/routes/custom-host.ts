@@ -67,7 +67,7 @@ export async function customHostRequest(request: Request, env: Env, ctx: Executi
   const meta = await siteMetaById(env, route.siteId);
   if (!meta) throw new ApiError("not_found", `No site is connected to ${hostname}.`);
   if (!entitlements(meta.plan).features.serverRendering) throw planRequired("serverRendering");
-  const key = renderKey(meta.siteId, meta.version, `/host/${hostname}`, url);
+  const key = renderKey(meta, `/host/${hostname}`, url);
   const { response } = await cachedStream(request, ctx, key, async () => fromSite(meta.siteId, await forward()));
   return response;
 }

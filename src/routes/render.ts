@@ -19,7 +19,7 @@ export async function renderedPage(request: Request, env: Env, ctx: ExecutionCon
   if (!meta) throw new ApiError("not_found", "Unknown service token.");
   if (!entitlements(meta.plan).features.serverRendering) throw planRequired("serverRendering");
   if (request.method !== "GET") throw new ApiError("method_not_allowed", "Rendered pages answer GET and HEAD.");
-  const key = renderKey(meta.siteId, meta.version, "", new URL(request.url));
+  const key = renderKey(meta, "", new URL(request.url));
   const { response } = await cachedStream(request, ctx, key, async () =>
     fromSite(meta.siteId, await siteStub(env, meta.siteId).fetch(internalRequest(request, { [RENDER_HEADER]: token }))),
   );

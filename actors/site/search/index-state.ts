@@ -10,6 +10,7 @@
  * `gen` grows with every change, so a batch that embedded an old version never
  * marks a newer one indexed.
  */
+import { PUBLIC_DATA_COLUMN } from "../public-items";
 
 export type IndexState = "pending" | "indexed" | "failed";
 
@@ -108,7 +109,7 @@ function now(): string {
  * CPU per search or related request at 10,000 items).
  */
 export function indexedItemsSql(list: string): string {
-  return `SELECT items.* FROM items
+  return `SELECT items.*, ${PUBLIC_DATA_COLUMN} FROM items
     WHERE EXISTS (SELECT 1 FROM search_index s WHERE s.item_id = items.id AND s.state = 'indexed' AND s.model = ?)
       AND items.status = 'published' AND items.id IN (${list})`;
 }

@@ -8,7 +8,7 @@ import type { SiteContext } from "../context";
 import { fieldExpr } from "../fields";
 import type { ItemRow } from "../items";
 import { splitParts } from "../parts";
-import { presentItems } from "../public-items";
+import { PUBLIC_DATA_COLUMN, presentItems } from "../public-items";
 import { publicBase } from "../ssr/public-base";
 import { type FeedChannel, type FeedItem, buildJsonFeed, buildRss } from "./feeds";
 import { seoFields } from "./fields";
@@ -77,7 +77,7 @@ export function regenerateDocuments(s: SiteContext): DocumentStats {
   const limit = settings.feedItems ?? DEFAULT_FEED_ITEMS;
   const rows = s.sql
     .exec<ItemRow>(
-      "SELECT * FROM items WHERE collection_id = ? AND status = 'published' ORDER BY published_at DESC, seq DESC LIMIT ?",
+      `SELECT *, ${PUBLIC_DATA_COLUMN} FROM items WHERE collection_id = ? AND status = 'published' ORDER BY published_at DESC, seq DESC LIMIT ?`,
       collection.id,
       limit,
     )

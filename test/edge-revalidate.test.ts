@@ -1,0 +1,49 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { versioned } from "../src/edge/cache";
+import { ORIGIN, addItem, call, callJson, expectStatus, newBlog } from "./helpers";
+
+describe("revalidation of an unchanged answer after a change", () => {
+  it("an answer the change did not touch is confirmed by the site object without a body or a Cache API write", async () => {
+    const site = await newBlog();
+    await addItem(site, "posts", { slug: "a", data: { title: "A" }, publish: true });
+    const b = await addItem(site, "posts", { slug: "b", data: { title: "B" }, publish: true });
+    const stub = env.SITE.get(env.SITE.idFromName(site.id));
+    const itemUrl = `/v1/${site.token}/collections/posts/items/a`;
+    const listUrl = `/v1/${site.token}/collections/posts/items`;
+    const first = await call("GET", itemUrl);
+    const body = await first.text();
+    const etag = first.headers.get("etag");
+    const list = await call("GET", listUrl);
+    const listEtag = list.headers.get("etag");
+    await list.text();
+    const { version: before } = (await stub.metaForHost()) as { version: number };
+
+    await expectStatus(
+      callJson("PATCH", `/sites/${site.id}/collections/posts/items/${b.id}`, { auth: site.adminKey, body: { data: { title: "B2" } } }),
+      200,
+    );
+    const { version: after } = (await stub.metaForHost()) as { version: number };
+    expect(after).toBeGreaterThan(before);
+
+    const reads = (await stub.stats()).publicReads;
+    const again = await call("GET", itemUrl);
+    expect(again.headers.get("x-cache")).toBe("MISS");
+    expect(await again.text()).toBe(body);
+    expect(again.headers.get("etag")).toBe(etag);
+    expect((await stub.stats()).publicReads - reads).toBe(1);
+    // Confirmed, not re-stored: the Cache API keeps the copy under the key it was stored with.
+    const key = (v: number) => versioned({ base: `${ORIGIN}${itemUrl}`, siteId: site.id, version: v });
+    expect(await caches.default.match(key(after))).toBeUndefined();
+    expect(await caches.default.match(key(before))).toBeDefined();
+    expect((await call("GET", itemUrl)).headers.get("x-cache")).toBe("HIT");
+
+    // The list did change: a new body, a new ETag, stored under the new key.
+    const changed = await callJson<{ items: { data: { title: string } }[] }>("GET", listUrl);
+    expect(changed.body.items.map((i) => i.data.title)).toContain("B2");
+    expect(changed.res.headers.get("etag")).not.toBe(listEtag);
+    const listKey = versioned({ base: `${ORIGIN}${listUrl}`, siteId: site.id, version: after });
+    for (let i = 0; i < 100 && !(await caches.default.match(listKey)); i++) await scheduler.wait(20);
+    expect(await caches.default.match(listKey)).toBeDefined();
+  });
+});

@@ -1,0 +1,89 @@
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { ORIGIN, addItem, call, callJson, expectStatus, newBlog } from "./helpers";
+
+const stubOf = (siteId: string) => env.SITE.get(env.SITE.idFromName(siteId));
+const storedJson = (siteId: string) =>
+  runInDurableObject(stubOf(siteId), (_i, state) =>
+    state.storage.sql.exec<{ public_json: string }>("SELECT public_json FROM item_public ORDER BY seq").toArray(),
+  );
+
+describe("each item's public JSON is kept on write", () => {
+  it("is stored with every write, follows schema changes, and answers match the presented items", async () => {
+    const site = await newBlog();
+    const ada = await addItem(site, "authors", { slug: "ada", data: { name: "Ada" }, publish: true });
+    await addItem(site, "posts", {
+      slug: "a",
+      publish: true,
+      data: { title: "A", notes: "n", cover: { url: "https://img.test/a.jpg", alt: "A", width: 800 }, author: ada.id },
+    });
+    const stored = await storedJson(site.id);
+    expect(stored).toHaveLength(2);
+    const post = JSON.parse(stored[1]!.public_json) as Record<string, unknown>;
+    // Media expanded, references left as ids (they resolve when read).
+    expect(post).toMatchObject({ title: "A", notes: "n", cover: { alt: "A", width: 800 }, author: ada.id });
+
+    const list = await callJson<{ items: { data: Record<string, unknown> }[] }>("GET", `/v1/${site.token}/collections/posts/items`);
+    expect(list.body.items[0]?.data.author).toMatchObject({ slug: "ada", data: { name: "Ada" } });
+    const authors = await call("GET", `/v1/${site.token}/collections/authors/items/ada`);
+    const single = (await authors.json()) as { item: Record<string, unknown> };
+    expect(single.item).toMatchObject({ slug: "ada", collection: "authors", data: { name: "Ada" } });
+
+    // Removing a field removes it from the stored JSON too.
+    const fields = [
+      { key: "title", type: "text", indexed: true, required: true },
+      { key: "cover", type: "image" },
+      { key: "author", type: "reference", collection: "authors", indexed: true },
+    ];
+    await expectStatus(callJson("PUT", `/sites/${site.id}/collections/posts`, { auth: site.adminKey, body: { fields } }), 200);
+    expect(Object.keys(JSON.parse((await storedJson(site.id))[1]!.public_json) as object)).toEqual(["title", "cover", "author"]);
+    const after = await callJson<{ item: { data: Record<string, unknown> } }>("GET", `/v1/${site.token}/collections/posts/items/a`);
+    expect(after.body.item.data.notes).toBeUndefined();
+  });
+
+  it("items stored before it existed get it when the object starts, with the same answers", async () => {
+    const site = await newBlog();
+    for (const slug of ["a", "b", "c"]) {
+      await addItem(site, "posts", {
+        slug,
+        publish: true,
+        data: { title: slug.toUpperCase(), cover: { url: `https://img.test/${slug}.jpg` } },
+      });
+    }
+    const url = `/v1/${site.token}/collections/posts/items`;
+    const before = await (await call("GET", url)).text();
+    await runInDurableObject(stubOf(site.id), (_i, state) => state.storage.sql.exec("DELETE FROM item_public"));
+    expect(await storedJson(site.id)).toHaveLength(0);
+    await evictDurableObject(stubOf(site.id));
+    expect(await storedJson(site.id)).toHaveLength(3);
+    expect(await (await call("GET", `${url}?after=restart`)).text()).toBe(before);
+  });
+});
+
+describe("the site object's memo of answers", () => {
+  it("answers a repeated identical miss from memory for the current version only", async () => {
+    const site = await newBlog();
+    const item = await addItem(site, "posts", { slug: "a", publish: true, data: { title: "One" } });
+    const stub = stubOf(site.id);
+    const url = `${ORIGIN}/v1/${site.token}/collections/posts/items/a`;
+    const first = await (await stub.fetch(url)).text();
+    expect(first).toContain('"One"');
+    const memo = (await stub.stats()).memo.answers;
+    // Change the stored JSON behind the object's back (no new version): a repeated URL is
+    // answered from memory, a new one is built from what is stored.
+    await runInDurableObject(stub, (_i, state) => state.storage.sql.exec(`UPDATE item_public SET public_json = '{"title":"Behind"}'`));
+    expect(await (await stub.fetch(url)).text()).toBe(first);
+    expect((await stub.stats()).memo.answers).toBe(memo);
+    expect(await (await stub.fetch(`${url}?other=1`)).text()).toContain('"Behind"');
+    // Answers are built again after a change.
+    await expectStatus(
+      callJson("PATCH", `/sites/${site.id}/collections/posts/items/${item.id}`, { auth: site.adminKey, body: { data: { title: "Two" } } }),
+      200,
+    );
+    expect(await (await stub.fetch(url)).text()).toContain('"Two"');
+    expect((await stub.stats()).memo.answers).toBe(1);
+    // The patch rewrote the stored JSON, so nothing of the tampered copy is left.
+    expect(await (await stub.fetch(`${url}?other=1`)).text()).toContain('"Two"');
+  });
+});
