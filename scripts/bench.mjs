@@ -21,7 +21,7 @@ const cpuMs = workerdCpuMs;
 let base = "";
 if (only !== "busy") {
   const script = buildWorker(".bench/build");
-  const host = await startWorkerd({ scriptPath: script, adminToken: operator });
+  const host = await startWorkerd({ scriptPath: script, adminToken: operator, dashboard: false });
   base = host.base;
   try {
     if (only !== "search") await benchContent();

@@ -7,6 +7,8 @@ export function startWorkerd(options: {
   persistDir?: string;
   vars?: Record<string, string>;
   embedderProcesses?: number;
+  /** Serve the dashboard's static files (default true); benchmarks of the API path leave them out. */
+  dashboard?: boolean;
 }): Promise<{ mf: Miniflare; base: string; embedderProcesses: number; dispose(): Promise<void> }>;
 export function workerdPids(): number[];
 export function workerdCpuMs(pids?: number[]): number;

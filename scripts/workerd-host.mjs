@@ -108,6 +108,9 @@ export async function startWorkerd({
   persistDir,
   vars = {},
   embedderProcesses = Number(process.env.EMBEDDER_PROCESSES) || Math.min(4, availableParallelism()),
+  // Serve the dashboard's static files (Miniflare's asset router in front of the Worker, as
+  // wrangler.toml's [assets]); benchmarks of the API path leave it out.
+  dashboard = true,
 }) {
   const embedder = await startEmbedders(embedderProcesses);
   let mf;
@@ -138,11 +141,15 @@ export async function startWorkerd({
               SIGN_IN_THROTTLE: { className: "SignInThrottle", useSQLite: true },
             },
             // The dashboard's files, with the Worker in front of them as in wrangler.toml.
-            assets: {
-              directory: "dist/public",
-              binding: "ASSETS",
-              routerConfig: { has_user_worker: true, invoke_user_worker_ahead_of_assets: true },
-            },
+            ...(dashboard
+              ? {
+                  assets: {
+                    directory: "dist/public",
+                    binding: "ASSETS",
+                    routerConfig: { has_user_worker: true, invoke_user_worker_ahead_of_assets: true },
+                  },
+                }
+              : {}),
             unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
           },
         ],
