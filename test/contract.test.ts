@@ -312,7 +312,9 @@ describe("the API answers exactly as openapi.json describes", () => {
     await hit("getEmbedScript", "GET", "/embed.js", { headers: { "if-none-match": script.headers.get("etag")! } });
     const doc = await hit("getOpenApi", "GET", "/openapi.json");
     expect(doc.body.openapi).toBe("3.1.0");
-    await hit("getApiReference", "GET", "/docs");
+    const docs = await hit("getApiReference", "GET", "/docs");
+    expect(docs.headers.get("x-frame-options")).toBe("DENY");
+    expect(docs.headers.get("content-security-policy")).toBe("frame-ancestors 'none'");
     await hit("getApiReferenceAsset", "GET", "/docs/swagger-ui-bundle.js");
     await hit("getApiReferenceAsset", "GET", "/docs/nope.js");
   });

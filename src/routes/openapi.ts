@@ -34,7 +34,13 @@ export function openApiDocument(request: Request): Response {
 }
 
 export function apiReference(request: Request, asset?: string): Response {
-  if (asset === undefined) return staticAnswer(request, PAGE, "text/html; charset=utf-8", etagOf(PAGE));
+  if (asset === undefined) {
+    const page = staticAnswer(request, PAGE, "text/html; charset=utf-8", etagOf(PAGE));
+    // The reference shares the dashboard's origin: no other page may frame it.
+    page.headers.set("content-security-policy", "frame-ancestors 'none'");
+    page.headers.set("x-frame-options", "DENY");
+    return page;
+  }
   const a = DOCS_ASSETS[asset];
   if (!a) throw new ApiError("not_found", "No such file.");
   return staticAnswer(request, a.body, a.type, a.etag);
