@@ -98,7 +98,7 @@ export function Shell(props: { session: Session; path: string[] }) {
         ) : !open ? (
           <p class="loading">Loading…</p>
         ) : (
-          <Screen screen={screen} rest={rest} operator={s.kind === "operator"} />
+          <Screen screen={screen} rest={rest} />
         )}
       </main>
     </div>
@@ -108,7 +108,7 @@ export function Shell(props: { session: Session; path: string[] }) {
 /** Items and the collection editor live under "Collections" in the navigation. */
 const screenOf = (screen: string | undefined) => (screen === "items" || screen === "collection" ? "collections" : screen);
 
-function Screen(props: { screen: string | undefined; rest: string[]; operator: boolean }) {
+function Screen(props: { screen: string | undefined; rest: string[] }) {
   const [a, b] = props.rest;
   switch (props.screen) {
     case "collections":

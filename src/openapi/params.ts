@@ -18,6 +18,7 @@ export const P = {
   itemSlug: path("itemSlug", "The published item's slug."),
   itemId: path("id", "The item's id (`it_…`)."),
   workspaceId: path("id", "The workspace's id (`ws_…`)."),
+  listPage: { name: "page", in: "query", description: "The list page's page number.", schema: z.int().default(1) },
   mediaId: path("mediaId", "The media entry's id (`md_…`)."),
   ifNoneMatch: {
     name: "if-none-match",

@@ -72,7 +72,7 @@ const siteOps: Operation[] = [
         description: "An item id of the connected collection, any status; without it, the list page.",
         schema: z.string(),
       },
-      { name: "page", in: "query", description: "The list page's page number.", schema: z.int().default(1) },
+      P.listPage,
     ],
     responses: {
       200: { description: "The rendered page.", media: ["text/html"], headers: "noindex" },
@@ -155,7 +155,7 @@ export const ssrOperations: Operation[] = [
         description: "The path under the base path, e.g. `blog/hello-world`.",
         schema: z.string(),
       },
-      { name: "page", in: "query", description: "The list page.", schema: z.int().default(1) },
+      P.listPage,
       P.ifNoneMatch,
     ],
     responses: {
