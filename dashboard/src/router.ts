@@ -30,8 +30,13 @@ window.addEventListener("hashchange", () => {
   guards.clear();
   current = location.hash;
   route.value = parse();
-  // Screen readers and keyboard users start at the new screen's heading.
-  requestAnimationFrame(() => document.querySelector<HTMLElement>("main h1")?.focus());
+  // Screen readers and keyboard users start at the new screen's heading, unless they have
+  // already moved on (typing into a field of the new screen must not be cut off).
+  const before = document.activeElement;
+  requestAnimationFrame(() => {
+    const now = document.activeElement;
+    if (now === before || now === document.body || now === null) document.querySelector<HTMLElement>("main h1")?.focus();
+  });
 });
 
 window.addEventListener("beforeunload", (e) => {
