@@ -1,26 +1,15 @@
 import { IttyRouter, type IRequest } from "itty-router";
-import { ApiError, clip } from "../../src/http/errors";
+import { ApiError, clip } from "../../src/contract/errors";
 import { json, readJsonObject } from "../../src/http/json";
 import { parseBody } from "../../src/http/validation";
 import { isSlug, SLUG_RULE } from "../../src/shared/slug";
 import { parseLimit, parsePage } from "../../src/shared/list-params";
-import { entitlements } from "../../src/plans";
+import { entitlements } from "../../src/contract/plans";
 import { type Collection, deleteCollection, putCollection } from "./collections";
-import { collectionInputSchema } from "./fields";
-import {
-  batchInputSchema,
-  createItems,
-  deleteItem,
-  itemPatchSchema,
-  patchItem,
-  lookupsFor,
-  readItem,
-  setStatus,
-  toDashboardItem,
-  type ItemRow,
-} from "./items";
+import { collectionInputSchema } from "../../src/contract/fields";
+import { batchInputSchema, itemPatchSchema } from "../../src/contract/items";
+import { createItems, deleteItem, patchItem, lookupsFor, readItem, setStatus, toDashboardItem, type ItemRow } from "./items";
 import { insertMedia, newMedia, toMediaRef } from "./media";
-import { isHttpUrl } from "./values";
 import { setAdminKeyHash, updateSite } from "./site-row";
 import { dashboardListQuery, listDashboardItems } from "./dashboard-list";
 import { listMedia, updateMediaAlt } from "./media-library";
@@ -28,20 +17,7 @@ import { siteStats } from "./overview";
 import { newAdminKey, sha256Hex } from "../../src/ids";
 import { SessionStore } from "../../src/sessions/store";
 import type { SiteContext } from "./context";
-import { z } from "zod";
-
-export const mediaInputSchema = z
-  .object({
-    url: z.string().refine(isHttpUrl, "must be an absolute http(s) URL"),
-    alt: z.string().max(1000).optional(),
-    width: z.number().int().positive().max(100_000).optional(),
-    height: z.number().int().positive().max(100_000).optional(),
-  })
-  .strict();
-
-export const mediaPatchSchema = z.object({ alt: z.string().max(1000) }).strict();
-
-export const sitePatchSchema = z.object({ name: z.string().trim().min(1).max(200).optional() }).strict();
+import { mediaInputSchema, mediaPatchSchema, sitePatchSchema } from "../../src/contract/sites";
 
 /**
  * The site's dashboard API. The front Worker has already checked the caller

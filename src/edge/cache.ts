@@ -12,19 +12,18 @@
  * the first request answers from the previous version and the read runs in the
  * background.
  */
-import { REVALIDATE_HEADER } from "../../actors/site/public-routes";
+import { REVALIDATE_HEADER } from "../contract/headers";
 import { parsePage } from "../shared/list-params";
 import { hotGet, hotLatest, hotPut, hotRevalidate } from "./hot-tier";
 import type { SiteMeta } from "./site-meta";
+import { PUBLIC_CACHE_CONTROL, CLIENT_CACHE_CONTROL } from "../contract/cache-control";
 
 /** The stored copy lives until its versioned key is retired (a change makes it unreachable). */
-const EDGE_CACHE_CONTROL = "public, s-maxage=31536000";
 /**
  * What clients and any cache outside ours are told: keep it, but revalidate
  * every time (a cheap 304 by ETag), because only our versioned keys know when
  * a page or an answer has changed.
  */
-export const CLIENT_CACHE_CONTROL = "public, max-age=0, must-revalidate";
 
 export interface CacheOutcome {
   response: Response;
@@ -293,7 +292,7 @@ function storable(response: Response): boolean {
 function copyHeaders(fresh: Response, etag: string): Headers {
   const headers = new Headers(fresh.headers);
   headers.set("etag", etag);
-  headers.set("cache-control", EDGE_CACHE_CONTROL);
+  headers.set("cache-control", PUBLIC_CACHE_CONTROL);
   return headers;
 }
 

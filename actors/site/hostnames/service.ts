@@ -5,7 +5,7 @@
  * the active one serving until the new one is active itself, then releases it.
  * Uniqueness across sites is the Hostname object's decision (one per hostname).
  */
-import { ApiError } from "../../../src/http/errors";
+import { ApiError } from "../../../src/contract/errors";
 import { randomHex } from "../../../src/ids";
 import { normalizeHostname } from "../../../src/shared/hostname";
 import type { SiteContext } from "../context";

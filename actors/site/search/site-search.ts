@@ -1,5 +1,5 @@
-import { ApiError, clip } from "../../../src/http/errors";
-import { entitlements, planRequired } from "../../../src/plans";
+import { ApiError, clip } from "../../../src/contract/errors";
+import { entitlements, planRequired } from "../../../src/contract/plans";
 import { parseLimit } from "../../../src/shared/list-params";
 import { type Embedder, EmbeddingError, embedderFor } from "../../../src/search/embedder";
 import { looksEnglish } from "../../../src/search/language";
@@ -28,6 +28,7 @@ import {
   type SearchIndexView,
 } from "./index-state";
 import { SqliteVectorIndex } from "./sqlite-index";
+import { MAX_QUERY_CHARS, SEARCH_LIMIT, RELATED_LIMIT } from "../../../src/contract/limits";
 
 export const INDEX_JOB = "index";
 const QUEUE_KEY = "queue";
@@ -36,11 +37,6 @@ const BATCH = 64;
 const MAX_ATTEMPTS = 6;
 // Fetched beyond `limit` so that matches dropped afterwards (unpublished, stale model) rarely shorten a page.
 const SLACK = 10;
-
-export const SEARCH_LIMIT = { fallback: 10, max: 50 };
-/** Far more than a search box holds; a longer `q` is refused before the language check or the model sees it. */
-export const MAX_QUERY_CHARS = 1000;
-export const RELATED_LIMIT = { fallback: 5, max: 20 };
 
 /**
  * A site's semantic search: keeps the vector index in step with published

@@ -3,7 +3,7 @@
  * carries what rendering needs, store it. A failure never touches the last
  * good template; it is recorded and reported.
  */
-import { ApiError } from "../../../src/http/errors";
+import { ApiError } from "../../../src/contract/errors";
 import { randomHex } from "../../../src/ids";
 import type { SiteContext } from "../context";
 import {

@@ -19,10 +19,11 @@ import type { PublicBase } from "./public-base";
 import { SLOT_ATTR, type CompiledWidget, VOID } from "./compile";
 import { renderEmptyState, renderProgram } from "./program";
 import { readItemForPreview } from "./preview";
+import { NO_STORE, PUBLIC_CACHE_CONTROL } from "../../../src/contract/cache-control";
 
 export const PAGE_HEADERS = {
   "content-type": "text/html; charset=utf-8",
-  "cache-control": "public, s-maxage=31536000",
+  "cache-control": PUBLIC_CACHE_CONTROL,
 } as const;
 
 /** `previewId`: the dashboard's preview of an item in any status, by id (ssr/preview.ts). */
@@ -143,7 +144,7 @@ export function renderDocument(html: string, data: PageData): Response {
   if (data.status !== 200) {
     headers.set("x-robots-tag", "noindex");
     // A not-found page must not outlive the publish that fills it.
-    headers.set("cache-control", "no-store");
+    headers.set("cache-control", NO_STORE);
     rewriter = rewriter.on("head", {
       element(el) {
         el.append('<meta name="robots" content="noindex">', { html: true });
