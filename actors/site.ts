@@ -193,7 +193,7 @@ export class Site extends DurableObject<Env> {
     try {
       response = (await this.#route(request)) ?? errorResponse("not_found", "No such endpoint.");
     } catch (err) {
-      response = toErrorResponse(err);
+      response = toErrorResponse(err, { siteId: this.#site?.id, requestId: request.headers.get("cf-ray") ?? undefined });
     }
     if (this.#site) response.headers.set(CACHE_VERSION_HEADER, String(this.#site.cacheVersion));
     return response;

@@ -71,7 +71,7 @@ export default {
       else if (serviceToken) response = await renderedPage(req, env, ctx, serviceToken);
       else response = (await router.fetch(req, env, ctx)) ?? errorResponse("not_found", "No such endpoint.");
     } catch (err) {
-      response = toErrorResponse(err);
+      response = toErrorResponse(err, { requestId: request.headers.get("cf-ray") ?? undefined });
     }
     // A body cut for its size or pace: the route saw a broken stream; the client gets why.
     const refused = guard.failure();

@@ -17,6 +17,7 @@ import { parsePage } from "../shared/list-params";
 import { hotGet, hotLatest, hotPut, hotRevalidate } from "./hot-tier";
 import type { SiteMeta } from "./site-meta";
 import { PUBLIC_CACHE_CONTROL, CLIENT_CACHE_CONTROL } from "../contract/cache-control";
+import { log, errorText } from "../log/log";
 
 /** The stored copy lives until its versioned key is retired (a change makes it unreachable). */
 /**
@@ -278,7 +279,7 @@ async function fromOrigin(origin: () => Promise<Response>): Promise<Response> {
     if (first.status !== 500 && first.status !== 503) return first;
     await first.body?.cancel();
   } catch (err) {
-    console.warn("shared origin read failed, retrying once", err);
+    log("origin_read_retry", { error: errorText(err) });
   }
   return origin();
 }

@@ -5,6 +5,7 @@
  */
 import { NO_STORE } from "../contract/cache-control";
 import { ApiError, ERROR_STATUS, type ErrorCode, errorBody } from "../contract/errors";
+import { log, errorText } from "../log/log";
 
 export function errorResponse(code: ErrorCode, message: string, details?: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(errorBody(code, message, details)), {
@@ -18,8 +19,8 @@ export function errorResponse(code: ErrorCode, message: string, details?: unknow
 }
 
 /** Turns anything thrown into the envelope; unknown errors are logged and hidden. */
-export function toErrorResponse(err: unknown): Response {
+export function toErrorResponse(err: unknown, where: { siteId?: string; requestId?: string } = {}): Response {
   if (err instanceof ApiError) return errorResponse(err.code, err.message, err.details, err.headers);
-  console.error("unhandled error", err);
+  log("unhandled_error", { ...where, error: errorText(err) });
   return errorResponse("internal_error", "Something went wrong on our side. Please retry.");
 }
