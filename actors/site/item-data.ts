@@ -1,9 +1,10 @@
-import { ApiError, clip } from "../../src/http/errors";
+import { ApiError, clip } from "../../src/contract/errors";
 import { suggest } from "../../src/shared/suggest";
-import type { Field } from "./fields";
+import type { Field } from "../../src/contract/fields";
 import { type MediaRow, newMedia } from "./media";
 import { sanitizeRichText } from "./rich-text";
-import { isHttpUrl, isSafeLink, normalizeDate } from "./values";
+import { isHttpUrl } from "../../src/contract/urls";
+import { isSafeLink, normalizeDate } from "./values";
 
 export type ItemData = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
-import { ApiError } from "../../src/http/errors";
+import { ApiError } from "../../src/contract/errors";
 import type { Collection } from "./collections";
-import { fieldExpr } from "./fields";
+import { fieldExpr } from "./field-sql";
 import { type MediaRef, toMediaRef } from "./media";
 import type { ItemData } from "./item-data";
 import { keepPublicData } from "./public-items";

@@ -1,26 +1,15 @@
 import { IttyRouter, type IRequest } from "itty-router";
-import { ApiError, clip } from "../../src/http/errors";
+import { ApiError, clip } from "../../src/contract/errors";
 import { json, readJsonObject } from "../../src/http/json";
 import { parseBody } from "../../src/http/validation";
 import { isSlug, SLUG_RULE } from "../../src/shared/slug";
 import { parseLimit, parsePage } from "../../src/shared/list-params";
-import { entitlements } from "../../src/plans";
+import { entitlements } from "../../src/contract/plans";
 import { type Collection, deleteCollection, putCollection } from "./collections";
-import { collectionInputSchema } from "./fields";
-import {
-  batchInputSchema,
-  createItems,
-  deleteItem,
-  itemPatchSchema,
-  patchItem,
-  lookupsFor,
-  readItem,
-  setStatus,
-  toDashboardItem,
-  type ItemRow,
-} from "./items";
+import { collectionInputSchema } from "../../src/contract/fields";
+import { batchInputSchema, itemPatchSchema } from "../../src/contract/items";
+import { createItems, deleteItem, patchItem, lookupsFor, readItem, setStatus, toDashboardItem, type ItemRow } from "./items";
 import { insertMedia, newMedia, toMediaRef } from "./media";
-import { isHttpUrl } from "./values";
 import { readImageResizingHosts, setAdminKeyHash, updateSite } from "./site-row";
 import { refreshPublicData } from "./public-items";
 import { dashboardListQuery, listDashboardItems } from "./dashboard-list";
@@ -29,34 +18,7 @@ import { siteStats } from "./overview";
 import { newAdminKey, sha256Hex } from "../../src/ids";
 import { SessionStore } from "../../src/sessions/store";
 import type { SiteContext } from "./context";
-import { z } from "zod";
-
-export const mediaInputSchema = z
-  .object({
-    url: z.string().refine(isHttpUrl, "must be an absolute http(s) URL"),
-    alt: z.string().max(1000).optional(),
-    width: z.number().int().positive().max(100_000).optional(),
-    height: z.number().int().positive().max(100_000).optional(),
-  })
-  .strict();
-
-export const mediaPatchSchema = z.object({ alt: z.string().max(1000) }).strict();
-
-/** A bare hostname (an image URL's host, matched without port). */
-const IMAGE_HOST = /^[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?$/;
-
-export const sitePatchSchema = z
-  .object({
-    name: z.string().trim().min(1).max(200).optional(),
-    imageResizingHosts: z
-      .array(z.string().trim().toLowerCase().max(253).regex(IMAGE_HOST, "must be a hostname like images.example.com"))
-      .max(20)
-      .optional()
-      .describe(
-        "Hostnames of the site's images that are Cloudflare zones with Image Resizing on: their images get a srcset of resized widths (`/cdn-cgi/image/width=W,format=auto/…`). Images anywhere else get a srcset naming the original only.",
-      ),
-  })
-  .strict();
+import { mediaInputSchema, mediaPatchSchema, sitePatchSchema } from "../../src/contract/sites";
 
 /**
  * The site's dashboard API. The front Worker has already checked the caller

@@ -5,13 +5,14 @@
  * the active one serving until the new one is active itself, then releases it.
  * Uniqueness across sites is the Hostname object's decision (one per hostname).
  */
-import { ApiError } from "../../../src/http/errors";
+import { ApiError } from "../../../src/contract/errors";
 import { randomHex } from "../../../src/ids";
 import { normalizeHostname } from "../../../src/shared/hostname";
 import type { SiteContext } from "../context";
 import { cancelJob, scheduleJob } from "../jobs";
 import { type HostnameProvider, ProviderError, providerFor } from "./providers";
 import { type HostnameRecord, activeHostname, deleteHostname, insertHostname, markValidated, readHostnames, updateHostname } from "./store";
+import { log, errorText } from "../../../src/log/log";
 
 export const HOSTNAME_JOB = "hostname-check";
 
@@ -103,7 +104,7 @@ async function register(s: SiteContext, input: string, port: string): Promise<{ 
     await hostnameStub(s, hostname).release(siteId);
     if (err instanceof ProviderError && err.code === 1406)
       throw new ApiError("conflict", `${hostname} is already registered with the certificate provider.`);
-    console.error("custom hostname create failed", err);
+    log("hostname_create_failed", { siteId, hostname, error: errorText(err) });
     throw new ApiError("bad_gateway", "The certificate provider did not accept the hostname; try again shortly.");
   }
   // An earlier replacement that never became active gives way to this one, now that this one is accepted.
@@ -189,7 +190,7 @@ async function detach(s: SiteContext, provider: HostnameProvider, h: HostnameRec
   await hostnameStub(s, h.hostname).release(s.site()!.id);
   await provider
     .remove(h.providerId)
-    .catch((err) => console.error("provider remove failed; the hostname is detached here regardless", err));
+    .catch((err) => log("hostname_remove_failed", { siteId: s.site()?.id, hostname: h.hostname, error: errorText(err) }));
 }
 
 export { activeHostname };

@@ -4,10 +4,10 @@
  * strict, so an answer with an undocumented key fails the test.
  */
 import { z } from "zod";
-import { FIELD_TYPES, fieldSchema } from "../../actors/site/fields";
-import { ERROR_STATUS, type ErrorCode } from "../http/errors";
-import { PLANS } from "../plans";
-import { seoSchema } from "../../actors/site/ssr/routes";
+import { FIELD_TYPES, fieldSchema } from "./fields";
+import { ERROR_STATUS, type ErrorCode } from "./errors";
+import { PLANS } from "./plans";
+import { seoSchema } from "./ssr";
 
 const instant = z.string().describe("ISO 8601 instant, UTC");
 const data = z

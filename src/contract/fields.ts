@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SLUG_MAX, SLUG_PATTERN, SLUG_RULE } from "../../src/shared/slug";
+import { SLUG_MAX, SLUG_PATTERN, SLUG_RULE } from "../shared/slug";
 
 export const FIELD_TYPES = [
   "text",
@@ -109,13 +109,3 @@ export const collectionInputSchema = z
   });
 
 export type CollectionInput = z.infer<typeof collectionInputSchema>;
-
-/** The SQL expression for a field's value: one spelling everywhere, so expression indexes match. */
-export function fieldExpr(key: string): string {
-  if (!FIELD_KEY.test(key)) throw new Error(`unsafe field key ${key}`);
-  return `json_extract(data, '$.${key}')`;
-}
-
-export function fieldIndexName(key: string): string {
-  return `items_field_${key}`;
-}
