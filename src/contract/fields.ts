@@ -51,7 +51,7 @@ export const fieldSchema = z
         message: `is reserved (${SYSTEM_KEYS.join(", ")})`,
       }),
     type: z.enum(FIELD_TYPES),
-    name: z.string().max(200).optional().describe("The label people see in the dashboard (\"Cover image\"); the API uses `key`."),
+    name: z.string().max(200).optional().describe('The label people see in the dashboard ("Cover image"); the API uses `key`.'),
     help: z.string().max(500).optional().describe("Help text shown under the field in the item form."),
     indexed: z.boolean().optional(),
     required: z.boolean().optional(),
