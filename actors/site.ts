@@ -1,5 +1,4 @@
 import { DurableObject } from "cloudflare:workers";
-import { SQLSchemaMigrations } from "durable-utils/sql-migrations";
 import { toErrorResponse, errorResponse } from "../src/http/errors";
 import { safeEqual, sha256Hex } from "../src/ids";
 import { newSiteSessionId } from "../src/sessions/policy";
@@ -10,7 +9,7 @@ import { cleanStoredRichTextOnce } from "./site/rich-text-cleanup";
 import type { SiteContext } from "./site/context";
 import { type JobHandler, runDueJobs, scheduleJob } from "./site/jobs";
 import { type DocumentStats, regenerateDocuments, SEO_DOCUMENTS_JOB } from "./site/seo/documents";
-import { SITE_MIGRATIONS } from "./site/migrations";
+import { runSiteMigrations } from "./site/migrations";
 import { refreshPublicData } from "./site/public-items";
 import { publicRoutes } from "./site/public-routes";
 import { INDEX_JOB, SiteSearch } from "./site/search/site-search";
@@ -104,7 +103,7 @@ export class Site extends DurableObject<Env> {
     // Migrations finish before any request sees the database; a failure here
     // is re-thrown by every later call instead of running on a half-built schema.
     ctx.blockConcurrencyWhile(async () => {
-      await new SQLSchemaMigrations({ doStorage: ctx.storage, migrations: SITE_MIGRATIONS }).runAll();
+      await runSiteMigrations(ctx.storage);
       this.#site = readSite(this.#sql);
       const cleaned = cleanStoredRichTextOnce(ctx.storage, readCollections(this.#sql));
       if (cleaned > 0 && this.#site) {
