@@ -79,7 +79,7 @@ export default defineConfig({
     projects: [
       workerd("workers", {
         include: ["test/**/*.test.ts"],
-        exclude: ["test/browser/**", "test/e2e/**", "test/unconfigured/**", "test/saas/**", MODEL_DOWN_TESTS],
+        exclude: ["test/browser/**", "test/e2e/**", "test/unit/**", "test/unconfigured/**", "test/saas/**", MODEL_DOWN_TESTS],
       }),
       workerd("model-down", { include: [MODEL_DOWN_TESTS], workers: [modelDown] }),
       // Production's custom hostname provider (Cloudflare for SaaS) end to end through the site
@@ -104,6 +104,11 @@ export default defineConfig({
           cloudflareTest({ wrangler: { configPath: "./proxy/wrangler.toml" }, miniflare: { bindings: { SERVICE_TOKEN: "unused" } } }),
         ],
         test: { name: "proxy", include: ["proxy/test/**/*.test.ts"], globalSetup: ["./proxy/test/echo-server.ts"] },
+      },
+      {
+        // Pure logic (list parameters, binding rules, escaping, rich-text cleanup, SEO meta, slugs,
+        // the contract, logs) in plain Node: seconds, no runtime. Behaviour stays tested in workerd.
+        test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node" },
       },
       {
         // From outside, in Node: Chromium (Debian's, via playwright-core), xmllint and a feed

@@ -4,7 +4,7 @@ import { toErrorResponse, errorResponse } from "../src/http/errors";
 import { safeEqual, sha256Hex } from "../src/ids";
 import { newSiteSessionId } from "../src/sessions/policy";
 import { type SessionInfo, SessionStore } from "../src/sessions/store";
-import type { Plan } from "../src/plans";
+import type { Plan } from "../src/contract/plans";
 import { type Collection, readCollections } from "./site/collections";
 import { cleanStoredRichTextOnce } from "./site/rich-text-cleanup";
 import type { SiteContext } from "./site/context";
@@ -16,12 +16,13 @@ import { publicRoutes } from "./site/public-routes";
 import { INDEX_JOB, SiteSearch } from "./site/search/site-search";
 import { dashboardRoutes } from "./site/routes";
 import { bumpCacheVersion, insertSite, readSite, type SiteRow, updateSite } from "./site/site-row";
-import { refresh } from "./site/ssr/capture";
+import { refresh, nextNightly } from "./site/ssr/capture";
 import { readCapture, type StoredCapture } from "./site/ssr/capture-store";
 import { renderRoute, SSR_JOBS, ssrRoutes, webhook } from "./site/ssr/routes";
 import { checkDelayMs, checkHostname, HOSTNAME_JOB, validateHostname } from "./site/hostnames/service";
-import { VALIDATION_PATH } from "./site/hostnames/providers";
-import { nextNightly } from "./site/ssr/capture";
+import { VALIDATION_PATH } from "../src/contract/hostnames";
+import { CACHE_VERSION_HEADER, RENDER_HEADER, HOST_HEADER, SESSION_HEADER, OPERATOR_HEADER } from "../src/contract/headers";
+import { NO_STORE } from "../src/contract/cache-control";
 
 export interface SiteMeta {
   siteId: string;
@@ -50,14 +51,6 @@ function hasDatabase(storage: DurableObjectStorage): boolean {
   if (storage.kv.get(MIGRATION_MARKER) !== undefined) return true;
   return storage.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'site'").toArray().length > 0;
 }
-
-export const CACHE_VERSION_HEADER = "x-oc-cache-version";
-/** Set by the front Worker on a rendered-page request; carries the site token it was routed by. */
-export const RENDER_HEADER = "x-oc-render-token";
-/** Set by the front Worker on a request that arrived on a custom hostname; carries the hostname. */
-export const HOST_HEADER = "x-oc-custom-host";
-/** Set by the front Worker on a dashboard request signed in with a session cookie; carries the session id. */
-export const SESSION_HEADER = "x-oc-session";
 
 /**
  * One site: its collections, items and media in SQLite. Addressed by
@@ -145,7 +138,9 @@ export class Site extends DurableObject<Env> {
     });
   }
 
-  async init(site: Omit<SiteRow, "cacheVersion" | "createdAt" | "updatedAt" | "adminKeyHash"> & { adminKey: string }): Promise<void> {
+  async init(
+    site: Omit<SiteRow, "cacheVersion" | "createdAt" | "updatedAt" | "adminKeyHash" | "imageResizingHosts"> & { adminKey: string },
+  ): Promise<void> {
     if (this.#site) throw new Error("site already initialised");
     if (!hasDatabase(this.ctx.storage)) await this.#open();
     insertSite(this.#sql, { ...site, adminKeyHash: await sha256Hex(site.adminKey) });
@@ -227,7 +222,7 @@ export class Site extends DurableObject<Env> {
     try {
       response = (await this.#route(request)) ?? errorResponse("not_found", "No such endpoint.");
     } catch (err) {
-      response = toErrorResponse(err);
+      response = toErrorResponse(err, { siteId: this.#site?.id, requestId: request.headers.get("cf-ray") ?? undefined });
     }
     if (this.#site) response.headers.set(CACHE_VERSION_HEADER, String(this.#site.cacheVersion));
     return response;
@@ -246,7 +241,7 @@ export class Site extends DurableObject<Env> {
       if (token !== null) {
         const ok = await validateHostname(this.#context, host, token);
         return ok
-          ? new Response(`${host} reaches this service.\n`, { headers: { "content-type": "text/plain", "cache-control": "no-store" } })
+          ? new Response(`${host} reaches this service.\n`, { headers: { "content-type": "text/plain", "cache-control": NO_STORE } })
           : errorResponse("not_found", "Unknown validation token for this hostname.");
       }
       this.#publicReads++;
@@ -267,7 +262,7 @@ export class Site extends DurableObject<Env> {
   }
 
   async #authorized(request: Request): Promise<boolean> {
-    if (request.headers.get("x-oc-operator") === "1") return true;
+    if (request.headers.get(OPERATOR_HEADER) === "1") return true;
     const session = request.headers.get(SESSION_HEADER);
     if (session !== null) return (await this.verifySession(session)) !== null;
     const key = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];

@@ -1,5 +1,6 @@
-import { ApiError } from "./http/errors";
-import { safeEqual, siteIdOfAdminKey } from "./ids";
+import { ApiError } from "./contract/errors";
+import { safeEqual } from "./ids";
+import { siteIdOfAdminKey } from "./contract/ids";
 import { fromOwnOrigin, sessionCookie } from "./sessions/cookie";
 import { sessionOwner } from "./sessions/policy";
 import { mayBeIssued } from "./sites/issued";

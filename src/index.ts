@@ -1,23 +1,19 @@
 import { IttyRouter } from "itty-router";
 import { BODY_LIMITS, BodyGuard, type BodyLimits } from "./http/body-guard";
-import { ApiError, errorResponse, toErrorResponse } from "./http/errors";
+import { ApiError } from "./contract/errors";
+import { errorResponse, toErrorResponse } from "./http/errors";
 import { mayBeIssued } from "./sites/issued";
 import { json } from "./http/json";
 import { CORS_HEADERS, contentApi, searchPlanCheck, withCors } from "./routes/content";
 import { customHostRequest, isServiceHost } from "./routes/custom-host";
 import { embedScript } from "./routes/embed";
 import { apiReference, openApiDocument } from "./routes/openapi";
-import { renderedPage, SERVICE_TOKEN_HEADER, ssrWebhook } from "./routes/render";
+import { renderedPage, ssrWebhook } from "./routes/render";
+import { SERVICE_TOKEN_HEADER } from "./contract/headers";
 import { createSite, createWorkspace, getWorkspace, patchWorkspace, siteDashboard } from "./routes/dashboard";
 import { dashboardAsset } from "./routes/dashboard-assets";
 import { currentSession, signIn, signOut } from "./routes/sessions";
 import { requestTarget, withFrontHeaders } from "./http/response-headers";
-
-export { Site } from "../actors/site";
-export { Workspace } from "../actors/workspace";
-export { Hostname } from "../actors/hostname";
-export { OperatorSessions } from "../actors/operator-sessions";
-export { SignInThrottle } from "../actors/sign-in-throttle";
 
 type Args = [Env, ExecutionContext];
 

@@ -1,9 +1,9 @@
-import { ApiError } from "../../src/http/errors";
+import { ApiError } from "../../src/contract/errors";
 import type { Collection } from "./collections";
-import { fieldExpr } from "./fields";
+import { fieldExpr } from "./field-sql";
 import { dashboardListSql, type ItemRow } from "./items";
+import { DASHBOARD_SEARCH_MAX } from "../../src/contract/limits";
 
-export const DASHBOARD_SEARCH_MAX = 200;
 const COLUMNS: Record<string, string> = { updatedAt: "updated_at", createdAt: "created_at", publishedAt: "published_at", slug: "slug" };
 
 export interface DashboardListQuery {

@@ -1,32 +1,13 @@
-import { z } from "zod";
-import { ApiError, clip } from "../../src/http/errors";
+import type { z } from "zod";
+import { ApiError, clip } from "../../src/contract/errors";
 import { newItemId } from "../../src/ids";
 import type { Collection } from "./collections";
-import { slugSchema } from "./fields";
+import { itemInputSchema, itemPatchSchema } from "../../src/contract/items";
 import { type DataLookups, type ItemData, validateItemData } from "./item-data";
 import { insertMedia, mediaExists, type MediaRow } from "./media";
 import { keepPublicData } from "./public-items";
 import { selectIn } from "./sql-in";
 import { searchTextOf } from "./search-text";
-
-export const MAX_BATCH = 1000;
-
-export const itemInputSchema = z
-  .object({
-    slug: slugSchema,
-    data: z.record(z.string(), z.unknown()).optional(),
-    publish: z.boolean().optional(),
-  })
-  .strict();
-export const batchInputSchema = z
-  .object({ items: z.array(z.unknown()).min(1).max(MAX_BATCH, `at most ${MAX_BATCH} items per batch`) })
-  .strict();
-export const itemPatchSchema = z
-  .object({ slug: slugSchema.optional(), data: z.record(z.string(), z.unknown()).optional() })
-  .strict()
-  .refine((p) => p.slug !== undefined || p.data !== undefined, { message: "send slug and/or data" });
-
-export type ItemInput = z.infer<typeof itemInputSchema>;
 
 export type ItemRow = {
   seq: number;

@@ -1,8 +1,9 @@
-import { ApiError, clip } from "../../src/http/errors";
+import { ApiError, clip } from "../../src/contract/errors";
 import { FILTER_OPS, type FilterParam, parseFilterParam, parseLimit, parsePage, parseSort } from "../../src/shared/list-params";
 import { suggest } from "../../src/shared/suggest";
 import type { Collection } from "./collections";
-import { type Field, fieldExpr, SEARCHABLE_TYPES, SYSTEM_SORT_KEYS } from "./fields";
+import { type Field, SEARCHABLE_TYPES, SYSTEM_SORT_KEYS } from "../../src/contract/fields";
+import { fieldExpr } from "./field-sql";
 import { parseBooleanParam, parseNumberParam, normalizeDate } from "./values";
 
 export interface ListQuery {
@@ -188,6 +189,7 @@ function filterClause(f: FilterParam, t: Target, collection: Collection, all: re
   const opsFor: Record<string, readonly string[]> = {
     boolean: ["eq", "ne", "in"],
     reference: ["eq", "ne", "in"],
+    option: ["eq", "ne", "in"],
     text: FILTER_OPS,
     link: FILTER_OPS,
     number: ["eq", "ne", "gt", "gte", "lt", "lte", "in"],

@@ -1,15 +1,13 @@
 import { IttyRouter } from "itty-router";
-import { ApiError, clip } from "../../src/http/errors";
-import { entitlements, planRequired } from "../../src/plans";
+import { ApiError, clip } from "../../src/contract/errors";
+import { entitlements, planRequired } from "../../src/contract/plans";
 import { isSlug } from "../../src/shared/slug";
 import type { SiteContext } from "./context";
 import { publishedItemJson, publishedPageJson } from "./published-list";
 import { type Answer, ReadMemo } from "./read-memo";
 import { schemaFor } from "./schema-map";
-
-export const PUBLIC_CACHE_CONTROL = "public, s-maxage=31536000";
-/** Set by the front Worker with the ETag of its copy of an older version of the same URL. */
-export const REVALIDATE_HEADER = "x-oc-if-body";
+import { REVALIDATE_HEADER } from "../../src/contract/headers";
+import { PUBLIC_CACHE_CONTROL } from "../../src/contract/cache-control";
 
 /** The public content API, behind a token the front Worker has routed here. */
 export function publicRoutes(s: SiteContext) {

@@ -1,47 +1,24 @@
 import { IttyRouter, type IRequest } from "itty-router";
-import { ApiError, clip } from "../../src/http/errors";
+import { ApiError, clip } from "../../src/contract/errors";
 import { json, readJsonObject } from "../../src/http/json";
 import { parseBody } from "../../src/http/validation";
 import { isSlug, SLUG_RULE } from "../../src/shared/slug";
 import { parseLimit, parsePage } from "../../src/shared/list-params";
-import { entitlements } from "../../src/plans";
+import { entitlements } from "../../src/contract/plans";
 import { type Collection, deleteCollection, putCollection } from "./collections";
-import { collectionInputSchema } from "./fields";
-import {
-  batchInputSchema,
-  createItems,
-  deleteItem,
-  itemPatchSchema,
-  patchItem,
-  lookupsFor,
-  readItem,
-  setStatus,
-  toDashboardItem,
-  type ItemRow,
-} from "./items";
+import { collectionInputSchema } from "../../src/contract/fields";
+import { batchInputSchema, itemPatchSchema } from "../../src/contract/items";
+import { createItems, deleteItem, patchItem, lookupsFor, readItem, setStatus, toDashboardItem, type ItemRow } from "./items";
 import { insertMedia, newMedia, toMediaRef } from "./media";
-import { isHttpUrl } from "./values";
-import { setAdminKeyHash, updateSite } from "./site-row";
+import { readImageResizingHosts, setAdminKeyHash, updateSite } from "./site-row";
+import { refreshPublicData } from "./public-items";
 import { dashboardListQuery, listDashboardItems } from "./dashboard-list";
 import { listMedia, updateMediaAlt } from "./media-library";
 import { siteStats } from "./overview";
 import { newAdminKey, sha256Hex } from "../../src/ids";
 import { SessionStore } from "../../src/sessions/store";
 import type { SiteContext } from "./context";
-import { z } from "zod";
-
-export const mediaInputSchema = z
-  .object({
-    url: z.string().refine(isHttpUrl, "must be an absolute http(s) URL"),
-    alt: z.string().max(1000).optional(),
-    width: z.number().int().positive().max(100_000).optional(),
-    height: z.number().int().positive().max(100_000).optional(),
-  })
-  .strict();
-
-export const mediaPatchSchema = z.object({ alt: z.string().max(1000) }).strict();
-
-export const sitePatchSchema = z.object({ name: z.string().trim().min(1).max(200).optional() }).strict();
+import { mediaInputSchema, mediaPatchSchema, sitePatchSchema } from "../../src/contract/sites";
 
 /**
  * The site's dashboard API. The front Worker has already checked the caller
@@ -75,7 +52,13 @@ export function dashboardRoutes(s: SiteContext) {
     .patch("/", async (req) => {
       // The owner renames the site in the dashboard's Settings; the name can appear on rendered pages.
       const patch = parseBody(sitePatchSchema, await readJsonObject(req), "site");
-      updateSite(s.sql, patch);
+      const hosts = patch.imageResizingHosts ? [...new Set(patch.imageResizingHosts)] : undefined;
+      const before = [...readImageResizingHosts(s.sql)].join(",");
+      s.storage.transactionSync(() => {
+        updateSite(s.sql, { ...patch, imageResizingHosts: hosts });
+        // Every published srcset is kept with its item: they follow the new hosts at once.
+        if (hosts && hosts.join(",") !== before) for (const c of s.collections()) refreshPublicData(s.sql, c, false);
+      });
       s.siteChanged();
       s.cacheChanged();
       return json({ site: presentSite(s.site()!) });
@@ -132,7 +115,7 @@ export function dashboardRoutes(s: SiteContext) {
       const input = parseBody(mediaInputSchema, await readJsonObject(req), "media");
       const row = newMedia(input);
       insertMedia(s.sql, row);
-      return json({ media: toMediaRef(row) }, 201);
+      return json({ media: toMediaRef(row, readImageResizingHosts(s.sql)) }, 201);
     })
     .post("/collections/:slug/:itemsPath", async (req) => {
       const c = collection(slugParam(req));
@@ -196,6 +179,7 @@ export function presentSite(site: NonNullable<ReturnType<SiteContext["site"]>>) 
     workspaceId: site.workspaceId,
     plan: site.plan,
     token: site.token,
+    imageResizingHosts: site.imageResizingHosts,
     ...entitlements(site.plan),
     createdAt: site.createdAt,
     updatedAt: site.updatedAt,

@@ -43,15 +43,6 @@ export function isSafeLink(value: string): boolean {
   return true;
 }
 
-export function isHttpUrl(value: string): boolean {
-  try {
-    const u = new URL(value);
-    return (u.protocol === "http:" || u.protocol === "https:") && value.length <= 2048;
-  } catch {
-    return false;
-  }
-}
-
 export function parseBooleanParam(value: string): boolean | null {
   const v = value.trim().toLowerCase();
   if (v === "true" || v === "1") return true;

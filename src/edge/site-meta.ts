@@ -1,5 +1,5 @@
-import { siteIdOfToken } from "../ids";
-import type { Plan } from "../plans";
+import { siteIdOfToken } from "../contract/ids";
+import type { Plan } from "../contract/plans";
 import { mayBeIssued } from "../sites/issued";
 import { siteStub } from "../stubs";
 

@@ -1,11 +1,11 @@
 import { cachedRead, type EtagSource, versionedKey } from "../edge/cache";
 import { siteMeta } from "../edge/site-meta";
-import { ApiError } from "../http/errors";
-import { entitlements, type Plan, planRequired } from "../plans";
+import { ApiError } from "../contract/errors";
+import { entitlements, type Plan, planRequired } from "../contract/plans";
 import { usesAdvancedListParams } from "../shared/list-params";
 import { siteStub } from "../stubs";
 import { fromSite, internalRequest } from "./forward";
-import { PUBLIC_CACHE_CONTROL } from "../../actors/site/public-routes";
+import { PUBLIC_CACHE_CONTROL } from "../contract/cache-control";
 
 export const CORS_HEADERS = {
   "access-control-allow-origin": "*",

@@ -1,16 +1,14 @@
-import { z } from "zod";
 import { cookieSession, isOperatorToken } from "../auth";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../contract/errors";
 import { json, readJsonObject } from "../http/json";
 import { parseBody } from "../http/validation";
-import { siteIdOfAdminKey } from "../ids";
+import { siteIdOfAdminKey } from "../contract/ids";
 import { clearSessionCookie, notFromOtherOrigin, sessionCookie, setSessionCookie } from "../sessions/cookie";
 import { sessionOwner } from "../sessions/policy";
 import type { SessionInfo } from "../sessions/store";
 import { mayBeIssued, siteExists } from "../sites/issued";
 import { operatorSessionsStub, signInThrottleStub, siteStub } from "../stubs";
-
-export const signInSchema = z.object({ key: z.string().trim().min(1, "enter your admin key").max(200) }).strict();
+import { signInSchema } from "../contract/sites";
 
 type Session = SessionInfo & ({ kind: "operator" } | { kind: "site"; siteId: string });
 

@@ -9,7 +9,8 @@
  *    object, which writes nothing unless a site was really created there (actors/site.ts);
  *  - "refuse": a deployment without such sites refuses them here, so a random id costs no object.
  */
-import { isSiteId, SITE_ID_RANDOM, safeEqual, siteIdMac } from "../ids";
+import { ID_SITE_MAC, isSiteId } from "../contract/ids";
+import { safeEqual, siteIdMac } from "../ids";
 import { siteStub } from "../stubs";
 
 export type LegacyIds = "check" | "refuse";
@@ -32,7 +33,7 @@ export async function carriesMac(env: Env, siteId: string): Promise<boolean> {
   if (valid.has(siteId)) return true;
   const secret = siteIdSecret(env);
   if (!secret) return false;
-  const ok = safeEqual(siteId.slice(SITE_ID_RANDOM), await siteIdMac(secret, siteId.slice(0, SITE_ID_RANDOM)));
+  const ok = safeEqual(siteId.slice(ID_SITE_MAC.random), await siteIdMac(secret, siteId.slice(0, ID_SITE_MAC.random)));
   if (ok) {
     if (valid.size >= 10_000) valid.clear();
     valid.add(siteId);

@@ -204,7 +204,7 @@ describe("the dashboard's SEO Engine, Domains, Search and Plan screens in Chromi
     await expect
       .poll(() => page.reload().then(() => page.locator(".stat", { hasText: "Items indexed" }).textContent()), { timeout: 30_000 })
       .toMatch(/^1/);
-    await page.getByLabel("Search by meaning").fill("a stroll by the water");
+    await page.getByLabel("Search your items").fill("a stroll by the water");
     await page.getByRole("button", { name: "Search", exact: true }).click();
     await page.getByText(/score 0\.\d{3}/).waitFor();
     await page.getByRole("button", { name: "Related to A walk along the river" }).click();

@@ -1,3 +1,4 @@
+import { VALIDATION_PATH } from "../../../src/contract/hostnames";
 /**
  * Who issues the certificate and routes a custom hostname. Two implementations,
  * chosen by configuration (`CUSTOM_HOSTNAMES`):
@@ -26,8 +27,6 @@ export interface HostnameProvider {
   status(providerId: string, hostname: string, validationToken: string): Promise<ProviderState>;
   remove(providerId: string): Promise<void>;
 }
-
-export const VALIDATION_PATH = "/.well-known/oc-hostname/";
 
 export class LocalProvider implements HostnameProvider {
   readonly name = "local";

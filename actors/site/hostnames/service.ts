@@ -5,7 +5,7 @@
  * the active one serving until the new one is active itself, then releases it.
  * Uniqueness across sites is the Hostname object's decision (one per hostname).
  */
-import { ApiError } from "../../../src/http/errors";
+import { ApiError } from "../../../src/contract/errors";
 import { randomHex } from "../../../src/ids";
 import { normalizeHostname } from "../../../src/shared/hostname";
 import type { SiteContext } from "../context";
@@ -42,6 +42,7 @@ function ownHostname(s: SiteContext, hostname: string, target: string, requestHo
   const t = target.toLowerCase().replace(/\.$/, "");
   return hostname === t || (t.includes(".") && hostname.endsWith(`.${t}`));
 }
+import { log, errorText } from "../../../src/log/log";
 
 export const HOSTNAME_JOB = "hostname-check";
 
@@ -156,7 +157,7 @@ async function register(
     await hostnameStub(s, hostname).release(siteId);
     if (err instanceof ProviderError && err.code === 1406)
       throw new ApiError("conflict", `${hostname} is already registered with the certificate provider.`);
-    console.error("custom hostname create failed", err);
+    log("hostname_create_failed", { siteId, hostname, error: errorText(err) });
     throw new ApiError("bad_gateway", "The certificate provider did not accept the hostname; try again shortly.");
   }
   // An earlier replacement that never became active gives way to this one, now that this one is accepted.
@@ -195,7 +196,7 @@ async function ownerProven(s: SiteContext, record: HostnameRecord): Promise<bool
     if (!values.includes(record.challenge.value)) return false;
   } catch (err) {
     if (!(err instanceof DnsError)) throw err;
-    console.error(JSON.stringify({ event: "hostname_txt_lookup_failed", hostname: record.hostname, reason: err.message }));
+    log("hostname_txt_lookup_failed", { siteId: s.site()?.id, hostname: record.hostname, error: errorText(err) });
     return false;
   }
   markOwnerVerified(s.sql, record.hostname);
@@ -278,7 +279,7 @@ async function detach(s: SiteContext, provider: HostnameProvider, h: HostnameRec
   await hostnameStub(s, h.hostname).release(s.site()!.id);
   await provider
     .remove(h.providerId)
-    .catch((err) => console.error("provider remove failed; the hostname is detached here regardless", err));
+    .catch((err) => log("hostname_remove_failed", { siteId: s.site()?.id, hostname: h.hostname, error: errorText(err) }));
 }
 
 export { activeHostname };

@@ -1,5 +1,5 @@
-import { ApiError, clip } from "../../../src/http/errors";
-import { entitlements, planRequired } from "../../../src/plans";
+import { ApiError, clip } from "../../../src/contract/errors";
+import { entitlements, planRequired } from "../../../src/contract/plans";
 import { parseLimit } from "../../../src/shared/list-params";
 import { type Embedder, EmbeddingError, embedderFor } from "../../../src/search/embedder";
 import { looksEnglish } from "../../../src/search/language";
@@ -28,6 +28,8 @@ import {
   type SearchIndexView,
 } from "./index-state";
 import { SqliteVectorIndex } from "./sqlite-index";
+import { MAX_QUERY_CHARS, SEARCH_LIMIT, RELATED_LIMIT } from "../../../src/contract/limits";
+import { log, errorText } from "../../../src/log/log";
 
 export const INDEX_JOB = "index";
 const QUEUE_KEY = "queue";
@@ -36,11 +38,6 @@ const BATCH = 64;
 const MAX_ATTEMPTS = 6;
 // Fetched beyond `limit` so that matches dropped afterwards (unpublished, stale model) rarely shorten a page.
 const SLACK = 10;
-
-export const SEARCH_LIMIT = { fallback: 10, max: 50 };
-/** Far more than a search box holds; a longer `q` is refused before the language check or the model sees it. */
-export const MAX_QUERY_CHARS = 1000;
-export const RELATED_LIMIT = { fallback: 5, max: 20 };
 
 /**
  * A site's semantic search: keeps the vector index in step with published
@@ -96,7 +93,7 @@ export class SiteSearch {
       this.afterWrite();
     } catch (err) {
       // A misconfigured embedder must not keep the site from serving its content.
-      console.error("search could not start", err);
+      log("search_start_failed", { siteId: this.#s.site()?.id, error: errorText(err) });
     }
   }
 
@@ -132,7 +129,7 @@ export class SiteSearch {
     // 5 s, 10 s, 20 s, 40 s, 80 s: a model outage of a few minutes is ridden out.
     backoffMs: (attempt) => 5_000 * 2 ** (attempt - 1),
     failed: (_key, error) => {
-      console.error("search indexing gave up", error);
+      log("search_indexing_gave_up", { siteId: this.#s.site()?.id, error: errorText(error) });
       failAllPending(this.#s.sql, `The embedding model failed ${MAX_ATTEMPTS} times in a row; publish the item again to retry.`);
     },
   };
@@ -207,7 +204,7 @@ export class SiteSearch {
       [vector] = (await embedder.embed([q.slice(0, info.maxInputChars)])) as [number[]];
     } catch (err) {
       if (!(err instanceof EmbeddingError)) throw err;
-      console.error("search query embedding failed", err.message);
+      log("search_query_failed", { siteId: this.#s.site()?.id, error: errorText(err) });
       throw new ApiError("embedding_failed", "The search model is unavailable right now; please retry.");
     }
     const matches = await this.#vectors.query(vector, {

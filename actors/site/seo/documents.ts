@@ -5,7 +5,7 @@
  */
 import { itemPath } from "../../../src/shared/binding/rules";
 import type { SiteContext } from "../context";
-import { fieldExpr } from "../fields";
+import { fieldExpr } from "../field-sql";
 import type { ItemRow } from "../items";
 import { splitParts } from "../parts";
 import { PUBLIC_DATA_COLUMN, presentItems } from "../public-items";

@@ -3,7 +3,7 @@
  * otherwise sensible defaults by name and type.
  */
 import type { Collection } from "../collections";
-import type { Field } from "../fields";
+import type { Field } from "../../../src/contract/fields";
 
 export interface SeoSettings {
   titleField?: string;

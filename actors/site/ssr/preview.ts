@@ -4,7 +4,7 @@
  * only the owner's key or session reaches it; it is never cached, never indexed and never framed
  * by another origin, and nothing about the item changes.
  */
-import { ApiError } from "../../../src/http/errors";
+import { ApiError } from "../../../src/contract/errors";
 import { parsePage } from "../../../src/shared/list-params";
 import { escapeAttr } from "../../../src/shared/escape";
 import type { SiteContext } from "../context";
@@ -13,6 +13,7 @@ import { type PublicItem, presentItems } from "../public-items";
 import { basePathOfUrl } from "./capture";
 import { publicBase } from "./public-base";
 import { renderPage } from "./render";
+import { NO_STORE } from "../../../src/contract/cache-control";
 
 export function previewPage(s: SiteContext, request: Request): Response {
   const c = s.capture();
@@ -33,7 +34,7 @@ export function previewPage(s: SiteContext, request: Request): Response {
   });
   const response = withBase.transform(rendered);
   const headers = new Headers(response.headers);
-  headers.set("cache-control", "no-store");
+  headers.set("cache-control", NO_STORE);
   headers.set("x-robots-tag", "noindex");
   headers.set("content-security-policy", "sandbox; frame-ancestors 'self'");
   headers.set("x-frame-options", "SAMEORIGIN");

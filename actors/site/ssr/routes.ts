@@ -3,56 +3,29 @@
  * capture configuration, the builder's webhook and the rendered pages.
  */
 import { type IRequest, IttyRouter } from "itty-router";
-import { z } from "zod";
-import { ApiError } from "../../../src/http/errors";
+import { captureSchema } from "../../../src/contract/ssr";
+import { customHostnameSchema } from "../../../src/contract/hostnames";
+import { WEBHOOK_MAX_BYTES } from "../../../src/contract/limits";
+import { ApiError } from "../../../src/contract/errors";
 import { json, readJsonObject } from "../../../src/http/json";
 import { readCapped } from "../../../src/http/read-capped";
 import { parseBody } from "../../../src/http/validation";
 import { safeEqual } from "../../../src/ids";
-import { entitlements, planRequired } from "../../../src/plans";
+import { entitlements, planRequired } from "../../../src/contract/plans";
 import { parsePage } from "../../../src/shared/list-params";
-import { slugSchema } from "../fields";
 import type { SiteContext } from "../context";
 import { cancelJob, pendingJob, scheduleJob } from "../jobs";
-import { isHttpUrl } from "../values";
 import { basePathOfUrl, capture, nextNightly, presentCapture, refresh } from "./capture";
-import { PAGE_HEADERS, type PageTarget, renderPage } from "./render";
+import { type PageTarget, renderPage } from "./render";
 import { contentTypeOf, isDocumentName, readDocument, SEO_DOCUMENTS_JOB } from "../seo/documents";
 import { checkSignature, isPublishEvent } from "./webhook";
 import { publicBase } from "./public-base";
 import { previewPage } from "./preview";
 import { activeHostname } from "../hostnames/store";
 import { currentRecords, presentHostname, providerOf, registerHostname, removeHostnames } from "../hostnames/service";
-
-const WEBHOOK_MAX_BYTES = 1024 * 1024;
+import { NO_STORE, PUBLIC_CACHE_CONTROL } from "../../../src/contract/cache-control";
 
 export const SSR_JOBS = { nightly: "ssr-nightly", webhook: "ssr-webhook" } as const;
-
-const httpUrl = z.string().refine(isHttpUrl, "must be an absolute http(s) URL");
-export const seoSchema = z
-  .object({
-    titleField: z.string().max(64),
-    descriptionField: z.string().max(64),
-    imageField: z.string().max(64),
-    authorField: z.string().max(64),
-    siteName: z.string().max(200),
-    publisher: z.string().max(200),
-    feedItems: z.number().int().min(1).max(500),
-  })
-  .partial()
-  .strict();
-export const captureSchema = z
-  .object({
-    pageUrl: httpUrl,
-    publicUrl: httpUrl.optional(),
-    collection: slugSchema,
-    showsList: z.boolean().optional(),
-    seo: seoSchema.optional(),
-    webhookSigningSecret: z.string().min(8).max(512).optional(),
-  })
-  .strict();
-
-export const customHostnameSchema = z.object({ hostname: z.string().max(300) }).strict();
 
 export function ssrRoutes(s: SiteContext) {
   const requirePlan = () => {
@@ -178,7 +151,7 @@ export function renderRoute(s: SiteContext, request: Request, hostname: string |
 
 function robots(hostname: string): Response {
   const body = `User-agent: *\nAllow: /\n\nSitemap: https://${hostname}/sitemap.xml\n`;
-  return new Response(body, { headers: { "content-type": "text/plain; charset=utf-8", "cache-control": PAGE_HEADERS["cache-control"] } });
+  return new Response(body, { headers: { "content-type": "text/plain; charset=utf-8", "cache-control": PUBLIC_CACHE_CONTROL } });
 }
 
 /** sitemap.xml, its parts, rss.xml and feed.json: served as stored, never built per request. */
@@ -188,7 +161,7 @@ function documentResponse(s: SiteContext, name: string): Response {
   // While a rebuild is queued the stored copy is about to change: serve it, but let no cache keep it.
   const rebuilding = pendingJob(s.sql, SEO_DOCUMENTS_JOB, "all") !== null;
   return new Response(body, {
-    headers: { "content-type": contentTypeOf(name), "cache-control": rebuilding ? "no-store" : PAGE_HEADERS["cache-control"] },
+    headers: { "content-type": contentTypeOf(name), "cache-control": rebuilding ? NO_STORE : PUBLIC_CACHE_CONTROL },
   });
 }
 

@@ -7,8 +7,8 @@ import * as cheerio from "cheerio";
 import { build } from "esbuild";
 import { Miniflare, convertV4MiniflareOptions } from "miniflare";
 import { get } from "node:http";
-import { api, must, percentile, seedItems, ssrBenchSite } from "./lib.mjs";
-import { workerdCpuMs } from "./workerd-host.mjs";
+import { api, must, percentile, seedItems, ssrBenchSite } from "../lib.mjs";
+import { workerdCpuMs } from "../workerd-host.mjs";
 
 const PAGES = Number(process.env.BENCH_RENDER_PAGES ?? 100);
 const PER_PAGE = 24;

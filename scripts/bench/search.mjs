@@ -4,9 +4,9 @@
 // Measures: bulk indexing throughput (publish 10,000 items through items:batch, then
 // the site's alarm embeds them in batches), and the latency of one request at a time
 // for /search (query embedding + scan) and /related (stored vector + scan), uncached.
-import { api, must, percentile, seedItems } from "./lib.mjs";
-import { TOPICS } from "../eval/items.mjs";
-import { PARAPHRASES } from "../eval/queries.mjs";
+import { api, must, percentile, seedItems } from "../lib.mjs";
+import { TOPICS } from "../../eval/items.mjs";
+import { PARAPHRASES } from "../../eval/queries.mjs";
 
 /** Waits until the site's alarm has embedded every published item; returns the index status. */
 export async function waitForIndex(base, siteId, key, timeoutMs = 30 * 60_000) {

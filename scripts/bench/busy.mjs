@@ -7,9 +7,9 @@
 // memory of each workerd process every 5 s, and freshness after the 2 s bound.
 import autocannon from "autocannon";
 import { readFileSync } from "node:fs";
-import { BENCH_POST_FIELDS, api, must, seedItems, ssrBenchSite } from "./lib.mjs";
-import { waitForIndex } from "./bench-search.mjs";
-import { startCacheFloor, workerdCpuMs, workerdPids } from "./workerd-host.mjs";
+import { BENCH_POST_FIELDS, api, must, seedItems, ssrBenchSite } from "../lib.mjs";
+import { waitForIndex } from "./search.mjs";
+import { startCacheFloor, workerdCpuMs, workerdPids } from "../workerd-host.mjs";
 
 const SECONDS = Number(process.env.BENCH_BUSY_SECONDS ?? 60);
 const CONNECTIONS = Number(process.env.BENCH_BUSY_CONNECTIONS ?? 64);

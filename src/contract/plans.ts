@@ -1,4 +1,4 @@
-import { ApiError } from "./http/errors";
+import { ApiError } from "./errors";
 
 export const PLANS = ["starter", "pro", "seo_engine"] as const;
 export type Plan = (typeof PLANS)[number];

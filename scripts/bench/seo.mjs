@@ -4,8 +4,8 @@
 // runs, how long a publish waits, and requests/s serving the stored documents.
 import autocannon from "autocannon";
 import { readFileSync, writeFileSync } from "node:fs";
-import { api, must, seedItems, ssrBenchSite } from "./lib.mjs";
-import { workerdPids } from "./workerd-host.mjs";
+import { api, must, seedItems, ssrBenchSite } from "../lib.mjs";
+import { workerdPids } from "../workerd-host.mjs";
 
 const ITEMS = Number(process.env.BENCH_SEO_ITEMS ?? 50_000);
 // Over 50,000 URLs (items plus the list page) the sitemap is an index and the URLs are in its parts.

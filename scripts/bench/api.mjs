@@ -1,13 +1,13 @@
 // `npm run bench`: content API throughput and latency over 10,000 items, then
-// semantic search over 10,000 items (bench-search.mjs), then the busy site (bench-busy.mjs).
+// semantic search over 10,000 items (search.mjs), then the busy site (busy.mjs).
 // BENCH_ONLY=content, BENCH_ONLY=search or BENCH_ONLY=busy runs just one of them.
 // Runs the built Worker on workerd via Miniflare's API with a direct socket
 // (no wrangler dev proxy), drives it with autocannon, and reads CPU time from
 // the workerd process (/proc) to get CPU per request.
 import autocannon from "autocannon";
-import { BENCH_POST_FIELDS, api, must, percentile, seedItems } from "./lib.mjs";
-import { benchSearch, waitForIndex } from "./bench-search.mjs";
-import { buildWorker, startCacheFloor, startWorkerd, workerdCpuMs } from "./workerd-host.mjs";
+import { BENCH_POST_FIELDS, api, must, percentile, seedItems } from "../lib.mjs";
+import { benchSearch, waitForIndex } from "./search.mjs";
+import { buildWorker, startCacheFloor, startWorkerd, workerdCpuMs } from "../workerd-host.mjs";
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -31,7 +31,7 @@ if (only !== "busy") {
   }
 }
 // Its own workerd (an SEO Engine site needs page capture from 127.0.0.1).
-if (!only || only === "busy") await import("./bench-busy.mjs");
+if (!only || only === "busy") await import("./busy.mjs");
 
 async function benchContent() {
   const { site } = await must(api(base, "POST", "/sites", operator, { name: "Bench", plan: "pro" }), "site");
