@@ -13,6 +13,7 @@ import { SERVICE_TOKEN_HEADER } from "./contract/headers";
 import { createSite, createWorkspace, getWorkspace, patchWorkspace, siteDashboard } from "./routes/dashboard";
 import { dashboardAsset } from "./routes/dashboard-assets";
 import { currentSession, signIn, signOut } from "./routes/sessions";
+import { requestTarget, withFrontHeaders } from "./http/response-headers";
 
 type Args = [Env, ExecutionContext];
 
@@ -56,30 +57,45 @@ function bodyLimits(env: Env): BodyLimits {
 
 export default {
   async fetch(request, env, ctx): Promise<Response> {
-    const isHead = request.method === "HEAD";
-    const guard = new BodyGuard(request, bodyLimits(env));
-    const req = isHead ? new Request(request, { method: "GET" }) : guard.request;
-    let response: Response;
-    try {
-      const refused = guard.failure();
-      if (refused) throw refused;
-      const serviceToken = request.headers.get(SERVICE_TOKEN_HEADER);
-      // The URL carries the Host the client asked for (workerd builds request.url from it).
-      const host = new URL(request.url).host;
-      // A custom hostname is routed by its Host alone: a client's x-service-token there changes nothing.
-      if (!isServiceHost(env, host)) response = await customHostRequest(req, env, ctx, host);
-      else if (serviceToken) response = await renderedPage(req, env, ctx, serviceToken);
-      else response = (await router.fetch(req, env, ctx)) ?? errorResponse("not_found", "No such endpoint.");
-    } catch (err) {
-      response = toErrorResponse(err, { requestId: request.headers.get("cf-ray") ?? undefined });
-    }
-    // A body cut for its size or pace: the route saw a broken stream; the client gets why.
-    const refused = guard.failure();
-    if (refused) response = toErrorResponse(refused);
-    await guard.settle();
-    if (new URL(request.url).pathname.startsWith("/v1/") && !response.headers.has("access-control-allow-origin")) {
-      response = withCors(response);
-    }
-    return isHead ? new Response(null, response) : response;
+    const url = requestTarget(request.url);
+    // The Host the client asked for (workerd builds request.url from it).
+    const serviceHost = url === null || isServiceHost(env, url.host);
+    return withFrontHeaders(url === null ? oddTarget(request) : await answer(request, env, ctx, url), url, serviceHost);
   },
 } satisfies ExportedHandler<Env>;
+
+/**
+ * `GET * HTTP/1.1` and its kin: the asterisk form is only meaningful for OPTIONS (the server as
+ * a whole), and nothing else here has a path to route. Answered before any object is touched.
+ */
+function oddTarget(request: Request): Response {
+  if (request.method === "OPTIONS")
+    return new Response(null, { status: 204, headers: { allow: "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS" } });
+  return errorResponse("bad_request", "The request target must be a path (the asterisk form * is only for OPTIONS).");
+}
+
+async function answer(request: Request, env: Env, ctx: ExecutionContext, url: URL): Promise<Response> {
+  const isHead = request.method === "HEAD";
+  const guard = new BodyGuard(request, bodyLimits(env));
+  const req = isHead ? new Request(request, { method: "GET" }) : guard.request;
+  let response: Response;
+  try {
+    const refused = guard.failure();
+    if (refused) throw refused;
+    const serviceToken = request.headers.get(SERVICE_TOKEN_HEADER);
+    // A custom hostname is routed by its Host alone: a client's x-service-token there changes nothing.
+    if (!isServiceHost(env, url.host)) response = await customHostRequest(req, env, ctx, url.host);
+    else if (serviceToken) response = await renderedPage(req, env, ctx, serviceToken);
+    else response = (await router.fetch(req, env, ctx)) ?? errorResponse("not_found", "No such endpoint.");
+  } catch (err) {
+    response = toErrorResponse(err);
+  }
+  // A body cut for its size or pace: the route saw a broken stream; the client gets why.
+  const refused = guard.failure();
+  if (refused) response = toErrorResponse(refused);
+  await guard.settle();
+  if (url.pathname.startsWith("/v1/") && !response.headers.has("access-control-allow-origin")) {
+    response = withCors(response);
+  }
+  return isHead ? new Response(null, response) : response;
+}

@@ -10,7 +10,8 @@ import { collectionInputSchema } from "../../src/contract/fields";
 import { batchInputSchema, itemPatchSchema } from "../../src/contract/items";
 import { createItems, deleteItem, patchItem, lookupsFor, readItem, setStatus, toDashboardItem, type ItemRow } from "./items";
 import { insertMedia, newMedia, toMediaRef } from "./media";
-import { setAdminKeyHash, updateSite } from "./site-row";
+import { readImageResizingHosts, setAdminKeyHash, updateSite } from "./site-row";
+import { refreshPublicData } from "./public-items";
 import { dashboardListQuery, listDashboardItems } from "./dashboard-list";
 import { listMedia, updateMediaAlt } from "./media-library";
 import { siteStats } from "./overview";
@@ -51,7 +52,13 @@ export function dashboardRoutes(s: SiteContext) {
     .patch("/", async (req) => {
       // The owner renames the site in the dashboard's Settings; the name can appear on rendered pages.
       const patch = parseBody(sitePatchSchema, await readJsonObject(req), "site");
-      updateSite(s.sql, patch);
+      const hosts = patch.imageResizingHosts ? [...new Set(patch.imageResizingHosts)] : undefined;
+      const before = [...readImageResizingHosts(s.sql)].join(",");
+      s.storage.transactionSync(() => {
+        updateSite(s.sql, { ...patch, imageResizingHosts: hosts });
+        // Every published srcset is kept with its item: they follow the new hosts at once.
+        if (hosts && hosts.join(",") !== before) for (const c of s.collections()) refreshPublicData(s.sql, c, false);
+      });
       s.siteChanged();
       s.cacheChanged();
       return json({ site: presentSite(s.site()!) });
@@ -108,7 +115,7 @@ export function dashboardRoutes(s: SiteContext) {
       const input = parseBody(mediaInputSchema, await readJsonObject(req), "media");
       const row = newMedia(input);
       insertMedia(s.sql, row);
-      return json({ media: toMediaRef(row) }, 201);
+      return json({ media: toMediaRef(row, readImageResizingHosts(s.sql)) }, 201);
     })
     .post("/collections/:slug/:itemsPath", async (req) => {
       const c = collection(slugParam(req));
@@ -172,6 +179,7 @@ export function presentSite(site: NonNullable<ReturnType<SiteContext["site"]>>) 
     workspaceId: site.workspaceId,
     plan: site.plan,
     token: site.token,
+    imageResizingHosts: site.imageResizingHosts,
     ...entitlements(site.plan),
     createdAt: site.createdAt,
     updatedAt: site.updatedAt,

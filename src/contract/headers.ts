@@ -20,3 +20,6 @@ export const REVALIDATE_HEADER = "x-oc-if-body";
 
 /** The public header a customer's server or proxy sends its site token in, for a rendered page. */
 export const SERVICE_TOKEN_HEADER = "x-service-token";
+
+/** One year, subdomains included: the service's own hosts are https only in production. */
+export const HSTS_VALUE = "max-age=31536000; includeSubDomains";

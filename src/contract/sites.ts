@@ -16,7 +16,21 @@ export const siteCreate = z
     path: ["plan"],
   });
 
-export const sitePatchSchema = z.object({ name: z.string().trim().min(1).max(200).optional() }).strict();
+/** A bare hostname (an image URL's host, matched without port). */
+const IMAGE_HOST = /^[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?$/;
+
+export const sitePatchSchema = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    imageResizingHosts: z
+      .array(z.string().trim().toLowerCase().max(253).regex(IMAGE_HOST, "must be a hostname like images.example.com"))
+      .max(20)
+      .optional()
+      .describe(
+        "Hostnames of the site's images that are Cloudflare zones with Image Resizing on: their images get a srcset of resized widths (`/cdn-cgi/image/width=W,format=auto/…`). Images anywhere else get a srcset naming the original only.",
+      ),
+  })
+  .strict();
 
 export const mediaInputSchema = z
   .object({
