@@ -164,12 +164,7 @@ function widgetItems(s: SiteContext, c: Collection, w: CompiledWidget, page: num
 }
 
 /** A widget's items; an item that cannot be rendered is left out (and logged), never the whole page. */
-export function renderWidget(
-  w: CompiledWidget,
-  items: readonly BindableItem[],
-  ctx: BindContext,
-  where: RenderWhere = {},
-): string {
+export function renderWidget(w: CompiledWidget, items: readonly BindableItem[], ctx: BindContext, where: RenderWhere = {}): string {
   if (items.length === 0) return w.empty ? renderEmptyState(w.empty) : "";
   if (!w.template) return "";
   let out = "";
