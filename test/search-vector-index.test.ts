@@ -2,9 +2,9 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { embeddingText } from "../actors/site/search/embed-text";
-import { plainText } from "../actors/site/plain-text";
+import { plainText } from "../actors/site/content/plain-text";
 import { SqliteVectorIndex } from "../actors/site/search/sqlite-index";
-import type { Collection } from "../actors/site/collections";
+import type { Collection } from "../actors/site/content/collections";
 import { cosine } from "./search-helpers";
 
 // Pure logic with deterministic vectors: no model involved.

@@ -1,8 +1,8 @@
-import type { Collection } from "./collections";
+import type { Collection } from "./content/collections";
 import type { DocumentStats } from "./seo/documents";
 import type { StoredCapture } from "./ssr/capture-store";
 import type { SiteSearch } from "./search/site-search";
-import type { SiteRow } from "./site-row";
+import type { SiteRow } from "./storage/site-row";
 
 /** What route handlers may use of a Site object; built privately by the object, never reachable by RPC. */
 export interface SiteContext {

@@ -5,14 +5,14 @@ import { type Embedder, EmbeddingError, embedderFor } from "../../../src/search/
 import { looksEnglish } from "../../../src/search/language";
 import { modelInfo } from "../../../src/search/models";
 import { type VectorIndex, VectorizeVectorIndex } from "../../../src/search/vector-index";
-import type { Collection } from "../collections";
+import type { Collection } from "../content/collections";
 import type { SiteContext } from "../context";
-import type { ItemData } from "../item-data";
-import type { ItemRow } from "../items";
+import type { ItemData } from "../content/item-data";
+import type { ItemRow } from "../content/items";
 import { type JobHandler, scheduleJob } from "../jobs";
-import { type PublicItem, presentItems } from "../public-items";
-import { publicJson } from "../public-routes";
-import { selectIn } from "../sql-in";
+import { type PublicItem, presentItems } from "../reads/public-items";
+import { publicJson } from "../http/public-routes";
+import { selectIn } from "../storage/sql-in";
 import { embeddingText, textHash } from "./embed-text";
 import {
   failAllPending,

@@ -5,10 +5,10 @@
  */
 import { itemPath } from "../../../src/shared/binding/rules";
 import type { SiteContext } from "../context";
-import { fieldExpr } from "../field-sql";
-import type { ItemRow } from "../items";
-import { splitParts } from "../parts";
-import { PUBLIC_DATA_COLUMN, presentItems } from "../public-items";
+import { fieldExpr } from "../storage/field-sql";
+import type { ItemRow } from "../content/items";
+import { splitParts } from "../storage/parts";
+import { PUBLIC_DATA_COLUMN, presentItems } from "../reads/public-items";
 import { publicBase } from "../ssr/public-base";
 import { type FeedChannel, type FeedItem, buildJsonFeed, buildRss } from "./feeds";
 import { seoFields } from "./fields";

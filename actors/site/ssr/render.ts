@@ -7,11 +7,11 @@
 import { type BindContext, type Op, ATTR, bindingOps, itemPath, readBindings } from "../../../src/shared/binding/rules";
 import type { BindableItem } from "../../../src/shared/binding/values";
 import { decodeEntities, escapeAttr } from "../../../src/shared/escape";
-import type { Collection } from "../collections";
+import type { Collection } from "../content/collections";
 import type { SiteContext } from "../context";
-import type { PublicItem } from "../public-items";
-import { readPublishedItem, readPublishedPage } from "../published-list";
-import { schemaFor } from "../schema-map";
+import type { PublicItem } from "../reads/public-items";
+import { readPublishedItem, readPublishedPage } from "../reads/published-list";
+import { schemaFor } from "../reads/schema-map";
 import { seoFields } from "../seo/fields";
 import { type ItemSeo, itemHead, resolveItemSeo } from "../seo/meta";
 import type { StoredCapture } from "./capture-store";

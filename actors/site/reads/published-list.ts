@@ -1,5 +1,5 @@
-import type { Collection } from "./collections";
-import type { SiteContext } from "./context";
+import type { Collection } from "../content/collections";
+import type { SiteContext } from "../context";
 import { type ListQuery, buildListQuery } from "./list-query";
 import { PUBLIC_COLUMNS, type PublicItem, type PublicRow, presentItems, publicItemsJson } from "./public-items";
 

@@ -1,13 +1,13 @@
 import { IttyRouter } from "itty-router";
-import { ApiError, clip } from "../../src/contract/errors";
-import { entitlements, planRequired } from "../../src/contract/plans";
-import { isSlug } from "../../src/shared/slug";
-import type { SiteContext } from "./context";
-import { publishedItemJson, publishedPageJson } from "./published-list";
-import { type Answer, ReadMemo } from "./read-memo";
-import { schemaFor } from "./schema-map";
-import { REVALIDATE_HEADER } from "../../src/contract/headers";
-import { PUBLIC_CACHE_CONTROL } from "../../src/contract/cache-control";
+import { ApiError, clip } from "../../../src/contract/errors";
+import { entitlements, planRequired } from "../../../src/contract/plans";
+import { isSlug } from "../../../src/shared/slug";
+import type { SiteContext } from "../context";
+import { publishedItemJson, publishedPageJson } from "../reads/published-list";
+import { type Answer, ReadMemo } from "../reads/read-memo";
+import { schemaFor } from "../reads/schema-map";
+import { REVALIDATE_HEADER } from "../../../src/contract/headers";
+import { PUBLIC_CACHE_CONTROL } from "../../../src/contract/cache-control";
 
 /** The public content API, behind a token the front Worker has routed here. */
 export function publicRoutes(s: SiteContext) {

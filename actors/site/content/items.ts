@@ -1,12 +1,12 @@
 import type { z } from "zod";
-import { ApiError, clip } from "../../src/contract/errors";
-import { newItemId } from "../../src/ids";
+import { ApiError, clip } from "../../../src/contract/errors";
+import { newItemId } from "../../../src/ids";
 import type { Collection } from "./collections";
-import { itemInputSchema, itemPatchSchema } from "../../src/contract/items";
+import { itemInputSchema, itemPatchSchema } from "../../../src/contract/items";
 import { type DataLookups, type ItemData, validateItemData } from "./item-data";
 import { insertMedia, mediaExists, type MediaRow } from "./media";
-import { keepPublicData } from "./public-items";
-import { selectIn } from "./sql-in";
+import { keepPublicData } from "../reads/public-items";
+import { selectIn } from "../storage/sql-in";
 import { searchTextOf } from "./search-text";
 
 export type ItemRow = {
