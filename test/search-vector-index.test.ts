@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { embeddingText } from "../actors/site/search/embed-text";
 import { plainText } from "../actors/site/content/plain-text";
 import { SqliteVectorIndex } from "../actors/site/search/sqlite-index";
-import type { Collection } from "../actors/site/content/collections";
+import type { Collection } from "../actors/site/storage/rows";
 import { cosine } from "./search-helpers";
 
 // Pure logic with deterministic vectors: no model involved.

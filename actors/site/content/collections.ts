@@ -4,15 +4,7 @@ import { newCollectionId } from "../../../src/ids";
 import { type CollectionInput, type Field, SEARCHABLE_TYPES } from "../../../src/contract/fields";
 import { fieldExpr, fieldIndexName } from "../storage/field-sql";
 import { searchTextOf } from "./search-text";
-
-export interface Collection {
-  id: string;
-  slug: string;
-  name: string;
-  fields: Field[];
-  createdAt: string;
-  updatedAt: string;
-}
+import { type Collection } from "../storage/rows";
 
 type CollectionRow = {
   id: string;

@@ -1,5 +1,5 @@
 import { ApiError } from "../../../src/contract/errors";
-import type { Collection } from "./collections";
+import type { Collection } from "../storage/rows";
 import { fieldExpr } from "../storage/field-sql";
 import { type MediaRef, toMediaRef } from "./media";
 import type { ItemData } from "./item-data";

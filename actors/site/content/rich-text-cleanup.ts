@@ -1,4 +1,4 @@
-import type { Collection } from "./collections";
+import type { Collection } from "../storage/rows";
 import { fieldExpr } from "../storage/field-sql";
 import { sanitizeRichText } from "./rich-text";
 

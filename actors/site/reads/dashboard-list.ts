@@ -1,7 +1,8 @@
 import { ApiError } from "../../../src/contract/errors";
-import type { Collection } from "../content/collections";
+import type { Collection } from "../storage/rows";
 import { fieldExpr } from "../storage/field-sql";
-import { dashboardListSql, type ItemRow } from "../content/items";
+import { dashboardListSql } from "../content/items";
+import { type ItemRow } from "../storage/rows";
 import { DASHBOARD_SEARCH_MAX } from "../../../src/contract/limits";
 
 const COLUMNS: Record<string, string> = { updatedAt: "updated_at", createdAt: "created_at", publishedAt: "published_at", slug: "slug" };

@@ -1,6 +1,5 @@
-import type { Collection } from "../content/collections";
+import type { Collection, ItemRow } from "../storage/rows";
 import type { ItemData } from "../content/item-data";
-import type { ItemRow } from "../content/items";
 import { readMedia, toMediaRef } from "../content/media";
 import { readImageResizingHosts } from "../storage/site-row";
 import { selectIn } from "../storage/sql-in";

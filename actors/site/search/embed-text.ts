@@ -1,4 +1,4 @@
-import type { Collection } from "../content/collections";
+import type { Collection } from "../storage/rows";
 import type { ItemData } from "../content/item-data";
 import { plainText } from "../content/plain-text";
 
