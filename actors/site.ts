@@ -4,20 +4,22 @@ import { safeEqual, sha256Hex } from "../src/ids";
 import { newSiteSessionId } from "../src/sessions/policy";
 import { type SessionInfo, SessionStore } from "../src/sessions/store";
 import type { Plan } from "../src/contract/plans";
-import { type Collection, readCollections } from "./site/collections";
-import { cleanStoredRichTextOnce } from "./site/rich-text-cleanup";
+import { type Collection } from "./site/storage/rows";
+import { readCollections } from "./site/content/collections";
+import { cleanStoredRichTextOnce } from "./site/content/rich-text-cleanup";
 import type { SiteContext } from "./site/context";
 import { type JobHandler, runDueJobs, scheduleJob } from "./site/jobs";
-import { type DocumentStats, regenerateDocuments, SEO_DOCUMENTS_JOB } from "./site/seo/documents";
-import { runSiteMigrations } from "./site/migrations";
-import { refreshPublicData } from "./site/public-items";
-import { publicRoutes } from "./site/public-routes";
+import { type DocumentStats } from "./site/seo/document-stats";
+import { regenerateDocuments, SEO_DOCUMENTS_JOB } from "./site/seo/documents";
+import { runSiteMigrations } from "./site/storage/migrations";
+import { refreshPublicData } from "./site/reads/public-items";
+import { publicRoutes } from "./site/http/public-routes";
 import { INDEX_JOB, SiteSearch } from "./site/search/site-search";
-import { dashboardRoutes } from "./site/routes";
-import { bumpCacheVersion, insertSite, readSite, type SiteRow, updateSite } from "./site/site-row";
+import { dashboardRoutes } from "./site/http/dashboard-routes";
+import { bumpCacheVersion, insertSite, readSite, type SiteRow, updateSite } from "./site/storage/site-row";
 import { refresh, nextNightly } from "./site/ssr/capture";
 import { readCapture, type StoredCapture } from "./site/ssr/capture-store";
-import { renderRoute, SSR_JOBS, ssrRoutes, webhook } from "./site/ssr/routes";
+import { renderRoute, SSR_JOBS, ssrRoutes, webhook } from "./site/http/ssr-routes";
 import { checkDelayMs, checkHostname, HOSTNAME_JOB, validateHostname } from "./site/hostnames/service";
 import { VALIDATION_PATH } from "../src/contract/hostnames";
 import { CACHE_VERSION_HEADER, RENDER_HEADER, HOST_HEADER, SESSION_HEADER, OPERATOR_HEADER } from "../src/contract/headers";
@@ -37,6 +39,18 @@ export interface SiteStats {
   unchangedReads: number;
   /** Entries of each in-memory structure. */
   memo: Record<string, number>;
+}
+
+/** The marker durable-utils keeps of the last migration run (a key of the object's KV storage). */
+const MIGRATION_MARKER = "__sql_migrations_lastID";
+
+/**
+ * Whether a site database was ever built in this object: the migration marker, or (a database
+ * from before the marker) its site table. Both are reads; nothing is written to find out.
+ */
+function hasDatabase(storage: DurableObjectStorage): boolean {
+  if (storage.kv.get(MIGRATION_MARKER) !== undefined) return true;
+  return storage.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'site'").toArray().length > 0;
 }
 
 /**
@@ -96,13 +110,21 @@ export class Site extends DurableObject<Env> {
       },
       [SEO_DOCUMENTS_JOB]: {
         // No cache version bump: while this job was queued the documents were served with
-        // no-store (ssr/routes.ts), so no cache holds a stale copy, and pages are already current.
+        // no-store (http/ssr-routes.ts), so no cache holds a stale copy, and pages are already current.
         run: () => context.documentsBuilt(regenerateDocuments(context)),
       },
     };
-    // Migrations finish before any request sees the database; a failure here
-    // is re-thrown by every later call instead of running on a half-built schema.
-    ctx.blockConcurrencyWhile(async () => {
+    // An object where no site was ever created writes nothing: a request naming an id nobody
+    // was issued reads two things and answers "no such site" (init() builds the database).
+    if (!hasDatabase(ctx.storage)) return;
+    void this.#open();
+  }
+
+  // Migrations finish before any request sees the database; a failure here
+  // is re-thrown by every later call instead of running on a half-built schema.
+  #open(): Promise<void> {
+    const ctx = this.ctx;
+    return ctx.blockConcurrencyWhile(async () => {
       await runSiteMigrations(ctx.storage);
       this.#site = readSite(this.#sql);
       const cleaned = cleanStoredRichTextOnce(ctx.storage, readCollections(this.#sql));
@@ -121,8 +143,14 @@ export class Site extends DurableObject<Env> {
     site: Omit<SiteRow, "cacheVersion" | "createdAt" | "updatedAt" | "adminKeyHash" | "imageResizingHosts"> & { adminKey: string },
   ): Promise<void> {
     if (this.#site) throw new Error("site already initialised");
+    if (!hasDatabase(this.ctx.storage)) await this.#open();
     insertSite(this.#sql, { ...site, adminKeyHash: await sha256Hex(site.adminKey) });
     this.#site = readSite(this.#sql);
+  }
+
+  /** Whether a site was created in this object (asked before a sign-in attempt is counted). */
+  exists(): boolean {
+    return this.#site !== null;
   }
 
   /** What the front Worker needs before it may answer from the edge cache. Null for a wrong token. */
@@ -186,6 +214,7 @@ export class Site extends DurableObject<Env> {
 
   /** The one alarm: runs every due job and re-arms for the next (see site/jobs.ts). */
   override async alarm(): Promise<void> {
+    if (!this.#site) return;
     await runDueJobs(this.ctx.storage, this.#jobs);
   }
 

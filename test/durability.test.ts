@@ -1,7 +1,7 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { runSiteMigrations, SITE_MIGRATIONS } from "../actors/site/migrations";
+import { runSiteMigrations, SITE_MIGRATIONS } from "../actors/site/storage/migrations";
 import { addItem, callJson, newBlog } from "./helpers";
 
 describe("durability", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { sanitizeRichText } from "../../actors/site/rich-text";
-import { excerpt, plainText } from "../../actors/site/plain-text";
+import { sanitizeRichText } from "../../actors/site/content/rich-text";
+import { excerpt, plainText } from "../../actors/site/content/plain-text";
 
 describe("rich-text cleanup", () => {
   it("keeps allowed tags and attributes and drops the rest", () => {

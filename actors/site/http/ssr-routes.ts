@@ -15,12 +15,12 @@ import { entitlements, planRequired } from "../../../src/contract/plans";
 import { parsePage } from "../../../src/shared/list-params";
 import type { SiteContext } from "../context";
 import { cancelJob, pendingJob, scheduleJob } from "../jobs";
-import { basePathOfUrl, capture, nextNightly, presentCapture, refresh } from "./capture";
-import { type PageTarget, renderPage } from "./render";
+import { basePathOfUrl, publicBase } from "../ssr/public-base";
+import { capture, nextNightly, presentCapture, refresh } from "../ssr/capture";
+import { type PageTarget, renderPage } from "../ssr/render";
 import { contentTypeOf, isDocumentName, readDocument, SEO_DOCUMENTS_JOB } from "../seo/documents";
-import { checkSignature, isPublishEvent } from "./webhook";
-import { publicBase } from "./public-base";
-import { previewPage } from "./preview";
+import { checkSignature, isPublishEvent } from "../ssr/webhook";
+import { previewPage } from "../ssr/preview";
 import { activeHostname } from "../hostnames/store";
 import { currentRecords, presentHostname, providerOf, registerHostname, removeHostnames } from "../hostnames/service";
 import { NO_STORE, PUBLIC_CACHE_CONTROL } from "../../../src/contract/cache-control";
@@ -76,7 +76,8 @@ export function ssrRoutes(s: SiteContext) {
     .post("/custom-hostname", async (req) => {
       requirePlan();
       const body = parseBody(customHostnameSchema, await readJsonObject(req), "custom hostname");
-      const { record, created } = await registerHostname(s, body.hostname, new URL(req.url).port);
+      const url = new URL(req.url);
+      const { record, created } = await registerHostname(s, body.hostname, url.port, url.hostname);
       return json({ customHostname: presentHostname(record, providerOf(s).cnameTarget) }, created ? 201 : 200);
     })
     .get("/custom-hostname", () => {

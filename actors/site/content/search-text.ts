@@ -1,4 +1,4 @@
-import { type Field, SEARCHABLE_TYPES } from "../../src/contract/fields";
+import { type Field, SEARCHABLE_TYPES } from "../../../src/contract/fields";
 
 const SEPARATOR = "\u001f";
 

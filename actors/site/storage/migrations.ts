@@ -212,6 +212,18 @@ export const SITE_MIGRATIONS: SQLSchemaMigration[] = [
     // SQLite has no ADD COLUMN IF NOT EXISTS: the statement comes from ADDED_COLUMNS, given only
     // while the column is missing, so replaying this step over a migrated database is harmless.
   },
+  {
+    idMonotonicInc: 11,
+    description: "custom hostnames: the DNS ownership proof (TXT) each registration must show",
+    // Hostnames active before the proof existed keep serving (they were validated the old way);
+    // every pending one gets its challenge on its next check.
+    sql: `
+      ALTER TABLE custom_hostnames ADD COLUMN challenge_name TEXT NOT NULL DEFAULT '';
+      ALTER TABLE custom_hostnames ADD COLUMN challenge_value TEXT NOT NULL DEFAULT '';
+      ALTER TABLE custom_hostnames ADD COLUMN owner_verified INTEGER NOT NULL DEFAULT 0;
+      UPDATE custom_hostnames SET owner_verified = 1 WHERE ssl_status = 'active';
+    `,
+  },
 ];
 
 /** Columns added to existing tables, by migration number: [table, column, definition]. */
