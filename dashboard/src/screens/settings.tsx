@@ -1,7 +1,6 @@
 import { useState } from "preact/hooks";
 import { api } from "../api";
-import { refreshSession, session } from "../app";
-import { signOut } from "../shell";
+import { refreshSession, session, signOut } from "../session";
 import { site, sitePath } from "../site-state";
 import type { Site } from "../types";
 import { Confirm, Copy, ErrorNotice, Field, Heading, Notice, type Submit } from "../ui";

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { api, ApiFailure } from "../api";
-import { refreshSession } from "../app";
+import { refreshSession } from "../session";
 import { Field, Notice, type Submit } from "../ui";
 
 export function SignIn(props: { ended: boolean }) {
