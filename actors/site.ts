@@ -42,6 +42,18 @@ export interface SiteStats {
   memo: Record<string, number>;
 }
 
+/** The marker durable-utils keeps of the last migration run (a key of the object's KV storage). */
+const MIGRATION_MARKER = "__sql_migrations_lastID";
+
+/**
+ * Whether a site database was ever built in this object: the migration marker, or (a database
+ * from before the marker) its site table. Both are reads; nothing is written to find out.
+ */
+function hasDatabase(storage: DurableObjectStorage): boolean {
+  if (storage.kv.get(MIGRATION_MARKER) !== undefined) return true;
+  return storage.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'site'").toArray().length > 0;
+}
+
 /**
  * One site: its collections, items and media in SQLite. Addressed by
  * `idFromName(siteId)`; the front Worker has authenticated every request.
@@ -103,9 +115,17 @@ export class Site extends DurableObject<Env> {
         run: () => context.documentsBuilt(regenerateDocuments(context)),
       },
     };
-    // Migrations finish before any request sees the database; a failure here
-    // is re-thrown by every later call instead of running on a half-built schema.
-    ctx.blockConcurrencyWhile(async () => {
+    // An object where no site was ever created writes nothing: a request naming an id nobody
+    // was issued reads two things and answers "no such site" (init() builds the database).
+    if (!hasDatabase(ctx.storage)) return;
+    void this.#open();
+  }
+
+  // Migrations finish before any request sees the database; a failure here
+  // is re-thrown by every later call instead of running on a half-built schema.
+  #open(): Promise<void> {
+    const ctx = this.ctx;
+    return ctx.blockConcurrencyWhile(async () => {
       await new SQLSchemaMigrations({ doStorage: ctx.storage, migrations: SITE_MIGRATIONS }).runAll();
       this.#site = readSite(this.#sql);
       const cleaned = cleanStoredRichTextOnce(ctx.storage, readCollections(this.#sql));
@@ -124,8 +144,14 @@ export class Site extends DurableObject<Env> {
     site: Omit<SiteRow, "cacheVersion" | "createdAt" | "updatedAt" | "adminKeyHash" | "imageResizingHosts"> & { adminKey: string },
   ): Promise<void> {
     if (this.#site) throw new Error("site already initialised");
+    if (!hasDatabase(this.ctx.storage)) await this.#open();
     insertSite(this.#sql, { ...site, adminKeyHash: await sha256Hex(site.adminKey) });
     this.#site = readSite(this.#sql);
+  }
+
+  /** Whether a site was created in this object (asked before a sign-in attempt is counted). */
+  exists(): boolean {
+    return this.#site !== null;
   }
 
   /** What the front Worker needs before it may answer from the edge cache. Null for a wrong token. */
@@ -189,6 +215,7 @@ export class Site extends DurableObject<Env> {
 
   /** The one alarm: runs every due job and re-arms for the next (see site/jobs.ts). */
   override async alarm(): Promise<void> {
+    if (!this.#site) return;
     await runDueJobs(this.ctx.storage, this.#jobs);
   }
 

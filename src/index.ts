@@ -2,7 +2,7 @@ import { IttyRouter } from "itty-router";
 import { BODY_LIMITS, BodyGuard, type BodyLimits } from "./http/body-guard";
 import { ApiError } from "./contract/errors";
 import { errorResponse, toErrorResponse } from "./http/errors";
-import { isSiteId } from "./contract/ids";
+import { mayBeIssued } from "./sites/issued";
 import { json } from "./http/json";
 import { CORS_HEADERS, contentApi, searchPlanCheck, withCors } from "./routes/content";
 import { customHostRequest, isServiceHost } from "./routes/custom-host";
@@ -17,8 +17,8 @@ import { requestTarget, withFrontHeaders } from "./http/response-headers";
 
 type Args = [Env, ExecutionContext];
 
-function siteIdParam(raw: string | undefined): string {
-  if (!raw || !isSiteId(raw)) throw new ApiError("not_found", "Unknown webhook URL.");
+async function siteIdParam(env: Env, raw: string | undefined): Promise<string> {
+  if (!raw || !(await mayBeIssued(env, raw))) throw new ApiError("not_found", "Unknown webhook URL.");
   return raw;
 }
 
@@ -33,7 +33,7 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
   .get("/openapi.json", (req) => openApiDocument(req))
   .get("/docs", (req) => apiReference(req))
   .get("/docs/:asset", (req) => apiReference(req, req.params.asset))
-  .post("/hooks/ssr/:siteId/:secret", (req, env) => ssrWebhook(req, env, siteIdParam(req.params.siteId)))
+  .post("/hooks/ssr/:siteId/:secret", async (req, env) => ssrWebhook(req, env, await siteIdParam(env, req.params.siteId)))
   .options("/v1/*", () => new Response(null, { status: 204, headers: CORS_HEADERS }))
   .get("/v1/:token/collections/:slug/items", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? ""))
   .get("/v1/:token/collections/:slug/items/:itemSlug", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? ""))

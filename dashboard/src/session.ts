@@ -11,6 +11,9 @@ import type { Session } from "./types";
 /** undefined while the dashboard asks the service who is signed in. */
 export const session = signal<Session | null | undefined>(undefined);
 
+/** A site's new admin key, held in this page's memory only, for the sign-in screen to show once. */
+export const replacedKey = signal<string | null>(null);
+
 export async function refreshSession(): Promise<void> {
   try {
     session.value = (await api<{ session: Session }>("GET", "/sessions/current")).session;

@@ -42,4 +42,5 @@ export const TYPE_NAMES: Record<FieldType, string> = {
   video: "Video",
   reference: "Reference (one item)",
   references: "References (several items)",
+  option: "Option (one of a list)",
 };

@@ -10,6 +10,17 @@ export const SYSTEM_SORT_KEYS = ["publishedAt", "updatedAt", "slug"] as const;
 // Field keys end up inside SQL JSON paths and index names, so they are kept to this pattern.
 export const FIELD_KEY = /^[a-zA-Z][a-zA-Z0-9_]{0,63}$/;
 
+/** The most options one Option field may list. */
+export const MAX_OPTIONS = 100;
+
+/** One choice of an Option field: `value` is what the API stores and returns, `label` what people see. */
+export const optionSchema = z
+  .object({
+    value: z.string().trim().min(1).max(100),
+    label: z.string().trim().min(1).max(200).optional(),
+  })
+  .strict();
+
 export const slugSchema = z.string().max(SLUG_MAX).regex(SLUG_PATTERN, `must be a slug (${SLUG_RULE})`);
 
 export const fieldSchema = z
@@ -21,10 +32,17 @@ export const fieldSchema = z
         message: `is reserved (${SYSTEM_KEYS.join(", ")})`,
       }),
     type: z.enum(FIELD_TYPES),
-    name: z.string().max(200).optional(),
+    name: z.string().max(200).optional().describe('The label people see in the dashboard ("Cover image"); the API uses `key`.'),
+    help: z.string().max(500).optional().describe("Help text shown under the field in the item form."),
     indexed: z.boolean().optional(),
     required: z.boolean().optional(),
     collection: slugSchema.optional(),
+    options: z
+      .array(optionSchema)
+      .min(1)
+      .max(MAX_OPTIONS)
+      .optional()
+      .describe("An option field's choices, in order; items hold (and the API returns) one choice's `value`."),
   })
   .strict()
   .superRefine((f, ctx) => {
@@ -35,6 +53,17 @@ export const fieldSchema = z
     if (!needsTarget && f.collection) {
       ctx.addIssue({ code: "custom", path: ["collection"], message: "only reference fields take a collection" });
     }
+    if (f.type === "option" && !f.options) {
+      ctx.addIssue({ code: "custom", path: ["options"], message: "an option field needs its options ([{value, label?}, …])" });
+    }
+    if (f.type !== "option" && f.options) {
+      ctx.addIssue({ code: "custom", path: ["options"], message: "only option fields take options" });
+    }
+    const values = new Set<string>();
+    f.options?.forEach((o, i) => {
+      if (values.has(o.value)) ctx.addIssue({ code: "custom", path: ["options", i, "value"], message: `duplicate option "${o.value}"` });
+      values.add(o.value);
+    });
     if (f.indexed && !INDEXABLE_TYPES.has(f.type)) {
       ctx.addIssue({
         code: "custom",

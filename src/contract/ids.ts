@@ -10,6 +10,11 @@ export const ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz234567";
 
 /** Lengths of the random parts, by kind. */
 export const ID_LENGTH = { site: 16, workspace: 16, token: 24, adminKey: 40, item: 20, media: 20, collection: 16 } as const;
+/**
+ * A site id issued since SITE_ID_SECRET: `random` characters, then `mac` characters of an
+ * HMAC of them (30 bits), 16 in all as ever. Ids from before carry no MAC (LEGACY_SITE_IDS).
+ */
+export const ID_SITE_MAC = { random: 10, mac: 6 } as const;
 /** Prefixes, by kind (a site id has none). */
 export const ID_PREFIX = { workspace: "ws_", token: "pk_", adminKey: "sk_", item: "it_", media: "md_", collection: "co_" } as const;
 

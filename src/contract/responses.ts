@@ -136,6 +136,19 @@ export const CustomHostname = z.strictObject({
   hostname: z.string(),
   cnameTarget: z.string(),
   sslStatus: z.enum(["pending_validation", "pending_issuance", "active"]),
+  ownershipVerification: z
+    .strictObject({
+      type: z.literal("txt"),
+      name: z
+        .string()
+        .describe("Where the TXT record goes: `_oc-challenge.<hostname>`, or Cloudflare for SaaS's `_cf-custom-hostname.<hostname>`."),
+      value: z.string().describe("The value only this registration was given."),
+      verified: z.boolean().describe("Whether the record was seen through DNS over HTTPS."),
+    })
+    .optional()
+    .describe(
+      "The DNS proof of control: the hostname goes active only once this TXT record is published, in addition to the CNAME. Absent only on hostnames active before the proof existed.",
+    ),
   missing: z.array(z.string()).optional().describe("What the certificate still waits for; only while pending."),
   createdAt: instant,
   updatedAt: instant,

@@ -48,6 +48,8 @@ export interface LogEvents {
   hostname_create_failed: Where & { hostname: string; error: string };
   /** The certificate provider could not remove a hostname; it is detached here regardless. */
   hostname_remove_failed: Where & { hostname: string; error: string };
+  /** The DNS-over-HTTPS resolver could not be asked for a hostname's TXT proof; checked again later. */
+  hostname_txt_lookup_failed: Where & { hostname: string; error: string };
 }
 
 const LEVEL: { [E in keyof LogEvents]: Level } = {
@@ -62,6 +64,7 @@ const LEVEL: { [E in keyof LogEvents]: Level } = {
   job_kind_unknown: "error",
   hostname_create_failed: "error",
   hostname_remove_failed: "warn",
+  hostname_txt_lookup_failed: "warn",
 };
 
 /** Where the lines go; tests swap it to read them. */

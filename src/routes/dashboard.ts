@@ -6,6 +6,7 @@ import { json, readJsonObject } from "../http/json";
 import { parseBody } from "../http/validation";
 import { isSiteId, isWorkspaceId } from "../contract/ids";
 import { newAdminKey, newPublicToken, newSiteId, newWorkspaceId } from "../ids";
+import { mayBeIssued, siteIdSecret } from "../sites/issued";
 import { siteStub, workspaceStub } from "../stubs";
 import { SESSION_HEADER, OPERATOR_HEADER } from "../contract/headers";
 import { fromSite, internalRequest, withBufferedBody } from "./forward";
@@ -45,7 +46,9 @@ export async function patchWorkspace(request: Request, env: Env, id: string | un
 export async function createSite(request: Request, env: Env): Promise<Response> {
   await requireOperator(request, env);
   const input = parseBody(siteCreate, await readJsonObject(request), "site");
-  const siteId = newSiteId();
+  const secret = siteIdSecret(env);
+  if (!secret) throw new ApiError("not_configured", "Set the SITE_ID_SECRET secret (16 characters or more) before creating sites.");
+  const siteId = await newSiteId(secret);
   let wsId = input.workspaceId;
   if (wsId === undefined) {
     wsId = newWorkspaceId();
@@ -72,6 +75,8 @@ export async function siteDashboard(request: Request, env: Env, siteId: string |
     throw new ApiError("not_found", "No such site.");
   }
   const principal = await authorizeSite(request, env, siteId);
+  // The operator may name any id; one nobody was issued is answered here, costing no object.
+  if (!(await mayBeIssued(env, siteId))) throw new ApiError("not_found", "No such site.");
   const extra: Record<string, string> =
     principal.kind === "operator" ? { [OPERATOR_HEADER]: "1" } : principal.session ? { [SESSION_HEADER]: principal.session } : {};
   return fromSite(siteId, await siteStub(env, siteId).fetch(internalRequest(await withBufferedBody(request), extra)));

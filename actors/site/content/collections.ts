@@ -135,6 +135,7 @@ function checkCompatible(sql: SqlStorage, existing: Collection, next: readonly F
         );
       }
     }
+    if (old && !typeChanged && f.type === "option") refuseRemovedOptionsInUse(sql, existing.id, old, f);
     if (f.required && (!old || !old.required || typeChanged)) {
       const missing = countTotal(sql, existing.id) - countWithValue(sql, existing.id, f.key);
       if (missing > 0) {
@@ -145,6 +146,32 @@ function checkCompatible(sql: SqlStorage, existing: Collection, next: readonly F
       }
     }
   }
+}
+
+/**
+ * An option taken off the list while items still hold it is refused, naming the option and how
+ * many items use it: the owner moves those items to another option first (nothing is lost or
+ * left holding a value the field no longer offers).
+ */
+function refuseRemovedOptionsInUse(sql: SqlStorage, collectionId: string, old: Field, next: Field): void {
+  const kept = new Set((next.options ?? []).map((o) => o.value));
+  const removed = (old.options ?? []).map((o) => o.value).filter((v) => !kept.has(v));
+  if (removed.length === 0) return;
+  const inUse = removed
+    .map((value) => ({
+      value,
+      items: sql
+        .exec<{ n: number }>(`SELECT count(*) AS n FROM items WHERE collection_id = ? AND ${fieldExpr(old.key)} = ?`, collectionId, value)
+        .one().n,
+    }))
+    .filter((u) => u.items > 0);
+  if (inUse.length === 0) return;
+  const words = inUse.map((u) => `"${u.value}" (${u.items} item${u.items === 1 ? "" : "s"})`).join(", ");
+  throw new ApiError(
+    "conflict",
+    `Field "${old.key}" cannot drop option ${words}: items still use it. Move those items to another option first, or keep the option.`,
+    { field: old.key, optionsInUse: inUse },
+  );
 }
 
 function describe(f: Field): string {

@@ -106,6 +106,13 @@ function checkValue(field: Field, value: unknown, lookups: DataLookups, media: M
     case "image":
     case "video":
       return checkMedia(value, lookups, media);
+    case "option": {
+      const values = (field.options ?? []).map((o) => o.value);
+      if (typeof value !== "string" || !values.includes(value)) {
+        return `must be one of ${values.map((v) => `"${clip(v)}"`).join(", ")}, got ${typeof value === "string" ? `"${clip(value)}"` : describe(value)}`;
+      }
+      return { value };
+    }
     case "reference": {
       if (typeof value !== "string") return `must be the id or slug of an item in "${field.collection}"`;
       const id = lookups.resolveReference(field.collection as string, value);

@@ -76,7 +76,8 @@ export function ssrRoutes(s: SiteContext) {
     .post("/custom-hostname", async (req) => {
       requirePlan();
       const body = parseBody(customHostnameSchema, await readJsonObject(req), "custom hostname");
-      const { record, created } = await registerHostname(s, body.hostname, new URL(req.url).port);
+      const url = new URL(req.url);
+      const { record, created } = await registerHostname(s, body.hostname, url.port, url.hostname);
       return json({ customHostname: presentHostname(record, providerOf(s).cnameTarget) }, created ? 201 : 200);
     })
     .get("/custom-hostname", () => {

@@ -190,6 +190,7 @@ function filterClause(f: FilterParam, t: Target, collection: Collection, all: re
   const opsFor: Record<string, readonly string[]> = {
     boolean: ["eq", "ne", "in"],
     reference: ["eq", "ne", "in"],
+    option: ["eq", "ne", "in"],
     text: FILTER_OPS,
     link: FILTER_OPS,
     number: ["eq", "ne", "gt", "gte", "lt", "lte", "in"],

@@ -211,4 +211,16 @@ export const SITE_MIGRATIONS: SQLSchemaMigration[] = [
     // Without one, an image's srcset names its original only: /cdn-cgi/image/ is a 404 anywhere else.
     sql: `ALTER TABLE site ADD COLUMN image_resizing_hosts TEXT NOT NULL DEFAULT '[]';`,
   },
+  {
+    idMonotonicInc: 11,
+    description: "custom hostnames: the DNS ownership proof (TXT) each registration must show",
+    // Hostnames active before the proof existed keep serving (they were validated the old way);
+    // every pending one gets its challenge on its next check.
+    sql: `
+      ALTER TABLE custom_hostnames ADD COLUMN challenge_name TEXT NOT NULL DEFAULT '';
+      ALTER TABLE custom_hostnames ADD COLUMN challenge_value TEXT NOT NULL DEFAULT '';
+      ALTER TABLE custom_hostnames ADD COLUMN owner_verified INTEGER NOT NULL DEFAULT 0;
+      UPDATE custom_hostnames SET owner_verified = 1 WHERE ssl_status = 'active';
+    `,
+  },
 ];
