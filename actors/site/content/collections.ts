@@ -1,7 +1,8 @@
 import { refreshPublicData } from "../reads/public-items";
 import { ApiError } from "../../../src/contract/errors";
 import { newCollectionId } from "../../../src/ids";
-import { type CollectionInput, type Field, SEARCHABLE_TYPES } from "../../../src/contract/fields";
+import { type CollectionInput, type Field } from "../../../src/contract/fields";
+import { SEARCHABLE_TYPES } from "../../../src/contract/field-types";
 import { fieldExpr, fieldIndexName } from "../storage/field-sql";
 import { searchTextOf } from "./search-text";
 import { type Collection } from "../storage/rows";
