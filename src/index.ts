@@ -3,6 +3,8 @@ import { BODY_LIMITS, BodyGuard, type BodyLimits } from "./http/body-guard";
 import { ApiError } from "./contract/errors";
 import { errorResponse, toErrorResponse } from "./http/errors";
 import { mayBeIssued } from "./sites/issued";
+import { enforce, withPolicies } from "./limits/rate-limit";
+import { policiesFor } from "./limits/policies";
 import { json } from "./http/json";
 import { CORS_HEADERS, contentApi, searchPlanCheck, withCors } from "./routes/content";
 import { customHostRequest, isServiceHost } from "./routes/custom-host";
@@ -33,14 +35,18 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
   .get("/openapi.json", (req) => openApiDocument(req))
   .get("/docs", (req) => apiReference(req))
   .get("/docs/:asset", (req) => apiReference(req, req.params.asset))
-  .post("/hooks/ssr/:siteId/:secret", async (req, env) => ssrWebhook(req, env, await siteIdParam(env, req.params.siteId)))
+  .post("/hooks/ssr/:siteId/:secret", async (req, env) => {
+    const siteId = await siteIdParam(env, req.params.siteId);
+    await enforce(env, "webhook", siteId);
+    return ssrWebhook(req, env, siteId);
+  })
   .options("/v1/*", () => new Response(null, { status: 204, headers: CORS_HEADERS }))
   .get("/v1/:token/collections/:slug/items", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? ""))
   .get("/v1/:token/collections/:slug/items/:itemSlug", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? ""))
   .get("/v1/:token/collections/:slug/schema", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? ""))
-  .get("/v1/:token/search", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? "", searchPlanCheck, "body"))
+  .get("/v1/:token/search", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? "", searchPlanCheck, "body", "search"))
   .get("/v1/:token/collections/:slug/items/:itemSlug/related", (req, env, ctx) =>
-    contentApi(req, env, ctx, req.params.token ?? "", searchPlanCheck, "body"),
+    contentApi(req, env, ctx, req.params.token ?? "", searchPlanCheck, "body", "search"),
   )
   .post("/workspaces", (req, env) => createWorkspace(req, env))
   .get("/workspaces/:id", (req, env) => getWorkspace(req, env, req.params.id))
@@ -60,7 +66,9 @@ export default {
     const url = requestTarget(request.url);
     // The Host the client asked for (workerd builds request.url from it).
     const serviceHost = url === null || isServiceHost(env, url.host);
-    return withFrontHeaders(url === null ? oddTarget(request) : await answer(request, env, ctx, url), url, serviceHost);
+    if (url === null) return withFrontHeaders(oddTarget(request), url, serviceHost);
+    const answered = withPolicies(await answer(request, env, ctx, url), policiesFor(request, url, serviceHost));
+    return withFrontHeaders(answered, url, serviceHost);
   },
 } satisfies ExportedHandler<Env>;
 

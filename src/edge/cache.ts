@@ -12,6 +12,7 @@
  * the first request answers from the previous version and the read runs in the
  * background.
  */
+import { ApiError } from "../contract/errors";
 import { REVALIDATE_HEADER } from "../contract/headers";
 import { parsePage } from "../shared/list-params";
 import { hotGet, hotLatest, hotPut, hotRevalidate } from "./hot-tier";
@@ -279,6 +280,8 @@ async function fromOrigin(origin: () => Promise<Response>): Promise<Response> {
     if (first.status !== 500 && first.status !== 503) return first;
     await first.body?.cancel();
   } catch (err) {
+    // A refusal of ours (a rate limit) is an answer, not a passing failure: never read twice for it.
+    if (err instanceof ApiError) throw err;
     log("origin_read_retry", { error: errorText(err) });
   }
   return origin();

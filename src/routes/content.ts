@@ -5,6 +5,9 @@ import { entitlements, type Plan, planRequired } from "../contract/plans";
 import { usesAdvancedListParams } from "../shared/list-params";
 import { siteStub } from "../stubs";
 import { fromSite, internalRequest } from "./forward";
+import type { RateLimitName } from "../contract/limits";
+import { clientKey } from "../limits/client";
+import { enforce } from "../limits/rate-limit";
 import { PUBLIC_CACHE_CONTROL } from "../contract/cache-control";
 
 export const CORS_HEADERS = {
@@ -34,6 +37,7 @@ export async function contentApi(
   token: string,
   refuse: (plan: Plan, url: URL) => ApiError | null = listPlanCheck,
   etag: EtagSource = "origin",
+  policy: RateLimitName = "reads",
 ): Promise<Response> {
   const meta = await siteMeta(env, token);
   if (!meta) throw new ApiError("not_found", "Unknown site token.");
@@ -44,7 +48,11 @@ export async function contentApi(
     request,
     ctx,
     versionedKey(request, meta),
-    async (ours) => fromSite(meta.siteId, await siteStub(env, meta.siteId).fetch(internalRequest(request, ours))),
+    // Only a read that misses the cache costs the site object (and, for search, the model) work: only it counts.
+    async (ours) => {
+      await enforce(env, policy, `${clientKey(request)}|${meta.siteId}`);
+      return fromSite(meta.siteId, await siteStub(env, meta.siteId).fetch(internalRequest(request, ours)));
+    },
     etag,
     CONTENT_HEADERS,
   );

@@ -7,6 +7,8 @@ import { ApiError } from "../contract/errors";
 import { entitlements, planRequired } from "../contract/plans";
 import { normalizeHostname } from "../shared/hostname";
 import { hostnameStub, siteStub } from "../stubs";
+import { clientKey } from "../limits/client";
+import { enforce } from "../limits/rate-limit";
 import { fromSite, pageRequest, pageResponse } from "./forward";
 
 /**
@@ -68,6 +70,9 @@ export async function customHostRequest(request: Request, env: Env, ctx: Executi
   if (!meta) throw new ApiError("not_found", `No site is connected to ${hostname}.`);
   if (!entitlements(meta.plan).features.serverRendering) throw planRequired("serverRendering");
   const key = renderKey(meta, `/host/${hostname}`, url);
-  const { response } = await cachedStream(request, ctx, key, async () => pageResponse(fromSite(meta.siteId, await forward())));
+  const { response } = await cachedStream(request, ctx, key, async () => {
+    await enforce(env, "reads", `${clientKey(request)}|${meta.siteId}`);
+    return pageResponse(fromSite(meta.siteId, await forward()));
+  });
   return response;
 }

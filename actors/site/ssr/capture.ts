@@ -3,6 +3,7 @@
  * carries what rendering needs, store it. A failure never touches the last
  * good template; it is recorded and reported.
  */
+import { addresses } from "../../../src/dns/doh";
 import { ApiError } from "../../../src/contract/errors";
 import { randomHex } from "../../../src/ids";
 import type { SiteContext } from "../context";
@@ -32,7 +33,7 @@ function fetchLimits(env: Env): FetchLimits {
 
 async function fetchAndCompile(s: SiteContext, pageUrl: string, collectionSlug: string): Promise<CompiledPage> {
   try {
-    const fetched = await fetchPage(pageUrl, allowsPrivateFetch(s.env), fetchLimits(s.env));
+    const fetched = await fetchPage(pageUrl, allowsPrivateFetch(s.env), fetchLimits(s.env), (host) => addresses(s.env, host));
     const page = await compilePage(fetched.html);
     checkPage(page, collectionSlug, s.site()!.token);
     return page;
