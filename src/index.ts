@@ -3,10 +3,10 @@ import { BODY_LIMITS, BodyGuard, type BodyLimits } from "./http/body-guard";
 import { ApiError, errorResponse, toErrorResponse } from "./http/errors";
 import { isSiteId } from "./ids";
 import { json } from "./http/json";
-import { CORS_HEADERS, contentApi, searchPlanCheck, withCors } from "./routes/content";
+import { contentUrl } from "./edge/content-key";
+import { CORS_HEADERS, contentApi, contentHit, withCors } from "./routes/content";
 import { customHostRequest, isServiceHost } from "./routes/custom-host";
 import { embedScript } from "./routes/embed";
-import { apiReference, openApiDocument } from "./routes/openapi";
 import { renderedPage, SERVICE_TOKEN_HEADER, ssrWebhook } from "./routes/render";
 import { createSite, createWorkspace, getWorkspace, patchWorkspace, siteDashboard } from "./routes/dashboard";
 import { dashboardAsset } from "./routes/dashboard-assets";
@@ -33,18 +33,13 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
   .post("/sessions", (req, env) => signIn(req, env))
   .get("/sessions/current", (req, env) => currentSession(req, env))
   .delete("/sessions/current", (req, env) => signOut(req, env))
-  .get("/openapi.json", (req) => openApiDocument(req))
-  .get("/docs", (req) => apiReference(req))
-  .get("/docs/:asset", (req) => apiReference(req, req.params.asset))
+  // The API description and its viewer (2.1 MB of the bundle) are evaluated on first use, not at start-up.
+  .get("/openapi.json", async (req) => (await import("./routes/openapi")).openApiDocument(req))
+  .get("/docs", async (req) => (await import("./routes/openapi")).apiReference(req))
+  .get("/docs/:asset", async (req) => (await import("./routes/openapi")).apiReference(req, req.params.asset))
   .post("/hooks/ssr/:siteId/:secret", (req, env) => ssrWebhook(req, env, siteIdParam(req.params.siteId)))
   .options("/v1/*", () => new Response(null, { status: 204, headers: CORS_HEADERS }))
-  .get("/v1/:token/collections/:slug/items", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? ""))
-  .get("/v1/:token/collections/:slug/items/:itemSlug", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? ""))
-  .get("/v1/:token/collections/:slug/schema", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? ""))
-  .get("/v1/:token/search", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? "", searchPlanCheck, "body"))
-  .get("/v1/:token/collections/:slug/items/:itemSlug/related", (req, env, ctx) =>
-    contentApi(req, env, ctx, req.params.token ?? "", searchPlanCheck, "body"),
-  )
+  .get("/v1/*", (req, env, ctx) => contentApi(req, env, ctx))
   .post("/workspaces", (req, env) => createWorkspace(req, env))
   .get("/workspaces/:id", (req, env) => getWorkspace(req, env, req.params.id))
   .patch("/workspaces/:id", (req, env) => patchWorkspace(req, env, req.params.id))
@@ -59,31 +54,44 @@ function bodyLimits(env: Env): BodyLimits {
 }
 
 export default {
-  async fetch(request, env, ctx): Promise<Response> {
-    const isHead = request.method === "HEAD";
-    const guard = new BodyGuard(request, bodyLimits(env));
-    const req = isHead ? new Request(request, { method: "GET" }) : guard.request;
-    let response: Response;
-    try {
-      const refused = guard.failure();
-      if (refused) throw refused;
-      const serviceToken = request.headers.get(SERVICE_TOKEN_HEADER);
-      // The URL carries the Host the client asked for (workerd builds request.url from it).
-      const host = new URL(request.url).host;
-      // A custom hostname is routed by its Host alone: a client's x-service-token there changes nothing.
-      if (!isServiceHost(env, host)) response = await customHostRequest(req, env, ctx, host);
-      else if (serviceToken) response = await renderedPage(req, env, ctx, serviceToken);
-      else response = (await router.fetch(req, env, ctx)) ?? errorResponse("not_found", "No such endpoint.");
-    } catch (err) {
-      response = toErrorResponse(err);
+  fetch(request, env, ctx): Response | Promise<Response> {
+    // A public read this isolate already holds (most requests, and the ones every visitor pays
+    // for) is answered here, synchronously; anything it cannot answer outright goes the full way.
+    if ((request.method === "GET" || request.method === "HEAD") && request.body === null && !request.headers.has(SERVICE_TOKEN_HEADER)) {
+      const read = contentUrl(request.url);
+      if (read && isServiceHost(env, read.host)) {
+        const hit = contentHit(request, read);
+        if (hit) return request.method === "HEAD" ? new Response(null, hit) : hit;
+      }
     }
-    // A body cut for its size or pace: the route saw a broken stream; the client gets why.
-    const refused = guard.failure();
-    if (refused) response = toErrorResponse(refused);
-    await guard.settle();
-    if (new URL(request.url).pathname.startsWith("/v1/") && !response.headers.has("access-control-allow-origin")) {
-      response = withCors(response);
-    }
-    return isHead ? new Response(null, response) : response;
+    return handle(request, env, ctx, new URL(request.url));
   },
 } satisfies ExportedHandler<Env>;
+
+async function handle(request: Request, env: Env, ctx: ExecutionContext, url: URL): Promise<Response> {
+  const isHead = request.method === "HEAD";
+  const guard = new BodyGuard(request, bodyLimits(env));
+  const req = isHead ? new Request(request, { method: "GET" }) : guard.request;
+  let response: Response;
+  try {
+    const refused = guard.failure();
+    if (refused) throw refused;
+    const serviceToken = request.headers.get(SERVICE_TOKEN_HEADER);
+    // The URL carries the Host the client asked for (workerd builds request.url from it).
+    const host = url.host;
+    // A custom hostname is routed by its Host alone: a client's x-service-token there changes nothing.
+    if (!isServiceHost(env, host)) response = await customHostRequest(req, env, ctx, host);
+    else if (serviceToken) response = await renderedPage(req, env, ctx, serviceToken);
+    else response = (await router.fetch(req, env, ctx)) ?? errorResponse("not_found", "No such endpoint.");
+  } catch (err) {
+    response = toErrorResponse(err);
+  }
+  // A body cut for its size or pace: the route saw a broken stream; the client gets why.
+  const refused = guard.failure();
+  if (refused) response = toErrorResponse(refused);
+  await guard.settle();
+  if (url.pathname.startsWith("/v1/") && !response.headers.has("access-control-allow-origin")) {
+    response = withCors(response);
+  }
+  return isHead ? new Response(null, response) : response;
+}

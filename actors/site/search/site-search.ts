@@ -1,6 +1,7 @@
+import { QueryVectors } from "./query-vectors";
 import { ApiError, clip } from "../../../src/http/errors";
 import { entitlements, planRequired } from "../../../src/plans";
-import { parseLimit } from "../../../src/shared/list-params";
+import { RELATED_LIMIT, SEARCH_LIMIT, parseLimit } from "../../../src/shared/list-params";
 import { type Embedder, EmbeddingError, embedderFor } from "../../../src/search/embedder";
 import { looksEnglish } from "../../../src/search/language";
 import { modelInfo } from "../../../src/search/models";
@@ -37,10 +38,9 @@ const MAX_ATTEMPTS = 6;
 // Fetched beyond `limit` so that matches dropped afterwards (unpublished, stale model) rarely shorten a page.
 const SLACK = 10;
 
-export const SEARCH_LIMIT = { fallback: 10, max: 50 };
+export { RELATED_LIMIT, SEARCH_LIMIT };
 /** Far more than a search box holds; a longer `q` is refused before the language check or the model sees it. */
 export const MAX_QUERY_CHARS = 1000;
-export const RELATED_LIMIT = { fallback: 5, max: 20 };
 
 /**
  * A site's semantic search: keeps the vector index in step with published
@@ -53,6 +53,8 @@ export class SiteSearch {
   #env: Env;
   #embedder: Embedder | null = null;
   #index: VectorIndex | null = null;
+  /** Recent queries' vectors: a repeated query costs no model call. */
+  readonly queries = new QueryVectors();
 
   constructor(s: SiteContext, env: Env) {
     this.#s = s;
@@ -204,7 +206,11 @@ export class SiteSearch {
     const info = modelInfo(embedder.model);
     let vector: number[];
     try {
-      [vector] = (await embedder.embed([q.slice(0, info.maxInputChars)])) as [number[]];
+      vector = await this.queries.vectorOf(
+        embedder.model,
+        q.slice(0, info.maxInputChars),
+        async (text) => ((await embedder.embed([text])) as [number[]])[0],
+      );
     } catch (err) {
       if (!(err instanceof EmbeddingError)) throw err;
       console.error("search query embedding failed", err.message);
