@@ -127,7 +127,9 @@ export class Site extends DurableObject<Env> {
     });
   }
 
-  async init(site: Omit<SiteRow, "cacheVersion" | "createdAt" | "updatedAt" | "adminKeyHash"> & { adminKey: string }): Promise<void> {
+  async init(
+    site: Omit<SiteRow, "cacheVersion" | "createdAt" | "updatedAt" | "adminKeyHash" | "imageResizingHosts"> & { adminKey: string },
+  ): Promise<void> {
     if (this.#site) throw new Error("site already initialised");
     insertSite(this.#sql, { ...site, adminKeyHash: await sha256Hex(site.adminKey) });
     this.#site = readSite(this.#sql);

@@ -37,12 +37,11 @@ const COLOURS = { pets: "#c2410c", money: "#15803d", food: "#b45309", sport: "#1
 
 /**
  * A demo cover: an SVG in the category's colour, 1600×900 like the sizes the seed declares.
- * Served for `/images/<category>/<n>.svg` and for the same path behind `/cdn-cgi/image/<options>/`,
- * the image-resizing URLs that the srcset of every media field points at (on Cloudflare the
- * zone resizes; here the one SVG serves every width).
+ * Served for `/images/<category>/<n>.svg` only: the demo host is a plain image host, as most
+ * customers' are (no `/cdn-cgi/image/` resizing), so the site's srcset names the original.
  */
 export function demoImage(path) {
-  const m = /^(?:\/cdn-cgi\/image\/[^/]+)?\/images\/([a-z]+)\/(\d+)\.svg$/.exec(path);
+  const m = /^\/images\/([a-z]+)\/(\d+)\.svg$/.exec(path);
   if (!m) return null;
   const [, category, n] = m;
   const colour = COLOURS[category] ?? "#334155";

@@ -11,6 +11,7 @@ import { renderedPage, SERVICE_TOKEN_HEADER, ssrWebhook } from "./routes/render"
 import { createSite, createWorkspace, getWorkspace, patchWorkspace, siteDashboard } from "./routes/dashboard";
 import { dashboardAsset } from "./routes/dashboard-assets";
 import { currentSession, signIn, signOut } from "./routes/sessions";
+import { requestTarget, withFrontHeaders } from "./http/response-headers";
 
 export { Site } from "../actors/site";
 export { Workspace } from "../actors/workspace";
@@ -56,7 +57,8 @@ function bodyLimits(env: Env): BodyLimits {
 export default {
   fetch(request, env, ctx): Response | Promise<Response> {
     // A public read this isolate already holds (most requests, and the ones every visitor pays
-    // for) is answered here, synchronously; anything it cannot answer outright goes the full way.
+    // for) is answered here, synchronously, with the front headers baked into the held answer;
+    // anything it cannot answer outright goes the full way.
     if ((request.method === "GET" || request.method === "HEAD") && request.body === null && !request.headers.has(SERVICE_TOKEN_HEADER)) {
       const read = contentUrl(request.url);
       if (read && isServiceHost(env, read.host)) {
@@ -64,11 +66,28 @@ export default {
         if (hit) return request.method === "HEAD" ? new Response(null, hit) : hit;
       }
     }
-    return handle(request, env, ctx, new URL(request.url));
+    return full(request, env, ctx);
   },
 } satisfies ExportedHandler<Env>;
 
-async function handle(request: Request, env: Env, ctx: ExecutionContext, url: URL): Promise<Response> {
+async function full(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  const url = requestTarget(request.url);
+  // The Host the client asked for (workerd builds request.url from it).
+  const serviceHost = url === null || isServiceHost(env, url.host);
+  return withFrontHeaders(url === null ? oddTarget(request) : await answer(request, env, ctx, url), url, serviceHost);
+}
+
+/**
+ * `GET * HTTP/1.1` and its kin: the asterisk form is only meaningful for OPTIONS (the server as
+ * a whole), and nothing else here has a path to route. Answered before any object is touched.
+ */
+function oddTarget(request: Request): Response {
+  if (request.method === "OPTIONS")
+    return new Response(null, { status: 204, headers: { allow: "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS" } });
+  return errorResponse("bad_request", "The request target must be a path (the asterisk form * is only for OPTIONS).");
+}
+
+async function answer(request: Request, env: Env, ctx: ExecutionContext, url: URL): Promise<Response> {
   const isHead = request.method === "HEAD";
   const guard = new BodyGuard(request, bodyLimits(env));
   const req = isHead ? new Request(request, { method: "GET" }) : guard.request;
@@ -77,10 +96,8 @@ async function handle(request: Request, env: Env, ctx: ExecutionContext, url: UR
     const refused = guard.failure();
     if (refused) throw refused;
     const serviceToken = request.headers.get(SERVICE_TOKEN_HEADER);
-    // The URL carries the Host the client asked for (workerd builds request.url from it).
-    const host = url.host;
     // A custom hostname is routed by its Host alone: a client's x-service-token there changes nothing.
-    if (!isServiceHost(env, host)) response = await customHostRequest(req, env, ctx, host);
+    if (!isServiceHost(env, url.host)) response = await customHostRequest(req, env, ctx, url.host);
     else if (serviceToken) response = await renderedPage(req, env, ctx, serviceToken);
     else response = (await router.fetch(req, env, ctx)) ?? errorResponse("not_found", "No such endpoint.");
   } catch (err) {

@@ -216,15 +216,40 @@ describe("content API: items", () => {
     expect(r.body.item.updatedAt).toMatch(/Z$/);
   });
 
-  it("expands media to a MediaRef with a responsive srcset and keeps an empty alt", async () => {
+  it("expands media to a MediaRef whose srcset names the original on a plain image host, and keeps an empty alt", async () => {
     const r = await callJson<{ item: Item }>("GET", `/v1/${site.token}/collections/posts/items/delta`);
     const cover = r.body.item.data.cover as { mediaId: string; url: string; srcset: string; alt: string };
     expect(cover.url).toBe("https://img.test/d.jpg");
     expect(cover.alt).toBe("");
     expect(cover.mediaId).toMatch(/^md_/);
-    expect(cover.srcset).toBe(
+    // /cdn-cgi/image/ only exists on a Cloudflare zone with Image Resizing: anywhere else it is a 404.
+    expect(cover.srcset).toBe("https://img.test/d.jpg 1000w");
+  });
+
+  it("gives resized srcset candidates once the site says its image host resizes, and takes them back", async () => {
+    const cover = async () =>
+      (
+        (await callJson<{ item: Item }>("GET", `/v1/${site.token}/collections/posts/items/delta`)).body.item.data.cover as {
+          srcset: string;
+        }
+      ).srcset;
+    const patched = await callJson<{ site: { imageResizingHosts: string[] } }>("PATCH", `/sites/${site.id}`, {
+      auth: site.adminKey,
+      body: { imageResizingHosts: ["IMG.test", "img.test"] },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body.site.imageResizingHosts).toEqual(["img.test"]);
+    expect(await cover()).toBe(
       "https://img.test/cdn-cgi/image/width=320,format=auto/d.jpg 320w, https://img.test/cdn-cgi/image/width=640,format=auto/d.jpg 640w, https://img.test/cdn-cgi/image/width=960,format=auto/d.jpg 960w, https://img.test/cdn-cgi/image/width=1000,format=auto/d.jpg 1000w",
     );
+    const bad = await callJson<{ error: { code: string; details: { issues: { path: string }[] } } }>("PATCH", `/sites/${site.id}`, {
+      auth: site.adminKey,
+      body: { imageResizingHosts: ["https://img.test/"] },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details.issues[0]!.path).toBe("imageResizingHosts.0");
+    await expectStatus(callJson("PATCH", `/sites/${site.id}`, { auth: site.adminKey, body: { imageResizingHosts: [] } }), 200);
+    expect(await cover()).toBe("https://img.test/d.jpg 1000w");
   });
 
   it("resolves references one level deep to published items only", async () => {

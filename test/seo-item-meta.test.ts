@@ -117,12 +117,21 @@ describe("item page head", () => {
     const words = Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ");
     await publishedPost(site, "long", { title: "Long", body: `<h2>Intro</h2><p>${words} &amp; more</p>` });
     const d = one(await readHead((await renderedHtml(site, `${base}long`)).html), "description")!;
-    expect(d.startsWith("Intro word0 word1")).toBe(true);
+    // The heading ends its own block: a separator, never "Intro word0" run together.
+    expect(d.startsWith("Intro. word0 word1")).toBe(true);
     expect(d.length).toBeLessThanOrEqual(156);
     expect(d.length).toBeGreaterThan(120);
     expect(d.endsWith("…")).toBe(true);
     expect(d).not.toContain("<");
-    expect(words.split(" ")).toContain(d.slice(6, -1).split(" ").pop());
+    expect(words.split(" ")).toContain(d.slice(7, -1).split(" ").pop());
+  });
+
+  it("keeps a separator between the blocks of rich text it draws a description from", async () => {
+    const { site, base } = await blog();
+    const body = "<h2>Ingredients</h2><ul><li>6 ripe tomatoes</li><li>1 onion</li></ul><p>Roast the tomatoes.</p><p>Blend!</p>";
+    await publishedPost(site, "soup", { title: "Soup", body });
+    const d = one(await readHead((await renderedHtml(site, `${base}soup`)).html), "description")!;
+    expect(d).toBe("Ingredients. 6 ripe tomatoes. 1 onion. Roast the tomatoes. Blend!");
   });
 
   it("takes its fields from the capture's seo settings", async () => {

@@ -4,6 +4,7 @@ import { fieldExpr } from "./fields";
 import { type MediaRef, toMediaRef } from "./media";
 import type { ItemData } from "./item-data";
 import { keepPublicData } from "./public-items";
+import { readImageResizingHosts } from "./site-row";
 import { selectIn } from "./sql-in";
 
 export interface MediaUse {
@@ -42,8 +43,9 @@ export function listMedia(
     collections,
     rows.map((r) => r.id),
   );
+  const hosts = readImageResizingHosts(sql);
   return {
-    media: rows.map((r) => ({ ...toMediaRef(r), createdAt: r.created_at, usedBy: (uses.get(r.id) ?? []).slice(0, MAX_USES_SHOWN) })),
+    media: rows.map((r) => ({ ...toMediaRef(r, hosts), createdAt: r.created_at, usedBy: (uses.get(r.id) ?? []).slice(0, MAX_USES_SHOWN) })),
     total,
   };
 }
@@ -89,5 +91,5 @@ export function updateMediaAlt(sql: SqlStorage, collections: readonly Collection
     (list) => `SELECT seq, collection_id, data FROM items WHERE id IN (${list})`,
   );
   for (const r of rows) keepPublicData(sql, byId.get(r.collection_id)!, r.seq, JSON.parse(r.data) as ItemData);
-  return toMediaRef(row);
+  return toMediaRef(row, readImageResizingHosts(sql));
 }

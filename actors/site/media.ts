@@ -57,17 +57,32 @@ export function readMedia(sql: SqlStorage, ids: Iterable<string>): Map<string, M
 }
 
 /**
- * A responsive srcset through Cloudflare image resizing. Widths above a known
- * intrinsic width are left out (resizing never upscales usefully).
+ * A responsive srcset through Cloudflare Image Resizing, only for an image on one of the site's
+ * `resizingHosts` (its zone has Image Resizing on). Anywhere else `/cdn-cgi/image/…` is a 404 and
+ * the browser would show the alt text, so the srcset names the original only. Widths above a
+ * known intrinsic width are left out (resizing never upscales usefully).
  */
-export function toMediaRef(m: MediaRow): MediaRef {
-  const widths = SRCSET_WIDTHS.filter((w) => m.width === null || w <= m.width);
-  if (m.width !== null && !widths.includes(m.width as (typeof SRCSET_WIDTHS)[number])) widths.push(m.width as 320);
-  const srcset = widths.map((w) => `${resizedUrl(m.url, w)} ${w}w`).join(", ");
+export function toMediaRef(m: MediaRow, resizingHosts: ReadonlySet<string>): MediaRef {
+  const srcset = resizes(m.url, resizingHosts) ? resizedSrcset(m) : m.width !== null ? `${m.url} ${m.width}w` : m.url;
   const ref: MediaRef = { mediaId: m.id, url: m.url, srcset, alt: m.alt };
   if (m.width !== null) ref.width = m.width;
   if (m.height !== null) ref.height = m.height;
   return ref;
+}
+
+function resizes(url: string, hosts: ReadonlySet<string>): boolean {
+  if (hosts.size === 0) return false;
+  try {
+    return hosts.has(new URL(url).hostname);
+  } catch {
+    return false;
+  }
+}
+
+function resizedSrcset(m: MediaRow): string {
+  const widths = SRCSET_WIDTHS.filter((w) => m.width === null || w <= m.width);
+  if (m.width !== null && !widths.includes(m.width as (typeof SRCSET_WIDTHS)[number])) widths.push(m.width as 320);
+  return widths.map((w) => `${resizedUrl(m.url, w)} ${w}w`).join(", ");
 }
 
 function resizedUrl(url: string, width: number): string {

@@ -205,4 +205,10 @@ export const SITE_MIGRATIONS: SQLSchemaMigration[] = [
       );
     `,
   },
+  {
+    idMonotonicInc: 10,
+    description: "the image hosts of a site that resize on the fly (Cloudflare Image Resizing), for srcset",
+    // Without one, an image's srcset names its original only: /cdn-cgi/image/ is a 404 anywhere else.
+    sql: `ALTER TABLE site ADD COLUMN image_resizing_hosts TEXT NOT NULL DEFAULT '[]';`,
+  },
 ];

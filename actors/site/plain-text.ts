@@ -1,18 +1,30 @@
 /** Plain text from rich text (for embeddings, descriptions and feeds), and excerpts cut at a word boundary. */
 import { decodeEntities } from "../../src/shared/escape";
 
-const BLOCK_END = /<\/(p|div|h[1-6]|li|blockquote|pre|tr|section|article)>|<br\s*\/?>/gi;
+const BLOCK_END = /<\/(p|div|h[1-6]|li|dt|dd|blockquote|pre|tr|section|article|figcaption)>|<br\s*\/?>/gi;
+/** Marks a block's end while tags are stripped (a newline in the source is only a space). */
+const BLOCK = "\u0001";
+/** A block that already ends a sentence needs no separator of its own. */
+const ENDS_SENTENCE = /[.!?:;…]["'”’)\]]*$/u;
 
+/**
+ * Blocks keep a separator: "Ingredients. 6 ripe tomatoes. 1 onion. Roast…", never
+ * "Ingredients 6 ripe tomatoes 1 onion Roast…" (a heading, list items and a paragraph run
+ * together read as one sentence in a meta description or a search snippet).
+ */
 export function plainText(html: string): string {
-  return decodeEntities(
+  const lines = decodeEntities(
     html
+      .replaceAll(BLOCK, " ")
       .replace(/<(script|style|template)\b[\s\S]*?<\/\1>/gi, " ")
       .replace(/<!--[\s\S]*?-->/g, " ")
-      .replace(BLOCK_END, " ")
+      .replace(BLOCK_END, BLOCK)
       .replace(/<[^>]*>/g, ""),
   )
-    .replace(/\s+/g, " ")
-    .trim();
+    .split(BLOCK)
+    .map((l) => l.replace(/\s+/g, " ").trim())
+    .filter(Boolean);
+  return lines.map((l, i) => (i < lines.length - 1 && !ENDS_SENTENCE.test(l) ? `${l}.` : l)).join(" ");
 }
 
 /** At most `max` characters, cut at the last word boundary before it, with an ellipsis when cut. */

@@ -2,6 +2,7 @@ import type { Collection } from "./collections";
 import type { ItemData } from "./item-data";
 import type { ItemRow } from "./items";
 import { readMedia, toMediaRef } from "./media";
+import { readImageResizingHosts } from "./site-row";
 import { selectIn } from "./sql-in";
 
 /** The content API's item: published items only, media expanded, references resolved one level. */
@@ -28,13 +29,14 @@ export function publicDataJson(sql: SqlStorage, collection: Collection, data: It
     if ((f.type === "image" || f.type === "video") && typeof v === "string") mediaIds.push(v);
   }
   const media = mediaIds.length ? readMedia(sql, mediaIds) : null;
+  const hosts = media ? readImageResizingHosts(sql) : new Set<string>();
   const out: Record<string, unknown> = {};
   for (const f of collection.fields) {
     const v = data[f.key];
     if (v === undefined) continue;
     if (f.type === "image" || f.type === "video") {
       const m = typeof v === "string" ? media?.get(v) : undefined;
-      out[f.key] = m ? toMediaRef(m) : null;
+      out[f.key] = m ? toMediaRef(m, hosts) : null;
     } else out[f.key] = v;
   }
   return JSON.stringify(out);

@@ -21,7 +21,8 @@ import {
 } from "./items";
 import { insertMedia, newMedia, toMediaRef } from "./media";
 import { isHttpUrl } from "./values";
-import { setAdminKeyHash, updateSite } from "./site-row";
+import { readImageResizingHosts, setAdminKeyHash, updateSite } from "./site-row";
+import { refreshPublicData } from "./public-items";
 import { dashboardListQuery, listDashboardItems } from "./dashboard-list";
 import { listMedia, updateMediaAlt } from "./media-library";
 import { siteStats } from "./overview";
@@ -41,7 +42,21 @@ export const mediaInputSchema = z
 
 export const mediaPatchSchema = z.object({ alt: z.string().max(1000) }).strict();
 
-export const sitePatchSchema = z.object({ name: z.string().trim().min(1).max(200).optional() }).strict();
+/** A bare hostname (an image URL's host, matched without port). */
+const IMAGE_HOST = /^[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?$/;
+
+export const sitePatchSchema = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    imageResizingHosts: z
+      .array(z.string().trim().toLowerCase().max(253).regex(IMAGE_HOST, "must be a hostname like images.example.com"))
+      .max(20)
+      .optional()
+      .describe(
+        "Hostnames of the site's images that are Cloudflare zones with Image Resizing on: their images get a srcset of resized widths (`/cdn-cgi/image/width=W,format=auto/…`). Images anywhere else get a srcset naming the original only.",
+      ),
+  })
+  .strict();
 
 /**
  * The site's dashboard API. The front Worker has already checked the caller
@@ -75,7 +90,13 @@ export function dashboardRoutes(s: SiteContext) {
     .patch("/", async (req) => {
       // The owner renames the site in the dashboard's Settings; the name can appear on rendered pages.
       const patch = parseBody(sitePatchSchema, await readJsonObject(req), "site");
-      updateSite(s.sql, patch);
+      const hosts = patch.imageResizingHosts ? [...new Set(patch.imageResizingHosts)] : undefined;
+      const before = [...readImageResizingHosts(s.sql)].join(",");
+      s.storage.transactionSync(() => {
+        updateSite(s.sql, { ...patch, imageResizingHosts: hosts });
+        // Every published srcset is kept with its item: they follow the new hosts at once.
+        if (hosts && hosts.join(",") !== before) for (const c of s.collections()) refreshPublicData(s.sql, c, false);
+      });
       s.siteChanged();
       s.cacheChanged();
       return json({ site: presentSite(s.site()!) });
@@ -132,7 +153,7 @@ export function dashboardRoutes(s: SiteContext) {
       const input = parseBody(mediaInputSchema, await readJsonObject(req), "media");
       const row = newMedia(input);
       insertMedia(s.sql, row);
-      return json({ media: toMediaRef(row) }, 201);
+      return json({ media: toMediaRef(row, readImageResizingHosts(s.sql)) }, 201);
     })
     .post("/collections/:slug/:itemsPath", async (req) => {
       const c = collection(slugParam(req));
@@ -196,6 +217,7 @@ export function presentSite(site: NonNullable<ReturnType<SiteContext["site"]>>) 
     workspaceId: site.workspaceId,
     plan: site.plan,
     token: site.token,
+    imageResizingHosts: site.imageResizingHosts,
     ...entitlements(site.plan),
     createdAt: site.createdAt,
     updatedAt: site.updatedAt,

@@ -7,6 +7,8 @@ export interface SiteRow {
   plan: Plan;
   token: string;
   adminKeyHash: string;
+  /** Hostnames whose images go through Cloudflare Image Resizing (`/cdn-cgi/image/…`). */
+  imageResizingHosts: string[];
   cacheVersion: number;
   createdAt: string;
   updatedAt: string;
@@ -22,6 +24,7 @@ export function readSite(sql: SqlStorage): SiteRow | null {
       token: string;
       admin_key_hash: string;
       cache_version: number;
+      image_resizing_hosts: string;
       created_at: string;
       updated_at: string;
     }>("SELECT * FROM site LIMIT 1")
@@ -34,13 +37,14 @@ export function readSite(sql: SqlStorage): SiteRow | null {
     plan: row.plan as Plan,
     token: row.token,
     adminKeyHash: row.admin_key_hash,
+    imageResizingHosts: JSON.parse(row.image_resizing_hosts) as string[],
     cacheVersion: row.cache_version,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
 }
 
-export function insertSite(sql: SqlStorage, s: Omit<SiteRow, "cacheVersion" | "createdAt" | "updatedAt">): void {
+export function insertSite(sql: SqlStorage, s: Omit<SiteRow, "cacheVersion" | "createdAt" | "updatedAt" | "imageResizingHosts">): void {
   const now = new Date().toISOString();
   sql.exec(
     `INSERT INTO site (id, name, workspace_id, plan, token, admin_key_hash, cache_version, created_at, updated_at)
@@ -62,10 +66,19 @@ export function bumpCacheVersion(sql: SqlStorage): number {
     .cache_version;
 }
 
-export function updateSite(sql: SqlStorage, patch: { name?: string; plan?: Plan }): void {
+export function updateSite(sql: SqlStorage, patch: { name?: string; plan?: Plan; imageResizingHosts?: string[] }): void {
   const now = new Date().toISOString();
+  if (patch.imageResizingHosts !== undefined) {
+    sql.exec("UPDATE site SET image_resizing_hosts = ?, updated_at = ?", JSON.stringify(patch.imageResizingHosts), now);
+  }
   if (patch.name !== undefined) sql.exec("UPDATE site SET name = ?, updated_at = ?", patch.name, now);
   if (patch.plan !== undefined) sql.exec("UPDATE site SET plan = ?, updated_at = ?", patch.plan, now);
+}
+
+/** The hosts of `imageResizingHosts`, read where media are presented (one indexed row). */
+export function readImageResizingHosts(sql: SqlStorage): ReadonlySet<string> {
+  const row = sql.exec<{ h: string }>("SELECT image_resizing_hosts AS h FROM site LIMIT 1").toArray()[0];
+  return new Set(row ? (JSON.parse(row.h) as string[]) : []);
 }
 
 export function setAdminKeyHash(sql: SqlStorage, hash: string): void {

@@ -98,7 +98,9 @@ export function Shell(props: { session: Session; path: string[] }) {
         ) : !open ? (
           <p class="loading">Loading…</p>
         ) : (
-          <Screen screen={screen} rest={rest} />
+          // Keyed by the whole address: a new address is a new screen with its own state, so a form
+          // never keeps (and never writes to) what an earlier address named.
+          <Screen key={path.join("/")} screen={screen} rest={rest} />
         )}
       </main>
     </div>

@@ -158,18 +158,26 @@ async function edgeRead(
 
 /**
  * The answer of exactly `version` of `base` from this isolate's memory tier, or null. Synchronous and
- * cheap: the headers a hit sends are built once per entry and reused.
+ * cheap: the headers a hit sends (the entry's, ours, `extra`, then whatever `finish` adds) are
+ * built once per entry and reused.
  */
-export function edgeHit(request: Request, base: string, version: number, extra: Readonly<Record<string, string>>): Response | null {
+export function edgeHit(
+  request: Request,
+  base: string,
+  version: number,
+  extra: Readonly<Record<string, string>>,
+  finish?: (headers: Headers) => void,
+): Response | null {
   const entry = hotGet(base, version);
   if (!entry) return null;
   let prepared = entry.hit;
-  if (prepared?.for !== extra) {
+  if (prepared?.for !== extra || prepared.finish !== finish) {
     const headers = new Headers(entry.headers);
     headers.set("x-cache", "HIT");
     headers.set("cache-control", CLIENT_CACHE_CONTROL);
     for (const k in extra) headers.set(k, extra[k] as string);
-    prepared = entry.hit = { for: extra, headers, etag: headers.get("etag") };
+    finish?.(headers);
+    prepared = entry.hit = { for: extra, finish, headers, etag: headers.get("etag") };
   }
   // The Response copies the prepared headers: what a caller sets on it stays its own.
   const inm = prepared.etag === null ? null : request.headers.get("if-none-match");

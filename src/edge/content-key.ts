@@ -93,6 +93,7 @@ export function contentKeyBase(url: URL): string | null {
 /** What the front Worker needs to answer a content read from memory, worked out once per URL. */
 export interface ContentUrl extends ContentRoute {
   host: string;
+  https: boolean;
   /** The unversioned cache key. */
   base: string;
   /** The plan feature the read needs (filters and search need advanced lists). */
@@ -108,11 +109,13 @@ const urls = new Map<string, ContentUrl | null>();
 export function contentUrl(href: string): ContentUrl | null {
   const known = urls.get(href);
   if (known !== undefined) return known;
-  const url = new URL(href);
-  const route = contentRoute(url.pathname);
-  const out: ContentUrl | null = route && {
+  // The asterisk form (`GET *`, "http://host*") and anything unparsable are the full path's to refuse.
+  const url = href.endsWith("*") || !URL.canParse(href) ? null : new URL(href);
+  const route = url && contentRoute(url.pathname);
+  const out: ContentUrl | null = url && route && {
     ...route,
     host: url.host,
+    https: url.protocol === "https:",
     base: `${url.origin}${route.path}${canonicalQuery(route.read, url.searchParams)}`,
     needs:
       route.read === "search" || route.read === "related"

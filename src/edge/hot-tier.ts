@@ -21,7 +21,7 @@ export interface HotEntry {
    * The headers of a hit as the client gets them, built on the first hit for one set of extra
    * headers (`for`): every later hit hands them to its Response as they are.
    */
-  hit?: { for: object; headers: Headers; etag: string | null };
+  hit?: { for: object; finish: ((headers: Headers) => void) | undefined; headers: Headers; etag: string | null };
 }
 
 const size = (e: HotEntry) => e.body?.byteLength ?? 0;

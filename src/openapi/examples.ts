@@ -83,6 +83,7 @@ export const createdSite = {
   workspaceId: "ws_da4qy726fkngzhod",
   plan: "pro",
   token: "pk_gjjqojsqusb4dcze_nzt2opgeacwfqyidldcib72w",
+  imageResizingHosts: [],
   features: { advancedLists: true, serverRendering: false },
   flags: { aiSearch: true },
   createdAt: "2026-11-23T20:42:49.137Z",

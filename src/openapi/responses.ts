@@ -18,7 +18,11 @@ export const MediaRef = z
   .strictObject({
     mediaId: z.string(),
     url: z.string(),
-    srcset: z.string(),
+    srcset: z
+      .string()
+      .describe(
+        "Resized widths through `/cdn-cgi/image/` when the image's host is one of the site's `imageResizingHosts`; otherwise the original only (with its width when known).",
+      ),
     alt: z.string(),
     width: z.int().optional(),
     height: z.int().optional(),
@@ -70,6 +74,9 @@ export const Site = z.strictObject({
   workspaceId: z.string(),
   plan: z.enum(PLANS),
   token: z.string().describe("The public token (pk_…) of the content API and x-service-token."),
+  imageResizingHosts: z
+    .array(z.string())
+    .describe("Image hosts with Cloudflare Image Resizing: only their images get resized srcset candidates (PATCH the site to set)."),
   ...entitlements,
   createdAt: instant,
   updatedAt: instant,

@@ -2,6 +2,7 @@ import { cachedRead, edgeHit } from "../edge/cache";
 import { type ContentUrl, contentUrl } from "../edge/content-key";
 import { knownSiteMeta, siteMeta } from "../edge/site-meta";
 import { ApiError } from "../http/errors";
+import { setFrontHeaders } from "../http/response-headers";
 import { entitlements, type Plan, planRequired } from "../plans";
 import { siteStub } from "../stubs";
 import { fromSite, internalRequest } from "./forward";
@@ -55,8 +56,12 @@ export async function contentApi(request: Request, env: Env, ctx: ExecutionConte
 export function contentHit(request: Request, read: ContentUrl): Response | null {
   const meta = knownSiteMeta(read.token);
   if (!meta || planRefusal(meta.plan, read)) return null;
-  return edgeHit(request, read.base, meta.version, CONTENT_HEADERS);
+  return edgeHit(request, read.base, meta.version, CONTENT_HEADERS, read.https ? frontHttps : frontHttp);
 }
+
+// What the front Worker adds to every answer on the service's own hosts (src/http/response-headers.ts).
+const frontHttps = (headers: Headers) => setFrontHeaders(headers, true, true);
+const frontHttp = (headers: Headers) => setFrontHeaders(headers, false, true);
 
 /** Semantic search and related items need `flags.aiSearch`; filters and search in the other reads, `advancedLists`. */
 function planRefusal(plan: Plan, read: ContentUrl): ApiError | null {

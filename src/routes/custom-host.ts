@@ -7,7 +7,7 @@ import { ApiError } from "../http/errors";
 import { entitlements, planRequired } from "../plans";
 import { normalizeHostname } from "../shared/hostname";
 import { hostnameStub, siteStub } from "../stubs";
-import { fromSite, internalRequest } from "./forward";
+import { fromSite, pageRequest, pageResponse } from "./forward";
 
 /**
  * Whether `host` is the service itself (API, dashboard) rather than a customer's
@@ -72,7 +72,7 @@ export async function customHostRequest(request: Request, env: Env, ctx: Executi
   // A validation request is rare and must see a just-registered hostname: it skips the memo.
   const route = await lookup(env, hostname, validating);
   if (!route) throw new ApiError("not_found", `No site is connected to ${hostname}.`);
-  const forward = () => siteStub(env, route.siteId).fetch(internalRequest(request, { [HOST_HEADER]: hostname }));
+  const forward = () => siteStub(env, route.siteId).fetch(pageRequest(request, { [HOST_HEADER]: hostname }));
   if (validating) return fromSite(route.siteId, await forward());
   if (!route.active) throw new ApiError("not_found", `${hostname} is not active yet.`);
   if (request.method !== "GET") throw new ApiError("method_not_allowed", "Rendered pages answer GET and HEAD.");
@@ -80,6 +80,6 @@ export async function customHostRequest(request: Request, env: Env, ctx: Executi
   if (!meta) throw new ApiError("not_found", `No site is connected to ${hostname}.`);
   if (!entitlements(meta.plan).features.serverRendering) throw planRequired("serverRendering");
   const key = renderKey(meta, `/host/${hostname}`, url);
-  const { response } = await cachedStream(request, ctx, key, async () => fromSite(meta.siteId, await forward()));
+  const { response } = await cachedStream(request, ctx, key, async () => pageResponse(fromSite(meta.siteId, await forward())));
   return response;
 }

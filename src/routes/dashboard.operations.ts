@@ -92,8 +92,9 @@ const operatorOps: Operation[] = [
     method: "patch",
     path: "/sites/{siteId}",
     tag: "Sites",
-    summary: "Rename a site",
-    description: "The operator, or the site's own admin key or session (the dashboard's Settings).",
+    summary: "Rename a site or set its image-resizing hosts",
+    description:
+      "The operator, or the site's own admin key or session (the dashboard's Settings). Setting `imageResizingHosts` rewrites the srcset of every published image at once.",
     auth: "siteKey",
     params: [P.siteId],
     body: sitePatchSchema,

@@ -17,6 +17,25 @@ export function internalRequest(request: Request, extra: Record<string, string> 
   return new Request(request.url, { method: request.method, headers, body: hasBody ? request.body : null, redirect: "manual" });
 }
 
+/**
+ * A rendered page's request for a site object: as `internalRequest`, without the visitor's
+ * cookies. A page comes through the customer's proxy or on their hostname; it has no use for
+ * cookies, and the dashboard's session cookie must never reach (or be read on) that path.
+ */
+export function pageRequest(request: Request, extra: Record<string, string>): Request {
+  const out = internalRequest(request, extra);
+  out.headers.delete("cookie");
+  return out;
+}
+
+/** A rendered page's answer never sets a cookie: whatever the site object sent, it is dropped here. */
+export function pageResponse(response: Response): Response {
+  if (!response.headers.has("set-cookie")) return response;
+  const out = new Response(response.body, response);
+  out.headers.delete("set-cookie");
+  return out;
+}
+
 /** Learns the site's new cache version from a site response and hides our header from the client. */
 export function fromSite(siteId: string, response: Response): Response {
   const version = Number(response.headers.get(CACHE_VERSION_HEADER));

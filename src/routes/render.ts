@@ -4,9 +4,9 @@ import { siteMeta } from "../edge/site-meta";
 import { ApiError } from "../http/errors";
 import { entitlements, planRequired } from "../plans";
 import { siteStub } from "../stubs";
-import { fromSite, internalRequest } from "./forward";
+import { fromSite, internalRequest, pageRequest, pageResponse } from "./forward";
 
-export const SERVICE_TOKEN_HEADER = "x-service-token";
+export { SERVICE_TOKEN_HEADER } from "../contract/headers";
 
 /**
  * A page request from the customer's reverse proxy (`x-service-token`),
@@ -21,7 +21,7 @@ export async function renderedPage(request: Request, env: Env, ctx: ExecutionCon
   if (request.method !== "GET") throw new ApiError("method_not_allowed", "Rendered pages answer GET and HEAD.");
   const key = renderKey(meta, "", new URL(request.url));
   const { response } = await cachedStream(request, ctx, key, async () =>
-    fromSite(meta.siteId, await siteStub(env, meta.siteId).fetch(internalRequest(request, { [RENDER_HEADER]: token }))),
+    pageResponse(fromSite(meta.siteId, await siteStub(env, meta.siteId).fetch(pageRequest(request, { [RENDER_HEADER]: token })))),
   );
   return response;
 }
