@@ -6,7 +6,8 @@
 //
 // BENCH_BASELINE=<commit>: the baseline (default: the last commit that recorded figures in
 // docs/caching.md's side-by-side table). BENCH_BUILDS=a,b,WORK: any commits in any order
-// (WORK = the working tree), for bisecting. BENCH_SECONDS: seconds per cached case (6).
+// (WORK = the working tree), for bisecting. BENCH_CACHED_REQUESTS: requests per cached case (15,000).
+// BENCH_COMPARE_MISSES=0 skips the misses; BENCH_COMPARE_ASSETS=1 runs with Miniflare's asset router.
 //
 // Per build: CPU per request of the service's workerd (user + system time from /proc, the
 // embedder's processes not counted) and req/s for three cached reads (32 connections) and
@@ -30,9 +31,10 @@ import {
   workerdPids,
 } from "./workerd-host.mjs";
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+const CACHED_REQUESTS = Number(process.env.BENCH_CACHED_REQUESTS ?? 15_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const MISS_CONNECTIONS = 8;
+const MISSES = process.env.BENCH_COMPARE_MISSES !== "0";
 const ITEMS = 1000;
 const ROUNDS = Math.max(1, Number(process.env.BENCH_COMPARE_ROUNDS ?? 1));
 const DOC = "docs/caching.md";
@@ -139,7 +141,9 @@ async function measure(build) {
   const host = await startWorkerd({
     scriptPath: build.script,
     adminToken: operator,
-    dashboard: false,
+    // BENCH_COMPARE_ASSETS=1 puts Miniflare's Static Assets router in front, as wrangler.toml's [assets]
+    // does under `wrangler dev` (a JavaScript Worker on the same thread; not our Worker's cost in production).
+    dashboard: process.env.BENCH_COMPARE_ASSETS === "1",
     embedderProcesses: 1,
     durableObjects: durableObjectsOf(build.script),
   });
@@ -162,22 +166,26 @@ async function measure(build) {
       },
     }));
     await waitForIndex(base, site.id, site.adminKey);
+    const memory = { seeded: residentMb(pid), seededPeak: residentMb(pid, "VmHWM") };
     const all = cases(site.token);
-    // Misses first, on a cold cache: every URL is read once.
-    for (const c of all) {
+    // Misses first, on a cold cache: every URL is read once (BENCH_COMPARE_MISSES=0 skips them, for a quick bisect).
+    for (const c of MISSES ? all : []) {
       const cpu0 = workerdCpuMs([pid]);
       const r = await autocannonRun(base, c.misses, { connections: MISS_CONNECTIONS, amount: c.misses.length });
       if (r.non2xx || r.errors) throw new Error(`${build.label} ${c.name} miss: ${r.non2xx} non-2xx, ${r.errors} errors`);
-      rows[c.name] = { missCpu: (workerdCpuMs([pid]) - cpu0) / r.requests.total, missRps: r.requests.average };
+      rows[c.name] = { ...rows[c.name], missCpu: (workerdCpuMs([pid]) - cpu0) / r.requests.total, missRps: r.requests.average };
     }
+    memory.misses = residentMb(pid);
+    memory.missesPeak = residentMb(pid, "VmHWM");
     for (const c of all) {
       const warm = await fetch(`${base}${c.cached}`);
       if (warm.status !== 200) throw new Error(`${build.label} ${c.cached}: ${warm.status} ${await warm.text()}`);
       await warm.arrayBuffer();
       const cpu0 = workerdCpuMs([pid]);
-      const r = await autocannonRun(base, [c.cached], { connections: CONNECTIONS, duration: SECONDS });
+      // A fixed number of requests, so both builds serve as many and their peak memory compares.
+      const r = await autocannonRun(base, [c.cached], { connections: CONNECTIONS, amount: CACHED_REQUESTS });
       if (r.non2xx || r.errors) throw new Error(`${build.label} ${c.name} cached: ${r.non2xx} non-2xx, ${r.errors} errors`);
-      Object.assign(rows[c.name], {
+      rows[c.name] = Object.assign(rows[c.name] ?? { missCpu: NaN, missRps: NaN }, {
         cpu: (workerdCpuMs([pid]) - cpu0) / r.requests.total,
         rps: r.requests.average,
         p50: r.latency.p50,
@@ -185,10 +193,11 @@ async function measure(build) {
       });
     }
     const peakMb = residentMb(pid, "VmHWM");
+    memory.cached = residentMb(pid);
     await host.dispose();
-    const floor = await floorCpu();
+    const floor = MISSES ? await floorCpu() : { put: NaN, runtime: NaN };
     for (const r of Object.values(rows)) r.ours = r.missCpu - floor.put - floor.runtime;
-    return { label: build.label, bundleKb: Math.round(statSync(build.script).size / 1024), peakMb, floor, rows };
+    return { label: build.label, bundleKb: Math.round(statSync(build.script).size / 1024), peakMb, memory, floor, rows };
   } catch (err) {
     await host.dispose().catch(() => undefined);
     throw err;
@@ -251,6 +260,17 @@ console.table(
       "peak MB": r.peakMb,
     })),
   ),
+);
+console.log(
+  "Resident memory of the service's workerd (MB): after seeding (peak so far), after the misses (peak so far), after the cached reads (peak)",
+);
+console.table(
+  runs.map((r) => ({
+    build: r.label,
+    seeded: `${r.memory.seeded} (${r.memory.seededPeak})`,
+    misses: `${r.memory.misses} (${r.memory.missesPeak})`,
+    cached: `${r.memory.cached} (${r.peakMb})`,
+  })),
 );
 const [base, ...others] = summary;
 for (const other of others) {

@@ -182,7 +182,11 @@ export function edgeHit(
   // The Response copies the prepared headers: what a caller sets on it stays its own.
   const inm = prepared.etag === null ? null : request.headers.get("if-none-match");
   if (inm && matches(inm, prepared.etag as string)) return new Response(null, { status: 304, headers: prepared.headers });
-  return new Response(entry.body, { status: 200, headers: prepared.headers });
+  // A Blob body is shared by every Response made from it; an ArrayBuffer is copied into each one,
+  // and those copies live outside the JavaScript heap until a garbage collection that a hit,
+  // allocating almost nothing, rarely triggers (the service's memory grew ~10 KB a hit).
+  entry.blob ??= new Blob([entry.body]);
+  return new Response(entry.blob, { status: 200, headers: prepared.headers });
 }
 
 /** Whether an If-None-Match value names `etag` (or is `*`). */

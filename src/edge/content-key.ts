@@ -112,18 +112,19 @@ export function contentUrl(href: string): ContentUrl | null {
   // The asterisk form (`GET *`, "http://host*") and anything unparsable are the full path's to refuse.
   const url = href.endsWith("*") || !URL.canParse(href) ? null : new URL(href);
   const route = url && contentRoute(url.pathname);
-  const out: ContentUrl | null = url && route && {
-    ...route,
-    host: url.host,
-    https: url.protocol === "https:",
-    base: `${url.origin}${route.path}${canonicalQuery(route.read, url.searchParams)}`,
-    needs:
-      route.read === "search" || route.read === "related"
-        ? "aiSearch"
-        : usesAdvancedListParams(url.searchParams.keys())
-          ? "advancedLists"
-          : null,
-  };
+  const out: ContentUrl | null = url &&
+    route && {
+      ...route,
+      host: url.host,
+      https: url.protocol === "https:",
+      base: `${url.origin}${route.path}${canonicalQuery(route.read, url.searchParams)}`,
+      needs:
+        route.read === "search" || route.read === "related"
+          ? "aiSearch"
+          : usesAdvancedListParams(url.searchParams.keys())
+            ? "advancedLists"
+            : null,
+    };
   if (urls.size >= MAX_URLS) urls.delete(urls.keys().next().value as string);
   urls.set(href, out);
   return out;

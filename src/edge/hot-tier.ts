@@ -21,6 +21,8 @@ export interface HotEntry {
    * The headers of a hit as the client gets them, built on the first hit for one set of extra
    * headers (`for`): every later hit hands them to its Response as they are.
    */
+  /** The body as a Blob, made on the first hit: every hit's Response shares it (see `edgeHit`). */
+  blob?: Blob;
   hit?: { for: object; finish: ((headers: Headers) => void) | undefined; headers: Headers; etag: string | null };
 }
 
