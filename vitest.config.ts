@@ -1,6 +1,12 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { EMBEDDER_NAME, embedderWorker } from "./embedder/options.mjs";
+import { startDohServer } from "./scripts/doh-server.mjs";
+
+// A real DNS-over-HTTPS resolver (scripts/doh-server.mjs) for the Worker under test: custom
+// hostname TXT proofs and the addresses server-side fetches resolve to. Tests publish records
+// on it over HTTP; it lives as long as this vitest process (unref'd, it keeps nothing open).
+const doh = await startDohServer();
 
 // Tests of what happens when the embedding model is down run against a stand-in
 // that answers every call with 503, under the embedder's own service name.
@@ -20,6 +26,10 @@ const cloudflareApiMock = {
 
 const BINDINGS = {
   ADMIN_TOKEN: "test-operator-token",
+  SITE_ID_SECRET: "test-site-id-secret-0123456789",
+  DOH_URL: doh.url,
+  // No site here predates the MAC in site ids: an id without it is refused by the front Worker.
+  LEGACY_SITE_IDS: "refuse",
   SITE_META_TTL_MS: "1000",
   SSR_ALLOW_PRIVATE_FETCH: "true",
   SERVICE_HOSTNAMES: "api.test,localhost,127.0.0.1",
@@ -69,7 +79,7 @@ export default defineConfig({
     projects: [
       workerd("workers", {
         include: ["test/**/*.test.ts"],
-        exclude: ["test/browser/**", "test/e2e/**", "test/unconfigured/**", "test/saas/**", MODEL_DOWN_TESTS],
+        exclude: ["test/browser/**", "test/e2e/**", "test/unit/**", "test/unconfigured/**", "test/saas/**", MODEL_DOWN_TESTS],
       }),
       workerd("model-down", { include: [MODEL_DOWN_TESTS], workers: [modelDown] }),
       // Production's custom hostname provider (Cloudflare for SaaS) end to end through the site
@@ -94,6 +104,11 @@ export default defineConfig({
           cloudflareTest({ wrangler: { configPath: "./proxy/wrangler.toml" }, miniflare: { bindings: { SERVICE_TOKEN: "unused" } } }),
         ],
         test: { name: "proxy", include: ["proxy/test/**/*.test.ts"], globalSetup: ["./proxy/test/echo-server.ts"] },
+      },
+      {
+        // Pure logic (list parameters, binding rules, escaping, rich-text cleanup, SEO meta, slugs,
+        // the contract, logs) in plain Node: seconds, no runtime. Behaviour stays tested in workerd.
+        test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node" },
       },
       {
         // From outside, in Node: Chromium (Debian's, via playwright-core), xmllint and a feed

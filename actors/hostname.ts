@@ -1,9 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-
-export interface HostnameRoute {
-  siteId: string;
-  active: boolean;
-}
+import { type HostnameRoute } from "../src/contract/hostnames";
 
 interface Claim extends HostnameRoute {
   hostname: string;

@@ -4,24 +4,27 @@ import { toErrorResponse, errorResponse } from "../src/http/errors";
 import { safeEqual, sha256Hex } from "../src/ids";
 import { newSiteSessionId } from "../src/sessions/policy";
 import { type SessionInfo, SessionStore } from "../src/sessions/store";
-import type { Plan } from "../src/plans";
-import { type Collection, readCollections } from "./site/collections";
-import { cleanStoredRichTextOnce } from "./site/rich-text-cleanup";
+import type { Plan } from "../src/contract/plans";
+import { type Collection } from "./site/storage/rows";
+import { readCollections } from "./site/content/collections";
+import { cleanStoredRichTextOnce } from "./site/content/rich-text-cleanup";
 import type { SiteContext } from "./site/context";
 import { type JobHandler, runDueJobs, scheduleJob } from "./site/jobs";
-import { type DocumentStats, regenerateDocuments, SEO_DOCUMENTS_JOB } from "./site/seo/documents";
-import { SITE_MIGRATIONS } from "./site/migrations";
-import { refreshPublicData } from "./site/public-items";
-import { publicRoutes } from "./site/public-routes";
+import { type DocumentStats } from "./site/seo/document-stats";
+import { regenerateDocuments, SEO_DOCUMENTS_JOB } from "./site/seo/documents";
+import { SITE_MIGRATIONS } from "./site/storage/migrations";
+import { refreshPublicData } from "./site/reads/public-items";
+import { publicRoutes } from "./site/http/public-routes";
 import { INDEX_JOB, SiteSearch } from "./site/search/site-search";
-import { dashboardRoutes } from "./site/routes";
-import { bumpCacheVersion, insertSite, readSite, type SiteRow, updateSite } from "./site/site-row";
-import { refresh } from "./site/ssr/capture";
+import { dashboardRoutes } from "./site/http/dashboard-routes";
+import { bumpCacheVersion, insertSite, readSite, type SiteRow, updateSite } from "./site/storage/site-row";
+import { refresh, nextNightly } from "./site/ssr/capture";
 import { readCapture, type StoredCapture } from "./site/ssr/capture-store";
-import { renderRoute, SSR_JOBS, ssrRoutes, webhook } from "./site/ssr/routes";
+import { renderRoute, SSR_JOBS, ssrRoutes, webhook } from "./site/http/ssr-routes";
 import { checkDelayMs, checkHostname, HOSTNAME_JOB, validateHostname } from "./site/hostnames/service";
-import { VALIDATION_PATH } from "./site/hostnames/providers";
-import { nextNightly } from "./site/ssr/capture";
+import { VALIDATION_PATH } from "../src/contract/hostnames";
+import { CACHE_VERSION_HEADER, RENDER_HEADER, HOST_HEADER, SESSION_HEADER, OPERATOR_HEADER } from "../src/contract/headers";
+import { NO_STORE } from "../src/contract/cache-control";
 
 export interface SiteMeta {
   siteId: string;
@@ -41,13 +44,17 @@ export interface SiteStats {
   memo: Record<string, number>;
 }
 
-export const CACHE_VERSION_HEADER = "x-oc-cache-version";
-/** Set by the front Worker on a rendered-page request; carries the site token it was routed by. */
-export const RENDER_HEADER = "x-oc-render-token";
-/** Set by the front Worker on a request that arrived on a custom hostname; carries the hostname. */
-export const HOST_HEADER = "x-oc-custom-host";
-/** Set by the front Worker on a dashboard request signed in with a session cookie; carries the session id. */
-export const SESSION_HEADER = "x-oc-session";
+/** The marker durable-utils keeps of the last migration run (a key of the object's KV storage). */
+const MIGRATION_MARKER = "__sql_migrations_lastID";
+
+/**
+ * Whether a site database was ever built in this object: the migration marker, or (a database
+ * from before the marker) its site table. Both are reads; nothing is written to find out.
+ */
+function hasDatabase(storage: DurableObjectStorage): boolean {
+  if (storage.kv.get(MIGRATION_MARKER) !== undefined) return true;
+  return storage.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'site'").toArray().length > 0;
+}
 
 /**
  * One site: its collections, items and media in SQLite. Addressed by
@@ -106,13 +113,21 @@ export class Site extends DurableObject<Env> {
       },
       [SEO_DOCUMENTS_JOB]: {
         // No cache version bump: while this job was queued the documents were served with
-        // no-store (ssr/routes.ts), so no cache holds a stale copy, and pages are already current.
+        // no-store (http/ssr-routes.ts), so no cache holds a stale copy, and pages are already current.
         run: () => context.documentsBuilt(regenerateDocuments(context)),
       },
     };
-    // Migrations finish before any request sees the database; a failure here
-    // is re-thrown by every later call instead of running on a half-built schema.
-    ctx.blockConcurrencyWhile(async () => {
+    // An object where no site was ever created writes nothing: a request naming an id nobody
+    // was issued reads two things and answers "no such site" (init() builds the database).
+    if (!hasDatabase(ctx.storage)) return;
+    void this.#open();
+  }
+
+  // Migrations finish before any request sees the database; a failure here
+  // is re-thrown by every later call instead of running on a half-built schema.
+  #open(): Promise<void> {
+    const ctx = this.ctx;
+    return ctx.blockConcurrencyWhile(async () => {
       await new SQLSchemaMigrations({ doStorage: ctx.storage, migrations: SITE_MIGRATIONS }).runAll();
       this.#site = readSite(this.#sql);
       const cleaned = cleanStoredRichTextOnce(ctx.storage, readCollections(this.#sql));
@@ -131,8 +146,14 @@ export class Site extends DurableObject<Env> {
     site: Omit<SiteRow, "cacheVersion" | "createdAt" | "updatedAt" | "adminKeyHash" | "imageResizingHosts"> & { adminKey: string },
   ): Promise<void> {
     if (this.#site) throw new Error("site already initialised");
+    if (!hasDatabase(this.ctx.storage)) await this.#open();
     insertSite(this.#sql, { ...site, adminKeyHash: await sha256Hex(site.adminKey) });
     this.#site = readSite(this.#sql);
+  }
+
+  /** Whether a site was created in this object (asked before a sign-in attempt is counted). */
+  exists(): boolean {
+    return this.#site !== null;
   }
 
   /** What the front Worker needs before it may answer from the edge cache. Null for a wrong token. */
@@ -197,6 +218,7 @@ export class Site extends DurableObject<Env> {
 
   /** The one alarm: runs every due job and re-arms for the next (see site/jobs.ts). */
   override async alarm(): Promise<void> {
+    if (!this.#site) return;
     await runDueJobs(this.ctx.storage, this.#jobs);
   }
 
@@ -205,7 +227,7 @@ export class Site extends DurableObject<Env> {
     try {
       response = (await this.#route(request)) ?? errorResponse("not_found", "No such endpoint.");
     } catch (err) {
-      response = toErrorResponse(err);
+      response = toErrorResponse(err, { siteId: this.#site?.id, requestId: request.headers.get("cf-ray") ?? undefined });
     }
     if (this.#site) response.headers.set(CACHE_VERSION_HEADER, String(this.#site.cacheVersion));
     return response;
@@ -224,7 +246,7 @@ export class Site extends DurableObject<Env> {
       if (token !== null) {
         const ok = await validateHostname(this.#context, host, token);
         return ok
-          ? new Response(`${host} reaches this service.\n`, { headers: { "content-type": "text/plain", "cache-control": "no-store" } })
+          ? new Response(`${host} reaches this service.\n`, { headers: { "content-type": "text/plain", "cache-control": NO_STORE } })
           : errorResponse("not_found", "Unknown validation token for this hostname.");
       }
       this.#publicReads++;
@@ -245,7 +267,7 @@ export class Site extends DurableObject<Env> {
   }
 
   async #authorized(request: Request): Promise<boolean> {
-    if (request.headers.get("x-oc-operator") === "1") return true;
+    if (request.headers.get(OPERATOR_HEADER) === "1") return true;
     const session = request.headers.get(SESSION_HEADER);
     if (session !== null) return (await this.verifySession(session)) !== null;
     const key = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];

@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { SQLSchemaMigrations } from "durable-utils/sql-migrations";
-import type { Plan } from "../src/plans";
+import type { Plan } from "../src/contract/plans";
 
 export interface WorkspaceRecord {
   id: string;

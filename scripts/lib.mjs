@@ -23,6 +23,17 @@ export function adminToken(path = ".dev.vars") {
   return { token, source: `generated, stored in ${path}` };
 }
 
+/** SITE_ID_SECRET from the environment, else .dev.vars, else a new one stored in .dev.vars. */
+export function siteIdSecret(path = ".dev.vars") {
+  if (process.env.SITE_ID_SECRET) return process.env.SITE_ID_SECRET;
+  const vars = readDevVars(path);
+  if (vars.SITE_ID_SECRET) return vars.SITE_ID_SECRET;
+  const secret = randomBytes(24).toString("hex");
+  const prior = existsSync(path) ? readFileSync(path, "utf8") : "";
+  writeFileSync(path, `${prior}${prior && !prior.endsWith("\n") ? "\n" : ""}SITE_ID_SECRET="${secret}"\n`, { mode: 0o600 });
+  return secret;
+}
+
 export async function waitFor(url, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -1,4 +1,5 @@
-// Writes openapi.json from the operations registry (src/openapi); `--check` fails instead
+// Writes openapi.json from the operations registry (src/openapi) and the contract (src/contract),
+// in plain Node; `--check` fails instead
 // when the committed copy differs from what the code generates. Run by `npm run openapi`
 // and `npm run check`.
 import { build } from "esbuild";
@@ -13,19 +14,6 @@ await build({
   format: "esm",
   platform: "node",
   outfile: out,
-  loader: { ".wasm": "binary" },
-  // Modules the schemas live beside import the Workers runtime; building the document runs none of it.
-  plugins: [
-    {
-      name: "workers-runtime",
-      setup(b) {
-        b.onResolve({ filter: /^cloudflare:/ }, (args) => ({ path: args.path, namespace: "workers-runtime" }));
-        b.onLoad({ filter: /.*/, namespace: "workers-runtime" }, () => ({
-          contents: "export class DurableObject {} export class WorkerEntrypoint {} export const env = {};",
-        }));
-      },
-    },
-  ],
   logLevel: "warning",
 });
 const { buildDocument } = await import(pathToFileURL(out).href);

@@ -1,21 +1,27 @@
 // `npm start`: the service on wrangler dev with a seeded demo site, and the local
 // embedder Worker (embedder/) next to it so semantic search works offline.
-// Honours PORT (8787), DEMO_PAGES_PORT (PORT + 1), EMBEDDER_PORT (PORT + 2), ADMIN_TOKEN (else
-// .dev.vars, else generated) and PERSIST_DIR (.wrangler/state).
+// Honours PORT (8787), DEMO_PAGES_PORT (PORT + 1), EMBEDDER_PORT (PORT + 2), DNS_PORT (PORT + 3),
+// ADMIN_TOKEN and SITE_ID_SECRET (else .dev.vars, else generated) and PERSIST_DIR (.wrangler/state).
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { adminToken, api, must, waitFor } from "./lib.mjs";
+import { adminToken, api, must, siteIdSecret, waitFor } from "./lib.mjs";
 import { seedDemoSite } from "./demo-content.mjs";
 import { startDemoPages } from "./demo-page.mjs";
+import { startDohServer } from "./doh-server.mjs";
 
 const port = Number(process.env.PORT ?? 8787);
 const demoPort = Number(process.env.DEMO_PAGES_PORT ?? port + 1);
 const embedderPort = Number(process.env.EMBEDDER_PORT ?? port + 2);
+const dnsPort = Number(process.env.DNS_PORT ?? port + 3);
 const persistDir = resolve(process.env.PERSIST_DIR ?? ".wrangler/state");
 const base = `http://127.0.0.1:${port}`;
 const { token: operator, source } = adminToken();
+const idSecret = siteIdSecret();
 mkdirSync(persistDir, { recursive: true });
+// The DNS this machine's custom hostnames are checked against: a DNS-over-HTTPS resolver serving
+// the records you give it (kept in the state folder), as your DNS provider would publish them.
+const dns = await startDohServer({ port: dnsPort, file: join(persistDir, "dns-records.json") });
 execFileSync(process.execPath, ["embedder/build.mjs"], { stdio: "inherit" });
 
 // Two wrangler dev sessions that find each other through a dev registry of their own: the
@@ -54,6 +60,12 @@ const service = wrangler([
   persistDir,
   "--var",
   `ADMIN_TOKEN:${operator}`,
+  "--var",
+  `SITE_ID_SECRET:${idSecret}`,
+  // Sites made by npm start all carry the MAC (a demo site from before it is made again below):
+  // an id without it is refused before any object exists for it.
+  "--var",
+  `LEGACY_SITE_IDS:${process.env.LEGACY_SITE_IDS ?? "refuse"}`,
   // Local dev may capture pages served on 127.0.0.1 (the demo pages below); production refuses them.
   "--var",
   "SSR_ALLOW_PRIVATE_FETCH:true",
@@ -62,6 +74,8 @@ const service = wrangler([
   "CUSTOM_HOSTNAMES:local",
   "--var",
   "CUSTOM_HOSTNAME_CNAME_TARGET:localhost",
+  "--var",
+  `DOH_URL:${dns.url}`,
   "--show-interactive-dev-session=false",
 ]);
 children.push(service);
@@ -84,6 +98,7 @@ async function ensureDemoSite() {
     const saved = JSON.parse(readFileSync(file, "utf8"));
     const check = await api(base, "GET", `/sites/${saved.id}`, operator);
     if (check.status === 200) return saved;
+    // A demo site from before site ids carried their MAC is refused now: a new one is made.
   }
   const saved = await seedDemoSite(base, operator, 12, `http://127.0.0.1:${demoPort}`);
   writeFileSync(file, JSON.stringify(saved, null, 2), { mode: 0o600 });
@@ -115,6 +130,11 @@ function printWelcome(d) {
    curl -s -H 'x-service-token: ${d.token}' ${base}/blog/       (rendered by the server)
    curl -s -H 'x-service-token: ${d.token}' ${base}/blog/sourdough-for-beginners
    curl -s -H 'authorization: Bearer ${d.adminKey}' ${base}/sites/${d.id}/ssr/capture
+
+ Custom hostnames (Domains tab): *.localhost is this machine; this machine's DNS is ${dns.origin}.
+   Publish the TXT record a hostname asks for, as you would at your DNS provider:
+   curl -X PUT --data 'oc-site-verification=…' '${dns.origin}/records/_oc-challenge.blog.localhost?type=TXT'
+   curl -s ${dns.origin}/records                                  (every record it serves)
    curl -s -X POST -H 'authorization: Bearer ${d.adminKey}' -H 'content-type: application/json' \\
         -d '{"slug":"hello-world","data":{"title":"Hello world"},"publish":true}' \\
         ${base}/sites/${d.id}/collections/posts/items

@@ -130,7 +130,8 @@ export async function startWorkerd({
   try {
     mf = new Miniflare(
       convertV4MiniflareOptions({
-        ...(persistDir ? { defaultPersistRoot: persistDir } : {}),
+        // (Miniflare 5 names the option resourcePersistencePath; defaultPersistRoot is no longer read.)
+        ...(persistDir ? { resourcePersistencePath: persistDir } : {}),
         ...(inspectorPort ? { inspectorPort } : {}),
         workers: [
           {
@@ -140,6 +141,8 @@ export async function startWorkerd({
             compatibilityFlags: ["nodejs_compat"],
             bindings: {
               ADMIN_TOKEN: adminToken,
+              SITE_ID_SECRET: "local-site-id-secret-for-workerd-runs",
+              LEGACY_SITE_IDS: "refuse",
               SITE_META_TTL_MS: "1000",
               SSR_ALLOW_PRIVATE_FETCH: "false",
               SEARCH_EMBEDDER: "local",

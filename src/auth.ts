@@ -1,7 +1,9 @@
-import { ApiError } from "./http/errors";
-import { safeEqual, siteIdOfAdminKey } from "./ids";
+import { ApiError } from "./contract/errors";
+import { safeEqual } from "./ids";
+import { siteIdOfAdminKey } from "./contract/ids";
 import { fromOwnOrigin, sessionCookie } from "./sessions/cookie";
 import { sessionOwner } from "./sessions/policy";
+import { mayBeIssued } from "./sites/issued";
 import { operatorSessionsStub, siteStub } from "./stubs";
 
 /** Who is calling. A site owner signed in to the dashboard carries the session id the site object checks. */
@@ -54,7 +56,7 @@ export async function authorizeSite(request: Request, env: Env, siteId: string):
   const key = bearer(request);
   if (key !== null) {
     const keySite = siteIdOfAdminKey(key);
-    if (!keySite) throw new ApiError("unauthorized", "Wrong site admin key.");
+    if (!keySite || !(await mayBeIssued(env, keySite))) throw new ApiError("unauthorized", "Wrong site admin key.");
     if (keySite !== siteId) {
       if (await siteStub(env, keySite).verifyAdminKey(key)) throw new ApiError("not_found", "No such site.");
       throw new ApiError("unauthorized", "Wrong site admin key.");
@@ -66,6 +68,7 @@ export async function authorizeSite(request: Request, env: Env, siteId: string):
   if (session === null || owner?.kind !== "site") {
     throw new ApiError("unauthorized", "Sign in to the dashboard, or send the site admin key as Authorization: Bearer <key>.");
   }
+  if (!(await mayBeIssued(env, owner.siteId))) throw new ApiError("unauthorized", "Your dashboard session has ended; sign in again.");
   if (owner.siteId !== siteId) {
     if (await siteStub(env, owner.siteId).verifySession(session)) throw new ApiError("not_found", "No such site.");
     throw new ApiError("unauthorized", "Your dashboard session has ended; sign in again.");

@@ -1,28 +1,24 @@
 import { IttyRouter } from "itty-router";
 import { BODY_LIMITS, BodyGuard, type BodyLimits } from "./http/body-guard";
-import { ApiError, errorResponse, toErrorResponse } from "./http/errors";
-import { isSiteId } from "./ids";
+import { ApiError } from "./contract/errors";
+import { errorResponse, toErrorResponse } from "./http/errors";
+import { mayBeIssued } from "./sites/issued";
 import { json } from "./http/json";
 import { contentUrl } from "./edge/content-key";
 import { CORS_HEADERS, contentApi, contentHit, withCors } from "./routes/content";
 import { customHostRequest, isServiceHost } from "./routes/custom-host";
 import { embedScript } from "./routes/embed";
-import { renderedPage, SERVICE_TOKEN_HEADER, ssrWebhook } from "./routes/render";
+import { renderedPage, ssrWebhook } from "./routes/render";
+import { SERVICE_TOKEN_HEADER } from "./contract/headers";
 import { createSite, createWorkspace, getWorkspace, patchWorkspace, siteDashboard } from "./routes/dashboard";
 import { dashboardAsset } from "./routes/dashboard-assets";
 import { currentSession, signIn, signOut } from "./routes/sessions";
 import { requestTarget, withFrontHeaders } from "./http/response-headers";
 
-export { Site } from "../actors/site";
-export { Workspace } from "../actors/workspace";
-export { Hostname } from "../actors/hostname";
-export { OperatorSessions } from "../actors/operator-sessions";
-export { SignInThrottle } from "../actors/sign-in-throttle";
-
 type Args = [Env, ExecutionContext];
 
-function siteIdParam(raw: string | undefined): string {
-  if (!raw || !isSiteId(raw)) throw new ApiError("not_found", "Unknown webhook URL.");
+async function siteIdParam(env: Env, raw: string | undefined): Promise<string> {
+  if (!raw || !(await mayBeIssued(env, raw))) throw new ApiError("not_found", "Unknown webhook URL.");
   return raw;
 }
 
@@ -38,7 +34,7 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
   .get("/openapi.json", async (req) => (await import("./routes/openapi")).openApiDocument(req))
   .get("/docs", async (req) => (await import("./routes/openapi")).apiReference(req))
   .get("/docs/:asset", async (req) => (await import("./routes/openapi")).apiReference(req, req.params.asset))
-  .post("/hooks/ssr/:siteId/:secret", (req, env) => ssrWebhook(req, env, siteIdParam(req.params.siteId)))
+  .post("/hooks/ssr/:siteId/:secret", async (req, env) => ssrWebhook(req, env, await siteIdParam(env, req.params.siteId)))
   .options("/v1/*", () => new Response(null, { status: 204, headers: CORS_HEADERS }))
   .get("/v1/*", (req, env, ctx) => contentApi(req, env, ctx))
   .post("/workspaces", (req, env) => createWorkspace(req, env))

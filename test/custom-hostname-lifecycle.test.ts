@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { LocalProvider } from "../actors/site/hostnames/providers";
 import { callJson, newBlog } from "./helpers";
-import { activeOn, onHost, register, renderedBlog, uniqueHost, validate, view } from "./hostname-helpers";
+import { activeOn, onHost, proveOwnership, register, renderedBlog, uniqueHost, validate, view } from "./hostname-helpers";
 
 describe("custom hostname lifecycle (local provider)", () => {
   it("names the validation URL with the port the service listens on, so it can be pasted as is", async () => {
@@ -19,7 +19,7 @@ describe("custom hostname lifecycle (local provider)", () => {
     const { status, body } = await register(site, hostname);
     expect(status).toBe(201);
     expect(body.customHostname).toMatchObject({ hostname, cnameTarget: "ssr.api.test", sslStatus: "pending_validation" });
-    expect(body.customHostname.missing![0]).toMatch(new RegExp(`http://${hostname}/\\.well-known/oc-hostname/[0-9a-f]{32}`));
+    expect(body.customHostname.missing!.join("\n")).toMatch(new RegExp(`http://${hostname}/\\.well-known/oc-hostname/[0-9a-f]{32}`));
     expect((await view(site)).body.customHostname.sslStatus).toBe("pending_validation");
     expect((await onHost(hostname, "/")).status).toBe(404);
   });
@@ -28,6 +28,7 @@ describe("custom hostname lifecycle (local provider)", () => {
     const site = await renderedBlog();
     const hostname = uniqueHost();
     const { body } = await register(site, hostname);
+    await proveOwnership(body.customHostname);
     const wrong = await onHost(hostname, "/.well-known/oc-hostname/00000000000000000000000000000000");
     expect(wrong.status).toBe(404);
     const ok = await validate(hostname, body.customHostname);
@@ -117,6 +118,7 @@ describe("custom hostname lifecycle (local provider)", () => {
     expect(v.body.customHostname).toMatchObject({ hostname: second, sslStatus: "pending_validation" });
     expect(v.body.replacing).toMatchObject({ hostname: first, sslStatus: "active" });
     expect((await onHost(first, "/")).status).toBe(200);
+    await proveOwnership(body.customHostname);
     await validate(second, body.customHostname);
     expect((await onHost(second, "/")).status).toBe(200);
     expect((await onHost(first, "/")).status).toBe(404);
@@ -149,6 +151,7 @@ describe("custom hostname lifecycle (local provider)", () => {
     const third = (await job())!.run_at - Date.now();
     expect(second).toBeGreaterThan(first);
     expect(third).toBeGreaterThan(second);
+    await proveOwnership(body.customHostname);
     await validate(hostname, body.customHostname);
     expect(await job()).toBeUndefined();
   });

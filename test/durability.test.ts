@@ -2,7 +2,7 @@ import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { SQLSchemaMigrations } from "durable-utils/sql-migrations";
 import { describe, expect, it } from "vitest";
-import { SITE_MIGRATIONS } from "../actors/site/migrations";
+import { SITE_MIGRATIONS } from "../actors/site/storage/migrations";
 import { addItem, callJson, newBlog } from "./helpers";
 
 describe("durability", () => {

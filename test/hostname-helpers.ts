@@ -1,4 +1,4 @@
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { type TestSite, callJson, expectStatus, newBlog, ORIGIN } from "./helpers";
 import { listPage } from "./fixtures/blog-pages";
 import { capture, publishedPost, putPage } from "./ssr-helpers";
@@ -7,7 +7,21 @@ export interface HostnameView {
   hostname: string;
   cnameTarget: string;
   sslStatus: string;
+  ownershipVerification?: { type: "txt"; name: string; value: string; verified: boolean };
   missing?: string[];
+}
+
+/** Publishes (or with null, removes) a TXT record on the tests' DNS-over-HTTPS resolver. */
+export async function publishTxt(name: string, value: string | null): Promise<void> {
+  const url = `${new URL(env.DOH_URL).origin}/records/${encodeURIComponent(name)}?type=TXT`;
+  const res = await fetch(url, value === null ? { method: "DELETE" } : { method: "PUT", body: value });
+  if (res.status !== 204) throw new Error(`DNS server refused ${name}: ${res.status}`);
+}
+
+/** Publishes the TXT record a registration asks for, as its owner would at their DNS provider. */
+export async function proveOwnership(v: HostnameView): Promise<void> {
+  if (!v.ownershipVerification) throw new Error(`no ownership record in ${JSON.stringify(v)}`);
+  await publishTxt(v.ownershipVerification.name, v.ownershipVerification.value);
 }
 
 export const uniqueHost = (label = "blog") => `${label}-${crypto.randomUUID().slice(0, 8)}.example.test`;
@@ -48,6 +62,7 @@ export async function renderedBlog(): Promise<TestSite> {
 
 export async function activeOn(site: TestSite, hostname: string): Promise<void> {
   const { body } = await expectStatus(register(site, hostname), 201).then((b) => ({ body: b }));
+  await proveOwnership(body.customHostname);
   const res = await validate(hostname, body.customHostname);
   if (res.status !== 200) throw new Error(`validation failed: ${res.status} ${await res.text()}`);
 }

@@ -5,6 +5,8 @@ declare module "vitest" {
     pageServer: string;
     /** Origin of the service running on workerd (browser tests only). */
     service: string;
+    /** Origin of the DNS-over-HTTPS resolver the browser tests' service asks (scripts/doh-server.mjs). */
+    doh: string;
     /** Origin of the echo upstream for the proxy Worker's tests (proxy/test/echo-server.ts). */
     upstream: string;
   }

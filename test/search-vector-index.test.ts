@@ -2,10 +2,18 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { embeddingText } from "../actors/site/search/embed-text";
-import { plainText } from "../actors/site/plain-text";
+import { plainText } from "../actors/site/content/plain-text";
 import { SqliteVectorIndex } from "../actors/site/search/sqlite-index";
-import type { Collection } from "../actors/site/collections";
+import type { Collection } from "../actors/site/storage/rows";
 import { cosine } from "./search-helpers";
+import { SQLSchemaMigrations } from "durable-utils/sql-migrations";
+import { SITE_MIGRATIONS } from "../actors/site/storage/migrations";
+
+/** A Site object's database with its schema (an object where no site was created writes nothing by itself). */
+async function siteSql(state: DurableObjectState): Promise<SqlStorage> {
+  await new SQLSchemaMigrations({ doStorage: state.storage, migrations: SITE_MIGRATIONS }).runAll();
+  return state.storage.sql;
+}
 
 // Pure logic with deterministic vectors: no model involved.
 function rng(seed: number) {
@@ -19,7 +27,7 @@ describe("local vector index (exact cosine scan)", () => {
   it("scores vectors whose length is not a multiple of four lanes, and grows past its first 1,024 rows", async () => {
     const stub = env.SITE.get(env.SITE.idFromName(`vector-index-odd-${crypto.randomUUID()}`));
     const result = await runInDurableObject(stub, async (_instance, state) => {
-      const index = new SqliteVectorIndex(state.storage.sql);
+      const index = new SqliteVectorIndex(await siteSql(state));
       const rand = rng(11);
       const vectors = Array.from({ length: 1500 }, () => Array.from({ length: 10 }, rand));
       await index.upsert(vectors.map((vector, i) => ({ itemId: `it_${i}`, collectionId: "co", model: "odd", vector })));
@@ -38,7 +46,7 @@ describe("local vector index (exact cosine scan)", () => {
   it("matches a brute-force scan through upserts, overwrites and removals, per model and collection", async () => {
     const stub = env.SITE.get(env.SITE.idFromName(`vector-index-${crypto.randomUUID()}`));
     const results = await runInDurableObject(stub, async (_instance, state) => {
-      const index = new SqliteVectorIndex(state.storage.sql);
+      const index = new SqliteVectorIndex(await siteSql(state));
       const rand = rng(7);
       const truth = new Map<string, { collectionId: string; model: string; vector: number[] }>();
       const vec = () => Array.from({ length: 16 }, rand);
@@ -75,7 +83,7 @@ describe("local vector index (exact cosine scan)", () => {
         await check(vec(), undefined, [...truth.keys()][0]);
       }
       // A fresh instance reads the same rows back from SQLite.
-      const reloaded = await new SqliteVectorIndex(state.storage.sql).query(vec(), { model: "m1", topK: 500 });
+      const reloaded = await new SqliteVectorIndex(await siteSql(state)).query(vec(), { model: "m1", topK: 500 });
       const m1 = [...truth.values()].filter((t) => t.model === "m1").length;
       const stored = [...truth.entries()].find(([, t]) => t.model === "m1")!;
       const back = await index.vectorOf(stored[0], "m1");

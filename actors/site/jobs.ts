@@ -1,3 +1,4 @@
+import { log } from "../../src/log/log";
 /**
  * One alarm, many jobs. Every deferred piece of work of a site (nightly
  * template refresh, retries, indexing) is a row in `jobs`; `runDueJobs` runs
@@ -73,7 +74,7 @@ export async function runDueJobs(
   for (const job of due) {
     const handler = handlers[job.kind];
     if (!handler) {
-      console.error("dropping job of unknown kind", job.kind);
+      log("job_kind_unknown", { kind: job.kind });
       cancelJob(storage, job.kind, job.key);
       continue;
     }

@@ -7,6 +7,8 @@ export interface HeadFacts {
   og: Record<string, string>;
   twitter: Record<string, string>;
   jsonLd: { text: string; type: string; valid: boolean }[];
+  /** Every image address the page's body shows (src and srcset candidates), absolute. */
+  images: string[];
 }
 
 // Lengths search results show before cutting (about 600 px of title, 920 px of description).
@@ -21,7 +23,26 @@ export function headFacts(html: string): HeadFacts {
     for (const m of doc.querySelectorAll<HTMLMetaElement>(`meta[${attr}^="${prefix}"]`)) out[m.getAttribute(attr)!] = m.content;
     return out;
   };
+  const base = doc.querySelector<HTMLLinkElement>('link[rel="canonical"]')?.getAttribute("href") || location.href;
+  const absolute = (u: string) => {
+    try {
+      return new URL(u, base).href;
+    } catch {
+      return "";
+    }
+  };
+  const images = new Set<string>();
+  for (const img of doc.querySelectorAll("body img")) {
+    const src = img.getAttribute("src");
+    if (src) images.add(absolute(src));
+    for (const c of (img.getAttribute("srcset") ?? "").split(",")) {
+      const u = c.trim().split(/\s+/)[0];
+      if (u) images.add(absolute(u));
+    }
+  }
+  images.delete("");
   return {
+    images: [...images].slice(0, 40),
     title: doc.querySelector("title")?.textContent?.trim() ?? "",
     description: meta('meta[name="description"]'),
     canonical: doc.querySelector<HTMLLinkElement>('link[rel="canonical"]')?.getAttribute("href") ?? "",

@@ -49,8 +49,21 @@ export function go(...parts: string[]): void {
   location.hash = href(...parts);
 }
 
-/** Leaves without asking, after a save made the form clean. */
+/** What the next screen says first (a save that moved to the saved item's own address). */
+let flash: string | null = null;
+export const takeFlash = (): string | null => {
+  const f = flash;
+  flash = null;
+  return f;
+};
+
+/** Leaves without asking, after a save made the form clean; `message` is shown (and focused) there. */
 export function goSaved(...parts: string[]): void {
   guards.clear();
   go(...parts);
+}
+
+export function goSavedWith(message: string, ...parts: string[]): void {
+  flash = message;
+  goSaved(...parts);
 }

@@ -35,8 +35,9 @@ export const FIELD_TYPES: readonly FieldType[] = [
   "video",
   "reference",
   "references",
+  "option",
 ];
-export const INDEXABLE: ReadonlySet<FieldType> = new Set(["text", "number", "boolean", "date", "link", "reference"]);
+export const INDEXABLE: ReadonlySet<FieldType> = new Set(["text", "number", "boolean", "date", "link", "reference", "option"]);
 
 export const PLAN_NAMES: Record<Plan, string> = { starter: "Starter", pro: "Pro", seo_engine: "SEO Engine" };
 
@@ -51,4 +52,5 @@ export const TYPE_NAMES: Record<FieldType, string> = {
   video: "Video",
   reference: "Reference (one item)",
   references: "References (several items)",
+  option: "Option (one of a list)",
 };

@@ -7,7 +7,7 @@
 import autocannon from "autocannon";
 import { writeFileSync } from "node:fs";
 import { BENCH_POST_FIELDS, api, must, seedItems } from "../lib.mjs";
-import { waitForIndex } from "../bench-search.mjs";
+import { waitForIndex } from "./search.mjs";
 import { buildWorker, startWorkerd } from "../workerd-host.mjs";
 
 const script = process.argv[2] && process.argv[2] !== "-" ? process.argv[2] : buildWorker(".bench/profile-build");

@@ -1,9 +1,24 @@
 /**
- * Header names and values of the documented contract that the security work relies on.
- * (Kept here until the shared contract module lands; then they move into it.)
+ * Internal header names between the front Worker (src/) and the site object (actors/site.ts).
+ * The front Worker drops every client header under this prefix before forwarding
+ * (src/routes/forward.ts), so only it can set them.
  */
+export const INTERNAL_HEADER_PREFIX = "x-oc-";
 
-/** The customer's reverse proxy names the site with this header (see proxy/). */
+/** Set on a request the operator token authorised; the site object then skips its own key check. */
+export const OPERATOR_HEADER = "x-oc-operator";
+/** The site's cache version, on every answer of the site object; the front Worker reads and drops it. */
+export const CACHE_VERSION_HEADER = "x-oc-cache-version";
+/** Set by the front Worker on a rendered-page request; carries the site token it was routed by. */
+export const RENDER_HEADER = "x-oc-render-token";
+/** Set by the front Worker on a request that arrived on a custom hostname; carries the hostname. */
+export const HOST_HEADER = "x-oc-custom-host";
+/** Set by the front Worker on a dashboard request signed in with a session cookie; carries the session id. */
+export const SESSION_HEADER = "x-oc-session";
+/** Set by the front Worker with the ETag of its copy of an older version of the same URL; 304 when still the same bytes. */
+export const REVALIDATE_HEADER = "x-oc-if-body";
+
+/** The public header a customer's server or proxy sends its site token in, for a rendered page. */
 export const SERVICE_TOKEN_HEADER = "x-service-token";
 
 /** One year, subdomains included: the service's own hosts are https only in production. */

@@ -12,19 +12,19 @@
  * the first request answers from the previous version and the read runs in the
  * background.
  */
-import { REVALIDATE_HEADER } from "../../actors/site/public-routes";
+import { REVALIDATE_HEADER } from "../contract/headers";
 import { parsePage } from "../shared/list-params";
 import { hotGet, hotLatest, hotPut, hotRevalidate } from "./hot-tier";
 import type { SiteMeta } from "./site-meta";
+import { PUBLIC_CACHE_CONTROL, CLIENT_CACHE_CONTROL } from "../contract/cache-control";
+import { log, errorText } from "../log/log";
 
 /** The stored copy lives until its versioned key is retired (a change makes it unreachable). */
-const EDGE_CACHE_CONTROL = "public, s-maxage=31536000";
 /**
  * What clients and any cache outside ours are told: keep it, but revalidate
  * every time (a cheap 304 by ETag), because only our versioned keys know when
  * a page or an answer has changed.
  */
-export const CLIENT_CACHE_CONTROL = "public, max-age=0, must-revalidate";
 
 export interface CacheOutcome {
   response: Response;
@@ -315,7 +315,7 @@ async function fromOrigin(origin: () => Promise<Response>): Promise<Response> {
     if (first.status !== 500 && first.status !== 503) return first;
     await first.body?.cancel();
   } catch (err) {
-    console.warn("shared origin read failed, retrying once", err);
+    log("origin_read_retry", { error: errorText(err) });
   }
   return origin();
 }
@@ -329,7 +329,7 @@ function storable(response: Response): boolean {
 function copyHeaders(fresh: Response, etag: string): Headers {
   const headers = new Headers(fresh.headers);
   headers.set("etag", etag);
-  headers.set("cache-control", EDGE_CACHE_CONTROL);
+  headers.set("cache-control", PUBLIC_CACHE_CONTROL);
   return headers;
 }
 

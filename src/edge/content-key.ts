@@ -5,7 +5,8 @@
  * or no page, and parameters in another order are one entry, so nobody can send
  * every request past the cache to the site's single-threaded object (docs/caching.md).
  */
-import { RELATED_LIMIT, SEARCH_LIMIT, parseLimit, parsePage, parseSort, usesAdvancedListParams } from "../shared/list-params";
+import { RELATED_LIMIT, SEARCH_LIMIT } from "../contract/limits";
+import { parseLimit, parsePage, parseSort, usesAdvancedListParams } from "../shared/list-params";
 
 export type ContentRead = "list" | "item" | "schema" | "search" | "related";
 

@@ -1,5 +1,6 @@
-import { siteIdOfToken } from "../ids";
-import type { Plan } from "../plans";
+import { siteIdOfToken } from "../contract/ids";
+import type { Plan } from "../contract/plans";
+import { mayBeIssued } from "../sites/issued";
 import { siteStub } from "../stubs";
 
 export interface SiteMeta {
@@ -51,6 +52,8 @@ export async function siteMeta(env: Env, token: string): Promise<SiteMeta | null
   if (!siteId) return null;
   const hit = memo.get(siteId);
   if (hit && hit.token === token && hit.expires > Date.now()) return hit.meta;
+  // A token for a site id nobody was issued costs no object.
+  if (!(await mayBeIssued(env, siteId))) return null;
   return shared(`${siteId}\u0000${token}`, env, siteId, token, () => siteStub(env, siteId).meta(token));
 }
 

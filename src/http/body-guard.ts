@@ -10,8 +10,9 @@
  *   for a short, bounded while, so a client that pushes a whole refused body
  *   reads the envelope instead of a reset connection.
  */
-import { ApiError } from "./errors";
-import { MAX_BODY_BYTES, tooLarge } from "./json";
+import { ApiError } from "../contract/errors";
+import { MAX_BODY_BYTES } from "../contract/limits";
+import { tooLarge } from "./json";
 
 export interface BodyLimits {
   maxBytes: number;

@@ -1,84 +1,26 @@
 /**
- * The one error envelope. Every error response of every endpoint is built here,
- * so clients see `{"error": {"code", "message", "details"?}}` and nothing else.
- * Internal reasons go to the log, never to the client.
+ * The one function that builds every error response: the contract's envelope
+ * (src/contract/errors.ts) as JSON, never cached. Internal reasons go to the log,
+ * never to the client.
  */
-
-export const ERROR_STATUS = {
-  bad_request: 400,
-  unauthorized: 401,
-  plan_required: 403,
-  forbidden: 403,
-  not_found: 404,
-  method_not_allowed: 405,
-  request_timeout: 408,
-  conflict: 409,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  capture_failed: 422,
-  rate_limited: 429,
-  internal_error: 500,
-  not_configured: 501,
-  bad_gateway: 502,
-  embedding_failed: 502,
-} as const;
-
-export type ErrorCode = keyof typeof ERROR_STATUS;
-
-/** A client-facing failure. Throw it anywhere; the router turns it into the envelope. */
-export class ApiError extends Error {
-  readonly code: ErrorCode;
-  readonly details: unknown;
-  /** Extra response headers, such as Retry-After on a 429. */
-  readonly headers: Record<string, string>;
-
-  constructor(code: ErrorCode, message: string, details?: unknown, headers: Record<string, string> = {}) {
-    super(message);
-    this.code = code;
-    this.details = details;
-    this.headers = headers;
-  }
-
-  get status(): number {
-    return ERROR_STATUS[this.code];
-  }
-}
-
-/** How much of a client's input an error may echo. */
-export const ECHO_MAX = 80;
-
-/** A short prefix of something the client sent, for an error message: never the whole of a hostile input. */
-export function clip(value: string, max = ECHO_MAX): string {
-  return value.length <= max ? value : `${value.slice(0, max)}…`;
-}
-
-// The last line of defence: whatever a handler put in an error, the envelope stays small.
-const MESSAGE_MAX = 1000;
-const DETAIL_STRING_MAX = 300;
-
-function clipDetails(value: unknown, depth = 0): unknown {
-  if (typeof value === "string") return clip(value, DETAIL_STRING_MAX);
-  if (typeof value !== "object" || value === null || depth > 8) return value;
-  if (Array.isArray(value)) return value.map((v) => clipDetails(v, depth + 1));
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [clip(k, DETAIL_STRING_MAX), clipDetails(v, depth + 1)]));
-}
+import { NO_STORE } from "../contract/cache-control";
+import { ApiError, ERROR_STATUS, type ErrorCode, errorBody } from "../contract/errors";
+import { log, errorText } from "../log/log";
 
 export function errorResponse(code: ErrorCode, message: string, details?: unknown, headers: Record<string, string> = {}): Response {
-  const error: Record<string, unknown> = { code, message: clip(message, MESSAGE_MAX) };
-  if (details !== undefined) error.details = clipDetails(details);
-  return new Response(JSON.stringify({ error }), {
+  return new Response(JSON.stringify(errorBody(code, message, details)), {
     status: ERROR_STATUS[code],
     headers: {
       ...headers,
       "content-type": "application/json; charset=utf-8",
-      "cache-control": "no-store",
+      "cache-control": NO_STORE,
     },
   });
 }
 
 /** Turns anything thrown into the envelope; unknown errors are logged and hidden. */
-export function toErrorResponse(err: unknown): Response {
+export function toErrorResponse(err: unknown, where: { siteId?: string; requestId?: string } = {}): Response {
   if (err instanceof ApiError) return errorResponse(err.code, err.message, err.details, err.headers);
-  console.error("unhandled error", err);
+  log("unhandled_error", { ...where, error: errorText(err) });
   return errorResponse("internal_error", "Something went wrong on our side. Please retry.");
 }

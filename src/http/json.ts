@@ -1,14 +1,15 @@
-import { ApiError } from "./errors";
+import { ApiError } from "../contract/errors";
 import { readCapped } from "./read-capped";
+import { MAX_BODY_BYTES } from "../contract/limits";
+import { NO_STORE } from "../contract/cache-control";
 
-export const MAX_BODY_BYTES = 1024 * 1024;
 const MAX_DEPTH = 64;
 
 /** JSON for the dashboard: never cached. */
 export function json(data: unknown, status = 200, headers: HeadersInit = {}): Response {
   const h = new Headers(headers);
   h.set("content-type", "application/json; charset=utf-8");
-  if (!h.has("cache-control")) h.set("cache-control", "no-store");
+  if (!h.has("cache-control")) h.set("cache-control", NO_STORE);
   return new Response(JSON.stringify(data), { status, headers: h });
 }
 

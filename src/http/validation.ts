@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { ApiError, clip } from "./errors";
+import { ApiError, clip } from "../contract/errors";
 
 /** Parses with zod and turns every issue into one 400 that names each path. */
 export function parseBody<T>(schema: z.ZodType<T>, body: unknown, what: string): T {

@@ -4,10 +4,9 @@
  * bodies as the handlers read them (`io: "input"`), answers as they are sent.
  */
 import { z } from "zod";
-import { ERROR_STATUS } from "../http/errors";
-import { PUBLIC_CACHE_CONTROL } from "../../actors/site/public-routes";
-import { COMPONENTS, errorEnvelope } from "./responses";
-import { STATIC_CACHE_CONTROL } from "./static";
+import { ERROR_STATUS } from "../contract/errors";
+import { PUBLIC_CACHE_CONTROL, STATIC_CACHE_CONTROL, NO_STORE } from "../contract/cache-control";
+import { COMPONENTS, errorEnvelope } from "../contract/responses";
 import { OPERATIONS } from "./operations";
 import { errorStatuses, type Auth, type HeaderSet, type Operation } from "./registry";
 
@@ -16,9 +15,9 @@ type Json = Record<string, unknown>;
 const header = (description: string, schema: z.ZodType) => ({ description, required: true, schema });
 const etag = header("A strong validator; send it back as If-None-Match.", z.string());
 const HEADER_SETS: Record<HeaderSet | "error", Record<string, { description: string; required: boolean; schema: z.ZodType }>> = {
-  json: { "Cache-Control": header("Dashboard answers are never cached.", z.literal("no-store")) },
+  json: { "Cache-Control": header("Dashboard answers are never cached.", z.literal(NO_STORE)) },
   session: {
-    "Cache-Control": header("Never cached.", z.literal("no-store")),
+    "Cache-Control": header("Never cached.", z.literal(NO_STORE)),
     "Set-Cookie": header(
       "`__Host-oc_session=<id>; Path=/; HttpOnly; SameSite=Strict; Secure` (`oc_session`, without `Secure`, on plain http), `Max-Age` 7 days; `Max-Age=0` on sign-out.",
       z.string().regex(/^(__Host-)?oc_session=/),
@@ -29,7 +28,7 @@ const HEADER_SETS: Record<HeaderSet | "error", Record<string, { description: str
     "X-Frame-Options": header("Never framed.", z.literal("DENY")),
     "Referrer-Policy": header("URLs stay on the service.", z.literal("same-origin")),
   },
-  error: { "Cache-Control": header("Errors are never cached.", z.literal("no-store")) },
+  error: { "Cache-Control": header("Errors are never cached.", z.literal(NO_STORE)) },
   content: {
     "Cache-Control": header("Shared caches keep the answer; the service invalidates it on every change.", z.literal(PUBLIC_CACHE_CONTROL)),
     ETag: etag,
@@ -43,7 +42,7 @@ const HEADER_SETS: Record<HeaderSet | "error", Record<string, { description: str
   },
   redirect: { Location: header("The canonical path.", z.string()) },
   noindex: {
-    "Cache-Control": header("Never cached.", z.literal("no-store")),
+    "Cache-Control": header("Never cached.", z.literal(NO_STORE)),
     "X-Robots-Tag": header("Keeps the page out of search engines.", z.literal("noindex")),
   },
   static: {

@@ -1,6 +1,6 @@
 /** Path and header parameters shared by many operations. */
 import { z } from "zod";
-import { slugSchema } from "../../actors/site/fields";
+import { slugSchema } from "../contract/fields";
 import type { Param } from "./registry";
 
 const path = (name: string, description: string, schema: z.ZodType = z.string()): Param => ({

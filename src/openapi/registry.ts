@@ -5,7 +5,7 @@
  * handlers validate with, so the description cannot drift from the code.
  */
 import type { z } from "zod";
-import { ERROR_STATUS, type ErrorCode } from "../http/errors";
+import { ERROR_STATUS, type ErrorCode } from "../contract/errors";
 
 export type Method = "get" | "post" | "put" | "patch" | "delete";
 

@@ -1,8 +1,8 @@
 /** The public content API (`/v1/:token/...`) as operations of the OpenAPI document. */
 import { z } from "zod";
 import { DEFAULT_LIMIT, FILTER_OPS, MAX_LIMIT } from "../shared/list-params";
-import { RELATED_LIMIT, SEARCH_LIMIT } from "../../actors/site/search/site-search";
-import { FieldTypes, PublicItem } from "../openapi/responses";
+import { RELATED_LIMIT, SEARCH_LIMIT } from "../contract/limits";
+import { FieldTypes, PublicItem } from "../contract/responses";
 import { P } from "../openapi/params";
 import * as examples from "../openapi/examples";
 import { operation, type Param } from "../openapi/registry";

@@ -1,12 +1,12 @@
 import { cachedRead, edgeHit } from "../edge/cache";
 import { type ContentUrl, contentUrl } from "../edge/content-key";
 import { knownSiteMeta, siteMeta } from "../edge/site-meta";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../contract/errors";
 import { setFrontHeaders } from "../http/response-headers";
-import { entitlements, type Plan, planRequired } from "../plans";
+import { entitlements, type Plan, planRequired } from "../contract/plans";
 import { siteStub } from "../stubs";
 import { fromSite, internalRequest } from "./forward";
-import { PUBLIC_CACHE_CONTROL } from "../../actors/site/public-routes";
+import { PUBLIC_CACHE_CONTROL } from "../contract/cache-control";
 
 export const CORS_HEADERS = {
   "access-control-allow-origin": "*",

@@ -1,10 +1,10 @@
-import { HOST_HEADER } from "../../actors/site";
-import type { HostnameRoute } from "../../actors/hostname";
-import { VALIDATION_PATH } from "../../actors/site/hostnames/providers";
+import { HOST_HEADER } from "../contract/headers";
+import type { HostnameRoute } from "../contract/hostnames";
+import { VALIDATION_PATH } from "../contract/hostnames";
 import { cachedStream, renderKey } from "../edge/cache";
 import { siteMetaById } from "../edge/site-meta";
-import { ApiError } from "../http/errors";
-import { entitlements, planRequired } from "../plans";
+import { ApiError } from "../contract/errors";
+import { entitlements, planRequired } from "../contract/plans";
 import { normalizeHostname } from "../shared/hostname";
 import { hostnameStub, siteStub } from "../stubs";
 import { fromSite, pageRequest, pageResponse } from "./forward";

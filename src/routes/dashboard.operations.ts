@@ -1,9 +1,9 @@
 /** The dashboard API (operator token, or a site's admin key under /sites/:siteId) as operations of the OpenAPI document. */
 import { z } from "zod";
-import { collectionInputSchema } from "../../actors/site/fields";
-import { batchInputSchema, itemInputSchema, itemPatchSchema } from "../../actors/site/items";
-import { mediaInputSchema, mediaPatchSchema, sitePatchSchema } from "../../actors/site/routes";
-import { DASHBOARD_SEARCH_MAX } from "../../actors/site/dashboard-list";
+import { collectionInputSchema } from "../contract/fields";
+import { batchInputSchema, itemInputSchema, itemPatchSchema } from "../contract/items";
+import { mediaInputSchema, mediaPatchSchema, sitePatchSchema, siteCreate, workspaceCreate, workspacePatch } from "../contract/sites";
+import { DASHBOARD_SEARCH_MAX } from "../contract/limits";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "../shared/list-params";
 import {
   Collection,
@@ -15,11 +15,10 @@ import {
   Site,
   SiteStats,
   Workspace,
-} from "../openapi/responses";
+} from "../contract/responses";
 import { P } from "../openapi/params";
 import * as examples from "../openapi/examples";
 import { operation, type Operation, type Param } from "../openapi/registry";
-import { siteCreate, workspaceCreate, workspacePatch } from "./dashboard";
 
 /** A dashboard list's paging, read as the content API reads it. */
 const PAGING: Param[] = [

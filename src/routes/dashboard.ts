@@ -1,29 +1,17 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { authorizeSite, requireOperator } from "../auth";
 import { forgetAllSites } from "../edge/site-meta";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../contract/errors";
 import { json, readJsonObject } from "../http/json";
 import { parseBody } from "../http/validation";
-import { isSiteId, isWorkspaceId, newAdminKey, newPublicToken, newSiteId, newWorkspaceId } from "../ids";
-import { PLANS } from "../plans";
+import { isSiteId, isWorkspaceId } from "../contract/ids";
+import { newAdminKey, newPublicToken, newSiteId, newWorkspaceId } from "../ids";
+import { mayBeIssued, siteIdSecret } from "../sites/issued";
 import { siteStub, workspaceStub } from "../stubs";
-import { presentSite } from "../../actors/site/routes";
-import { SESSION_HEADER } from "../../actors/site";
+import { SESSION_HEADER, OPERATOR_HEADER } from "../contract/headers";
 import { fromSite, internalRequest, withBufferedBody } from "./forward";
-
-const name = z.string().trim().min(1).max(200);
-export const workspaceCreate = z.object({ name, plan: z.enum(PLANS) }).strict();
-export const workspacePatch = z
-  .object({ name: name.optional(), plan: z.enum(PLANS).optional() })
-  .strict()
-  .refine((p) => p.name !== undefined || p.plan !== undefined, { message: "send name and/or plan" });
-export const siteCreate = z
-  .object({ name, workspaceId: z.string().optional(), plan: z.enum(PLANS).optional() })
-  .strict()
-  .refine((s) => !(s.workspaceId && s.plan), {
-    message: "a site in an existing workspace takes that workspace's plan; change the plan with PATCH /workspaces/:id",
-    path: ["plan"],
-  });
+import { workspaceCreate, workspacePatch, siteCreate } from "../contract/sites";
+import { type Site } from "../contract/responses";
 
 function workspaceId(raw: string | undefined): string {
   if (!raw || !isWorkspaceId(raw)) throw new ApiError("not_found", "No such workspace.");
@@ -58,7 +46,9 @@ export async function patchWorkspace(request: Request, env: Env, id: string | un
 export async function createSite(request: Request, env: Env): Promise<Response> {
   await requireOperator(request, env);
   const input = parseBody(siteCreate, await readJsonObject(request), "site");
-  const siteId = newSiteId();
+  const secret = siteIdSecret(env);
+  if (!secret) throw new ApiError("not_configured", "Set the SITE_ID_SECRET secret (16 characters or more) before creating sites.");
+  const siteId = await newSiteId(secret);
   let wsId = input.workspaceId;
   if (wsId === undefined) {
     wsId = newWorkspaceId();
@@ -71,9 +61,9 @@ export async function createSite(request: Request, env: Env): Promise<Response> 
   const stub = siteStub(env, siteId);
   await stub.init({ id: siteId, name: input.name, workspaceId: workspace.id, plan: workspace.plan, token, adminKey });
   const response = await stub.fetch(
-    internalRequest(new Request(`${new URL(request.url).origin}/sites/${siteId}`), { "x-oc-operator": "1" }),
+    internalRequest(new Request(`${new URL(request.url).origin}/sites/${siteId}`), { [OPERATOR_HEADER]: "1" }),
   );
-  const body = (await response.json()) as { site: ReturnType<typeof presentSite> };
+  const body = (await response.json()) as { site: z.infer<typeof Site> };
   // The admin key is shown once, here; the site keeps only its hash.
   return json({ site: { ...body.site, adminKey } }, 201);
 }
@@ -85,7 +75,9 @@ export async function siteDashboard(request: Request, env: Env, siteId: string |
     throw new ApiError("not_found", "No such site.");
   }
   const principal = await authorizeSite(request, env, siteId);
+  // The operator may name any id; one nobody was issued is answered here, costing no object.
+  if (!(await mayBeIssued(env, siteId))) throw new ApiError("not_found", "No such site.");
   const extra: Record<string, string> =
-    principal.kind === "operator" ? { "x-oc-operator": "1" } : principal.session ? { [SESSION_HEADER]: principal.session } : {};
+    principal.kind === "operator" ? { [OPERATOR_HEADER]: "1" } : principal.session ? { [SESSION_HEADER]: principal.session } : {};
   return fromSite(siteId, await siteStub(env, siteId).fetch(internalRequest(await withBufferedBody(request), extra)));
 }

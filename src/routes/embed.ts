@@ -1,5 +1,5 @@
 import { EMBED_JS } from "../../dist/embed-bundle";
-import { STATIC_CACHE_CONTROL } from "../openapi/static";
+import { STATIC_CACHE_CONTROL } from "../contract/cache-control";
 
 const etag = `"e${EMBED_JS.length.toString(36)}-${hash(EMBED_JS)}"`;
 

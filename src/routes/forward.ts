@@ -1,6 +1,7 @@
-import { CACHE_VERSION_HEADER } from "../../actors/site";
+import { CACHE_VERSION_HEADER, INTERNAL_HEADER_PREFIX } from "../contract/headers";
 import { noteVersion } from "../edge/site-meta";
-import { MAX_BODY_BYTES, tooLarge } from "../http/json";
+import { MAX_BODY_BYTES } from "../contract/limits";
+import { tooLarge } from "../http/json";
 import { readCapped } from "../http/read-capped";
 
 /**
@@ -10,7 +11,7 @@ import { readCapped } from "../http/read-capped";
  */
 export function internalRequest(request: Request, extra: Record<string, string> = {}): Request {
   const headers = new Headers();
-  for (const [k, v] of request.headers) if (!k.startsWith("x-oc-")) headers.set(k, v);
+  for (const [k, v] of request.headers) if (!k.startsWith(INTERNAL_HEADER_PREFIX)) headers.set(k, v);
   for (const [k, v] of Object.entries(extra)) headers.set(k, v);
   const hasBody = request.method !== "GET" && request.method !== "HEAD";
   // A redirect from the site object is the client's to follow, never ours.

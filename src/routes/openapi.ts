@@ -5,8 +5,8 @@
  */
 import { DOCS_ASSETS } from "../../dist/docs-assets";
 import DOCUMENT from "../../openapi.json";
-import { ApiError } from "../http/errors";
-import { STATIC_CACHE_CONTROL } from "../openapi/static";
+import { ApiError } from "../contract/errors";
+import { STATIC_CACHE_CONTROL } from "../contract/cache-control";
 
 const DOCUMENT_TEXT = JSON.stringify(DOCUMENT);
 

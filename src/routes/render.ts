@@ -1,12 +1,10 @@
-import { RENDER_HEADER } from "../../actors/site";
+import { RENDER_HEADER } from "../contract/headers";
 import { cachedStream, renderKey } from "../edge/cache";
 import { siteMeta } from "../edge/site-meta";
-import { ApiError } from "../http/errors";
-import { entitlements, planRequired } from "../plans";
+import { ApiError } from "../contract/errors";
+import { entitlements, planRequired } from "../contract/plans";
 import { siteStub } from "../stubs";
 import { fromSite, internalRequest, pageRequest, pageResponse } from "./forward";
-
-export { SERVICE_TOKEN_HEADER } from "../contract/headers";
 
 /**
  * A page request from the customer's reverse proxy (`x-service-token`),

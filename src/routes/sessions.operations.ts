@@ -1,8 +1,8 @@
 /** Dashboard sign-in (src/routes/sessions.ts) and the dashboard's page, as operations of the OpenAPI document. */
 import { z } from "zod";
-import { Session } from "../openapi/responses";
+import { Session } from "../contract/responses";
 import { operation, type Operation } from "../openapi/registry";
-import { signInSchema } from "./sessions";
+import { signInSchema } from "../contract/sites";
 
 const tag = "Sessions";
 const session = z.strictObject({ session: Session });

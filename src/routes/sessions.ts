@@ -1,15 +1,14 @@
-import { z } from "zod";
 import { cookieSession, isOperatorToken } from "../auth";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../contract/errors";
 import { json, readJsonObject } from "../http/json";
 import { parseBody } from "../http/validation";
-import { siteIdOfAdminKey } from "../ids";
+import { siteIdOfAdminKey } from "../contract/ids";
 import { clearSessionCookie, notFromOtherOrigin, sessionCookie, setSessionCookie } from "../sessions/cookie";
 import { sessionOwner } from "../sessions/policy";
 import type { SessionInfo } from "../sessions/store";
+import { mayBeIssued, siteExists } from "../sites/issued";
 import { operatorSessionsStub, signInThrottleStub, siteStub } from "../stubs";
-
-export const signInSchema = z.object({ key: z.string().trim().min(1, "enter your admin key").max(200) }).strict();
+import { signInSchema } from "../contract/sites";
 
 type Session = SessionInfo & ({ kind: "operator" } | { kind: "site"; siteId: string });
 
@@ -31,19 +30,14 @@ export async function signIn(request: Request, env: Env): Promise<Response> {
   // A page elsewhere must not sign a visitor in to an account of its choosing.
   if (!notFromOtherOrigin(request)) throw new ApiError("forbidden", "Sign in from the dashboard's own page.");
   const { key } = parseBody(signInSchema, await readJsonObject(request), "sign-in");
+  // A key naming a site nobody was issued is wrong without asking (and without a throttle object for it).
+  const target = siteIdOfAdminKey(key);
+  if (target !== null && !(await siteExists(env, target))) throw wrongKey(0);
   const throttle = signInThrottleStub(env, throttleKey(request, key));
   const { allowed, waitMs } = await throttle.attempt();
   if (!allowed) throw tooMany(waitMs);
   const made = await startSession(env, key);
-  if (!made) {
-    throw new ApiError(
-      "unauthorized",
-      waitMs > 0
-        ? `That key is not right. Check it and try again in ${Math.ceil(waitMs / 1000)} seconds.`
-        : "That key is not right. Check it and try again.",
-      { retryAfterSeconds: Math.ceil(waitMs / 1000) },
-    );
-  }
+  if (!made) throw wrongKey(waitMs);
   await throttle.succeeded();
   return json({ session: made.session }, 201, { "set-cookie": setSessionCookie(request, made.id) });
 }
@@ -57,6 +51,16 @@ async function startSession(env: Env, key: string): Promise<{ id: string; sessio
   if (!siteId) return null;
   const made = await siteStub(env, siteId).signIn(key);
   return made && { id: made.id, session: { kind: "site", siteId, ...made.session } };
+}
+
+function wrongKey(waitMs: number): ApiError {
+  return new ApiError(
+    "unauthorized",
+    waitMs > 0
+      ? `That key is not right. Check it and try again in ${Math.ceil(waitMs / 1000)} seconds.`
+      : "That key is not right. Check it and try again.",
+    { retryAfterSeconds: Math.ceil(waitMs / 1000) },
+  );
 }
 
 function tooMany(waitMs: number): ApiError {
@@ -83,7 +87,7 @@ async function lookUp(env: Env, id: string): Promise<Session | null> {
     const info = await operatorSessionsStub(env).verify(id);
     return info && { kind: "operator", ...info };
   }
-  if (owner?.kind === "site") {
+  if (owner?.kind === "site" && (await mayBeIssued(env, owner.siteId))) {
     const info = await siteStub(env, owner.siteId).verifySession(id);
     return info && { kind: "site", siteId: owner.siteId, ...info };
   }
@@ -96,6 +100,6 @@ export async function signOut(request: Request, env: Env): Promise<Response> {
   const id = sessionCookie(request);
   const owner = id === null ? null : sessionOwner(id);
   if (id !== null && owner?.kind === "operator") await operatorSessionsStub(env).end(id);
-  if (id !== null && owner?.kind === "site") await siteStub(env, owner.siteId).endSession(id);
+  if (id !== null && owner?.kind === "site" && (await mayBeIssued(env, owner.siteId))) await siteStub(env, owner.siteId).endSession(id);
   return json({ signedOut: true }, 200, { "set-cookie": clearSessionCookie(request) });
 }

@@ -1,7 +1,8 @@
 /** Server rendering (capture, refresh, webhook, rendered pages) and custom hostnames as operations of the OpenAPI document. */
 import { z } from "zod";
-import { captureSchema, customHostnameSchema } from "../../actors/site/ssr/routes";
-import { Capture, CustomHostname } from "../openapi/responses";
+import { captureSchema } from "../contract/ssr";
+import { customHostnameSchema } from "../contract/hostnames";
+import { Capture, CustomHostname } from "../contract/responses";
 import { P } from "../openapi/params";
 import { operation, type Operation } from "../openapi/registry";
 import { withSiteId } from "./dashboard.operations";

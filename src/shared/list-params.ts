@@ -6,9 +6,6 @@
 
 export const DEFAULT_LIMIT = 24;
 export const MAX_LIMIT = 100;
-/** `limit` of /search and of /related: their default and most. */
-export const SEARCH_LIMIT = { fallback: 10, max: 50 };
-export const RELATED_LIMIT = { fallback: 5, max: 20 };
 const MAX_PAGE = 1_000_000;
 
 export const FILTER_OPS = ["eq", "ne", "gt", "gte", "lt", "lte", "contains", "in"] as const;

@@ -1,5 +1,5 @@
 import { request } from "node:http";
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { checkScreen, dashboardBrowser, OPERATOR, signIn } from "./dashboard-harness";
 import { api, putPage, service, type Site } from "./harness";
 
@@ -147,21 +147,36 @@ describe("the dashboard's SEO Engine, Domains, Search and Plan screens in Chromi
     await page.getByLabel("Hostname").fill(hostname);
     await page.getByRole("button", { name: "Connect hostname" }).click();
     await page
-      .getByText("Waiting for your DNS record")
+      .getByText("Waiting for your DNS records")
       .waitFor()
       .catch(async (err: unknown) => {
         // What the screen said instead, for whoever reads a failed run.
         console.error("domains screen:", await page.locator("main").innerText());
         throw err;
       });
-    expect(await page.getByRole("cell", { name: "CNAME" }).isVisible()).toBe(true);
+    expect(await page.getByRole("cell", { name: "CNAME", exact: true }).isVisible()).toBe(true);
+    // The TXT record only this registration was given, as the owner reads it off the screen.
+    const txtRow = page.getByRole("row").filter({ has: page.getByRole("cell", { name: "TXT", exact: true }) });
+    const txtName = (await txtRow.locator("td").nth(0).innerText()).trim();
+    const txtValue = (await txtRow.locator("td code").nth(1).innerText()).trim();
+    expect(txtName).toBe(`_oc-challenge.${hostname}`);
+    expect(txtValue).toMatch(/^oc-site-verification=[0-9a-f]{32}$/);
     await checkScreen(page, "23-domains-pending");
 
-    // The local provider validates a hostname when a request for it with its token arrives.
+    // The local provider's CNAME proof: a request for the hostname with its token arrives here.
     const waiting = (await page.locator("li", { hasText: "/.well-known/oc-hostname/" }).textContent()) ?? "";
     const path = /(\/\.well-known\/oc-hostname\/[^\s)]+)/.exec(waiting)?.[1];
     expect(path).toBeTruthy();
     expect((await onHost(hostname, path!)).status).toBe(200);
+    // Not enough without the TXT record: still waiting, and the hostname serves nothing.
+    await page.getByRole("button", { name: "Check DNS records now" }).click();
+    await page.getByRole("button", { name: "Check DNS records now" }).waitFor();
+    expect(await page.getByText("Waiting for your DNS records").isVisible()).toBe(true);
+    expect((await onHost(hostname, "/")).status).toBe(404);
+    // The owner publishes the TXT record at their DNS provider (here the local resolver), then checks.
+    const published = await fetch(`${inject("doh")}/records/${encodeURIComponent(txtName)}?type=TXT`, { method: "PUT", body: txtValue });
+    expect(published.status).toBe(204);
+    await page.getByRole("button", { name: "Check DNS records now" }).click();
     await page.getByText(/Active since/).waitFor({ timeout: 20_000 });
     await checkScreen(page, "24-domains-active");
 
@@ -189,7 +204,7 @@ describe("the dashboard's SEO Engine, Domains, Search and Plan screens in Chromi
     await expect
       .poll(() => page.reload().then(() => page.locator(".stat", { hasText: "Items indexed" }).textContent()), { timeout: 30_000 })
       .toMatch(/^1/);
-    await page.getByLabel("Search by meaning").fill("a stroll by the water");
+    await page.getByLabel("Search your items").fill("a stroll by the water");
     await page.getByRole("button", { name: "Search", exact: true }).click();
     await page.getByText(/score 0\.\d{3}/).waitFor();
     await page.getByRole("button", { name: "Related to A walk along the river" }).click();

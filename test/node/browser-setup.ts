@@ -1,6 +1,7 @@
 import type { TestProject } from "vitest/node";
 import { buildWorker, startWorkerd } from "../../scripts/workerd-host.mjs";
 import { startPageServer } from "./page-server";
+import { startDohServer } from "../../scripts/doh-server.mjs";
 
 export const BROWSER_OPERATOR = "browser-test-operator";
 
@@ -11,6 +12,8 @@ export const BROWSER_OPERATOR = "browser-test-operator";
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const script = buildWorker(".wrangler/browser-test-build");
+  // The resolver custom hostname ownership (TXT) is checked against; tests publish records on it.
+  const doh = await startDohServer();
   const { dispose, base } = await startWorkerd({
     scriptPath: script,
     adminToken: BROWSER_OPERATOR,
@@ -20,14 +23,17 @@ export default async function setup(project: TestProject): Promise<() => Promise
       CUSTOM_HOSTNAMES: "local",
       SERVICE_HOSTNAMES: "127.0.0.1,localhost",
       CUSTOM_HOSTNAME_CNAME_TARGET: "localhost",
+      DOH_URL: doh.url,
     },
     embedderProcesses: 1,
   });
   const pages = await startPageServer();
   project.provide("service", base);
   project.provide("pageServer", pages.origin);
+  project.provide("doh", doh.origin);
   return async () => {
     await pages.close();
+    await doh.close();
     await dispose();
   };
 }

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, callJson } from "../helpers";
 import { checkAnswer } from "../contract/document";
-import { onHost, register, renderedBlog, uniqueHost, view } from "../hostname-helpers";
+import { onHost, proveOwnership, register, renderedBlog, uniqueHost, view } from "../hostname-helpers";
 
 // This project runs with CUSTOM_HOSTNAMES="cloudflare", the Cloudflare API mock as the outbound service.
 const advance = (hostname: string, status: string, sslStatus: string) =>
@@ -17,6 +17,12 @@ describe("custom hostnames on Cloudflare for SaaS (mocked API)", () => {
     expect(status).toBe(201);
     expect(body.customHostname).toMatchObject({ hostname, cnameTarget: "ssr.example.net", sslStatus: "pending_validation" });
     expect(body.customHostname.missing).toContain(`a CNAME record ${hostname} → ssr.example.net at your DNS provider`);
+    // Cloudflare for SaaS names the ownership record itself; it is what the customer must publish.
+    expect(body.customHostname.ownershipVerification).toMatchObject({
+      type: "txt",
+      name: `_cf-custom-hostname.${hostname}`,
+      verified: false,
+    });
 
     const stub = env.SITE.get(env.SITE.idFromName(site.id));
     const check = async () => {
@@ -38,6 +44,11 @@ describe("custom hostnames on Cloudflare for SaaS (mocked API)", () => {
     expect((await onHost(hostname, "/")).status).toBe(404);
 
     await advance(hostname, "active", "active");
+    await check();
+    // Cloudflare serves it, but the TXT record was never published: not ours to route yet.
+    expect((await view(site)).body.customHostname.sslStatus).not.toBe("active");
+    expect((await onHost(hostname, "/")).status).toBe(404);
+    await proveOwnership(body.customHostname);
     await check();
     const active = (await view(site)).body.customHostname;
     expect(active.sslStatus).toBe("active");
@@ -69,14 +80,14 @@ describe("custom hostnames on Cloudflare for SaaS (mocked API)", () => {
         await state.storage.setAlarm(Date.now() - 1);
       });
     const a = uniqueHost("a");
-    await register(site, a);
+    await proveOwnership((await register(site, a)).body.customHostname);
     await advance(a, "active", "active");
     await due();
     await runDurableObjectAlarm(stub);
     expect((await onHost(a, "/")).status).toBe(200);
 
     const b = uniqueHost("b");
-    await register(site, b);
+    await proveOwnership((await register(site, b)).body.customHostname);
     await advance(b, "active", "active");
     await fetch("https://api.cloudflare.test/__mock/delay", { method: "POST", body: JSON.stringify({ hostname: b, ms: 300 }) });
     await due();

@@ -1,3 +1,4 @@
+import { VALIDATION_PATH } from "../../../src/contract/hostnames";
 /**
  * Who issues the certificate and routes a custom hostname. Two implementations,
  * chosen by configuration (`CUSTOM_HOSTNAMES`):
@@ -15,6 +16,8 @@ export interface ProviderState {
   sslStatus: SslStatus;
   /** What is still missing, in words a customer can act on. */
   missing: string[];
+  /** The provider's own ownership record (Cloudflare for SaaS `ownership_verification`), when it gives one. */
+  ownership?: { name: string; value: string };
 }
 
 export interface HostnameProvider {
@@ -24,8 +27,6 @@ export interface HostnameProvider {
   status(providerId: string, hostname: string, validationToken: string): Promise<ProviderState>;
   remove(providerId: string): Promise<void>;
 }
-
-export const VALIDATION_PATH = "/.well-known/oc-hostname/";
 
 export class LocalProvider implements HostnameProvider {
   readonly name = "local";
@@ -127,13 +128,15 @@ export class CloudflareSaasProvider implements HostnameProvider {
       else if (r.txt_name) missing.push(`TXT record ${r.txt_name} = ${r.txt_value}`);
     }
     for (const e of h.ssl?.validation_errors ?? []) missing.push(e.message);
+    const own = h.ownership_verification;
+    const ownership = own?.type === "txt" && own.name && own.value ? { name: own.name, value: own.value } : undefined;
     const sslStatus: SslStatus =
       ssl === "active" && h.status === "active"
         ? "active"
         : ssl === "pending_issuance" || ssl === "pending_deployment"
           ? "pending_issuance"
           : "pending_validation";
-    return { providerId: h.id, sslStatus, missing: sslStatus === "active" ? [] : missing };
+    return { providerId: h.id, sslStatus, missing: sslStatus === "active" ? [] : missing, ...(ownership ? { ownership } : {}) };
   }
 }
 

@@ -5,13 +5,44 @@
  * the active one serving until the new one is active itself, then releases it.
  * Uniqueness across sites is the Hostname object's decision (one per hostname).
  */
-import { ApiError } from "../../../src/http/errors";
+import { ApiError } from "../../../src/contract/errors";
 import { randomHex } from "../../../src/ids";
 import { normalizeHostname } from "../../../src/shared/hostname";
 import type { SiteContext } from "../context";
 import { cancelJob, scheduleJob } from "../jobs";
 import { type HostnameProvider, ProviderError, providerFor } from "./providers";
-import { type HostnameRecord, activeHostname, deleteHostname, insertHostname, markValidated, readHostnames, updateHostname } from "./store";
+import { DnsError, txtValues } from "../../../src/dns/doh";
+import {
+  type HostnameRecord,
+  activeHostname,
+  deleteHostname,
+  insertHostname,
+  markOwnerVerified,
+  markValidated,
+  readHostnames,
+  setChallenge,
+  updateHostname,
+} from "./store";
+
+/** Where the TXT proof lives when the provider does not name its own record. */
+export const CHALLENGE_PREFIX = "_oc-challenge.";
+
+const newChallenge = (hostname: string) => ({ name: `${CHALLENGE_PREFIX}${hostname}`, value: `oc-site-verification=${randomHex(16)}` });
+
+/**
+ * Hostnames no site may ever register: the service's own (SERVICE_HOSTNAMES, and the host the
+ * registration itself came in on) and the CNAME target with everything under it.
+ */
+function ownHostname(s: SiteContext, hostname: string, target: string, requestHost: string): boolean {
+  const own = (s.env.SERVICE_HOSTNAMES ?? "")
+    .split(",")
+    .map((h) => h.trim().toLowerCase().replace(/:\d+$/, ""))
+    .filter(Boolean);
+  if (own.includes(hostname) || hostname === requestHost.toLowerCase()) return true;
+  const t = target.toLowerCase().replace(/\.$/, "");
+  return hostname === t || (t.includes(".") && hostname.endsWith(`.${t}`));
+}
+import { log, errorText } from "../../../src/log/log";
 
 export const HOSTNAME_JOB = "hostname-check";
 
@@ -53,6 +84,9 @@ export function presentHostname(h: HostnameRecord, cnameTarget: string) {
     hostname: h.hostname,
     cnameTarget,
     sslStatus: h.sslStatus,
+    ...(h.challenge.value
+      ? { ownershipVerification: { type: "txt" as const, name: h.challenge.name, value: h.challenge.value, verified: h.ownerVerified } }
+      : {}),
     ...(h.sslStatus === "active" ? {} : { missing: h.missing }),
     createdAt: h.createdAt,
     updatedAt: h.updatedAt,
@@ -78,18 +112,38 @@ function serially<T>(s: SiteContext, step: () => Promise<T>): Promise<T> {
   return run;
 }
 
-export function registerHostname(s: SiteContext, input: string, port = ""): Promise<{ record: HostnameRecord; created: boolean }> {
-  return serially(s, () => register(s, input, port));
+/** `requestHost`: the host the registration came in on (the service's own, never registrable). */
+export function registerHostname(
+  s: SiteContext,
+  input: string,
+  port = "",
+  requestHost = "",
+): Promise<{ record: HostnameRecord; created: boolean }> {
+  return serially(s, () => register(s, input, port, requestHost));
 }
 
-async function register(s: SiteContext, input: string, port: string): Promise<{ record: HostnameRecord; created: boolean }> {
+async function register(
+  s: SiteContext,
+  input: string,
+  port: string,
+  requestHost: string,
+): Promise<{ record: HostnameRecord; created: boolean }> {
   const provider = providerOf(s, port);
   const checked = normalizeHostname(input, toAscii);
   if (!checked.ok) throw new ApiError("bad_request", `hostname ${checked.reason}.`, { path: "hostname" });
   const hostname = checked.hostname;
+  if (ownHostname(s, hostname, provider.cnameTarget, requestHost)) {
+    throw new ApiError("bad_request", `hostname ${hostname} belongs to this service and cannot be connected to a site.`, {
+      path: "hostname",
+    });
+  }
   const existing = readHostnames(s.sql);
   const same = existing.find((h) => h.hostname === hostname);
-  if (same) return { record: same, created: false };
+  // Registering the same hostname again checks it now (the DNS record may just have been added).
+  if (same) {
+    if (same.sslStatus !== "active") await check(s, hostname, true);
+    return { record: readHostnames(s.sql).find((h) => h.hostname === hostname) ?? same, created: false };
+  }
 
   const siteId = s.site()!.id;
   if (!(await hostnameStub(s, hostname).claim(hostname, siteId))) {
@@ -103,22 +157,50 @@ async function register(s: SiteContext, input: string, port: string): Promise<{ 
     await hostnameStub(s, hostname).release(siteId);
     if (err instanceof ProviderError && err.code === 1406)
       throw new ApiError("conflict", `${hostname} is already registered with the certificate provider.`);
-    console.error("custom hostname create failed", err);
+    log("hostname_create_failed", { siteId, hostname, error: errorText(err) });
     throw new ApiError("bad_gateway", "The certificate provider did not accept the hostname; try again shortly.");
   }
   // An earlier replacement that never became active gives way to this one, now that this one is accepted.
   for (const h of existing.filter((x) => x.sslStatus !== "active")) await detach(s, provider, h);
+  // A value only this registration was given: a record left in DNS by an earlier owner proves nothing.
+  const challenge = state.ownership ?? newChallenge(hostname);
   insertHostname(s.sql, {
     hostname,
     provider: provider.name,
     providerId: state.providerId,
-    sslStatus: state.sslStatus,
-    missing: state.missing,
+    sslStatus: state.sslStatus === "active" ? "pending_validation" : state.sslStatus,
+    missing: withProof(state.missing, challenge, false),
     validationToken: token,
+    challenge,
   });
-  if (state.sslStatus === "active") await activate(s, provider, hostname);
-  else scheduleJob(s.storage, HOSTNAME_JOB, hostname, Date.now() + checkDelayMs(0));
+  // Even a provider that calls the hostname active at once waits for the proof.
+  scheduleJob(s.storage, HOSTNAME_JOB, hostname, Date.now() + checkDelayMs(0));
   return { record: readHostnames(s.sql).find((h) => h.hostname === hostname)!, created: true };
+}
+
+/** The provider's list of what is missing, with the TXT proof first while it has not been seen. */
+function withProof(missing: string[], challenge: { name: string; value: string }, verified: boolean): string[] {
+  if (verified) return missing;
+  return [`a TXT record ${challenge.name} with the value ${challenge.value} (proves that you control this hostname's DNS)`, ...missing];
+}
+
+/**
+ * Whether this registration proved control of the hostname's DNS: its TXT record, looked up
+ * through DNS over HTTPS (DOH_URL). Remembered once seen; a resolver failure is "not yet".
+ */
+async function ownerProven(s: SiteContext, record: HostnameRecord): Promise<boolean> {
+  if (record.ownerVerified) return true;
+  if (!record.challenge.value) return false;
+  try {
+    const values = await txtValues(s.env, record.challenge.name);
+    if (!values.includes(record.challenge.value)) return false;
+  } catch (err) {
+    if (!(err instanceof DnsError)) throw err;
+    log("hostname_txt_lookup_failed", { siteId: s.site()?.id, hostname: record.hostname, error: errorText(err) });
+    return false;
+  }
+  markOwnerVerified(s.sql, record.hostname);
+  return true;
 }
 
 /** One status check (the alarm's job); returns when to check again, or nothing once active or gone. */
@@ -126,18 +208,27 @@ export function checkHostname(s: SiteContext, hostname: string): Promise<{ next:
   return serially(s, () => check(s, hostname));
 }
 
-async function check(s: SiteContext, hostname: string): Promise<{ next: number } | void> {
-  const record = readHostnames(s.sql).find((h) => h.hostname === hostname);
+async function check(s: SiteContext, hostname: string, asked = false): Promise<{ next: number } | void> {
+  let record = readHostnames(s.sql).find((h) => h.hostname === hostname);
   if (!record || record.sslStatus === "active") return;
   const provider = providerOf(s);
-  if (Date.now() - Date.parse(record.createdAt) > PENDING_LIMIT_MS) return void (await detach(s, provider, record));
+  if (!asked && Date.now() - Date.parse(record.createdAt) > PENDING_LIMIT_MS) return void (await detach(s, provider, record));
   const state = await provider.status(record.providerId, hostname, record.validationToken);
+  if (!record.challenge.value) {
+    setChallenge(s.sql, hostname, state.ownership ?? newChallenge(hostname));
+    record = readHostnames(s.sql).find((h) => h.hostname === hostname)!;
+  }
+  const proven = await ownerProven(s, record);
   updateHostname(s.sql, hostname, {
     sslStatus: state.sslStatus === "active" ? record.sslStatus : state.sslStatus,
-    missing: state.missing,
-    checks: record.checks + 1,
+    missing: withProof(state.missing, record.challenge, proven),
+    checks: asked ? record.checks : record.checks + 1,
   });
-  if (state.sslStatus === "active") return void (await activate(s, provider, hostname));
+  if (state.sslStatus === "active" && proven) {
+    await activate(s, provider, hostname);
+    if (asked) cancelJob(s.storage, HOSTNAME_JOB, hostname);
+    return;
+  }
   return { next: Date.now() + checkDelayMs(record.checks + 1) };
 }
 
@@ -148,10 +239,9 @@ export function validateHostname(s: SiteContext, hostname: string, token: string
 
 async function validate(s: SiteContext, hostname: string, token: string): Promise<boolean> {
   if (!markValidated(s.sql, hostname, token)) return false;
-  const provider = providerOf(s);
   const record = readHostnames(s.sql).find((h) => h.hostname === hostname)!;
-  const state = await provider.status(record.providerId, hostname, token);
-  if (state.sslStatus === "active" && record.sslStatus !== "active") await activate(s, provider, hostname);
+  // Reaching this service proves the CNAME; the TXT record must prove the rest (check() does both).
+  if (record.sslStatus !== "active") await check(s, hostname, true);
   return true;
 }
 
@@ -189,7 +279,7 @@ async function detach(s: SiteContext, provider: HostnameProvider, h: HostnameRec
   await hostnameStub(s, h.hostname).release(s.site()!.id);
   await provider
     .remove(h.providerId)
-    .catch((err) => console.error("provider remove failed; the hostname is detached here regardless", err));
+    .catch((err) => log("hostname_remove_failed", { siteId: s.site()?.id, hostname: h.hostname, error: errorText(err) }));
 }
 
 export { activeHostname };

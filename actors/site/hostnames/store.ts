@@ -8,6 +8,10 @@ export interface HostnameRecord {
   missing: string[];
   validationToken: string;
   validated: boolean;
+  /** The TXT record that proves this registration's control of the hostname's DNS. */
+  challenge: { name: string; value: string };
+  /** Whether the TXT record was seen (through DNS over HTTPS). */
+  ownerVerified: boolean;
   checks: number;
   createdAt: string;
   updatedAt: string;
@@ -21,6 +25,9 @@ type Row = {
   missing: string;
   validation_token: string;
   validated: number;
+  challenge_name: string;
+  challenge_value: string;
+  owner_verified: number;
   checks: number;
   created_at: string;
   updated_at: string;
@@ -34,6 +41,8 @@ const toRecord = (r: Row): HostnameRecord => ({
   missing: JSON.parse(r.missing) as string[],
   validationToken: r.validation_token,
   validated: r.validated === 1,
+  challenge: { name: r.challenge_name, value: r.challenge_value },
+  ownerVerified: r.owner_verified === 1,
   checks: r.checks,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
@@ -48,20 +57,40 @@ export function activeHostname(sql: SqlStorage): HostnameRecord | null {
   return readHostnames(sql).find((h) => h.sslStatus === "active") ?? null;
 }
 
-export function insertHostname(sql: SqlStorage, h: Omit<HostnameRecord, "checks" | "validated" | "createdAt" | "updatedAt">): void {
+export function insertHostname(
+  sql: SqlStorage,
+  h: Omit<HostnameRecord, "checks" | "validated" | "ownerVerified" | "createdAt" | "updatedAt">,
+): void {
   const now = new Date().toISOString();
   sql.exec(
-    `INSERT INTO custom_hostnames (hostname, provider, provider_id, ssl_status, missing, validation_token, validated, checks, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, 0, 0, ?, ?)`,
+    `INSERT INTO custom_hostnames (hostname, provider, provider_id, ssl_status, missing, validation_token, validated,
+       challenge_name, challenge_value, owner_verified, checks, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, 0, 0, ?, ?)`,
     h.hostname,
     h.provider,
     h.providerId,
     h.sslStatus,
     JSON.stringify(h.missing),
     h.validationToken,
+    h.challenge.name,
+    h.challenge.value,
     now,
     now,
   );
+}
+
+/** A registration from before the proof existed gets its challenge (once). */
+export function setChallenge(sql: SqlStorage, hostname: string, challenge: { name: string; value: string }): void {
+  sql.exec(
+    "UPDATE custom_hostnames SET challenge_name = ?, challenge_value = ? WHERE hostname = ? AND challenge_value = ''",
+    challenge.name,
+    challenge.value,
+    hostname,
+  );
+}
+
+export function markOwnerVerified(sql: SqlStorage, hostname: string): void {
+  sql.exec("UPDATE custom_hostnames SET owner_verified = 1 WHERE hostname = ?", hostname);
 }
 
 export function updateHostname(

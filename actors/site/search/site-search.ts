@@ -1,19 +1,18 @@
 import { QueryVectors } from "./query-vectors";
-import { ApiError, clip } from "../../../src/http/errors";
-import { entitlements, planRequired } from "../../../src/plans";
-import { RELATED_LIMIT, SEARCH_LIMIT, parseLimit } from "../../../src/shared/list-params";
+import { ApiError, clip } from "../../../src/contract/errors";
+import { entitlements, planRequired } from "../../../src/contract/plans";
+import { parseLimit } from "../../../src/shared/list-params";
 import { type Embedder, EmbeddingError, embedderFor } from "../../../src/search/embedder";
 import { looksEnglish } from "../../../src/search/language";
 import { modelInfo } from "../../../src/search/models";
 import { type VectorIndex, VectorizeVectorIndex } from "../../../src/search/vector-index";
-import type { Collection } from "../collections";
+import type { Collection, ItemRow } from "../storage/rows";
 import type { SiteContext } from "../context";
-import type { ItemData } from "../item-data";
-import type { ItemRow } from "../items";
+import type { ItemData } from "../content/item-data";
 import { type JobHandler, scheduleJob } from "../jobs";
-import { type PublicItem, presentItems } from "../public-items";
-import { publicJson } from "../public-routes";
-import { selectIn } from "../sql-in";
+import { type PublicItem, presentItems } from "../reads/public-items";
+import { publicJson } from "../http/public-json";
+import { selectIn } from "../storage/sql-in";
 import { embeddingText, textHash } from "./embed-text";
 import {
   failAllPending,
@@ -29,6 +28,9 @@ import {
   type SearchIndexView,
 } from "./index-state";
 import { SqliteVectorIndex } from "./sqlite-index";
+import { MAX_QUERY_CHARS, SEARCH_LIMIT, RELATED_LIMIT } from "../../../src/contract/limits";
+import { log, errorText } from "../../../src/log/log";
+import { type SearchService } from "./service";
 
 export const INDEX_JOB = "index";
 const QUEUE_KEY = "queue";
@@ -38,17 +40,13 @@ const MAX_ATTEMPTS = 6;
 // Fetched beyond `limit` so that matches dropped afterwards (unpublished, stale model) rarely shorten a page.
 const SLACK = 10;
 
-export { RELATED_LIMIT, SEARCH_LIMIT };
-/** Far more than a search box holds; a longer `q` is refused before the language check or the model sees it. */
-export const MAX_QUERY_CHARS = 1000;
-
 /**
  * A site's semantic search: keeps the vector index in step with published
  * items (through the `index` job on the site's one alarm) and answers
  * `/search` and `/related`. Embedder and index are picked by configuration
  * (`SEARCH_EMBEDDER`, `SEARCH_VECTOR_INDEX`).
  */
-export class SiteSearch {
+export class SiteSearch implements SearchService {
   #s: SiteContext;
   #env: Env;
   #embedder: Embedder | null = null;
@@ -98,7 +96,7 @@ export class SiteSearch {
       this.afterWrite();
     } catch (err) {
       // A misconfigured embedder must not keep the site from serving its content.
-      console.error("search could not start", err);
+      log("search_start_failed", { siteId: this.#s.site()?.id, error: errorText(err) });
     }
   }
 
@@ -134,7 +132,7 @@ export class SiteSearch {
     // 5 s, 10 s, 20 s, 40 s, 80 s: a model outage of a few minutes is ridden out.
     backoffMs: (attempt) => 5_000 * 2 ** (attempt - 1),
     failed: (_key, error) => {
-      console.error("search indexing gave up", error);
+      log("search_indexing_gave_up", { siteId: this.#s.site()?.id, error: errorText(error) });
       failAllPending(this.#s.sql, `The embedding model failed ${MAX_ATTEMPTS} times in a row; publish the item again to retry.`);
     },
   };
@@ -213,7 +211,7 @@ export class SiteSearch {
       );
     } catch (err) {
       if (!(err instanceof EmbeddingError)) throw err;
-      console.error("search query embedding failed", err.message);
+      log("search_query_failed", { siteId: this.#s.site()?.id, error: errorText(err) });
       throw new ApiError("embedding_failed", "The search model is unavailable right now; please retry.");
     }
     const matches = await this.#vectors.query(vector, {

@@ -3,7 +3,7 @@
  * carries what rendering needs, store it. A failure never touches the last
  * good template; it is recorded and reported.
  */
-import { ApiError } from "../../../src/http/errors";
+import { ApiError } from "../../../src/contract/errors";
 import { randomHex } from "../../../src/ids";
 import type { SiteContext } from "../context";
 import {
@@ -17,6 +17,8 @@ import {
 import { type CompiledPage, TemplateError, compilePage } from "./compile";
 import { FETCH_LIMITS, FetchPageError, type FetchLimits, fetchPage } from "./fetch-page";
 import { regenerateDocuments } from "../seo/documents";
+import { log, errorText } from "../../../src/log/log";
+import { basePathOfUrl } from "./public-base";
 
 export function allowsPrivateFetch(env: Env): boolean {
   return env.SSR_ALLOW_PRIVATE_FETCH === "true";
@@ -92,7 +94,7 @@ export async function refresh(s: SiteContext, trigger: RefreshResult["trigger"])
     return result;
   } catch (err) {
     const message = err instanceof ApiError ? err.message : "internal error while refreshing";
-    if (!(err instanceof ApiError)) console.error("refresh failed", err);
+    if (!(err instanceof ApiError)) log("capture_refresh_failed", { siteId: s.site()?.id, trigger, error: errorText(err) });
     recordRefresh(s.sql, { at, ok: false, trigger, error: message });
     s.captureChanged();
     throw err;
@@ -128,11 +130,6 @@ export function presentCapture(s: SiteContext, c: StoredCapture, origin: string,
 }
 
 /** The routed base path of a public URL: its path up to and including the last `/`, or the path plus `/`. */
-export function basePathOfUrl(publicUrl: string): string {
-  const path = new URL(publicUrl).pathname;
-  return path.endsWith("/") ? path : `${path}/`;
-}
-
 /** Tonight's refresh: 03:00 UTC plus a per-site offset within the hour, so sites do not all fetch at once. */
 export function nextNightly(siteId: string, now = Date.now()): number {
   let h = 0;

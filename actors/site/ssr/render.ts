@@ -7,22 +7,23 @@
 import { type BindContext, type Op, ATTR, bindingOps, itemPath, readBindings } from "../../../src/shared/binding/rules";
 import type { BindableItem } from "../../../src/shared/binding/values";
 import { decodeEntities, escapeAttr } from "../../../src/shared/escape";
-import type { Collection } from "../collections";
+import type { Collection } from "../storage/rows";
 import type { SiteContext } from "../context";
-import type { PublicItem } from "../public-items";
-import { readPublishedItem, readPublishedPage } from "../published-list";
-import { schemaFor } from "../schema-map";
+import type { PublicItem } from "../reads/public-items";
+import { readPublishedItem, readPublishedPage, readItemForPreview } from "../reads/published-list";
+import { schemaFor } from "../reads/schema-map";
 import { seoFields } from "../seo/fields";
 import { type ItemSeo, itemHead, resolveItemSeo } from "../seo/meta";
 import type { StoredCapture } from "./capture-store";
 import type { PublicBase } from "./public-base";
 import { SLOT_ATTR, type CompiledWidget, VOID } from "./compile";
 import { renderEmptyState, renderProgram } from "./program";
-import { readItemForPreview } from "./preview";
+import { NO_STORE, PUBLIC_CACHE_CONTROL } from "../../../src/contract/cache-control";
+import { log, errorText, type LogEvents } from "../../../src/log/log";
 
 export const PAGE_HEADERS = {
   "content-type": "text/html; charset=utf-8",
-  "cache-control": "public, s-maxage=31536000",
+  "cache-control": PUBLIC_CACHE_CONTROL,
 } as const;
 
 /** `previewId`: the dashboard's preview of an item in any status, by id (ssr/preview.ts). */
@@ -82,7 +83,7 @@ export function gatherPageData(s: SiteContext, capture: StoredCapture, target: P
     if (slot >= 0 && widgetItemsBySlot[slot]!.length === 0) return gatherPageData(s, capture, { kind: "item", slug: "" }, opts);
   }
   if (item && primary) Object.assign(ctx.schema, schemaFor(primary, collections));
-  const where = { siteId: s.site()?.id ?? null, target };
+  const where: RenderWhere = { siteId: s.site()?.id, target: target.kind === "list" ? `list page ${target.page}` : `item ${target.slug}` };
   const widgetHtml = capture.page.widgets.map((w, i) => renderWidget(w, widgetItemsBySlot[i] ?? [], ctx, { ...where, widget: i }));
   let head: string | null = null;
   if (status === 200 && item && primary) {
@@ -96,19 +97,15 @@ export function gatherPageData(s: SiteContext, capture: StoredCapture, target: P
   return { status, widgetHtml, item: status === 200 ? item : null, ctx, head, pageJsonLd: capture.page.pageJsonLd ?? [] };
 }
 
+/** Where a part of a page was being rendered, for its log line. */
+type RenderWhere = Omit<LogEvents["render_failed"], "part" | "error">;
+
 /**
  * One part of a page that could not be rendered, logged with what it takes to
  * reproduce it (site, page, widget, item). The rest of the page renders without it.
  */
-export function renderFailed(part: string, facts: Record<string, unknown>, err: unknown): void {
-  console.error(
-    JSON.stringify({
-      event: "render_failed",
-      part,
-      ...facts,
-      error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
-    }),
-  );
+export function renderFailed(part: string, facts: RenderWhere, err: unknown): void {
+  log("render_failed", { part, ...facts, error: errorText(err) });
 }
 
 /** Text handed to HTMLRewriter must encode as UTF-8: a lone surrogate (stored before writes were cleaned) becomes U+FFFD. */
@@ -143,7 +140,7 @@ export function renderDocument(html: string, data: PageData): Response {
   if (data.status !== 200) {
     headers.set("x-robots-tag", "noindex");
     // A not-found page must not outlive the publish that fills it.
-    headers.set("cache-control", "no-store");
+    headers.set("cache-control", NO_STORE);
     rewriter = rewriter.on("head", {
       element(el) {
         el.append('<meta name="robots" content="noindex">', { html: true });
@@ -160,18 +157,13 @@ function widgetItems(s: SiteContext, c: Collection, w: CompiledWidget, page: num
     return readPublishedPage(s, c, params).items;
   } catch (err) {
     // A widget whose attributes the API refuses renders as empty, as it would in the browser.
-    console.warn("widget query refused", w.config, err instanceof Error ? err.message : err);
+    log("widget_query_refused", { siteId: s.site()?.id, collection: c.slug, params: params.toString(), error: errorText(err) });
     return [];
   }
 }
 
 /** A widget's items; an item that cannot be rendered is left out (and logged), never the whole page. */
-export function renderWidget(
-  w: CompiledWidget,
-  items: readonly BindableItem[],
-  ctx: BindContext,
-  where: Record<string, unknown> = {},
-): string {
+export function renderWidget(w: CompiledWidget, items: readonly BindableItem[], ctx: BindContext, where: RenderWhere = {}): string {
   if (items.length === 0) return w.empty ? renderEmptyState(w.empty) : "";
   if (!w.template) return "";
   let out = "";

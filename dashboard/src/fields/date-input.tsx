@@ -10,11 +10,17 @@ export function splitDate(v: unknown): { date: string; time: string } {
 
 export const joinDate = (d: { date: string; time: string }): string => (d.date === "" ? "" : d.time ? `${d.date}T${d.time}:00Z` : d.date);
 
-export function DateInput(props: { label: string; value: string; error?: string | undefined; onChange: (v: string) => void }) {
+export function DateInput(props: {
+  label: string;
+  hint?: string | undefined;
+  value: string;
+  error?: string | undefined;
+  onChange: (v: string) => void;
+}) {
   const parts = splitDate(props.value);
   return (
     <div class="pair">
-      <Field label={props.label} error={props.error}>
+      <Field label={props.label} hint={props.hint} error={props.error}>
         {(id, d) => (
           <input
             id={id}

@@ -5,8 +5,23 @@ import { Field } from "../ui";
 /** An image or video field's value in the form: an existing media id, or a new URL with alt text. */
 export type MediaValue = string | { url: string; alt: string } | null;
 
+/**
+ * The library as the picker shows it: one entry per address (the same URL saved by several
+ * items is registered once per save), keeping the entry the field already holds.
+ */
+export function distinctMedia(library: readonly MediaEntry[], kind: "image" | "video", chosen: string | null): MediaEntry[] {
+  const byUrl = new Map<string, MediaEntry>();
+  for (const m of library) {
+    if (kind === "image" && /\.(mp4|webm|mov|m4v)(\?|$)/i.test(m.url)) continue;
+    const seen = byUrl.get(m.url);
+    if (!seen || m.mediaId === chosen) byUrl.set(m.url, m);
+  }
+  return [...byUrl.values()];
+}
+
 export function MediaInput(props: {
   label: string;
+  hint?: string | undefined;
   kind: "image" | "video";
   value: MediaValue;
   library: MediaEntry[];
@@ -15,35 +30,66 @@ export function MediaInput(props: {
 }) {
   const groupId = useId();
   const v = props.value;
-  const existing = typeof v === "string" ? props.library.find((m) => m.mediaId === v) : undefined;
+  const chosenId = typeof v === "string" ? v : null;
+  const choices = distinctMedia(props.library, props.kind, chosenId);
+  const existing = chosenId ? props.library.find((m) => m.mediaId === chosenId) : undefined;
   const url = typeof v === "string" ? (existing?.url ?? "") : (v?.url ?? "");
   const alt = typeof v === "string" ? (existing?.alt ?? "") : (v?.alt ?? "");
-  const choices = props.library;
+  const describedBy = [props.hint ? `${groupId}-hint` : "", props.error ? `${groupId}-err` : ""].filter(Boolean).join(" ") || undefined;
   return (
-    <fieldset class="media-input" aria-describedby={props.error ? `${groupId}-err` : undefined}>
+    <fieldset class="media-input" aria-describedby={describedBy}>
       <legend>{props.label}</legend>
-      {url && props.kind === "image" && <img class="preview" src={url} alt={alt} />}
+      {props.hint && (
+        <p class="hint" id={`${groupId}-hint`}>
+          {props.hint}
+        </p>
+      )}
+      {url && props.kind === "image" && typeof v !== "string" && <img class="preview" src={url} alt={alt} />}
       {url && props.kind === "video" && <video class="preview" src={url} controls aria-label={`${props.label} preview`} />}
-      <Field label={`${props.label}: choose from media`}>
-        {(id) => (
-          <select id={id} value={typeof v === "string" ? v : ""} onChange={(e) => props.onChange(e.currentTarget.value || null)}>
-            <option value="">{typeof v === "string" || v === null ? "None" : "New URL below"}</option>
-            {choices.map((m) => (
-              <option key={m.mediaId} value={m.mediaId}>
-                {m.alt || m.url.split("/").pop()}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <div class="pair">
-        <Field label={`${props.label}: URL`}>
+      {props.kind === "image" ? (
+        <div class="media-grid" role="radiogroup" aria-label={`${props.label}: choose from media`}>
+          <label class={chosenId === null && v === null ? "media-choice on" : "media-choice"}>
+            <input type="radio" name={groupId} checked={v === null} onChange={() => props.onChange(null)} />
+            <span class="thumb none" aria-hidden="true">
+              —
+            </span>
+            <span class="caption">{v !== null && typeof v !== "string" ? "New URL below" : "None"}</span>
+          </label>
+          {choices.map((m) => (
+            <label key={m.mediaId} class={m.mediaId === chosenId ? "media-choice on" : "media-choice"}>
+              <input type="radio" name={groupId} checked={m.mediaId === chosenId} onChange={() => props.onChange(m.mediaId)} />
+              {/* The caption names the image; the thumbnail itself is decoration here. */}
+              <img class="thumb" src={m.url} alt="" loading="lazy" />
+              <span class="caption">{m.alt || m.url.split("/").pop()}</span>
+            </label>
+          ))}
+        </div>
+      ) : (
+        <Field label={`${props.label}: choose from media`}>
           {(id) => (
+            <select id={id} value={chosenId ?? ""} onChange={(e) => props.onChange(e.currentTarget.value || null)}>
+              <option value="">{typeof v === "string" || v === null ? "None" : "New URL below"}</option>
+              {choices.map((m) => (
+                <option key={m.mediaId} value={m.mediaId}>
+                  {m.alt || m.url.split("/").pop()}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      )}
+      <div class="pair">
+        <Field
+          label={`${props.label}: URL`}
+          hint={typeof v === "string" ? "From the media library; type another address to use a new image." : undefined}
+        >
+          {(id, d) => (
             <input
               id={id}
               type="url"
-              value={typeof v === "string" ? "" : url}
-              placeholder={typeof v === "string" ? url : "https://"}
+              value={url}
+              placeholder="https://"
+              aria-describedby={d}
               onInput={(e) => props.onChange(e.currentTarget.value ? { url: e.currentTarget.value, alt } : null)}
             />
           )}

@@ -7,6 +7,7 @@ import type { Item, ItemList } from "../types";
 /** Picks one or several items of `target` by searching it; the value is item ids. */
 export function ReferencePicker(props: {
   label: string;
+  hint?: string | undefined;
   target: string;
   multiple: boolean;
   value: string[];
@@ -46,8 +47,16 @@ export function ReferencePicker(props: {
     props.onChange(props.multiple ? [...props.value.filter((v) => v !== item.id), item.id] : [item.id]);
   };
   return (
-    <fieldset class="reference" aria-describedby={props.error ? `${id}-err` : undefined}>
+    <fieldset
+      class="reference"
+      aria-describedby={[props.hint ? `${id}-hint` : "", props.error ? `${id}-err` : ""].filter(Boolean).join(" ") || undefined}
+    >
       <legend>{props.label}</legend>
+      {props.hint && (
+        <p class="hint" id={`${id}-hint`}>
+          {props.hint}
+        </p>
+      )}
       {props.value.length === 0 ? (
         <p class="muted">Nothing chosen.</p>
       ) : (

@@ -1,24 +1,50 @@
 import { useEffect, useState } from "preact/hooks";
-import { api, ApiFailure } from "../api";
+import { api, ApiFailure, get } from "../api";
 import { go, goSaved, guardUnsaved } from "../router";
 import { collections, reloadCollections, site, sitePath } from "../site-state";
-import { slugify } from "../slugify";
-import { FIELD_TYPES, INDEXABLE, TYPE_NAMES, type Collection, type Field, type FieldType } from "../types";
+import { fieldKeyOf, slugify } from "../slugify";
+import { FIELD_TYPES, INDEXABLE, TYPE_NAMES, type Collection, type Field, type FieldType, type ItemList } from "../types";
 import { Confirm, ErrorNotice, Field as Labelled, Heading, Notice, type Submit } from "../ui";
+
+type Option = NonNullable<Field["options"]>[number];
 
 interface Row extends Field {
   uid: number;
+  /** The key follows the label until the owner types a key of their own. */
+  keyTouched: boolean;
+  /** Saved already: its key is fixed once the collection has items (a new key would start empty). */
+  saved: boolean;
+  /** An option field's choices as typed, one label per line. */
+  optionText: string;
 }
 
 let uids = 0;
-const toRows = (fields: Field[]): Row[] => fields.map((f) => ({ ...f, uid: ++uids }));
-const clean = (rows: Row[]): Field[] =>
-  rows.map(({ key, type, indexed, required, collection }) => ({
+const toRows = (fields: Field[], saved: boolean): Row[] =>
+  fields.map((f) => ({ ...f, uid: ++uids, keyTouched: true, saved, optionText: (f.options ?? []).map(labelOf).join("\n") }));
+const labelOf = (o: Option): string => o.label ?? o.value;
+
+/** Options from the lines typed: an existing option keeps its value (items hold it), a new one gets one from its label. */
+function optionsOf(text: string, before: readonly Option[]): Option[] {
+  const out: Option[] = [];
+  for (const line of text.split("\n")) {
+    const label = line.trim();
+    if (!label) continue;
+    const value = before.find((o) => labelOf(o) === label)?.value ?? (slugify(label) || label);
+    if (!out.some((o) => o.value === value)) out.push(value === label ? { value } : { value, label });
+  }
+  return out;
+}
+
+const clean = (rows: Row[], before: readonly Field[]): Field[] =>
+  rows.map(({ key, name, help, type, indexed, required, collection, optionText }) => ({
     key,
+    ...(name?.trim() ? { name: name.trim() } : {}),
+    ...(help?.trim() ? { help: help.trim() } : {}),
     type,
     ...(indexed && INDEXABLE.has(type) ? { indexed: true } : {}),
     ...(required ? { required: true } : {}),
     ...(type === "reference" || type === "references" ? { collection: collection ?? "" } : {}),
+    ...(type === "option" ? { options: optionsOf(optionText, before.find((f) => f.key === key)?.options ?? []) } : {}),
   }));
 
 /** What saving these fields will do to existing items, in words, before the owner confirms. */
@@ -32,6 +58,15 @@ function consequences(before: Field[], after: Field[]): string[] {
       out.push(
         `Changing “${old.key}” from ${TYPE_NAMES[old.type]} to ${TYPE_NAMES[next.type]} is refused while any item holds a value for it: clear those values first, or add a new field instead.`,
       );
+    if (next && old.type === "option" && next.type === "option") {
+      const kept = new Set((next.options ?? []).map((o) => o.value));
+      for (const o of old.options ?? []) {
+        if (!kept.has(o.value))
+          out.push(
+            `Taking the option “${labelOf(o)}” off “${old.name ?? old.key}” is refused while any item uses it: move those items to another option first. Unused, it simply goes.`,
+          );
+      }
+    }
     if (next?.required && !old.required) out.push(`Making “${old.key}” required is refused while any item has no value for it.`);
   }
   return out;
@@ -43,7 +78,13 @@ export function CollectionEditor(props: { slug: string | null }) {
   const [name, setName] = useState(existing?.name ?? "");
   const [slug, setSlug] = useState(existing?.slug ?? "");
   const [slugTouched, setSlugTouched] = useState(Boolean(existing));
-  const [rows, setRows] = useState<Row[]>(toRows(existing?.fields ?? [{ key: "title", type: "text", indexed: true, required: true }]));
+  const [rows, setRows] = useState<Row[]>(
+    existing
+      ? toRows(existing.fields, true)
+      : toRows([{ key: "title", name: "Title", type: "text", indexed: true, required: true }], false),
+  );
+  // Keys of saved fields stay editable until the collection has items.
+  const [hasItems, setHasItems] = useState<boolean | null>(existing ? null : false);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState(false);
@@ -51,10 +92,17 @@ export function CollectionEditor(props: { slug: string | null }) {
   const [deleting, setDeleting] = useState(false);
   const [dirty, setDirty] = useState(false);
   useEffect(() => guardUnsaved(() => dirty), [dirty]);
+  useEffect(() => {
+    if (!existing) return;
+    get<ItemList>(sitePath("collections", existing.slug, "items") + "?limit=1").then(
+      (r) => setHasItems(r.total > 0),
+      () => setHasItems(true),
+    );
+  }, []);
 
   if (props.slug && !existing) return <Notice kind="error">No collection “{props.slug}”.</Notice>;
 
-  const update = (uid: number, patch: Partial<Field>) => {
+  const update = (uid: number, patch: Partial<Row>) => {
     setDirty(true);
     setRows((rs) => rs.map((r) => (r.uid === uid ? { ...r, ...patch } : r)));
   };
@@ -64,10 +112,14 @@ export function CollectionEditor(props: { slug: string | null }) {
     setError(null);
     setErrors({});
     try {
-      const res = await api<{ collection: Collection }>("PUT", sitePath("collections", slug), { name, fields: clean(rows) });
+      const res = await api<{ collection: Collection }>("PUT", sitePath("collections", slug), {
+        name,
+        fields: clean(rows, existing?.fields ?? []),
+      });
       await reloadCollections();
       setDirty(false);
       setSaved(true);
+      setRows((rs) => rs.map((r) => ({ ...r, saved: true })));
       if (!existing) goSaved(s.id, "items", res.collection.slug);
     } catch (err) {
       if (err instanceof ApiFailure) setErrors(err.fieldErrors);
@@ -77,7 +129,7 @@ export function CollectionEditor(props: { slug: string | null }) {
   const submit = (e: Submit) => {
     e.preventDefault();
     setSaved(false);
-    const words = existing ? consequences(existing.fields, clean(rows)) : [];
+    const words = existing ? consequences(existing.fields, clean(rows, existing.fields)) : [];
     if (words.length) setPending(words);
     else void save();
   };
@@ -135,14 +187,37 @@ export function CollectionEditor(props: { slug: string | null }) {
           <legend>Fields</legend>
           {rows.map((r, i) => (
             <div class="field-row" key={r.uid}>
-              <Labelled label={`Field ${i + 1} key`} error={errors[`fields.${i}.key`] ?? errors[`fields.${i}`]}>
+              <Labelled label={`Field ${i + 1} label`} hint="What people see in the item form." error={errors[`fields.${i}.name`]}>
+                {(id, d) => (
+                  <input
+                    id={id}
+                    value={r.name ?? ""}
+                    aria-describedby={d}
+                    onInput={(e) => {
+                      const label = e.currentTarget.value;
+                      const keyFree = !r.keyTouched && !(r.saved && hasItems !== false);
+                      update(r.uid, keyFree ? { name: label, key: fieldKeyOf(label) } : { name: label });
+                    }}
+                  />
+                )}
+              </Labelled>
+              <Labelled
+                label={`Field ${i + 1} key`}
+                hint={
+                  r.saved && hasItems !== false
+                    ? "Used by the API; fixed now that items exist."
+                    : "Used by the API and your pages: a letter, then letters, digits or _."
+                }
+                error={errors[`fields.${i}.key`] ?? errors[`fields.${i}`]}
+              >
                 {(id, d) => (
                   <input
                     id={id}
                     required
+                    readOnly={r.saved && hasItems !== false}
                     value={r.key}
                     aria-describedby={d}
-                    onInput={(e) => update(r.uid, { key: e.currentTarget.value })}
+                    onInput={(e) => update(r.uid, { key: e.currentTarget.value, keyTouched: true })}
                   />
                 )}
               </Labelled>
@@ -177,33 +252,68 @@ export function CollectionEditor(props: { slug: string | null }) {
                   )}
                 </Labelled>
               )}
-              <label class="check">
-                <input
-                  type="checkbox"
-                  checked={Boolean(r.indexed) && INDEXABLE.has(r.type)}
-                  disabled={!INDEXABLE.has(r.type)}
-                  onChange={(e) => update(r.uid, { indexed: e.currentTarget.checked })}
-                />
-                Field {i + 1} can be sorted, filtered and searched
-              </label>
-              <label class="check">
-                <input
-                  type="checkbox"
-                  checked={Boolean(r.required)}
-                  onChange={(e) => update(r.uid, { required: e.currentTarget.checked })}
-                />
-                Field {i + 1} is required
-              </label>
-              <button
-                type="button"
-                class="secondary small"
-                onClick={() => {
-                  setDirty(true);
-                  setRows((rs) => rs.filter((x) => x.uid !== r.uid));
-                }}
-              >
-                Remove field {i + 1}
-              </button>
+              <div class="field-row-wide">
+                {r.type === "option" && (
+                  <Labelled
+                    label={`Field ${i + 1} options`}
+                    hint="One per line, in the order people choose from. The API returns each option's value (its label in lower case with hyphens)."
+                    error={errors[`fields.${i}.options`] ?? Object.entries(errors).find(([k]) => k.startsWith(`fields.${i}.options.`))?.[1]}
+                  >
+                    {(id, d) => (
+                      <textarea
+                        id={id}
+                        rows={4}
+                        value={r.optionText}
+                        aria-describedby={d}
+                        onInput={(e) => update(r.uid, { optionText: e.currentTarget.value })}
+                      />
+                    )}
+                  </Labelled>
+                )}
+                <Labelled
+                  label={`Field ${i + 1} help text`}
+                  hint="Optional; shown under the field in the item form."
+                  error={errors[`fields.${i}.help`]}
+                >
+                  {(id, d) => (
+                    <input
+                      id={id}
+                      value={r.help ?? ""}
+                      aria-describedby={d}
+                      onInput={(e) => update(r.uid, { help: e.currentTarget.value })}
+                    />
+                  )}
+                </Labelled>
+              </div>
+              <div class="field-row-actions">
+                <label class="check">
+                  <input
+                    type="checkbox"
+                    checked={Boolean(r.indexed) && INDEXABLE.has(r.type)}
+                    disabled={!INDEXABLE.has(r.type)}
+                    onChange={(e) => update(r.uid, { indexed: e.currentTarget.checked })}
+                  />
+                  Field {i + 1} can be sorted, filtered and searched
+                </label>
+                <label class="check">
+                  <input
+                    type="checkbox"
+                    checked={Boolean(r.required)}
+                    onChange={(e) => update(r.uid, { required: e.currentTarget.checked })}
+                  />
+                  Field {i + 1} is required
+                </label>
+                <button
+                  type="button"
+                  class="secondary small"
+                  onClick={() => {
+                    setDirty(true);
+                    setRows((rs) => rs.filter((x) => x.uid !== r.uid));
+                  }}
+                >
+                  Remove field {i + 1}
+                </button>
+              </div>
             </div>
           ))}
           <button
@@ -211,7 +321,7 @@ export function CollectionEditor(props: { slug: string | null }) {
             class="secondary"
             onClick={() => {
               setDirty(true);
-              setRows((rs) => [...rs, { uid: ++uids, key: "", type: "text" }]);
+              setRows((rs) => [...rs, { uid: ++uids, key: "", type: "text", keyTouched: false, saved: false, optionText: "" }]);
             }}
           >
             Add a field

@@ -10,6 +10,8 @@ interface CustomHostname {
   hostname: string;
   cnameTarget: string;
   sslStatus: "pending_validation" | "pending_issuance" | "active";
+  /** The TXT record that proves this registration controls the hostname's DNS. */
+  ownershipVerification?: { type: "txt"; name: string; value: string; verified: boolean };
   missing?: string[];
   createdAt: string;
   updatedAt: string;
@@ -17,8 +19,8 @@ interface CustomHostname {
 
 const STATUS_WORDS: Record<CustomHostname["sslStatus"], { title: string; text: string }> = {
   pending_validation: {
-    title: "Waiting for your DNS record",
-    text: "Add the CNAME record below at your DNS provider. Once it is visible (usually a few minutes, at most a day), the certificate is issued automatically.",
+    title: "Waiting for your DNS records",
+    text: "Add both records below at your DNS provider: the CNAME sends visitors here, the TXT record proves the hostname is yours. Once they are visible (usually a few minutes, at most a day), the certificate is issued automatically.",
   },
   pending_issuance: {
     title: "Issuing the certificate",
@@ -87,6 +89,22 @@ export function Domains() {
       setError(err);
     }
   };
+  // Registering the same hostname again makes the service look at its DNS records now.
+  const [checking, setChecking] = useState(false);
+  const checkNow = async () => {
+    if (!record) return;
+    setError(null);
+    setChecking(true);
+    try {
+      const r = await api<{ customHostname: CustomHostname }>("POST", sitePath("ssr", "custom-hostname"), { hostname: record.hostname });
+      latest.current++;
+      setRecord(r.customHostname);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setChecking(false);
+    }
+  };
   const submit = (e: Submit) => {
     e.preventDefault();
     if (isApex(hostname.trim())) setApexCheck(true);
@@ -106,7 +124,7 @@ export function Domains() {
       ) : (
         loaded && (
           <>
-            {record && <HostnameCard record={record} onDetach={() => setDetaching(true)} />}
+            {record && <HostnameCard record={record} onDetach={() => setDetaching(true)} onCheck={checkNow} checking={checking} />}
             {replacing && (
               <Notice>
                 {replacing.hostname} keeps serving your pages until {record?.hostname} is active, then it is released.
@@ -169,10 +187,11 @@ export function Domains() {
   );
 }
 
-function HostnameCard(props: { record: CustomHostname; onDetach: () => void }) {
+function HostnameCard(props: { record: CustomHostname; onDetach: () => void; onCheck: () => void; checking: boolean }) {
   const r = props.record;
   const words = STATUS_WORDS[r.sslStatus];
   const row = `${r.hostname}  CNAME  ${r.cnameTarget}`;
+  const txt = r.ownershipVerification;
   return (
     <div class="card">
       <h2>{r.hostname}</h2>
@@ -186,15 +205,15 @@ function HostnameCard(props: { record: CustomHostname; onDetach: () => void }) {
         </p>
       ) : (
         <>
-          <h3>Add this DNS record</h3>
+          <h3>Add these DNS records</h3>
           <div class="table-wrap">
             <table>
-              <caption class="visually-hidden">The DNS record to add</caption>
+              <caption class="visually-hidden">The DNS records to add</caption>
               <thead>
                 <tr>
                   <th scope="col">Name</th>
                   <th scope="col">Type</th>
-                  <th scope="col">Target</th>
+                  <th scope="col">Target or value</th>
                   <th scope="col">
                     <span class="visually-hidden">Copy</span>
                   </th>
@@ -210,9 +229,23 @@ function HostnameCard(props: { record: CustomHostname; onDetach: () => void }) {
                     <code>{r.cnameTarget}</code>
                   </td>
                   <td>
-                    <Copy text={row} label="Copy the DNS record" />
+                    <Copy text={row} label="Copy the CNAME record" />
                   </td>
                 </tr>
+                {txt && (
+                  <tr>
+                    <td>
+                      <code>{txt.name}</code>
+                    </td>
+                    <td>TXT</td>
+                    <td>
+                      <code>{txt.value}</code> {txt.verified ? <span class="muted">(found)</span> : null}
+                    </td>
+                    <td>
+                      <Copy text={`${txt.name}  TXT  ${txt.value}`} label="Copy the TXT record" />
+                    </td>
+                  </tr>
+                )}
               </tbody>
             </table>
           </div>
@@ -228,7 +261,13 @@ function HostnameCard(props: { record: CustomHostname; onDetach: () => void }) {
               </ul>
             </>
           )}
-          <p class="muted">This page checks again by itself every few seconds. Registered {when(r.createdAt)}.</p>
+          <p class="muted">
+            This page shows new results by itself every few seconds; the service looks at your DNS records again every few minutes, or now:
+          </p>
+          <button type="button" onClick={props.onCheck} disabled={props.checking} aria-busy={props.checking}>
+            {props.checking ? "Checking your DNS records…" : "Check DNS records now"}
+          </button>
+          <p class="muted">Registered {when(r.createdAt)}.</p>
         </>
       )}
       <button type="button" class="danger" onClick={props.onDetach}>

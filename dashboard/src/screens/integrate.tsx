@@ -40,6 +40,45 @@ function listWidget(c: Collection): string {
   return lines.join("\n");
 }
 
+/** The item page: one item, picked by the last part of the page's address (or data-oc-slug). */
+function itemWidget(c: Collection): string {
+  const title = c.fields.find((f) => f.type === "text");
+  const rest = c.fields.filter((f) => f !== title);
+  return [
+    `<article data-oc-item="${c.slug}">`,
+    ...(title ? [`  <h1 data-oc-field="${title.key}">Title</h1>`] : []),
+    ...rest.map((f) => bindingFor(f).slice(2)),
+    `</article>`,
+  ].join("\n");
+}
+
+function titleLine(c: Collection, indent: string): string {
+  const title = c.fields.find((f) => f.type === "text");
+  return title
+    ? `${indent}<a data-oc-link data-oc-field="${title.key}">Title</a>`
+    : `${indent}<a data-oc-link data-oc-field="slug">Item</a>`;
+}
+
+function searchWidget(c: Collection): string {
+  return [
+    `<form data-oc-search="${c.slug}" data-oc-limit="8" role="search">`,
+    `  <label>Search ${c.name.replace(/[<>&"]/g, "")} <input type="search" name="q"></label>`,
+    `  <ul data-oc-results>`,
+    `    <li>`,
+    titleLine(c, "      "),
+    `    </li>`,
+    `    <li data-oc-empty hidden>No matches.</li>`,
+    `  </ul>`,
+    `</form>`,
+  ].join("\n");
+}
+
+function relatedWidget(c: Collection): string {
+  return [`<aside data-oc-related="${c.slug}" data-oc-limit="3">`, `  <article>`, titleLine(c, "    "), `  </article>`, `</aside>`].join(
+    "\n",
+  );
+}
+
 export function Integrate() {
   const s = site.value!;
   const embed = `<script src="${origin}/embed.js" data-oc-token="${s.token}" defer></script>`;
@@ -64,7 +103,7 @@ export function Integrate() {
           which changes content, is never needed on your site.
         </p>
         <p class="token">
-          <code>{s.token}</code> <Copy text={s.token} label="Copy public token" />
+          <code tabIndex={0}>{s.token}</code> <Copy text={s.token} label="Copy public token" />
         </p>
       </div>
       <div class="card">
@@ -82,6 +121,56 @@ export function Integrate() {
           <CodeBlock key={c.slug} code={listWidget(c)} label={`List widget for ${c.name}`} />
         ))}
         {collections.value?.length === 0 && <p class="muted">Create a collection first; its widget appears here.</p>}
+      </div>
+      <div class="card">
+        <h2>3. Item pages: where the links of a list go</h2>
+        <p>
+          In a list, <code>data-oc-link</code> makes each item a link to <strong>the list page's folder plus the item's slug</strong>: on{" "}
+          <code>https://example.com/recipes/</code> the item “tomato-soup” links to <code>https://example.com/recipes/tomato-soup</code>.
+          That page has to exist, and show the item:
+        </p>
+        <ul>
+          <li>
+            <strong>With the SEO Engine plan</strong>, the service serves every item page itself from your captured page (SEO Engine
+            screen), through your custom domain or reverse proxy: nothing else to do.
+          </li>
+          <li>
+            <strong>On a static site</strong> (a site builder, Cloudflare Pages, Netlify, GitHub Pages), make one page, for example{" "}
+            <code>/recipes/item.html</code>, holding the item widget below, and tell the host to answer every address under the folder with
+            it. Cloudflare Pages and Netlify read a <code>_redirects</code> file:
+          </li>
+        </ul>
+        {first && (
+          <CodeBlock
+            code={`/recipes/*  /recipes/item.html  200`.replaceAll("recipes", first.slug)}
+            label="_redirects (Cloudflare Pages, Netlify)"
+          />
+        )}
+        <p>
+          The item widget reads the item's slug from the last part of the address (or from <code>data-oc-slug="…"</code> if you write one
+          page per item). Without such a page the links lead to your host's “not found” page.
+        </p>
+        {(collections.value ?? []).map((c) => (
+          <CodeBlock key={c.slug} code={itemWidget(c)} label={`Item page widget for ${c.name}`} />
+        ))}
+      </div>
+      <div class="card">
+        <h2>4. Search and related items</h2>
+        {s.flags.aiSearch ? (
+          <>
+            <p>
+              A search box that finds items by meaning as visitors type; the first element inside <code>data-oc-results</code> is the
+              template of a result. Results link to item pages like a list does.
+            </p>
+            {first && <CodeBlock code={searchWidget(first)} label={`Search widget for ${first.name}`} />}
+            <p>On an item page, the items closest in meaning to the one shown (never the item itself):</p>
+            {first && <CodeBlock code={relatedWidget(first)} label={`Related items widget for ${first.name}`} />}
+          </>
+        ) : (
+          <p class="muted">
+            Search by meaning (<code>data-oc-search</code>) and related items (<code>data-oc-related</code>) come with the Pro plan.
+          </p>
+        )}
       </div>
       {curl && (
         <div class="card">

@@ -1,11 +1,11 @@
 import { lazy, Suspense } from "preact/compat";
-import { useEffect, useId, useState } from "preact/hooks";
+import { useEffect, useId, useRef, useState } from "preact/hooks";
 import { api, ApiFailure, get } from "../api";
 import { DateInput } from "../fields/date-input";
 import { MediaInput, type MediaValue } from "../fields/media-input";
 import { ReferencePicker } from "../fields/reference-picker";
 import { itemTitle } from "../item-title";
-import { go, goSaved, guardUnsaved, href } from "../router";
+import { go, goSaved, goSavedWith, guardUnsaved, href, takeFlash } from "../router";
 import { collections, site, sitePath } from "../site-state";
 import { slugify } from "../slugify";
 import type { Collection, Field, Item, ItemData, MediaList } from "../types";
@@ -39,13 +39,18 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
   const [slugTouched, setSlugTouched] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<unknown>(null);
-  const [message, setMessage] = useState<string | null>(null);
+  const [message, setMessage] = useState<string | null>(takeFlash);
+  // After a save, focus stays with the form's outcome (a disabled Save button would drop it to <body>).
+  const messageBox = useRef<HTMLDivElement>(null);
   const [dirty, setDirty] = useState(false);
   const [confirm, setConfirm] = useState<"delete" | "unpublish" | null>(null);
   const [media, setMedia] = useState<MediaList["media"]>([]);
   const [busy, setBusy] = useState(false);
 
   useEffect(() => guardUnsaved(() => dirty), [dirty]);
+  useEffect(() => {
+    if (message || error) messageBox.current?.focus();
+  }, [message, error, item]);
   useEffect(() => {
     if (c?.fields.some((f) => f.type === "image" || f.type === "video")) {
       get<MediaList>(sitePath("media") + "?limit=100").then(
@@ -98,7 +103,7 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
       }
       setDirty(false);
       if (!item) {
-        goSaved(s.id, "items", c.slug, saved.id);
+        goSavedWith(publish === true ? "Published." : "Saved as a draft.", s.id, "items", c.slug, saved.id);
         return;
       }
       setItem(saved);
@@ -154,8 +159,10 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
           void save(item ? null : false);
         }}
       >
-        <ErrorNotice error={error} />
-        {message && <Notice kind="ok">{message}</Notice>}
+        <div ref={messageBox} tabIndex={-1} class="outcome">
+          <ErrorNotice error={error} />
+          {message && <Notice kind="ok">{message}</Notice>}
+        </div>
         {c.fields.map((f) => (
           <FieldInput key={f.key} field={f} value={values[f.key]} error={errors[f.key]} media={media} onChange={(v) => set(f.key, v)} />
         ))}
@@ -244,20 +251,51 @@ function FieldInput(props: {
 }) {
   const { field: f, value, error } = props;
   const labelId = useId();
-  const label = f.required ? `${f.key} (required)` : f.key;
+  const shown = f.name?.trim() || f.key;
+  const label = f.required ? `${shown} (required)` : shown;
+  const help = f.help?.trim() || undefined;
   switch (f.type) {
+    case "option":
+      return (
+        <Labelled label={label} error={error} hint={help}>
+          {(id, d) => (
+            <select
+              id={id}
+              value={typeof value === "string" ? value : ""}
+              aria-describedby={d}
+              aria-invalid={error ? true : undefined}
+              onChange={(e) => props.onChange(e.currentTarget.value || null)}
+            >
+              <option value="">{f.required ? "Choose one" : "None"}</option>
+              {(f.options ?? []).map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label ?? o.value}
+                </option>
+              ))}
+              {typeof value === "string" && value !== "" && !(f.options ?? []).some((o) => o.value === value) && (
+                <option value={value}>{value} (no longer offered)</option>
+              )}
+            </select>
+          )}
+        </Labelled>
+      );
     case "richText":
       return (
         <div class={error ? "field has-error" : "field"}>
           <span class="label" id={labelId}>
             {label}
           </span>
+          {help && (
+            <p class="hint" id={`${labelId}-hint`}>
+              {help}
+            </p>
+          )}
           <Suspense fallback={<p class="muted">Loading the editor…</p>}>
             <RichText
               labelId={labelId}
               value={typeof value === "string" ? value : ""}
               error={error}
-              errorId={error ? `${labelId}-err` : undefined}
+              errorId={[help ? `${labelId}-hint` : "", error ? `${labelId}-err` : ""].filter(Boolean).join(" ") || undefined}
               onChange={props.onChange}
             />
           </Suspense>
@@ -272,19 +310,30 @@ function FieldInput(props: {
       return (
         <div class={error ? "field has-error" : "field"}>
           <label class="check">
-            <input type="checkbox" checked={value === true} onChange={(e) => props.onChange(e.currentTarget.checked)} />
+            <input
+              type="checkbox"
+              checked={value === true}
+              aria-describedby={help ? `${labelId}-hint` : undefined}
+              onChange={(e) => props.onChange(e.currentTarget.checked)}
+            />
             {label}
           </label>
+          {help && (
+            <p class="hint" id={`${labelId}-hint`}>
+              {help}
+            </p>
+          )}
           {error && <p class="error">{error}</p>}
         </div>
       );
     case "date":
-      return <DateInput label={label} value={typeof value === "string" ? value : ""} error={error} onChange={props.onChange} />;
+      return <DateInput label={label} hint={help} value={typeof value === "string" ? value : ""} error={error} onChange={props.onChange} />;
     case "image":
     case "video":
       return (
         <MediaInput
           label={label}
+          hint={help}
           kind={f.type}
           value={(value ?? null) as MediaValue}
           library={props.media}
@@ -297,6 +346,7 @@ function FieldInput(props: {
       return (
         <ReferencePicker
           label={label}
+          hint={help}
           target={f.collection ?? ""}
           multiple={f.type === "references"}
           value={Array.isArray(value) ? (value as string[]) : typeof value === "string" ? [value] : []}
@@ -309,7 +359,10 @@ function FieldInput(props: {
         <Labelled
           label={label}
           error={error}
-          hint={f.type === "link" ? "A web address (https://…), a path (/about), mailto: or tel:." : undefined}
+          hint={
+            [help, f.type === "link" ? "A web address (https://…), a path (/about), mailto: or tel:." : ""].filter(Boolean).join(" ") ||
+            undefined
+          }
         >
           {(id, d) =>
             f.type === "number" ? (

@@ -59,10 +59,10 @@ export function Operator() {
             Site “{created.name}” created. <strong>Give its owner the admin key now: it is shown only once.</strong>
           </Notice>
           <p class="token">
-            Admin key: <code>{created.adminKey}</code> <Copy text={created.adminKey} label="Copy the new site's admin key" />
+            Admin key: <code tabIndex={0}>{created.adminKey}</code> <Copy text={created.adminKey} label="Copy the new site's admin key" />
           </p>
           <p class="token">
-            Public token: <code>{created.token}</code>
+            Public token: <code tabIndex={0}>{created.token}</code>
           </p>
           <a class="button" href={href(created.id, "overview")}>
             Open {created.name}

@@ -1,6 +1,7 @@
 import { get } from "../api";
 import { href } from "../router";
 import { collections, site, sitePath } from "../site-state";
+import type { Capture } from "../capture-types";
 import { PLAN_NAMES, type Stats } from "../types";
 import { ErrorNotice, Heading, when } from "../ui";
 import { useLoad } from "../use-load";
@@ -15,6 +16,42 @@ export function Overview() {
     ["SEO Engine: pages rendered on the server, sitemap and feeds", s.features.serverRendering],
   ];
   const first = collections.value?.[0];
+  // The setup checklist ticks itself from what the site holds; SEO steps only exist on SEO Engine.
+  const seo = useLoad(async () => {
+    if (!s.features.serverRendering) return { capture: null, domain: false };
+    const capture = await get<{ capture: Capture }>(sitePath("ssr", "capture")).then(
+      (r) => r.capture,
+      () => null,
+    );
+    const domain = await get<{ customHostname: { sslStatus: string }; replacing?: { sslStatus: string } }>(
+      sitePath("ssr", "custom-hostname"),
+    ).then(
+      (r) => [r.customHostname, r.replacing].some((h) => h?.sslStatus === "active"),
+      () => false,
+    );
+    return { capture, domain };
+  }, [s.id]);
+  const steps: { label: string; done: boolean | null; to: string; note?: string }[] = [
+    { label: "Create a collection", done: stats ? stats.collections > 0 : null, to: href(s.id, "collection", "new") },
+    {
+      label: "Add an item",
+      done: stats ? stats.published + stats.drafts > 0 : null,
+      to: first ? href(s.id, "items", first.slug, "new") : href(s.id, "collection", "new"),
+    },
+    {
+      label: "Put the widget on your page",
+      done: seo.data?.capture ? seo.data.capture.page.widgets.length > 0 : s.features.serverRendering ? (seo.data ? false : null) : false,
+      to: href(s.id, "integrate"),
+      note: s.features.serverRendering ? "ticked once the captured page holds a widget" : "copy it from Integrate",
+    },
+    ...(s.features.serverRendering
+      ? [
+          { label: "Capture your page for SEO", done: seo.data ? seo.data.capture !== null : null, to: href(s.id, "seo") },
+          { label: "Connect a domain", done: seo.data ? seo.data.domain : null, to: href(s.id, "domains") },
+        ]
+      : []),
+  ];
+  const left = steps.filter((x) => x.done !== true).length;
   return (
     <section>
       <Heading>{s.name}</Heading>
@@ -37,6 +74,24 @@ export function Overview() {
           <span class="stat-label">Drafts</span>
         </div>
       </div>
+      {left > 0 && (
+        <div class="card">
+          <h2>Get started</h2>
+          <p class="muted">
+            {steps.length - left} of {steps.length} done. Each step ticks itself as your site changes.
+          </p>
+          <ol class="checklist setup">
+            {steps.map((x) => (
+              <li key={x.label} class={x.done ? "on" : "off"}>
+                <span aria-hidden="true">{x.done ? "✓" : x.done === null ? "…" : "○"}</span>{" "}
+                {x.done ? x.label : <a href={x.to}>{x.label}</a>}
+                <span class="visually-hidden">{x.done ? " (done)" : x.done === null ? " (checking)" : " (to do)"}</span>
+                {x.note && !x.done && <span class="muted"> ({x.note})</span>}
+              </li>
+            ))}
+          </ol>
+        </div>
+      )}
       <div class="columns">
         <div class="card">
           <h2>Your plan includes</h2>

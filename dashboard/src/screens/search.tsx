@@ -2,8 +2,9 @@ import { useState } from "preact/hooks";
 import { api, get } from "../api";
 import { itemTitle } from "../item-title";
 import { PlanGate } from "../plan-gate";
+import { href } from "../router";
 import { collections, site, sitePath } from "../site-state";
-import type { Item } from "../types";
+import type { Item, ItemList } from "../types";
 import { ErrorNotice, Field, Heading, Notice, type Submit } from "../ui";
 import { useLoad } from "../use-load";
 
@@ -22,6 +23,7 @@ export function Search() {
   const status = useLoad(() => get<{ search: SearchStatus }>(sitePath("search")), [s.id]);
   const [q, setQ] = useState("");
   const [results, setResults] = useState<{ item: PublicItem; score: number }[] | null>(null);
+  const [keyword, setKeyword] = useState<Item[] | null>(null);
   const [related, setRelated] = useState<{ of: string; items: PublicItem[] } | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [retried, setRetried] = useState(false);
@@ -32,10 +34,19 @@ export function Search() {
     e.preventDefault();
     setError(null);
     setRelated(null);
+    // Words as typed, beside meaning: one short word ("tomato") rarely clears the model's threshold
+    // (docs/search.md), while the item that holds the word is exactly what the owner looks for.
+    const words = q.trim().slice(0, 200);
+    const lists = (collections.value ?? []).map((c) =>
+      get<ItemList>(`${sitePath("collections", c.slug, "items")}?limit=10&search=${encodeURIComponent(words)}`).then((r) => r.items),
+    );
     try {
-      setResults(
-        (await get<{ results: { item: PublicItem; score: number }[] }>(`${v1}/search?q=${encodeURIComponent(q)}&limit=10`)).results,
-      );
+      const [semantic, ...found] = await Promise.all([
+        get<{ results: { item: PublicItem; score: number }[] }>(`${v1}/search?q=${encodeURIComponent(q)}&limit=10`),
+        ...lists,
+      ]);
+      setResults(semantic.results);
+      setKeyword(found.flat().slice(0, 20));
     } catch (err) {
       setError(err);
     }
@@ -60,6 +71,7 @@ export function Search() {
       collections.value?.find((c) => c.slug === item.collection),
       item,
     );
+  const link = (item: PublicItem) => <a href={href(s.id, "items", item.collection, item.id)}>{name(item)}</a>;
   return (
     <section>
       <Heading>Search</Heading>
@@ -90,31 +102,57 @@ export function Search() {
         Published items are indexed by meaning a few seconds after each publish ({st?.model ?? "…"}). Try what your visitors would type.
       </p>
       <form class="toolbar" role="search" onSubmit={search}>
-        <Field label="Search by meaning">
+        <Field label="Search your items">
           {(id) => <input id={id} type="search" required maxLength={1000} value={q} onInput={(e) => setQ(e.currentTarget.value)} />}
         </Field>
         <button type="submit">Search</button>
       </form>
-      {results && results.length === 0 && <p>No published item is close enough in meaning.</p>}
-      {results && results.length > 0 && (
-        <ol class="results-list">
-          {results.map((r) => (
-            <li key={r.item.id} class="card">
-              <strong>{name(r.item)}</strong> <span class="muted">score {r.score.toFixed(3)}</span>{" "}
-              <button type="button" class="secondary small" onClick={() => void showRelated(r.item)}>
-                Related to {name(r.item)}
-              </button>
-              {related?.of === r.item.id && (
-                <ul>
-                  {related.items.length === 0 && <li>No related items.</li>}
-                  {related.items.map((x) => (
-                    <li key={x.id}>{name(x)}</li>
-                  ))}
-                </ul>
-              )}
-            </li>
-          ))}
-        </ol>
+      {results && (
+        <div class="search-columns">
+          <div>
+            <h2>By meaning</h2>
+            <p class="muted">What visitors get from your site's search: published items, closest first.</p>
+            {results.length === 0 && (
+              <p>No published item is close enough in meaning. A single word often is not: try a few words, as a visitor would.</p>
+            )}
+            {results.length > 0 && (
+              <ol class="results-list">
+                {results.map((r) => (
+                  <li key={r.item.id} class="card">
+                    <strong>{link(r.item)}</strong> <span class="muted">score {r.score.toFixed(3)}</span>{" "}
+                    <button type="button" class="secondary small" onClick={() => void showRelated(r.item)}>
+                      Related to {name(r.item)}
+                    </button>
+                    {related?.of === r.item.id && (
+                      <ul>
+                        {related.items.length === 0 && <li>No related items.</li>}
+                        {related.items.map((x) => (
+                          <li key={x.id}>{link(x)}</li>
+                        ))}
+                      </ul>
+                    )}
+                  </li>
+                ))}
+              </ol>
+            )}
+          </div>
+          <div>
+            <h2>By the words</h2>
+            <p class="muted">Items holding what you typed, drafts too (this dashboard only).</p>
+            {keyword && keyword.length === 0 && <p>No item holds these words.</p>}
+            {keyword && keyword.length > 0 && (
+              <ul class="results-list">
+                {keyword.map((item) => (
+                  <li key={item.id} class="card">
+                    <strong>{link(item)}</strong>{" "}
+                    <span class="muted">in {collections.value?.find((c) => c.slug === item.collection)?.name ?? item.collection}</span>{" "}
+                    {item.status === "draft" && <span class="badge draft">Draft</span>}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        </div>
       )}
     </section>
   );

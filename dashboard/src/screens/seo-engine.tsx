@@ -4,7 +4,8 @@ import { CAPTURE_REASONS, type Capture } from "../capture-types";
 import { hostnameOrigin } from "../hostname-url";
 import { PlanGate } from "../plan-gate";
 import { collections, site, sitePath } from "../site-state";
-import { Copy, ErrorNotice, Field, Heading, Notice, type Submit, when } from "../ui";
+import type { ItemList } from "../types";
+import { Confirm, Copy, ErrorNotice, Field, Heading, Notice, type Submit, when } from "../ui";
 import { Preview } from "./seo-preview";
 
 interface ActiveHostname {
@@ -40,7 +41,8 @@ export function SeoEngine() {
       </p>
       {capture && <CaptureStatus capture={capture} onChange={setCapture} />}
       {capture && <Addresses capture={capture} hostname={hostname?.hostname ?? null} />}
-      {capture && <Preview capture={capture} />}
+      {/* A new capture is a new preview: nothing of the previous page stays on screen. */}
+      {capture && <Preview key={`${capture.capturedAt} ${capture.publicUrl} ${capture.collection ?? ""}`} capture={capture} />}
       <CaptureForm existing={capture} onCaptured={(c) => setCapture(c)} />
     </section>
   );
@@ -65,13 +67,46 @@ function CaptureForm(props: { existing: Capture | null; onCaptured: (c: Capture)
   // The fields the service picks when none is chosen (README, "SEO output").
   const defaults = {
     titleField: byName(["title", "name", "headline"], ["text"]) ?? fields.find((f) => f.type === "text")?.key,
-    descriptionField: byName(["description", "summary", "excerpt", "subtitle", "intro"], ["text", "richText"]),
+    // Without a description field the service draws the description from the rich text body (seo/fields.ts).
+    descriptionField:
+      byName(["description", "summary", "excerpt", "subtitle", "intro"], ["text", "richText"]) ??
+      fields.find((f) => f.type === "richText")?.key,
     imageField: fields.find((f) => f.type === "image")?.key,
     authorField: byName(["author", "authors", "writer", "byline"], ["reference", "references", "text"]),
   };
 
+  // What a capture at another address or of another collection takes away from the current one.
+  const [replacing, setReplacing] = useState<{ path: string; collection: string; pages: number; newPath: string } | null>(null);
+  const basePathOf = (u: string) => {
+    try {
+      const p = new URL(u).pathname;
+      return p.endsWith("/") ? p : `${p}/`;
+    } catch {
+      return "";
+    }
+  };
   const submit = async (ev: Submit) => {
     ev.preventDefault();
+    const newPath = basePathOf(publicUrl.trim() || pageUrl.trim());
+    if (e && (e.basePath !== newPath || e.collection !== collection)) {
+      let published = 0;
+      try {
+        if (e.collection)
+          published = (await get<ItemList>(sitePath("collections", e.collection, "items") + "?status=published&limit=1")).total;
+      } catch {
+        published = 0;
+      }
+      setReplacing({
+        path: new URL(e.publicUrl).origin + e.basePath,
+        collection: list.find((c) => c.slug === e.collection)?.name ?? e.collection ?? "a deleted collection",
+        pages: published + (e.showsList ? 1 : 0),
+        newPath,
+      });
+      return;
+    }
+    await captureNow();
+  };
+  const captureNow = async () => {
     setBusy(true);
     setError(null);
     setErrors({});
@@ -233,6 +268,38 @@ function CaptureForm(props: { existing: Capture | null; onCaptured: (c: Capture)
       <button type="submit" disabled={busy}>
         {busy ? "Capturing…" : e ? "Capture again" : "Capture page"}
       </button>
+      <Confirm
+        open={replacing !== null}
+        title="Replace the captured page?"
+        confirmLabel="Replace and stop serving these pages"
+        danger
+        onClose={(ok) => {
+          setReplacing(null);
+          if (ok) void captureNow();
+        }}
+      >
+        {replacing && (
+          <>
+            <p>
+              The service keeps one captured page. This capture replaces the current one, and these stop being served at once (visitors and
+              crawlers get “not found” there):
+            </p>
+            <ul>
+              <li>
+                Address: <code>{replacing.path}</code> and every page under it
+              </li>
+              <li>Collection: {replacing.collection}</li>
+              <li>
+                {replacing.pages} page{replacing.pages === 1 ? "" : "s"} (
+                {e?.showsList ? "the list page and each published item" : "each published item"}), with their sitemap and feeds
+              </li>
+            </ul>
+            <p>
+              Rendered pages then live under <code>{replacing.newPath}</code>.
+            </p>
+          </>
+        )}
+      </Confirm>
     </form>
   );
 }
@@ -283,7 +350,7 @@ function CaptureStatus(props: { capture: Capture; onChange: (c: Capture) => void
       </button>
       <h3>Site Publish webhook URL</h3>
       <p class="token">
-        <code>{c.webhookUrl}</code> <Copy text={c.webhookUrl} label="Copy the webhook URL" />
+        <code tabIndex={0}>{c.webhookUrl}</code> <Copy text={c.webhookUrl} label="Copy the webhook URL" />
       </p>
       <ol>
         <li>

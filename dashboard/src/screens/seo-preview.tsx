@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import { get } from "../api";
 import type { Capture } from "../capture-types";
 import { DESCRIPTION_MAX, type HeadFacts, headFacts, headWarnings, TITLE_MAX } from "../head-facts";
+import { useBrokenImages } from "../image-check";
 import { itemTitle } from "../item-title";
 import { collections, sitePath } from "../site-state";
 import type { ItemList } from "../types";
@@ -34,7 +35,17 @@ export function Preview(props: { capture: Capture }) {
     }
   };
   const f = shown?.facts;
-  const warnings = f ? headWarnings(f) : [];
+  // The social image and every image of the page body are requested, as crawlers and browsers would.
+  const checked = f ? [...new Set([f.og["og:image"] ?? "", ...f.images].filter(Boolean))] : [];
+  const broken = useBrokenImages(checked);
+  const warnings = [
+    ...(f ? headWarnings(f) : []),
+    ...(broken ?? []).map((u) =>
+      u === f?.og["og:image"]
+        ? `The social image does not load (${u}): shared links show a broken picture.`
+        : `An image on the page does not load (${u}): visitors see its alt text instead.`,
+    ),
+  ];
   return (
     <div class="card preview-card">
       <h2>Preview, as crawlers see it</h2>
@@ -73,8 +84,15 @@ export function Preview(props: { capture: Capture }) {
                   ))}
                 </ul>
               </Notice>
+            ) : broken === null ? (
+              <p class="muted">
+                Checking that the page's {checked.length} image address{checked.length === 1 ? "" : "es"} load…
+              </p>
             ) : (
-              <Notice kind="ok">Title, description, canonical URL and social image are all in place.</Notice>
+              <Notice kind="ok">
+                Title, description, canonical URL and social image are all in place
+                {checked.length > 0 && `, and ${checked.length === 1 ? "its image loads" : `all ${checked.length} image addresses load`}`}.
+              </Notice>
             )}
             <h3>Search result</h3>
             <div class="snippet" aria-label="Search result snippet">

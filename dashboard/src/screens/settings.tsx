@@ -1,8 +1,8 @@
 import { useState } from "preact/hooks";
-import { api } from "../api";
-import { refreshSession, session } from "../app";
+import { api, ApiFailure } from "../api";
+import { replacedKey, session } from "../app";
 import { signOut } from "../shell";
-import { site, sitePath } from "../site-state";
+import { collections, site, sitePath } from "../site-state";
 import type { Site } from "../types";
 import { Confirm, Copy, ErrorNotice, Field, Heading, Notice, type Submit } from "../ui";
 
@@ -13,6 +13,25 @@ export function Settings() {
   const [error, setError] = useState<unknown>(null);
   const [rotating, setRotating] = useState(false);
   const [newKey, setNewKey] = useState<string | null>(null);
+  const [hosts, setHosts] = useState(s.imageResizingHosts.join(", "));
+  const [hostsSaved, setHostsSaved] = useState(false);
+  const [hostsError, setHostsError] = useState<unknown>(null);
+  const saveHosts = async (e: Submit) => {
+    e.preventDefault();
+    setHostsError(null);
+    setHostsSaved(false);
+    const list = hosts
+      .split(/[\s,]+/)
+      .map((h) => h.trim())
+      .filter(Boolean);
+    try {
+      site.value = (await api<{ site: Site }>("PATCH", sitePath(), { imageResizingHosts: list })).site;
+      setHosts(site.value.imageResizingHosts.join(", "));
+      setHostsSaved(true);
+    } catch (err) {
+      setHostsError(err);
+    }
+  };
 
   const rename = async (e: Submit) => {
     e.preventDefault();
@@ -29,17 +48,17 @@ export function Settings() {
     setError(null);
     try {
       const { adminKey } = await api<{ adminKey: string }>("POST", sitePath("admin-key"));
+      if (session.value?.kind === "site") {
+        // The rotation ended this session too: nothing of the site stays on screen. The sign-in
+        // screen shows the new key once, from this page's memory.
+        replacedKey.value = adminKey;
+        site.value = null;
+        collections.value = null;
+        session.value = null;
+        history.replaceState(null, "", location.pathname + location.search);
+        return;
+      }
       setNewKey(adminKey);
-    } catch (err) {
-      setError(err);
-    }
-  };
-  const signInAgain = async () => {
-    // The rotation ended this session too; the new key, held only in this page's memory, starts a new one.
-    try {
-      await api("POST", "/sessions", { key: newKey });
-      setNewKey(null);
-      await refreshSession();
     } catch (err) {
       setError(err);
     }
@@ -62,22 +81,35 @@ export function Settings() {
         <button type="submit">Save name</button>
         {saved && <Notice kind="ok">Saved.</Notice>}
       </form>
+      <form class="card form" onSubmit={saveHosts}>
+        <h2>Images</h2>
+        <p>
+          Pages show each image at its original address. If your images are on a Cloudflare zone with <strong>Image Resizing</strong> on,
+          name its hostname here: images there are then offered in smaller widths too (<code>/cdn-cgi/image/…</code>), which load faster on
+          phones. Anywhere else those addresses do not exist, and the images would break.
+        </p>
+        <ErrorNotice error={hostsError} />
+        <Field
+          label="Image hosts with Cloudflare Image Resizing"
+          hint="Hostnames, separated by commas (images.example.com). Leave empty if you are not sure."
+          error={hostsError instanceof ApiFailure ? Object.values(hostsError.fieldErrors)[0] : undefined}
+        >
+          {(id, d) => <input id={id} value={hosts} aria-describedby={d} onInput={(e) => setHosts(e.currentTarget.value)} />}
+        </Field>
+        <button type="submit">Save image hosts</button>
+        {hostsSaved && <Notice kind="ok">Saved. Published images follow at once.</Notice>}
+      </form>
       <div class="card">
         <h2>Admin key</h2>
         {newKey ? (
           <>
             <Notice kind="ok">
-              Your new admin key is below. <strong>Copy it now: it is shown only once.</strong> The old key and every signed-in session have
-              stopped working{session.value?.kind === "site" ? ", including this one" : ""}.
+              The site's new admin key is below. <strong>Copy it now: it is shown only once.</strong> The old key and every session signed
+              in with it have stopped working.
             </Notice>
             <p class="token">
-              <code>{newKey}</code> <Copy text={newKey} label="Copy new admin key" />
+              <code tabIndex={0}>{newKey}</code> <Copy text={newKey} label="Copy new admin key" />
             </p>
-            {session.value?.kind === "site" && (
-              <button type="button" onClick={() => void signInAgain()}>
-                I have saved it: sign in with the new key
-              </button>
-            )}
           </>
         ) : (
           <>
@@ -105,7 +137,10 @@ export function Settings() {
           if (ok) void rotate();
         }}
       >
-        <p>The current key stops working at once, and everyone signed in with it is signed out. The new key is shown once.</p>
+        <p>
+          The current key stops working at once, and everyone signed in with it is signed out
+          {session.value?.kind === "site" ? ", including you: the sign-in screen then shows the new key once" : ""}.
+        </p>
       </Confirm>
     </section>
   );

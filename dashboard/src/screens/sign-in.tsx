@@ -1,9 +1,9 @@
 import { useState } from "preact/hooks";
 import { api, ApiFailure } from "../api";
-import { refreshSession } from "../app";
-import { Field, Notice, type Submit } from "../ui";
+import { refreshSession, replacedKey } from "../app";
+import { Copy, Field, Notice, type Submit } from "../ui";
 
-export function SignIn(props: { ended: boolean }) {
+export function SignIn(props: { ended: boolean; newKey?: string | null }) {
   const [key, setKey] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -14,6 +14,7 @@ export function SignIn(props: { ended: boolean }) {
     try {
       await api("POST", "/sessions", { key });
       setKey("");
+      replacedKey.value = null;
       // The key is not kept anywhere: from here on the HttpOnly session cookie signs requests.
       await refreshSession();
       if (!location.hash) location.hash = "#/";
@@ -27,7 +28,19 @@ export function SignIn(props: { ended: boolean }) {
     <main class="sign-in">
       <form onSubmit={submit} class="card">
         <h1>Sign in to your content dashboard</h1>
-        {props.ended && <Notice>Your session has ended. Sign in again to continue.</Notice>}
+        {props.newKey ? (
+          <>
+            <Notice kind="ok">
+              Your admin key was replaced and every session has ended, this one too.{" "}
+              <strong>Copy the new key now: it is shown only once.</strong>
+            </Notice>
+            <p class="token">
+              <code tabIndex={0}>{props.newKey}</code> <Copy text={props.newKey} label="Copy new admin key" />
+            </p>
+          </>
+        ) : (
+          props.ended && <Notice>Your session has ended. Sign in again to continue.</Notice>
+        )}
         <p>
           Use your site's <strong>admin key</strong> (it starts with <code>sk_</code> and was shown when the site was created), or the
           operator token.

@@ -1,0 +1,95 @@
+import { ApiError } from "../../../src/contract/errors";
+import type { Collection } from "../storage/rows";
+import { fieldExpr } from "../storage/field-sql";
+import { type MediaRef, toMediaRef } from "./media";
+import type { ItemData } from "./item-data";
+import { keepPublicData } from "../reads/public-items";
+import { readImageResizingHosts } from "../storage/site-row";
+import { selectIn } from "../storage/sql-in";
+
+export interface MediaUse {
+  collection: string;
+  itemId: string;
+  slug: string;
+  field: string;
+}
+
+export interface MediaEntry extends MediaRef {
+  createdAt: string;
+  usedBy: MediaUse[];
+}
+
+const MAX_USES_SHOWN = 20;
+
+type MediaSqlRow = { id: string; url: string; alt: string; width: number | null; height: number | null; created_at: string };
+
+/** The media library page: newest first, each entry with the items that show it. */
+export function listMedia(
+  sql: SqlStorage,
+  collections: readonly Collection[],
+  page: number,
+  limit: number,
+): { media: MediaEntry[]; total: number } {
+  const total = sql.exec<{ n: number }>("SELECT count(*) AS n FROM media").one().n;
+  const rows = sql
+    .exec<MediaSqlRow>(
+      "SELECT id, url, alt, width, height, created_at FROM media ORDER BY created_at DESC, id LIMIT ? OFFSET ?",
+      limit,
+      (page - 1) * limit,
+    )
+    .toArray();
+  const uses = usesOf(
+    sql,
+    collections,
+    rows.map((r) => r.id),
+  );
+  const hosts = readImageResizingHosts(sql);
+  return {
+    media: rows.map((r) => ({ ...toMediaRef(r, hosts), createdAt: r.created_at, usedBy: (uses.get(r.id) ?? []).slice(0, MAX_USES_SHOWN) })),
+    total,
+  };
+}
+
+/** Items whose image or video fields hold one of `ids` (one query per media field of the site). */
+function usesOf(sql: SqlStorage, collections: readonly Collection[], ids: readonly string[]): Map<string, MediaUse[]> {
+  const out = new Map<string, MediaUse[]>();
+  if (ids.length === 0) return out;
+  for (const c of collections) {
+    for (const f of c.fields) {
+      if (f.type !== "image" && f.type !== "video") continue;
+      const expr = fieldExpr(f.key);
+      const rows = selectIn<{ id: string; slug: string; m: string }>(
+        sql,
+        ids,
+        (list) => `SELECT id, slug, ${expr} AS m FROM items WHERE collection_id = ? AND ${expr} IN (${list})`,
+        [c.id],
+      );
+      for (const r of rows) {
+        const list = out.get(r.m) ?? [];
+        list.push({ collection: c.slug, itemId: r.id, slug: r.slug, field: f.key });
+        out.set(r.m, list);
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Changes a media entry's alt text; every item showing it shows the new text (their kept
+ * public JSON, which holds the expanded media, is written again). Call inside a transaction.
+ */
+export function updateMediaAlt(sql: SqlStorage, collections: readonly Collection[], id: string, alt: string): MediaRef {
+  const row = sql
+    .exec<Omit<MediaSqlRow, "created_at">>("UPDATE media SET alt = ? WHERE id = ? RETURNING id, url, alt, width, height", alt, id)
+    .toArray()[0];
+  if (!row) throw new ApiError("not_found", "No such media entry.");
+  const byId = new Map(collections.map((c) => [c.id, c]));
+  const itemIds = (usesOf(sql, collections, [id]).get(id) ?? []).map((u) => u.itemId);
+  const rows = selectIn<{ seq: number; collection_id: string; data: string }>(
+    sql,
+    itemIds,
+    (list) => `SELECT seq, collection_id, data FROM items WHERE id IN (${list})`,
+  );
+  for (const r of rows) keepPublicData(sql, byId.get(r.collection_id)!, r.seq, JSON.parse(r.data) as ItemData);
+  return toMediaRef(row, readImageResizingHosts(sql));
+}

@@ -1,0 +1,91 @@
+import { newMediaId } from "../../../src/ids";
+import { selectIn } from "../storage/sql-in";
+
+export interface MediaRow {
+  id: string;
+  url: string;
+  alt: string;
+  width: number | null;
+  height: number | null;
+}
+
+/** What clients get for an image or video field. */
+export interface MediaRef {
+  mediaId: string;
+  url: string;
+  srcset: string;
+  alt: string;
+  width?: number;
+  height?: number;
+}
+
+export const SRCSET_WIDTHS = [320, 640, 960, 1280, 1920] as const;
+
+export function newMedia(input: { url: string; alt?: string; width?: number; height?: number }): MediaRow {
+  return {
+    id: newMediaId(),
+    url: input.url,
+    alt: input.alt ?? "",
+    width: input.width ?? null,
+    height: input.height ?? null,
+  };
+}
+
+export function insertMedia(sql: SqlStorage, m: MediaRow): void {
+  sql.exec(
+    "INSERT INTO media (id, url, alt, width, height, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+    m.id,
+    m.url,
+    m.alt,
+    m.width,
+    m.height,
+    new Date().toISOString(),
+  );
+}
+
+export function mediaExists(sql: SqlStorage, id: string): boolean {
+  return sql.exec("SELECT 1 FROM media WHERE id = ?", id).toArray().length > 0;
+}
+
+export function readMedia(sql: SqlStorage, ids: Iterable<string>): Map<string, MediaRow> {
+  const rows = selectIn<{ id: string; url: string; alt: string; width: number | null; height: number | null }>(
+    sql,
+    ids,
+    (list) => `SELECT id, url, alt, width, height FROM media WHERE id IN (${list})`,
+  );
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/**
+ * A responsive srcset through Cloudflare Image Resizing, only for an image on one of the site's
+ * `resizingHosts` (its zone has Image Resizing on). Anywhere else `/cdn-cgi/image/…` is a 404 and
+ * the browser would show the alt text, so the srcset names the original only. Widths above a
+ * known intrinsic width are left out (resizing never upscales usefully).
+ */
+export function toMediaRef(m: MediaRow, resizingHosts: ReadonlySet<string>): MediaRef {
+  const srcset = resizes(m.url, resizingHosts) ? resizedSrcset(m) : m.width !== null ? `${m.url} ${m.width}w` : m.url;
+  const ref: MediaRef = { mediaId: m.id, url: m.url, srcset, alt: m.alt };
+  if (m.width !== null) ref.width = m.width;
+  if (m.height !== null) ref.height = m.height;
+  return ref;
+}
+
+function resizes(url: string, hosts: ReadonlySet<string>): boolean {
+  if (hosts.size === 0) return false;
+  try {
+    return hosts.has(new URL(url).hostname);
+  } catch {
+    return false;
+  }
+}
+
+function resizedSrcset(m: MediaRow): string {
+  const widths = SRCSET_WIDTHS.filter((w) => m.width === null || w <= m.width);
+  if (m.width !== null && !widths.includes(m.width as (typeof SRCSET_WIDTHS)[number])) widths.push(m.width as 320);
+  return widths.map((w) => `${resizedUrl(m.url, w)} ${w}w`).join(", ");
+}
+
+function resizedUrl(url: string, width: number): string {
+  const u = new URL(url);
+  return `${u.origin}/cdn-cgi/image/width=${width},format=auto${u.pathname}${u.search}`;
+}

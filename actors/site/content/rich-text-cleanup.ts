@@ -1,0 +1,34 @@
+import type { Collection } from "../storage/rows";
+import { fieldExpr } from "../storage/field-sql";
+import { sanitizeRichText } from "./rich-text";
+
+const DONE_KEY = "rich-text-cleaned";
+
+/**
+ * Rich text is cleaned when it is written (item-data.ts). Values stored before that cleaning
+ * existed would reach pages as they are, so each site cleans them once, in place, when its
+ * object starts; values that are already clean are not rewritten (no write, no re-index).
+ * Returns how many values changed.
+ */
+export function cleanStoredRichTextOnce(storage: DurableObjectStorage, collections: readonly Collection[]): number {
+  if (storage.kv.get(DONE_KEY)) return 0;
+  let changed = 0;
+  for (const c of collections) {
+    for (const f of c.fields.filter((x) => x.type === "richText")) {
+      const rows = storage.sql
+        .exec<{ id: string; v: string }>(
+          `SELECT id, ${fieldExpr(f.key)} AS v FROM items WHERE collection_id = ? AND typeof(${fieldExpr(f.key)}) = 'text'`,
+          c.id,
+        )
+        .toArray();
+      for (const r of rows) {
+        const clean = sanitizeRichText(r.v);
+        if (clean === r.v) continue;
+        storage.sql.exec(`UPDATE items SET data = json_set(data, '$.${f.key}', ?) WHERE id = ?`, clean, r.id);
+        changed++;
+      }
+    }
+  }
+  storage.kv.put(DONE_KEY, 1);
+  return changed;
+}

@@ -1,0 +1,188 @@
+import { IttyRouter, type IRequest } from "itty-router";
+import { ApiError, clip } from "../../../src/contract/errors";
+import { json, readJsonObject } from "../../../src/http/json";
+import { parseBody } from "../../../src/http/validation";
+import { isSlug, SLUG_RULE } from "../../../src/shared/slug";
+import { parseLimit, parsePage } from "../../../src/shared/list-params";
+import { entitlements } from "../../../src/contract/plans";
+import { type Collection, type ItemRow } from "../storage/rows";
+import { deleteCollection, putCollection } from "../content/collections";
+import { collectionInputSchema } from "../../../src/contract/fields";
+import { batchInputSchema, itemPatchSchema } from "../../../src/contract/items";
+import { createItems, deleteItem, patchItem, lookupsFor, readItem, setStatus, toDashboardItem } from "../content/items";
+import { insertMedia, newMedia, toMediaRef } from "../content/media";
+import { readImageResizingHosts, setAdminKeyHash, updateSite } from "../storage/site-row";
+import { refreshPublicData } from "../reads/public-items";
+import { dashboardListQuery, listDashboardItems } from "../reads/dashboard-list";
+import { listMedia, updateMediaAlt } from "../content/media-library";
+import { siteStats } from "../reads/overview";
+import { newAdminKey, sha256Hex } from "../../../src/ids";
+import { SessionStore } from "../../../src/sessions/store";
+import type { SiteContext } from "../context";
+import { mediaInputSchema, mediaPatchSchema, sitePatchSchema } from "../../../src/contract/sites";
+
+/**
+ * The site's dashboard API. The front Worker has already checked the caller
+ * (operator or this site's admin key, see `authorizeDashboard`).
+ */
+export function dashboardRoutes(s: SiteContext) {
+  const router = IttyRouter({ base: "/sites/:siteId" });
+  const collection = (slug: string): Collection => {
+    const c = s.collections().find((x) => x.slug === slug);
+    if (!c) throw new ApiError("not_found", `No collection "${slug}".`);
+    return c;
+  };
+  const slugParam = (req: IRequest): string => {
+    const slug = req.params.slug ?? "";
+    if (!isSlug(slug)) throw new ApiError("bad_request", `"${clip(slug)}" is not a valid collection slug (${SLUG_RULE}).`);
+    return slug;
+  };
+  // The dashboard's item, with its place in the search index (null for drafts and below Pro).
+  const dashboardItems = (rows: readonly ItemRow[], c: Collection) => {
+    const views = s.search().views(rows.map((r) => r.id));
+    return rows.map((row) => ({ ...toDashboardItem(row, c), searchIndex: views.get(row.id) ?? null }));
+  };
+  const dashboardItem = (row: ItemRow, c: Collection) => dashboardItems([row], c)[0];
+
+  router
+    .get("/", () => {
+      const site = s.site();
+      if (!site) throw new ApiError("not_found", "No such site.");
+      return json({ site: presentSite(site) });
+    })
+    .patch("/", async (req) => {
+      // The owner renames the site in the dashboard's Settings; the name can appear on rendered pages.
+      const patch = parseBody(sitePatchSchema, await readJsonObject(req), "site");
+      const hosts = patch.imageResizingHosts ? [...new Set(patch.imageResizingHosts)] : undefined;
+      const before = [...readImageResizingHosts(s.sql)].join(",");
+      s.storage.transactionSync(() => {
+        updateSite(s.sql, { ...patch, imageResizingHosts: hosts });
+        // Every published srcset is kept with its item: they follow the new hosts at once.
+        if (hosts && hosts.join(",") !== before) for (const c of s.collections()) refreshPublicData(s.sql, c, false);
+      });
+      s.siteChanged();
+      s.cacheChanged();
+      return json({ site: presentSite(s.site()!) });
+    })
+    .get("/search", () => json({ search: s.search().status() }))
+    .post("/search/retry", () => {
+      const retried = s.search().retryFailed();
+      return json({ retried, search: s.search().status() });
+    })
+    .get("/stats", () => json({ stats: siteStats(s.sql, s.collections()) }))
+    .post("/admin-key", async () => {
+      // The new key is shown once; the old key and every session made with it stop working now.
+      const adminKey = newAdminKey(s.site()!.id);
+      const hash = await sha256Hex(adminKey);
+      s.storage.transactionSync(() => {
+        setAdminKeyHash(s.sql, hash);
+        new SessionStore(s.sql).endAll();
+      });
+      s.siteChanged();
+      return json({ adminKey });
+    })
+    .get("/media", (req) => {
+      const url = new URL(req.url);
+      const page = parsePage(url.searchParams.get("page"));
+      const limit = parseLimit(url.searchParams.get("limit"));
+      const { media, total } = listMedia(s.sql, s.collections(), page, limit);
+      return json({ media, page, limit, total, totalPages: Math.ceil(total / limit) });
+    })
+    .patch("/media/:id", async (req) => {
+      const { alt } = parseBody(mediaPatchSchema, await readJsonObject(req), "media");
+      const media = s.storage.transactionSync(() => updateMediaAlt(s.sql, s.collections(), req.params.id ?? "", alt));
+      // Published items show media alt text; cached answers must follow.
+      s.contentChanged();
+      return json({ media });
+    })
+    .get("/collections", () => json({ collections: s.collections() }))
+    .get("/collections/:slug", (req) => json({ collection: collection(slugParam(req)) }))
+    .put("/collections/:slug", async (req) => {
+      const slug = slugParam(req);
+      const input = parseBody(collectionInputSchema, await readJsonObject(req), "collection");
+      const result = s.storage.transactionSync(() => putCollection(s.sql, s.collections(), slug, input));
+      s.collectionsChanged();
+      s.contentChanged();
+      return json({ collection: result.collection }, result.created ? 201 : 200);
+    })
+    .delete("/collections/:slug", (req) => {
+      const slug = slugParam(req);
+      s.storage.transactionSync(() => deleteCollection(s.sql, s.collections(), slug));
+      s.collectionsChanged();
+      s.contentChanged();
+      return json({ deleted: true, slug });
+    })
+    .post("/media", async (req) => {
+      const input = parseBody(mediaInputSchema, await readJsonObject(req), "media");
+      const row = newMedia(input);
+      insertMedia(s.sql, row);
+      return json({ media: toMediaRef(row, readImageResizingHosts(s.sql)) }, 201);
+    })
+    .post("/collections/:slug/:itemsPath", async (req) => {
+      const c = collection(slugParam(req));
+      const lookups = lookupsFor(s.sql, s.collections());
+      if (req.params.itemsPath === "items") {
+        const [row] = createItems(s.storage, c, lookups, [await readJsonObject(req)], () => "");
+        if (row?.status === "published") s.contentChanged();
+        return json({ item: dashboardItem(row!, c) }, 201);
+      }
+      if (req.params.itemsPath === "items:batch") {
+        const { items } = parseBody(batchInputSchema, await readJsonObject(req), "batch");
+        const rows = createItems(s.storage, c, lookups, items, (i) => `items.${i}`);
+        if (rows.some((r) => r.status === "published")) s.contentChanged();
+        return json({ items: dashboardItems(rows, c), count: rows.length }, 201);
+      }
+      return undefined;
+    })
+    .get("/collections/:slug/items", (req) => {
+      const c = collection(slugParam(req));
+      const url = new URL(req.url);
+      const page = parsePage(url.searchParams.get("page"));
+      const limit = parseLimit(url.searchParams.get("limit"));
+      const { rows, total } = listDashboardItems(s.sql, c, dashboardListQuery(url, page, limit));
+      return json({ items: dashboardItems(rows, c), page, limit, total, totalPages: Math.ceil(total / limit) });
+    })
+    .get("/collections/:slug/items/:id", (req) => {
+      const c = collection(slugParam(req));
+      return json({ item: dashboardItem(readItem(s.sql, c, req.params.id ?? ""), c) });
+    })
+    .patch("/collections/:slug/items/:id", async (req) => {
+      const c = collection(slugParam(req));
+      const row = readItem(s.sql, c, req.params.id ?? "");
+      const patch = parseBody(itemPatchSchema, await readJsonObject(req), "item");
+      const updated = patchItem(s.storage, c, lookupsFor(s.sql, s.collections()), row, patch);
+      if (updated.status === "published") s.contentChanged();
+      return json({ item: dashboardItem(updated, c) });
+    })
+    .delete("/collections/:slug/items/:id", (req) => {
+      const c = collection(slugParam(req));
+      const row = readItem(s.sql, c, req.params.id ?? "");
+      deleteItem(s.sql, row);
+      if (row.status === "published") s.contentChanged();
+      return json({ deleted: true, id: row.id });
+    })
+    .post("/collections/:slug/items/:id/:action", (req) => {
+      const action = req.params.action;
+      if (action !== "publish" && action !== "unpublish") return undefined;
+      const c = collection(slugParam(req));
+      const row = readItem(s.sql, c, req.params.id ?? "");
+      const next = setStatus(s.sql, row, action === "publish" ? "published" : "draft");
+      if (row.status !== next.status || next.status === "published") s.contentChanged();
+      return json({ item: dashboardItem(next, c) });
+    });
+  return router;
+}
+
+export function presentSite(site: NonNullable<ReturnType<SiteContext["site"]>>) {
+  return {
+    id: site.id,
+    name: site.name,
+    workspaceId: site.workspaceId,
+    plan: site.plan,
+    token: site.token,
+    imageResizingHosts: site.imageResizingHosts,
+    ...entitlements(site.plan),
+    createdAt: site.createdAt,
+    updatedAt: site.updatedAt,
+  };
+}

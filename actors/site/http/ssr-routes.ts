@@ -1,0 +1,178 @@
+/**
+ * Server-side rendering endpoints of the site object: the dashboard's
+ * capture configuration, the builder's webhook and the rendered pages.
+ */
+import { type IRequest, IttyRouter } from "itty-router";
+import { captureSchema } from "../../../src/contract/ssr";
+import { customHostnameSchema } from "../../../src/contract/hostnames";
+import { WEBHOOK_MAX_BYTES } from "../../../src/contract/limits";
+import { ApiError } from "../../../src/contract/errors";
+import { json, readJsonObject } from "../../../src/http/json";
+import { readCapped } from "../../../src/http/read-capped";
+import { parseBody } from "../../../src/http/validation";
+import { safeEqual } from "../../../src/ids";
+import { entitlements, planRequired } from "../../../src/contract/plans";
+import { parsePage } from "../../../src/shared/list-params";
+import type { SiteContext } from "../context";
+import { cancelJob, pendingJob, scheduleJob } from "../jobs";
+import { basePathOfUrl, publicBase } from "../ssr/public-base";
+import { capture, nextNightly, presentCapture, refresh } from "../ssr/capture";
+import { type PageTarget, renderPage } from "../ssr/render";
+import { contentTypeOf, isDocumentName, readDocument, SEO_DOCUMENTS_JOB } from "../seo/documents";
+import { checkSignature, isPublishEvent } from "../ssr/webhook";
+import { previewPage } from "../ssr/preview";
+import { activeHostname } from "../hostnames/store";
+import { currentRecords, presentHostname, providerOf, registerHostname, removeHostnames } from "../hostnames/service";
+import { NO_STORE, PUBLIC_CACHE_CONTROL } from "../../../src/contract/cache-control";
+
+export const SSR_JOBS = { nightly: "ssr-nightly", webhook: "ssr-webhook" } as const;
+
+export function ssrRoutes(s: SiteContext) {
+  const requirePlan = () => {
+    if (!entitlements(s.site()!.plan).features.serverRendering) {
+      throw planRequired("serverRendering");
+    }
+  };
+  const present = (req: IRequest) => {
+    const c = s.capture();
+    if (!c) throw new ApiError("not_found", "This site has no captured page yet; PUT /sites/:siteId/ssr/capture.");
+    return presentCapture(s, c, new URL(req.url).origin, pendingJob(s.sql, SSR_JOBS.nightly, "page")?.runAt ?? null);
+  };
+
+  return IttyRouter({ base: "/sites/:siteId/ssr" })
+    .put("/capture", async (req) => {
+      requirePlan();
+      const input = parseBody(captureSchema, await readJsonObject(req), "capture");
+      const collection = s.collections().find((c) => c.slug === input.collection);
+      if (!collection) throw new ApiError("bad_request", `No collection "${input.collection}" on this site.`, { path: "collection" });
+      const { created } = await capture(
+        s,
+        {
+          pageUrl: input.pageUrl,
+          publicUrl: input.publicUrl ?? input.pageUrl,
+          collectionId: collection.id,
+          showsList: input.showsList ?? true,
+          extra: { seo: input.seo, webhookSigningSecret: input.webhookSigningSecret },
+        },
+        collection.slug,
+      );
+      scheduleJob(s.storage, SSR_JOBS.nightly, "page", nextNightly(s.site()!.id));
+      return json({ capture: present(req) }, created ? 201 : 200);
+    })
+    .get("/capture", (req) => json({ capture: present(req) }))
+    .delete("/capture", () => {
+      if (!s.capture()) throw new ApiError("not_found", "This site has no captured page.");
+      s.storage.transactionSync(() => {
+        s.sql.exec("DELETE FROM ssr_capture");
+        s.sql.exec("DELETE FROM ssr_page_parts");
+        s.sql.exec("DELETE FROM seo_documents");
+      });
+      cancelJob(s.storage, SSR_JOBS.nightly, "page");
+      cancelJob(s.storage, SSR_JOBS.webhook, "page");
+      s.captureChanged();
+      s.contentChanged();
+      return json({ deleted: true });
+    })
+    .post("/custom-hostname", async (req) => {
+      requirePlan();
+      const body = parseBody(customHostnameSchema, await readJsonObject(req), "custom hostname");
+      const url = new URL(req.url);
+      const { record, created } = await registerHostname(s, body.hostname, url.port, url.hostname);
+      return json({ customHostname: presentHostname(record, providerOf(s).cnameTarget) }, created ? 201 : 200);
+    })
+    .get("/custom-hostname", () => {
+      const provider = providerOf(s);
+      const { current, active } = currentRecords(s);
+      if (!current) throw new ApiError("not_found", "This site has no custom hostname.");
+      return json({
+        customHostname: presentHostname(current, provider.cnameTarget),
+        ...(active && active.hostname !== current.hostname ? { replacing: presentHostname(active, provider.cnameTarget) } : {}),
+      });
+    })
+    .delete("/custom-hostname", async () => {
+      const detached = await removeHostnames(s);
+      if (!detached.length) throw new ApiError("not_found", "This site has no custom hostname.");
+      return json({ detached });
+    })
+    .get("/preview", (req) => {
+      requirePlan();
+      return previewPage(s, req);
+    })
+    .post("/refresh", async (req) => {
+      requirePlan();
+      await refresh(s, "manual");
+      return json({ capture: present(req) });
+    });
+}
+
+/** `POST /hooks/ssr/:siteId/:secret`: queue a refresh now; the alarm runs it and retries with backoff. */
+export async function webhook(s: SiteContext, request: Request, secret: string): Promise<Response> {
+  const c = s.capture();
+  if (!c || !safeEqual(secret, c.webhookSecret)) throw new ApiError("not_found", "Unknown webhook URL.");
+  const body = request.body
+    ? new TextDecoder().decode(
+        await readCapped(request.body, WEBHOOK_MAX_BYTES, () => new ApiError("payload_too_large", "Webhook bodies are limited to 1 MB.")),
+      )
+    : "";
+  const signature = await checkSignature(request.headers, body, c.extra.webhookSigningSecret);
+  if (signature === "invalid") throw new ApiError("unauthorized", "The webhook signature does not match the signing secret.");
+  if (!isPublishEvent(body)) return json({ refresh: "ignored", reason: "not a site publish event" }, 200);
+  scheduleJob(s.storage, SSR_JOBS.webhook, "page", Date.now());
+  return json({ refresh: "queued", signature }, 202);
+}
+
+/**
+ * A rendered page. Through the customer's proxy (`hostname` null) the routed
+ * base is the path of the captured public URL; on an active custom hostname
+ * the whole hostname is the site's, with `/robots.txt` added.
+ */
+export function renderRoute(s: SiteContext, request: Request, hostname: string | null): Response {
+  const c = s.capture();
+  if (!c) throw new ApiError("not_found", "This site has no captured page to render yet.");
+  const url = new URL(request.url);
+  let base = basePathOfUrl(c.publicUrl);
+  if (hostname !== null) {
+    if (activeHostname(s.sql)?.hostname !== hostname) throw new ApiError("not_found", `${hostname} is not connected to a site.`);
+    base = "/";
+    if (url.pathname === "/robots.txt") return robots(hostname);
+  }
+  const path = url.pathname;
+  if (path === base.slice(0, -1) && base !== "/") return redirect(`${base}${url.search}`);
+  if (!path.startsWith(base)) throw new ApiError("not_found", `This site's pages live under ${base}.`);
+  const rest = path.slice(base.length);
+  let target: PageTarget;
+  if (rest === "") target = { kind: "list", page: parsePage(url.searchParams.get("page")) };
+  else if (isDocumentName(rest)) return documentResponse(s, rest);
+  else if (/^[^/]+\/$/.test(rest)) return redirect(`${base}${rest.slice(0, -1)}${url.search}`);
+  else if (!rest.includes("/")) target = { kind: "item", slug: safeDecode(rest) };
+  else throw new ApiError("not_found", "No such page.");
+  return renderPage(s, c, target, { base, canonical: publicBase(s, c) });
+}
+
+function robots(hostname: string): Response {
+  const body = `User-agent: *\nAllow: /\n\nSitemap: https://${hostname}/sitemap.xml\n`;
+  return new Response(body, { headers: { "content-type": "text/plain; charset=utf-8", "cache-control": PUBLIC_CACHE_CONTROL } });
+}
+
+/** sitemap.xml, its parts, rss.xml and feed.json: served as stored, never built per request. */
+function documentResponse(s: SiteContext, name: string): Response {
+  const body = readDocument(s.sql, name);
+  if (body === null) throw new ApiError("not_found", `No ${name} for this site.`);
+  // While a rebuild is queued the stored copy is about to change: serve it, but let no cache keep it.
+  const rebuilding = pendingJob(s.sql, SEO_DOCUMENTS_JOB, "all") !== null;
+  return new Response(body, {
+    headers: { "content-type": contentTypeOf(name), "cache-control": rebuilding ? NO_STORE : PUBLIC_CACHE_CONTROL },
+  });
+}
+
+function redirect(location: string): Response {
+  return new Response(null, { status: 301, headers: { location, "cache-control": "public, max-age=3600" } });
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

@@ -1,0 +1,76 @@
+import { ApiError } from "../../../src/contract/errors";
+import type { Collection } from "../storage/rows";
+import { fieldExpr } from "../storage/field-sql";
+import { dashboardListSql } from "../content/items";
+import { type ItemRow } from "../storage/rows";
+import { DASHBOARD_SEARCH_MAX } from "../../../src/contract/limits";
+
+const COLUMNS: Record<string, string> = { updatedAt: "updated_at", createdAt: "created_at", publishedAt: "published_at", slug: "slug" };
+
+export interface DashboardListQuery {
+  page: number;
+  limit: number;
+  status: "draft" | "published" | null;
+  /** `key` or `-key`: a system date, `slug`, or one of the collection's indexed fields. */
+  sort: string | null;
+  /** Substring of the slug or of any field value (ASCII case folded), drafts included. */
+  search: string | null;
+}
+
+/** The dashboard's items table: every status, newest first unless sorted, optionally searched. */
+export function listDashboardItems(sql: SqlStorage, collection: Collection, q: DashboardListQuery): { rows: ItemRow[]; total: number } {
+  if (q.sort === null && q.search === null) {
+    const args = q.status ? [collection.id, q.status] : [collection.id];
+    const plain = dashboardListSql(q.status);
+    const total = sql.exec<{ n: number }>(plain.count, ...args).one().n;
+    return { rows: sql.exec<ItemRow>(plain.page, ...args, q.limit, (q.page - 1) * q.limit).toArray(), total };
+  }
+  const where = ["collection_id = ?"];
+  const args: (string | number)[] = [collection.id];
+  if (q.status) {
+    where.push("status = ?");
+    args.push(q.status);
+  }
+  if (q.search !== null) {
+    const needle = q.search.toLowerCase();
+    where.push("(instr(slug, ?) > 0 OR instr(lower(data), ?) > 0)");
+    args.push(needle, needle);
+  }
+  const order = orderBy(collection, q.sort);
+  const w = where.join(" AND ");
+  const total = sql.exec<{ n: number }>(`SELECT count(*) AS n FROM items WHERE ${w}`, ...args).one().n;
+  const rows = sql
+    .exec<ItemRow>(`SELECT * FROM items WHERE ${w} ORDER BY ${order} LIMIT ? OFFSET ?`, ...args, q.limit, (q.page - 1) * q.limit)
+    .toArray();
+  return { rows, total };
+}
+
+function orderBy(collection: Collection, sort: string | null): string {
+  if (sort === null) return "seq DESC";
+  const desc = sort.startsWith("-");
+  const key = desc ? sort.slice(1) : sort;
+  const dir = desc ? "DESC" : "ASC";
+  const column = COLUMNS[key];
+  if (column) return `${column} ${dir}, seq ${dir}`;
+  const field = collection.fields.find((f) => f.key === key && f.indexed);
+  if (!field) {
+    const allowed = [...Object.keys(COLUMNS), ...collection.fields.filter((f) => f.indexed).map((f) => f.key)];
+    throw new ApiError("bad_request", `Cannot sort by "${key.slice(0, 64)}": sort by one of ${allowed.join(", ")}.`, {
+      parameter: "sort",
+      allowed,
+    });
+  }
+  return `${fieldExpr(field.key)} ${dir}, seq ${dir}`;
+}
+
+export function dashboardListQuery(url: URL, page: number, limit: number): DashboardListQuery {
+  const status = url.searchParams.get("status");
+  if (status !== null && status !== "draft" && status !== "published") {
+    throw new ApiError("bad_request", `status must be draft or published, got "${status.slice(0, 32)}".`, { parameter: "status" });
+  }
+  const search = url.searchParams.get("search")?.trim() || null;
+  if (search !== null && search.length > DASHBOARD_SEARCH_MAX) {
+    throw new ApiError("bad_request", `search is at most ${DASHBOARD_SEARCH_MAX} characters.`, { parameter: "search" });
+  }
+  return { page, limit, status, sort: url.searchParams.get("sort") || null, search };
+}

@@ -1,0 +1,268 @@
+import { ApiError, clip } from "../../../src/contract/errors";
+import { FILTER_OPS, type FilterParam, parseFilterParam, parseLimit, parsePage, parseSort } from "../../../src/shared/list-params";
+import { suggest } from "../../../src/shared/suggest";
+import type { Collection } from "../storage/rows";
+import { type Field, SEARCHABLE_TYPES, SYSTEM_SORT_KEYS } from "../../../src/contract/fields";
+import { fieldExpr } from "../storage/field-sql";
+import { parseBooleanParam, parseNumberParam, normalizeDate } from "../content/values";
+
+export interface ListQuery {
+  page: number;
+  limit: number;
+  /** SQL after `WHERE`, with numbered `?N` placeholders (1..args.length), so `?` appended after it numbers on. */
+  where: string;
+  args: (string | number)[];
+  orderBy: string;
+  /** True when the query uses Pro features (filter or search). */
+  advanced: boolean;
+}
+
+const MAX_SEARCH = 200;
+const MAX_IN_VALUES = 50;
+/**
+ * Durable Object SQLite binds at most 100 values per statement. A filter binds
+ * at most two (its value, or its `in` list as one JSON array, plus a reference's
+ * target collection, shared between filters), the collection and `search` one
+ * each and the page two more: 40 filters fit with room to spare.
+ */
+export const MAX_FILTERS = 40;
+/** Longer than any field key (64) or value a filter can usefully compare: refused before any work. */
+const MAX_FILTER_VALUE = 2048;
+const MAX_KEY = 64;
+
+type SystemKey = (typeof SYSTEM_SORT_KEYS)[number];
+const SYSTEM_COLUMNS: Record<SystemKey, { column: string; type: "date" | "text" }> = {
+  publishedAt: { column: "published_at", type: "date" },
+  updatedAt: { column: "updated_at", type: "date" },
+  slug: { column: "slug", type: "text" },
+};
+
+interface Target {
+  sql: string;
+  type: Field["type"];
+  field?: Field;
+}
+
+/**
+ * Turns public list parameters into SQL over indexed expressions only. Unknown
+ * or non-indexed keys are a 400 that names the parameter, the allowed keys and
+ * the closest one; paging never fails.
+ */
+/**
+ * HTML lower-cases attribute names, so a widget's `data-oc-filter-publishedat` must
+ * still find `publishedAt`: a key with no exact match takes the one allowed key that
+ * equals it ignoring case, when there is exactly one.
+ */
+function caseFold(key: string, allowed: readonly string[]): string {
+  if (allowed.includes(key)) return key;
+  const matches = allowed.filter((k) => k.toLowerCase() === key.toLowerCase());
+  return matches.length === 1 ? (matches[0] as string) : key;
+}
+
+export function buildListQuery(params: URLSearchParams, collection: Collection, all: readonly Collection[]): ListQuery {
+  const allowed = [...SYSTEM_SORT_KEYS, ...collection.fields.filter((f) => f.indexed).map((f) => f.key)];
+  const target = (param: string, written: string): Target => {
+    if (written.length > MAX_KEY) {
+      throw new ApiError("bad_request", `Cannot use ${clip(param)}: field keys are at most ${MAX_KEY} characters.`, {
+        parameter: clip(param),
+        allowed,
+      });
+    }
+    const key = caseFold(written, allowed);
+    if ((SYSTEM_SORT_KEYS as readonly string[]).includes(key)) {
+      const sys = SYSTEM_COLUMNS[key as SystemKey];
+      return { sql: sys.column, type: sys.type };
+    }
+    const field = collection.fields.find((f) => f.key === key);
+    if (!field || !field.indexed) {
+      const reason = field ? `"${key}" is not an indexed field` : `"${key}" is not a field of "${collection.slug}"`;
+      const closest = suggest(key, allowed);
+      throw new ApiError("bad_request", `Cannot use ${clip(param)}: ${reason}.${closest ? ` Did you mean "${closest}"?` : ""}`, {
+        parameter: clip(param),
+        field: key,
+        allowed,
+        suggestion: closest,
+      });
+    }
+    return { sql: fieldExpr(key), type: field.type, field };
+  };
+
+  const bind = new Binder();
+  const where = [`collection_id = ${bind.once(collection.id)}`, "status = 'published'"];
+  let advanced = false;
+  let filters = 0;
+
+  for (const [name, value] of params) {
+    const f = parseFilterParam(name, value);
+    if (f === null) continue;
+    if (f === "malformed") {
+      throw new ApiError("bad_request", `Malformed filter parameter "${clip(name)}"; use filter[key]=value or filter[key][op]=value.`, {
+        parameter: clip(name),
+        ops: FILTER_OPS,
+      });
+    }
+    if (++filters > MAX_FILTERS) {
+      throw new ApiError("bad_request", `At most ${MAX_FILTERS} filter parameters per request.`, { parameter: "filter", max: MAX_FILTERS });
+    }
+    advanced = true;
+    const t = target(f.param, f.key);
+    where.push(filterClause(f, t, collection, all, bind));
+  }
+
+  const search = params.get("search")?.trim() ?? "";
+  if (params.has("search")) advanced = true;
+  if (search !== "") {
+    if (search.length > MAX_SEARCH) {
+      throw new ApiError("bad_request", `search is longer than ${MAX_SEARCH} characters.`, { parameter: "search", max: MAX_SEARCH });
+    }
+    if (!collection.fields.some((f) => f.indexed && SEARCHABLE_TYPES.has(f.type))) {
+      throw new ApiError(
+        "bad_request",
+        `Collection "${collection.slug}" has no indexed text fields to search; mark a text field as indexed.`,
+        {
+          parameter: "search",
+        },
+      );
+    }
+    where.push(`instr(search_text, ${bind.value(search.toLowerCase())}) > 0`);
+  }
+
+  const sort = parseSort(params.get("sort"));
+  const order: string[] = [];
+  const used = new Set<string>();
+  for (const s of sort) {
+    if (used.has(s.key)) continue;
+    used.add(s.key);
+    order.push(`${target("sort", s.key).sql} ${s.descending ? "DESC" : "ASC"}`);
+  }
+  if (order.length === 0) order.push("published_at DESC");
+  // The last sort direction decides the tie-break direction, so SQLite can walk one index end to end.
+  const lastDesc = sort.length === 0 || (sort[sort.length - 1] as { descending: boolean }).descending;
+  order.push(`seq ${lastDesc ? "DESC" : "ASC"}`);
+
+  return {
+    page: parsePage(params.get("page")),
+    limit: parseLimit(params.get("limit")),
+    where: where.join(" AND "),
+    args: bind.args,
+    orderBy: order.join(", "),
+    advanced,
+  };
+}
+
+/**
+ * Numbered placeholders (`?N`): a value bound once can be named in several
+ * places, and a reference filter's target collection is bound once for all.
+ */
+class Binder {
+  readonly args: (string | number)[] = [];
+  readonly #named = new Map<string, string>();
+
+  value(v: string | number): string {
+    return `?${this.args.push(v)}`;
+  }
+
+  /** One placeholder per distinct string, shared by every clause that names it. */
+  once(v: string): string {
+    let p = this.#named.get(v);
+    if (p === undefined) this.#named.set(v, (p = this.value(v)));
+    return p;
+  }
+}
+
+function filterClause(f: FilterParam, t: Target, collection: Collection, all: readonly Collection[], bind: Binder): string {
+  const bad = (message: string): ApiError =>
+    new ApiError("bad_request", `Cannot use ${clip(f.param)}: ${message}.`, { parameter: clip(f.param), field: f.key, op: clip(f.op) });
+  if (!(FILTER_OPS as readonly string[]).includes(f.op)) {
+    const closest = suggest(f.op, FILTER_OPS);
+    throw new ApiError(
+      "bad_request",
+      `Unknown filter operator "${clip(f.op)}" in ${clip(f.param)}.${closest ? ` Did you mean "${closest}"?` : ""}`,
+      {
+        parameter: clip(f.param),
+        op: clip(f.op),
+        allowed: FILTER_OPS,
+        suggestion: closest,
+      },
+    );
+  }
+  const opsFor: Record<string, readonly string[]> = {
+    boolean: ["eq", "ne", "in"],
+    reference: ["eq", "ne", "in"],
+    option: ["eq", "ne", "in"],
+    text: FILTER_OPS,
+    link: FILTER_OPS,
+    number: ["eq", "ne", "gt", "gte", "lt", "lte", "in"],
+    date: ["eq", "ne", "gt", "gte", "lt", "lte", "in"],
+  };
+  const ops = opsFor[t.type] ?? [];
+  if (!ops.includes(f.op)) throw bad(`operator "${f.op}" does not apply to a ${t.type} field (use ${ops.join(", ")})`);
+  if (f.op !== "in" && f.value.length > MAX_FILTER_VALUE) throw bad(`a filter value is at most ${MAX_FILTER_VALUE} characters`);
+
+  const convert = (raw: string): string | number => {
+    switch (t.type) {
+      case "number": {
+        const n = parseNumberParam(raw);
+        if (n === null) throw bad(`"${clip(raw)}" is not a number`);
+        return n;
+      }
+      case "boolean": {
+        const b = parseBooleanParam(raw);
+        if (b === null) throw bad(`"${clip(raw)}" is not true or false`);
+        return b ? 1 : 0;
+      }
+      case "date": {
+        const d = normalizeDate(raw);
+        if (d === null) throw bad(`"${clip(raw)}" is not an ISO 8601 date`);
+        return d;
+      }
+      default:
+        return raw;
+    }
+  };
+  // An `in` list is one bound value, a JSON array read back with json_each, however many values it holds.
+  const list = (values: readonly (string | number)[]): string => `(SELECT value FROM json_each(${bind.value(JSON.stringify(values))}))`;
+
+  if (t.type === "reference") {
+    // A reference filter takes the target item's id or slug.
+    const target = bind.once((all.find((c) => c.slug === t.field?.collection) ?? collection).id);
+    if (f.op === "in") {
+      const values = list(splitIn(f.value, bad));
+      return `${t.sql} IN (SELECT r.id FROM items r WHERE r.collection_id = ${target} AND (r.id IN ${values} OR r.slug IN ${values}))`;
+    }
+    const v = bind.value(f.value);
+    const refSql = `(SELECT r.id FROM items r WHERE r.collection_id = ${target} AND (r.id = ${v} OR r.slug = ${v}))`;
+    return f.op === "eq" ? `${t.sql} IN ${refSql}` : `(${t.sql} IS NULL OR ${t.sql} NOT IN ${refSql})`;
+  }
+
+  switch (f.op) {
+    case "eq":
+      return `${t.sql} = ${bind.value(convert(f.value))}`;
+    case "ne":
+      return `(${t.sql} IS NULL OR ${t.sql} != ${bind.value(convert(f.value))})`;
+    case "gt":
+      return `${t.sql} > ${bind.value(convert(f.value))}`;
+    case "gte":
+      return `${t.sql} >= ${bind.value(convert(f.value))}`;
+    case "lt":
+      return `${t.sql} < ${bind.value(convert(f.value))}`;
+    case "lte":
+      return `${t.sql} <= ${bind.value(convert(f.value))}`;
+    case "contains":
+      // SQLite's lower() folds ASCII only; `search` is the Unicode-folding matcher.
+      return `instr(lower(${t.sql}), lower(${bind.value(f.value)})) > 0`;
+    default:
+      return `${t.sql} IN ${list(splitIn(f.value, bad).map(convert))}`;
+  }
+}
+
+function splitIn(raw: string, bad: (m: string) => ApiError): string[] {
+  const values = raw
+    .split(",")
+    .map((v) => v.trim())
+    .filter((v) => v !== "");
+  if (values.length === 0) throw bad("give at least one comma-separated value");
+  if (values.length > MAX_IN_VALUES) throw bad(`give at most ${MAX_IN_VALUES} values`);
+  if (values.some((v) => v.length > MAX_FILTER_VALUE)) throw bad(`a filter value is at most ${MAX_FILTER_VALUE} characters`);
+  return values;
+}

@@ -1,0 +1,153 @@
+import type { Collection, ItemRow } from "../storage/rows";
+import type { ItemData } from "../content/item-data";
+import { readMedia, toMediaRef } from "../content/media";
+import { readImageResizingHosts } from "../storage/site-row";
+import { selectIn } from "../storage/sql-in";
+
+/** The content API's item: published items only, media expanded, references resolved one level. */
+export interface PublicItem {
+  id: string;
+  slug: string;
+  collection: string;
+  publishedAt: string;
+  updatedAt: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * An item's public `data` as JSON, kept in `items.public_data` whenever the item
+ * is written: the collection's fields in order, media expanded to MediaRefs,
+ * references still as stored ids (they are resolved when read, because the
+ * target can be unpublished without this item changing). A read then assembles
+ * this text instead of decoding and re-encoding the stored data.
+ */
+export function publicDataJson(sql: SqlStorage, collection: Collection, data: ItemData): string {
+  const mediaIds: string[] = [];
+  for (const f of collection.fields) {
+    const v = data[f.key];
+    if ((f.type === "image" || f.type === "video") && typeof v === "string") mediaIds.push(v);
+  }
+  const media = mediaIds.length ? readMedia(sql, mediaIds) : null;
+  const hosts = media ? readImageResizingHosts(sql) : new Set<string>();
+  const out: Record<string, unknown> = {};
+  for (const f of collection.fields) {
+    const v = data[f.key];
+    if (v === undefined) continue;
+    if (f.type === "image" || f.type === "video") {
+      const m = typeof v === "string" ? media?.get(v) : undefined;
+      out[f.key] = m ? toMediaRef(m, hosts) : null;
+    } else out[f.key] = v;
+  }
+  return JSON.stringify(out);
+}
+
+/** Stores an item's public JSON; called in the same transaction as every write of its data. */
+export function keepPublicData(sql: SqlStorage, collection: Collection, seq: number, data: ItemData): void {
+  sql.exec("INSERT OR REPLACE INTO item_public (seq, public_json) VALUES (?, ?)", seq, publicDataJson(sql, collection, data));
+}
+
+/**
+ * `public_data` for `SELECT *, ${PUBLIC_DATA_COLUMN} FROM items`: the stored public JSON, or
+ * NULL for a row that has none yet (then it is computed when read).
+ */
+export const PUBLIC_DATA_COLUMN = "(SELECT public_json FROM item_public p WHERE p.seq = items.seq) AS public_data";
+
+/**
+ * What presenting a published item reads: the row without its stored `data` or `search_text`
+ * (long rich text is not copied out of SQLite for nothing), with its public JSON.
+ */
+export const PUBLIC_COLUMNS = `seq, id, collection_id, slug, status, published_at, created_at, updated_at, ${PUBLIC_DATA_COLUMN}`;
+
+/** A row read with PUBLIC_COLUMNS, or a whole row (`SELECT *, PUBLIC_DATA_COLUMN`). */
+export type PublicRow = Omit<ItemRow, "data"> & { data?: string };
+
+/** The row's public data as JSON: as stored, or (for a row that has none yet) computed from its data. */
+function publicDataOf(sql: SqlStorage, c: Collection, row: PublicRow): string {
+  if (row.public_data) return row.public_data;
+  const data = row.data ?? sql.exec<{ data: string }>("SELECT data FROM items WHERE seq = ?", row.seq).one().data;
+  return publicDataJson(sql, c, JSON.parse(data) as ItemData);
+}
+
+/**
+ * Recomputes the public JSON of the items of `collection`: all of them after a schema change,
+ * or (`onlyMissing`) those without one: items written before it was kept, or whose data was
+ * rewritten in place by the start-up clean-ups. Returns how many it wrote.
+ */
+export function refreshPublicData(sql: SqlStorage, collection: Collection, onlyMissing: boolean): number {
+  const missing = " AND NOT EXISTS (SELECT 1 FROM item_public p WHERE p.seq = items.seq)";
+  const rows = sql
+    .exec<{ seq: number; data: string }>(`SELECT seq, data FROM items WHERE collection_id = ?${onlyMissing ? missing : ""}`, collection.id)
+    .toArray();
+  for (const r of rows) keepPublicData(sql, collection, r.seq, JSON.parse(r.data) as ItemData);
+  return rows.length;
+}
+
+const hasReferences = (c: Collection) => c.fields.some((f) => f.type === "reference" || f.type === "references");
+
+/**
+ * Published rows as the content API's items, as JSON text each. An item of a collection
+ * without reference fields is its stored public data in an envelope, with no decoding at
+ * all; one with references has them resolved (`presentItems`).
+ */
+export function publicItemsJson(sql: SqlStorage, rows: readonly PublicRow[], collections: readonly Collection[]): string[] {
+  const byId = new Map(collections.map((c) => [c.id, c]));
+  const refCollections = new Set(collections.filter(hasReferences).map((c) => c.id));
+  const withRefs = rows.filter((r) => refCollections.has(r.collection_id));
+  const resolved = withRefs.length ? presentItems(sql, withRefs, collections) : [];
+  const resolvedById = new Map(resolved.map((item) => [item.id, item]));
+  return rows.map((row) => {
+    const item = resolvedById.get(row.id);
+    if (item) return JSON.stringify(item);
+    const c = byId.get(row.collection_id) as Collection;
+    const data = publicDataOf(sql, c, row);
+    // The same keys, in the same order, as JSON.stringify of a PublicItem.
+    return `{"id":${JSON.stringify(row.id)},"slug":${JSON.stringify(row.slug)},"collection":${JSON.stringify(c.slug)},"publishedAt":${JSON.stringify(row.published_at)},"updatedAt":${JSON.stringify(row.updated_at)},"data":${data}}`;
+  });
+}
+
+/**
+ * Presents published rows as objects (pages, feeds, search). Media come expanded in
+ * each row's public data; references for the whole set are read in one batched query,
+ * never one per item.
+ */
+export function presentItems(sql: SqlStorage, rows: readonly PublicRow[], collections: readonly Collection[]): PublicItem[] {
+  const byId = new Map(collections.map((c) => [c.id, c]));
+  const shallow = (row: PublicRow): PublicItem => {
+    const c = byId.get(row.collection_id) as Collection;
+    const data = JSON.parse(publicDataOf(sql, c, row)) as Record<string, unknown>;
+    return { id: row.id, slug: row.slug, collection: c.slug, publishedAt: row.published_at as string, updatedAt: row.updated_at, data };
+  };
+  const items = rows.map(shallow);
+
+  const refIds = new Set<string>();
+  rows.forEach((row, i) => {
+    for (const f of byId.get(row.collection_id)?.fields ?? []) {
+      const v = items[i]!.data[f.key];
+      if (f.type === "reference" && typeof v === "string") refIds.add(v);
+      if (f.type === "references" && Array.isArray(v)) for (const id of v) refIds.add(id as string);
+    }
+  });
+  if (!refIds.size) return items;
+  const refs = new Map([...readPublishedByIds(sql, refIds).values()].map((r) => [r.id, shallow(r)]));
+  rows.forEach((row, i) => {
+    const data = items[i]!.data;
+    for (const f of byId.get(row.collection_id)?.fields ?? []) {
+      const v = data[f.key];
+      if (f.type === "reference") {
+        if (v !== undefined) data[f.key] = refs.get(v as string) ?? null;
+      } else if (f.type === "references" && Array.isArray(v)) {
+        data[f.key] = v.map((id) => refs.get(id as string)).filter((x) => x !== undefined);
+      }
+    }
+  });
+  return items;
+}
+
+function readPublishedByIds(sql: SqlStorage, ids: Set<string>): Map<string, PublicRow> {
+  const rows = selectIn<PublicRow>(
+    sql,
+    ids,
+    (list) => `SELECT ${PUBLIC_COLUMNS} FROM items WHERE status = 'published' AND id IN (${list})`,
+  );
+  return new Map(rows.map((r) => [r.id, r]));
+}

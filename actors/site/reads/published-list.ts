@@ -1,0 +1,58 @@
+import type { SiteContext } from "../context";
+import { type ListQuery, buildListQuery } from "./list-query";
+import { PUBLIC_COLUMNS, type PublicItem, type PublicRow, presentItems, publicItemsJson } from "./public-items";
+import type { Collection, ItemRow } from "../storage/rows";
+
+export interface PublishedPage<T = PublicItem> {
+  query: ListQuery;
+  items: T[];
+  total: number;
+}
+
+function pageRows(s: SiteContext, c: Collection, params: URLSearchParams): PublishedPage<PublicRow> {
+  const query = buildListQuery(params, c, s.collections());
+  const total = s.countOf(query.where, query.args);
+  const items = s.sql
+    .exec<PublicRow>(
+      `SELECT ${PUBLIC_COLUMNS} FROM items WHERE ${query.where} ORDER BY ${query.orderBy} LIMIT ? OFFSET ?`,
+      ...query.args,
+      query.limit,
+      (query.page - 1) * query.limit,
+    )
+    .toArray();
+  return { query, items, total };
+}
+
+function itemRow(s: SiteContext, c: Collection, slug: string): PublicRow | undefined {
+  return s.sql
+    .exec<PublicRow>(`SELECT ${PUBLIC_COLUMNS} FROM items WHERE collection_id = ? AND slug = ? AND status = 'published'`, c.id, slug)
+    .toArray()[0];
+}
+
+/** One page of published items, read as the content API reads it (the renderer uses the same path). */
+export function readPublishedPage(s: SiteContext, c: Collection, params: URLSearchParams): PublishedPage {
+  const page = pageRows(s, c, params);
+  return { ...page, items: presentItems(s.sql, page.items, s.collections()) };
+}
+
+/** The same page for the content API: each item as JSON text, assembled from its stored public JSON. */
+export function publishedPageJson(s: SiteContext, c: Collection, params: URLSearchParams): PublishedPage<string> {
+  const page = pageRows(s, c, params);
+  return { ...page, items: publicItemsJson(s.sql, page.items, s.collections()) };
+}
+
+export function readPublishedItem(s: SiteContext, c: Collection, slug: string): PublicItem | null {
+  const row = itemRow(s, c, slug);
+  return row ? (presentItems(s.sql, [row], s.collections())[0] ?? null) : null;
+}
+
+export function publishedItemJson(s: SiteContext, c: Collection, slug: string): string | null {
+  const row = itemRow(s, c, slug);
+  return row ? (publicItemsJson(s.sql, [row], s.collections())[0] ?? null) : null;
+}
+
+/** An item of the connected collection in any status, shaped as the content API would publish it. */
+export function readItemForPreview(s: SiteContext, collectionId: string, id: string): PublicItem | null {
+  const row = s.sql.exec<ItemRow>("SELECT * FROM items WHERE collection_id = ? AND id = ?", collectionId, id).toArray()[0];
+  return row ? (presentItems(s.sql, [row], s.collections())[0] ?? null) : null;
+}

@@ -1,0 +1,170 @@
+// `npm run bench`: content API throughput and latency over 10,000 items, then
+// semantic search over 10,000 items (search.mjs), then the busy site (busy.mjs).
+// BENCH_ONLY=content, search or busy runs just one of them; BENCH_ONLY=compare runs a baseline
+// commit and the working tree side by side (compare.mjs, docs/caching.md).
+// Runs the built Worker on workerd via Miniflare's API with a direct socket
+// (no wrangler dev proxy), drives it with autocannon, and reads CPU time from
+// the workerd process (/proc) to get CPU per request.
+import autocannon from "autocannon";
+import { BENCH_POST_FIELDS, api, missPaths, must, percentile, seedItems } from "../lib.mjs";
+import { benchSearch, waitForIndex } from "./search.mjs";
+import { buildWorker, startCacheFloor, startWorkerd, workerdCpuMs } from "../workerd-host.mjs";
+
+const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000);
+const operator = "bench-operator";
+// Numbers the never-seen query parameter of every uncached request (see `drive`).
+let requestNumber = 0;
+
+const only = process.env.BENCH_ONLY;
+// BENCH_ONLY=compare: a baseline commit and the working tree side by side (compare.mjs).
+if (only === "compare") {
+  await import("./compare.mjs");
+  process.exit(0);
+}
+const cpuMs = workerdCpuMs;
+let base = "";
+if (only !== "busy") {
+  const script = buildWorker(".bench/build");
+  const host = await startWorkerd({ scriptPath: script, adminToken: operator, dashboard: false });
+  base = host.base;
+  try {
+    if (only !== "search") await benchContent();
+    if (only !== "content") await benchSearch({ base, operator, items: ITEMS, embedderProcesses: host.embedderProcesses });
+  } finally {
+    await host.dispose();
+  }
+}
+// Its own workerd (an SEO Engine site needs page capture from 127.0.0.1).
+if (!only || only === "busy") await import("./busy.mjs");
+
+async function benchContent() {
+  const { site } = await must(api(base, "POST", "/sites", operator, { name: "Bench", plan: "pro" }), "site");
+  const key = site.adminKey;
+  await must(api(base, "PUT", `/sites/${site.id}/collections/posts`, key, { fields: BENCH_POST_FIELDS }), "collection");
+  const categories = ["news", "guides", "reviews", "recipes", "travel", "tech", "sport", "music"];
+  const t0 = performance.now();
+  await seedItems(base, site.id, key, "posts", ITEMS, (i) => {
+    return {
+      slug: `post-${i}`,
+      publish: true,
+      data: {
+        title: `Post number ${i} about ${categories[i % 8]}`,
+        summary: `A short summary for post ${i}, with a few words to search through.`,
+        body: `<p>Body of post ${i}.</p>`,
+        category: categories[i % 8],
+        date: new Date(Date.UTC(2020, 0, 1) + i * 3_600_000).toISOString(),
+        cover: { url: `https://img.example.com/${i}.jpg`, alt: `Cover ${i}`, width: 1600, height: 900 },
+      },
+    };
+  });
+  const seedSeconds = (performance.now() - t0) / 1000;
+  // The site is on Pro, so its items are being embedded for search: measure a quiet site.
+  await waitForIndex(base, site.id, key);
+
+  const listPath = `/v1/${site.token}/collections/posts/items?page=3&limit=24&sort=-date`;
+  const filteredPath = `/v1/${site.token}/collections/posts/items?page=3&limit=24&sort=-date&filter[category]=guides&search=summary`;
+  const itemPath = `/v1/${site.token}/collections/posts/items/post-${Math.min(4242, ITEMS - 1)}`;
+  const scenarios = [
+    ["(a) list p3, limit 24, sort -date", listPath, "list"],
+    ["(b) + filter[category] + search", filteredPath, "filtered"],
+    ["(c) single item", itemPath, "item"],
+  ];
+  // Misses: distinct URLs doing the same work (the cache key ignores parameters an endpoint does
+  // not understand), each read once; one cursor per kind, so no run reads another's URLs again.
+  const missLists = Object.fromEntries(["list", "filtered", "item"].map((k) => [k, missPaths(site.token, k, ITEMS)]));
+  const cursor = { list: 0, filtered: 0, item: 0 };
+  const nextMisses = (kind) => ({ list: missLists[kind], from: () => cursor[kind]++ });
+
+  const rows = [];
+  for (const [name, path, kind] of scenarios) {
+    await fetch(`${base}${path}`); // warm the cache entry for the cached run
+    // Uncached: every request is a URL (cache key) never read before, so each one misses the cache.
+    rows.push({ scenario: name, mode: "uncached", ...(await drive(base, path, { misses: nextMisses(kind) })) });
+    rows.push({ scenario: name, mode: "cached", ...(await drive(base, path)) });
+  }
+
+  // The same shape of read without the Cache API: the dashboard's list (page 3, 24 items, admin key)
+  // goes front Worker → site object → SQLite → JSON like (a), but is never cached. Its gap to (a)
+  // uncached is what the local Cache API's match and put cost on workerd's one thread.
+  const dashboardPath = `/sites/${site.id}/collections/posts/items?page=3&limit=24`;
+  const dashboard = await drive(base, dashboardPath, { unique: "n", headers: { authorization: `Bearer ${key}` } });
+  rows.push({ scenario: "dashboard list p3, limit 24 (no Cache API)", mode: "never cached", ...dashboard });
+
+  // The floor: a Worker that does nothing but the Cache API lookup and store of a miss.
+  const floor = await startCacheFloor();
+  const floorRow = await drive(floor.base, "/floor", { unique: "n" });
+  await floor.dispose();
+  rows.push({ scenario: "floor: Cache API match + put only (bench/cache-floor-worker.js)", mode: "uncached", ...floorRow });
+
+  // Uncached list latency as the load grows: past one connection, p50 is mostly time spent
+  // queueing for workerd's one thread (Little's law: connections / throughput).
+  const load = [];
+  for (const connections of [1, 2, 4, 8, 16, 32]) {
+    load.push({
+      connections,
+      ...(await drive(base, listPath, { misses: nextMisses("list"), connections, duration: Math.min(DURATION, 5) })),
+    });
+  }
+
+  // Latency of one request at a time: what a single visitor sees, without queueing behind 32 others.
+  const serial = [];
+  for (const [name, , kind] of scenarios) {
+    const times = [];
+    const misses = nextMisses(kind);
+    for (let i = 0; i < 300; i++) {
+      const t = performance.now();
+      const res = await fetch(`${base}${misses.list[misses.from() % misses.list.length]}`);
+      await res.arrayBuffer();
+      times.push(performance.now() - t);
+    }
+    times.sort((a, b) => a - b);
+    serial.push({
+      scenario: name,
+      mode: "uncached, 1 connection",
+      "p50 ms": percentile(times, 50).toFixed(2),
+      "p99 ms": percentile(times, 99).toFixed(2),
+    });
+  }
+
+  console.log(
+    `\nContent API on workerd (Miniflare API, direct socket, no wrangler dev proxy); ${ITEMS} items seeded in ${seedSeconds.toFixed(1)} s through items:batch`,
+  );
+  console.log(
+    `autocannon: ${CONNECTIONS} connections, ${DURATION} s per row; CPU = workerd process user+sys time / requests (front Worker + Durable Object + HTTP)\n`,
+  );
+  console.table(rows);
+  console.log("\n(a) uncached, by number of connections:");
+  console.table(load);
+  console.table(serial);
+  for (const [name] of scenarios) {
+    const u = rows.find((r) => r.scenario === name && r.mode === "uncached");
+    const c = rows.find((r) => r.scenario === name && r.mode === "cached");
+    console.log(`${name}: cached/uncached throughput = ${(c["req/s"] / u["req/s"]).toFixed(1)}x`);
+  }
+}
+
+/**
+ * One autocannon run against `path`. With `unique`, each request gets a never-seen query
+ * parameter of that name (for what is never cached: the dashboard, the floor Worker); with
+ * `misses`, each request takes the next of those URLs. CPU is all workerd processes' time.
+ */
+async function drive(origin, path, { unique, misses, headers, connections = CONNECTIONS, duration = DURATION } = {}) {
+  const sep = path.includes("?") ? "&" : "?";
+  const requests = misses
+    ? [{ setupRequest: (req) => ({ ...req, path: misses.list[misses.from() % misses.list.length] }) }]
+    : unique
+      ? [{ setupRequest: (req) => ({ ...req, path: `${path}${sep}${unique}=${requestNumber++}` }) }]
+      : undefined;
+  const cpuBefore = cpuMs();
+  const r = await autocannon({ url: `${origin}${path}`, connections, duration, headers, requests });
+  const cpu = cpuMs() - cpuBefore;
+  return {
+    "req/s": Math.round(r.requests.average),
+    "p50 ms": r.latency.p50,
+    "p99 ms": r.latency.p99,
+    "CPU ms/req": r.requests.total ? (cpu / r.requests.total).toFixed(3) : "-",
+    errors: r.errors + r.non2xx,
+  };
+}

@@ -1,0 +1,111 @@
+import { z } from "zod";
+import { SLUG_MAX, SLUG_PATTERN, SLUG_RULE } from "../shared/slug";
+
+export const FIELD_TYPES = [
+  "text",
+  "richText",
+  "number",
+  "boolean",
+  "date",
+  "link",
+  "image",
+  "video",
+  "reference",
+  "references",
+  "option",
+] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+/** Types whose values are scalars that SQLite can index, sort and compare. */
+export const INDEXABLE_TYPES: ReadonlySet<FieldType> = new Set(["text", "number", "boolean", "date", "link", "reference", "option"]);
+/** Types that `search` reads. */
+export const SEARCHABLE_TYPES: ReadonlySet<FieldType> = new Set(["text", "link"]);
+
+/** Keys that name an item's own properties; fields may not shadow them. */
+export const SYSTEM_KEYS = ["id", "slug", "collection", "status", "publishedAt", "updatedAt", "createdAt"] as const;
+/** System properties that are always indexed, so they may always be sorted and filtered. */
+export const SYSTEM_SORT_KEYS = ["publishedAt", "updatedAt", "slug"] as const;
+
+// Field keys end up inside SQL JSON paths and index names, so they are kept to this pattern.
+export const FIELD_KEY = /^[a-zA-Z][a-zA-Z0-9_]{0,63}$/;
+
+/** The most options one Option field may list. */
+export const MAX_OPTIONS = 100;
+
+/** One choice of an Option field: `value` is what the API stores and returns, `label` what people see. */
+export const optionSchema = z
+  .object({
+    value: z.string().trim().min(1).max(100),
+    label: z.string().trim().min(1).max(200).optional(),
+  })
+  .strict();
+
+export const slugSchema = z.string().max(SLUG_MAX).regex(SLUG_PATTERN, `must be a slug (${SLUG_RULE})`);
+
+export const fieldSchema = z
+  .object({
+    key: z
+      .string()
+      .regex(FIELD_KEY, "must start with a letter and hold only letters, digits and _ (max 64)")
+      .refine((k) => !(SYSTEM_KEYS as readonly string[]).includes(k), {
+        message: `is reserved (${SYSTEM_KEYS.join(", ")})`,
+      }),
+    type: z.enum(FIELD_TYPES),
+    name: z.string().max(200).optional().describe('The label people see in the dashboard ("Cover image"); the API uses `key`.'),
+    help: z.string().max(500).optional().describe("Help text shown under the field in the item form."),
+    indexed: z.boolean().optional(),
+    required: z.boolean().optional(),
+    collection: slugSchema.optional(),
+    options: z
+      .array(optionSchema)
+      .min(1)
+      .max(MAX_OPTIONS)
+      .optional()
+      .describe("An option field's choices, in order; items hold (and the API returns) one choice's `value`."),
+  })
+  .strict()
+  .superRefine((f, ctx) => {
+    const needsTarget = f.type === "reference" || f.type === "references";
+    if (needsTarget && !f.collection) {
+      ctx.addIssue({ code: "custom", path: ["collection"], message: `a ${f.type} field needs a target collection` });
+    }
+    if (!needsTarget && f.collection) {
+      ctx.addIssue({ code: "custom", path: ["collection"], message: "only reference fields take a collection" });
+    }
+    if (f.type === "option" && !f.options) {
+      ctx.addIssue({ code: "custom", path: ["options"], message: "an option field needs its options ([{value, label?}, …])" });
+    }
+    if (f.type !== "option" && f.options) {
+      ctx.addIssue({ code: "custom", path: ["options"], message: "only option fields take options" });
+    }
+    const values = new Set<string>();
+    f.options?.forEach((o, i) => {
+      if (values.has(o.value)) ctx.addIssue({ code: "custom", path: ["options", i, "value"], message: `duplicate option "${o.value}"` });
+      values.add(o.value);
+    });
+    if (f.indexed && !INDEXABLE_TYPES.has(f.type)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["indexed"],
+        message: `a ${f.type} field cannot be indexed (indexable: ${[...INDEXABLE_TYPES].join(", ")})`,
+      });
+    }
+  });
+
+export type Field = z.infer<typeof fieldSchema>;
+
+export const collectionInputSchema = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    fields: z.array(fieldSchema).max(100),
+  })
+  .strict()
+  .superRefine((c, ctx) => {
+    const seen = new Set<string>();
+    c.fields.forEach((f, i) => {
+      if (seen.has(f.key)) ctx.addIssue({ code: "custom", path: ["fields", i, "key"], message: `duplicate key "${f.key}"` });
+      seen.add(f.key);
+    });
+  });
+
+export type CollectionInput = z.infer<typeof collectionInputSchema>;

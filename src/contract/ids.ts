@@ -1,0 +1,37 @@
+/**
+ * Identifier and credential formats. A site's public token and admin key both carry
+ * the site id, so the stateless front Worker can route them to the site's
+ * Durable Object without a global lookup; the object then checks the secret part.
+ * The generators live in src/ids.ts (they need the runtime's random source).
+ */
+
+/** The letters every random part is drawn from (base32, lowercase). */
+export const ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz234567";
+
+/** Lengths of the random parts, by kind. */
+export const ID_LENGTH = { site: 16, workspace: 16, token: 24, adminKey: 40, item: 20, media: 20, collection: 16 } as const;
+/**
+ * A site id issued since SITE_ID_SECRET: `random` characters, then `mac` characters of an
+ * HMAC of them (30 bits), 16 in all as ever. Ids from before carry no MAC (LEGACY_SITE_IDS).
+ */
+export const ID_SITE_MAC = { random: 10, mac: 6 } as const;
+/** Prefixes, by kind (a site id has none). */
+export const ID_PREFIX = { workspace: "ws_", token: "pk_", adminKey: "sk_", item: "it_", media: "md_", collection: "co_" } as const;
+
+const SITE_ID = /^[a-z2-7]{16}$/;
+const WORKSPACE_ID = /^ws_[a-z2-7]{16}$/;
+const TOKEN = /^pk_([a-z2-7]{16})_[a-z2-7]{24}$/;
+const ADMIN_KEY = /^sk_([a-z2-7]{16})_[a-z2-7]{40}$/;
+
+export const isSiteId = (s: string): boolean => SITE_ID.test(s);
+export const isWorkspaceId = (s: string): boolean => WORKSPACE_ID.test(s);
+
+/** The site a public token names, or null when it is not a token at all. */
+export function siteIdOfToken(token: string): string | null {
+  return TOKEN.exec(token)?.[1] ?? null;
+}
+
+/** The site an admin key names, or null when it is not an admin key at all. */
+export function siteIdOfAdminKey(key: string): string | null {
+  return ADMIN_KEY.exec(key)?.[1] ?? null;
+}

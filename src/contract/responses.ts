@@ -1,0 +1,228 @@
+/**
+ * What the API answers, in zod: the components of the OpenAPI document and, through
+ * it, what the contract test holds every real answer to. Top-level envelopes are
+ * strict, so an answer with an undocumented key fails the test.
+ */
+import { z } from "zod";
+import { FIELD_TYPES, fieldSchema } from "./fields";
+import { ERROR_STATUS, type ErrorCode } from "./errors";
+import { PLANS } from "./plans";
+import { seoSchema } from "./ssr";
+
+const instant = z.string().describe("ISO 8601 instant, UTC");
+const data = z
+  .record(z.string(), z.unknown())
+  .describe("Field values by key; their shapes follow the field types (README: Field types and values).");
+
+export const MediaRef = z
+  .strictObject({
+    mediaId: z.string(),
+    url: z.string(),
+    srcset: z
+      .string()
+      .describe(
+        "Resized widths through `/cdn-cgi/image/` when the image's host is one of the site's `imageResizingHosts`; otherwise the original only (with its width when known).",
+      ),
+    alt: z.string(),
+    width: z.int().optional(),
+    height: z.int().optional(),
+  })
+  .describe("A registered image or video.");
+
+export const PublicItem = z
+  .strictObject({ id: z.string(), slug: z.string(), collection: z.string(), publishedAt: instant, updatedAt: instant, data })
+  .describe("A published item: media expanded to MediaRef, references resolved one level deep.");
+
+export const SearchIndexView = z.strictObject({
+  state: z.enum(["pending", "indexed", "failed"]),
+  reason: z.string().optional(),
+  model: z.string().optional(),
+  indexedAt: instant.optional(),
+});
+
+export const DashboardItem = z
+  .strictObject({
+    id: z.string(),
+    slug: z.string(),
+    collection: z.string(),
+    status: z.enum(["draft", "published"]),
+    publishedAt: instant.nullable(),
+    createdAt: instant,
+    updatedAt: instant,
+    data,
+    searchIndex: SearchIndexView.nullable().describe("The item's place in the search index; null for drafts and below Pro."),
+  })
+  .describe("An item as the dashboard sees it: drafts included, values as stored.");
+
+export const Collection = z.strictObject({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  fields: z.array(fieldSchema),
+  createdAt: instant,
+  updatedAt: instant,
+});
+
+const entitlements = {
+  features: z.strictObject({ advancedLists: z.boolean(), serverRendering: z.boolean() }),
+  flags: z.strictObject({ aiSearch: z.boolean() }),
+};
+
+export const Site = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  workspaceId: z.string(),
+  plan: z.enum(PLANS),
+  token: z.string().describe("The public token (pk_…) of the content API and x-service-token."),
+  imageResizingHosts: z
+    .array(z.string())
+    .describe("Image hosts with Cloudflare Image Resizing: only their images get resized srcset candidates (PATCH the site to set)."),
+  ...entitlements,
+  createdAt: instant,
+  updatedAt: instant,
+});
+
+export const CreatedSite = Site.extend({
+  adminKey: z.string().describe("The site's admin key (sk_…), shown only in this answer."),
+});
+
+export const Workspace = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  plan: z.enum(PLANS),
+  siteIds: z.array(z.string()),
+  createdAt: instant,
+  updatedAt: instant,
+});
+
+export const FieldTypes = z
+  .record(z.string(), z.record(z.string(), z.enum(FIELD_TYPES)))
+  .describe("Field types by collection slug, then by field key.");
+
+const refreshResult = z.strictObject({
+  at: instant,
+  ok: z.boolean(),
+  trigger: z.enum(["capture", "manual", "webhook", "nightly"]),
+  error: z.string().optional(),
+});
+
+export const Capture = z.strictObject({
+  pageUrl: z.string(),
+  publicUrl: z.string(),
+  basePath: z.string(),
+  collection: z.string().nullable(),
+  showsList: z.boolean(),
+  seo: seoSchema.describe("The SEO choices the capture was given; a missing one is picked automatically."),
+  webhookSigning: z.enum(["configured", "off"]),
+  capturedAt: instant,
+  refreshedAt: instant.nullable(),
+  lastRefresh: refreshResult.nullable(),
+  nextRefreshAt: instant.nullable(),
+  webhookUrl: z.string(),
+  documents: z.strictObject({
+    paths: z.array(z.string()),
+    lastBuild: z.strictObject({ at: instant, ms: z.number(), urls: z.int(), feedItems: z.int(), bytes: z.int() }).nullable(),
+  }),
+  page: z.strictObject({
+    title: z.string(),
+    description: z.string(),
+    widgets: z.array(z.strictObject({ collection: z.string(), query: z.record(z.string(), z.string()) })),
+    itemScopes: z.boolean(),
+  }),
+});
+
+export const CustomHostname = z.strictObject({
+  hostname: z.string(),
+  cnameTarget: z.string(),
+  sslStatus: z.enum(["pending_validation", "pending_issuance", "active"]),
+  ownershipVerification: z
+    .strictObject({
+      type: z.literal("txt"),
+      name: z
+        .string()
+        .describe("Where the TXT record goes: `_oc-challenge.<hostname>`, or Cloudflare for SaaS's `_cf-custom-hostname.<hostname>`."),
+      value: z.string().describe("The value only this registration was given."),
+      verified: z.boolean().describe("Whether the record was seen through DNS over HTTPS."),
+    })
+    .optional()
+    .describe(
+      "The DNS proof of control: the hostname goes active only once this TXT record is published, in addition to the CNAME. Absent only on hostnames active before the proof existed.",
+    ),
+  missing: z.array(z.string()).optional().describe("What the certificate still waits for; only while pending."),
+  createdAt: instant,
+  updatedAt: instant,
+});
+
+/** The one error envelope, narrowed to the codes an answer of one status may carry. */
+export function errorEnvelope(codes: readonly ErrorCode[]): z.ZodType {
+  const [first, ...rest] = codes;
+  if (!first) throw new Error("an error envelope needs a code");
+  return z.strictObject({
+    error: z.strictObject({
+      code: z.enum([first, ...rest]),
+      message: z.string(),
+      details: z.unknown().optional().describe("Machine-readable specifics; validation errors list issues[{path, message}]."),
+    }),
+  });
+}
+
+export const SearchStatus = z.strictObject({
+  enabled: z.boolean(),
+  model: z.string(),
+  pending: z.int(),
+  indexed: z.int(),
+  failed: z.int(),
+});
+
+export const SiteStats = z.strictObject({
+  collections: z.int(),
+  published: z.int(),
+  drafts: z.int(),
+  recent: z
+    .array(
+      z.strictObject({
+        id: z.string(),
+        slug: z.string(),
+        collection: z.string(),
+        status: z.enum(["draft", "published"]),
+        title: z.string().nullable().describe("The item's first text field"),
+        updatedAt: instant,
+      }),
+    )
+    .describe("The latest changed items of any collection, newest first (at most 8)."),
+});
+
+export const MediaEntry = MediaRef.extend({
+  createdAt: instant,
+  usedBy: z
+    .array(z.strictObject({ collection: z.string(), itemId: z.string(), slug: z.string(), field: z.string() }))
+    .describe("Items whose image or video fields show this entry (at most 20)."),
+});
+
+export const Session = z.strictObject({
+  kind: z.enum(["site", "operator"]),
+  siteId: z.string().optional().describe("The site a site owner's session belongs to."),
+  createdAt: instant,
+  expiresAt: instant.describe("When the session ends unless used before (12 h idle), never after 7 days from sign-in."),
+});
+
+/** Named components of the document, by name. */
+export const COMPONENTS = {
+  MediaRef,
+  PublicItem,
+  SearchIndexView,
+  DashboardItem,
+  Collection,
+  Site,
+  CreatedSite,
+  Workspace,
+  FieldTypes,
+  Capture,
+  CustomHostname,
+  SearchStatus,
+  SiteStats,
+  MediaEntry,
+  Session,
+} as const;
+
+export const ALL_ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];

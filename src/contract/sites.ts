@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { PLANS } from "./plans";
+import { isHttpUrl } from "./urls";
+
+const name = z.string().trim().min(1).max(200);
+export const workspaceCreate = z.object({ name, plan: z.enum(PLANS) }).strict();
+export const workspacePatch = z
+  .object({ name: name.optional(), plan: z.enum(PLANS).optional() })
+  .strict()
+  .refine((p) => p.name !== undefined || p.plan !== undefined, { message: "send name and/or plan" });
+export const siteCreate = z
+  .object({ name, workspaceId: z.string().optional(), plan: z.enum(PLANS).optional() })
+  .strict()
+  .refine((s) => !(s.workspaceId && s.plan), {
+    message: "a site in an existing workspace takes that workspace's plan; change the plan with PATCH /workspaces/:id",
+    path: ["plan"],
+  });
+
+/** A bare hostname (an image URL's host, matched without port). */
+const IMAGE_HOST = /^[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?$/;
+
+export const sitePatchSchema = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    imageResizingHosts: z
+      .array(z.string().trim().toLowerCase().max(253).regex(IMAGE_HOST, "must be a hostname like images.example.com"))
+      .max(20)
+      .optional()
+      .describe(
+        "Hostnames of the site's images that are Cloudflare zones with Image Resizing on: their images get a srcset of resized widths (`/cdn-cgi/image/width=W,format=auto/…`). Images anywhere else get a srcset naming the original only.",
+      ),
+  })
+  .strict();
+
+export const mediaInputSchema = z
+  .object({
+    url: z.string().refine(isHttpUrl, "must be an absolute http(s) URL"),
+    alt: z.string().max(1000).optional(),
+    width: z.number().int().positive().max(100_000).optional(),
+    height: z.number().int().positive().max(100_000).optional(),
+  })
+  .strict();
+
+export const mediaPatchSchema = z.object({ alt: z.string().max(1000) }).strict();
+
+export const signInSchema = z.object({ key: z.string().trim().min(1, "enter your admin key").max(200) }).strict();

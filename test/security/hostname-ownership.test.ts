@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { callJson } from "../helpers";
+import { activeOn, onHost, proveOwnership, publishTxt, register, renderedBlog, uniqueHost, validate, view } from "../hostname-helpers";
+
+describe("custom hostnames need a DNS proof of control (TXT through DNS over HTTPS)", () => {
+  it("each registration is given its own TXT record, shown in the POST and GET answers", async () => {
+    const site = await renderedBlog();
+    const hostname = uniqueHost();
+    const { status, body } = await register(site, hostname);
+    expect(status).toBe(201);
+    const own = body.customHostname.ownershipVerification!;
+    expect(own).toMatchObject({ type: "txt", name: `_oc-challenge.${hostname}`, verified: false });
+    expect(own.value).toMatch(/^oc-site-verification=[0-9a-f]{32}$/);
+    expect(body.customHostname.missing![0]).toContain(`TXT record _oc-challenge.${hostname} with the value ${own.value}`);
+    expect((await view(site)).body.customHostname.ownershipVerification).toEqual(own);
+    const other = await register(await renderedBlog(), uniqueHost());
+    expect(other.body.customHostname.ownershipVerification!.value).not.toBe(own.value);
+  });
+
+  it("reaching the service (the CNAME) is not enough: it goes active only once the TXT record is published", async () => {
+    const site = await renderedBlog();
+    const hostname = uniqueHost();
+    const { body } = await register(site, hostname);
+    expect((await validate(hostname, body.customHostname)).status).toBe(200);
+    expect((await view(site)).body.customHostname.sslStatus).toBe("pending_validation");
+    expect((await onHost(hostname, "/")).status).toBe(404);
+    // A wrong value proves nothing.
+    await publishTxt(body.customHostname.ownershipVerification!.name, "oc-site-verification=0123456789abcdef0123456789abcdef");
+    expect((await register(site, hostname)).status).toBe(200);
+    expect((await onHost(hostname, "/")).status).toBe(404);
+    // Registering it again after publishing the record checks it at once.
+    await proveOwnership(body.customHostname);
+    const again = await register(site, hostname);
+    expect(again.status).toBe(200);
+    expect(again.body.customHostname).toMatchObject({ sslStatus: "active", ownershipVerification: { verified: true } });
+    expect((await onHost(hostname, "/")).status).toBe(200);
+  });
+
+  it("a hostname another site detached does not go active for a new site on the old owner's DNS records", async () => {
+    const a = await renderedBlog();
+    const hostname = uniqueHost("moved");
+    await activeOn(a, hostname);
+    expect((await onHost(hostname, "/")).status).toBe(200);
+    // A lets go; its CNAME and its TXT record stay in DNS, as they usually do.
+    await callJson("DELETE", `/sites/${a.id}/ssr/custom-hostname`, { auth: a.adminKey });
+    const b = await renderedBlog();
+    const { status, body } = await register(b, hostname);
+    expect(status).toBe(201);
+    expect((await validate(hostname, body.customHostname)).status).toBe(200);
+    expect((await register(b, hostname)).body.customHostname.sslStatus).toBe("pending_validation");
+    expect((await onHost(hostname, "/")).status).toBe(404);
+    // B's own record (the hostname's owner publishing it for B) is what makes it B's.
+    await proveOwnership(body.customHostname);
+    expect((await register(b, hostname)).body.customHostname.sslStatus).toBe("active");
+    expect(await (await onHost(hostname, "/")).text()).toContain("Hello from the custom host");
+  });
+
+  it("the service's own hostnames and the CNAME target can never be registered", async () => {
+    const site = await renderedBlog();
+    for (const hostname of ["api.test", "API.test", "ssr.api.test", "deep.ssr.api.test"]) {
+      const { status, body } = await register(site, hostname);
+      expect(status, hostname).toBe(400);
+      expect(body, hostname).toMatchObject({ error: { code: "bad_request", details: { path: "hostname" } } });
+    }
+  });
+});

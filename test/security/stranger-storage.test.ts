@@ -1,0 +1,80 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { randomId } from "../../src/ids";
+import { OPERATOR, ORIGIN, call, newBlog } from "../helpers";
+
+/** What an object has stored: its tables and KV keys (a Site object with a site has both). */
+async function stored(ns: "SITE" | "SIGN_IN_THROTTLE", name: string): Promise<{ tables: number; keys: number }> {
+  const stub = ns === "SITE" ? env.SITE.get(env.SITE.idFromName(name)) : env.SIGN_IN_THROTTLE.get(env.SIGN_IN_THROTTLE.idFromName(name));
+  return runInDurableObject(stub, async (_i: unknown, state: DurableObjectState) => ({
+    tables: state.storage.sql
+      .exec<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '_cf_%'")
+      .one().n,
+    keys: (await state.storage.list()).size,
+  }));
+}
+
+/** One request of every kind that names a site, for a site id nobody was issued. */
+function strangerRequests(siteId: string): Promise<Response>[] {
+  const token = `pk_${siteId}_${randomId(24)}`;
+  const key = `sk_${siteId}_${randomId(40)}`;
+  const session = `ss_${siteId}_${randomId(40)}`;
+  const cookie = { cookie: `__Host-oc_session=${session}` };
+  return [
+    call("GET", `/v1/${token}/collections/posts/items`),
+    call("GET", `/v1/${token}/collections/posts/items/hello`),
+    call("GET", `/v1/${token}/collections/posts/schema`),
+    call("GET", `/v1/${token}/search?q=bread`),
+    call("GET", `/v1/${token}/collections/posts/items/hello/related`),
+    call("GET", "/blog/", { headers: { "x-service-token": token } }),
+    call("POST", `/hooks/ssr/${siteId}/${randomId(32)}`, { body: {} }),
+    call("GET", `/sites/${siteId}`, { auth: key }),
+    call("GET", `/sites/${siteId}/collections`, { auth: OPERATOR }),
+    call("PUT", `/sites/${siteId}/collections/posts`, { auth: key, body: { name: "x", fields: [] } }),
+    call("GET", `/sites/${siteId}`, { headers: cookie }),
+    call("GET", "/sessions/current", { headers: cookie }),
+    // Signing out always answers 200 (the cookie is cleared either way).
+    call("DELETE", "/sessions/current", { headers: cookie }),
+    call("POST", "/sessions", { body: { key }, headers: { "cf-connecting-ip": "198.51.100.99", origin: ORIGIN } }),
+  ];
+}
+
+describe("strangers cannot create storage", () => {
+  it("a random site id, token, admin key or session on every kind of path is refused and stores nothing", async () => {
+    const siteId = randomId(16);
+    const answers = await Promise.all(strangerRequests(siteId));
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s !== 401 && s !== 404)).toEqual([200]);
+    await Promise.all(answers.map((r) => r.body?.cancel()));
+    expect(await stored("SITE", siteId)).toEqual({ tables: 0, keys: 0 });
+    expect(await stored("SIGN_IN_THROTTLE", `198.51.100.99|${siteId}`)).toEqual({ tables: 0, keys: 0 });
+  });
+
+  it("a Site object where no site was created answers every call without writing (ids from before the MAC)", async () => {
+    const siteId = randomId(16);
+    const stub = env.SITE.get(env.SITE.idFromName(siteId));
+    expect(await stub.meta(`pk_${siteId}_${randomId(24)}`)).toBeNull();
+    expect(await stub.verifyAdminKey(`sk_${siteId}_${randomId(40)}`)).toBe(false);
+    expect(await stub.verifySession(`ss_${siteId}_${randomId(40)}`)).toBeNull();
+    expect(await stub.exists()).toBe(false);
+    const res = await stub.fetch(new Request(`${ORIGIN}/v1/pk_${siteId}_${randomId(24)}/collections/posts/items`));
+    expect(res.status).toBe(404);
+    expect(await stored("SITE", siteId)).toEqual({ tables: 0, keys: 0 });
+  });
+
+  it("sites made now carry the MAC, and their token, key and sessions keep working", async () => {
+    const site = await newBlog("pro");
+    expect(site.id).toMatch(/^[a-z2-7]{16}$/);
+    expect(site.token).toMatch(new RegExp(`^pk_${site.id}_[a-z2-7]{24}$`));
+    expect((await call("GET", `/v1/${site.token}/collections/posts/items`)).status).toBe(200);
+    expect((await call("GET", `/sites/${site.id}`, { auth: site.adminKey })).status).toBe(200);
+    const signIn = await call("POST", "/sessions", { body: { key: site.adminKey }, headers: { origin: ORIGIN } });
+    expect(signIn.status).toBe(201);
+    // A different id of the same shape (one MAC character changed) is a stranger's.
+    const last = site.id.at(-1) === "a" ? "b" : "a";
+    const forged = `${site.id.slice(0, -1)}${last}`;
+    expect((await call("GET", `/v1/pk_${forged}_${site.token.slice(-24)}/collections/posts/items`)).status).toBe(404);
+    expect(await stored("SITE", forged)).toEqual({ tables: 0, keys: 0 });
+  });
+});

@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import schemaDoc from "../docs/storage-schema.md?raw";
+import { newSite } from "./helpers";
+
+type Columns = Record<string, string[]>;
+
+/** Tables and their columns as docs/storage-schema.md lists them, under each object's `## ` heading. */
+function documented(): Record<string, Columns> {
+  const out: Record<string, Columns> = {};
+  let object = "";
+  let table = "";
+  for (const line of schemaDoc.split("\n")) {
+    if (line.startsWith("## ")) {
+      object = /\(`(\w+)`\)/.exec(line)?.[1] ?? "";
+      table = "";
+      if (object) out[object] = {};
+      continue;
+    }
+    const t = /^### `(\w+)`/.exec(line);
+    if (t && object) {
+      table = t[1]!;
+      out[object]![table] = [];
+      continue;
+    }
+    const c = /^\|\s*`(\w+)`\s*\|/.exec(line);
+    if (c && table) out[object]![table]!.push(c[1]!);
+  }
+  return out;
+}
+
+/** Tables and columns of an object's SQLite database, as its migrations left it (internal tables aside). */
+async function actual(stub: DurableObjectStub): Promise<Columns> {
+  const { runInDurableObject } = await import("cloudflare:test");
+  return runInDurableObject(stub, (_instance: unknown, state: DurableObjectState) => {
+    const sql = state.storage.sql;
+    const tables = sql
+      .exec<{ name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite%'",
+      )
+      .toArray()
+      .map((r) => r.name);
+    const out: Columns = {};
+    for (const t of tables.sort())
+      out[t] = sql
+        .exec<{ name: string }>(`SELECT name FROM pragma_table_info(?)`, t)
+        .toArray()
+        .map((r) => r.name);
+    return out;
+  });
+}
+
+const sorted = (c: Columns) => Object.fromEntries(Object.entries(c).sort(([a], [b]) => a.localeCompare(b)));
+
+describe("docs/storage-schema.md", () => {
+  it("lists every table and column the migrations create, and nothing else", async () => {
+    const { env } = await import("cloudflare:workers");
+    const site = await newSite();
+    const doc = documented();
+    const site_ = await actual(env.SITE.get(env.SITE.idFromName(site.id)));
+    const workspace = await actual(env.WORKSPACE.get(env.WORKSPACE.idFromName(site.workspaceId)));
+    const operator = env.OPERATOR_SESSIONS.get(env.OPERATOR_SESSIONS.idFromName("operator"));
+    const operatorSessions = await actual(operator);
+    expect(sorted(doc.Site ?? {})).toEqual(sorted(site_));
+    expect(sorted(doc.Workspace ?? {})).toEqual(sorted(workspace));
+    expect(sorted(doc.OperatorSessions ?? {})).toEqual(sorted(operatorSessions));
+  });
+});
