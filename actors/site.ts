@@ -37,6 +37,8 @@ export interface SiteStats {
   metaReads: number;
   /** Public reads answered "unchanged since your copy" (304, no body, nothing for the front Worker to store). */
   unchangedReads: number;
+  /** Search queries that needed a model call (a repeated query is answered from the cache of query vectors). */
+  queryEmbeddings: number;
   /** Entries of each in-memory structure. */
   memo: Record<string, number>;
 }
@@ -208,7 +210,8 @@ export class Site extends DurableObject<Env> {
       publicReads: this.#publicReads,
       metaReads: this.#metaReads,
       unchangedReads: this.#public.unchanged(),
-      memo: { counts: this.#counts.size, answers: this.#public.memoSize() },
+      queryEmbeddings: this.#search.queries.calls,
+      memo: { counts: this.#counts.size, answers: this.#public.memoSize(), queryVectors: this.#search.queries.size },
     };
   }
 
