@@ -35,6 +35,12 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
   .get("/openapi.json", (req) => openApiDocument(req))
   .get("/docs", (req) => apiReference(req))
   .get("/docs/:asset", (req) => apiReference(req, req.params.asset))
+  .post("/hooks/ssr/:siteId", async (req, env) => {
+    const siteId = await siteIdParam(env, req.params.siteId);
+    await enforce(env, "webhook", siteId);
+    return ssrWebhook(req, env, siteId);
+  })
+  // The old form with the secret in the path: hooks made before it was retired, until a rotation.
   .post("/hooks/ssr/:siteId/:secret", async (req, env) => {
     const siteId = await siteIdParam(env, req.params.siteId);
     await enforce(env, "webhook", siteId);
