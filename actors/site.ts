@@ -1,24 +1,25 @@
 import { DurableObject } from "cloudflare:workers";
-import { SQLSchemaMigrations } from "durable-utils/sql-migrations";
 import { toErrorResponse, errorResponse } from "../src/http/errors";
 import { safeEqual, sha256Hex } from "../src/ids";
 import { newSiteSessionId } from "../src/sessions/policy";
 import { type SessionInfo, SessionStore } from "../src/sessions/store";
 import type { Plan } from "../src/contract/plans";
-import { type Collection, readCollections } from "./site/collections";
-import { cleanStoredRichTextOnce } from "./site/rich-text-cleanup";
+import { type Collection } from "./site/storage/rows";
+import { readCollections } from "./site/content/collections";
+import { cleanStoredRichTextOnce } from "./site/content/rich-text-cleanup";
 import type { SiteContext } from "./site/context";
 import { type JobHandler, runDueJobs, scheduleJob } from "./site/jobs";
-import { type DocumentStats, regenerateDocuments, SEO_DOCUMENTS_JOB } from "./site/seo/documents";
-import { SITE_MIGRATIONS } from "./site/migrations";
-import { refreshPublicData } from "./site/public-items";
-import { publicRoutes } from "./site/public-routes";
+import { type DocumentStats } from "./site/seo/document-stats";
+import { regenerateDocuments, SEO_DOCUMENTS_JOB } from "./site/seo/documents";
+import { runSiteMigrations } from "./site/storage/migrations";
+import { refreshPublicData } from "./site/reads/public-items";
+import { publicRoutes } from "./site/http/public-routes";
 import { INDEX_JOB, SiteSearch } from "./site/search/site-search";
-import { dashboardRoutes } from "./site/routes";
-import { bumpCacheVersion, insertSite, readSite, type SiteRow, updateSite } from "./site/site-row";
+import { dashboardRoutes } from "./site/http/dashboard-routes";
+import { bumpCacheVersion, insertSite, readSite, type SiteRow, updateSite } from "./site/storage/site-row";
 import { refresh, nextNightly } from "./site/ssr/capture";
 import { readCapture, type StoredCapture } from "./site/ssr/capture-store";
-import { renderRoute, SSR_JOBS, ssrRoutes, webhook } from "./site/ssr/routes";
+import { renderRoute, SSR_JOBS, ssrRoutes, webhook } from "./site/http/ssr-routes";
 import { checkDelayMs, checkHostname, HOSTNAME_JOB, validateHostname } from "./site/hostnames/service";
 import { VALIDATION_PATH } from "../src/contract/hostnames";
 import { CACHE_VERSION_HEADER, RENDER_HEADER, HOST_HEADER, SESSION_HEADER, OPERATOR_HEADER } from "../src/contract/headers";
@@ -36,6 +37,8 @@ export interface SiteStats {
   metaReads: number;
   /** Public reads answered "unchanged since your copy" (304, no body, nothing for the front Worker to store). */
   unchangedReads: number;
+  /** Search queries that needed a model call (a repeated query is answered from the cache of query vectors). */
+  queryEmbeddings: number;
   /** Entries of each in-memory structure. */
   memo: Record<string, number>;
 }
@@ -109,7 +112,7 @@ export class Site extends DurableObject<Env> {
       },
       [SEO_DOCUMENTS_JOB]: {
         // No cache version bump: while this job was queued the documents were served with
-        // no-store (ssr/routes.ts), so no cache holds a stale copy, and pages are already current.
+        // no-store (http/ssr-routes.ts), so no cache holds a stale copy, and pages are already current.
         run: () => context.documentsBuilt(regenerateDocuments(context)),
       },
     };
@@ -124,7 +127,7 @@ export class Site extends DurableObject<Env> {
   #open(): Promise<void> {
     const ctx = this.ctx;
     return ctx.blockConcurrencyWhile(async () => {
-      await new SQLSchemaMigrations({ doStorage: ctx.storage, migrations: SITE_MIGRATIONS }).runAll();
+      await runSiteMigrations(ctx.storage);
       this.#site = readSite(this.#sql);
       const cleaned = cleanStoredRichTextOnce(ctx.storage, readCollections(this.#sql));
       if (cleaned > 0 && this.#site) {
@@ -207,7 +210,8 @@ export class Site extends DurableObject<Env> {
       publicReads: this.#publicReads,
       metaReads: this.#metaReads,
       unchangedReads: this.#public.unchanged(),
-      memo: { counts: this.#counts.size, answers: this.#public.memoSize() },
+      queryEmbeddings: this.#search.queries.calls,
+      memo: { counts: this.#counts.size, answers: this.#public.memoSize(), queryVectors: this.#search.queries.size },
     };
   }
 

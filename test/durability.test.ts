@@ -1,8 +1,7 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { SQLSchemaMigrations } from "durable-utils/sql-migrations";
 import { describe, expect, it } from "vitest";
-import { SITE_MIGRATIONS } from "../actors/site/migrations";
+import { runSiteMigrations, SITE_MIGRATIONS } from "../actors/site/storage/migrations";
 import { addItem, callJson, newBlog } from "./helpers";
 
 describe("durability", () => {
@@ -47,7 +46,7 @@ describe("durability", () => {
   it("builds the full schema on an empty database", async () => {
     const stub = env.SITE.get(env.SITE.idFromName("migration-fresh-db"));
     const tables = await runInDurableObject(stub, async (_i, state) => {
-      await new SQLSchemaMigrations({ doStorage: state.storage, migrations: SITE_MIGRATIONS }).runAll();
+      await runSiteMigrations(state.storage);
       return state.storage.sql
         .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         .toArray()

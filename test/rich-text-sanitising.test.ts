@@ -1,7 +1,7 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { sanitizeRichText } from "../actors/site/rich-text";
+import { sanitizeRichText } from "../actors/site/content/rich-text";
 import { addItem, callJson, newBlog } from "./helpers";
 
 describe("rich text is cleaned on write", () => {

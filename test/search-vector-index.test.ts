@@ -2,12 +2,12 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { embeddingText } from "../actors/site/search/embed-text";
-import { plainText } from "../actors/site/plain-text";
+import { plainText } from "../actors/site/content/plain-text";
 import { SqliteVectorIndex } from "../actors/site/search/sqlite-index";
-import type { Collection } from "../actors/site/collections";
+import type { Collection } from "../actors/site/storage/rows";
 import { cosine } from "./search-helpers";
 import { SQLSchemaMigrations } from "durable-utils/sql-migrations";
-import { SITE_MIGRATIONS } from "../actors/site/migrations";
+import { SITE_MIGRATIONS } from "../actors/site/storage/migrations";
 
 /** A Site object's database with its schema (an object where no site was created writes nothing by itself). */
 async function siteSql(state: DurableObjectState): Promise<SqlStorage> {

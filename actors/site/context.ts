@@ -1,8 +1,8 @@
-import type { Collection } from "./collections";
-import type { DocumentStats } from "./seo/documents";
+import type { Collection } from "./storage/rows";
+import type { DocumentStats } from "./seo/document-stats";
 import type { StoredCapture } from "./ssr/capture-store";
-import type { SiteSearch } from "./search/site-search";
-import type { SiteRow } from "./site-row";
+import type { SearchService } from "./search/service";
+import type { SiteRow } from "./storage/site-row";
 
 /** What route handlers may use of a Site object; built privately by the object, never reachable by RPC. */
 export interface SiteContext {
@@ -28,5 +28,5 @@ export interface SiteContext {
   /** Retires every cached response of the site; returns the new version. */
   contentChanged(): number;
   /** Semantic search of the site (search/site-search.ts). */
-  search(): SiteSearch;
+  search(): SearchService;
 }

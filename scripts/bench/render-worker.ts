@@ -5,8 +5,8 @@
  */
 import { compilePage } from "../../actors/site/ssr/compile";
 import { type PageData, renderDocument, renderWidget } from "../../actors/site/ssr/render";
-import type { Collection } from "../../actors/site/collections";
-import type { PublicItem } from "../../actors/site/public-items";
+import type { Collection } from "../../actors/site/storage/rows";
+import type { PublicItem } from "../../actors/site/reads/public-items";
 import { seoFields } from "../../actors/site/seo/fields";
 import { itemHead, resolveItemSeo } from "../../actors/site/seo/meta";
 import type { Schema } from "../../src/shared/binding/rules";

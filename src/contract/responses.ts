@@ -4,7 +4,8 @@
  * strict, so an answer with an undocumented key fails the test.
  */
 import { z } from "zod";
-import { FIELD_TYPES, fieldSchema } from "./fields";
+import { FIELD_TYPES } from "./field-types";
+import { fieldSchema } from "./fields";
 import { ERROR_STATUS, type ErrorCode } from "./errors";
 import { PLANS } from "./plans";
 import { seoSchema } from "./ssr";

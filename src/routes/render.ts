@@ -8,8 +8,6 @@ import { clientKey } from "../limits/client";
 import { enforce } from "../limits/rate-limit";
 import { fromSite, internalRequest, pageRequest, pageResponse } from "./forward";
 
-export { SERVICE_TOKEN_HEADER } from "../contract/headers";
-
 /**
  * A page request from the customer's reverse proxy (`x-service-token`),
  * rendered by the site object and cached at the edge under the site's cache

@@ -246,7 +246,8 @@ describe("defects a new site owner met (issue 22)", () => {
     await page.getByLabel("title (required)").fill("Tomato soup, roasted");
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await page.getByText("Saved.", { exact: true }).waitFor();
-    expect(await activeIsBody(page)).toBe(false);
+    // The focus moves in an effect after the message is painted.
+    await expect.poll(() => activeIsBody(page)).toBe(false);
 
     // Both checkboxes of a field row are the same size.
     await page.goto(`${service()}/dashboard/#/${site.id}/collection/recipes`);

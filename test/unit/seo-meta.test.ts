@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Field } from "../../src/contract/fields";
 import { itemHead, resolveItemSeo } from "../../actors/site/seo/meta";
 import { seoFields } from "../../actors/site/seo/fields";
-import type { Collection } from "../../actors/site/collections";
+import type { Collection } from "../../actors/site/storage/rows";
 
 const collection = (fields: Field[]): Collection =>
   ({ id: "co_1", slug: "posts", name: "Posts", fields, createdAt: "", updatedAt: "" }) as Collection;

@@ -1,6 +1,6 @@
-import type { Collection } from "../collections";
-import type { ItemData } from "../item-data";
-import { plainText } from "../plain-text";
+import type { Collection } from "../storage/rows";
+import type { ItemData } from "../content/item-data";
+import { plainText } from "../content/plain-text";
 
 /**
  * The text an item is embedded from, in this order:

@@ -10,7 +10,7 @@
  * `gen` grows with every change, so a batch that embedded an old version never
  * marks a newer one indexed.
  */
-import { PUBLIC_DATA_COLUMN } from "../public-items";
+import { PUBLIC_DATA_COLUMN } from "../reads/public-items";
 
 export type IndexState = "pending" | "indexed" | "failed";
 

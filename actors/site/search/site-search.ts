@@ -1,3 +1,4 @@
+import { QueryVectors } from "./query-vectors";
 import { ApiError, clip } from "../../../src/contract/errors";
 import { entitlements, planRequired } from "../../../src/contract/plans";
 import { parseLimit } from "../../../src/shared/list-params";
@@ -5,14 +6,13 @@ import { type Embedder, EmbeddingError, embedderFor } from "../../../src/search/
 import { looksEnglish } from "../../../src/search/language";
 import { modelInfo } from "../../../src/search/models";
 import { type VectorIndex, VectorizeVectorIndex } from "../../../src/search/vector-index";
-import type { Collection } from "../collections";
+import type { Collection, ItemRow } from "../storage/rows";
 import type { SiteContext } from "../context";
-import type { ItemData } from "../item-data";
-import type { ItemRow } from "../items";
+import type { ItemData } from "../content/item-data";
 import { type JobHandler, scheduleJob } from "../jobs";
-import { type PublicItem, presentItems } from "../public-items";
-import { publicJson } from "../public-routes";
-import { selectIn } from "../sql-in";
+import { type PublicItem, presentItems } from "../reads/public-items";
+import { publicJson } from "../http/public-json";
+import { selectIn } from "../storage/sql-in";
 import { embeddingText, textHash } from "./embed-text";
 import {
   failAllPending,
@@ -30,6 +30,7 @@ import {
 import { SqliteVectorIndex } from "./sqlite-index";
 import { MAX_QUERY_CHARS, SEARCH_LIMIT, RELATED_LIMIT } from "../../../src/contract/limits";
 import { log, errorText } from "../../../src/log/log";
+import { type SearchService } from "./service";
 
 export const INDEX_JOB = "index";
 const QUEUE_KEY = "queue";
@@ -45,11 +46,13 @@ const SLACK = 10;
  * `/search` and `/related`. Embedder and index are picked by configuration
  * (`SEARCH_EMBEDDER`, `SEARCH_VECTOR_INDEX`).
  */
-export class SiteSearch {
+export class SiteSearch implements SearchService {
   #s: SiteContext;
   #env: Env;
   #embedder: Embedder | null = null;
   #index: VectorIndex | null = null;
+  /** Recent queries' vectors: a repeated query costs no model call. */
+  readonly queries = new QueryVectors();
 
   constructor(s: SiteContext, env: Env) {
     this.#s = s;
@@ -201,7 +204,11 @@ export class SiteSearch {
     const info = modelInfo(embedder.model);
     let vector: number[];
     try {
-      [vector] = (await embedder.embed([q.slice(0, info.maxInputChars)])) as [number[]];
+      vector = await this.queries.vectorOf(
+        embedder.model,
+        q.slice(0, info.maxInputChars),
+        async (text) => ((await embedder.embed([text])) as [number[]])[0],
+      );
     } catch (err) {
       if (!(err instanceof EmbeddingError)) throw err;
       log("search_query_failed", { siteId: this.#s.site()?.id, error: errorText(err) });

@@ -5,15 +5,16 @@
  */
 import { itemPath } from "../../../src/shared/binding/rules";
 import type { SiteContext } from "../context";
-import { fieldExpr } from "../field-sql";
-import type { ItemRow } from "../items";
-import { splitParts } from "../parts";
-import { PUBLIC_DATA_COLUMN, presentItems } from "../public-items";
+import { fieldExpr } from "../storage/field-sql";
+import type { ItemRow } from "../storage/rows";
+import { splitParts } from "../storage/parts";
+import { PUBLIC_DATA_COLUMN, presentItems } from "../reads/public-items";
 import { publicBase } from "../ssr/public-base";
 import { type FeedChannel, type FeedItem, buildJsonFeed, buildRss } from "./feeds";
 import { seoFields } from "./fields";
 import { resolveItemSeo } from "./meta";
 import { type SitemapUrl, buildSitemaps } from "./sitemap";
+import { type DocumentStats } from "./document-stats";
 
 export const DEFAULT_FEED_ITEMS = 50;
 export const SEO_DOCUMENTS_JOB = "seo-documents";
@@ -35,14 +36,6 @@ export function contentTypeOf(name: string): string {
 export function readDocument(sql: SqlStorage, name: string): string | null {
   const parts = sql.exec<{ body: string }>("SELECT body FROM seo_documents WHERE name = ? ORDER BY part", name).toArray();
   return parts.length ? parts.map((p) => p.body).join("") : null;
-}
-
-export interface DocumentStats {
-  at: string;
-  ms: number;
-  urls: number;
-  feedItems: number;
-  bytes: number;
 }
 
 /** Rebuilds every document from the database; with no capture (or its collection gone) there are none. */

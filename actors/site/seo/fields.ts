@@ -2,7 +2,7 @@
  * Which field feeds which SEO tag: the capture's `seo` settings when given,
  * otherwise sensible defaults by name and type.
  */
-import type { Collection } from "../collections";
+import type { Collection } from "../storage/rows";
 import type { Field } from "../../../src/contract/fields";
 
 export interface SeoSettings {

@@ -5,9 +5,9 @@
  */
 import { displayText, isItem, isMedia } from "../../../src/shared/binding/values";
 import { escapeAttr, escapeHtml, jsonForScript } from "../../../src/shared/escape";
-import type { PublicItem } from "../public-items";
+import type { PublicItem } from "../reads/public-items";
 import type { SeoFields, SeoSettings } from "./fields";
-import { excerpt, plainText } from "../plain-text";
+import { excerpt, plainText } from "../content/plain-text";
 
 export interface SeoImage {
   url: string;

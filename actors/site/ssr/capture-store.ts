@@ -3,7 +3,7 @@
  * parts.ts: captures may be up to 5 MB). A capture or refresh replaces
  * everything in one transaction.
  */
-import { splitParts } from "../parts";
+import { splitParts } from "../storage/parts";
 import type { SeoSettings } from "../seo/fields";
 import type { CompiledPage, CompiledWidget } from "./compile";
 

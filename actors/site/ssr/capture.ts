@@ -19,6 +19,7 @@ import { type CompiledPage, TemplateError, compilePage } from "./compile";
 import { FETCH_LIMITS, FetchPageError, type FetchLimits, fetchPage } from "./fetch-page";
 import { regenerateDocuments } from "../seo/documents";
 import { log, errorText } from "../../../src/log/log";
+import { basePathOfUrl } from "./public-base";
 
 export function allowsPrivateFetch(env: Env): boolean {
   return env.SSR_ALLOW_PRIVATE_FETCH === "true";
@@ -143,11 +144,6 @@ export function presentCapture(s: SiteContext, c: StoredCapture, origin: string,
 }
 
 /** The routed base path of a public URL: its path up to and including the last `/`, or the path plus `/`. */
-export function basePathOfUrl(publicUrl: string): string {
-  const path = new URL(publicUrl).pathname;
-  return path.endsWith("/") ? path : `${path}/`;
-}
-
 /** Tonight's refresh: 03:00 UTC plus a per-site offset within the hour, so sites do not all fetch at once. */
 export function nextNightly(siteId: string, now = Date.now()): number {
   let h = 0;

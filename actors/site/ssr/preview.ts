@@ -8,10 +8,7 @@ import { ApiError } from "../../../src/contract/errors";
 import { parsePage } from "../../../src/shared/list-params";
 import { escapeAttr } from "../../../src/shared/escape";
 import type { SiteContext } from "../context";
-import type { ItemRow } from "../items";
-import { type PublicItem, presentItems } from "../public-items";
-import { basePathOfUrl } from "./capture";
-import { publicBase } from "./public-base";
+import { basePathOfUrl, publicBase } from "./public-base";
 import { renderPage } from "./render";
 import { NO_STORE } from "../../../src/contract/cache-control";
 
@@ -40,10 +37,4 @@ export function previewPage(s: SiteContext, request: Request): Response {
   headers.set("x-frame-options", "SAMEORIGIN");
   headers.set("referrer-policy", "same-origin");
   return new Response(response.body, { status: response.status, headers });
-}
-
-/** An item of the connected collection in any status, shaped as the content API would publish it. */
-export function readItemForPreview(s: SiteContext, collectionId: string, id: string): PublicItem | null {
-  const row = s.sql.exec<ItemRow>("SELECT * FROM items WHERE collection_id = ? AND id = ?", collectionId, id).toArray()[0];
-  return row ? (presentItems(s.sql, [row], s.collections())[0] ?? null) : null;
 }

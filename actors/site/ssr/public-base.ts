@@ -1,6 +1,5 @@
 import type { SiteContext } from "../context";
 import { activeHostname } from "../hostnames/store";
-import { basePathOfUrl } from "./capture";
 import type { StoredCapture } from "./capture-store";
 
 export interface PublicBase {
@@ -18,4 +17,10 @@ export function publicBase(s: SiteContext, capture: StoredCapture): PublicBase {
   const host = activeHostname(s.sql);
   if (host) return { origin: `https://${host.hostname}`, base: "/" };
   return { origin: new URL(capture.publicUrl).origin, base: basePathOfUrl(capture.publicUrl) };
+}
+
+/** The path pages are routed under: the public URL's path, ending in `/`. */
+export function basePathOfUrl(publicUrl: string): string {
+  const path = new URL(publicUrl).pathname;
+  return path.endsWith("/") ? path : `${path}/`;
 }

@@ -7,18 +7,17 @@
 import { type BindContext, type Op, ATTR, bindingOps, itemPath, readBindings } from "../../../src/shared/binding/rules";
 import type { BindableItem } from "../../../src/shared/binding/values";
 import { decodeEntities, escapeAttr } from "../../../src/shared/escape";
-import type { Collection } from "../collections";
+import type { Collection } from "../storage/rows";
 import type { SiteContext } from "../context";
-import type { PublicItem } from "../public-items";
-import { readPublishedItem, readPublishedPage } from "../published-list";
-import { schemaFor } from "../schema-map";
+import type { PublicItem } from "../reads/public-items";
+import { readPublishedItem, readPublishedPage, readItemForPreview } from "../reads/published-list";
+import { schemaFor } from "../reads/schema-map";
 import { seoFields } from "../seo/fields";
 import { type ItemSeo, itemHead, resolveItemSeo } from "../seo/meta";
 import type { StoredCapture } from "./capture-store";
 import type { PublicBase } from "./public-base";
 import { SLOT_ATTR, type CompiledWidget, VOID } from "./compile";
 import { renderEmptyState, renderProgram } from "./program";
-import { readItemForPreview } from "./preview";
 import { NO_STORE, PUBLIC_CACHE_CONTROL } from "../../../src/contract/cache-control";
 import { log, errorText, type LogEvents } from "../../../src/log/log";
 

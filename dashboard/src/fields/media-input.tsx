@@ -48,8 +48,9 @@ export function MediaInput(props: {
       {url && props.kind === "video" && <video class="preview" src={url} controls aria-label={`${props.label} preview`} />}
       {props.kind === "image" ? (
         <div class="media-grid" role="radiogroup" aria-label={`${props.label}: choose from media`}>
-          <label class={chosenId === null && v === null ? "media-choice on" : "media-choice"}>
-            <input type="radio" name={groupId} checked={v === null} onChange={() => props.onChange(null)} />
+          {/* No library entry: nothing, or the new address typed below. */}
+          <label class={chosenId === null ? "media-choice on" : "media-choice"}>
+            <input type="radio" name={groupId} checked={chosenId === null} onChange={() => props.onChange(null)} />
             <span class="thumb none" aria-hidden="true">
               —
             </span>

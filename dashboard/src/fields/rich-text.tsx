@@ -189,7 +189,10 @@ function LinkDialog(props: { href: string | null; onClose: (href: string | null)
             value={value}
             aria-describedby={problem ? `${inputId}-err` : `${inputId}-hint`}
             aria-invalid={problem ? true : undefined}
-            onInput={(e) => setValue(e.currentTarget.value)}
+            onInput={(e) => {
+              setValue(e.currentTarget.value);
+              setProblem(null);
+            }}
           />
           {problem ? (
             <p class="error" id={`${inputId}-err`}>

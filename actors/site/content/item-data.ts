@@ -1,9 +1,9 @@
-import { ApiError, clip } from "../../src/contract/errors";
-import { suggest } from "../../src/shared/suggest";
-import type { Field } from "../../src/contract/fields";
+import { ApiError, clip } from "../../../src/contract/errors";
+import { suggest } from "../../../src/shared/suggest";
+import type { Field } from "../../../src/contract/fields";
 import { type MediaRow, newMedia } from "./media";
 import { sanitizeRichText } from "./rich-text";
-import { isHttpUrl } from "../../src/contract/urls";
+import { isHttpUrl } from "../../../src/contract/urls";
 import { isSafeLink, normalizeDate } from "./values";
 
 export type ItemData = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import type { SQLSchemaMigration } from "durable-utils/sql-migrations";
+import { type SQLSchemaMigration, SQLSchemaMigrations } from "durable-utils/sql-migrations";
 
 /**
  * The site database, one numbered step at a time. Append only: an applied
@@ -209,7 +209,8 @@ export const SITE_MIGRATIONS: SQLSchemaMigration[] = [
     idMonotonicInc: 10,
     description: "the image hosts of a site that resize on the fly (Cloudflare Image Resizing), for srcset",
     // Without one, an image's srcset names its original only: /cdn-cgi/image/ is a 404 anywhere else.
-    sql: `ALTER TABLE site ADD COLUMN image_resizing_hosts TEXT NOT NULL DEFAULT '[]';`,
+    // SQLite has no ADD COLUMN IF NOT EXISTS: the statement comes from ADDED_COLUMNS, given only
+    // while the column is missing, so replaying this step over a migrated database is harmless.
   },
   {
     idMonotonicInc: 11,
@@ -233,3 +234,19 @@ export const SITE_MIGRATIONS: SQLSchemaMigration[] = [
     `,
   },
 ];
+
+/** Columns added to existing tables, by migration number: [table, column, definition]. */
+const ADDED_COLUMNS: Record<number, readonly [string, string, string]> = {
+  10: ["site", "image_resizing_hosts", "TEXT NOT NULL DEFAULT '[]'"],
+};
+
+/** Runs every site migration not run yet; ALTER TABLE steps only where their column is missing. */
+export async function runSiteMigrations(storage: DurableObjectStorage): Promise<void> {
+  await new SQLSchemaMigrations({ doStorage: storage, migrations: SITE_MIGRATIONS }).runAll((id) => {
+    const added = ADDED_COLUMNS[id];
+    if (!added) return "";
+    const [table, column, definition] = added;
+    const has = storage.sql.exec("SELECT 1 FROM pragma_table_info(?) WHERE name = ?", table, column).toArray().length > 0;
+    return has ? "SELECT 1" : `ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`;
+  });
+}

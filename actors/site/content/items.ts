@@ -1,27 +1,14 @@
 import type { z } from "zod";
-import { ApiError, clip } from "../../src/contract/errors";
-import { newItemId } from "../../src/ids";
-import type { Collection } from "./collections";
-import { itemInputSchema, itemPatchSchema } from "../../src/contract/items";
+import { ApiError, clip } from "../../../src/contract/errors";
+import { newItemId } from "../../../src/ids";
+import type { Collection } from "../storage/rows";
+import { itemInputSchema, itemPatchSchema } from "../../../src/contract/items";
 import { type DataLookups, type ItemData, validateItemData } from "./item-data";
 import { insertMedia, mediaExists, type MediaRow } from "./media";
-import { keepPublicData } from "./public-items";
-import { selectIn } from "./sql-in";
+import { keepPublicData } from "../reads/public-items";
+import { selectIn } from "../storage/sql-in";
 import { searchTextOf } from "./search-text";
-
-export type ItemRow = {
-  seq: number;
-  id: string;
-  collection_id: string;
-  slug: string;
-  status: "draft" | "published";
-  data: string;
-  /** The public data as JSON, when the query asked for it (PUBLIC_DATA_COLUMN in public-items.ts). */
-  public_data?: string | null;
-  published_at: string | null;
-  created_at: string;
-  updated_at: string;
-};
+import { type ItemRow } from "../storage/rows";
 
 /** The dashboard's view of an item: stored values (media and reference ids), drafts included. */
 export interface DashboardItem {

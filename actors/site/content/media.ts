@@ -1,5 +1,5 @@
-import { newMediaId } from "../../src/ids";
-import { selectIn } from "./sql-in";
+import { newMediaId } from "../../../src/ids";
+import { selectIn } from "../storage/sql-in";
 
 export interface MediaRow {
   id: string;

@@ -1,7 +1,7 @@
-import type { Collection } from "./collections";
-import type { SiteContext } from "./context";
+import type { SiteContext } from "../context";
 import { type ListQuery, buildListQuery } from "./list-query";
 import { PUBLIC_COLUMNS, type PublicItem, type PublicRow, presentItems, publicItemsJson } from "./public-items";
+import type { Collection, ItemRow } from "../storage/rows";
 
 export interface PublishedPage<T = PublicItem> {
   query: ListQuery;
@@ -49,4 +49,10 @@ export function readPublishedItem(s: SiteContext, c: Collection, slug: string): 
 export function publishedItemJson(s: SiteContext, c: Collection, slug: string): string | null {
   const row = itemRow(s, c, slug);
   return row ? (publicItemsJson(s.sql, [row], s.collections())[0] ?? null) : null;
+}
+
+/** An item of the connected collection in any status, shaped as the content API would publish it. */
+export function readItemForPreview(s: SiteContext, collectionId: string, id: string): PublicItem | null {
+  const row = s.sql.exec<ItemRow>("SELECT * FROM items WHERE collection_id = ? AND id = ?", collectionId, id).toArray()[0];
+  return row ? (presentItems(s.sql, [row], s.collections())[0] ?? null) : null;
 }

@@ -1,13 +1,13 @@
 import { IttyRouter } from "itty-router";
-import { ApiError, clip } from "../../src/contract/errors";
-import { entitlements, planRequired } from "../../src/contract/plans";
-import { isSlug } from "../../src/shared/slug";
-import type { SiteContext } from "./context";
-import { publishedItemJson, publishedPageJson } from "./published-list";
-import { type Answer, ReadMemo } from "./read-memo";
-import { schemaFor } from "./schema-map";
-import { REVALIDATE_HEADER } from "../../src/contract/headers";
-import { PUBLIC_CACHE_CONTROL } from "../../src/contract/cache-control";
+import { ApiError, clip } from "../../../src/contract/errors";
+import { entitlements, planRequired } from "../../../src/contract/plans";
+import { isSlug } from "../../../src/shared/slug";
+import type { SiteContext } from "../context";
+import { publishedItemJson, publishedPageJson } from "../reads/published-list";
+import { type Answer, ReadMemo } from "../reads/read-memo";
+import { schemaFor } from "../reads/schema-map";
+import { REVALIDATE_HEADER } from "../../../src/contract/headers";
+import { publicJson, publicJsonText } from "./public-json";
 
 /** The public content API, behind a token the front Worker has routed here. */
 export function publicRoutes(s: SiteContext) {
@@ -69,18 +69,4 @@ function answered(req: Request, siteId: string, collectionId: string, answer: An
   const response = publicJsonText(siteId, collectionId, answer.text);
   response.headers.set("etag", answer.etag);
   return response;
-}
-
-export function publicJson(siteId: string, collectionId: string | null, body: unknown): Response {
-  return publicJsonText(siteId, collectionId, JSON.stringify(body));
-}
-
-export function publicJsonText(siteId: string, collectionId: string | null, text: string): Response {
-  return new Response(text, {
-    headers: {
-      "content-type": "application/json; charset=utf-8",
-      "cache-control": PUBLIC_CACHE_CONTROL,
-      "cache-tag": collectionId ? `site:${siteId},collection:${collectionId}` : `site:${siteId}`,
-    },
-  });
 }

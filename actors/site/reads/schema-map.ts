@@ -1,5 +1,5 @@
-import type { Schema } from "../../src/shared/binding/rules";
-import type { Collection } from "./collections";
+import type { Schema } from "../../../src/shared/binding/rules";
+import type { Collection } from "../storage/rows";
 
 /**
  * Field types by collection slug, for a collection and every collection its

@@ -1,11 +1,11 @@
-import { ApiError } from "../../src/contract/errors";
-import type { Collection } from "./collections";
-import { fieldExpr } from "./field-sql";
+import { ApiError } from "../../../src/contract/errors";
+import type { Collection } from "../storage/rows";
+import { fieldExpr } from "../storage/field-sql";
 import { type MediaRef, toMediaRef } from "./media";
 import type { ItemData } from "./item-data";
-import { keepPublicData } from "./public-items";
-import { readImageResizingHosts } from "./site-row";
-import { selectIn } from "./sql-in";
+import { keepPublicData } from "../reads/public-items";
+import { readImageResizingHosts } from "../storage/site-row";
+import { selectIn } from "../storage/sql-in";
 
 export interface MediaUse {
   collection: string;

@@ -1,8 +1,9 @@
-import { ApiError } from "../../src/contract/errors";
-import type { Collection } from "./collections";
-import { fieldExpr } from "./field-sql";
-import { dashboardListSql, type ItemRow } from "./items";
-import { DASHBOARD_SEARCH_MAX } from "../../src/contract/limits";
+import { ApiError } from "../../../src/contract/errors";
+import type { Collection } from "../storage/rows";
+import { fieldExpr } from "../storage/field-sql";
+import { dashboardListSql } from "../content/items";
+import { type ItemRow } from "../storage/rows";
+import { DASHBOARD_SEARCH_MAX } from "../../../src/contract/limits";
 
 const COLUMNS: Record<string, string> = { updatedAt: "updated_at", createdAt: "created_at", publishedAt: "published_at", slug: "slug" };
 

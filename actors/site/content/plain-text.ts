@@ -1,5 +1,5 @@
 /** Plain text from rich text (for embeddings, descriptions and feeds), and excerpts cut at a word boundary. */
-import { decodeEntities } from "../../src/shared/escape";
+import { decodeEntities } from "../../../src/shared/escape";
 
 const BLOCK_END = /<\/(p|div|h[1-6]|li|dt|dd|blockquote|pre|tr|section|article|figcaption)>|<br\s*\/?>/gi;
 /** Marks a block's end while tags are stripped (a newline in the source is only a space). */

@@ -1,18 +1,11 @@
-import { refreshPublicData } from "./public-items";
-import { ApiError } from "../../src/contract/errors";
-import { newCollectionId } from "../../src/ids";
-import { type CollectionInput, type Field, SEARCHABLE_TYPES } from "../../src/contract/fields";
-import { fieldExpr, fieldIndexName } from "./field-sql";
+import { refreshPublicData } from "../reads/public-items";
+import { ApiError } from "../../../src/contract/errors";
+import { newCollectionId } from "../../../src/ids";
+import { type CollectionInput, type Field } from "../../../src/contract/fields";
+import { SEARCHABLE_TYPES } from "../../../src/contract/field-types";
+import { fieldExpr, fieldIndexName } from "../storage/field-sql";
 import { searchTextOf } from "./search-text";
-
-export interface Collection {
-  id: string;
-  slug: string;
-  name: string;
-  fields: Field[];
-  createdAt: string;
-  updatedAt: string;
-}
+import { type Collection } from "../storage/rows";
 
 type CollectionRow = {
   id: string;

@@ -1,4 +1,4 @@
-import type { Plan } from "../../src/contract/plans";
+import type { Plan } from "../../../src/contract/plans";
 
 export interface SiteRow {
   id: string;

@@ -1,9 +1,8 @@
-import type { Collection } from "./collections";
-import type { ItemData } from "./item-data";
-import type { ItemRow } from "./items";
-import { readMedia, toMediaRef } from "./media";
-import { readImageResizingHosts } from "./site-row";
-import { selectIn } from "./sql-in";
+import type { Collection, ItemRow } from "../storage/rows";
+import type { ItemData } from "../content/item-data";
+import { readMedia, toMediaRef } from "../content/media";
+import { readImageResizingHosts } from "../storage/site-row";
+import { selectIn } from "../storage/sql-in";
 
 /** The content API's item: published items only, media expanded, references resolved one level. */
 export interface PublicItem {

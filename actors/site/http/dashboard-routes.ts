@@ -1,24 +1,25 @@
 import { IttyRouter, type IRequest } from "itty-router";
-import { ApiError, clip } from "../../src/contract/errors";
-import { json, readJsonObject } from "../../src/http/json";
-import { parseBody } from "../../src/http/validation";
-import { isSlug, SLUG_RULE } from "../../src/shared/slug";
-import { parseLimit, parsePage } from "../../src/shared/list-params";
-import { entitlements } from "../../src/contract/plans";
-import { type Collection, deleteCollection, putCollection } from "./collections";
-import { collectionInputSchema } from "../../src/contract/fields";
-import { batchInputSchema, itemPatchSchema } from "../../src/contract/items";
-import { createItems, deleteItem, patchItem, lookupsFor, readItem, setStatus, toDashboardItem, type ItemRow } from "./items";
-import { insertMedia, newMedia, toMediaRef } from "./media";
-import { readImageResizingHosts, setAdminKeyHash, updateSite } from "./site-row";
-import { refreshPublicData } from "./public-items";
-import { dashboardListQuery, listDashboardItems } from "./dashboard-list";
-import { listMedia, updateMediaAlt } from "./media-library";
-import { siteStats } from "./overview";
-import { newAdminKey, sha256Hex } from "../../src/ids";
-import { SessionStore } from "../../src/sessions/store";
-import type { SiteContext } from "./context";
-import { mediaInputSchema, mediaPatchSchema, sitePatchSchema } from "../../src/contract/sites";
+import { ApiError, clip } from "../../../src/contract/errors";
+import { json, readJsonObject } from "../../../src/http/json";
+import { parseBody } from "../../../src/http/validation";
+import { isSlug, SLUG_RULE } from "../../../src/shared/slug";
+import { parseLimit, parsePage } from "../../../src/shared/list-params";
+import { entitlements } from "../../../src/contract/plans";
+import { type Collection, type ItemRow } from "../storage/rows";
+import { deleteCollection, putCollection } from "../content/collections";
+import { collectionInputSchema } from "../../../src/contract/fields";
+import { batchInputSchema, itemPatchSchema } from "../../../src/contract/items";
+import { createItems, deleteItem, patchItem, lookupsFor, readItem, setStatus, toDashboardItem } from "../content/items";
+import { insertMedia, newMedia, toMediaRef } from "../content/media";
+import { readImageResizingHosts, setAdminKeyHash, updateSite } from "../storage/site-row";
+import { refreshPublicData } from "../reads/public-items";
+import { dashboardListQuery, listDashboardItems } from "../reads/dashboard-list";
+import { listMedia, updateMediaAlt } from "../content/media-library";
+import { siteStats } from "../reads/overview";
+import { newAdminKey, sha256Hex } from "../../../src/ids";
+import { SessionStore } from "../../../src/sessions/store";
+import type { SiteContext } from "../context";
+import { mediaInputSchema, mediaPatchSchema, sitePatchSchema } from "../../../src/contract/sites";
 
 /**
  * The site's dashboard API. The front Worker has already checked the caller

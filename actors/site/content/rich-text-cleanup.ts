@@ -1,5 +1,5 @@
-import type { Collection } from "./collections";
-import { fieldExpr } from "./field-sql";
+import type { Collection } from "../storage/rows";
+import { fieldExpr } from "../storage/field-sql";
 import { sanitizeRichText } from "./rich-text";
 
 const DONE_KEY = "rich-text-cleaned";

@@ -6,8 +6,8 @@
  * is bound to. Unknown tags are unwrapped (their text stays); script-like
  * elements go with their content.
  */
-import { isSafeUrl } from "../../src/shared/binding/rules";
-import { decodeEntities, escapeAttr } from "../../src/shared/escape";
+import { isSafeUrl } from "../../../src/shared/binding/rules";
+import { decodeEntities, escapeAttr } from "../../../src/shared/escape";
 
 const GLOBAL_ATTRS = new Set(["class", "id", "title", "lang", "dir"]);
 const TAG_ATTRS: Record<string, readonly string[]> = {

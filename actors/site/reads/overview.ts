@@ -1,4 +1,4 @@
-import type { Collection } from "./collections";
+import type { Collection } from "../storage/rows";
 
 export interface SiteStats {
   collections: number;

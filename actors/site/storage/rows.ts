@@ -1,0 +1,31 @@
+/**
+ * The shapes of the site database's main rows as the code reads them: a collection (its
+ * fields parsed) and an item row. They sit below every room so any part may name them
+ * without importing the code that writes them (docs/storage-schema.md lists every column).
+ */
+import type { Field } from "../../../src/contract/fields";
+
+/** A collection with its fields parsed (table `collections`). */
+export interface Collection {
+  id: string;
+  slug: string;
+  name: string;
+  fields: Field[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A row of table `items`. */
+export type ItemRow = {
+  seq: number;
+  id: string;
+  collection_id: string;
+  slug: string;
+  status: "draft" | "published";
+  data: string;
+  /** The public data as JSON, when the query asked for it (PUBLIC_DATA_COLUMN in reads/public-items.ts). */
+  public_data?: string | null;
+  published_at: string | null;
+  created_at: string;
+  updated_at: string;
+};
