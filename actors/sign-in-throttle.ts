@@ -1,10 +1,11 @@
 import { DurableObject } from "cloudflare:workers";
+import { SIGN_IN_POLICY } from "../src/contract/limits";
 
 /** Wrong keys a client may send for one target before it has to wait. */
-export const FREE_ATTEMPTS = 3;
+export const FREE_ATTEMPTS = SIGN_IN_POLICY.quota;
 const MAX_WAIT_MS = 15 * 60 * 1000;
 // A client that has not failed for a day starts over.
-const FORGET_AFTER_MS = 24 * 60 * 60 * 1000;
+const FORGET_AFTER_MS = SIGN_IN_POLICY.window * 1000;
 
 interface State {
   failures: number;
@@ -34,13 +35,13 @@ export class SignInThrottle extends DurableObject<Env> {
    * counted as a failure at once (undone by `succeeded`). Checking and counting in one call of
    * this single-threaded object means a burst of parallel attempts cannot all pass one check.
    */
-  async attempt(now = Date.now()): Promise<{ allowed: boolean; waitMs: number }> {
+  async attempt(now = Date.now()): Promise<{ allowed: boolean; waitMs: number; failures: number }> {
     const s = await this.#state(now);
     const left = s.lastFailureAt + waitAfter(s.failures) - now;
-    if (left > 0) return { allowed: false, waitMs: left };
+    if (left > 0) return { allowed: false, waitMs: left, failures: s.failures };
     const next = { failures: s.failures + 1, lastFailureAt: now };
     await this.ctx.storage.put("state", next);
-    return { allowed: true, waitMs: waitAfter(next.failures) };
+    return { allowed: true, waitMs: waitAfter(next.failures), failures: next.failures };
   }
 
   /** The right key: this client's count for this target starts over. */

@@ -37,6 +37,8 @@ export interface SiteStats {
   metaReads: number;
   /** Public reads answered "unchanged since your copy" (304, no body, nothing for the front Worker to store). */
   unchangedReads: number;
+  /** Search queries that needed a model call (a repeated query is answered from the cache of query vectors). */
+  queryEmbeddings: number;
   /** Entries of each in-memory structure. */
   memo: Record<string, number>;
 }
@@ -208,7 +210,8 @@ export class Site extends DurableObject<Env> {
       publicReads: this.#publicReads,
       metaReads: this.#metaReads,
       unchangedReads: this.#public.unchanged(),
-      memo: { counts: this.#counts.size, answers: this.#public.memoSize() },
+      queryEmbeddings: this.#search.queries.calls,
+      memo: { counts: this.#counts.size, answers: this.#public.memoSize(), queryVectors: this.#search.queries.size },
     };
   }
 
@@ -255,8 +258,8 @@ export class Site extends DurableObject<Env> {
       return this.#public.fetch(request);
     }
     if (!this.#site) return errorResponse("not_found", "No such site.");
-    const hook = /^\/hooks\/ssr\/[^/]+\/([^/]+)$/.exec(path);
-    if (hook && request.method === "POST") return webhook(this.#context, request, hook[1] as string);
+    const hook = /^\/hooks\/ssr\/[^/]+(?:\/([^/]+))?$/.exec(path);
+    if (hook && request.method === "POST") return webhook(this.#context, request, hook[1] ?? null);
     if (!(await this.#authorized(request)))
       return errorResponse("unauthorized", "Missing or wrong site admin key, or the dashboard session has ended.");
     return (await this.#ssr.fetch(request)) ?? this.#dashboard.fetch(request);

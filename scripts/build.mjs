@@ -126,3 +126,8 @@ if (process.argv.includes("--report")) {
     console.log(`${name(resolvePath(path))}: ${o.bytes} bytes, ${gzipSync(bytes).length} bytes gzipped`);
   }
 }
+// The Worker bundle itself, by part and by what is evaluated at start-up (wrangler's esbuild metafile).
+if (process.argv.includes("--report")) {
+  const { execFileSync } = await import("node:child_process");
+  execFileSync(process.execPath, [`${root}scripts/bundle-report.mjs`], { stdio: "inherit", cwd: root });
+}

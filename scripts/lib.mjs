@@ -134,3 +134,33 @@ export async function seedItems(base, siteId, key, collection, count, make, per 
 export function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 }
+
+/** The benchmarks' categories of posts (item i is in CATEGORIES[i % 8]). */
+export const CATEGORIES = ["news", "guides", "reviews", "recipes", "travel", "tech", "sport", "music"];
+
+/**
+ * Distinct URLs that each do the work of one kind of read over `items` posts, for measuring
+ * misses: the edge cache key holds only the parameters an endpoint understands (docs/caching.md),
+ * so a never-seen junk parameter no longer makes a miss. Lists and filtered lists vary page,
+ * limit (20-28, about the 24 of the cached case) and sort; items vary the slug.
+ */
+export function missPaths(token, kind, items) {
+  const base = `/v1/${token}/collections/posts/items`;
+  const out = [];
+  const sorts = ["-date", "date", "-title", "title"];
+  if (kind === "item") for (let i = 0; i < items; i++) out.push(`${base}/post-${i}`);
+  for (let limit = 20; limit <= 28; limit++)
+    for (const sort of sorts) {
+      if (kind === "list")
+        for (let page = 1; page <= Math.floor(items / limit); page++) out.push(`${base}?page=${page}&limit=${limit}&sort=${sort}`);
+      if (kind === "filtered")
+        for (const c of CATEGORIES)
+          for (let page = 1; page <= Math.floor(items / CATEGORIES.length / limit); page++)
+            out.push(`${base}?page=${page}&limit=${limit}&sort=${sort}&filter[category]=${c}&search=summary`);
+    }
+  // Interleaved, so that a run cut short still mixes every limit and sort.
+  return out
+    .map((p, i) => [(i * 7919) % out.length, p])
+    .sort((a, b) => a[0] - b[0])
+    .map(([, p]) => p);
+}

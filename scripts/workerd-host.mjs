@@ -102,6 +102,15 @@ async function startEmbedders(count) {
   };
 }
 
+/** The service's Durable Object bindings and their classes, as in wrangler.toml. */
+export const SERVICE_DURABLE_OBJECTS = {
+  SITE: "Site",
+  WORKSPACE: "Workspace",
+  HOSTNAME: "Hostname",
+  OPERATOR_SESSIONS: "OperatorSessions",
+  SIGN_IN_THROTTLE: "SignInThrottle",
+};
+
 export async function startWorkerd({
   scriptPath,
   adminToken,
@@ -111,6 +120,10 @@ export async function startWorkerd({
   // Serve the dashboard's static files (Miniflare's asset router in front of the Worker, as
   // wrangler.toml's [assets]); benchmarks of the API path leave it out.
   dashboard = true,
+  // The Durable Object classes to bind (by binding name); a build of an older commit exports fewer.
+  durableObjects = SERVICE_DURABLE_OBJECTS,
+  // workerd's V8 inspector on this port (CPU profiles: scripts/bench/profile.mjs).
+  inspectorPort,
 }) {
   const embedder = await startEmbedders(embedderProcesses);
   let mf;
@@ -119,6 +132,7 @@ export async function startWorkerd({
       convertV4MiniflareOptions({
         // (Miniflare 5 names the option resourcePersistencePath; defaultPersistRoot is no longer read.)
         ...(persistDir ? { resourcePersistencePath: persistDir } : {}),
+        ...(inspectorPort ? { inspectorPort } : {}),
         workers: [
           {
             name: "main",
@@ -136,13 +150,9 @@ export async function startWorkerd({
               ...vars,
             },
             serviceBindings: { EMBEDDER: { external: { address: embedder.address, http: {} } } },
-            durableObjects: {
-              SITE: { className: "Site", useSQLite: true },
-              WORKSPACE: { className: "Workspace", useSQLite: true },
-              HOSTNAME: { className: "Hostname", useSQLite: true },
-              OPERATOR_SESSIONS: { className: "OperatorSessions", useSQLite: true },
-              SIGN_IN_THROTTLE: { className: "SignInThrottle", useSQLite: true },
-            },
+            durableObjects: Object.fromEntries(
+              Object.entries(durableObjects).map(([binding, className]) => [binding, { className, useSQLite: true }]),
+            ),
             // The dashboard's files, with the Worker in front of them as in wrangler.toml.
             ...(dashboard
               ? {
@@ -189,6 +199,36 @@ export function workerdPids() {
     return []; // pgrep exits 1 when nothing matches
   }
   return out.trim().split("\n").filter(Boolean).map(Number);
+}
+
+/** When a process started (clock ticks since boot), from /proc. */
+function startTime(pid) {
+  try {
+    return Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[19]);
+  } catch {
+    return 0;
+  }
+}
+
+/** The service's workerd: the last one this script started (the embedders start first). */
+export function servicePid() {
+  return workerdPids()
+    .sort((a, b) => startTime(a) - startTime(b))
+    .at(-1);
+}
+
+/** This script's workerd processes, oldest first (the embedders, then the service). */
+export function workerdPidsByAge() {
+  return workerdPids().sort((a, b) => startTime(a) - startTime(b));
+}
+
+/** Resident memory (`VmRSS`) or its peak so far (`VmHWM`) of a process, in MB. */
+export function residentMb(pid, field = "VmRSS") {
+  try {
+    return Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024);
+  } catch {
+    return 0;
+  }
 }
 
 /** User + system CPU time (ms) of this script's workerd processes (or `pids`), read from /proc (10 ms ticks). */

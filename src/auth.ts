@@ -4,6 +4,8 @@ import { siteIdOfAdminKey } from "./contract/ids";
 import { fromOwnOrigin, sessionCookie } from "./sessions/cookie";
 import { sessionOwner } from "./sessions/policy";
 import { mayBeIssued } from "./sites/issued";
+import { clientKey } from "./limits/client";
+import { enforce } from "./limits/rate-limit";
 import { operatorSessionsStub, siteStub } from "./stubs";
 
 /** Who is calling. A site owner signed in to the dashboard carries the session id the site object checks. */
@@ -34,6 +36,8 @@ export function cookieSession(request: Request): string | null {
 
 async function isOperator(request: Request, env: Env): Promise<boolean> {
   const token = bearer(request);
+  // Every presentation of the operator token (right or wrong) is counted: guessing it costs time.
+  if (token !== null && siteIdOfAdminKey(token) === null) await enforce(env, "operator", clientKey(request));
   if (token !== null) return isOperatorToken(token, env);
   const id = cookieSession(request);
   if (id === null || sessionOwner(id)?.kind !== "operator") return false;

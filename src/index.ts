@@ -3,11 +3,13 @@ import { BODY_LIMITS, BodyGuard, type BodyLimits } from "./http/body-guard";
 import { ApiError } from "./contract/errors";
 import { errorResponse, toErrorResponse } from "./http/errors";
 import { mayBeIssued } from "./sites/issued";
+import { enforce, withPolicies } from "./limits/rate-limit";
+import { policiesFor } from "./limits/policies";
 import { json } from "./http/json";
-import { CORS_HEADERS, contentApi, searchPlanCheck, withCors } from "./routes/content";
+import { contentUrl } from "./edge/content-key";
+import { CORS_HEADERS, contentApi, contentHit, withCors } from "./routes/content";
 import { customHostRequest, isServiceHost } from "./routes/custom-host";
 import { embedScript } from "./routes/embed";
-import { apiReference, openApiDocument } from "./routes/openapi";
 import { renderedPage, ssrWebhook } from "./routes/render";
 import { SERVICE_TOKEN_HEADER } from "./contract/headers";
 import { createSite, createWorkspace, getWorkspace, patchWorkspace, siteDashboard } from "./routes/dashboard";
@@ -30,18 +32,23 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
   .post("/sessions", (req, env) => signIn(req, env))
   .get("/sessions/current", (req, env) => currentSession(req, env))
   .delete("/sessions/current", (req, env) => signOut(req, env))
-  .get("/openapi.json", (req) => openApiDocument(req))
-  .get("/docs", (req) => apiReference(req))
-  .get("/docs/:asset", (req) => apiReference(req, req.params.asset))
-  .post("/hooks/ssr/:siteId/:secret", async (req, env) => ssrWebhook(req, env, await siteIdParam(env, req.params.siteId)))
+  // The API description and its viewer (2.1 MB of the bundle) are evaluated on first use, not at start-up.
+  .get("/openapi.json", async (req) => (await import("./routes/openapi")).openApiDocument(req))
+  .get("/docs", async (req) => (await import("./routes/openapi")).apiReference(req))
+  .get("/docs/:asset", async (req) => (await import("./routes/openapi")).apiReference(req, req.params.asset))
+  .post("/hooks/ssr/:siteId", async (req, env) => {
+    const siteId = await siteIdParam(env, req.params.siteId);
+    await enforce(env, "webhook", siteId);
+    return ssrWebhook(req, env, siteId);
+  })
+  // The old form with the secret in the path: hooks made before it was retired, until a rotation.
+  .post("/hooks/ssr/:siteId/:secret", async (req, env) => {
+    const siteId = await siteIdParam(env, req.params.siteId);
+    await enforce(env, "webhook", siteId);
+    return ssrWebhook(req, env, siteId);
+  })
   .options("/v1/*", () => new Response(null, { status: 204, headers: CORS_HEADERS }))
-  .get("/v1/:token/collections/:slug/items", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? ""))
-  .get("/v1/:token/collections/:slug/items/:itemSlug", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? ""))
-  .get("/v1/:token/collections/:slug/schema", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? ""))
-  .get("/v1/:token/search", (req, env, ctx) => contentApi(req, env, ctx, req.params.token ?? "", searchPlanCheck, "body"))
-  .get("/v1/:token/collections/:slug/items/:itemSlug/related", (req, env, ctx) =>
-    contentApi(req, env, ctx, req.params.token ?? "", searchPlanCheck, "body"),
-  )
+  .get("/v1/*", (req, env, ctx) => contentApi(req, env, ctx))
   .post("/workspaces", (req, env) => createWorkspace(req, env))
   .get("/workspaces/:id", (req, env) => getWorkspace(req, env, req.params.id))
   .patch("/workspaces/:id", (req, env) => patchWorkspace(req, env, req.params.id))
@@ -56,13 +63,29 @@ function bodyLimits(env: Env): BodyLimits {
 }
 
 export default {
-  async fetch(request, env, ctx): Promise<Response> {
-    const url = requestTarget(request.url);
-    // The Host the client asked for (workerd builds request.url from it).
-    const serviceHost = url === null || isServiceHost(env, url.host);
-    return withFrontHeaders(url === null ? oddTarget(request) : await answer(request, env, ctx, url), url, serviceHost);
+  fetch(request, env, ctx): Response | Promise<Response> {
+    // A public read this isolate already holds (most requests, and the ones every visitor pays
+    // for) is answered here, synchronously, with the front headers baked into the held answer;
+    // anything it cannot answer outright goes the full way.
+    if ((request.method === "GET" || request.method === "HEAD") && request.body === null && !request.headers.has(SERVICE_TOKEN_HEADER)) {
+      const read = contentUrl(request.url);
+      if (read && isServiceHost(env, read.host)) {
+        const hit = contentHit(request, read);
+        if (hit) return request.method === "HEAD" ? new Response(null, hit) : hit;
+      }
+    }
+    return full(request, env, ctx);
   },
 } satisfies ExportedHandler<Env>;
+
+async function full(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  const url = requestTarget(request.url);
+  // The Host the client asked for (workerd builds request.url from it).
+  const serviceHost = url === null || isServiceHost(env, url.host);
+  if (url === null) return withFrontHeaders(oddTarget(request), url, serviceHost);
+  const answered = withPolicies(await answer(request, env, ctx, url), policiesFor(request, url, serviceHost));
+  return withFrontHeaders(answered, url, serviceHost);
+}
 
 /**
  * `GET * HTTP/1.1` and its kin: the asterisk form is only meaningful for OPTIONS (the server as

@@ -24,6 +24,8 @@ describe("capture refuses loopback and private addresses (when the deployment do
       "[::127.0.0.1]",
       "[::7f00:1]",
       "[64:ff9b::7f00:1]",
+      // NAT64 reaches IPv4 networks through a gateway: refused whatever it carries (docs/ssrf.md).
+      "[64:ff9b::808:808]",
       "[fc00::1]",
       "[fd12:3456::1]",
       "[fe80::1]",
@@ -33,15 +35,7 @@ describe("capture refuses loopback and private addresses (when the deployment do
   });
 
   it("but not public ones", () => {
-    for (const h of [
-      "example.com",
-      "example.com.",
-      "8.8.8.8",
-      "172.32.0.1",
-      "[2606:4700::1111]",
-      "[::ffff:8.8.8.8]",
-      "[64:ff9b::808:808]",
-    ]) {
+    for (const h of ["example.com", "example.com.", "8.8.8.8", "172.32.0.1", "[2606:4700::1111]", "[::ffff:8.8.8.8]"]) {
       expect(isPrivateHost(h), h).toBe(false);
     }
   });

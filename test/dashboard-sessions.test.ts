@@ -138,7 +138,7 @@ describe("dashboard sessions", () => {
       const { allowed, waitMs } = await throttle.attempt(now);
       expect(allowed).toBe(true);
       waits.push(waitMs);
-      if (waitMs > 0) expect(await throttle.attempt(now + waitMs - 1)).toEqual({ allowed: false, waitMs: 1 });
+      if (waitMs > 0) expect(await throttle.attempt(now + waitMs - 1)).toMatchObject({ allowed: false, waitMs: 1 });
       now += waitMs + 1;
     }
     expect(waits.slice(0, 6)).toEqual([0, 0, 2000, 4000, 8000, 16000]);

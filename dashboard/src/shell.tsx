@@ -1,6 +1,5 @@
 import { useEffect } from "preact/hooks";
-import { api } from "./api";
-import { session } from "./app";
+import { signOut } from "./session";
 import { go, href } from "./router";
 import { CollectionEditor } from "./screens/collection-editor";
 import { Collections } from "./screens/collections";
@@ -30,13 +29,6 @@ const NAV = [
   ["plan", "Plan"],
   ["settings", "Settings"],
 ] as const;
-
-export async function signOut(): Promise<void> {
-  await api("DELETE", "/sessions/current").catch(() => undefined);
-  session.value = null;
-  site.value = null;
-  location.hash = "";
-}
 
 export function Shell(props: { session: Session; path: string[] }) {
   const { session: s, path } = props;

@@ -4,6 +4,7 @@
  * drift from the API it calls.
  */
 import type { components } from "./generated/api";
+import { FIELD_TYPES as SERVICE_FIELD_TYPES, INDEXABLE_TYPES } from "../../src/contract/field-types";
 
 type S = components["schemas"];
 export type Session = S["Session"];
@@ -24,20 +25,9 @@ export type CustomHostname = S["CustomHostname"];
 export type Plan = Site["plan"];
 export type FieldType = Field["type"];
 
-export const FIELD_TYPES: readonly FieldType[] = [
-  "text",
-  "richText",
-  "number",
-  "boolean",
-  "date",
-  "link",
-  "image",
-  "video",
-  "reference",
-  "references",
-  "option",
-];
-export const INDEXABLE: ReadonlySet<FieldType> = new Set(["text", "number", "boolean", "date", "link", "reference", "option"]);
+/** The field types and which of them can be indexed: the service's own lists (src/contract/field-types.ts). */
+export const FIELD_TYPES: readonly FieldType[] = SERVICE_FIELD_TYPES;
+export const INDEXABLE: ReadonlySet<FieldType> = INDEXABLE_TYPES;
 
 export const PLAN_NAMES: Record<Plan, string> = { starter: "Starter", pro: "Pro", seo_engine: "SEO Engine" };
 

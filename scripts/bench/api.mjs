@@ -1,11 +1,12 @@
 // `npm run bench`: content API throughput and latency over 10,000 items, then
 // semantic search over 10,000 items (search.mjs), then the busy site (busy.mjs).
-// BENCH_ONLY=content, BENCH_ONLY=search or BENCH_ONLY=busy runs just one of them.
+// BENCH_ONLY=content, search or busy runs just one of them; BENCH_ONLY=compare runs a baseline
+// commit and the working tree side by side (compare.mjs, docs/caching.md).
 // Runs the built Worker on workerd via Miniflare's API with a direct socket
 // (no wrangler dev proxy), drives it with autocannon, and reads CPU time from
 // the workerd process (/proc) to get CPU per request.
 import autocannon from "autocannon";
-import { BENCH_POST_FIELDS, api, must, percentile, seedItems } from "../lib.mjs";
+import { BENCH_POST_FIELDS, api, missPaths, must, percentile, seedItems } from "../lib.mjs";
 import { benchSearch, waitForIndex } from "./search.mjs";
 import { buildWorker, startCacheFloor, startWorkerd, workerdCpuMs } from "../workerd-host.mjs";
 
@@ -17,6 +18,11 @@ const operator = "bench-operator";
 let requestNumber = 0;
 
 const only = process.env.BENCH_ONLY;
+// BENCH_ONLY=compare: a baseline commit and the working tree side by side (compare.mjs).
+if (only === "compare") {
+  await import("./compare.mjs");
+  process.exit(0);
+}
 const cpuMs = workerdCpuMs;
 let base = "";
 if (only !== "busy") {
@@ -61,16 +67,21 @@ async function benchContent() {
   const filteredPath = `/v1/${site.token}/collections/posts/items?page=3&limit=24&sort=-date&filter[category]=guides&search=summary`;
   const itemPath = `/v1/${site.token}/collections/posts/items/post-${Math.min(4242, ITEMS - 1)}`;
   const scenarios = [
-    ["(a) list p3, limit 24, sort -date", listPath],
-    ["(b) + filter[category] + search", filteredPath],
-    ["(c) single item", itemPath],
+    ["(a) list p3, limit 24, sort -date", listPath, "list"],
+    ["(b) + filter[category] + search", filteredPath, "filtered"],
+    ["(c) single item", itemPath, "item"],
   ];
+  // Misses: distinct URLs doing the same work (the cache key ignores parameters an endpoint does
+  // not understand), each read once; one cursor per kind, so no run reads another's URLs again.
+  const missLists = Object.fromEntries(["list", "filtered", "item"].map((k) => [k, missPaths(site.token, k, ITEMS)]));
+  const cursor = { list: 0, filtered: 0, item: 0 };
+  const nextMisses = (kind) => ({ list: missLists[kind], from: () => cursor[kind]++ });
 
   const rows = [];
-  for (const [name, path] of scenarios) {
+  for (const [name, path, kind] of scenarios) {
     await fetch(`${base}${path}`); // warm the cache entry for the cached run
-    // Uncached: every request has a URL never seen before, so each one misses the cache.
-    rows.push({ scenario: name, mode: "uncached", ...(await drive(base, path, { unique: "nocache" })) });
+    // Uncached: every request is a URL (cache key) never read before, so each one misses the cache.
+    rows.push({ scenario: name, mode: "uncached", ...(await drive(base, path, { misses: nextMisses(kind) })) });
     rows.push({ scenario: name, mode: "cached", ...(await drive(base, path)) });
   }
 
@@ -91,16 +102,20 @@ async function benchContent() {
   // queueing for workerd's one thread (Little's law: connections / throughput).
   const load = [];
   for (const connections of [1, 2, 4, 8, 16, 32]) {
-    load.push({ connections, ...(await drive(base, listPath, { unique: "load", connections, duration: Math.min(DURATION, 5) })) });
+    load.push({
+      connections,
+      ...(await drive(base, listPath, { misses: nextMisses("list"), connections, duration: Math.min(DURATION, 5) })),
+    });
   }
 
   // Latency of one request at a time: what a single visitor sees, without queueing behind 32 others.
   const serial = [];
-  for (const [name, path] of scenarios) {
+  for (const [name, , kind] of scenarios) {
     const times = [];
+    const misses = nextMisses(kind);
     for (let i = 0; i < 300; i++) {
       const t = performance.now();
-      const res = await fetch(`${base}${path}${path.includes("?") ? "&" : "?"}serial=${i}`);
+      const res = await fetch(`${base}${misses.list[misses.from() % misses.list.length]}`);
       await res.arrayBuffer();
       times.push(performance.now() - t);
     }
@@ -131,12 +146,17 @@ async function benchContent() {
 }
 
 /**
- * One autocannon run against `path`; with `unique`, each request gets a never-seen query
- * parameter of that name, so it misses every cache. CPU is all workerd processes' time.
+ * One autocannon run against `path`. With `unique`, each request gets a never-seen query
+ * parameter of that name (for what is never cached: the dashboard, the floor Worker); with
+ * `misses`, each request takes the next of those URLs. CPU is all workerd processes' time.
  */
-async function drive(origin, path, { unique, headers, connections = CONNECTIONS, duration = DURATION } = {}) {
+async function drive(origin, path, { unique, misses, headers, connections = CONNECTIONS, duration = DURATION } = {}) {
   const sep = path.includes("?") ? "&" : "?";
-  const requests = unique ? [{ setupRequest: (req) => ({ ...req, path: `${path}${sep}${unique}=${requestNumber++}` }) }] : undefined;
+  const requests = misses
+    ? [{ setupRequest: (req) => ({ ...req, path: misses.list[misses.from() % misses.list.length] }) }]
+    : unique
+      ? [{ setupRequest: (req) => ({ ...req, path: `${path}${sep}${unique}=${requestNumber++}` }) }]
+      : undefined;
   const cpuBefore = cpuMs();
   const r = await autocannon({ url: `${origin}${path}`, connections, duration, headers, requests });
   const cpu = cpuMs() - cpuBefore;

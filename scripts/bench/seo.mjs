@@ -7,6 +7,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { api, must, seedItems, ssrBenchSite } from "../lib.mjs";
 import { workerdPids } from "../workerd-host.mjs";
 
+// BENCH_ONLY runs one part of `npm run bench` (content, search, busy or compare, in api.mjs): not this one.
+if (process.env.BENCH_ONLY) process.exit(0);
+
 const ITEMS = Number(process.env.BENCH_SEO_ITEMS ?? 50_000);
 // Over 50,000 URLs (items plus the list page) the sitemap is an index and the URLs are in its parts.
 const URL_DOC = ITEMS + 1 > 50_000 ? "sitemap-1.xml" : "sitemap.xml";

@@ -1,25 +1,6 @@
 import { z } from "zod";
 import { SLUG_MAX, SLUG_PATTERN, SLUG_RULE } from "../shared/slug";
-
-export const FIELD_TYPES = [
-  "text",
-  "richText",
-  "number",
-  "boolean",
-  "date",
-  "link",
-  "image",
-  "video",
-  "reference",
-  "references",
-  "option",
-] as const;
-export type FieldType = (typeof FIELD_TYPES)[number];
-
-/** Types whose values are scalars that SQLite can index, sort and compare. */
-export const INDEXABLE_TYPES: ReadonlySet<FieldType> = new Set(["text", "number", "boolean", "date", "link", "reference", "option"]);
-/** Types that `search` reads. */
-export const SEARCHABLE_TYPES: ReadonlySet<FieldType> = new Set(["text", "link"]);
+import { FIELD_TYPES, INDEXABLE_TYPES } from "./field-types";
 
 /** Keys that name an item's own properties; fields may not shadow them. */
 export const SYSTEM_KEYS = ["id", "slug", "collection", "status", "publishedAt", "updatedAt", "createdAt"] as const;

@@ -4,7 +4,8 @@
  * strict, so an answer with an undocumented key fails the test.
  */
 import { z } from "zod";
-import { FIELD_TYPES, fieldSchema } from "./fields";
+import { FIELD_TYPES } from "./field-types";
+import { fieldSchema } from "./fields";
 import { ERROR_STATUS, type ErrorCode } from "./errors";
 import { PLANS } from "./plans";
 import { seoSchema } from "./ssr";
@@ -118,7 +119,15 @@ export const Capture = z.strictObject({
   refreshedAt: instant.nullable(),
   lastRefresh: refreshResult.nullable(),
   nextRefreshAt: instant.nullable(),
-  webhookUrl: z.string(),
+  webhookUrl: z
+    .string()
+    .describe(
+      "Where the builder posts: `/hooks/ssr/{siteId}`, signed (see webhookSecret). A capture made before the secret left the URL keeps its `/hooks/ssr/{siteId}/{secret}` form until the secret is rotated.",
+    ),
+  webhookSecret: z
+    .string()
+    .describe("The Standard Webhooks signing secret (`whsec_…`): sign `{webhook-id}.{webhook-timestamp}.{body}` with HMAC-SHA256."),
+  webhookLegacyUrl: z.boolean().describe("Whether the old URL form with the secret in its path is still accepted."),
   documents: z.strictObject({
     paths: z.array(z.string()),
     lastBuild: z.strictObject({ at: instant, ms: z.number(), urls: z.int(), feedItems: z.int(), bytes: z.int() }).nullable(),

@@ -65,6 +65,12 @@ export function txtText(data: string): string {
   return parts.length ? parts.join("") : data;
 }
 
+/** Every address `name` resolves to (A and AAAA, the ends of any CNAME chain the resolver followed). */
+export async function addresses(env: Env, name: string): Promise<string[]> {
+  const [a, aaaa] = await Promise.all([query(env, name, "A"), query(env, name, "AAAA")]);
+  return [...a.answers, ...aaaa.answers].filter((r) => r.type === DNS_TYPES.A || r.type === DNS_TYPES.AAAA).map((r) => r.data);
+}
+
 /** The TXT values published at `name` (empty when there are none). */
 export async function txtValues(env: Env, name: string): Promise<string[]> {
   const { answers } = await query(env, name, "TXT");

@@ -17,6 +17,13 @@ export interface HotEntry {
   headers: [string, string][];
   /** The version whose Cache API key holds this body (older than `version` after a revalidation), if any. */
   stored: number | null;
+  /**
+   * The headers of a hit as the client gets them, built on the first hit for one set of extra
+   * headers (`for`): every later hit hands them to its Response as they are.
+   */
+  /** The body as a Blob, made on the first hit: every hit's Response shares it (see `edgeHit`). */
+  blob?: Blob;
+  hit?: { for: object; finish: ((headers: Headers) => void) | undefined; headers: Headers; etag: string | null };
 }
 
 const size = (e: HotEntry) => e.body?.byteLength ?? 0;
@@ -25,12 +32,12 @@ const hot = new Map<string, HotEntry>();
 let bytes = 0;
 
 /** The answer for `base` if this tier holds exactly `version` of it. */
-export function hotGet(base: string, version: number): { body: ArrayBuffer; headers: [string, string][] } | null {
+export function hotGet(base: string, version: number): (HotEntry & { body: ArrayBuffer }) | null {
   const e = hot.get(base);
   if (!e || e.version !== version || !e.body) return null;
   hot.delete(base);
   hot.set(base, e);
-  return { body: e.body, headers: e.headers };
+  return e as HotEntry & { body: ArrayBuffer };
 }
 
 /** The newest answer held for `base`, whatever its version. */

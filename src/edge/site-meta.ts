@@ -57,6 +57,13 @@ export async function siteMeta(env: Env, token: string): Promise<SiteMeta | null
   return shared(`${siteId}\u0000${token}`, env, siteId, token, () => siteStub(env, siteId).meta(token));
 }
 
+/** The memo's answer for `token` if it is current and says the token is real; otherwise the caller asks `siteMeta`. */
+export function knownSiteMeta(token: string): SiteMeta | null {
+  const siteId = siteIdOfToken(token);
+  const hit = siteId === null ? undefined : memo.get(siteId);
+  return hit && hit.meta && hit.token === token && hit.expires > Date.now() ? hit.meta : null;
+}
+
 /** The memo for a site reached by custom hostname: same entry, no token to check. */
 export async function siteMetaById(env: Env, siteId: string): Promise<SiteMeta | null> {
   const hit = memo.get(siteId);
@@ -84,9 +91,11 @@ function shared(
   const started = Date.now();
   const p = read()
     .then((meta) => {
-      // A wrong token learns nothing and spoils nothing; by hostname only a real site is kept.
-      if (token !== null || meta) return learn(siteId, token ?? memo.get(siteId)?.token ?? "", meta, started, ttl(env));
-      return meta;
+      // A wrong token learns nothing and spoils nothing: the site's entry for its real token stays
+      // (an unknown site is remembered as unknown, for this token only). By hostname only a real site is kept.
+      const known = memo.get(siteId);
+      if (meta === null && (token === null || (known?.meta && known.token !== token))) return null;
+      return learn(siteId, token ?? known?.token ?? "", meta, started, ttl(env));
     })
     .finally(() => pending.get(key) === p && pending.delete(key));
   pending.set(key, p);
@@ -125,6 +134,12 @@ export function forgetAllSites(): void {
 /** How many sites this isolate remembers and how many calls are in flight (for the no-growth tests). */
 export function siteMetaSizes(): { sites: number; pending: number } {
   return { sites: memo.size, pending: pending.size };
+}
+
+/** What this isolate remembers of a site: the token it was confirmed for and what it said (for the tests). */
+export function siteMetaEntry(siteId: string): { token: string; meta: SiteMeta | null } | null {
+  const e = memo.get(siteId);
+  return e ? { token: e.token, meta: e.meta } : null;
 }
 
 function remember(siteId: string, entry: Entry): void {

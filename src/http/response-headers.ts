@@ -17,12 +17,17 @@ export function withFrontHeaders(response: Response, url: URL | null, serviceHos
     out = response;
   } catch {
     out = new Response(response.body, response);
-    out.headers.set("x-content-type-options", "nosniff");
   }
-  if (!serviceHost) return out;
-  if (url?.protocol === "https:") out.headers.set("strict-transport-security", HSTS_VALUE);
-  addVary(out.headers, SERVICE_TOKEN_HEADER);
+  setFrontHeaders(out.headers, url?.protocol === "https:", serviceHost);
   return out;
+}
+
+/** The same headers on a Headers object (the memory tier bakes them into the answers it holds). */
+export function setFrontHeaders(headers: Headers, https: boolean, serviceHost: boolean): void {
+  headers.set("x-content-type-options", "nosniff");
+  if (!serviceHost) return;
+  if (https) headers.set("strict-transport-security", HSTS_VALUE);
+  addVary(headers, SERVICE_TOKEN_HEADER);
 }
 
 export function addVary(headers: Headers, name: string): void {

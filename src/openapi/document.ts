@@ -14,7 +14,10 @@ type Json = Record<string, unknown>;
 
 const header = (description: string, schema: z.ZodType) => ({ description, required: true, schema });
 const etag = header("A strong validator; send it back as If-None-Match.", z.string());
-const HEADER_SETS: Record<HeaderSet | "error", Record<string, { description: string; required: boolean; schema: z.ZodType }>> = {
+const HEADER_SETS: Record<
+  HeaderSet | "error" | "limited",
+  Record<string, { description: string; required: boolean; schema: z.ZodType }>
+> = {
   json: { "Cache-Control": header("Dashboard answers are never cached.", z.literal(NO_STORE)) },
   session: {
     "Cache-Control": header("Never cached.", z.literal(NO_STORE)),
@@ -29,6 +32,14 @@ const HEADER_SETS: Record<HeaderSet | "error", Record<string, { description: str
     "Referrer-Policy": header("URLs stay on the service.", z.literal("same-origin")),
   },
   error: { "Cache-Control": header("Errors are never cached.", z.literal(NO_STORE)) },
+  limited: {
+    "Cache-Control": header("Errors are never cached.", z.literal(NO_STORE)),
+    "Retry-After": header("Seconds to wait before trying again.", z.string().regex(/^\d+$/)),
+    "RateLimit-Policy": header(
+      'The policy that refused the request (draft-ietf-httpapi-ratelimit-headers-11), e.g. `"search";q=30;w=60`. See the README\'s rate-limit table.',
+      z.string().regex(/^"[a-z-]+";q=\d+;w=\d+/),
+    ),
+  },
   content: {
     "Cache-Control": header("Shared caches keep the answer; the service invalidates it on every change.", z.literal(PUBLIC_CACHE_CONTROL)),
     ETag: etag,
@@ -126,7 +137,7 @@ export function buildDocument(version: string): Json {
       const existing = responses[status];
       const description = `Error: ${codes.map((c) => `\`${c}\``).join(" or ")}.`;
       // A status with both a page and an error (a rendered 404) names only the headers both carry.
-      const errorHeaders = headersOf("error");
+      const errorHeaders = headersOf(status === 429 ? "limited" : "error");
       responses[status] = existing
         ? {
             description: `${existing.description as string} ${description}`,
@@ -223,7 +234,7 @@ function components(registry: z.core.$ZodRegistry<{ id: string }>, io: "input" |
 }
 
 /** A header's component name: its set and name, e.g. `content.Cache-Control`. */
-function headersOf(set: HeaderSet | "error"): Json {
+function headersOf(set: HeaderSet | "error" | "limited"): Json {
   return Object.fromEntries(Object.keys(HEADER_SETS[set]).map((name) => [name, { $ref: `#/components/headers/${set}.${name}` }]));
 }
 

@@ -71,6 +71,17 @@ export function errorsOf(op: Operation): ErrorCode[] {
   // A change made with the dashboard's session cookie from another origin.
   if ((op.auth === "siteKey" || op.auth === "operator") && op.method !== "get") codes.add("forbidden");
   if (op.body) for (const c of ["bad_request", "payload_too_large", "unsupported_media_type"] as const) codes.add(c);
+  // Rate limits (src/contract/limits.ts): content reads and search that miss the cache, rendered
+  // pages, dashboard writes, every request with the operator's Bearer token (which any siteKey
+  // operation also takes), and the publish webhook.
+  if (
+    op.auth === "publicToken" ||
+    op.auth === "serviceToken" ||
+    op.auth === "siteKey" ||
+    op.auth === "operator" ||
+    op.path.startsWith("/hooks/")
+  )
+    codes.add("rate_limited");
   return [...codes].sort((a, b) => ERROR_STATUS[a] - ERROR_STATUS[b] || a.localeCompare(b));
 }
 

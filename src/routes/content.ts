@@ -1,10 +1,14 @@
-import { cachedRead, type EtagSource, versionedKey } from "../edge/cache";
-import { siteMeta } from "../edge/site-meta";
+import { cachedRead, edgeHit } from "../edge/cache";
+import { type ContentUrl, contentUrl } from "../edge/content-key";
+import { knownSiteMeta, siteMeta } from "../edge/site-meta";
 import { ApiError } from "../contract/errors";
+import { setFrontHeaders } from "../http/response-headers";
 import { entitlements, type Plan, planRequired } from "../contract/plans";
-import { usesAdvancedListParams } from "../shared/list-params";
 import { siteStub } from "../stubs";
 import { fromSite, internalRequest } from "./forward";
+import { RATELIMIT_POLICY_HEADER, type RateLimitName } from "../contract/limits";
+import { clientKey } from "../limits/client";
+import { enforce, policyItem } from "../limits/rate-limit";
 import { PUBLIC_CACHE_CONTROL } from "../contract/cache-control";
 
 export const CORS_HEADERS = {
@@ -22,45 +26,67 @@ export const CORS_HEADERS = {
 const CONTENT_HEADERS = { ...CORS_HEADERS, "cache-control": PUBLIC_CACHE_CONTROL };
 
 /**
- * The public content API. The plan check runs before the cache is consulted,
- * so a refused call is never served from (or stored in) the cache. Lists and
- * items carry the site object's ETag (hashed once per version there, and what
- * lets it answer "unchanged" to a revalidation); search answers are hashed here.
+ * The public content API (`GET /v1/:token/...`). The plan check runs before the cache is
+ * consulted, so a refused call is never served from (or stored in) the cache. Lists and
+ * items carry the site object's ETag (hashed once per version there, and what lets it answer
+ * "unchanged" to a revalidation); search answers are hashed here. Null: not a content read.
  */
-export async function contentApi(
-  request: Request,
-  env: Env,
-  ctx: ExecutionContext,
-  token: string,
-  refuse: (plan: Plan, url: URL) => ApiError | null = listPlanCheck,
-  etag: EtagSource = "origin",
-): Promise<Response> {
-  const meta = await siteMeta(env, token);
+export async function contentApi(request: Request, env: Env, ctx: ExecutionContext): Promise<Response | null> {
+  const read = contentUrl(request.url);
+  if (!read) return null;
+  const meta = await siteMeta(env, read.token);
   if (!meta) throw new ApiError("not_found", "Unknown site token.");
-  const refused = refuse(meta.plan, new URL(request.url));
+  const refused = planRefusal(meta.plan, read);
   if (refused) throw refused;
-
   const { response } = await cachedRead(
     request,
     ctx,
-    versionedKey(request, meta),
-    async (ours) => fromSite(meta.siteId, await siteStub(env, meta.siteId).fetch(internalRequest(request, ours))),
-    etag,
+    { base: read.base, siteId: meta.siteId, version: meta.version, previous: meta.previous },
+    // Only a read that misses the cache costs the site object (and, for search, the model) work: only it counts.
+    async (ours) => {
+      await enforce(env, policyOf(read), `${clientKey(request)}|${meta.siteId}`);
+      return fromSite(meta.siteId, await siteStub(env, meta.siteId).fetch(internalRequest(request, ours)));
+    },
+    read.needs === "aiSearch" ? "body" : "origin",
     CONTENT_HEADERS,
   );
   // Answers from the cache carry the CORS headers already; errors and uncacheable answers get them here.
   return response.headers.has("access-control-allow-origin") ? response : withCors(response);
 }
 
-function listPlanCheck(plan: Plan, url: URL): ApiError | null {
-  return usesAdvancedListParams(url.searchParams.keys()) && !entitlements(plan).features.advancedLists
-    ? planRequired("advancedLists")
-    : null;
+/**
+ * A content read this isolate can answer at once: the site's plan and version are in its
+ * memo and the answer of that version is in its memory tier. Anything else (a miss, a stale
+ * answer, a refusal, an unknown token) is null and goes the full way through `contentApi`.
+ * Every visitor's read of a popular URL ends here: no router, no awaits, nothing parsed twice.
+ */
+export function contentHit(request: Request, read: ContentUrl): Response | null {
+  const meta = knownSiteMeta(read.token);
+  if (!meta || planRefusal(meta.plan, read)) return null;
+  return edgeHit(request, read.base, meta.version, CONTENT_HEADERS, FRONT[policyOf(read)][read.https ? 1 : 0]);
 }
 
-/** Semantic search and related items: the whole endpoint needs `flags.aiSearch`. */
-export function searchPlanCheck(plan: Plan): ApiError | null {
-  return entitlements(plan).flags.aiSearch ? null : planRequired("aiSearch");
+/** Semantic search and related items count against `search`; every other content read against `reads`. */
+function policyOf(read: ContentUrl): "search" | "reads" {
+  return read.needs === "aiSearch" ? "search" : "reads";
+}
+
+// What the front Worker adds to every answer on the service's own hosts (src/http/response-headers.ts),
+// and the rate-limit policy that governs the read: baked once into a held answer.
+const front = (https: boolean, policy: RateLimitName) => (headers: Headers) => {
+  setFrontHeaders(headers, https, true);
+  headers.set(RATELIMIT_POLICY_HEADER, policyItem(policy));
+};
+const FRONT = {
+  reads: [front(false, "reads"), front(true, "reads")],
+  search: [front(false, "search"), front(true, "search")],
+} as const;
+
+/** Semantic search and related items need `flags.aiSearch`; filters and search in the other reads, `advancedLists`. */
+function planRefusal(plan: Plan, read: ContentUrl): ApiError | null {
+  if (read.needs === "aiSearch") return entitlements(plan).flags.aiSearch ? null : planRequired("aiSearch");
+  if (read.needs === "advancedLists") return entitlements(plan).features.advancedLists ? null : planRequired("advancedLists");
+  return null;
 }
 
 export function withCors(response: Response): Response {

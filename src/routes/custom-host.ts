@@ -7,6 +7,8 @@ import { ApiError } from "../contract/errors";
 import { entitlements, planRequired } from "../contract/plans";
 import { normalizeHostname } from "../shared/hostname";
 import { hostnameStub, siteStub } from "../stubs";
+import { clientKey } from "../limits/client";
+import { enforce } from "../limits/rate-limit";
 import { fromSite, pageRequest, pageResponse } from "./forward";
 
 /**
@@ -16,12 +18,24 @@ import { fromSite, pageRequest, pageResponse } from "./forward";
  * custom-hostname router.
  */
 export function isServiceHost(env: Env, host: string): boolean {
-  const own = (env.SERVICE_HOSTNAMES ?? "")
-    .split(",")
-    .map((h) => h.trim().toLowerCase())
-    .filter(Boolean);
-  if (own.length === 0) return true;
-  return own.includes(host.toLowerCase().replace(/:\d+$/, "").replace(/\.$/, ""));
+  const own = serviceHosts(env.SERVICE_HOSTNAMES ?? "");
+  if (own.size === 0) return true;
+  return own.has(host.toLowerCase().replace(/:\d+$/, "").replace(/\.$/, ""));
+}
+
+// SERVICE_HOSTNAMES parsed once per isolate (it is asked on every request).
+let hostsOf: { raw: string; hosts: Set<string> } | null = null;
+function serviceHosts(raw: string): Set<string> {
+  if (hostsOf?.raw !== raw) {
+    const hosts = new Set(
+      raw
+        .split(",")
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    );
+    hostsOf = { raw, hosts };
+  }
+  return hostsOf.hosts;
 }
 
 // Host → site, per isolate: a lookup costs one call to that hostname's own object,
@@ -68,6 +82,9 @@ export async function customHostRequest(request: Request, env: Env, ctx: Executi
   if (!meta) throw new ApiError("not_found", `No site is connected to ${hostname}.`);
   if (!entitlements(meta.plan).features.serverRendering) throw planRequired("serverRendering");
   const key = renderKey(meta, `/host/${hostname}`, url);
-  const { response } = await cachedStream(request, ctx, key, async () => pageResponse(fromSite(meta.siteId, await forward())));
+  const { response } = await cachedStream(request, ctx, key, async () => {
+    await enforce(env, "reads", `${clientKey(request)}|${meta.siteId}`);
+    return pageResponse(fromSite(meta.siteId, await forward()));
+  });
   return response;
 }

@@ -7,6 +7,8 @@ import { parseBody } from "../http/validation";
 import { isSiteId, isWorkspaceId } from "../contract/ids";
 import { newAdminKey, newPublicToken, newSiteId, newWorkspaceId } from "../ids";
 import { mayBeIssued, siteIdSecret } from "../sites/issued";
+import { clientKey } from "../limits/client";
+import { enforce } from "../limits/rate-limit";
 import { siteStub, workspaceStub } from "../stubs";
 import { SESSION_HEADER, OPERATOR_HEADER } from "../contract/headers";
 import { fromSite, internalRequest, withBufferedBody } from "./forward";
@@ -20,6 +22,7 @@ function workspaceId(raw: string | undefined): string {
 
 export async function createWorkspace(request: Request, env: Env): Promise<Response> {
   await requireOperator(request, env);
+  await enforce(env, "writes", `${clientKey(request)}|operator`);
   const input = parseBody(workspaceCreate, await readJsonObject(request), "workspace");
   const id = newWorkspaceId();
   const workspace = await workspaceStub(env, id).create({ id, ...input });
@@ -35,6 +38,7 @@ export async function getWorkspace(request: Request, env: Env, id: string | unde
 
 export async function patchWorkspace(request: Request, env: Env, id: string | undefined): Promise<Response> {
   await requireOperator(request, env);
+  await enforce(env, "writes", `${clientKey(request)}|operator`);
   const wsId = workspaceId(id);
   const patch = parseBody(workspacePatch, await readJsonObject(request), "workspace");
   const workspace = await workspaceStub(env, wsId).update(patch);
@@ -45,6 +49,7 @@ export async function patchWorkspace(request: Request, env: Env, id: string | un
 
 export async function createSite(request: Request, env: Env): Promise<Response> {
   await requireOperator(request, env);
+  await enforce(env, "writes", `${clientKey(request)}|operator`);
   const input = parseBody(siteCreate, await readJsonObject(request), "site");
   const secret = siteIdSecret(env);
   if (!secret) throw new ApiError("not_configured", "Set the SITE_ID_SECRET secret (16 characters or more) before creating sites.");
@@ -75,6 +80,12 @@ export async function siteDashboard(request: Request, env: Env, siteId: string |
     throw new ApiError("not_found", "No such site.");
   }
   const principal = await authorizeSite(request, env, siteId);
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    await enforce(env, "writes", `${clientKey(request)}|${siteId}`);
+    const path = new URL(request.url).pathname;
+    if (/\/ssr\/(?:capture|refresh)$/.test(path) && (request.method === "PUT" || request.method === "POST"))
+      await enforce(env, "capture", siteId);
+  }
   // The operator may name any id; one nobody was issued is answered here, costing no object.
   if (!(await mayBeIssued(env, siteId))) throw new ApiError("not_found", "No such site.");
   const extra: Record<string, string> =

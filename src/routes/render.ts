@@ -4,6 +4,8 @@ import { siteMeta } from "../edge/site-meta";
 import { ApiError } from "../contract/errors";
 import { entitlements, planRequired } from "../contract/plans";
 import { siteStub } from "../stubs";
+import { clientKey } from "../limits/client";
+import { enforce } from "../limits/rate-limit";
 import { fromSite, internalRequest, pageRequest, pageResponse } from "./forward";
 
 /**
@@ -18,9 +20,10 @@ export async function renderedPage(request: Request, env: Env, ctx: ExecutionCon
   if (!entitlements(meta.plan).features.serverRendering) throw planRequired("serverRendering");
   if (request.method !== "GET") throw new ApiError("method_not_allowed", "Rendered pages answer GET and HEAD.");
   const key = renderKey(meta, "", new URL(request.url));
-  const { response } = await cachedStream(request, ctx, key, async () =>
-    pageResponse(fromSite(meta.siteId, await siteStub(env, meta.siteId).fetch(pageRequest(request, { [RENDER_HEADER]: token })))),
-  );
+  const { response } = await cachedStream(request, ctx, key, async () => {
+    await enforce(env, "reads", `${clientKey(request)}|${meta.siteId}`);
+    return pageResponse(fromSite(meta.siteId, await siteStub(env, meta.siteId).fetch(pageRequest(request, { [RENDER_HEADER]: token }))));
+  });
   return response;
 }
 

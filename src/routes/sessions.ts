@@ -7,19 +7,33 @@ import { clearSessionCookie, notFromOtherOrigin, sessionCookie, setSessionCookie
 import { sessionOwner } from "../sessions/policy";
 import type { SessionInfo } from "../sessions/store";
 import { mayBeIssued, siteExists } from "../sites/issued";
+import { clientKey } from "../limits/client";
+import { RATELIMIT_HEADER, RATELIMIT_POLICY_HEADER, SIGN_IN_POLICY } from "../contract/limits";
 import { operatorSessionsStub, signInThrottleStub, siteStub } from "../stubs";
 import { signInSchema } from "../contract/sites";
 
 type Session = SessionInfo & ({ kind: "operator" } | { kind: "site"; siteId: string });
 
 /**
- * Whose attempts count together: the client's address (Cloudflare sets CF-Connecting-IP; an
- * IPv6 client owns its whole /64, so only the first four groups count) and the key's target.
+ * Whose attempts count together: the client (src/limits/client.ts: CF-Connecting-IP, an IPv6
+ * client by the /64 of its parsed address) and the key's target.
  */
 export function throttleKey(request: Request, key: string): string {
-  const ip = request.headers.get("cf-connecting-ip") ?? "local";
-  const client = ip.includes(":") ? ip.toLowerCase().split(":").slice(0, 4).join(":") : ip;
-  return `${client}|${siteIdOfAdminKey(key) ?? "operator"}`;
+  return `${clientKey(request)}|${siteIdOfAdminKey(key) ?? "operator"}`;
+}
+
+/**
+ * The sign-in policy's fields (draft-ietf-httpapi-ratelimit-headers-11). The throttle object
+ * counts exactly, so `RateLimit` tells the free attempts left and the seconds until the next
+ * attempt is checked (or, with some left, until the count is forgotten).
+ */
+function signInFields(failures: number, waitMs: number): Record<string, string> {
+  const left = Math.max(0, SIGN_IN_POLICY.quota - failures);
+  const reset = waitMs > 0 ? Math.ceil(waitMs / 1000) : SIGN_IN_POLICY.window;
+  return {
+    [RATELIMIT_POLICY_HEADER]: `"${SIGN_IN_POLICY.name}";q=${SIGN_IN_POLICY.quota};w=${SIGN_IN_POLICY.window}`,
+    [RATELIMIT_HEADER]: `"${SIGN_IN_POLICY.name}";r=${left};t=${reset}`,
+  };
 }
 
 /**
@@ -34,10 +48,10 @@ export async function signIn(request: Request, env: Env): Promise<Response> {
   const target = siteIdOfAdminKey(key);
   if (target !== null && !(await siteExists(env, target))) throw wrongKey(0);
   const throttle = signInThrottleStub(env, throttleKey(request, key));
-  const { allowed, waitMs } = await throttle.attempt();
-  if (!allowed) throw tooMany(waitMs);
+  const { allowed, waitMs, failures } = await throttle.attempt();
+  if (!allowed) throw tooMany(waitMs, failures);
   const made = await startSession(env, key);
-  if (!made) throw wrongKey(waitMs);
+  if (!made) throw wrongKey(waitMs, signInFields(failures, waitMs));
   await throttle.succeeded();
   return json({ session: made.session }, 201, { "set-cookie": setSessionCookie(request, made.id) });
 }
@@ -53,23 +67,24 @@ async function startSession(env: Env, key: string): Promise<{ id: string; sessio
   return made && { id: made.id, session: { kind: "site", siteId, ...made.session } };
 }
 
-function wrongKey(waitMs: number): ApiError {
+function wrongKey(waitMs: number, headers: Record<string, string> = {}): ApiError {
   return new ApiError(
     "unauthorized",
     waitMs > 0
       ? `That key is not right. Check it and try again in ${Math.ceil(waitMs / 1000)} seconds.`
       : "That key is not right. Check it and try again.",
     { retryAfterSeconds: Math.ceil(waitMs / 1000) },
+    headers,
   );
 }
 
-function tooMany(waitMs: number): ApiError {
+function tooMany(waitMs: number, failures: number): ApiError {
   const seconds = Math.ceil(waitMs / 1000);
   return new ApiError(
     "rate_limited",
     `Too many wrong keys from your address. Try again in ${seconds} seconds.`,
     { retryAfterSeconds: seconds },
-    { "retry-after": String(seconds) },
+    { "retry-after": String(seconds), ...signInFields(failures, waitMs) },
   );
 }
 

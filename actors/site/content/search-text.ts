@@ -1,4 +1,5 @@
-import { type Field, SEARCHABLE_TYPES } from "../../../src/contract/fields";
+import { type Field } from "../../../src/contract/fields";
+import { SEARCHABLE_TYPES } from "../../../src/contract/field-types";
 
 const SEPARATOR = "\u001f";
 

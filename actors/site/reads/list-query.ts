@@ -2,7 +2,8 @@ import { ApiError, clip } from "../../../src/contract/errors";
 import { FILTER_OPS, type FilterParam, parseFilterParam, parseLimit, parsePage, parseSort } from "../../../src/shared/list-params";
 import { suggest } from "../../../src/shared/suggest";
 import type { Collection } from "../storage/rows";
-import { type Field, SEARCHABLE_TYPES, SYSTEM_SORT_KEYS } from "../../../src/contract/fields";
+import { type Field, SYSTEM_SORT_KEYS } from "../../../src/contract/fields";
+import { SEARCHABLE_TYPES } from "../../../src/contract/field-types";
 import { fieldExpr } from "../storage/field-sql";
 import { parseBooleanParam, parseNumberParam, normalizeDate } from "../content/values";
 

@@ -1,3 +1,4 @@
+import { QueryVectors } from "./query-vectors";
 import { ApiError, clip } from "../../../src/contract/errors";
 import { entitlements, planRequired } from "../../../src/contract/plans";
 import { parseLimit } from "../../../src/shared/list-params";
@@ -50,6 +51,8 @@ export class SiteSearch implements SearchService {
   #env: Env;
   #embedder: Embedder | null = null;
   #index: VectorIndex | null = null;
+  /** Recent queries' vectors: a repeated query costs no model call. */
+  readonly queries = new QueryVectors();
 
   constructor(s: SiteContext, env: Env) {
     this.#s = s;
@@ -201,7 +204,11 @@ export class SiteSearch implements SearchService {
     const info = modelInfo(embedder.model);
     let vector: number[];
     try {
-      [vector] = (await embedder.embed([q.slice(0, info.maxInputChars)])) as [number[]];
+      vector = await this.queries.vectorOf(
+        embedder.model,
+        q.slice(0, info.maxInputChars),
+        async (text) => ((await embedder.embed([text])) as [number[]])[0],
+      );
     } catch (err) {
       if (!(err instanceof EmbeddingError)) throw err;
       log("search_query_failed", { siteId: this.#s.site()?.id, error: errorText(err) });

@@ -3,6 +3,8 @@
  * only, a timeout, a size cap, redirects followed by hand a bounded number of
  * times (each hop re-checked), and no loopback or private addresses unless
  * the deployment allows them (`SSR_ALLOW_PRIVATE_FETCH`, set for local dev).
+ * A name is resolved through DNS over HTTPS before each hop is fetched, and refused
+ * when any address it resolves to is refused (docs/ssrf.md lists what is).
  */
 import { readCapped } from "../../../src/http/read-capped";
 import { decodePage } from "./charset";
@@ -33,13 +35,26 @@ export interface FetchedPage {
   charset: string;
 }
 
-export async function fetchPage(rawUrl: string, allowPrivate: boolean, limits: FetchLimits = FETCH_LIMITS): Promise<FetchedPage> {
-  let url = checkUrl(rawUrl, allowPrivate);
+/** The addresses a name resolves to (A and AAAA, through any CNAME); throws when it cannot be resolved. */
+export type Resolver = (hostname: string) => Promise<string[]>;
+
+/**
+ * `resolve` is required when private addresses are refused: a public-looking name may point at
+ * a private address. `fetcher` is the transport (tests route a public name to their page server).
+ */
+export async function fetchPage(
+  rawUrl: string,
+  allowPrivate: boolean,
+  limits: FetchLimits = FETCH_LIMITS,
+  resolve?: Resolver,
+  fetcher: typeof fetch = (input, init) => fetch(input, init),
+): Promise<FetchedPage> {
+  let url = await checkResolved(checkUrl(rawUrl, allowPrivate), allowPrivate, resolve);
   const deadline = AbortSignal.timeout(limits.timeoutMs);
   for (let hop = 0; ; hop++) {
     let res: Response;
     try {
-      res = await fetch(url, {
+      res = await fetcher(url, {
         redirect: "manual",
         signal: deadline,
         headers: { accept: "text/html", "user-agent": "open-content-edge capture" },
@@ -52,7 +67,7 @@ export async function fetchPage(rawUrl: string, allowPrivate: boolean, limits: F
       await res.body?.cancel();
       if (hop >= limits.maxRedirects)
         throw new FetchPageError(`more than ${limits.maxRedirects} redirects from ${rawUrl}`, "too_many_redirects");
-      url = checkUrl(new URL(res.headers.get("location") as string, url).href, allowPrivate);
+      url = await checkResolved(checkUrl(new URL(res.headers.get("location") as string, url).href, allowPrivate), allowPrivate, resolve);
       continue;
     }
     if (!res.ok) {
@@ -111,7 +126,26 @@ function checkUrl(raw: string, allowPrivate: boolean): string {
   return u.href;
 }
 
-/** Literal loopback, private, link-local and unique-local addresses, and names that only resolve locally. */
+/** A name's addresses, each judged as a literal: one refused address refuses the name. */
+async function checkResolved(url: string, allowPrivate: boolean, resolve?: Resolver): Promise<string> {
+  if (allowPrivate) return url;
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
+  if (/^[\d.]+$/.test(host) || host.includes(":")) return url;
+  if (!resolve) throw new FetchPageError(`${host} cannot be checked: no resolver`, "unreachable");
+  let addresses: string[];
+  try {
+    addresses = await resolve(host);
+  } catch (err) {
+    throw new FetchPageError(`${host} could not be resolved (${err instanceof Error ? err.message : String(err)})`, "unreachable");
+  }
+  if (addresses.length === 0) throw new FetchPageError(`${host} does not resolve to any address`, "unreachable");
+  const refused = addresses.find((a) => isPrivateHost(a.includes(":") ? `[${a}]` : a));
+  if (refused)
+    throw new FetchPageError(`${host} resolves to ${refused}, a loopback or private address; capture a public page`, "private_address");
+  return url;
+}
+
+/** Literal loopback, private, link-local and unique-local addresses, and names that only resolve locally (docs/ssrf.md). */
 export function isPrivateHost(hostname: string): boolean {
   // A trailing dot names the same host ("localhost." is localhost).
   const h = hostname
@@ -134,6 +168,7 @@ export function isPrivateHost(hostname: string): boolean {
       a === 10 ||
       a === 127 ||
       (a === 100 && b >= 64 && b <= 127) ||
+      (a === 198 && (b === 18 || b === 19)) ||
       (a === 169 && b === 254) ||
       (a === 172 && b >= 16 && b <= 31) ||
       (a === 192 && b === 168) ||
@@ -155,8 +190,13 @@ function isPrivateV6(h: string): boolean {
   const v4 = () => `${g6 >> 8}.${g6 & 255}.${g7 >> 8}.${g7 & 255}`;
   const zeroPrefix = g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0;
   if (zeroPrefix && (g5 === 0 || g5 === 0xffff)) return g6 === 0 && g7 <= 1 ? true : isPrivateHost(v4()); // ::, ::1, ::a.b.c.d, ::ffff:a.b.c.d
-  if (g0 === 0x64 && g1 === 0xff9b) return isPrivateHost(v4()); // 64:ff9b::/96
-  return (g0 & 0xfe00) === 0xfc00 || (g0 & 0xffc0) === 0xfe80 || (g0 & 0xffc0) === 0xfec0;
+  // ::ffff:0:a.b.c.d (IPv4-translated, RFC 2765): refused whatever it carries.
+  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0xffff && g5 === 0) return true;
+  if (g0 === 0x64 && g1 === 0xff9b) return true; // 64:ff9b::/96 (NAT64): a gateway's way into IPv4 networks
+  if (g0 === 0x2002) return true; // 6to4 2002::/16
+  if (g0 === 0x2001 && g1 === 0) return true; // Teredo 2001::/32
+  if (g0 === 0x2001 && g1 === 0xdb8) return true; // documentation 2001:db8::/32
+  return (g0 & 0xfe00) === 0xfc00 || (g0 & 0xffc0) === 0xfe80 || (g0 & 0xffc0) === 0xfec0 || (g0 & 0xff00) === 0xff00;
 }
 
 function expandV6(h: string): number[] | null {

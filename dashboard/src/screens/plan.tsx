@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { api } from "../api";
-import { session } from "../app";
+import { session } from "../session";
 import { includes, PLAN_FEATURES } from "../plans";
 import { site, sitePath } from "../site-state";
 import { PLAN_NAMES, type Plan, type Site } from "../types";

@@ -1,7 +1,6 @@
 import { useState } from "preact/hooks";
 import { api, ApiFailure } from "../api";
-import { replacedKey, session } from "../app";
-import { signOut } from "../shell";
+import { replacedKey, session, signOut } from "../session";
 import { collections, site, sitePath } from "../site-state";
 import type { Site } from "../types";
 import { Confirm, Copy, ErrorNotice, Field, Heading, Notice, type Submit } from "../ui";

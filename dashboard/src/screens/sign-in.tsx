@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { api, ApiFailure } from "../api";
-import { refreshSession, replacedKey } from "../app";
+import { refreshSession, replacedKey } from "../session";
 import { Copy, Field, Notice, type Submit } from "../ui";
 
 export function SignIn(props: { ended: boolean; newKey?: string | null }) {

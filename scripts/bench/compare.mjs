@@ -1,0 +1,325 @@
+// `BENCH_ONLY=compare npm run bench`: the read path of a baseline commit and of the working
+// tree, side by side, on this machine in one run. Each build is the built Worker on plain
+// workerd (Miniflare API, direct socket, no wrangler dev proxy) with 1,000 posts; the runs
+// go baseline, working tree, baseline (BENCH_COMPARE_ROUNDS=2: B W B W B), so a machine that
+// gets busier or quieter during the run shows up as two different baseline figures.
+//
+// BENCH_BASELINE=<commit>: the baseline (default: the last commit that recorded figures in
+// docs/caching.md's side-by-side table). BENCH_BUILDS=a,b,WORK: any commits in any order
+// (WORK = the working tree), for bisecting. BENCH_CACHED_REQUESTS: requests per cached case (15,000).
+// BENCH_COMPARE_MISSES=0 skips the misses; BENCH_COMPARE_ASSETS=1 runs with Miniflare's asset router.
+//
+// Per build: CPU per request of the service's workerd (user + system time from /proc, the
+// embedder's processes not counted) and req/s for three cached reads (32 connections) and
+// the same three as misses (each request a URL nobody asked before, 8 connections), the
+// local runtime's floor (scripts/bench/cache-floor-worker.js), our part of a miss (all less
+// the floor's HTTP + match and Cache API write), peak resident memory, bundle size.
+import autocannon from "autocannon";
+import { execFileSync, execSync } from "node:child_process";
+import { existsSync, mkdirSync, rmSync, statSync, symlinkSync, readFileSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { BENCH_POST_FIELDS, CATEGORIES, api, missPaths, must, seedItems } from "../lib.mjs";
+import { waitForIndex } from "./search.mjs";
+import {
+  SERVICE_DURABLE_OBJECTS,
+  buildWorker,
+  residentMb,
+  servicePid,
+  startCacheFloor,
+  startWorkerd,
+  workerdCpuMs,
+  workerdPids,
+} from "../workerd-host.mjs";
+
+const CACHED_REQUESTS = Number(process.env.BENCH_CACHED_REQUESTS ?? 15_000);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const MISS_CONNECTIONS = 8;
+const MISSES = process.env.BENCH_COMPARE_MISSES !== "0";
+const ITEMS = 1000;
+const ROUNDS = Math.max(1, Number(process.env.BENCH_COMPARE_ROUNDS ?? 1));
+const DOC = "docs/caching.md";
+/** A line of the side-by-side table in DOC starts with this; the commit that last changed one is the default baseline. */
+const RECORD_MARK = "| compare ";
+const operator = "bench-operator";
+
+const sh = (cmd, args, opts = {}) => execFileSync(cmd, args, { encoding: "utf8", ...opts }).trim();
+
+/** The last commit on HEAD's history that changed a recorded line of the side-by-side table. */
+function recordedBaseline() {
+  const sha = sh("git", ["log", "-1", "--format=%H", `-G^${RECORD_MARK.replace("|", "\\|")}`, "--", DOC]);
+  if (!sha) throw new Error(`no figures recorded in ${DOC} yet: name a baseline with BENCH_BASELINE=<commit>`);
+  return sha;
+}
+
+/** Builds `commit`'s Worker once (cached under .bench/compare/<sha>): its tree from git, our node_modules. */
+function buildCommit(commit) {
+  const sha = sh("git", ["rev-parse", "--verify", `${commit}^{commit}`]);
+  const dir = resolve(`.bench/compare/${sha.slice(0, 12)}`);
+  const out = `${dir}/build/index.js`;
+  if (existsSync(out)) return { label: sha.slice(0, 7), script: out };
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(`${dir}/tree`, { recursive: true });
+  execSync(`git archive ${sha} | tar -x -C ${JSON.stringify(`${dir}/tree`)}`);
+  symlinkSync(resolve("node_modules"), `${dir}/tree/node_modules`);
+  console.error(`building ${sha.slice(0, 7)} in ${dir}`);
+  execFileSync(
+    process.execPath,
+    [resolve("node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "-c", "wrangler.toml", "--env=", "--outdir", `${dir}/build`],
+    { cwd: `${dir}/tree`, stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
+  );
+  return { label: sha.slice(0, 7), script: out };
+}
+
+function buildWork() {
+  const dirty = sh("git", ["status", "--porcelain", "--untracked-files=no"]) !== "";
+  const head = sh("git", ["rev-parse", "--short=7", "HEAD"]);
+  return { label: `working tree (${head}${dirty ? "+changes" : ""})`, script: buildWorker(".bench/compare/work") };
+}
+
+/** The Durable Object bindings a build can have: those whose class its bundle exports. */
+function durableObjectsOf(script) {
+  const tail = readFileSync(script, "utf8").slice(-2000);
+  const exported = new Set(
+    [...tail.matchAll(/export\s*\{([^}]*)\}/g)].flatMap((m) =>
+      m[1].split(",").map((s) =>
+        s
+          .trim()
+          .split(/\s+as\s+/)
+          .at(-1),
+      ),
+    ),
+  );
+  return Object.fromEntries(Object.entries(SERVICE_DURABLE_OBJECTS).filter(([, cls]) => exported.has(cls)));
+}
+
+/** The read cases: the cached URL, and distinct URLs doing the same work, each read once as a miss. */
+function cases(token) {
+  const items = `/v1/${token}/collections/posts/items`;
+  return [
+    { name: "list, page 3 of 42, sorted", cached: `${items}?page=3&limit=24&sort=-date`, misses: missPaths(token, "list", ITEMS) },
+    { name: "single item", cached: `${items}/post-424`, misses: missPaths(token, "item", ITEMS) },
+    {
+      name: "filter + sort",
+      cached: `${items}?page=3&limit=24&sort=-date&filter[category]=guides&search=summary`,
+      misses: missPaths(token, "filtered", ITEMS),
+    },
+  ];
+}
+
+async function autocannonRun(origin, paths, { connections, duration, amount }) {
+  let next = 0;
+  return autocannon({
+    url: `${origin}${paths[0]}`,
+    connections,
+    ...(duration ? { duration } : { amount }),
+    requests: paths.length > 1 ? [{ setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length] }) }] : undefined,
+  });
+}
+
+/** The floor Worker alone: an HTTP request with a Cache API match, and the Cache API write. */
+async function floorCpu() {
+  const before = new Set(workerdPids());
+  const floor = await startCacheFloor();
+  const pids = workerdPids().filter((p) => !before.has(p));
+  try {
+    const perRequest = async (noput) => {
+      const paths = Array.from({ length: 3000 }, (_, n) => `/floor?${noput ? "noput&" : ""}u=${n}`);
+      const cpu0 = workerdCpuMs(pids);
+      const r = await autocannonRun(floor.base, paths, { connections: MISS_CONNECTIONS, amount: paths.length });
+      return (workerdCpuMs(pids) - cpu0) / r.requests.total;
+    };
+    const withPut = await perRequest(false);
+    const runtime = await perRequest(true);
+    return { put: Math.max(0, withPut - runtime), runtime };
+  } finally {
+    await floor.dispose();
+  }
+}
+
+/** One build, fresh workerd: seed, misses, cached reads, floor, peak memory. */
+async function measure(build) {
+  const host = await startWorkerd({
+    scriptPath: build.script,
+    adminToken: operator,
+    // BENCH_COMPARE_ASSETS=1 puts Miniflare's Static Assets router in front, as wrangler.toml's [assets]
+    // does under `wrangler dev` (a JavaScript Worker on the same thread; not our Worker's cost in production).
+    dashboard: process.env.BENCH_COMPARE_ASSETS === "1",
+    embedderProcesses: 1,
+    durableObjects: durableObjectsOf(build.script),
+  });
+  const pid = servicePid();
+  const rows = {};
+  try {
+    const { base } = host;
+    const { site } = await must(api(base, "POST", "/sites", operator, { name: "Compare", plan: "pro" }), "site");
+    await must(api(base, "PUT", `/sites/${site.id}/collections/posts`, site.adminKey, { fields: BENCH_POST_FIELDS }), "collection");
+    await seedItems(base, site.id, site.adminKey, "posts", ITEMS, (i) => ({
+      slug: `post-${i}`,
+      publish: true,
+      data: {
+        title: `Post number ${i} about ${CATEGORIES[i % 8]}`,
+        summary: `A short summary for post ${i}, with a few words to search through.`,
+        body: `<p>Body of post ${i}.</p>`,
+        category: CATEGORIES[i % 8],
+        date: new Date(Date.UTC(2020, 0, 1) + i * 3_600_000).toISOString(),
+        cover: { url: `https://img.example.com/${i}.jpg`, alt: `Cover ${i}`, width: 1600, height: 900 },
+      },
+    }));
+    await waitForIndex(base, site.id, site.adminKey);
+    const memory = { seeded: residentMb(pid), seededPeak: residentMb(pid, "VmHWM") };
+    const all = cases(site.token);
+    // Misses first, on a cold cache: every URL is read once (BENCH_COMPARE_MISSES=0 skips them, for a quick bisect).
+    for (const c of MISSES ? all : []) {
+      const cpu0 = workerdCpuMs([pid]);
+      const r = await autocannonRun(base, c.misses, { connections: MISS_CONNECTIONS, amount: c.misses.length });
+      if (r.non2xx || r.errors) throw new Error(`${build.label} ${c.name} miss: ${r.non2xx} non-2xx, ${r.errors} errors`);
+      rows[c.name] = { ...rows[c.name], missCpu: (workerdCpuMs([pid]) - cpu0) / r.requests.total, missRps: r.requests.average };
+    }
+    memory.misses = residentMb(pid);
+    memory.missesPeak = residentMb(pid, "VmHWM");
+    for (const c of all) {
+      const warm = await fetch(`${base}${c.cached}`);
+      if (warm.status !== 200) throw new Error(`${build.label} ${c.cached}: ${warm.status} ${await warm.text()}`);
+      await warm.arrayBuffer();
+      const cpu0 = workerdCpuMs([pid]);
+      // A fixed number of requests, so both builds serve as many and their peak memory compares.
+      const r = await autocannonRun(base, [c.cached], { connections: CONNECTIONS, amount: CACHED_REQUESTS });
+      if (r.non2xx || r.errors) throw new Error(`${build.label} ${c.name} cached: ${r.non2xx} non-2xx, ${r.errors} errors`);
+      rows[c.name] = Object.assign(rows[c.name] ?? { missCpu: NaN, missRps: NaN }, {
+        cpu: (workerdCpuMs([pid]) - cpu0) / r.requests.total,
+        rps: r.requests.average,
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+      });
+    }
+    const peakMb = residentMb(pid, "VmHWM");
+    memory.cached = residentMb(pid);
+    await host.dispose();
+    const floor = MISSES ? await floorCpu() : { put: NaN, runtime: NaN };
+    for (const r of Object.values(rows)) r.ours = r.missCpu - floor.put - floor.runtime;
+    return { label: build.label, bundleKb: Math.round(statSync(build.script).size / 1024), peakMb, memory, floor, rows };
+  } catch (err) {
+    await host.dispose().catch(() => undefined);
+    throw err;
+  }
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+const baselineCommit = process.env.BENCH_BUILDS ? null : (process.env.BENCH_BASELINE ?? recordedBaseline());
+const order = process.env.BENCH_BUILDS
+  ? process.env.BENCH_BUILDS.split(",").map((s) => s.trim())
+  : [baselineCommit, ...Array.from({ length: ROUNDS }, () => ["WORK", baselineCommit]).flat()];
+const builds = new Map();
+for (const name of new Set(order)) builds.set(name, name === "WORK" ? buildWork() : buildCommit(name));
+// The local embedder (a workerd of its own) is the working tree's; buildWorker builds it with WORK.
+if (!builds.has("WORK")) execFileSync(process.execPath, ["embedder/build.mjs"], { stdio: "inherit" });
+
+const runs = [];
+for (const name of order) {
+  const build = builds.get(name);
+  console.error(`measuring ${build.label} (${runs.length + 1} of ${order.length})`);
+  runs.push({ name, ...(await measure(build)) });
+}
+
+// Per build, the median of its runs.
+const summary = [...builds.keys()].map((name) => {
+  const mine = runs.filter((r) => r.name === name);
+  const caseNames = Object.keys(mine[0].rows);
+  const pick = (c, k) => median(mine.map((r) => r.rows[c][k]));
+  return {
+    name,
+    label: builds.get(name).label,
+    runs: mine.length,
+    bundleKb: mine[0].bundleKb,
+    peakMb: median(mine.map((r) => r.peakMb)),
+    floor: { put: median(mine.map((r) => r.floor.put)), runtime: median(mine.map((r) => r.floor.runtime)) },
+    cases: Object.fromEntries(
+      caseNames.map((c) => [c, Object.fromEntries(["cpu", "rps", "p50", "p99", "missCpu", "missRps", "ours"].map((k) => [k, pick(c, k)]))]),
+    ),
+  };
+});
+
+mkdirSync(".bench", { recursive: true });
+writeFileSync(".bench/compare-last.json", JSON.stringify({ at: new Date().toISOString(), order, runs, summary }, null, 2));
+console.log(
+  `\nSide by side: ${ITEMS} posts, cached reads ${CONNECTIONS} connections × ${CACHED_REQUESTS} requests, misses ${MISS_CONNECTIONS} connections (each URL once)`,
+);
+console.log(`order: ${runs.map((r) => r.label).join(" → ")}`);
+console.log("\nEach run:");
+console.table(
+  runs.flatMap((r) =>
+    Object.entries(r.rows).map(([c, x]) => ({
+      build: r.label,
+      read: c,
+      "cached CPU ms/req": x.cpu.toFixed(3),
+      "cached req/s": Math.round(x.rps),
+      "miss CPU ms/req": x.missCpu.toFixed(2),
+      "ours of a miss": x.ours.toFixed(3),
+      "peak MB": r.peakMb,
+    })),
+  ),
+);
+console.log(
+  "Resident memory of the service's workerd (MB): after seeding (peak so far), after the misses (peak so far), after the cached reads (peak)",
+);
+console.table(
+  runs.map((r) => ({
+    build: r.label,
+    seeded: `${r.memory.seeded} (${r.memory.seededPeak})`,
+    misses: `${r.memory.misses} (${r.memory.missesPeak})`,
+    cached: `${r.memory.cached} (${r.peakMb})`,
+  })),
+);
+const [base, ...others] = summary;
+for (const other of others) {
+  console.log(
+    `\n${other.label} against ${base.label} (medians of ${other.runs} and ${base.runs} runs; ratio = ${other.name === "WORK" ? "working tree" : other.label} ÷ baseline):`,
+  );
+  const table = [];
+  for (const c of Object.keys(base.cases)) {
+    const b = base.cases[c];
+    const o = other.cases[c];
+    table.push({
+      read: `${c} — cached`,
+      "base CPU ms/req": b.cpu.toFixed(3),
+      "CPU ms/req": o.cpu.toFixed(3),
+      "CPU ratio": (o.cpu / b.cpu).toFixed(2),
+      "base req/s": Math.round(b.rps),
+      "req/s": Math.round(o.rps),
+      "req/s ratio": (o.rps / b.rps).toFixed(2),
+    });
+  }
+  for (const c of Object.keys(base.cases)) {
+    const b = base.cases[c];
+    const o = other.cases[c];
+    table.push({
+      read: `${c} — miss (ours)`,
+      "base CPU ms/req": `${b.missCpu.toFixed(2)} (${b.ours.toFixed(3)})`,
+      "CPU ms/req": `${o.missCpu.toFixed(2)} (${o.ours.toFixed(3)})`,
+      "CPU ratio": (o.missCpu / b.missCpu).toFixed(2),
+      "base req/s": Math.round(b.missRps),
+      "req/s": Math.round(o.missRps),
+      "req/s ratio": (o.missRps / b.missRps).toFixed(2),
+    });
+  }
+  table.push({
+    read: "peak resident MB (service workerd)",
+    "base CPU ms/req": String(base.peakMb),
+    "CPU ms/req": String(other.peakMb),
+    "CPU ratio": (other.peakMb / base.peakMb).toFixed(2),
+  });
+  table.push({
+    read: "bundle index.js KB",
+    "base CPU ms/req": String(base.bundleKb),
+    "CPU ms/req": String(other.bundleKb),
+    "CPU ratio": (other.bundleKb / base.bundleKb).toFixed(2),
+  });
+  console.table(table);
+}
+console.log(
+  `\nFloor (local runtime, per request): HTTP + Cache API match ${summary.map((s) => `${s.floor.runtime.toFixed(3)}`).join(" / ")} ms, Cache API write ${summary.map((s) => s.floor.put.toFixed(3)).join(" / ")} ms; ours = miss CPU less both. Goals: cached ≤ 0.8 × baseline; ours of a miss: list ≤ 0.6 ms, item ≤ 0.3 ms; peak memory ≤ baseline.`,
+);

@@ -1,0 +1,116 @@
+// A CPU profile of the service's Worker under load, through workerd's V8 inspector:
+//   node_modules/.bin/node scripts/bench/profile.mjs [built index.js] [list|item|miss-list|miss-item]
+// (default: a fresh build of the working tree, the cached list). Seeds 1,000 posts on a Pro
+// site, warms the read, profiles BENCH_SECONDS (5) of autocannon at 32 connections, and prints
+// the functions with the most self time and the bundle's parts by inclusive time. The profile
+// itself goes to .bench/profile.cpuprofile (Chromium's DevTools opens it).
+import autocannon from "autocannon";
+import { writeFileSync } from "node:fs";
+import { BENCH_POST_FIELDS, api, must, seedItems } from "../lib.mjs";
+import { waitForIndex } from "./search.mjs";
+import { buildWorker, startWorkerd } from "../workerd-host.mjs";
+
+const script = process.argv[2] && process.argv[2] !== "-" ? process.argv[2] : buildWorker(".bench/profile-build");
+const mode = process.argv[3] ?? "list";
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const port = 9300 + Math.floor(Math.random() * 500);
+const host = await startWorkerd({ scriptPath: script, adminToken: "op", dashboard: false, embedderProcesses: 1, inspectorPort: port });
+
+try {
+  const { base } = host;
+  const { site } = await must(api(base, "POST", "/sites", "op", { name: "Profile", plan: "pro" }), "site");
+  await must(api(base, "PUT", `/sites/${site.id}/collections/posts`, site.adminKey, { fields: BENCH_POST_FIELDS }), "collection");
+  await seedItems(base, site.id, site.adminKey, "posts", 1000, (i) => ({
+    slug: `post-${i}`,
+    publish: true,
+    data: {
+      title: `Post number ${i}`,
+      summary: `A short summary for post ${i}.`,
+      body: `<p>Body of post ${i}.</p>`,
+      category: ["news", "guides"][i % 2],
+      date: new Date(Date.UTC(2020, 0, 1) + i * 3_600_000).toISOString(),
+      cover: { url: `https://img.example.com/${i}.jpg`, alt: `Cover ${i}`, width: 1600, height: 900 },
+    },
+  }));
+  await waitForIndex(base, site.id, site.adminKey);
+  const items = `/v1/${site.token}/collections/posts/items`;
+  const paths = {
+    list: [`${items}?page=3&limit=24&sort=-date`],
+    item: [`${items}/post-424`],
+    "miss-list": Array.from(
+      { length: 41 * 4 },
+      (_, i) => `${items}?page=${(i % 41) + 1}&limit=24&sort=${["-date", "date", "-title", "title"][(i >> 6) & 3]}`,
+    ),
+    "miss-item": Array.from({ length: 1000 }, (_, i) => `${items}/post-${i}`),
+  }[mode];
+  if (!mode.startsWith("miss")) await (await fetch(`${base}${paths[0]}`)).arrayBuffer();
+
+  const targets = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
+  const target = targets.find((t) => /main/.test(t.title ?? t.id ?? "")) ?? targets[0];
+  const ws = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise((r, j) => ((ws.onopen = r), (ws.onerror = j)));
+  let id = 0;
+  const waiting = new Map();
+  ws.onmessage = (m) => {
+    const msg = JSON.parse(m.data);
+    if (msg.id && waiting.has(msg.id)) waiting.get(msg.id)(msg);
+  };
+  const call = (method, params = {}) =>
+    new Promise((resolve) => {
+      waiting.set(++id, resolve);
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  await call("Profiler.enable");
+  await call("Profiler.setSamplingInterval", { interval: 100 });
+  await call("Profiler.start");
+  let n = 0;
+  const r = await autocannon({
+    url: `${base}${paths[0]}`,
+    connections: mode.startsWith("miss") ? 8 : 32,
+    ...(mode.startsWith("miss") ? { amount: paths.length } : { duration: SECONDS }),
+    requests: [{ setupRequest: (req) => ({ ...req, path: paths[n++ % paths.length] }) }],
+  });
+  const { result } = await call("Profiler.stop");
+  ws.close();
+  const profile = result.profile;
+  writeFileSync(".bench/profile.cpuprofile", JSON.stringify(profile));
+  console.log(`${mode}: ${r.requests.total} requests, ${Math.round(r.requests.average)} req/s, ${r.non2xx} non-2xx`);
+
+  // Self time per function, and inclusive time per function.
+  const dt = new Map();
+  for (let i = 0; i < profile.samples.length; i++)
+    dt.set(profile.samples[i], (dt.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  const byId = new Map(profile.nodes.map((x) => [x.id, x]));
+  const name = (x) => `${x.callFrame.functionName || "(anonymous)"} ${x.callFrame.url.split("/").at(-1)}:${x.callFrame.lineNumber + 1}`;
+  const self = new Map();
+  let total = 0;
+  for (const x of profile.nodes) {
+    const t = dt.get(x.id) ?? 0;
+    total += t;
+    self.set(name(x), (self.get(name(x)) ?? 0) + t);
+  }
+  const inclusive = new Map();
+  const walk = (x, onStack) => {
+    let t = dt.get(x.id) ?? 0;
+    for (const c of x.children ?? []) t += walk(byId.get(c), new Set([...onStack, name(x)]));
+    if (!onStack.has(name(x))) inclusive.set(name(x), (inclusive.get(name(x)) ?? 0) + t);
+    return t;
+  };
+  walk(profile.nodes[0], new Set());
+  const per = (us) => (us / 1000 / r.requests.total).toFixed(4);
+  console.log(`profiled ${(total / 1000).toFixed(0)} ms of the Worker's thread; ms per request:`);
+  console.table(
+    [...self]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 30)
+      .map(([fn, t]) => ({ self: fn, "ms/req": per(t), "%": ((100 * t) / total).toFixed(1) })),
+  );
+  console.table(
+    [...inclusive]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 40)
+      .map(([fn, t]) => ({ inclusive: fn, "ms/req": per(t), "%": ((100 * t) / total).toFixed(1) })),
+  );
+} finally {
+  await host.dispose();
+}

@@ -1,0 +1,132 @@
+/**
+ * The content API's routes, read straight off the path, and the cache key of each
+ * read: its path and only the query parameters its endpoint understands, with
+ * defaults filled in and in a fixed order. `?cb=1`, `?utm_source=…`, `page=1`
+ * or no page, and parameters in another order are one entry, so nobody can send
+ * every request past the cache to the site's single-threaded object (docs/caching.md).
+ */
+import { RELATED_LIMIT, SEARCH_LIMIT } from "../contract/limits";
+import { parseLimit, parsePage, parseSort, usesAdvancedListParams } from "../shared/list-params";
+
+export type ContentRead = "list" | "item" | "schema" | "search" | "related";
+
+export interface ContentRoute {
+  read: ContentRead;
+  token: string;
+  /** The path without trailing slashes. */
+  path: string;
+}
+
+/**
+ * The public read a GET path names, as the router would match it (`/v1/:token/...`,
+ * trailing slashes allowed), or null for anything else.
+ */
+export function contentRoute(pathname: string): ContentRoute | null {
+  let end = pathname.length;
+  while (end > 1 && pathname.charCodeAt(end - 1) === 47) end--;
+  const path = end === pathname.length ? pathname : pathname.slice(0, end);
+  if (!path.startsWith("/v1/")) return null;
+  const parts = path.split("/");
+  // "", "v1", token, ...: no empty segment, as the router's `[^/]+` would not match one.
+  for (let i = 2; i < parts.length; i++) if (parts[i] === "") return null;
+  const token = parts[2] as string;
+  const n = parts.length;
+  let read: ContentRead | null = null;
+  if (n === 4) read = parts[3] === "search" ? "search" : null;
+  else if (n >= 6 && parts[3] === "collections") {
+    if (n === 6) read = parts[5] === "items" ? "list" : parts[5] === "schema" ? "schema" : null;
+    else if (parts[5] === "items") read = n === 7 ? "item" : n === 8 && parts[7] === "related" ? "related" : null;
+  }
+  return read && { read, token, path };
+}
+
+const enc = encodeURIComponent;
+
+/**
+ * The query string of a read's cache key: what the site object reads of `params`, as it
+ * reads it (the first of a repeated parameter, trimmed where it trims, defaults written out).
+ */
+export function canonicalQuery(read: ContentRead, params: URLSearchParams): string {
+  switch (read) {
+    case "item":
+    case "schema":
+      return "";
+    case "related":
+      return `?limit=${parseLimit(params.get("limit"), RELATED_LIMIT.fallback, RELATED_LIMIT.max)}`;
+    case "search": {
+      const collection = params.get("collection");
+      return `?q=${enc((params.get("q") ?? "").trim())}&limit=${parseLimit(params.get("limit"), SEARCH_LIMIT.fallback, SEARCH_LIMIT.max)}${collection ? `&collection=${enc(collection)}` : ""}`;
+    }
+    case "list":
+      return listQuery(params);
+  }
+}
+
+function listQuery(params: URLSearchParams): string {
+  let out = `?page=${parsePage(params.get("page"))}&limit=${parseLimit(params.get("limit"))}`;
+  const sort = params.get("sort");
+  if (sort) {
+    // The site object skips a key it has already sorted by.
+    const seen = new Set<string>();
+    const keys: string[] = [];
+    for (const s of parseSort(sort)) {
+      if (seen.has(s.key)) continue;
+      seen.add(s.key);
+      keys.push(`${s.descending ? "-" : ""}${s.key}`);
+    }
+    if (keys.length) out += `&sort=${enc(keys.join(","))}`;
+  }
+  // `search=` present but empty still asks for a Pro feature, so presence is kept.
+  const search = params.get("search");
+  if (search !== null) out += `&search=${enc(search.trim())}`;
+  // Every filter is ANDed, so their order does not matter; each one (and each malformed one) counts.
+  const filters: string[] = [];
+  for (const [name, value] of params) if (name.startsWith("filter")) filters.push(`${enc(name)}=${enc(value)}`);
+  if (filters.length) out += `&${filters.sort().join("&")}`;
+  return out;
+}
+
+/** The unversioned cache key of a content read's URL (its origin, path and canonical query), or null. */
+export function contentKeyBase(url: URL): string | null {
+  return contentUrl(url.href)?.base ?? null;
+}
+
+/** What the front Worker needs to answer a content read from memory, worked out once per URL. */
+export interface ContentUrl extends ContentRoute {
+  host: string;
+  https: boolean;
+  /** The unversioned cache key. */
+  base: string;
+  /** The plan feature the read needs (filters and search need advanced lists). */
+  needs: "aiSearch" | "advancedLists" | null;
+}
+
+// URL → what it reads, for the URLs this isolate was asked for most recently: a repeated read
+// parses nothing. Bounded; a stream of new URLs (cache-busting) only ever replaces entries.
+const MAX_URLS = 2048;
+const urls = new Map<string, ContentUrl | null>();
+
+/** The content read `href` names, or null; memoised per URL. */
+export function contentUrl(href: string): ContentUrl | null {
+  const known = urls.get(href);
+  if (known !== undefined) return known;
+  // The asterisk form (`GET *`, "http://host*") and anything unparsable are the full path's to refuse.
+  const url = href.endsWith("*") || !URL.canParse(href) ? null : new URL(href);
+  const route = url && contentRoute(url.pathname);
+  const out: ContentUrl | null = url &&
+    route && {
+      ...route,
+      host: url.host,
+      https: url.protocol === "https:",
+      base: `${url.origin}${route.path}${canonicalQuery(route.read, url.searchParams)}`,
+      needs:
+        route.read === "search" || route.read === "related"
+          ? "aiSearch"
+          : usesAdvancedListParams(url.searchParams.keys())
+            ? "advancedLists"
+            : null,
+    };
+  if (urls.size >= MAX_URLS) urls.delete(urls.keys().next().value as string);
+  urls.set(href, out);
+  return out;
+}

@@ -1,0 +1,58 @@
+/**
+ * The Workers Rate Limiting bindings behind one small interface: `enforce` counts a request
+ * against a policy of src/contract/limits.ts and refuses it with 429 `rate_limited` (with
+ * Retry-After and RateLimit-Policy) once the policy's quota is spent. A deployment without the
+ * binding (a configuration that omits it) counts nothing.
+ */
+import { ApiError } from "../contract/errors";
+import { RATE_LIMITS, RATELIMIT_POLICY_HEADER, type RateLimitName } from "../contract/limits";
+
+interface RateLimiter {
+  limit(options: { key: string }): Promise<{ success: boolean }>;
+}
+
+/** The `RateLimit-Policy` item of a policy (draft-ietf-httpapi-ratelimit-headers-11). */
+export function policyItem(name: RateLimitName): string {
+  const p = RATE_LIMITS[name];
+  return `"${name}";q=${p.quota};w=${p.window}`;
+}
+
+export function rateLimited(names: RateLimitName[], retryAfter: number, message: string): ApiError {
+  return new ApiError(
+    "rate_limited",
+    message,
+    { retryAfterSeconds: retryAfter, policy: names[0] },
+    {
+      "retry-after": String(retryAfter),
+      [RATELIMIT_POLICY_HEADER]: names.map(policyItem).join(", "),
+    },
+  );
+}
+
+/** Counts one request under `key` against `name`; throws 429 once its quota is spent. */
+export async function enforce(env: Env, name: RateLimitName, key: string): Promise<void> {
+  const policy = RATE_LIMITS[name];
+  const limiter = (env as unknown as Record<string, RateLimiter | undefined>)[policy.binding];
+  if (!limiter) return;
+  const { success } = await limiter.limit({ key: `${name}|${key}` });
+  // The binding tells no reset time: the window is the most a client waits.
+  if (!success)
+    throw rateLimited(
+      [name],
+      policy.window,
+      `Too many requests (${policy.quota} per ${policy.window} s per ${policy.per}). Retry after ${policy.window} seconds.`,
+    );
+}
+
+/** Names the policies that govern an answer, whatever its status. */
+export function withPolicies(response: Response, names: RateLimitName[]): Response {
+  if (!names.length || response.headers.has(RATELIMIT_POLICY_HEADER)) return response;
+  let out = response;
+  try {
+    out.headers.set(RATELIMIT_POLICY_HEADER, names.map(policyItem).join(", "));
+  } catch {
+    out = new Response(response.body, response);
+    out.headers.set(RATELIMIT_POLICY_HEADER, names.map(policyItem).join(", "));
+  }
+  return out;
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { ORIGIN, call, newBlog, newSite } from "../helpers";
+import { capture } from "../ssr-helpers";
+import { putPage } from "../ssr-helpers";
+import { listPage } from "../fixtures/blog-pages";
+
+let n = 0;
+/** A client address of its own per test, so tests never share a bucket. */
+const uniqueV4 = () => `198.18.${(Date.now() >> 8) & 255}.${++n & 255}`;
+
+async function expectLimited(res: Response, policy: RegExp): Promise<void> {
+  expect(res.status).toBe(429);
+  expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+  expect(res.headers.get("ratelimit-policy")).toMatch(policy);
+  // The binding knows no remaining count: no RateLimit field.
+  expect(res.headers.get("ratelimit")).toBeNull();
+  expect(((await res.json()) as { error: { code: string } }).error.code).toBe("rate_limited");
+}
+
+describe("rate limits (Workers Rate Limiting binding, Miniflare locally)", () => {
+  it("search: 30 uncached queries a minute per client and site; an IPv6 client counts by its /64; other clients go on", async () => {
+    const site = await newBlog("pro");
+    const same64 = ["2001:db8:aa:1::1", "2001:0db8:00aa:0001:ffff:0:0:2"];
+    const answers: Response[] = [];
+    // Two windows' worth and one: however the minute falls, one window sees more than 30.
+    for (let i = 0; i < 61; i++) {
+      answers.push(await call("GET", `/v1/${site.token}/search?q=bread+${i}`, { headers: { "cf-connecting-ip": same64[i % 2]! } }));
+    }
+    const refused = answers.filter((r) => r.status === 429);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(answers.filter((r) => r.status !== 429 && r.status !== 200)).toEqual([]);
+    await Promise.all(answers.filter((r) => r !== refused[0]).map((r) => r.body?.cancel()));
+    await expectLimited(refused[0]!, /^"search";q=30;w=60$/);
+    const ok = await call("GET", `/v1/${site.token}/search?q=bread+other`, { headers: { "cf-connecting-ip": "2001:db8:aa:2::1" } });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("ratelimit-policy")).toBe('"search";q=30;w=60');
+  });
+
+  it("cached reads are free: the same list 400 times from one client is never refused", async () => {
+    const site = await newBlog("pro");
+    const headers = { "cf-connecting-ip": uniqueV4() };
+    const statuses = new Set<number>();
+    for (let i = 0; i < 400; i++) {
+      const res = await call("GET", `/v1/${site.token}/collections/posts/items`, { headers });
+      statuses.add(res.status);
+      await res.body?.cancel();
+    }
+    expect([...statuses]).toEqual([200]);
+  });
+
+  it("the publish webhook: 10 a minute per site", async () => {
+    const site = await newBlog("seo_engine");
+    const pageUrl = await putPage(listPage({ service: ORIGIN, token: site.token }));
+    const made = await capture(site, { pageUrl, collection: "posts" });
+    const hook = made.body.capture.webhookUrl;
+    const answers: Response[] = [];
+    for (let i = 0; i < 21; i++) answers.push(await call("POST", new URL(hook).pathname, { body: {} }));
+    const refused = answers.filter((r) => r.status === 429);
+    expect(refused.length).toBeGreaterThan(0);
+    await expectLimited(refused[0]!, /^"webhook";q=10;w=60$/);
+  });
+
+  it("dashboard writes name their policies; sign-in (counted exactly) tells what is left", async () => {
+    const site = await newSite("pro");
+    const write = await call("PATCH", `/sites/${site.id}`, { auth: site.adminKey, body: { name: "Renamed" } });
+    expect(write.headers.get("ratelimit-policy")).toBe('"writes";q=60;w=60');
+    const operator = await call("GET", `/sites/${site.id}`, { auth: "test-operator-token" });
+    expect(operator.headers.get("ratelimit-policy")).toBe('"operator";q=120;w=60');
+    const client = { "cf-connecting-ip": uniqueV4(), origin: ORIGIN };
+    const wrong = `${site.adminKey.slice(0, -4)}aaaa`;
+    const first = await call("POST", "/sessions", { body: { key: wrong }, headers: client });
+    expect(first.status).toBe(401);
+    expect(first.headers.get("ratelimit-policy")).toBe('"sign-in";q=3;w=86400');
+    expect(first.headers.get("ratelimit")).toBe('"sign-in";r=2;t=86400');
+    await call("POST", "/sessions", { body: { key: wrong }, headers: client });
+    const third = await call("POST", "/sessions", { body: { key: wrong }, headers: client });
+    expect(third.headers.get("ratelimit")).toBe('"sign-in";r=0;t=2');
+    const locked = await call("POST", "/sessions", { body: { key: wrong }, headers: client });
+    expect(locked.status).toBe(429);
+    expect(locked.headers.get("ratelimit")).toMatch(/^"sign-in";r=0;t=[12]$/);
+    expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+});

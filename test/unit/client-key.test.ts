@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { addressKey, clientKey, parseIpv6 } from "../../src/limits/client";
+
+const req = (headers: Record<string, string>) => new Request("https://api.test/", { headers });
+
+describe("rate-limit client keys", () => {
+  it("keys an IPv6 client by the /64 of its parsed address, however it is written", () => {
+    const forms = [
+      "2001:db8:aa:1::1",
+      "2001:0DB8:00aa:0001:ffff:0:0:2",
+      "[2001:db8:aa:1:0:0:0:3]",
+      "2001:db8:aa:1::1%eth0",
+      "2001:db8:aa:1:ffff:ffff:255.255.255.255",
+    ];
+    expect(new Set(forms.map(addressKey))).toEqual(new Set(["2001:db8:aa:1::/64"]));
+    expect(addressKey("2001:db8:aa:2::1")).toBe("2001:db8:aa:2::/64");
+    // The text's first four groups are not the /64 when "::" comes early.
+    expect(addressKey("2001:db8::1:2:3:4")).toBe("2001:db8:0:0::/64");
+    expect(addressKey("2001:db8::5:1:2:3:4")).toBe("2001:db8:0:5::/64");
+    expect(addressKey("::ffff:203.0.113.9")).toBe("203.0.113.9");
+    expect(parseIpv6("2001:db8::1::2")).toBeNull();
+    expect(parseIpv6("1:2:3:4:5:6:7:8:9")).toBeNull();
+    expect(addressKey("not an address")).toBeNull();
+  });
+
+  it("clients without CF-Connecting-IP do not share one bucket", () => {
+    const a = clientKey(req({ "user-agent": "curl/8.0" }));
+    const b = clientKey(req({ "user-agent": "Mozilla/5.0" }));
+    const c = clientKey(req({ "x-forwarded-for": "198.51.100.4, 10.0.0.1" }));
+    const d = clientKey(req({ "x-forwarded-for": "198.51.100.5" }));
+    expect(new Set([a, b, c, d]).size).toBe(4);
+    expect(clientKey(req({ "cf-connecting-ip": "203.0.113.7", "user-agent": "x" }))).toBe("203.0.113.7");
+  });
+});
