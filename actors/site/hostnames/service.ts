@@ -10,7 +10,7 @@ import { randomHex } from "../../../src/ids";
 import { normalizeHostname } from "../../../src/shared/hostname";
 import type { SiteContext } from "../context";
 import { cancelJob, scheduleJob } from "../jobs";
-import { type HostnameProvider, ProviderError, providerFor } from "./providers";
+import { type HostnameProvider, missingProviderSettings, ProviderError, providerFor } from "./providers";
 import { DnsError, txtValues } from "../../../src/dns/doh";
 import {
   type HostnameRecord,
@@ -72,9 +72,12 @@ const hostnameStub = (s: SiteContext, hostname: string) => s.env.HOSTNAME.get(s.
 export function providerOf(s: SiteContext, port = ""): HostnameProvider {
   const provider = providerFor(s.env, (h) => readHostnames(s.sql).some((r) => r.hostname === h && r.validated), port);
   if (!provider) {
+    const missing = missingProviderSettings(s.env);
+    const why = missing.length ? ` (the deployment does not set ${missing.join(", ")})` : "";
     throw new ApiError(
       "not_configured",
-      "Custom hostnames are not enabled for this service. Use the reverse-proxy Worker in your own Cloudflare account instead (see proxy/README.md).",
+      `Custom hostnames are not enabled for this service${why}. Use the reverse-proxy Worker in your own Cloudflare account instead (see proxy/README.md).`,
+      missing.length ? { missing } : undefined,
     );
   }
   return provider;
