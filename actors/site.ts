@@ -263,8 +263,8 @@ export class Site extends DurableObject<Env> {
       return this.#public.fetch(request);
     }
     if (!this.#site) return errorResponse("not_found", "No such site.");
-    const hook = /^\/hooks\/ssr\/[^/]+\/([^/]+)$/.exec(path);
-    if (hook && request.method === "POST") return webhook(this.#context, request, hook[1] as string);
+    const hook = /^\/hooks\/ssr\/[^/]+(?:\/([^/]+))?$/.exec(path);
+    if (hook && request.method === "POST") return webhook(this.#context, request, hook[1] ?? null);
     if (!(await this.#authorized(request)))
       return errorResponse("unauthorized", "Missing or wrong site admin key, or the dashboard session has ended.");
     return (await this.#ssr.fetch(request)) ?? this.#dashboard.fetch(request);

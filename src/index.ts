@@ -36,6 +36,12 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
   .get("/openapi.json", async (req) => (await import("./routes/openapi")).openApiDocument(req))
   .get("/docs", async (req) => (await import("./routes/openapi")).apiReference(req))
   .get("/docs/:asset", async (req) => (await import("./routes/openapi")).apiReference(req, req.params.asset))
+  .post("/hooks/ssr/:siteId", async (req, env) => {
+    const siteId = await siteIdParam(env, req.params.siteId);
+    await enforce(env, "webhook", siteId);
+    return ssrWebhook(req, env, siteId);
+  })
+  // The old form with the secret in the path: hooks made before it was retired, until a rotation.
   .post("/hooks/ssr/:siteId/:secret", async (req, env) => {
     const siteId = await siteIdParam(env, req.params.siteId);
     await enforce(env, "webhook", siteId);

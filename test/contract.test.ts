@@ -4,11 +4,13 @@
  * every answer is held to the document (test/contract/document.ts). An answer the
  * document does not describe fails; so does a documented answer no call produced.
  */
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { afterAll, describe, expect, it } from "vitest";
 import { listPage } from "./fixtures/blog-pages";
-import { type CallOptions, type TestSite, ORIGIN, OPERATOR, addItem, call, newBlog } from "./helpers";
+import { type CallOptions, type TestSite, ORIGIN, OPERATOR, addItem, call, callJson, newBlog } from "./helpers";
 import { settleIndex } from "./search-helpers";
-import { capture as putCapture, publishedPost, putPage } from "./ssr-helpers";
+import { capture as putCapture, publishedPost, putPage, signedHeaders } from "./ssr-helpers";
 import { OPERATIONS, checkAnswer, documentedAnswers, exampleProblems } from "./contract/document";
 
 const seen = new Set<string>();
@@ -226,16 +228,47 @@ describe("the API answers exactly as openapi.json describes", () => {
     await putPage("<p>the widget is gone</p>", { path: new URL(brokenPage).pathname });
     await hit("refreshCapture", "POST", `/sites/${broken.id}/ssr/refresh`, { auth: broken.adminKey });
 
-    const webhookUrl = new URL((again.body.capture as { webhookUrl: string }).webhookUrl).pathname;
-    await hit("ssrWebhook", "POST", webhookUrl, { body: { triggerType: "site_publish" } });
-    await hit("ssrWebhook", "POST", webhookUrl, { body: { triggerType: "form_submission" } });
-    await hit("ssrWebhook", "POST", `${webhookUrl.slice(0, -4)}ffff`, { body: { triggerType: "site_publish" } });
+    const hookView = again.body.capture as { webhookUrl: string; webhookSecret: string };
+    const webhookUrl = new URL(hookView.webhookUrl).pathname;
+    const publishBody = JSON.stringify({ triggerType: "site_publish" });
+    const otherBody = JSON.stringify({ triggerType: "form_submission" });
+    await hit("ssrWebhook", "POST", webhookUrl, { body: publishBody, headers: await signedHeaders(hookView.webhookSecret, publishBody) });
+    await hit("ssrWebhook", "POST", webhookUrl, { body: otherBody, headers: await signedHeaders(hookView.webhookSecret, otherBody) });
+    await hit("ssrWebhook", "POST", webhookUrl, { body: publishBody });
+    await hit("ssrWebhook", "POST", `/hooks/ssr/${UNKNOWN_SITE}`, { body: publishBody });
     await hit("ssrWebhook", "POST", webhookUrl, { body: big() });
+    // A hook made before the secret left the URL (existing captures keep the old form until a rotation).
     const signed = await newBlog("seo_engine");
     const signedPage = await putPage(listPage({ service: ORIGIN, token: signed.token }));
-    const c = await putCapture(signed, { pageUrl: signedPage, collection: "posts", webhookSigningSecret: "a-signing-secret" });
-    const signedHook = new URL(c.body.capture.webhookUrl).pathname;
-    await hit("ssrWebhook", "POST", signedHook, { body: { triggerType: "site_publish" }, headers: { "x-hub-signature-256": "sha256=00" } });
+    await putCapture(signed, { pageUrl: signedPage, collection: "posts", webhookSigningSecret: "a-signing-secret" });
+    const legacySite = await newBlog("seo_engine");
+    const legacyPage = await putPage(listPage({ service: ORIGIN, token: legacySite.token }));
+    await putCapture(legacySite, { pageUrl: legacyPage, collection: "posts" });
+    for (const s of [signed, legacySite]) {
+      const stub = env.SITE.get(env.SITE.idFromName(s.id));
+      await runInDurableObject(stub, (_i, state) => void state.storage.sql.exec("UPDATE ssr_capture SET webhook_legacy_url = 1"));
+      await evictDurableObject(stub);
+    }
+    const legacyView = await callJson<{ capture: { webhookUrl: string } }>("GET", `/sites/${legacySite.id}/ssr/capture`, {
+      auth: legacySite.adminKey,
+    });
+    const legacyHook = new URL(legacyView.body.capture.webhookUrl).pathname;
+    await hit("ssrWebhookLegacy", "POST", legacyHook, { body: { triggerType: "site_publish" } });
+    await hit("ssrWebhookLegacy", "POST", legacyHook, { body: { triggerType: "form_submission" } });
+    await hit("ssrWebhookLegacy", "POST", `${legacyHook.slice(0, -4)}ffff`, { body: { triggerType: "site_publish" } });
+    await hit("ssrWebhookLegacy", "POST", legacyHook, { body: big() });
+    const signedView = await callJson<{ capture: { webhookUrl: string } }>("GET", `/sites/${signed.id}/ssr/capture`, {
+      auth: signed.adminKey,
+    });
+    const signedHook = new URL(signedView.body.capture.webhookUrl).pathname;
+    await hit("ssrWebhookLegacy", "POST", signedHook, {
+      body: { triggerType: "site_publish" },
+      headers: { "x-hub-signature-256": "sha256=00" },
+    });
+    await hit("rotateWebhookSecret", "POST", `/sites/${legacySite.id}/ssr/webhook-secret`, { auth: legacySite.adminKey });
+    await hit("rotateWebhookSecret", "POST", `/sites/${blog.id}/ssr/webhook-secret`, { auth: blog.adminKey });
+    const bare = await newBlog("seo_engine");
+    await hit("rotateWebhookSecret", "POST", `/sites/${bare.id}/ssr/webhook-secret`, { auth: bare.adminKey });
 
     const basePath = new URL(pageUrl).pathname;
     const page = await hit("renderedPage", "GET", basePath, { headers: { "x-service-token": site.token } });
@@ -335,7 +368,7 @@ describe("the API answers exactly as openapi.json describes", () => {
         if (method !== "GET") await hit(op.id, method, path, { auth: null, headers: { cookie, origin: "https://elsewhere.test" } });
         if (op.path.startsWith("/sites/{siteId}")) await hit(op.id, method, fill(op.path, site, f, UNKNOWN_SITE), { auth: OPERATOR });
       }
-      const takesJson = op.spec.requestBody !== undefined && op.id !== "ssrWebhook";
+      const takesJson = op.spec.requestBody !== undefined && op.id !== "ssrWebhook" && op.id !== "ssrWebhookLegacy";
       if (takesJson) {
         await hit(op.id, method, path, { auth: OPERATOR, body: "[]" });
         await hit(op.id, method, path, { auth: OPERATOR, body: big() });

@@ -13,7 +13,9 @@ describe("capturing a page", () => {
     expect(c.basePath).toBe(pathOf(pageUrl));
     expect(c.collection).toBe("posts");
     expect(c.showsList).toBe(true);
-    expect(c.webhookUrl).toMatch(new RegExp(`^${ORIGIN}/hooks/ssr/${site.id}/[0-9a-f]{48}$`));
+    expect(c.webhookUrl).toBe(`${ORIGIN}/hooks/ssr/${site.id}`);
+    expect(c.webhookSecret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+    expect(c.webhookLegacyUrl).toBe(false);
     expect(Date.parse(c.capturedAt as string)).toBeGreaterThan(Date.now() - 60_000);
     expect(Date.parse(c.nextRefreshAt as string)).toBeGreaterThan(Date.now());
     expect(c.lastRefresh).toMatchObject({ ok: true, trigger: "capture" });

@@ -22,11 +22,9 @@ export async function putPage(
 }
 
 export function capture(site: TestSite, body: Record<string, unknown>) {
-  return callJson<{ capture: Record<string, unknown> & { webhookUrl: string; lastRefresh: { ok: boolean; error?: string } | null } }>(
-    "PUT",
-    `/sites/${site.id}/ssr/capture`,
-    { auth: site.adminKey, body },
-  );
+  return callJson<{
+    capture: Record<string, unknown> & { webhookUrl: string; webhookSecret: string; lastRefresh: { ok: boolean; error?: string } | null };
+  }>("PUT", `/sites/${site.id}/ssr/capture`, { auth: site.adminKey, body });
 }
 
 /** A request as the customer's proxy sends it. */
@@ -55,3 +53,26 @@ export async function capturedBlog(
 }
 
 export const pathOf = (url: string) => new URL(url).pathname;
+
+/** Standard Webhooks headers for `body`, signed with a `whsec_…` secret as the site builder would. */
+export async function signedHeaders(
+  whsec: string,
+  body: string,
+  id = crypto.randomUUID(),
+  ts = Math.floor(Date.now() / 1000),
+): Promise<Record<string, string>> {
+  const key = await crypto.subtle.importKey(
+    "raw",
+    Uint8Array.from(atob(whsec.slice("whsec_".length)), (c) => c.charCodeAt(0)),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${id}.${ts}.${body}`)));
+  return {
+    "webhook-id": id,
+    "webhook-timestamp": String(ts),
+    "webhook-signature": `v1,${btoa(String.fromCharCode(...mac))}`,
+    "content-type": "application/json",
+  };
+}

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ORIGIN, call, callJson, expectStatus, newBlog } from "./helpers";
 import { listPage } from "./fixtures/blog-pages";
-import { capture, pathOf, publishedPost, putPage, renderedHtml } from "./ssr-helpers";
+import { capture, pathOf, publishedPost, putPage, renderedHtml, signedHeaders } from "./ssr-helpers";
 
 type CaptureView = { webhookUrl: string; refreshedAt: string; lastRefresh: { ok: boolean; trigger: string; error?: string } | null };
 
@@ -17,7 +17,16 @@ async function setup(opts: { webhookSigningSecret?: string } = {}) {
   const view = async () =>
     (await callJson<{ capture: CaptureView }>("GET", `/sites/${site.id}/ssr/capture`, { auth: site.adminKey })).body.capture;
   const republish = (title: string) => putPage(listPage({ service: ORIGIN, token: site.token, title }), { path });
-  return { site, pageUrl, path, stub, view, republish, webhookUrl: body.capture.webhookUrl };
+  const webhookSecret = body.capture.webhookSecret;
+  /** A publish call as the builder sends it: signed with the site's webhook secret. */
+  const hook = async (payload: unknown, headers: Record<string, string> = {}) => {
+    const text = JSON.stringify(payload);
+    return call("POST", new URL(body.capture.webhookUrl).pathname, {
+      body: text,
+      headers: { ...(await signedHeaders(webhookSecret, text)), ...headers },
+    });
+  };
+  return { site, pageUrl, path, stub, view, republish, webhookUrl: body.capture.webhookUrl, webhookSecret, hook };
 }
 
 const titleOf = async (site: Awaited<ReturnType<typeof setup>>["site"], path: string) =>
@@ -70,10 +79,9 @@ describe("refreshing the captured page", () => {
   it("on the builder's webhook: queued, then run by the alarm", async () => {
     const t = await setup();
     await t.republish("From webhook");
-    const hook = new URL(t.webhookUrl).pathname;
-    const res = await callJson("POST", hook, { body: { triggerType: "site_publish", payload: {} } });
+    const res = await t.hook({ triggerType: "site_publish", payload: {} });
     expect(res.status).toBe(202);
-    expect(res.body).toMatchObject({ refresh: "queued" });
+    expect(await res.json()).toMatchObject({ refresh: "queued" });
     expect(await runDurableObjectAlarm(t.stub)).toBe(true);
     expect((await t.view()).lastRefresh).toMatchObject({ ok: true, trigger: "webhook" });
     expect(await titleOf(t.site, t.path)).toBe("From webhook");
@@ -82,9 +90,10 @@ describe("refreshing the captured page", () => {
   it("ignores other builder events and refuses a wrong webhook secret", async () => {
     const t = await setup();
     const hook = new URL(t.webhookUrl).pathname;
-    expect((await callJson("POST", hook, { body: { triggerType: "form_submission" } })).body).toMatchObject({ refresh: "ignored" });
-    const wrong = hook.replace(/[0-9a-f]{48}$/, "0".repeat(48));
-    expect((await callJson("POST", wrong, { body: {} })).status).toBe(404);
+    expect(await (await t.hook({ triggerType: "form_submission" })).json()).toMatchObject({ refresh: "ignored" });
+    // A capture made now has no secret-in-URL form at all, and unsigned calls are refused.
+    expect((await callJson("POST", `${hook}/${"0".repeat(48)}`, { body: {} })).status).toBe(404);
+    expect((await callJson("POST", hook, { body: {} })).status).toBe(401);
     expect((await callJson("POST", `/hooks/ssr/nosuchsite/${"0".repeat(48)}`, { body: {} })).status).toBe(404);
   });
 
@@ -103,12 +112,16 @@ describe("refreshing the captured page", () => {
     expect((await send("0".repeat(64))).status).toBe(401);
     expect((await send(signature, String(Date.now() - 3_600_000))).status).toBe(401);
     expect((await call("POST", hook, { body })).status).toBe(401);
+    // The same signed delivery again (a replay within its 5 minutes) does nothing.
+    const replay = await send(signature);
+    expect(replay.status).toBe(200);
+    expect(await replay.json()).toMatchObject({ refresh: "ignored", reason: "duplicate delivery" });
   });
 
   it("retries a failed webhook refresh with backoff through the jobs table", async () => {
     const t = await setup();
     await putPage("gone", { path: t.path, status: 500 });
-    await call("POST", new URL(t.webhookUrl).pathname, { body: "{}" });
+    await t.hook({});
     await runDurableObjectAlarm(t.stub);
     const job = await runInDurableObject(t.stub, (_i, state) =>
       state.storage.sql

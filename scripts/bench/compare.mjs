@@ -243,8 +243,10 @@ const summary = [...builds.keys()].map((name) => {
   };
 });
 
+mkdirSync(".bench", { recursive: true });
+writeFileSync(".bench/compare-last.json", JSON.stringify({ at: new Date().toISOString(), order, runs, summary }, null, 2));
 console.log(
-  `\nSide by side: ${ITEMS} posts, cached reads ${CONNECTIONS} connections × ${SECONDS} s, misses ${MISS_CONNECTIONS} connections (each URL once)`,
+  `\nSide by side: ${ITEMS} posts, cached reads ${CONNECTIONS} connections × ${CACHED_REQUESTS} requests, misses ${MISS_CONNECTIONS} connections (each URL once)`,
 );
 console.log(`order: ${runs.map((r) => r.label).join(" → ")}`);
 console.log("\nEach run:");
@@ -321,5 +323,3 @@ for (const other of others) {
 console.log(
   `\nFloor (local runtime, per request): HTTP + Cache API match ${summary.map((s) => `${s.floor.runtime.toFixed(3)}`).join(" / ")} ms, Cache API write ${summary.map((s) => s.floor.put.toFixed(3)).join(" / ")} ms; ours = miss CPU less both. Goals: cached ≤ 0.8 × baseline; ours of a miss: list ≤ 0.6 ms, item ≤ 0.3 ms; peak memory ≤ baseline.`,
 );
-mkdirSync(".bench", { recursive: true });
-writeFileSync(".bench/compare-last.json", JSON.stringify({ at: new Date().toISOString(), order, runs, summary }, null, 2));

@@ -119,7 +119,15 @@ export const Capture = z.strictObject({
   refreshedAt: instant.nullable(),
   lastRefresh: refreshResult.nullable(),
   nextRefreshAt: instant.nullable(),
-  webhookUrl: z.string(),
+  webhookUrl: z
+    .string()
+    .describe(
+      "Where the builder posts: `/hooks/ssr/{siteId}`, signed (see webhookSecret). A capture made before the secret left the URL keeps its `/hooks/ssr/{siteId}/{secret}` form until the secret is rotated.",
+    ),
+  webhookSecret: z
+    .string()
+    .describe("The Standard Webhooks signing secret (`whsec_…`): sign `{webhook-id}.{webhook-timestamp}.{body}` with HMAC-SHA256."),
+  webhookLegacyUrl: z.boolean().describe("Whether the old URL form with the secret in its path is still accepted."),
   documents: z.strictObject({
     paths: z.array(z.string()),
     lastBuild: z.strictObject({ at: instant, ms: z.number(), urls: z.int(), feedItems: z.int(), bytes: z.int() }).nullable(),

@@ -58,6 +58,18 @@ const siteOps: Operation[] = [
     errors: ["plan_required", "not_found", "capture_failed"],
   }),
   operation({
+    id: "rotateWebhookSecret",
+    method: "post",
+    path: "/sites/{siteId}/ssr/webhook-secret",
+    tag: "Server rendering",
+    summary: "Rotate the publish webhook's secret",
+    description:
+      "A new `webhookSecret`; calls signed with the old one are refused from now on, and the old URL form with the secret in its path (`webhookLegacyUrl`) stops working. Update the builder's webhook with the answer's `webhookUrl` and `webhookSecret`.",
+    auth: "siteKey",
+    responses: { 200: json("Rotated.", capture) },
+    errors: ["plan_required", "not_found"],
+  }),
+  operation({
     id: "previewPage",
     method: "get",
     path: "/sites/{siteId}/ssr/preview",
@@ -122,11 +134,31 @@ export const ssrOperations: Operation[] = [
   operation({
     id: "ssrWebhook",
     method: "post",
+    path: "/hooks/ssr/{siteId}",
+    tag: "Server rendering",
+    summary: "The site builder's publish webhook (signed)",
+    description:
+      "The URL is `capture.webhookUrl`; no secret travels in it. Every call is signed over a timestamp within ±5 minutes and accepted once per delivery id: Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of {id}.{timestamp}.{body}>` with `capture.webhookSecret`), or Webflow's `x-webflow-timestamp` + `x-webflow-signature` with the `webhookSigningSecret` you gave. A repeated delivery is acknowledged and ignored (200). A site publish event queues a refresh (202); other events are ignored (200). Unsigned or wrongly signed calls get 401.",
+    auth: "none",
+    params: [P.siteId],
+    looseBody: z.unknown().describe("The builder's event, up to 1 MB."),
+    responses: {
+      200: json("Not a site publish event: ignored.", z.strictObject({ refresh: z.literal("ignored"), reason: z.string() })),
+      202: json(
+        "Refresh queued on the site's alarm.",
+        z.strictObject({ refresh: z.literal("queued"), signature: z.enum(["valid", "unsigned"]) }),
+      ),
+    },
+    errors: ["unauthorized", "not_found", "payload_too_large"],
+  }),
+  operation({
+    id: "ssrWebhookLegacy",
+    method: "post",
     path: "/hooks/ssr/{siteId}/{secret}",
     tag: "Server rendering",
-    summary: "The site builder's publish webhook",
+    summary: "The publish webhook's old URL form (secret in the path)",
     description:
-      "The URL is `capture.webhookUrl`. A site publish event queues a refresh (202); other events are acknowledged and ignored (200). With `webhookSigningSecret` set the call must be signed: Webflow's `x-webflow-timestamp` + `x-webflow-signature`, or `x-hub-signature-256`.",
+      "Deprecated: accepted only for captures made before the secret left the URL, until the secret is rotated (`capture.webhookLegacyUrl`). With `webhookSigningSecret` set the call must be signed: Webflow's `x-webflow-timestamp` + `x-webflow-signature`, or `x-hub-signature-256`.",
     auth: "none",
     params: [P.siteId, { name: "secret", in: "path", required: true, description: "The URL's 48-hex-digit secret.", schema: z.string() }],
     looseBody: z.unknown().describe("The builder's event, up to 1 MB."),

@@ -6,6 +6,7 @@ import { SEARCHABLE_TYPES } from "../../../src/contract/field-types";
 import { fieldExpr, fieldIndexName } from "../storage/field-sql";
 import { searchTextOf } from "./search-text";
 import { type Collection } from "../storage/rows";
+import { removeFieldValues, deleteCollectionItems, setSearchText } from "./items";
 
 type CollectionRow = {
   id: string;
@@ -78,7 +79,7 @@ export function putCollection(
   checkCompatible(sql, existing, input.fields);
   const removed = existing.fields.filter((f) => !input.fields.some((n) => n.key === f.key));
   for (const f of removed) {
-    sql.exec(`UPDATE items SET data = json_remove(data, '$.${f.key}') WHERE collection_id = ?`, existing.id);
+    removeFieldValues(sql, existing.id, f.key);
   }
   const collection: Collection = { ...existing, name: input.name ?? existing.name, fields: input.fields, updatedAt: now };
   sql.exec(
@@ -113,7 +114,7 @@ export function deleteCollection(sql: SqlStorage, all: readonly Collection[], sl
       },
     );
   }
-  sql.exec("DELETE FROM items WHERE collection_id = ?", target.id);
+  deleteCollectionItems(sql, target.id);
   sql.exec("DELETE FROM collections WHERE id = ?", target.id);
   syncFieldIndexes(
     sql,
@@ -198,7 +199,7 @@ function searchableKeys(fields: readonly Field[]): string {
 function rebuildSearchText(sql: SqlStorage, collection: Collection): void {
   const rows = sql.exec<{ seq: number; data: string }>("SELECT seq, data FROM items WHERE collection_id = ?", collection.id).toArray();
   for (const r of rows) {
-    sql.exec("UPDATE items SET search_text = ? WHERE seq = ?", searchTextOf(collection.fields, JSON.parse(r.data)), r.seq);
+    setSearchText(sql, r.seq, searchTextOf(collection.fields, JSON.parse(r.data)));
   }
 }
 

@@ -9,6 +9,7 @@ import { keepPublicData } from "../reads/public-items";
 import { selectIn } from "../storage/sql-in";
 import { searchTextOf } from "./search-text";
 import { type ItemRow } from "../storage/rows";
+import { FIELD_KEY } from "../../../src/contract/fields";
 
 /** The dashboard's view of an item: stored values (media and reference ids), drafts included. */
 export interface DashboardItem {
@@ -189,4 +190,29 @@ function takenSlugs(sql: SqlStorage, collection: Collection, slugs: readonly str
   return selectIn<{ slug: string }>(sql, slugs, (list) => `SELECT slug FROM items WHERE collection_id = ? AND slug IN (${list})`, [
     collection.id,
   ]).map((r) => r.slug);
+}
+
+// Writes that follow a collection's change rather than an item's. They live here so that every
+// write to the items table is in this file.
+
+/** Drops a removed field's value from every item of the collection. */
+export function removeFieldValues(sql: SqlStorage, collectionId: string, key: string): void {
+  if (!FIELD_KEY.test(key)) throw new Error(`unsafe field key ${key}`);
+  sql.exec(`UPDATE items SET data = json_remove(data, '$.${key}') WHERE collection_id = ?`, collectionId);
+}
+
+/** Every item of a collection that is being deleted. */
+export function deleteCollectionItems(sql: SqlStorage, collectionId: string): void {
+  sql.exec("DELETE FROM items WHERE collection_id = ?", collectionId);
+}
+
+/** An item's search text after the collection's searchable fields changed. */
+export function setSearchText(sql: SqlStorage, seq: number, text: string): void {
+  sql.exec("UPDATE items SET search_text = ? WHERE seq = ?", text, seq);
+}
+
+/** One field's value of one item, rewritten in place (stored rich text cleaned once). */
+export function setFieldValue(sql: SqlStorage, id: string, key: string, value: string): void {
+  if (!FIELD_KEY.test(key)) throw new Error(`unsafe field key ${key}`);
+  sql.exec(`UPDATE items SET data = json_set(data, '$.${key}', ?) WHERE id = ?`, value, id);
 }

@@ -1,6 +1,7 @@
 import type { Collection } from "../storage/rows";
 import { fieldExpr } from "../storage/field-sql";
 import { sanitizeRichText } from "./rich-text";
+import { setFieldValue } from "./items";
 
 const DONE_KEY = "rich-text-cleaned";
 
@@ -24,7 +25,7 @@ export function cleanStoredRichTextOnce(storage: DurableObjectStorage, collectio
       for (const r of rows) {
         const clean = sanitizeRichText(r.v);
         if (clean === r.v) continue;
-        storage.sql.exec(`UPDATE items SET data = json_set(data, '$.${f.key}', ?) WHERE id = ?`, clean, r.id);
+        setFieldValue(storage.sql, r.id, f.key, clean);
         changed++;
       }
     }

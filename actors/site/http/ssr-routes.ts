@@ -10,7 +10,7 @@ import { ApiError } from "../../../src/contract/errors";
 import { json, readJsonObject } from "../../../src/http/json";
 import { readCapped } from "../../../src/http/read-capped";
 import { parseBody } from "../../../src/http/validation";
-import { safeEqual } from "../../../src/ids";
+import { randomHex, safeEqual } from "../../../src/ids";
 import { entitlements, planRequired } from "../../../src/contract/plans";
 import { parsePage } from "../../../src/shared/list-params";
 import type { SiteContext } from "../context";
@@ -19,7 +19,8 @@ import { basePathOfUrl, publicBase } from "../ssr/public-base";
 import { capture, nextNightly, presentCapture, refresh } from "../ssr/capture";
 import { type PageTarget, renderPage } from "../ssr/render";
 import { contentTypeOf, isDocumentName, readDocument, SEO_DOCUMENTS_JOB } from "../seo/documents";
-import { checkSignature, isPublishEvent } from "../ssr/webhook";
+import { checkSignature, isPublishEvent, MAX_SKEW_MS, verifyDelivery } from "../ssr/webhook";
+import { firstDelivery, rotateWebhookSecret } from "../ssr/capture-store";
 import { previewPage } from "../ssr/preview";
 import { activeHostname } from "../hostnames/store";
 import { currentRecords, presentHostname, providerOf, registerHostname, removeHostnames } from "../hostnames/service";
@@ -39,83 +40,109 @@ export function ssrRoutes(s: SiteContext) {
     return presentCapture(s, c, new URL(req.url).origin, pendingJob(s.sql, SSR_JOBS.nightly, "page")?.runAt ?? null);
   };
 
-  return IttyRouter({ base: "/sites/:siteId/ssr" })
-    .put("/capture", async (req) => {
-      requirePlan();
-      const input = parseBody(captureSchema, await readJsonObject(req), "capture");
-      const collection = s.collections().find((c) => c.slug === input.collection);
-      if (!collection) throw new ApiError("bad_request", `No collection "${input.collection}" on this site.`, { path: "collection" });
-      const { created } = await capture(
-        s,
-        {
-          pageUrl: input.pageUrl,
-          publicUrl: input.publicUrl ?? input.pageUrl,
-          collectionId: collection.id,
-          showsList: input.showsList ?? true,
-          extra: { seo: input.seo, webhookSigningSecret: input.webhookSigningSecret },
-        },
-        collection.slug,
-      );
-      scheduleJob(s.storage, SSR_JOBS.nightly, "page", nextNightly(s.site()!.id));
-      return json({ capture: present(req) }, created ? 201 : 200);
-    })
-    .get("/capture", (req) => json({ capture: present(req) }))
-    .delete("/capture", () => {
-      if (!s.capture()) throw new ApiError("not_found", "This site has no captured page.");
-      s.storage.transactionSync(() => {
-        s.sql.exec("DELETE FROM ssr_capture");
-        s.sql.exec("DELETE FROM ssr_page_parts");
-        s.sql.exec("DELETE FROM seo_documents");
-      });
-      cancelJob(s.storage, SSR_JOBS.nightly, "page");
-      cancelJob(s.storage, SSR_JOBS.webhook, "page");
-      s.captureChanged();
-      s.contentChanged();
-      return json({ deleted: true });
-    })
-    .post("/custom-hostname", async (req) => {
-      requirePlan();
-      const body = parseBody(customHostnameSchema, await readJsonObject(req), "custom hostname");
-      const url = new URL(req.url);
-      const { record, created } = await registerHostname(s, body.hostname, url.port, url.hostname);
-      return json({ customHostname: presentHostname(record, providerOf(s).cnameTarget) }, created ? 201 : 200);
-    })
-    .get("/custom-hostname", () => {
-      const provider = providerOf(s);
-      const { current, active } = currentRecords(s);
-      if (!current) throw new ApiError("not_found", "This site has no custom hostname.");
-      return json({
-        customHostname: presentHostname(current, provider.cnameTarget),
-        ...(active && active.hostname !== current.hostname ? { replacing: presentHostname(active, provider.cnameTarget) } : {}),
-      });
-    })
-    .delete("/custom-hostname", async () => {
-      const detached = await removeHostnames(s);
-      if (!detached.length) throw new ApiError("not_found", "This site has no custom hostname.");
-      return json({ detached });
-    })
-    .get("/preview", (req) => {
-      requirePlan();
-      return previewPage(s, req);
-    })
-    .post("/refresh", async (req) => {
-      requirePlan();
-      await refresh(s, "manual");
-      return json({ capture: present(req) });
-    });
+  return (
+    IttyRouter({ base: "/sites/:siteId/ssr" })
+      .put("/capture", async (req) => {
+        requirePlan();
+        const input = parseBody(captureSchema, await readJsonObject(req), "capture");
+        const collection = s.collections().find((c) => c.slug === input.collection);
+        if (!collection) throw new ApiError("bad_request", `No collection "${input.collection}" on this site.`, { path: "collection" });
+        const { created } = await capture(
+          s,
+          {
+            pageUrl: input.pageUrl,
+            publicUrl: input.publicUrl ?? input.pageUrl,
+            collectionId: collection.id,
+            showsList: input.showsList ?? true,
+            extra: { seo: input.seo, webhookSigningSecret: input.webhookSigningSecret },
+          },
+          collection.slug,
+        );
+        scheduleJob(s.storage, SSR_JOBS.nightly, "page", nextNightly(s.site()!.id));
+        return json({ capture: present(req) }, created ? 201 : 200);
+      })
+      .get("/capture", (req) => json({ capture: present(req) }))
+      .delete("/capture", () => {
+        if (!s.capture()) throw new ApiError("not_found", "This site has no captured page.");
+        s.storage.transactionSync(() => {
+          s.sql.exec("DELETE FROM ssr_capture");
+          s.sql.exec("DELETE FROM ssr_page_parts");
+          s.sql.exec("DELETE FROM seo_documents");
+        });
+        cancelJob(s.storage, SSR_JOBS.nightly, "page");
+        cancelJob(s.storage, SSR_JOBS.webhook, "page");
+        s.captureChanged();
+        s.contentChanged();
+        return json({ deleted: true });
+      })
+      .post("/custom-hostname", async (req) => {
+        requirePlan();
+        const body = parseBody(customHostnameSchema, await readJsonObject(req), "custom hostname");
+        const url = new URL(req.url);
+        const { record, created } = await registerHostname(s, body.hostname, url.port, url.hostname);
+        return json({ customHostname: presentHostname(record, providerOf(s).cnameTarget) }, created ? 201 : 200);
+      })
+      .get("/custom-hostname", () => {
+        const provider = providerOf(s);
+        const { current, active } = currentRecords(s);
+        if (!current) throw new ApiError("not_found", "This site has no custom hostname.");
+        return json({
+          customHostname: presentHostname(current, provider.cnameTarget),
+          ...(active && active.hostname !== current.hostname ? { replacing: presentHostname(active, provider.cnameTarget) } : {}),
+        });
+      })
+      .delete("/custom-hostname", async () => {
+        const detached = await removeHostnames(s);
+        if (!detached.length) throw new ApiError("not_found", "This site has no custom hostname.");
+        return json({ detached });
+      })
+      .get("/preview", (req) => {
+        requirePlan();
+        return previewPage(s, req);
+      })
+      // A new webhook secret; the old URL form (secret in the path) stops working with the old secret.
+      .post("/webhook-secret", (req) => {
+        requirePlan();
+        if (!s.capture()) throw new ApiError("not_found", "Capture a page first.");
+        rotateWebhookSecret(s.sql, randomHex(24));
+        s.captureChanged();
+        return json({ capture: present(req) });
+      })
+      .post("/refresh", async (req) => {
+        requirePlan();
+        await refresh(s, "manual");
+        return json({ capture: present(req) });
+      })
+  );
 }
 
-/** `POST /hooks/ssr/:siteId/:secret`: queue a refresh now; the alarm runs it and retries with backoff. */
-export async function webhook(s: SiteContext, request: Request, secret: string): Promise<Response> {
+/**
+ * `POST /hooks/ssr/:siteId` (signed; `secret` null) or the old `/hooks/ssr/:siteId/:secret`
+ * (only while the capture still accepts it): queue a refresh now; the alarm runs it.
+ */
+export async function webhook(s: SiteContext, request: Request, secret: string | null): Promise<Response> {
   const c = s.capture();
-  if (!c || !safeEqual(secret, c.webhookSecret)) throw new ApiError("not_found", "Unknown webhook URL.");
+  if (!c) throw new ApiError("not_found", "Unknown webhook URL.");
+  if (secret !== null && !(c.webhookLegacyUrl && safeEqual(secret, c.webhookSecret)))
+    throw new ApiError("not_found", "Unknown webhook URL.");
   const body = request.body
     ? new TextDecoder().decode(
         await readCapped(request.body, WEBHOOK_MAX_BYTES, () => new ApiError("payload_too_large", "Webhook bodies are limited to 1 MB.")),
       )
     : "";
-  const signature = await checkSignature(request.headers, body, c.extra.webhookSigningSecret);
-  if (signature === "invalid") throw new ApiError("unauthorized", "The webhook signature does not match the signing secret.");
+  let signature: "valid" | "unsigned";
+  if (secret === null) {
+    const delivery = await verifyDelivery(request.headers, body, c.webhookSecret, c.extra.webhookSigningSecret);
+    if (!delivery.ok) throw new ApiError("unauthorized", `The webhook call is refused: ${delivery.reason}.`);
+    // A captured delivery replayed within its 5 minutes is acknowledged and does nothing.
+    if (!firstDelivery(s.sql, delivery.id, Date.now(), 2 * MAX_SKEW_MS))
+      return json({ refresh: "ignored", reason: "duplicate delivery" }, 200);
+    signature = "valid";
+  } else {
+    const checked = await checkSignature(request.headers, body, c.extra.webhookSigningSecret);
+    if (checked === "invalid") throw new ApiError("unauthorized", "The webhook signature does not match the signing secret.");
+    signature = checked;
+  }
   if (!isPublishEvent(body)) return json({ refresh: "ignored", reason: "not a site publish event" }, 200);
   scheduleJob(s.storage, SSR_JOBS.webhook, "page", Date.now());
   return json({ refresh: "queued", signature }, 202);

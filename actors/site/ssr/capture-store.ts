@@ -32,6 +32,8 @@ export interface StoredCapture extends CaptureConfig {
   page: Omit<CompiledPage, "html" | "widgets"> & { widgets: CompiledWidget[] };
   html: string;
   webhookSecret: string;
+  /** Whether the old URL form with the secret in its path is still accepted (hooks made before it was retired). */
+  webhookLegacyUrl: boolean;
   capturedAt: string;
   refreshedAt: string;
   lastRefresh: RefreshResult | null;
@@ -45,6 +47,7 @@ type CaptureRow = {
   config: string;
   compiled: string;
   webhook_secret: string;
+  webhook_legacy_url: number;
   captured_at: string;
   refreshed_at: string;
   last_refresh: string | null;
@@ -67,6 +70,7 @@ export function readCapture(sql: SqlStorage): StoredCapture | null {
     page: JSON.parse(row.compiled) as StoredCapture["page"],
     html,
     webhookSecret: row.webhook_secret,
+    webhookLegacyUrl: row.webhook_legacy_url === 1,
     capturedAt: row.captured_at,
     refreshedAt: row.refreshed_at,
     lastRefresh: row.last_refresh ? (JSON.parse(row.last_refresh) as RefreshResult) : null,
@@ -80,15 +84,17 @@ export function writeCapture(
   page: CompiledPage,
   webhookSecret: string,
   now: string,
+  legacyUrl = false,
 ): void {
   storage.transactionSync(() => {
     const { html, ...compiled } = page;
     storage.sql.exec(
-      `INSERT INTO ssr_capture (id, page_url, public_url, collection_id, shows_list, config, compiled, webhook_secret, captured_at, refreshed_at, last_refresh)
-       VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO ssr_capture (id, page_url, public_url, collection_id, shows_list, config, compiled, webhook_secret, captured_at, refreshed_at, last_refresh, webhook_legacy_url)
+       VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET page_url = excluded.page_url, public_url = excluded.public_url, collection_id = excluded.collection_id,
          shows_list = excluded.shows_list, config = excluded.config, compiled = excluded.compiled, webhook_secret = excluded.webhook_secret,
-         captured_at = excluded.captured_at, refreshed_at = excluded.refreshed_at, last_refresh = excluded.last_refresh`,
+         captured_at = excluded.captured_at, refreshed_at = excluded.refreshed_at, last_refresh = excluded.last_refresh,
+         webhook_legacy_url = excluded.webhook_legacy_url`,
       config.pageUrl,
       config.publicUrl,
       config.collectionId,
@@ -99,6 +105,7 @@ export function writeCapture(
       now,
       now,
       JSON.stringify({ at: now, ok: true, trigger: "capture" } satisfies RefreshResult),
+      legacyUrl ? 1 : 0,
     );
     writeParts(storage.sql, html);
   });
@@ -116,6 +123,20 @@ export function writeRefreshedPage(storage: DurableObjectStorage, page: Compiled
     );
     writeParts(storage.sql, html);
   });
+}
+
+/** A new webhook secret; the old URL form (secret in the path) is retired with the old secret. */
+export function rotateWebhookSecret(sql: SqlStorage, secret: string): void {
+  sql.exec("UPDATE ssr_capture SET webhook_secret = ?, webhook_legacy_url = 0 WHERE id = 1", secret);
+}
+
+/**
+ * Remembers a signed delivery's id; false when it was seen already. Ids older than the signed
+ * timestamp's tolerance are forgotten: such a delivery is refused by its timestamp anyway.
+ */
+export function firstDelivery(sql: SqlStorage, id: string, now: number, keepMs: number): boolean {
+  sql.exec("DELETE FROM webhook_deliveries WHERE seen_at < ?", now - keepMs);
+  return sql.exec("INSERT OR IGNORE INTO webhook_deliveries (id, seen_at) VALUES (?, ?)", id, now).rowsWritten > 0;
 }
 
 export function recordRefresh(sql: SqlStorage, result: RefreshResult): void {

@@ -63,7 +63,14 @@ function checkPage(page: CompiledPage, collection: string, token: string): void 
 export async function capture(s: SiteContext, config: CaptureConfig, collectionSlug: string): Promise<{ created: boolean }> {
   const page = await fetchAndCompile(s, config.pageUrl, collectionSlug);
   const previous = s.capture();
-  writeCapture(s.storage, config, page, previous?.webhookSecret ?? randomHex(24), new Date().toISOString());
+  writeCapture(
+    s.storage,
+    config,
+    page,
+    previous?.webhookSecret ?? randomHex(24),
+    new Date().toISOString(),
+    previous?.webhookLegacyUrl ?? false,
+  );
   s.captureChanged();
   // A new capture has its sitemap and feeds before the call returns.
   s.documentsBuilt(regenerateDocuments(s));
@@ -102,6 +109,9 @@ export async function refresh(s: SiteContext, trigger: RefreshResult["trigger"])
   }
 }
 
+/** The webhook secret as Standard Webhooks writes it: `whsec_` and the base64 of the key's bytes. */
+export const standardSecret = (secret: string): string => `whsec_${btoa(secret)}`;
+
 /** The capture as the dashboard shows it. */
 export function presentCapture(s: SiteContext, c: StoredCapture, origin: string, nextRefreshAt: number | null) {
   return {
@@ -116,7 +126,10 @@ export function presentCapture(s: SiteContext, c: StoredCapture, origin: string,
     refreshedAt: c.refreshedAt,
     lastRefresh: c.lastRefresh,
     nextRefreshAt: nextRefreshAt === null ? null : new Date(nextRefreshAt).toISOString(),
-    webhookUrl: `${origin}/hooks/ssr/${s.site()!.id}/${c.webhookSecret}`,
+    // The secret stays out of the URL (logs keep URLs); hooks made before keep their old URL until a rotation.
+    webhookUrl: c.webhookLegacyUrl ? `${origin}/hooks/ssr/${s.site()!.id}/${c.webhookSecret}` : `${origin}/hooks/ssr/${s.site()!.id}`,
+    webhookSecret: standardSecret(c.webhookSecret),
+    webhookLegacyUrl: c.webhookLegacyUrl,
     documents: {
       paths: ["sitemap.xml", "rss.xml", "feed.json"].map((n) => `${basePathOfUrl(c.publicUrl)}${n}`),
       lastBuild: s.documents(),

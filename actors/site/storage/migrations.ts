@@ -224,6 +224,15 @@ export const SITE_MIGRATIONS: SQLSchemaMigration[] = [
       UPDATE custom_hostnames SET owner_verified = 1 WHERE ssl_status = 'active';
     `,
   },
+  {
+    idMonotonicInc: 12,
+    description: "publish webhook: signed deliveries accepted once; the secret-in-URL form only for hooks made before",
+    // Existing captures keep accepting their old URL (secret in the path) until the owner rotates the secret.
+    sql: `
+      ALTER TABLE ssr_capture ADD COLUMN webhook_legacy_url INTEGER NOT NULL DEFAULT 1;
+      CREATE TABLE IF NOT EXISTS webhook_deliveries (id TEXT PRIMARY KEY, seen_at INTEGER NOT NULL);
+    `,
+  },
 ];
 
 /** Columns added to existing tables, by migration number: [table, column, definition]. */

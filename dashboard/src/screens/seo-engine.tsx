@@ -309,6 +309,18 @@ function CaptureStatus(props: { capture: Capture; onChange: (c: Capture) => void
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [refreshed, setRefreshed] = useState(false);
+  const [rotating, setRotating] = useState(false);
+  const [rotated, setRotated] = useState(false);
+  const rotate = async () => {
+    setError(null);
+    setRotated(false);
+    try {
+      props.onChange((await api<{ capture: Capture }>("POST", sitePath("ssr", "webhook-secret"))).capture);
+      setRotated(true);
+    } catch (err) {
+      setError(err);
+    }
+  };
   const refresh = async () => {
     setBusy(true);
     setError(null);
@@ -348,10 +360,34 @@ function CaptureStatus(props: { capture: Capture; onChange: (c: Capture) => void
       <button type="button" class="secondary" disabled={busy} onClick={() => void refresh()}>
         {busy ? "Refreshing…" : "Refresh now"}
       </button>
-      <h3>Site Publish webhook URL</h3>
+      <h3>Site Publish webhook</h3>
       <p class="token">
-        <code tabIndex={0}>{c.webhookUrl}</code> <Copy text={c.webhookUrl} label="Copy the webhook URL" />
+        URL: <code tabIndex={0}>{c.webhookUrl}</code> <Copy text={c.webhookUrl} label="Copy the webhook URL" />
       </p>
+      <p class="token">
+        Signing secret: <code tabIndex={0}>{c.webhookSecret}</code> <Copy text={c.webhookSecret} label="Copy the webhook signing secret" />
+      </p>
+      <p class="muted">
+        Calls are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature) with this secret, or with
+        Webflow&apos;s signature; each delivery is accepted once, within 5 minutes of its timestamp.
+        {c.webhookLegacyUrl ? " This webhook still accepts its old address with the secret in it, until you rotate the secret." : ""}
+      </p>
+      {rotated && <Notice kind="ok">New secret made: update the webhook in your site builder with the URL and secret above.</Notice>}
+      <button type="button" class="secondary" onClick={() => setRotating(true)}>
+        Rotate webhook secret
+      </button>
+      <Confirm
+        open={rotating}
+        title="Rotate the webhook secret?"
+        confirmLabel="Rotate secret"
+        danger
+        onClose={(ok) => {
+          setRotating(false);
+          if (ok) void rotate();
+        }}
+      >
+        <p>Calls signed with the current secret, and the old address with the secret in it, stop working at once.</p>
+      </Confirm>
       <ol>
         <li>
           In your site builder, open the site's settings and find <strong>Integrations → Webhooks</strong>.
