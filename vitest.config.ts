@@ -79,7 +79,15 @@ export default defineConfig({
     projects: [
       workerd("workers", {
         include: ["test/**/*.test.ts"],
-        exclude: ["test/browser/**", "test/e2e/**", "test/unit/**", "test/unconfigured/**", "test/saas/**", MODEL_DOWN_TESTS],
+        exclude: [
+          "test/browser/**",
+          "test/e2e/**",
+          "test/unit/**",
+          "test/unconfigured/**",
+          "test/saas/**",
+          "test/incomplete/**",
+          MODEL_DOWN_TESTS,
+        ],
       }),
       workerd("model-down", { include: [MODEL_DOWN_TESTS], workers: [modelDown] }),
       // Production's custom hostname provider (Cloudflare for SaaS) end to end through the site
@@ -89,6 +97,21 @@ export default defineConfig({
         bindings: {
           CUSTOM_HOSTNAMES: "cloudflare",
           CUSTOM_HOSTNAME_CNAME_TARGET: "ssr.example.net",
+          CF_API_BASE: "https://api.cloudflare.test/client/v4",
+          CF_API_TOKEN: "test-api-token",
+          CF_ZONE_ID: "test-zone",
+        },
+        workers: [cloudflareApiMock, embedderWorker()],
+        outboundService: "cloudflare-api-mock",
+      }),
+      // Production's settings as wrangler.toml leaves them until the deploy fills them in: Cloudflare
+      // for SaaS credentials, but no list of the service's own hosts and no CNAME target.
+      workerd("workers-incomplete", {
+        include: ["test/incomplete/**/*.test.ts"],
+        bindings: {
+          CUSTOM_HOSTNAMES: "cloudflare",
+          SERVICE_HOSTNAMES: "",
+          CUSTOM_HOSTNAME_CNAME_TARGET: "",
           CF_API_BASE: "https://api.cloudflare.test/client/v4",
           CF_API_TOKEN: "test-api-token",
           CF_ZONE_ID: "test-zone",

@@ -41,11 +41,25 @@ export class SignInThrottle extends DurableObject<Env> {
     if (left > 0) return { allowed: false, waitMs: left, failures: s.failures };
     const next = { failures: s.failures + 1, lastFailureAt: now };
     await this.ctx.storage.put("state", next);
+    // A stranger's guesses must not stay on disk for good: once the count is forgotten, it goes.
+    await this.ctx.storage.setAlarm(now + FORGET_AFTER_MS);
     return { allowed: true, waitMs: waitAfter(next.failures), failures: next.failures };
   }
 
-  /** The right key: this client's count for this target starts over. */
+  /** The right key: this client's count for this target starts over (nothing is kept). */
   async succeeded(): Promise<void> {
-    await this.ctx.storage.delete("state");
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+  }
+
+  /**
+   * Set FORGET_AFTER_MS after the last failure (each failure moves it), so when it fires the
+   * count is forgotten anyway: the object's storage is deleted entirely.
+   */
+  override async alarm(): Promise<void> {
+    const s = await this.ctx.storage.get<State>("state");
+    if (s && Date.now() - s.lastFailureAt < FORGET_AFTER_MS)
+      return void (await this.ctx.storage.setAlarm(s.lastFailureAt + FORGET_AFTER_MS));
+    await this.ctx.storage.deleteAll();
   }
 }

@@ -20,7 +20,7 @@ import { bumpCacheVersion, insertSite, readSite, type SiteRow, updateSite } from
 import { refresh, nextNightly } from "./site/ssr/capture";
 import { readCapture, type StoredCapture } from "./site/ssr/capture-store";
 import { renderRoute, SSR_JOBS, ssrRoutes, webhook } from "./site/http/ssr-routes";
-import { checkDelayMs, checkHostname, HOSTNAME_JOB, validateHostname } from "./site/hostnames/service";
+import { checkDelayMs, checkHostname, HOSTNAME_JOB, releaseUnprovenHostname, validateHostname } from "./site/hostnames/service";
 import { VALIDATION_PATH } from "../src/contract/hostnames";
 import { CACHE_VERSION_HEADER, RENDER_HEADER, HOST_HEADER, SESSION_HEADER, OPERATOR_HEADER } from "../src/contract/headers";
 import { NO_STORE } from "../src/contract/cache-control";
@@ -148,6 +148,11 @@ export class Site extends DurableObject<Env> {
     if (!hasDatabase(this.ctx.storage)) await this.#open();
     insertSite(this.#sql, { ...site, adminKeyHash: await sha256Hex(site.adminKey) });
     this.#site = readSite(this.#sql);
+  }
+
+  /** Another site took over this site's unproven claim on `hostname` (Hostname.claim): let it go. */
+  async releaseUnprovenHostname(hostname: string): Promise<void> {
+    if (this.#site) await releaseUnprovenHostname(this.#context, hostname);
   }
 
   /** Whether a site was created in this object (asked before a sign-in attempt is counted). */

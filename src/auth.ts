@@ -37,7 +37,7 @@ export function cookieSession(request: Request): string | null {
 async function isOperator(request: Request, env: Env): Promise<boolean> {
   const token = bearer(request);
   // Every presentation of the operator token (right or wrong) is counted: guessing it costs time.
-  if (token !== null && siteIdOfAdminKey(token) === null) await enforce(env, "operator", clientKey(request));
+  if (token !== null && siteIdOfAdminKey(token) === null) await enforce(env, "operator", clientKey(request, env));
   if (token !== null) return isOperatorToken(token, env);
   const id = cookieSession(request);
   if (id === null || sessionOwner(id)?.kind !== "operator") return false;

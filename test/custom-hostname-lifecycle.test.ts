@@ -87,11 +87,12 @@ describe("custom hostname lifecycle (local provider)", () => {
     expect((await onHost(hostname, "/")).status).toBe(404);
   });
 
-  it("belongs to at most one site: a second site gets 409 conflict", async () => {
+  it("belongs to at most one site: once a site proved it, a second site gets 409 conflict", async () => {
     const a = await renderedBlog();
     const b = await renderedBlog();
     const hostname = uniqueHost();
-    expect((await register(a, hostname)).status).toBe(201);
+    await proveOwnership((await register(a, hostname)).body.customHostname);
+    expect((await register(a, hostname)).body.customHostname.ownershipVerification?.verified).toBe(true);
     const { status, body } = await register(b, hostname);
     expect(status).toBe(409);
     expect(body).toMatchObject({ error: { code: "conflict" } });
@@ -102,7 +103,9 @@ describe("custom hostname lifecycle (local provider)", () => {
     const site = await renderedBlog();
     const pending = uniqueHost("pending");
     const taken = uniqueHost("taken");
-    expect((await register(await renderedBlog(), taken)).status).toBe(201);
+    const holder = await renderedBlog();
+    await proveOwnership((await register(holder, taken)).body.customHostname);
+    expect((await register(holder, taken)).body.customHostname.ownershipVerification?.verified).toBe(true);
     expect((await register(site, pending)).status).toBe(201);
     expect((await register(site, taken)).status).toBe(409);
     expect((await view(site)).body.customHostname).toMatchObject({ hostname: pending, sslStatus: "pending_validation" });

@@ -7,6 +7,7 @@
  */
 import { RELATED_LIMIT, SEARCH_LIMIT } from "../contract/limits";
 import { parseLimit, parsePage, parseSort, usesAdvancedListParams } from "../shared/list-params";
+import { isAsteriskForm } from "../http/response-headers";
 
 export type ContentRead = "list" | "item" | "schema" | "search" | "related";
 
@@ -110,8 +111,8 @@ const urls = new Map<string, ContentUrl | null>();
 export function contentUrl(href: string): ContentUrl | null {
   const known = urls.get(href);
   if (known !== undefined) return known;
-  // The asterisk form (`GET *`, "http://host*") and anything unparsable are the full path's to refuse.
-  const url = href.endsWith("*") || !URL.canParse(href) ? null : new URL(href);
+  // The asterisk form (`GET *`, "http://host*", not `?q=tomato*`) and anything unparsable are the full path's to refuse.
+  const url = isAsteriskForm(href) || !URL.canParse(href) ? null : new URL(href);
   const route = url && contentRoute(url.pathname);
   const out: ContentUrl | null = url &&
     route && {

@@ -39,12 +39,22 @@ export function addVary(headers: Headers, name: string): void {
 }
 
 /**
- * The request target as a URL, or null when it is not one we answer: the asterisk form
- * (`GET * HTTP/1.1`, which workerd hands over as `http://host*`) and anything else a URL
- * parser refuses.
+ * The asterisk form (`GET * HTTP/1.1`), which workerd hands over as `http://host*`: a target
+ * with no path at all. Only that; a path or query that merely ends in `*` (`?q=tomato*`, which
+ * neither encodeURIComponent nor URLSearchParams encodes) is an ordinary request.
+ */
+const ASTERISK_FORM = /^(?:[a-z][a-z0-9+.-]*:\/\/[^/?#]*)?\*$/i;
+
+export function isAsteriskForm(rawUrl: string): boolean {
+  return ASTERISK_FORM.test(rawUrl);
+}
+
+/**
+ * The request target as a URL, or null when it is not one we answer: the asterisk form and
+ * anything else a URL parser refuses.
  */
 export function requestTarget(rawUrl: string): URL | null {
-  if (rawUrl.endsWith("*")) return null;
+  if (isAsteriskForm(rawUrl)) return null;
   try {
     return new URL(rawUrl);
   } catch {

@@ -2,9 +2,9 @@
  * Whose requests count together. Cloudflare sets CF-Connecting-IP in production; an IPv6 client
  * owns (at least) a /64, so it is keyed by the first 64 bits of its parsed address, whatever way
  * the address was written. A request without the header (a local run, a test, the benchmarks)
- * must not land in one bucket with every other such client: it is keyed by what it says about
- * itself (forwarded address, user agent), which is only trustworthy where no one forges it,
- * i.e. locally.
+ * must not land in one bucket with every other such client locally: there it is keyed by what
+ * it says about itself (forwarded address, user agent), which is only trustworthy where no one
+ * forges it. In production it is "unknown" (see localClientKeys).
  */
 
 /** The 8 groups of an IPv6 address (with an embedded IPv4 tail), or null when it is not one. */
@@ -56,11 +56,22 @@ export function addressKey(text: string): string | null {
     .join(":")}::/64`;
 }
 
+/**
+ * Whether a request without CF-Connecting-IP may be keyed by what it says about itself: only in
+ * local runs (wrangler.toml's top-level `LOCAL_CLIENT_KEYS`, which `--env production` does not
+ * set). In production those headers are the client's to choose, so a client could pick a new
+ * bucket per request: there every such request shares one "unknown" bucket (per site).
+ */
+export function localClientKeys(env: { LOCAL_CLIENT_KEYS?: string }): boolean {
+  return env.LOCAL_CLIENT_KEYS === "true";
+}
+
 /** The key a client's requests are counted under. */
-export function clientKey(request: Request): string {
+export function clientKey(request: Request, env: { LOCAL_CLIENT_KEYS?: string }): string {
   const ip = request.headers.get("cf-connecting-ip");
   const fromIp = ip === null ? null : addressKey(ip);
   if (fromIp) return fromIp;
+  if (!localClientKeys(env)) return "unknown";
   const forwarded = (request.headers.get("x-forwarded-for") ?? "").split(",")[0]!.trim();
   const fromForwarded = forwarded ? addressKey(forwarded) : null;
   if (fromForwarded) return `fwd:${fromForwarded}`;

@@ -48,6 +48,8 @@ export interface LogEvents {
   hostname_create_failed: Where & { hostname: string; error: string };
   /** The certificate provider could not remove a hostname; it is detached here regardless. */
   hostname_remove_failed: Where & { hostname: string; error: string };
+  hostname_claim_taken_over: Where & { hostname: string; from: string };
+  hostname_taken_over: Where & { hostname: string };
   /** The DNS-over-HTTPS resolver could not be asked for a hostname's TXT proof; checked again later. */
   hostname_txt_lookup_failed: Where & { hostname: string; error: string };
 }
@@ -64,6 +66,8 @@ const LEVEL: { [E in keyof LogEvents]: Level } = {
   job_kind_unknown: "error",
   hostname_create_failed: "error",
   hostname_remove_failed: "warn",
+  hostname_claim_taken_over: "info",
+  hostname_taken_over: "info",
   hostname_txt_lookup_failed: "warn",
 };
 

@@ -44,7 +44,7 @@ export async function contentApi(request: Request, env: Env, ctx: ExecutionConte
     { base: read.base, siteId: meta.siteId, version: meta.version, previous: meta.previous },
     // Only a read that misses the cache costs the site object (and, for search, the model) work: only it counts.
     async (ours) => {
-      await enforce(env, policyOf(read), `${clientKey(request)}|${meta.siteId}`);
+      await enforce(env, policyOf(read), `${clientKey(request, env)}|${meta.siteId}`);
       return fromSite(meta.siteId, await siteStub(env, meta.siteId).fetch(internalRequest(request, ours)));
     },
     read.needs === "aiSearch" ? "body" : "origin",

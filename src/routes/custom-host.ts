@@ -83,7 +83,7 @@ export async function customHostRequest(request: Request, env: Env, ctx: Executi
   if (!entitlements(meta.plan).features.serverRendering) throw planRequired("serverRendering");
   const key = renderKey(meta, `/host/${hostname}`, url);
   const { response } = await cachedStream(request, ctx, key, async () => {
-    await enforce(env, "reads", `${clientKey(request)}|${meta.siteId}`);
+    await enforce(env, "reads", `${clientKey(request, env)}|${meta.siteId}`);
     return pageResponse(fromSite(meta.siteId, await forward()));
   });
   return response;

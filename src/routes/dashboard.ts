@@ -22,7 +22,7 @@ function workspaceId(raw: string | undefined): string {
 
 export async function createWorkspace(request: Request, env: Env): Promise<Response> {
   await requireOperator(request, env);
-  await enforce(env, "writes", `${clientKey(request)}|operator`);
+  await enforce(env, "writes", `${clientKey(request, env)}|operator`);
   const input = parseBody(workspaceCreate, await readJsonObject(request), "workspace");
   const id = newWorkspaceId();
   const workspace = await workspaceStub(env, id).create({ id, ...input });
@@ -38,7 +38,7 @@ export async function getWorkspace(request: Request, env: Env, id: string | unde
 
 export async function patchWorkspace(request: Request, env: Env, id: string | undefined): Promise<Response> {
   await requireOperator(request, env);
-  await enforce(env, "writes", `${clientKey(request)}|operator`);
+  await enforce(env, "writes", `${clientKey(request, env)}|operator`);
   const wsId = workspaceId(id);
   const patch = parseBody(workspacePatch, await readJsonObject(request), "workspace");
   const workspace = await workspaceStub(env, wsId).update(patch);
@@ -49,7 +49,7 @@ export async function patchWorkspace(request: Request, env: Env, id: string | un
 
 export async function createSite(request: Request, env: Env): Promise<Response> {
   await requireOperator(request, env);
-  await enforce(env, "writes", `${clientKey(request)}|operator`);
+  await enforce(env, "writes", `${clientKey(request, env)}|operator`);
   const input = parseBody(siteCreate, await readJsonObject(request), "site");
   const secret = siteIdSecret(env);
   if (!secret) throw new ApiError("not_configured", "Set the SITE_ID_SECRET secret (16 characters or more) before creating sites.");
@@ -81,7 +81,7 @@ export async function siteDashboard(request: Request, env: Env, siteId: string |
   }
   const principal = await authorizeSite(request, env, siteId);
   if (request.method !== "GET" && request.method !== "HEAD") {
-    await enforce(env, "writes", `${clientKey(request)}|${siteId}`);
+    await enforce(env, "writes", `${clientKey(request, env)}|${siteId}`);
     const path = new URL(request.url).pathname;
     if (/\/ssr\/(?:capture|refresh)$/.test(path) && (request.method === "PUT" || request.method === "POST"))
       await enforce(env, "capture", siteId);

@@ -4,7 +4,6 @@ import { siteMeta } from "../edge/site-meta";
 import { ApiError } from "../contract/errors";
 import { entitlements, planRequired } from "../contract/plans";
 import { siteStub } from "../stubs";
-import { clientKey } from "../limits/client";
 import { enforce } from "../limits/rate-limit";
 import { fromSite, internalRequest, pageRequest, pageResponse } from "./forward";
 
@@ -21,7 +20,10 @@ export async function renderedPage(request: Request, env: Env, ctx: ExecutionCon
   if (request.method !== "GET") throw new ApiError("method_not_allowed", "Rendered pages answer GET and HEAD.");
   const key = renderKey(meta, "", new URL(request.url));
   const { response } = await cachedStream(request, ctx, key, async () => {
-    await enforce(env, "reads", `${clientKey(request)}|${meta.siteId}`);
+    // Through the customer's reverse-proxy Worker every visitor arrives from that Worker's egress
+    // address, so a per-client count would be one bucket for all of them anyway, and a wrong one:
+    // these renders count per site only.
+    await enforce(env, "reads", `proxy|${meta.siteId}`);
     return pageResponse(fromSite(meta.siteId, await siteStub(env, meta.siteId).fetch(pageRequest(request, { [RENDER_HEADER]: token }))));
   });
   return response;

@@ -18,8 +18,8 @@ type Session = SessionInfo & ({ kind: "operator" } | { kind: "site"; siteId: str
  * Whose attempts count together: the client (src/limits/client.ts: CF-Connecting-IP, an IPv6
  * client by the /64 of its parsed address) and the key's target.
  */
-export function throttleKey(request: Request, key: string): string {
-  return `${clientKey(request)}|${siteIdOfAdminKey(key) ?? "operator"}`;
+export function throttleKey(request: Request, env: Env, key: string): string {
+  return `${clientKey(request, env)}|${siteIdOfAdminKey(key) ?? "operator"}`;
 }
 
 /**
@@ -47,7 +47,7 @@ export async function signIn(request: Request, env: Env): Promise<Response> {
   // A key naming a site nobody was issued is wrong without asking (and without a throttle object for it).
   const target = siteIdOfAdminKey(key);
   if (target !== null && !(await siteExists(env, target))) throw wrongKey(0);
-  const throttle = signInThrottleStub(env, throttleKey(request, key));
+  const throttle = signInThrottleStub(env, throttleKey(request, env, key));
   const { allowed, waitMs, failures } = await throttle.attempt();
   if (!allowed) throw tooMany(waitMs, failures);
   const made = await startSession(env, key);

@@ -55,6 +55,31 @@ describe("custom hostnames need a DNS proof of control (TXT through DNS over HTT
     expect(await (await onHost(hostname, "/")).text()).toContain("Hello from the custom host");
   });
 
+  it("a stranger who registers a hostname first and never proves it does not lock its owner out", async () => {
+    const stranger = await renderedBlog();
+    const owner = await renderedBlog();
+    const hostname = uniqueHost("squatted");
+    const squat = await register(stranger, hostname);
+    expect(squat.status).toBe(201);
+    // The real owner registers the same name: not 409, the unproven claim gives way.
+    const { status, body } = await register(owner, hostname);
+    expect(status).toBe(201);
+    expect(body.customHostname.ownershipVerification!.value).not.toBe(squat.body.customHostname.ownershipVerification!.value);
+    // The stranger's site no longer holds it: no record there, and its old validation URL proves nothing.
+    expect((await view(stranger)).status).toBe(404);
+    expect((await validate(hostname, squat.body.customHostname)).status).toBe(404);
+    // The owner publishes its TXT record and the CNAME reaches the service: active, serving the owner's site.
+    await proveOwnership(body.customHostname);
+    expect((await validate(hostname, body.customHostname)).status).toBe(200);
+    expect((await view(owner)).body.customHostname).toMatchObject({ hostname, sslStatus: "active" });
+    expect(await (await onHost(hostname, "/")).text()).toContain("Hello from the custom host");
+    // Once proven, the name is no longer up for grabs: the stranger now gets 409.
+    const again = await register(stranger, hostname);
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ error: { code: "conflict" } });
+    expect((await view(owner)).body.customHostname.sslStatus).toBe("active");
+  });
+
   it("the service's own hostnames and the CNAME target can never be registered", async () => {
     const site = await renderedBlog();
     for (const hostname of ["api.test", "API.test", "ssr.api.test", "deep.ssr.api.test"]) {

@@ -3,6 +3,7 @@ import { ORIGIN, call, newBlog, newSite } from "../helpers";
 import { capture } from "../ssr-helpers";
 import { putPage } from "../ssr-helpers";
 import { listPage } from "../fixtures/blog-pages";
+import { renderedBlog } from "../hostname-helpers";
 
 let n = 0;
 /** A client address of its own per test, so tests never share a bucket. */
@@ -46,6 +47,29 @@ describe("rate limits (Workers Rate Limiting binding, Miniflare locally)", () =>
       await res.body?.cancel();
     }
     expect([...statuses]).toEqual([200]);
+  });
+
+  it("pages through the reverse-proxy Worker count per site: every visitor arrives from the proxy's address", async () => {
+    const site = await renderedBlog();
+    const other = await renderedBlog();
+    const answers: Response[] = [];
+    // Two windows' worth and one of uncached renders (a new path each), each from another address
+    // as the proxy would forward them: per client, none would ever be refused.
+    for (let i = 0; i < 601; i++) {
+      answers.push(
+        await call("GET", `/missing-${i}`, {
+          headers: { "x-service-token": site.token, "cf-connecting-ip": `198.51.${i >> 8}.${i & 255}` },
+        }),
+      );
+    }
+    const refused = answers.filter((r) => r.status === 429);
+    expect(refused.length).toBeGreaterThan(0);
+    await Promise.all(answers.filter((r) => r !== refused[0]).map((r) => r.body?.cancel()));
+    await expectLimited(refused[0]!, /^"reads";q=300;w=60$/);
+    // Another site's pages are another bucket.
+    const ok = await call("GET", "/missing-0", { headers: { "x-service-token": other.token, "cf-connecting-ip": "198.51.1.1" } });
+    expect(ok.status).toBe(404);
+    expect(((await ok.json()) as { error: { code: string } }).error.code).toBe("not_found");
   });
 
   it("the publish webhook: 10 a minute per site", async () => {

@@ -1,7 +1,8 @@
-import { runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { randomId } from "../../src/ids";
+import { SIGN_IN_POLICY } from "../../src/contract/limits";
 import { OPERATOR, ORIGIN, call, newBlog } from "../helpers";
 
 /** What an object has stored: its tables and KV keys (a Site object with a site has both). */
@@ -49,6 +50,37 @@ describe("strangers cannot create storage", () => {
     await Promise.all(answers.map((r) => r.body?.cancel()));
     expect(await stored("SITE", siteId)).toEqual({ tables: 0, keys: 0 });
     expect(await stored("SIGN_IN_THROTTLE", `198.51.100.99|${siteId}`)).toEqual({ tables: 0, keys: 0 });
+  });
+
+  it("wrong operator-looking keys from many addresses leave throttle state only until it is forgotten", async () => {
+    // Not `sk_` keys, so no site to ask first: each client's attempts against "operator" are counted.
+    const clients = ["198.51.100.41", "198.51.100.42", "2001:db8:5:6::1", "2001:db8:5:6:0:0:0:2", "2001:DB8:5:6:ffff::3"];
+    for (const ip of clients) {
+      const r = await call("POST", "/sessions", {
+        body: { key: `guess-${randomId(20)}` },
+        headers: { "cf-connecting-ip": ip, origin: ORIGIN },
+      });
+      expect(r.status, ip).toBe(401);
+      await r.body?.cancel();
+    }
+    // The three IPv6 spellings are one /64: one object, three failures.
+    const names = ["198.51.100.41|operator", "198.51.100.42|operator", "2001:db8:5:6::/64|operator"];
+    for (const name of names) {
+      const stub = env.SIGN_IN_THROTTLE.get(env.SIGN_IN_THROTTLE.idFromName(name));
+      const { failures, alarmIn } = await runInDurableObject(stub, async (_i: unknown, state: DurableObjectState) => {
+        const s = (await state.storage.get<{ failures: number; lastFailureAt: number }>("state"))!;
+        // The alarm that deletes it all sits where the count would be forgotten anyway.
+        const alarm = await state.storage.getAlarm();
+        // Let the forget window pass (as a day would), then the alarm fires.
+        await state.storage.put("state", { ...s, lastFailureAt: s.lastFailureAt - SIGN_IN_POLICY.window * 1000 });
+        return { failures: s.failures, alarmIn: alarm === null ? null : alarm - s.lastFailureAt };
+      });
+      expect(failures, name).toBe(name.includes("::/64") ? 3 : 1);
+      expect(alarmIn, name).toBe(SIGN_IN_POLICY.window * 1000);
+      expect(await runDurableObjectAlarm(stub)).toBe(true);
+      expect(await stored("SIGN_IN_THROTTLE", name), name).toEqual({ tables: 0, keys: 0 });
+      expect(await runInDurableObject(stub, (_i: unknown, state: DurableObjectState) => state.storage.getAlarm())).toBeNull();
+    }
   });
 
   it("a Site object where no site was created answers every call without writing (ids from before the MAC)", async () => {

@@ -18,7 +18,11 @@ describe("custom hostnames when the deployment has none", () => {
       const r = await checkAnswer(operation, method, path, await call(method, path, { auth: site.adminKey, body }));
       expect(r.answer, method).toBe(`${operation} 501 not_configured`);
       expect(r.problems).toEqual([]);
-      expect((r.body as { error: { message: string } }).error.message).toContain("reverse-proxy Worker");
+      const message = (r.body as { error: { message: string } }).error.message;
+      expect(message).toContain("reverse-proxy Worker");
+      // Which settings are missing (here the API credentials; the hosts and the target are set).
+      expect(message).toContain("CF_API_TOKEN, CF_ZONE_ID");
+      expect(message).not.toContain("SERVICE_HOSTNAMES");
     }
   });
 });

@@ -23,12 +23,25 @@ describe("rate-limit client keys", () => {
     expect(addressKey("not an address")).toBeNull();
   });
 
-  it("clients without CF-Connecting-IP do not share one bucket", () => {
-    const a = clientKey(req({ "user-agent": "curl/8.0" }));
-    const b = clientKey(req({ "user-agent": "Mozilla/5.0" }));
-    const c = clientKey(req({ "x-forwarded-for": "198.51.100.4, 10.0.0.1" }));
-    const d = clientKey(req({ "x-forwarded-for": "198.51.100.5" }));
+  it("locally (LOCAL_CLIENT_KEYS), clients without CF-Connecting-IP do not share one bucket", () => {
+    const local = { LOCAL_CLIENT_KEYS: "true" };
+    const a = clientKey(req({ "user-agent": "curl/8.0" }), local);
+    const b = clientKey(req({ "user-agent": "Mozilla/5.0" }), local);
+    const c = clientKey(req({ "x-forwarded-for": "198.51.100.4, 10.0.0.1" }), local);
+    const d = clientKey(req({ "x-forwarded-for": "198.51.100.5" }), local);
     expect(new Set([a, b, c, d]).size).toBe(4);
-    expect(clientKey(req({ "cf-connecting-ip": "203.0.113.7", "user-agent": "x" }))).toBe("203.0.113.7");
+    expect(clientKey(req({ "cf-connecting-ip": "203.0.113.7", "user-agent": "x" }), local)).toBe("203.0.113.7");
+  });
+
+  it("in production, headers a client chooses never pick its bucket: without CF-Connecting-IP it is 'unknown'", () => {
+    const production = {};
+    const forged: Record<string, string>[] = [
+      { "user-agent": "curl/8.0" },
+      { "user-agent": "Mozilla/5.0" },
+      { "x-forwarded-for": "198.51.100.4" },
+    ];
+    const keys = forged.map((h) => clientKey(req(h), production));
+    expect(new Set(keys)).toEqual(new Set(["unknown"]));
+    expect(clientKey(req({ "cf-connecting-ip": "2001:db8:1:2::9" }), production)).toBe("2001:db8:1:2::/64");
   });
 });

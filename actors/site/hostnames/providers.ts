@@ -151,14 +151,31 @@ export class ProviderError extends Error {
 }
 
 /** The configured provider, or null when custom hostnames are not enabled for this deployment. */
+/**
+ * The settings CUSTOM_HOSTNAMES="cloudflare" needs that this deployment leaves empty. Besides the
+ * API credentials, the service's own hosts and the CNAME target are required: without them a
+ * site could register the service's other hosts or the target's zone, and every Host would be
+ * taken for the service (so no custom hostname would be served anyway).
+ */
+export function missingProviderSettings(env: Env): string[] {
+  if (env.CUSTOM_HOSTNAMES !== "cloudflare") return [];
+  const e = env as { CF_API_TOKEN?: string; CF_ZONE_ID?: string };
+  const settings: [string, string | undefined][] = [
+    ["CF_API_TOKEN", e.CF_API_TOKEN],
+    ["CF_ZONE_ID", e.CF_ZONE_ID],
+    ["SERVICE_HOSTNAMES", env.SERVICE_HOSTNAMES],
+    ["CUSTOM_HOSTNAME_CNAME_TARGET", env.CUSTOM_HOSTNAME_CNAME_TARGET],
+  ];
+  return settings.filter(([, value]) => !value?.trim()).map(([name]) => name);
+}
+
 export function providerFor(env: Env, validated: (hostname: string) => boolean, port = ""): HostnameProvider | null {
   const target = env.CUSTOM_HOSTNAME_CNAME_TARGET;
   if (env.CUSTOM_HOSTNAMES === "local") return new LocalProvider(target || "localhost", validated, port);
   if (env.CUSTOM_HOSTNAMES === "cloudflare") {
-    const token = (env as { CF_API_TOKEN?: string }).CF_API_TOKEN;
-    const zone = (env as { CF_ZONE_ID?: string }).CF_ZONE_ID;
-    if (!token || !zone || !target) return null;
-    return new CloudflareSaasProvider(zone, token, target, env.CF_API_BASE || undefined);
+    if (missingProviderSettings(env).length) return null;
+    const e = env as { CF_API_TOKEN?: string; CF_ZONE_ID?: string };
+    return new CloudflareSaasProvider(e.CF_ZONE_ID!, e.CF_API_TOKEN!, target, env.CF_API_BASE || undefined);
   }
   return null;
 }

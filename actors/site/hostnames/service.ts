@@ -10,7 +10,7 @@ import { randomHex } from "../../../src/ids";
 import { normalizeHostname } from "../../../src/shared/hostname";
 import type { SiteContext } from "../context";
 import { cancelJob, scheduleJob } from "../jobs";
-import { type HostnameProvider, ProviderError, providerFor } from "./providers";
+import { type HostnameProvider, missingProviderSettings, ProviderError, providerFor } from "./providers";
 import { DnsError, txtValues } from "../../../src/dns/doh";
 import {
   type HostnameRecord,
@@ -43,6 +43,7 @@ function ownHostname(s: SiteContext, hostname: string, target: string, requestHo
   return hostname === t || (t.includes(".") && hostname.endsWith(`.${t}`));
 }
 import { log, errorText } from "../../../src/log/log";
+import { siteStub } from "../../../src/stubs";
 
 export const HOSTNAME_JOB = "hostname-check";
 
@@ -71,9 +72,12 @@ const hostnameStub = (s: SiteContext, hostname: string) => s.env.HOSTNAME.get(s.
 export function providerOf(s: SiteContext, port = ""): HostnameProvider {
   const provider = providerFor(s.env, (h) => readHostnames(s.sql).some((r) => r.hostname === h && r.validated), port);
   if (!provider) {
+    const missing = missingProviderSettings(s.env);
+    const why = missing.length ? ` (the deployment does not set ${missing.join(", ")})` : "";
     throw new ApiError(
       "not_configured",
-      "Custom hostnames are not enabled for this service. Use the reverse-proxy Worker in your own Cloudflare account instead (see proxy/README.md).",
+      `Custom hostnames are not enabled for this service${why}. Use the reverse-proxy Worker in your own Cloudflare account instead (see proxy/README.md).`,
+      missing.length ? { missing } : undefined,
     );
   }
   return provider;
@@ -146,8 +150,13 @@ async function register(
   }
 
   const siteId = s.site()!.id;
-  if (!(await hostnameStub(s, hostname).claim(hostname, siteId))) {
-    throw new ApiError("conflict", `${hostname} is already connected to another site.`, { hostname });
+  const claim = await hostnameStub(s, hostname).claim(hostname, siteId);
+  if (!claim.taken) throw new ApiError("conflict", `${hostname} is already connected to another site.`, { hostname });
+  // The name was held by a site that never proved control of it: that site lets go (its record
+  // and its certificate provider's record go, so this site's provider record can be created).
+  if (claim.displaced) {
+    log("hostname_claim_taken_over", { siteId, hostname, from: claim.displaced });
+    await siteStub(s.env, claim.displaced).releaseUnprovenHostname(hostname);
   }
   const token = randomHex(16);
   let state;
@@ -219,6 +228,9 @@ async function check(s: SiteContext, hostname: string, asked = false): Promise<{
     record = readHostnames(s.sql).find((h) => h.hostname === hostname)!;
   }
   const proven = await ownerProven(s, record);
+  // The proof is told to the Hostname object, after which nobody can take the name over; a site
+  // whose unproven claim was taken over meanwhile lets its record go.
+  if (proven && !(await hostnameStub(s, hostname).prove(s.site()!.id))) return void (await detach(s, provider, record));
   updateHostname(s.sql, hostname, {
     sslStatus: state.sslStatus === "active" ? record.sslStatus : state.sslStatus,
     missing: withProof(state.missing, record.challenge, proven),
@@ -280,6 +292,19 @@ async function detach(s: SiteContext, provider: HostnameProvider, h: HostnameRec
   await provider
     .remove(h.providerId)
     .catch((err) => log("hostname_remove_failed", { siteId: s.site()?.id, hostname: h.hostname, error: errorText(err) }));
+}
+
+/**
+ * Another site took over this site's claim on `hostname` before this site proved control of it
+ * (see Hostname.claim): the record, its check and its provider record go.
+ */
+export function releaseUnprovenHostname(s: SiteContext, hostname: string): Promise<void> {
+  return serially(s, async () => {
+    const record = readHostnames(s.sql).find((h) => h.hostname === hostname);
+    if (!record || record.sslStatus === "active") return;
+    await detach(s, providerOf(s), record);
+    log("hostname_taken_over", { siteId: s.site()?.id, hostname });
+  });
 }
 
 export { activeHostname };
