@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { OPERATOR, call, callJson, newSite } from "../helpers";
 import { activeOn, onHost, renderedBlog, uniqueHost } from "../hostname-helpers";
 import { capturedBlog, pathOf, publishedPost, rendered } from "../ssr-helpers";
+import { pageRequest, pageResponse } from "../../src/routes/forward";
 
 const nosniff = (res: Response) => res.headers.get("x-content-type-options");
 
@@ -72,6 +73,26 @@ describe("response headers on every answer", () => {
     // The session is still the dashboard's: a page request did not use it up or change it.
     const current = await callJson("GET", "/sessions/current", { headers: { cookie } });
     expect(current.status).toBe(200);
+  });
+
+  it("the request the site object renders from carries no cookie, and a cookie it sets is not passed on", async () => {
+    // The two steps every rendered page goes through (src/routes/render.ts, custom-host.ts),
+    // run here in workerd on what the visitor's browser would send and what an upstream could answer.
+    const visitor = new Request("https://api.test/blog/two?page=2", {
+      headers: { cookie: "__Host-oc_session=ss_secret_value; other=1", "x-service-token": "pk_x", accept: "text/html" },
+    });
+    const toSite = pageRequest(visitor, { "x-test-extra": "1" });
+    expect(toSite.headers.get("cookie")).toBeNull();
+    expect([...toSite.headers.keys()].join(" ")).not.toContain("cookie");
+    expect(toSite.headers.get("accept")).toBe("text/html");
+    expect(new URL(toSite.url).pathname).toBe("/blog/two");
+    const upstream = new Response("<p>page</p>", {
+      headers: { "content-type": "text/html", "set-cookie": "__Host-oc_session=stolen; Path=/; Secure" },
+    });
+    const out = pageResponse(upstream);
+    expect(out.headers.get("set-cookie")).toBeNull();
+    expect(out.headers.get("content-type")).toBe("text/html");
+    expect(await out.text()).toBe("<p>page</p>");
   });
 
   it("/docs allows only its own scripts and its one inline script, by hash", async () => {
