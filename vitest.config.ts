@@ -41,8 +41,23 @@ const BINDINGS = {
   SSR_FETCH_TIMEOUT_MS: "4000",
 };
 
+/**
+ * The Rate Limiting bindings of wrangler.toml, lifted far above what any behaviour test sends
+ * (a memory test publishes 1,000 times, a fuzz test captures dozens of pages for one site).
+ * The limits themselves are tested with wrangler.toml's own numbers in the `rate-limits` project.
+ */
+const LIFTED_RATE_LIMITS = Object.fromEntries(
+  ["RL_READS", "RL_SEARCH", "RL_WRITES", "RL_CAPTURE", "RL_OPERATOR", "RL_WEBHOOK"].map((name, i) => [
+    name,
+    { namespace_id: String(1001 + i), simple: { limit: 1_000_000, period: 60 } },
+  ]),
+);
+const RATE_LIMIT_TESTS = "test/security/rate-limits.test.ts";
+
 interface WorkerdProject {
   include: string[];
+  /** Keep wrangler.toml's rate limits (only the project that tests them). */
+  realRateLimits?: boolean;
   exclude?: string[];
   bindings?: Record<string, string>;
   /** Auxiliary Workers; by default the local embedder (built by `pretest`) behind the EMBEDDER binding. */
@@ -59,6 +74,7 @@ function workerd(name: string, p: WorkerdProject) {
         miniflare: {
           bindings: { ...BINDINGS, ...p.bindings },
           workers: p.workers ?? [embedderWorker()],
+          ...(p.realRateLimits ? {} : { ratelimits: LIFTED_RATE_LIMITS }),
           ...(p.outboundService ? { outboundService: p.outboundService } : {}),
         },
       }),
@@ -87,8 +103,10 @@ export default defineConfig({
           "test/saas/**",
           "test/incomplete/**",
           MODEL_DOWN_TESTS,
+          RATE_LIMIT_TESTS,
         ],
       }),
+      workerd("rate-limits", { include: [RATE_LIMIT_TESTS], realRateLimits: true }),
       workerd("model-down", { include: [MODEL_DOWN_TESTS], workers: [modelDown] }),
       // Production's custom hostname provider (Cloudflare for SaaS) end to end through the site
       // object, against the API mock as the Worker's outbound service.

@@ -42,11 +42,13 @@ describe("Cloudflare for SaaS provider", () => {
     record.status = "active";
     record.ssl.status = "pending_issuance";
     delete record.ssl.validation_records;
-    expect(await provider.status(providerId)).toEqual({ providerId, sslStatus: "pending_issuance", missing: [] });
+    // Cloudflare's own ownership record (issue 24) is reported at every stage.
+    const ownership = { name: "_cf-custom-hostname.shop.customer.com", value: record.ownership_verification.value };
+    expect(await provider.status(providerId)).toEqual({ providerId, sslStatus: "pending_issuance", missing: [], ownership });
     record.ssl.status = "pending_deployment";
     expect((await provider.status(providerId)).sslStatus).toBe("pending_issuance");
     record.ssl.status = "active";
-    expect(await provider.status(providerId)).toEqual({ providerId, sslStatus: "active", missing: [] });
+    expect(await provider.status(providerId)).toEqual({ providerId, sslStatus: "active", missing: [], ownership });
     expect(api.calls.at(-1)).toMatchObject({ method: "GET", path: `/client/v4/zones/zone123/custom_hostnames/${providerId}` });
   });
 
