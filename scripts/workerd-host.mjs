@@ -102,6 +102,26 @@ async function startEmbedders(count) {
   };
 }
 
+/**
+ * wrangler.toml's top-level Rate Limiting bindings ([[ratelimits]]), in the shape Miniflare
+ * runs locally: { NAME: { namespace_id, simple: { limit, period } } }. Read from the file, so
+ * the numbers stay the ones a deployment gets.
+ */
+export function wranglerRateLimits(config = "wrangler.toml") {
+  const text = readFileSync(config, "utf8");
+  const out = {};
+  // Only top-level blocks: `[[env.production.ratelimits]]` does not start with `[[ratelimits]]`.
+  for (const block of text.split(/^\[\[ratelimits\]\]\s*$/m).slice(1)) {
+    const body = block.split(/^\[/m)[0];
+    const name = /^name\s*=\s*"([^"]+)"/m.exec(body)?.[1];
+    const namespace = /^namespace_id\s*=\s*"([^"]+)"/m.exec(body)?.[1];
+    const simple = /^simple\s*=\s*\{\s*limit\s*=\s*(\d+)\s*,\s*period\s*=\s*(\d+)\s*\}/m.exec(body);
+    if (!name || !namespace || !simple) throw new Error(`${config}: a [[ratelimits]] block this reader does not understand`);
+    out[name] = { namespace_id: namespace, simple: { limit: Number(simple[1]), period: Number(simple[2]) } };
+  }
+  return out;
+}
+
 /** The service's Durable Object bindings and their classes, as in wrangler.toml. */
 export const SERVICE_DURABLE_OBJECTS = {
   SITE: "Site",
@@ -124,6 +144,9 @@ export async function startWorkerd({
   durableObjects = SERVICE_DURABLE_OBJECTS,
   // workerd's V8 inspector on this port (CPU profiles: scripts/bench/profile.mjs).
   inspectorPort,
+  // wrangler.toml's Rate Limiting bindings, run by Miniflare. Off by default: the throughput
+  // benchmarks drive thousands of uncached reads from one client, which the limits would refuse.
+  rateLimits = false,
 }) {
   const embedder = await startEmbedders(embedderProcesses);
   let mf;
@@ -149,6 +172,7 @@ export async function startWorkerd({
               SEARCH_VECTOR_INDEX: "sqlite",
               ...vars,
             },
+            ...(rateLimits ? { ratelimits: wranglerRateLimits() } : {}),
             serviceBindings: { EMBEDDER: { external: { address: embedder.address, http: {} } } },
             durableObjects: Object.fromEntries(
               Object.entries(durableObjects).map(([binding, className]) => [binding, { className, useSQLite: true }]),

@@ -1,12 +1,14 @@
 // `npm run bench`: content API throughput and latency over 10,000 items, then
 // semantic search over 10,000 items (search.mjs), then the busy site (busy.mjs).
-// BENCH_ONLY=content, search or busy runs just one of them; BENCH_ONLY=compare runs a baseline
-// commit and the working tree side by side (compare.mjs, docs/caching.md).
+// Then what refused requests cost beside a cached read (benchRefused, docs/caching.md).
+// BENCH_ONLY=content, search, refused or busy runs just one of them; BENCH_ONLY=compare runs a
+// baseline commit and the working tree side by side (compare.mjs, docs/caching.md).
 // Runs the built Worker on workerd via Miniflare's API with a direct socket
 // (no wrangler dev proxy), drives it with autocannon, and reads CPU time from
 // the workerd process (/proc) to get CPU per request.
+import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
-import { BENCH_POST_FIELDS, api, missPaths, must, percentile, seedItems } from "../lib.mjs";
+import { BENCH_POST_FIELDS, CATEGORIES, api, missPaths, must, percentile, seedItems } from "../lib.mjs";
 import { benchSearch, waitForIndex } from "./search.mjs";
 import { buildWorker, startCacheFloor, startWorkerd, workerdCpuMs } from "../workerd-host.mjs";
 
@@ -25,7 +27,7 @@ if (only === "compare") {
 }
 const cpuMs = workerdCpuMs;
 let base = "";
-if (only !== "busy") {
+if (only !== "busy" && only !== "refused") {
   const script = buildWorker(".bench/build");
   const host = await startWorkerd({ scriptPath: script, adminToken: operator, dashboard: false });
   base = host.base;
@@ -36,6 +38,7 @@ if (only !== "busy") {
     await host.dispose();
   }
 }
+if (!only || only === "refused") await benchRefused();
 // Its own workerd (an SEO Engine site needs page capture from 127.0.0.1).
 if (!only || only === "busy") await import("./busy.mjs");
 
@@ -146,17 +149,134 @@ async function benchContent() {
 }
 
 /**
+ * What a refused request costs beside a cached read: an attacker's loop of random ids, wrong
+ * tokens or a client over its quota must cost the service less than serving a real visitor.
+ * Its own workerd, with wrangler.toml's Rate Limiting bindings (the content host runs without
+ * them: its thousands of uncached reads from one client would be refused), and a small site.
+ */
+async function benchRefused() {
+  const seconds = Number(process.env.BENCH_SECONDS ?? 4);
+  const items = Number(process.env.BENCH_ITEMS ?? 500);
+  const host = await startWorkerd({
+    scriptPath: buildWorker(".bench/build"),
+    adminToken: operator,
+    dashboard: false,
+    embedderProcesses: 1,
+    rateLimits: true,
+  });
+  try {
+    const origin = host.base;
+    // Pro for list parameters like (a); its items are embedded for search, so wait for a quiet site.
+    const { site } = await must(api(origin, "POST", "/sites", operator, { name: "Refused", plan: "pro" }), "site");
+    const key = site.adminKey;
+    await must(api(origin, "PUT", `/sites/${site.id}/collections/posts`, key, { fields: BENCH_POST_FIELDS }), "collection");
+    await seedItems(origin, site.id, key, "posts", items, (i) => ({
+      slug: `post-${i}`,
+      publish: true,
+      data: {
+        title: `Post ${i}`,
+        summary: `Summary ${i}.`,
+        body: `<p>Body ${i}.</p>`,
+        category: CATEGORIES[i % 8],
+        date: new Date(Date.UTC(2020, 0, 1) + i * 3_600_000).toISOString(),
+        cover: { url: `https://img.example.com/${i}.jpg`, alt: `Cover ${i}`, width: 1600, height: 900 },
+      },
+    }));
+    await waitForIndex(origin, site.id, key);
+
+    const query = "?page=3&limit=24&sort=-date";
+    const listPath = `/v1/${site.token}/collections/posts/items${query}`;
+    const fresh = (make) => [{ setupRequest: (req) => ({ ...req, ...make() }) }];
+    await fetch(`${origin}${listPath}`); // warm the cache entry
+
+    // Rate limited: one client (its address in CF-Connecting-IP, as Cloudflare sets it) spends
+    // the `reads` quota on uncached single items right before its row (the local limiter counts
+    // in windows of the clock), then reads lists nobody read before: each one misses the cache
+    // and reaches the limiter, which refuses it (a 429 is never stored). Needs >= 300 items.
+    const client = { "cf-connecting-ip": "203.0.113.7" };
+    const spendQuota = async () => {
+      for (let i = 0, refused = false; !refused; i++) {
+        if (i > 1000) throw new Error("the reads limit never refused: are the Rate Limiting bindings on?");
+        const res = await fetch(`${origin}/v1/${site.token}/collections/posts/items/post-${i % items}`, { headers: client });
+        await res.arrayBuffer();
+        refused = res.status === 429;
+      }
+    };
+    const misses = missPaths(site.token, "list", items);
+    let next = 0;
+
+    const cases = [
+      ["cached read: list p3, limit 24 (as (a))", 200, { path: listPath }],
+      [
+        "random site id in a public token (fresh per request)",
+        404,
+        { requests: fresh(() => ({ path: `/v1/pk_${random(16)}_${random(24)}/collections/posts/items${query}` })) },
+      ],
+      [
+        "wrong token of the real site (fresh per request)",
+        404,
+        { requests: fresh(() => ({ path: `/v1/pk_${site.id}_${random(24)}/collections/posts/items${query}` })) },
+      ],
+      [
+        "dashboard: random site id + random admin key",
+        401,
+        {
+          requests: fresh(() => {
+            const id = random(16);
+            return {
+              path: `/sites/${id}/collections/posts/items?page=3&limit=24`,
+              headers: { authorization: `Bearer sk_${id}_${random(40)}` },
+            };
+          }),
+        },
+      ],
+      [
+        "rate limited: reads quota spent, uncached list",
+        429,
+        { before: spendQuota, headers: client, requests: fresh(() => ({ path: misses[next++ % misses.length], headers: client })) },
+      ],
+    ];
+    const rows = [];
+    for (const [name, expected, how] of cases) {
+      await how.before?.();
+      const row = await drive(origin, how.path ?? listPath, { ...how, duration: seconds, statuses: true });
+      if (row.status.split(", ").some((seen) => !seen.startsWith(`${expected}:`))) row.status += ` (expected ${expected})`;
+      rows.push({ request: name, ...row });
+    }
+    const [cached] = rows;
+    for (const row of rows) {
+      row["CPU vs cached"] = `${(Number(row["CPU ms/req"]) / Number(cached["CPU ms/req"])).toFixed(2)}x`;
+      row["req/s vs cached"] = `${(row["req/s"] / cached["req/s"]).toFixed(2)}x`;
+    }
+    console.log(`\nRefused requests beside a cached read (workerd, Rate Limiting bindings of wrangler.toml, ${items} items)`);
+    console.log(`autocannon: ${CONNECTIONS} connections, ${seconds} s per row; status: answers seen (code: count)\n`);
+    console.table(rows);
+  } finally {
+    await host.dispose();
+  }
+}
+
+/** `length` random characters of the id alphabet (src/contract/ids.ts). */
+function random(length) {
+  const alphabet = "abcdefghijklmnopqrstuvwxyz234567";
+  return Array.from(randomBytes(length), (b) => alphabet[b & 31]).join("");
+}
+
+/**
  * One autocannon run against `path`. With `unique`, each request gets a never-seen query
  * parameter of that name (for what is never cached: the dashboard, the floor Worker); with
  * `misses`, each request takes the next of those URLs. CPU is all workerd processes' time.
  */
-async function drive(origin, path, { unique, misses, headers, connections = CONNECTIONS, duration = DURATION } = {}) {
+async function drive(origin, path, opts = {}) {
+  const { unique, misses, headers, connections = CONNECTIONS, duration = DURATION, statuses } = opts;
   const sep = path.includes("?") ? "&" : "?";
-  const requests = misses
-    ? [{ setupRequest: (req) => ({ ...req, path: misses.list[misses.from() % misses.list.length] }) }]
-    : unique
-      ? [{ setupRequest: (req) => ({ ...req, path: `${path}${sep}${unique}=${requestNumber++}` }) }]
-      : undefined;
+  const requests = opts.requests
+    ? opts.requests
+    : misses
+      ? [{ setupRequest: (req) => ({ ...req, path: misses.list[misses.from() % misses.list.length] }) }]
+      : unique
+        ? [{ setupRequest: (req) => ({ ...req, path: `${path}${sep}${unique}=${requestNumber++}` }) }]
+        : undefined;
   const cpuBefore = cpuMs();
   const r = await autocannon({ url: `${origin}${path}`, connections, duration, headers, requests });
   const cpu = cpuMs() - cpuBefore;
@@ -165,6 +285,13 @@ async function drive(origin, path, { unique, misses, headers, connections = CONN
     "p50 ms": r.latency.p50,
     "p99 ms": r.latency.p99,
     "CPU ms/req": r.requests.total ? (cpu / r.requests.total).toFixed(3) : "-",
-    errors: r.errors + r.non2xx,
+    ...(statuses
+      ? {
+          status: Object.entries(r.statusCodeStats)
+            .map(([code, { count }]) => `${code}: ${count}`)
+            .join(", "),
+          errors: r.errors,
+        }
+      : { errors: r.errors + r.non2xx }),
   };
 }
