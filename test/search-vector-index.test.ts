@@ -6,12 +6,11 @@ import { plainText } from "../actors/site/content/plain-text";
 import { SqliteVectorIndex } from "../actors/site/search/sqlite-index";
 import type { Collection } from "../actors/site/storage/rows";
 import { cosine } from "./search-helpers";
-import { SQLSchemaMigrations } from "durable-utils/sql-migrations";
-import { SITE_MIGRATIONS } from "../actors/site/storage/migrations";
+import { runSiteMigrations } from "../actors/site/storage/migrations";
 
 /** A Site object's database with its schema (an object where no site was created writes nothing by itself). */
 async function siteSql(state: DurableObjectState): Promise<SqlStorage> {
-  await new SQLSchemaMigrations({ doStorage: state.storage, migrations: SITE_MIGRATIONS }).runAll();
+  await runSiteMigrations(state.storage);
   return state.storage.sql;
 }
 

@@ -43,6 +43,14 @@ window.addEventListener("beforeunload", (e) => {
   if (dirty()) e.preventDefault();
 });
 
+/** The session ended: drop the address (and any unsaved form) without asking; sign-in follows. */
+export function leaveForSignIn(): void {
+  guards.clear();
+  history.replaceState(null, "", location.pathname + location.search);
+  current = location.hash;
+  route.value = [];
+}
+
 export const href = (...parts: string[]): string => `#/${parts.map(encodeURIComponent).join("/")}`;
 
 export function go(...parts: string[]): void {

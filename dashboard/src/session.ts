@@ -5,7 +5,8 @@
  */
 import { signal } from "@preact/signals";
 import { api, sessionLost } from "./api";
-import { site } from "./site-state";
+import { leaveForSignIn } from "./router";
+import { collections, site } from "./site-state";
 import type { Session } from "./types";
 
 /** undefined while the dashboard asks the service who is signed in. */
@@ -14,10 +15,39 @@ export const session = signal<Session | null | undefined>(undefined);
 /** A site's new admin key, held in this page's memory only, for the sign-in screen to show once. */
 export const replacedKey = signal<string | null>(null);
 
+/** Set when another tab of this dashboard ended the session (the sign-in screen says so). */
+export const endedElsewhere = signal(false);
+
+/**
+ * Every tab of the dashboard shares one session cookie: when one tab ends it (sign out, admin
+ * key replaced), the others are told at once and drop the site from screen, instead of showing
+ * it until their next request fails. Only the fact travels; a replaced key stays in its own page.
+ */
+const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel("open-content-edge:session") : null;
+channel?.addEventListener("message", (e: MessageEvent<unknown>) => {
+  if ((e.data as { type?: unknown } | null)?.type !== "session-ended") return;
+  endedElsewhere.value = true;
+  clearHere();
+});
+
+function clearHere(): void {
+  site.value = null;
+  collections.value = null;
+  session.value = null;
+  leaveForSignIn();
+}
+
+/** The session is over: nothing of the site stays on screen in this tab or any other. */
+export function sessionEnded(): void {
+  clearHere();
+  channel?.postMessage({ type: "session-ended" });
+}
+
 export async function refreshSession(): Promise<void> {
   try {
     session.value = (await api<{ session: Session }>("GET", "/sessions/current")).session;
     sessionLost.value = false;
+    endedElsewhere.value = false;
   } catch {
     session.value = null;
   }
@@ -25,7 +55,5 @@ export async function refreshSession(): Promise<void> {
 
 export async function signOut(): Promise<void> {
   await api("DELETE", "/sessions/current").catch(() => undefined);
-  session.value = null;
-  site.value = null;
-  location.hash = "";
+  sessionEnded();
 }

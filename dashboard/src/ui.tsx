@@ -7,6 +7,8 @@ export function Field(props: {
   label: string;
   hint?: string;
   error?: string | undefined;
+  /** What to do about the error (a link), shown after it. */
+  errorAction?: ComponentChildren;
   children: (id: string, describedBy: string | undefined) => ComponentChildren;
 }) {
   const id = useId();
@@ -25,6 +27,7 @@ export function Field(props: {
       {props.error && (
         <p class="error" id={errorId}>
           {props.error}
+          {props.errorAction && <> {props.errorAction}</>}
         </p>
       )}
     </div>

@@ -154,9 +154,17 @@ const siteOps: Operation[] = [
     tag: "Collections",
     summary: "Create or update a collection",
     description:
-      "Changing a field's type or target while items hold values, or making a field required while items lack it, is 409. Removing a field deletes its values from every item.",
+      "Changing a field's type or target while items hold values, or making a field required while items lack it, is 409. Removing a field deletes its values from every item. Send `If-None-Match: *` to create only: when the slug is taken the answer is 409 `conflict` and nothing changes.",
     auth: "siteKey",
-    params: [P.slug],
+    params: [
+      P.slug,
+      {
+        name: "if-none-match",
+        in: "header",
+        description: "`*`: create only; an existing collection with this slug is never replaced (409 `conflict`).",
+        schema: z.literal("*"),
+      },
+    ],
     body: collectionInputSchema,
     responses: { 200: json("Updated.", collection), 201: json("Created.", collection, { collection: examples.collection }) },
     errors: ["not_found", "conflict"],

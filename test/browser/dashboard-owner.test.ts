@@ -8,7 +8,7 @@ import type { Page } from "playwright-core";
 import { api, pageServer, putPage, service, type Site } from "./harness";
 import { checkScreen, dashboardBrowser, OPERATOR, signIn } from "./dashboard-harness";
 
-const { newPage } = dashboardBrowser();
+const { newPage, browser } = dashboardBrowser();
 
 const SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="900"><rect width="1600" height="900" fill="#b45309"/></svg>`;
 
@@ -85,6 +85,34 @@ describe("defects a new site owner met (issue 22)", () => {
     await page.close();
   });
 
+  it("2: the SEO Engine checks request every item's social image and name the item whose image is broken", async () => {
+    const site = await recipesSite("seo_engine", "Social images");
+    const cover = await putImage(`/img-${site.id}/soup.svg`);
+    await addRecipe(site, "tomato-soup", { title: "Tomato soup", cover: { url: cover, alt: "A bowl of soup" } });
+    const gone = `${pageServer()}/img-${site.id}/gone.svg`;
+    expect((await fetch(gone)).status).toBe(404);
+    const breadId = await addRecipe(site, "lost-bread", { title: "Lost bread", cover: { url: gone, alt: "Bread" } });
+    const pageUrl = await putPage(`/social-${site.id}/`, recipesPage(site.token, "Recipes"));
+    await api("PUT", `/sites/${site.id}/ssr/capture`, site.adminKey, { pageUrl, collection: "recipes" });
+    const page = await newPage();
+    await signIn(page, site.adminKey);
+    await page.goto(`${service()}/dashboard/#/${site.id}/seo`);
+    // No preview chosen: the checks look at every published item on their own.
+    const card = page.locator(".card", { has: page.getByRole("heading", { name: "Social images" }) });
+    const alert = card.getByRole("alert");
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain("1 social image does not load");
+    expect(await alert.getByRole("listitem").allTextContents()).toEqual([`Lost bread: ${gone}`]);
+    await alert.getByRole("link", { name: "Lost bread" }).click();
+    await expect.poll(() => page.url()).toMatch(new RegExp(`/items/recipes/${breadId}$`));
+
+    // The image is put back on the host: the check says every address loads.
+    await putImage(`/img-${site.id}/gone.svg`);
+    await page.goto(`${service()}/dashboard/#/${site.id}/seo`);
+    await card.getByText("All 2 social image addresses load").waitFor();
+    await page.close();
+  });
+
   it("3 and 4: a capture elsewhere says what stops being served and asks; after it the preview is not stale", async () => {
     const site = await recipesSite("seo_engine", "Captures");
     await addRecipe(site, "tomato-soup", { title: "Tomato soup", body: BODY });
@@ -154,6 +182,33 @@ describe("defects a new site owner met (issue 22)", () => {
     await page.getByRole("navigation", { name: "Main" }).waitFor();
     expect(await page.locator(".token code").count()).toBe(0);
     await page.close();
+  });
+
+  it("5: replacing the admin key returns every open tab of the dashboard to sign-in at once", async () => {
+    const site = await recipesSite("pro", "Keys, two tabs");
+    const context = await browser().newContext({ viewport: { width: 1280, height: 900 } });
+    try {
+      const first = await context.newPage();
+      await signIn(first, site.adminKey);
+      // A second tab of the same browser shares the session cookie and shows the site's items.
+      const second = await context.newPage();
+      await second.goto(`${service()}/dashboard/#/${site.id}/items/recipes`);
+      await second.getByRole("navigation", { name: "Main" }).waitFor();
+      await first.goto(`${service()}/dashboard/#/${site.id}/settings`);
+      await first.getByRole("button", { name: "Replace admin key" }).click();
+      await first.getByRole("dialog").getByRole("button", { name: "Replace key" }).click();
+      await first.getByRole("heading", { name: "Sign in to your content dashboard" }).waitFor();
+      // The other tab makes no request of its own: it is told, and leaves the site at once.
+      await second.getByRole("heading", { name: "Sign in to your content dashboard" }).waitFor({ timeout: 5000 });
+      expect(await second.getByRole("navigation", { name: "Main" }).count()).toBe(0);
+      expect(await second.getByText("Your session has ended. Sign in again to continue.").count()).toBe(1);
+      expect(new URL(second.url()).hash).toBe("");
+      // The new key stays in the page that replaced it.
+      expect(await second.locator(".token code").count()).toBe(0);
+      expect(await first.locator(".token code").count()).toBe(1);
+    } finally {
+      await context.close();
+    }
   });
 
   it("6: the description source names the field used, and the drawn description keeps block separators", async () => {

@@ -35,14 +35,24 @@ export function readCollections(sql: SqlStorage): Collection[] {
  * Creates or updates a collection. Changes that would leave stored items
  * invalid are refused (409) before anything is written; a removed field is
  * migrated by deleting its values from every item of the collection.
+ * `createOnly` (the client sent `If-None-Match: *`) refuses an existing slug,
+ * so a "new collection" form can never replace, and strip, one that exists.
  */
 export function putCollection(
   sql: SqlStorage,
   all: readonly Collection[],
   slug: string,
   input: CollectionInput,
+  createOnly = false,
 ): { collection: Collection; created: boolean } {
   const existing = all.find((c) => c.slug === slug);
+  if (existing && createOnly) {
+    throw new ApiError(
+      "conflict",
+      `A collection with the slug "${slug}" exists already; nothing was changed. Open it to edit its fields, or choose another slug.`,
+      { slug },
+    );
+  }
   for (const f of input.fields) {
     if ((f.type === "reference" || f.type === "references") && f.collection !== slug) {
       if (!all.some((c) => c.slug === f.collection)) {

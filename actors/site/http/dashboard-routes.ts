@@ -100,7 +100,9 @@ export function dashboardRoutes(s: SiteContext) {
     .put("/collections/:slug", async (req) => {
       const slug = slugParam(req);
       const input = parseBody(collectionInputSchema, await readJsonObject(req), "collection");
-      const result = s.storage.transactionSync(() => putCollection(s.sql, s.collections(), slug, input));
+      // `If-None-Match: *` means "only if no collection has this slug" (RFC 9110 §13.1.2).
+      const createOnly = req.headers.get("if-none-match")?.trim() === "*";
+      const result = s.storage.transactionSync(() => putCollection(s.sql, s.collections(), slug, input, createOnly));
       s.collectionsChanged();
       s.contentChanged();
       return json({ collection: result.collection }, result.created ? 201 : 200);

@@ -216,28 +216,30 @@ export const SITE_MIGRATIONS: SQLSchemaMigration[] = [
     idMonotonicInc: 11,
     description: "custom hostnames: the DNS ownership proof (TXT) each registration must show",
     // Hostnames active before the proof existed keep serving (they were validated the old way);
-    // every pending one gets its challenge on its next check.
-    sql: `
-      ALTER TABLE custom_hostnames ADD COLUMN challenge_name TEXT NOT NULL DEFAULT '';
-      ALTER TABLE custom_hostnames ADD COLUMN challenge_value TEXT NOT NULL DEFAULT '';
-      ALTER TABLE custom_hostnames ADD COLUMN owner_verified INTEGER NOT NULL DEFAULT 0;
-      UPDATE custom_hostnames SET owner_verified = 1 WHERE ssl_status = 'active';
-    `,
+    // every pending one gets its challenge on its next check. Statements: ADDED_COLUMNS, then AFTER.
   },
   {
     idMonotonicInc: 12,
     description: "publish webhook: signed deliveries accepted once; the secret-in-URL form only for hooks made before",
     // Existing captures keep accepting their old URL (secret in the path) until the owner rotates the secret.
-    sql: `
-      ALTER TABLE ssr_capture ADD COLUMN webhook_legacy_url INTEGER NOT NULL DEFAULT 1;
-      CREATE TABLE IF NOT EXISTS webhook_deliveries (id TEXT PRIMARY KEY, seen_at INTEGER NOT NULL);
-    `,
   },
 ];
 
 /** Columns added to existing tables, by migration number: [table, column, definition]. */
-const ADDED_COLUMNS: Record<number, readonly [string, string, string]> = {
-  10: ["site", "image_resizing_hosts", "TEXT NOT NULL DEFAULT '[]'"],
+const ADDED_COLUMNS: Record<number, readonly (readonly [string, string, string])[]> = {
+  10: [["site", "image_resizing_hosts", "TEXT NOT NULL DEFAULT '[]'"]],
+  11: [
+    ["custom_hostnames", "challenge_name", "TEXT NOT NULL DEFAULT ''"],
+    ["custom_hostnames", "challenge_value", "TEXT NOT NULL DEFAULT ''"],
+    ["custom_hostnames", "owner_verified", "INTEGER NOT NULL DEFAULT 0"],
+  ],
+  12: [["ssr_capture", "webhook_legacy_url", "INTEGER NOT NULL DEFAULT 1"]],
+};
+
+/** Statements after a step's columns exist; each harmless when replayed. */
+const AFTER: Record<number, string> = {
+  11: "UPDATE custom_hostnames SET owner_verified = 1 WHERE ssl_status = 'active';",
+  12: "CREATE TABLE IF NOT EXISTS webhook_deliveries (id TEXT PRIMARY KEY, seen_at INTEGER NOT NULL);",
 };
 
 /** Runs every site migration not run yet; ALTER TABLE steps only where their column is missing. */
@@ -245,8 +247,13 @@ export async function runSiteMigrations(storage: DurableObjectStorage): Promise<
   await new SQLSchemaMigrations({ doStorage: storage, migrations: SITE_MIGRATIONS }).runAll((id) => {
     const added = ADDED_COLUMNS[id];
     if (!added) return "";
-    const [table, column, definition] = added;
-    const has = storage.sql.exec("SELECT 1 FROM pragma_table_info(?) WHERE name = ?", table, column).toArray().length > 0;
-    return has ? "SELECT 1" : `ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`;
+    const missing = added.filter(
+      ([table, column]) => storage.sql.exec("SELECT 1 FROM pragma_table_info(?) WHERE name = ?", table, column).toArray().length === 0,
+    );
+    const statements = [
+      ...missing.map(([table, column, definition]) => `ALTER TABLE ${table} ADD COLUMN ${column} ${definition};`),
+      AFTER[id] ?? "",
+    ];
+    return statements.join("\n").trim() || "SELECT 1";
   });
 }

@@ -1,6 +1,6 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api, ApiFailure, get } from "../api";
-import { go, goSaved, guardUnsaved } from "../router";
+import { go, goSaved, guardUnsaved, href } from "../router";
 import { collections, reloadCollections, site, sitePath } from "../site-state";
 import { fieldKeyOf, slugify } from "../slugify";
 import { FIELD_TYPES, INDEXABLE, TYPE_NAMES, type Collection, type Field, type FieldType, type ItemList } from "../types";
@@ -91,6 +91,7 @@ export function CollectionEditor(props: { slug: string | null }) {
   const [pending, setPending] = useState<string[] | null>(null);
   const [deleting, setDeleting] = useState(false);
   const [dirty, setDirty] = useState(false);
+  const slugInput = useRef<HTMLInputElement>(null);
   useEffect(() => guardUnsaved(() => dirty), [dirty]);
   useEffect(() => {
     if (!existing) return;
@@ -107,21 +108,33 @@ export function CollectionEditor(props: { slug: string | null }) {
     setRows((rs) => rs.map((r) => (r.uid === uid ? { ...r, ...patch } : r)));
   };
   const others = (collections.value ?? []).filter((c) => c.slug !== existing?.slug);
+  // A new collection never takes the slug of one that exists: saving would replace its fields.
+  const taken = !existing && (collections.value ?? []).some((c) => c.slug === slug);
+  const slugError = taken ? "A collection with this slug exists:" : errors.slug;
 
   const save = async () => {
     setError(null);
     setErrors({});
     try {
-      const res = await api<{ collection: Collection }>("PUT", sitePath("collections", slug), {
-        name,
-        fields: clean(rows, existing?.fields ?? []),
-      });
+      // A new collection is created only (If-None-Match: *): the service refuses a slug taken meanwhile.
+      const res = await api<{ collection: Collection }>(
+        "PUT",
+        sitePath("collections", slug),
+        { name, fields: clean(rows, existing?.fields ?? []) },
+        existing ? {} : { "if-none-match": "*" },
+      );
       await reloadCollections();
       setDirty(false);
       setSaved(true);
       setRows((rs) => rs.map((r) => ({ ...r, saved: true })));
       if (!existing) goSaved(s.id, "items", res.collection.slug);
     } catch (err) {
+      if (!existing && err instanceof ApiFailure && err.status === 409 && err.error.details?.["slug"] === slug) {
+        // Created elsewhere since this screen loaded: the list learns of it, and the Slug field says so.
+        await reloadCollections();
+        slugInput.current?.focus();
+        return;
+      }
       if (err instanceof ApiFailure) setErrors(err.fieldErrors);
       setError(err);
     }
@@ -129,6 +142,10 @@ export function CollectionEditor(props: { slug: string | null }) {
   const submit = (e: Submit) => {
     e.preventDefault();
     setSaved(false);
+    if (taken) {
+      slugInput.current?.focus();
+      return;
+    }
     const words = existing ? consequences(existing.fields, clean(rows, existing.fields)) : [];
     if (words.length) setPending(words);
     else void save();
@@ -166,10 +183,17 @@ export function CollectionEditor(props: { slug: string | null }) {
               />
             )}
           </Labelled>
-          <Labelled label="Collection slug" hint="Used in URLs and the API; cannot change later." error={errors.slug}>
+          <Labelled
+            label="Collection slug"
+            hint="Used in URLs and the API; cannot change later."
+            error={slugError}
+            errorAction={taken && <a href={href(s.id, "collection", slug)}>open it</a>}
+          >
             {(id, d) => (
               <input
                 id={id}
+                ref={slugInput}
+                aria-invalid={taken || undefined}
                 required
                 readOnly={Boolean(existing)}
                 pattern="[a-z0-9]+(-[a-z0-9]+)*"

@@ -6,6 +6,7 @@ import { PlanGate } from "../plan-gate";
 import { collections, site, sitePath } from "../site-state";
 import type { ItemList } from "../types";
 import { Confirm, Copy, ErrorNotice, Field, Heading, Notice, type Submit, when } from "../ui";
+import { SocialImages } from "./seo-images";
 import { Preview } from "./seo-preview";
 
 interface ActiveHostname {
@@ -43,6 +44,7 @@ export function SeoEngine() {
       {capture && <Addresses capture={capture} hostname={hostname?.hostname ?? null} />}
       {/* A new capture is a new preview: nothing of the previous page stays on screen. */}
       {capture && <Preview key={`${capture.capturedAt} ${capture.publicUrl} ${capture.collection ?? ""}`} capture={capture} />}
+      {capture && <SocialImages key={`${capture.capturedAt} ${capture.collection ?? ""}`} capture={capture} />}
       <CaptureForm existing={capture} onCaptured={(c) => setCapture(c)} />
     </section>
   );

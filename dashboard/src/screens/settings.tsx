@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { api, ApiFailure } from "../api";
-import { replacedKey, session, signOut } from "../session";
-import { collections, site, sitePath } from "../site-state";
+import { replacedKey, session, sessionEnded, signOut } from "../session";
+import { site, sitePath } from "../site-state";
 import type { Site } from "../types";
 import { Confirm, Copy, ErrorNotice, Field, Heading, Notice, type Submit } from "../ui";
 
@@ -51,10 +51,7 @@ export function Settings() {
         // The rotation ended this session too: nothing of the site stays on screen. The sign-in
         // screen shows the new key once, from this page's memory.
         replacedKey.value = adminKey;
-        site.value = null;
-        collections.value = null;
-        session.value = null;
-        history.replaceState(null, "", location.pathname + location.search);
+        sessionEnded();
         return;
       }
       setNewKey(adminKey);
