@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { listPage } from "./fixtures/blog-pages";
 import { type CallOptions, type TestSite, ORIGIN, OPERATOR, addItem, call, callJson, newBlog } from "./helpers";
 import { settleIndex } from "./search-helpers";
+import { proveOwnership, view } from "./hostname-helpers";
 import { capture as putCapture, publishedPost, putPage, signedHeaders } from "./ssr-helpers";
 import { OPERATIONS, checkAnswer, documentedAnswers, exampleProblems } from "./contract/document";
 
@@ -290,6 +291,8 @@ describe("the API answers exactly as openapi.json describes", () => {
     await hit("getCustomHostname", "GET", base, { auth });
     await hit("deleteCustomHostname", "DELETE", base, { auth });
     await hit("putCustomHostname", "POST", base, { auth, body: { hostname } });
+    // Proven (its TXT record published), the hostname is this site's: other sites then get 409.
+    await proveOwnership((await view(site)).body.customHostname);
     await hit("putCustomHostname", "POST", base, { auth, body: { hostname } });
     await hit("putCustomHostname", "POST", base, { auth, body: { hostname: "http://not a host/" } });
     await hit("putCustomHostname", "POST", `/sites/${blog.id}/ssr/custom-hostname`, { auth: blog.adminKey, body: { hostname } });
