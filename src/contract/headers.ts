@@ -23,3 +23,10 @@ export const SERVICE_TOKEN_HEADER = "x-service-token";
 
 /** One year, subdomains included: the service's own hosts are https only in production. */
 export const HSTS_VALUE = "max-age=31536000; includeSubDomains";
+
+/**
+ * Set by the front Worker on every dashboard request it authorised: who is calling, as JSON
+ * (`PrincipalHeader` in ./principal.ts). The site and workspace objects trust it because only
+ * the front Worker can set an `x-oc-` header.
+ */
+export const PRINCIPAL_HEADER = "x-oc-principal";
