@@ -1,4 +1,5 @@
 import type { Collection } from "../storage/rows";
+import { itemTitleOf } from "../../../src/contract/item-title";
 
 export interface SiteStats {
   collections: number;
@@ -27,7 +28,7 @@ export function siteStats(sql: SqlStorage, collections: readonly Collection[]): 
         slug: r.slug,
         collection: c?.slug ?? "",
         status: r.status,
-        title: c ? titleOf(c, JSON.parse(r.data) as Record<string, unknown>) : null,
+        title: c ? (itemTitleOf(c.fields, JSON.parse(r.data) as Record<string, unknown>)?.slice(0, 200) ?? null) : null,
         updatedAt: r.updated_at,
       };
     });
@@ -37,10 +38,4 @@ export function siteStats(sql: SqlStorage, collections: readonly Collection[]): 
     drafts: counts.find((c) => c.status === "draft")?.n ?? 0,
     recent,
   };
-}
-
-/** The item's first text field, which site builders use as its name. */
-function titleOf(c: Collection, data: Record<string, unknown>): string | null {
-  const f = c.fields.find((x) => x.type === "text" && typeof data[x.key] === "string");
-  return f ? (data[f.key] as string).slice(0, 200) : null;
 }
