@@ -24,6 +24,7 @@ import { checkDelayMs, checkHostname, HOSTNAME_JOB, releaseUnprovenHostname, val
 import { VALIDATION_PATH } from "../src/contract/hostnames";
 import { CACHE_VERSION_HEADER, RENDER_HEADER, HOST_HEADER, SESSION_HEADER, OPERATOR_HEADER } from "../src/contract/headers";
 import { NO_STORE } from "../src/contract/cache-control";
+import { countWhere } from "./site/storage/items-table";
 
 export interface SiteMeta {
   siteId: string;
@@ -303,7 +304,7 @@ export class Site extends DurableObject<Env> {
         const key = `${where}\u0000${JSON.stringify(args)}`;
         let n = this.#counts.get(key);
         if (n === undefined) {
-          n = this.#sql.exec<{ n: number }>(`SELECT count(*) AS n FROM items WHERE ${where}`, ...args).one().n;
+          n = countWhere(this.#sql, where, args);
           if (this.#counts.size > 1000) this.#counts.clear();
           this.#counts.set(key, n);
         }
