@@ -7,9 +7,24 @@ import { mayBeIssued } from "./sites/issued";
 import { clientKey } from "./limits/client";
 import { enforce } from "./limits/rate-limit";
 import { operatorSessionsStub, siteStub } from "./stubs";
+import type { Principal as Caller } from "./contract/principal";
+import { type AccountPrincipal, accountPrincipal, verifyAccountSession } from "./accounts/principal";
 
-/** Who is calling. A site owner signed in to the dashboard carries the session id the site object checks. */
-export type Principal = { kind: "operator" } | { kind: "site"; siteId: string; session?: string };
+/**
+ * Who is calling. A site owner signed in to the dashboard carries the session id the site object
+ * checks; a person signed in with their account carries the contract's Principal (PRINCIPAL_HEADER).
+ */
+export type Principal =
+  | { kind: "operator" }
+  | { kind: "site"; siteId: string; session?: string }
+  | { kind: "account"; siteId: string; principal: AccountPrincipal };
+
+/** The contract's Principal of a caller authorised for a site, as PRINCIPAL_HEADER carries it. */
+export function callerOf(principal: Principal): Caller {
+  if (principal.kind === "operator") return { kind: "operator" };
+  if (principal.kind === "site") return { kind: "siteKey", siteId: principal.siteId };
+  return principal.principal;
+}
 
 export function bearer(request: Request): string | null {
   return /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1] ?? null;
@@ -69,6 +84,12 @@ export async function authorizeSite(request: Request, env: Env, siteId: string):
   }
   const session = cookieSession(request);
   const owner = session === null ? null : sessionOwner(session);
+  if (session !== null && owner?.kind === "account") {
+    // Whether the account may see this site is the site's and workspace's to decide (its memberships travel along).
+    const verified = await verifyAccountSession(env, session);
+    if (!verified) throw new ApiError("unauthorized", "Your dashboard session has ended; sign in again.");
+    return { kind: "account", siteId, principal: accountPrincipal(verified) };
+  }
   if (session === null || owner?.kind !== "site") {
     throw new ApiError("unauthorized", "Sign in to the dashboard, or send the site admin key as Authorization: Bearer <key>.");
   }
