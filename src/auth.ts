@@ -9,6 +9,7 @@ import { enforce } from "./limits/rate-limit";
 import { operatorSessionsStub, siteStub } from "./stubs";
 import type { Principal as Caller } from "./contract/principal";
 import { type AccountPrincipal, accountPrincipal, verifyAccountSession } from "./accounts/principal";
+import type { VerifiedSession } from "./accounts/types";
 
 /**
  * Who is calling. A site owner signed in to the dashboard carries the session id the site object
@@ -47,6 +48,17 @@ export function cookieSession(request: Request): string | null {
     throw new ApiError("forbidden", "Changes made with a dashboard session must come from the dashboard's own page.");
   }
   return id;
+}
+
+/**
+ * The signed-in account of a request made with an account session cookie (a state-changing
+ * request from the dashboard's own origin only), for the account's own endpoints.
+ */
+export async function requireAccount(request: Request, env: Env): Promise<{ sessionId: string; verified: VerifiedSession }> {
+  const id = cookieSession(request);
+  const verified = id === null ? null : await verifyAccountSession(env, id);
+  if (id === null || !verified) throw new ApiError("unauthorized", "Sign in with your account to see this.");
+  return { sessionId: id, verified };
 }
 
 async function isOperator(request: Request, env: Env): Promise<boolean> {

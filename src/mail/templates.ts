@@ -49,6 +49,15 @@ export const passwordResetMail = (to: string, url: string): Mail =>
     link: { label: "Choose a new password", url },
   });
 
+/** What a "new sign-in" mail says about the client: browser, country, when (never the session). */
+export function signInNotice(
+  client: { userAgent: string | null; country: string | null },
+  method: string,
+): { when: string; client: string; method: string } {
+  const ua = (client.userAgent ?? "an unknown browser").slice(0, 120);
+  return { when: new Date().toUTCString(), client: `${ua}${client.country ? ` in ${client.country}` : ""}`, method };
+}
+
 export const newSignInMail = (to: string, what: { when: string; client: string; method: string }): Mail =>
   build("new_sign_in", to, "New sign-in to your account", {
     lines: [
