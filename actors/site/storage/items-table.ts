@@ -292,13 +292,12 @@ export function rowsPage(
   return sql.exec<ItemRow>(`SELECT * FROM items WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, ...args, limit, offset).toArray();
 }
 
+type RecentRow = { id: string; slug: string; collection_id: string; status: string; data: string; updated_at: string };
+
 /** The latest changed items of any collection, newest first (the overview). */
-export function recentRows(
-  sql: SqlStorage,
-  limit: number,
-): { id: string; slug: string; collection_id: string; status: string; data: string; updated_at: string }[] {
+export function recentRows(sql: SqlStorage, limit: number): RecentRow[] {
   return sql
-    .exec<{ id: string; slug: string; collection_id: string; status: string; data: string; updated_at: string }>(
+    .exec<RecentRow>(
       "SELECT id, slug, collection_id, status, data, updated_at FROM items ORDER BY updated_at DESC, seq DESC LIMIT ?",
       limit,
     )
