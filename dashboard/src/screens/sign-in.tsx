@@ -29,7 +29,7 @@ export function SignIn(props: { ended: boolean; newKey?: string | null }) {
   const error = form.errors.key ?? form.failure;
   return (
     <main class="sign-in">
-      <form onSubmit={account.onSubmit} class="card" aria-labelledby="sign-in-title">
+      <form onSubmit={account.onSubmit} class="card">
         <h1 id="sign-in-title" tabIndex={-1}>
           Sign in to your content dashboard
         </h1>
@@ -80,7 +80,7 @@ export function SignIn(props: { ended: boolean; newKey?: string | null }) {
           <a href={href("forgot")}>Forgot your password?</a> · New here? <a href={href("sign-up")}>Create an account</a>
         </p>
       </form>
-      <form onSubmit={form.onSubmit} class="card" aria-labelledby="key-title">
+      <form onSubmit={form.onSubmit} class="card">
         <h2 id="key-title">Sign in with an admin key</h2>
         <p>
           Use your site's <strong>admin key</strong> (it starts with <code>sk_</code> and was shown when the site was created), or the
