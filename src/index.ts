@@ -16,6 +16,8 @@ import { createSite, createWorkspace, getWorkspace, patchWorkspace, siteDashboar
 import { dashboardAsset } from "./routes/dashboard-assets";
 import { currentSession, signIn, signOut } from "./routes/sessions";
 import { requestTarget, withFrontHeaders } from "./http/response-headers";
+import { contentRefusal, dashboardRefusal } from "./routes/refusals";
+import { rawTarget } from "./http/raw-target";
 
 type Args = [Env, ExecutionContext];
 
@@ -72,7 +74,16 @@ export default {
       if (read && isServiceHost(env, read.host)) {
         const hit = contentHit(request, read);
         if (hit) return request.method === "HEAD" ? new Response(null, hit) : hit;
+        // A made-up token, a wrong one, a client already refused: answered before the full path.
+        const refused = contentRefusal(request, env, read);
+        if (refused) return refused;
       }
+    }
+    // A dashboard call with an admin key of a site id nobody was issued: refused before the router.
+    if (request.body === null && request.headers.has("authorization") && !request.headers.has(SERVICE_TOKEN_HEADER)) {
+      const target = rawTarget(request.url);
+      const refused = target && isServiceHost(env, target.host) ? dashboardRefusal(request, env, target) : null;
+      if (refused) return refused;
     }
     return full(request, env, ctx);
   },
@@ -83,7 +94,7 @@ async function full(request: Request, env: Env, ctx: ExecutionContext): Promise<
   // The Host the client asked for (workerd builds request.url from it).
   const serviceHost = url === null || isServiceHost(env, url.host);
   if (url === null) return withFrontHeaders(oddTarget(request), url, serviceHost);
-  const answered = withPolicies(await answer(request, env, ctx, url), policiesFor(request, url, serviceHost));
+  const answered = withPolicies(await answer(request, env, ctx, url), policiesFor(request, url.pathname, serviceHost));
   return withFrontHeaders(answered, url, serviceHost);
 }
 

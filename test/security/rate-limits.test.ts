@@ -4,6 +4,7 @@ import { capture } from "../ssr-helpers";
 import { putPage } from "../ssr-helpers";
 import { listPage } from "../fixtures/blog-pages";
 import { renderedBlog } from "../hostname-helpers";
+import { isRefused } from "../../src/limits/rate-limit";
 
 let n = 0;
 /** A client address of its own per test, so tests never share a bucket. */
@@ -35,6 +36,38 @@ describe("rate limits (Workers Rate Limiting binding, Miniflare locally)", () =>
     const ok = await call("GET", `/v1/${site.token}/search?q=bread+other`, { headers: { "cf-connecting-ip": "2001:db8:aa:2::1" } });
     expect(ok.status).toBe(200);
     expect(ok.headers.get("ratelimit-policy")).toBe('"search";q=30;w=60');
+  });
+
+  it("a refused client is refused from memory until its Retry-After: no limiter call, no cache lookup, same answer", async () => {
+    const site = await newBlog("pro");
+    const other = await newBlog("pro");
+    const ip = uniqueV4();
+    const headers = { "cf-connecting-ip": ip };
+    let first: Response | null = null;
+    // Two windows' worth and one of uncached searches: however the minute falls, one is refused.
+    for (let i = 0; i < 61 && !first; i++) {
+      const res = await call("GET", `/v1/${site.token}/search?q=flour+${i}`, { headers });
+      if (res.status === 429) first = res;
+      else await res.body?.cancel();
+    }
+    expect(first).not.toBeNull();
+    const firstBody = await first!.text();
+    // The limiter's verdict is held for this client and site (the key the limiter counts by) ...
+    expect(isRefused("search", `${ip}|${site.id}`)).toBe(true);
+    expect(isRefused("search", `${ip}|${other.id}`)).toBe(false);
+    // ... so its next reads, even of queries never asked, get the same 429 without reaching it.
+    for (let i = 0; i < 5; i++) {
+      const again = await call("GET", `/v1/${site.token}/search?q=sugar+${i}`, { headers });
+      expect(again.status).toBe(429);
+      expect(again.headers.get("retry-after")).toBe("60");
+      expect(again.headers.get("ratelimit-policy")).toBe('"search";q=30;w=60');
+      expect(again.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(await again.text()).toBe(firstBody);
+    }
+    // Another site's bucket is untouched.
+    const ok = await call("GET", `/v1/${other.token}/search?q=flour`, { headers });
+    expect(ok.status).toBe(200);
+    await ok.body?.cancel();
   });
 
   it("cached reads are free: the same list 400 times from one client is never refused", async () => {
