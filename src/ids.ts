@@ -41,6 +41,14 @@ export function siteIdMac(secret: string, random: string): string {
   return out;
 }
 
+/**
+ * `bytes` bytes (at most 32) of HMAC-SHA-256 of `message` under `secret`, in hex: a value the
+ * service can give again without storing it, and nobody without the secret can work out.
+ */
+export function keyedHex(secret: string, message: string, bytes: number): string {
+  return toHex(macOf(secret, message).slice(0, bytes));
+}
+
 type HmacState = _HMAC<ReturnType<typeof sha256.create>>;
 const keyed = new Map<string, HmacState>();
 let scratch: HmacState | undefined;
