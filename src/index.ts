@@ -5,6 +5,7 @@ import { errorResponse, toErrorResponse } from "./http/errors";
 import { mayBeIssued } from "./sites/issued";
 import { enforce, withPolicies } from "./limits/rate-limit";
 import { policiesFor } from "./limits/policies";
+import { clientKey } from "./limits/client";
 import { json } from "./http/json";
 import { contentUrl } from "./edge/content-key";
 import { CORS_HEADERS, contentApi, contentHit, withCors } from "./routes/content";
@@ -40,13 +41,17 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
   .get("/docs/:asset", async (req) => (await import("./routes/openapi")).apiReference(req, req.params.asset))
   .post("/hooks/ssr/:siteId", async (req, env) => {
     const siteId = await siteIdParam(env, req.params.siteId);
-    await enforce(env, "webhook", siteId);
+    // Per sender: the site id is public (it is in every token), so a stranger's unsigned posts
+    // must spend the stranger's bucket, never the one the builder's signed deliveries count in.
+    await enforce(env, "webhook", `${clientKey(req, env)}|${siteId}`);
     return ssrWebhook(req, env, siteId);
   })
   // The old form with the secret in the path: hooks made before it was retired, until a rotation.
   .post("/hooks/ssr/:siteId/:secret", async (req, env) => {
     const siteId = await siteIdParam(env, req.params.siteId);
-    await enforce(env, "webhook", siteId);
+    // Per sender: the site id is public (it is in every token), so a stranger's unsigned posts
+    // must spend the stranger's bucket, never the one the builder's signed deliveries count in.
+    await enforce(env, "webhook", `${clientKey(req, env)}|${siteId}`);
     return ssrWebhook(req, env, siteId);
   })
   .options("/v1/*", () => new Response(null, { status: 204, headers: CORS_HEADERS }))

@@ -105,16 +105,22 @@ describe("rate limits (Workers Rate Limiting binding, Miniflare locally)", () =>
     expect(((await ok.json()) as { error: { code: string } }).error.code).toBe("not_found");
   });
 
-  it("the publish webhook: 10 a minute per site", async () => {
+  it("the publish webhook: 10 a minute per sender and site; a stranger's posts never spend the builder's", async () => {
     const site = await newBlog("seo_engine");
     const pageUrl = await putPage(listPage({ service: ORIGIN, token: site.token }));
     const made = await capture(site, { pageUrl, collection: "posts" });
-    const hook = made.body.capture.webhookUrl;
+    const hook = new URL(made.body.capture.webhookUrl).pathname;
+    const stranger = { "cf-connecting-ip": uniqueV4() };
     const answers: Response[] = [];
-    for (let i = 0; i < 21; i++) answers.push(await call("POST", new URL(hook).pathname, { body: {} }));
+    for (let i = 0; i < 21; i++) answers.push(await call("POST", hook, { body: {}, headers: stranger }));
     const refused = answers.filter((r) => r.status === 429);
     expect(refused.length).toBeGreaterThan(0);
+    await Promise.all(answers.filter((r) => r !== refused[0]).map((r) => r.body?.cancel()));
     await expectLimited(refused[0]!, /^"webhook";q=10;w=60$/);
+    // The site builder, from its own address, still reaches the signature check (401 unsigned, not 429).
+    const builder = await call("POST", hook, { body: {}, headers: { "cf-connecting-ip": uniqueV4() } });
+    expect(builder.status).toBe(401);
+    expect(builder.headers.get("ratelimit-policy")).toBe('"webhook";q=10;w=60');
   });
 
   it("dashboard writes name their policies; sign-in (counted exactly) tells what is left", async () => {
