@@ -153,6 +153,14 @@ class ParsedRead implements ContentUrl {
 const MAX_URLS = 2048;
 const urls = new Map<string, ContentUrl | null>();
 
+/**
+ * Forgets a URL whose request was refused for its token (src/routes/refusals.ts): a loop of
+ * made-up URLs neither evicts the URLs real visitors read nor leaves garbage to collect.
+ */
+export function forgetContentUrl(href: string): void {
+  urls.delete(href);
+}
+
 /** The content read `href` names, or null; memoised per URL. */
 export function contentUrl(href: string): ContentUrl | null {
   const known = urls.get(href);

@@ -10,7 +10,7 @@
 import { type ErrorCode, errorBody } from "../contract/errors";
 import { siteIdOfAdminKey, siteIdOfToken } from "../contract/ids";
 import { RATELIMIT_POLICY_HEADER, type RateLimitName } from "../contract/limits";
-import type { ContentUrl } from "../edge/content-key";
+import { type ContentUrl, forgetContentUrl } from "../edge/content-key";
 import { knownSiteMeta, knownToken } from "../edge/site-meta";
 import { errorResponse } from "../http/errors";
 import { setFrontHeaders } from "../http/response-headers";
@@ -77,7 +77,7 @@ export function contentRefusal(request: Request, env: Env, read: ContentUrl): Re
   const head = request.method === "HEAD";
   const policy = policyOf(read);
   const verdict = knownToken(read.token);
-  if (verdict === "wrong") return thaw(unknownToken(policy, read.https), head);
+  if (verdict === "wrong") return unknown(request, policy, read.https, head);
   if (verdict === "real") {
     const meta = knownSiteMeta(read.token);
     // A read the plan refuses is the full path's (403); a client refused within its Retry-After is refused again.
@@ -85,7 +85,12 @@ export function contentRefusal(request: Request, env: Env, read: ContentUrl): Re
     return isRefused(policy, `${clientKey(request, env)}|${meta.siteId}`) ? thaw(limited(policy, read.https), head) : null;
   }
   // Not known here: the shape, then the id's MAC (one short synchronous HMAC, remembered).
-  return issuedNow(env, siteIdOfToken(read.token) as string) ? null : thaw(unknownToken(policy, read.https), head);
+  return issuedNow(env, siteIdOfToken(read.token) as string) ? null : unknown(request, policy, read.https, head);
+}
+
+function unknown(request: Request, policy: RateLimitName, https: boolean, head: boolean): Response {
+  forgetContentUrl(request.url);
+  return thaw(unknownToken(policy, https), head);
 }
 
 const SITE_PATH = /^\/sites\/[^/]+/;
