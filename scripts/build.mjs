@@ -1,9 +1,9 @@
 // Builds what the Worker imports from dist/: the embed script (src/embed) bundled into a
-// module that exports it as a string, and the vector scan (actors/site/search/scan.wat)
-// assembled to WebAssembly. Run by npm test/start/check/bench and by wrangler's custom
+// module that exports it as a string, the vector scan (actors/site/search/scan.wat)
+// assembled to WebAssembly, and argon2id's wasm (src/accounts/kdf.ts). Run by npm test/start/check/bench and by wrangler's custom
 // build before dev and deploy.
 import { build } from "esbuild";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import wabtInit from "wabt";
 import { gzipSync } from "node:zlib";
@@ -31,6 +31,9 @@ const wabt = await wabtInit();
 const wat = wabt.parseWat("scan.wat", readFileSync(`${root}actors/site/search/scan.wat`, "utf8"), { simd: true });
 writeFileSync(`${root}dist/scan.wasm`, wat.toBinary({}).buffer);
 wat.destroy();
+// The password KDF (src/accounts/kdf.ts): argon2id's wasm, imported by the Worker as a
+// CompiledWasm module (workerd refuses compiling wasm from bytes at run time).
+copyFileSync(`${root}node_modules/@phi-ag/argon2/dist/argon2.wasm`, `${root}dist/argon2.wasm`);
 
 // The API reference page's viewer (Swagger UI, from npm), served by the Worker at /docs/:
 // a module of strings with build-time ETags, so no request ever leaves for a CDN.

@@ -607,8 +607,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Exchange a site admin key or the operator token for a session cookie
-         * @description After 3 wrong keys from one client, each further one doubles the wait before the next is even checked (2 s … 15 min): 429 `rate_limited` with `Retry-After`. A sign-in posted from another origin is 403.
+         * Exchange a site admin key, the operator token, or an account's email and password for a session cookie
+         * @description After 3 wrong keys from one client, each further one doubles the wait before the next is even checked (2 s … 15 min): 429 `rate_limited` with `Retry-After`. With `{email, password}`: one 401 for a wrong password and for an address without an account alike, after the same work; the wait starts after 3 wrong passwords for one account from one client, 20 for one account from anywhere, or 30 for any accounts from one client, whether or not the address has an account. A sign-in posted from another origin is 403.
          */
         post: operations["signIn"];
         delete?: never;
@@ -650,6 +650,120 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a sign-up: mail a link that proves the address
+         * @description The link (valid 24 hours) opens the dashboard with its token in the URL fragment; the account is created only when it is used (`POST /accounts/verify`). An address that already has an account gets a mail saying so instead. The answer is the same whether or not the address has an account (and takes the same time): only the mail differs. Mails to one address, and from one client, are throttled (429 `rate_limited` with `Retry-After`), for addresses with and without an account alike. Posted from another origin: 403.
+         */
+        post: operations["signUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish a sign-up with the mailed link's token and a password; signs in
+         * @description Passwords have 10 to 256 characters. An expired or altered token is 400 with `details.reason` `expired` or `invalid`; an address that got an account meanwhile is 409.
+         */
+        post: operations["verifySignUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a single-use password reset link (valid one hour)
+         * @description The answer is the same whether or not the address has an account (and takes the same time): only the mail differs. Mails to one address, and from one client, are throttled (429 `rate_limited` with `Retry-After`), for addresses with and without an account alike. Posted from another origin: 403.
+         */
+        post: operations["requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with a reset link's token; ends every other session and signs in
+         * @description A link works once and for one hour: used or expired, 400 with `details.reason` `expired_or_used`.
+         */
+        post: operations["confirmPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's live sessions (the caller's is `current`) */
+        get: operations["listAccountSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** End one of the account's sessions */
+        delete: operations["endAccountSession"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1013,13 +1127,32 @@ export interface components {
         };
         Session: {
             /** @enum {string} */
-            kind: "site" | "operator";
+            kind: "site" | "operator" | "account";
             /** @description The site a site owner's session belongs to. */
             siteId?: string;
             /** @description ISO 8601 instant, UTC */
             createdAt: string;
             /** @description When the session ends unless used before (12 h idle), never after 7 days from sign-in. */
             expiresAt: string;
+            /** @description The person an account session signs in (kind `account`). */
+            account?: {
+                /** @description `ac_…`, derived from the normalised email address. */
+                id: string;
+                email: string;
+                name: string;
+                /** @description ISO 8601 instant, UTC */
+                createdAt: string;
+                hasPassword: boolean;
+            };
+            /** @description The workspaces the account belongs to and its role in each (kind `account`). */
+            memberships?: {
+                workspaceId: string;
+                workspaceName: string;
+                /** @enum {string} */
+                role: "owner" | "administrator" | "editor" | "author" | "contributor" | "viewer";
+                /** @description The sites the role applies to; null: every site of the workspace. */
+                siteIds: string[] | null;
+            }[];
         };
         ListItemsResponse: {
             items: components["schemas"]["PublicItem"][];
@@ -1279,6 +1412,35 @@ export interface components {
             /** @constant */
             signedOut: true;
         };
+        SignUp202Response: {
+            /** @constant */
+            status: "check_your_inbox";
+            message: string;
+        };
+        VerifySignUp201Response: {
+            session: components["schemas"]["Session"];
+        };
+        ListAccountSessionsResponse: {
+            sessions: {
+                /** @description The session's public handle (never its secret). */
+                id: string;
+                /** @description ISO 8601 instant, UTC */
+                createdAt: string;
+                /** @description ISO 8601 instant, UTC */
+                lastSeenAt: string;
+                /** @description ISO 8601 instant, UTC */
+                expiresAt: string;
+                userAgent: string | null;
+                ip: string | null;
+                country: string | null;
+                /** @description The session this request was made with. */
+                current: boolean;
+            }[];
+        };
+        EndAccountSessionResponse: {
+            /** @constant */
+            ended: true;
+        };
         GetServiceInfoResponse: {
             service: string;
             docs: string;
@@ -1374,6 +1536,25 @@ export interface components {
         };
         SignInRequest: {
             key: string;
+        } | {
+            email: string;
+            password: string;
+        };
+        SignUpRequest: {
+            email: string;
+            name?: string;
+        };
+        VerifySignUpRequest: {
+            token: string;
+            password: string;
+            name?: string;
+        };
+        RequestPasswordResetRequest: {
+            email: string;
+        };
+        ConfirmPasswordResetRequest: {
+            token: string;
+            password: string;
         };
     };
     responses: never;
@@ -5362,6 +5543,387 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+        };
+    };
+    signUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignUpRequest"];
+            };
+        };
+        responses: {
+            /** @description Check your inbox. */
+            202: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignUp202Response"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    verifySignUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifySignUpRequest"];
+            };
+        };
+        responses: {
+            /** @description Account created and signed in; the cookie is set. */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["session.Cache-Control"];
+                    "Set-Cookie": components["headers"]["session.Set-Cookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerifySignUp201Response"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `conflict`. */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_conflict"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+        };
+    };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RequestPasswordResetRequest"];
+            };
+        };
+        responses: {
+            /** @description Check your inbox. */
+            202: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignUp202Response"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    confirmPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmPasswordResetRequest"];
+            };
+        };
+        responses: {
+            /** @description Password changed and signed in; the cookie is set. */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["session.Cache-Control"];
+                    "Set-Cookie": components["headers"]["session.Set-Cookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerifySignUp201Response"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+        };
+    };
+    listAccountSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListAccountSessionsResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+        };
+    };
+    endAccountSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A session's public `id` from the list. */
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndAccountSessionResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
                 };
             };
         };
