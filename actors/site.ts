@@ -167,6 +167,17 @@ export class Site extends DurableObject<Env> {
     return this.#metaOf(token);
   }
 
+  /**
+   * The site's public token with what `meta` says for it, or null when no site was created here:
+   * the front Worker compares tokens itself, so a loop of wrong tokens for a real site costs this
+   * object one call per isolate per memo lifetime, not one per request (src/edge/site-meta.ts).
+   */
+  publicFacts(): { token: string; meta: SiteMeta } | null {
+    this.#metaReads++;
+    const site = this.#site;
+    return site ? { token: site.token, meta: { siteId: site.id, plan: site.plan, version: site.cacheVersion } } : null;
+  }
+
   #metaOf(token: string): SiteMeta | null {
     const site = this.#site;
     if (!site || !safeEqual(token, site.token)) return null;

@@ -5,6 +5,7 @@ import { errorResponse, toErrorResponse } from "./http/errors";
 import { mayBeIssued } from "./sites/issued";
 import { enforce, withPolicies } from "./limits/rate-limit";
 import { policiesFor } from "./limits/policies";
+import { clientKey } from "./limits/client";
 import { json } from "./http/json";
 import { contentUrl } from "./edge/content-key";
 import { CORS_HEADERS, contentApi, contentHit, withCors } from "./routes/content";
@@ -24,6 +25,8 @@ import {
   verifySignUp,
 } from "./routes/accounts";
 import { requestTarget, withFrontHeaders } from "./http/response-headers";
+import { contentRefusal, dashboardRefusal } from "./routes/refusals";
+import { rawTarget } from "./http/raw-target";
 
 type Args = [Env, ExecutionContext];
 
@@ -52,13 +55,17 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
   .get("/docs/:asset", async (req) => (await import("./routes/openapi")).apiReference(req, req.params.asset))
   .post("/hooks/ssr/:siteId", async (req, env) => {
     const siteId = await siteIdParam(env, req.params.siteId);
-    await enforce(env, "webhook", siteId);
+    // Per sender: the site id is public (it is in every token), so a stranger's unsigned posts
+    // must spend the stranger's bucket, never the one the builder's signed deliveries count in.
+    await enforce(env, "webhook", `${clientKey(req, env)}|${siteId}`);
     return ssrWebhook(req, env, siteId);
   })
   // The old form with the secret in the path: hooks made before it was retired, until a rotation.
   .post("/hooks/ssr/:siteId/:secret", async (req, env) => {
     const siteId = await siteIdParam(env, req.params.siteId);
-    await enforce(env, "webhook", siteId);
+    // Per sender: the site id is public (it is in every token), so a stranger's unsigned posts
+    // must spend the stranger's bucket, never the one the builder's signed deliveries count in.
+    await enforce(env, "webhook", `${clientKey(req, env)}|${siteId}`);
     return ssrWebhook(req, env, siteId);
   })
   .options("/v1/*", () => new Response(null, { status: 204, headers: CORS_HEADERS }))
@@ -86,7 +93,16 @@ export default {
       if (read && isServiceHost(env, read.host)) {
         const hit = contentHit(request, read);
         if (hit) return request.method === "HEAD" ? new Response(null, hit) : hit;
+        // A made-up token, a wrong one, a client already refused: answered before the full path.
+        const refused = contentRefusal(request, env, read);
+        if (refused) return refused;
       }
+    }
+    // A dashboard call with an admin key of a site id nobody was issued: refused before the router.
+    if (request.body === null && request.headers.has("authorization") && !request.headers.has(SERVICE_TOKEN_HEADER)) {
+      const target = rawTarget(request.url);
+      const refused = target && isServiceHost(env, target.host) ? dashboardRefusal(request, env, target) : null;
+      if (refused) return refused;
     }
     return full(request, env, ctx);
   },
@@ -97,7 +113,7 @@ async function full(request: Request, env: Env, ctx: ExecutionContext): Promise<
   // The Host the client asked for (workerd builds request.url from it).
   const serviceHost = url === null || isServiceHost(env, url.host);
   if (url === null) return withFrontHeaders(oddTarget(request), url, serviceHost);
-  const answered = withPolicies(await answer(request, env, ctx, url), policiesFor(request, url, serviceHost));
+  const answered = withPolicies(await answer(request, env, ctx, url), policiesFor(request, url.pathname, serviceHost));
   return withFrontHeaders(answered, url, serviceHost);
 }
 

@@ -166,7 +166,7 @@ export const CustomHostname = z.strictObject({
       name: z
         .string()
         .describe("Where the TXT record goes: `_oc-challenge.<hostname>`, or Cloudflare for SaaS's `_cf-custom-hostname.<hostname>`."),
-      value: z.string().describe("The value only this registration was given."),
+      value: z.string().describe("The value only this site is given for this hostname; it never changes for them."),
       verified: z.boolean().describe("Whether the record was seen through DNS over HTTPS."),
     })
     .optional()

@@ -54,7 +54,7 @@ export async function createSite(request: Request, env: Env): Promise<Response> 
   const input = parseBody(siteCreate, await readJsonObject(request), "site");
   const secret = siteIdSecret(env);
   if (!secret) throw new ApiError("not_configured", "Set the SITE_ID_SECRET secret (16 characters or more) before creating sites.");
-  const siteId = await newSiteId(secret);
+  const siteId = newSiteId(secret);
   let wsId = input.workspaceId;
   if (wsId === undefined) {
     wsId = newWorkspaceId();

@@ -1083,7 +1083,7 @@ export interface components {
                 type: "txt";
                 /** @description Where the TXT record goes: `_oc-challenge.<hostname>`, or Cloudflare for SaaS's `_cf-custom-hostname.<hostname>`. */
                 name: string;
-                /** @description The value only this registration was given. */
+                /** @description The value only this site is given for this hostname; it never changes for them. */
                 value: string;
                 /** @description Whether the record was seen through DNS over HTTPS. */
                 verified: boolean;
