@@ -17,10 +17,12 @@ import { requestTarget, withFrontHeaders } from "./http/response-headers";
 
 type Args = [Env, ExecutionContext];
 
-// Dashboard writes and sign-in validate their bodies with zod (0.76 MB of the bundle): their routes
-// load on first use, so an isolate that only serves public reads never evaluates them (docs/caching.md).
+// Dashboard writes, sign-in and accounts validate their bodies with zod (0.8 MB of the bundle): their
+// routes load on first use, so an isolate that only serves public reads never evaluates them
+// (docs/caching.md; npm run check fails if zod is evaluated at start-up again).
 const dashboard = () => import("./routes/dashboard");
 const sessions = () => import("./routes/sessions");
+const accounts = () => import("./routes/accounts");
 
 async function siteIdParam(env: Env, raw: string | undefined): Promise<string> {
   if (!raw || !(await mayBeIssued(env, raw))) throw new ApiError("not_found", "Unknown webhook URL.");
@@ -32,9 +34,15 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
   .get("/embed.js", (req) => embedScript(req))
   .get("/dashboard", (req, env) => dashboardAsset(req, env))
   .get("/dashboard/*", (req, env) => dashboardAsset(req, env))
-  .post("/sessions", async (req, env) => (await sessions()).signIn(req, env))
+  .post("/sessions", async (req, env, ctx) => (await sessions()).signIn(req, env, ctx))
   .get("/sessions/current", async (req, env) => (await sessions()).currentSession(req, env))
   .delete("/sessions/current", async (req, env) => (await sessions()).signOut(req, env))
+  .post("/accounts", async (req, env, ctx) => (await accounts()).signUp(req, env, ctx))
+  .post("/accounts/verify", async (req, env) => (await accounts()).verifySignUp(req, env))
+  .post("/account/password-reset", async (req, env, ctx) => (await accounts()).requestPasswordReset(req, env, ctx))
+  .post("/account/password-reset/confirm", async (req, env) => (await accounts()).confirmPasswordReset(req, env))
+  .get("/account/sessions", async (req, env) => (await accounts()).listAccountSessions(req, env))
+  .delete("/account/sessions/:id", async (req, env) => (await accounts()).endAccountSession(req, env, req.params.id))
   // The API description and its viewer (2.1 MB of the bundle) are evaluated on first use, not at start-up.
   .get("/openapi.json", async (req) => (await import("./routes/openapi")).openApiDocument(req))
   .get("/docs", async (req) => (await import("./routes/openapi")).apiReference(req))

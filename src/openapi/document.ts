@@ -69,6 +69,7 @@ const SECURITY: Record<Auth, Json[]> = {
   serviceToken: [{ serviceToken: [] }],
   siteKey: [{ siteKey: [] }, { operator: [] }, { session: [] }],
   operator: [{ operator: [] }, { session: [] }],
+  account: [{ session: [] }],
 };
 
 const DESCRIPTION = `Content delivery and edge server rendering: the public content API, the dashboard API, rendered pages and the site builder's webhook.

@@ -3,6 +3,7 @@ import { contentOperations } from "../routes/content.operations";
 import { dashboardOperations } from "../routes/dashboard.operations";
 import { serviceOperations } from "../routes/service.operations";
 import { sessionOperations } from "../routes/sessions.operations";
+import { accountOperations } from "../routes/accounts.operations";
 import { ssrOperations } from "../routes/ssr.operations";
 import type { Operation } from "./registry";
 
@@ -11,5 +12,6 @@ export const OPERATIONS: readonly Operation[] = [
   ...dashboardOperations,
   ...ssrOperations,
   ...sessionOperations,
+  ...accountOperations,
   ...serviceOperations,
 ];

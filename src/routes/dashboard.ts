@@ -1,5 +1,6 @@
 import type { z } from "zod";
-import { authorizeSite, requireOperator } from "../auth";
+import { authorizeSite, callerOf, requireOperator } from "../auth";
+import { principalHeaders } from "../accounts/principal";
 import { forgetAllSites } from "../edge/site-meta";
 import { ApiError } from "../contract/errors";
 import { json, readJsonObject } from "../http/json";
@@ -88,7 +89,14 @@ export async function siteDashboard(request: Request, env: Env, siteId: string |
   }
   // The operator may name any id; one nobody was issued is answered here, costing no object.
   if (!(await mayBeIssued(env, siteId))) throw new ApiError("not_found", "No such site.");
-  const extra: Record<string, string> =
-    principal.kind === "operator" ? { [OPERATOR_HEADER]: "1" } : principal.session ? { [SESSION_HEADER]: principal.session } : {};
+  // Who is calling travels with every request (PRINCIPAL_HEADER); the legacy headers stay as they were.
+  const extra: Record<string, string> = {
+    ...principalHeaders(request, callerOf(principal)),
+    ...(principal.kind === "operator"
+      ? { [OPERATOR_HEADER]: "1" }
+      : principal.kind === "site" && principal.session
+        ? { [SESSION_HEADER]: principal.session }
+        : {}),
+  };
   return fromSite(siteId, await siteStub(env, siteId).fetch(internalRequest(await withBufferedBody(request), extra)));
 }
