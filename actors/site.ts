@@ -25,6 +25,7 @@ import { VALIDATION_PATH } from "../src/contract/hostnames";
 import { CACHE_VERSION_HEADER, RENDER_HEADER, HOST_HEADER, SESSION_HEADER, OPERATOR_HEADER } from "../src/contract/headers";
 import { NO_STORE } from "../src/contract/cache-control";
 import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../src/shared/bounded-map";
+import { countWhere } from "./site/storage/items-table";
 
 export interface SiteMeta {
   siteId: string;
@@ -306,7 +307,7 @@ export class Site extends DurableObject<Env> {
         const key = `${where}\u0000${JSON.stringify(args)}`;
         let n = this.#counts.get(key);
         if (n === undefined) {
-          n = this.#sql.exec<{ n: number }>(`SELECT count(*) AS n FROM items WHERE ${where}`, ...args).one().n;
+          n = countWhere(this.#sql, where, args);
           this.#counts.set(key, n, stringBytes(key) + ENTRY_OVERHEAD);
         }
         return n;

@@ -8,6 +8,7 @@ import { entitlements } from "../../../src/contract/plans";
 import { type Collection, type ItemRow } from "../storage/rows";
 import { deleteCollection, putCollection } from "../content/collections";
 import { collectionInputSchema } from "../../../src/contract/fields";
+import { seoDefaultsOf, titleFieldOf } from "../../../src/contract/item-title";
 import { batchInputSchema, itemPatchSchema } from "../../../src/contract/items";
 import { createItems, deleteItem, patchItem, lookupsFor, readItem, setStatus, toDashboardItem } from "../content/items";
 import { insertMedia, newMedia, toMediaRef } from "../content/media";
@@ -95,8 +96,8 @@ export function dashboardRoutes(s: SiteContext) {
       s.contentChanged();
       return json({ media });
     })
-    .get("/collections", () => json({ collections: s.collections() }))
-    .get("/collections/:slug", (req) => json({ collection: collection(slugParam(req)) }))
+    .get("/collections", () => json({ collections: s.collections().map(collectionAnswer) }))
+    .get("/collections/:slug", (req) => json({ collection: collectionAnswer(collection(slugParam(req))) }))
     .put("/collections/:slug", async (req) => {
       const slug = slugParam(req);
       const input = parseBody(collectionInputSchema, await readJsonObject(req), "collection");
@@ -105,7 +106,7 @@ export function dashboardRoutes(s: SiteContext) {
       const result = s.storage.transactionSync(() => putCollection(s.sql, s.collections(), slug, input, createOnly));
       s.collectionsChanged();
       s.contentChanged();
-      return json({ collection: result.collection }, result.created ? 201 : 200);
+      return json({ collection: collectionAnswer(result.collection) }, result.created ? 201 : 200);
     })
     .delete("/collections/:slug", (req) => {
       const slug = slugParam(req);
@@ -187,4 +188,13 @@ export function presentSite(site: NonNullable<ReturnType<SiteContext["site"]>>) 
     createdAt: site.createdAt,
     updatedAt: site.updatedAt,
   };
+}
+
+/**
+ * A collection as the dashboard API answers it: with the field that names its items and the
+ * fields its SEO tags default to, decided here (src/contract/item-title.ts) so the dashboard
+ * shows what the service does instead of guessing.
+ */
+function collectionAnswer(c: Collection) {
+  return { ...c, titleField: titleFieldOf(c.fields)?.key ?? null, seoDefaults: seoDefaultsOf(c.fields) };
 }
