@@ -15,7 +15,7 @@ import { runSiteMigrations } from "./site/storage/migrations";
 import { refreshPublicData } from "./site/reads/public-items";
 import { publicRoutes } from "./site/http/public-routes";
 import { INDEX_JOB, SiteSearch } from "./site/search/site-search";
-import { dashboardRoutes } from "./site/http/dashboard-routes";
+import type { dashboardRoutes } from "./site/http/dashboard-routes";
 import { bumpCacheVersion, insertSite, readSite, type SiteRow, updateSite } from "./site/storage/site-row";
 import { refresh, nextNightly } from "./site/ssr/capture";
 import { readCapture, type StoredCapture } from "./site/ssr/capture-store";
@@ -24,6 +24,7 @@ import { checkDelayMs, checkHostname, HOSTNAME_JOB, releaseUnprovenHostname, val
 import { VALIDATION_PATH } from "../src/contract/hostnames";
 import { CACHE_VERSION_HEADER, RENDER_HEADER, HOST_HEADER, SESSION_HEADER, OPERATOR_HEADER } from "../src/contract/headers";
 import { NO_STORE } from "../src/contract/cache-control";
+import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../src/shared/bounded-map";
 import { countWhere } from "./site/storage/items-table";
 
 export interface SiteMeta {
@@ -68,11 +69,12 @@ export class Site extends DurableObject<Env> {
   // The last sitemap/feed rebuild since this object started, for the dashboard.
   #documents: DocumentStats | null = null;
   // Totals for list queries; every page of one query shares its count. Cleared on any content change.
-  #counts = new Map<string, number>();
+  #counts = new BoundedMap<string, number>(1000, 512 * 1024);
   // Public reads (content API, rendered pages and documents) this object has answered since it started.
   #publicReads = 0;
   #metaReads = 0;
-  #dashboard: ReturnType<typeof dashboardRoutes>;
+  // The dashboard's routes validate with zod: loaded on the first dashboard call, never by a public read.
+  #dashboard: ReturnType<typeof dashboardRoutes> | null = null;
   #public: ReturnType<typeof publicRoutes>;
   #ssr: ReturnType<typeof ssrRoutes>;
   #context: SiteContext;
@@ -84,7 +86,6 @@ export class Site extends DurableObject<Env> {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
     const context = (this.#context = this.#makeContext());
-    this.#dashboard = dashboardRoutes(context);
     this.#public = publicRoutes(context);
     this.#ssr = ssrRoutes(context);
     this.#search = new SiteSearch(context, env);
@@ -279,6 +280,8 @@ export class Site extends DurableObject<Env> {
     if (hook && request.method === "POST") return webhook(this.#context, request, hook[1] ?? null);
     if (!(await this.#authorized(request)))
       return errorResponse("unauthorized", "Missing or wrong site admin key, or the dashboard session has ended.");
+    // (The router itself is never a promise's value: itty-router's Proxy would pass for a thenable.)
+    this.#dashboard ??= (await import("./site/http/dashboard-routes")).dashboardRoutes(this.#context);
     return (await this.#ssr.fetch(request)) ?? this.#dashboard.fetch(request);
   }
 
@@ -316,8 +319,7 @@ export class Site extends DurableObject<Env> {
         let n = this.#counts.get(key);
         if (n === undefined) {
           n = countWhere(this.#sql, where, args);
-          if (this.#counts.size > 1000) this.#counts.clear();
-          this.#counts.set(key, n);
+          this.#counts.set(key, n, stringBytes(key) + ENTRY_OVERHEAD);
         }
         return n;
       },

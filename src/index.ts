@@ -13,22 +13,19 @@ import { customHostRequest, isServiceHost } from "./routes/custom-host";
 import { embedScript } from "./routes/embed";
 import { renderedPage, ssrWebhook } from "./routes/render";
 import { SERVICE_TOKEN_HEADER } from "./contract/headers";
-import { createSite, createWorkspace, getWorkspace, patchWorkspace, siteDashboard } from "./routes/dashboard";
 import { dashboardAsset } from "./routes/dashboard-assets";
-import { currentSession, signIn, signOut } from "./routes/sessions";
-import {
-  confirmPasswordReset,
-  endAccountSession,
-  listAccountSessions,
-  requestPasswordReset,
-  signUp,
-  verifySignUp,
-} from "./routes/accounts";
 import { requestTarget, withFrontHeaders } from "./http/response-headers";
 import { contentRefusal, dashboardRefusal } from "./routes/refusals";
 import { rawTarget } from "./http/raw-target";
 
 type Args = [Env, ExecutionContext];
+
+// Dashboard writes, sign-in and accounts validate their bodies with zod (0.8 MB of the bundle): their
+// routes load on first use, so an isolate that only serves public reads never evaluates them
+// (docs/caching.md; npm run check fails if zod is evaluated at start-up again).
+const dashboard = () => import("./routes/dashboard");
+const sessions = () => import("./routes/sessions");
+const accounts = () => import("./routes/accounts");
 
 async function siteIdParam(env: Env, raw: string | undefined): Promise<string> {
   if (!raw || !(await mayBeIssued(env, raw))) throw new ApiError("not_found", "Unknown webhook URL.");
@@ -40,15 +37,15 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
   .get("/embed.js", (req) => embedScript(req))
   .get("/dashboard", (req, env) => dashboardAsset(req, env))
   .get("/dashboard/*", (req, env) => dashboardAsset(req, env))
-  .post("/sessions", (req, env, ctx) => signIn(req, env, ctx))
-  .get("/sessions/current", (req, env) => currentSession(req, env))
-  .delete("/sessions/current", (req, env) => signOut(req, env))
-  .post("/accounts", (req, env, ctx) => signUp(req, env, ctx))
-  .post("/accounts/verify", (req, env) => verifySignUp(req, env))
-  .post("/account/password-reset", (req, env, ctx) => requestPasswordReset(req, env, ctx))
-  .post("/account/password-reset/confirm", (req, env) => confirmPasswordReset(req, env))
-  .get("/account/sessions", (req, env) => listAccountSessions(req, env))
-  .delete("/account/sessions/:id", (req, env) => endAccountSession(req, env, req.params.id))
+  .post("/sessions", async (req, env, ctx) => (await sessions()).signIn(req, env, ctx))
+  .get("/sessions/current", async (req, env) => (await sessions()).currentSession(req, env))
+  .delete("/sessions/current", async (req, env) => (await sessions()).signOut(req, env))
+  .post("/accounts", async (req, env, ctx) => (await accounts()).signUp(req, env, ctx))
+  .post("/accounts/verify", async (req, env) => (await accounts()).verifySignUp(req, env))
+  .post("/account/password-reset", async (req, env, ctx) => (await accounts()).requestPasswordReset(req, env, ctx))
+  .post("/account/password-reset/confirm", async (req, env) => (await accounts()).confirmPasswordReset(req, env))
+  .get("/account/sessions", async (req, env) => (await accounts()).listAccountSessions(req, env))
+  .delete("/account/sessions/:id", async (req, env) => (await accounts()).endAccountSession(req, env, req.params.id))
   // The API description and its viewer (2.1 MB of the bundle) are evaluated on first use, not at start-up.
   .get("/openapi.json", async (req) => (await import("./routes/openapi")).openApiDocument(req))
   .get("/docs", async (req) => (await import("./routes/openapi")).apiReference(req))
@@ -70,12 +67,12 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
   })
   .options("/v1/*", () => new Response(null, { status: 204, headers: CORS_HEADERS }))
   .get("/v1/*", (req, env, ctx) => contentApi(req, env, ctx))
-  .post("/workspaces", (req, env) => createWorkspace(req, env))
-  .get("/workspaces/:id", (req, env) => getWorkspace(req, env, req.params.id))
-  .patch("/workspaces/:id", (req, env) => patchWorkspace(req, env, req.params.id))
-  .post("/sites", (req, env) => createSite(req, env))
-  .all("/sites/:siteId", (req, env) => siteDashboard(req, env, req.params.siteId))
-  .all("/sites/:siteId/*", (req, env) => siteDashboard(req, env, req.params.siteId));
+  .post("/workspaces", async (req, env) => (await dashboard()).createWorkspace(req, env))
+  .get("/workspaces/:id", async (req, env) => (await dashboard()).getWorkspace(req, env, req.params.id))
+  .patch("/workspaces/:id", async (req, env) => (await dashboard()).patchWorkspace(req, env, req.params.id))
+  .post("/sites", async (req, env) => (await dashboard()).createSite(req, env))
+  .all("/sites/:siteId", async (req, env) => (await dashboard()).siteDashboard(req, env, req.params.siteId))
+  .all("/sites/:siteId/*", async (req, env) => (await dashboard()).siteDashboard(req, env, req.params.siteId));
 
 /** Tests and local runs may shorten the read timeout (BODY_READ_TIMEOUT_MS); the byte limit is the contract's. */
 function bodyLimits(env: Env): BodyLimits {

@@ -9,6 +9,7 @@ import { RELATED_LIMIT, SEARCH_LIMIT } from "../contract/limits";
 import { parseLimit, parsePage, parseSort, usesAdvancedListParams } from "../shared/list-params";
 import { isAsteriskForm } from "../http/response-headers";
 import { rawTarget } from "../http/raw-target";
+import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../shared/bounded-map";
 
 export type ContentRead = "list" | "item" | "schema" | "search" | "related";
 
@@ -149,9 +150,11 @@ class ParsedRead implements ContentUrl {
 }
 
 // URL → what it reads, for the URLs this isolate was asked for most recently: a repeated read
-// parses nothing. Bounded; a stream of new URLs (cache-busting) only ever replaces entries.
+// parses nothing. Bounded in entries and bytes (a URL may be kilobytes long); a stream of new
+// URLs (cache-busting) only ever replaces entries.
 const MAX_URLS = 2048;
-const urls = new Map<string, ContentUrl | null>();
+const MAX_URL_BYTES = 2 * 1024 * 1024;
+const urls = new BoundedMap<string, ContentUrl | null>(MAX_URLS, MAX_URL_BYTES);
 
 /**
  * Forgets a URL whose request was refused for its token (src/routes/refusals.ts): a loop of
@@ -177,7 +180,13 @@ export function contentUrl(href: string): ContentUrl | null {
     const route = url && contentRoute(url.pathname);
     if (url && route) out = new ParsedRead(route, url.host, url.protocol === "https:", href, url);
   }
-  if (urls.size >= MAX_URLS) urls.delete(urls.keys().next().value as string);
-  urls.set(href, out);
+  // A parsed read keeps the URL and, once asked, its canonical base (about as long again).
+  const bytes = stringBytes(href) + (out ? 2 * stringBytes(href) + ENTRY_OVERHEAD : 0) + ENTRY_OVERHEAD;
+  urls.set(href, out, bytes);
   return out;
+}
+
+/** URLs remembered and the bytes they are accounted at (for the no-growth tests). */
+export function contentUrlSizes(): { entries: number; bytes: number } {
+  return { entries: urls.size, bytes: urls.bytes };
 }

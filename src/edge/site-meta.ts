@@ -2,6 +2,7 @@ import { siteIdOfToken } from "../contract/ids";
 import type { Plan } from "../contract/plans";
 import { mayBeIssued } from "../sites/issued";
 import { siteStub } from "../stubs";
+import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../shared/bounded-map";
 
 export interface SiteMeta {
   siteId: string;
@@ -35,10 +36,11 @@ interface Entry {
 export const STALE_MS = 1500;
 
 const MAX_ENTRIES = 10_000;
+const MAX_BYTES = 4 * 1024 * 1024;
 /** How long a request waits for another request's call of the same site before it calls itself. */
 const WAIT_MS = 10_000;
 const TIMED_OUT = Symbol("timed out");
-const memo = new Map<string, Entry>();
+const memo = new BoundedMap<string, Entry>(MAX_ENTRIES, MAX_BYTES);
 // One call per site in flight per isolate: concurrent reads after the TTL share it.
 const pending = new Map<string, Promise<Facts>>();
 
@@ -158,9 +160,12 @@ export function siteMetaEntry(siteId: string): { token: string; meta: SiteMeta |
 }
 
 function remember(siteId: string, entry: Entry): void {
-  memo.delete(siteId);
-  if (memo.size >= MAX_ENTRIES) memo.delete(memo.keys().next().value as string);
-  memo.set(siteId, entry);
+  // The site id, the token, and the entry's objects (two SiteMeta at most, with their plan and versions).
+  memo.set(
+    siteId,
+    entry,
+    stringBytes(siteId) + stringBytes(entry.token) + (entry.meta ? stringBytes(entry.meta.siteId) : 0) + 4 * ENTRY_OVERHEAD,
+  );
 }
 
 function ttl(env: Env): number {

@@ -1,7 +1,7 @@
 import { refreshPublicData } from "../reads/public-items";
 import { ApiError } from "../../../src/contract/errors";
 import { newCollectionId } from "../../../src/ids";
-import { type CollectionInput, type Field } from "../../../src/contract/fields";
+import type { CollectionInput, Field } from "../../../src/contract/fields";
 import { SEARCHABLE_TYPES } from "../../../src/contract/field-types";
 import { fieldExpr, fieldIndexName } from "../storage/field-sql";
 import { searchTextOf } from "./search-text";

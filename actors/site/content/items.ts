@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { ApiError, clip } from "../../../src/contract/errors";
 import { newItemId } from "../../../src/ids";
 import type { Collection } from "../storage/rows";
-import { itemInputSchema, itemPatchSchema } from "../../../src/contract/items";
+import type { itemPatchSchema } from "../../../src/contract/items";
 import { type DataLookups, type ItemData, validateItemData } from "./item-data";
 import { insertMedia, mediaExists, type MediaRow } from "./media";
 import { keepPublicData } from "../reads/public-items";
@@ -68,14 +68,18 @@ interface PreparedItem {
   publish: boolean;
 }
 
-/** Validates every item first; only then writes them all in one transaction, so a batch is all or nothing. */
-export function createItems(
+/**
+ * Validates every item first; only then writes them all in one transaction, so a batch is all or nothing.
+ * The schema (zod) is loaded here, on the first write: a public read never evaluates it (docs/caching.md).
+ */
+export async function createItems(
   storage: DurableObjectStorage,
   collection: Collection,
   lookups: DataLookups,
   inputs: readonly unknown[],
   pathPrefix: (i: number) => string,
-): ItemRow[] {
+): Promise<ItemRow[]> {
+  const { itemInputSchema } = await import("../../../src/contract/items");
   const sql = storage.sql;
   const prepared: PreparedItem[] = [];
   const seen = new Map<string, number>();

@@ -125,13 +125,13 @@ export function dashboardRoutes(s: SiteContext) {
       const c = collection(slugParam(req));
       const lookups = lookupsFor(s.sql, s.collections());
       if (req.params.itemsPath === "items") {
-        const [row] = createItems(s.storage, c, lookups, [await readJsonObject(req)], () => "");
+        const [row] = await createItems(s.storage, c, lookups, [await readJsonObject(req)], () => "");
         if (row?.status === "published") s.contentChanged();
         return json({ item: dashboardItem(row!, c) }, 201);
       }
       if (req.params.itemsPath === "items:batch") {
         const { items } = parseBody(batchInputSchema, await readJsonObject(req), "batch");
-        const rows = createItems(s.storage, c, lookups, items, (i) => `items.${i}`);
+        const rows = await createItems(s.storage, c, lookups, items, (i) => `items.${i}`);
         if (rows.some((r) => r.status === "published")) s.contentChanged();
         return json({ items: dashboardItems(rows, c), count: rows.length }, 201);
       }

@@ -8,7 +8,7 @@
  * migrations 1–9 were made for. Field keys reach SQL only through `fieldExpr` or after
  * FIELD_KEY, and every `IN (…)` goes through selectIn (bound-parameter limit).
  */
-import { FIELD_KEY } from "../../../src/contract/fields";
+import { FIELD_KEY } from "../../../src/contract/field-keys";
 import type { ItemRow } from "./rows";
 import { selectIn } from "./sql-in";
 
