@@ -19,8 +19,8 @@ import { execFileSync, execSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, statSync, symlinkSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { resolve } from "node:path";
-import { BENCH_POST_FIELDS, CATEGORIES, api, missPaths, must, seedItems } from "../lib.mjs";
-import { waitForIndex } from "./search.mjs";
+import { api, missPaths, must } from "../lib.mjs";
+import { seedBenchPosts } from "./posts.mjs";
 import {
   SERVICE_DURABLE_OBJECTS,
   buildWorker,
@@ -156,20 +156,7 @@ async function measure(build) {
   try {
     const { base } = host;
     const { site } = await must(api(base, "POST", "/sites", operator, { name: "Compare", plan: "pro" }), "site");
-    await must(api(base, "PUT", `/sites/${site.id}/collections/posts`, site.adminKey, { fields: BENCH_POST_FIELDS }), "collection");
-    await seedItems(base, site.id, site.adminKey, "posts", ITEMS, (i) => ({
-      slug: `post-${i}`,
-      publish: true,
-      data: {
-        title: `Post number ${i} about ${CATEGORIES[i % 8]}`,
-        summary: `A short summary for post ${i}, with a few words to search through.`,
-        body: `<p>Body of post ${i}.</p>`,
-        category: CATEGORIES[i % 8],
-        date: new Date(Date.UTC(2020, 0, 1) + i * 3_600_000).toISOString(),
-        cover: { url: `https://img.example.com/${i}.jpg`, alt: `Cover ${i}`, width: 1600, height: 900 },
-      },
-    }));
-    await waitForIndex(base, site.id, site.adminKey);
+    await seedBenchPosts(base, site, ITEMS);
     const memory = { seeded: residentMb(pid), seededPeak: residentMb(pid, "VmHWM") };
     const all = cases(site.token);
     // Misses first, on a cold cache: every URL is read once (BENCH_COMPARE_MISSES=0 skips them, for a quick bisect).

@@ -9,8 +9,8 @@
 // .bench/heap-main.heapsnapshot of the main isolate after the cached reads (Chromium opens it).
 import autocannon from "autocannon";
 import { createWriteStream } from "node:fs";
-import { BENCH_POST_FIELDS, CATEGORIES, api, missPaths, must, seedItems } from "../lib.mjs";
-import { waitForIndex } from "./search.mjs";
+import { api, missPaths, must } from "../lib.mjs";
+import { seedBenchPosts } from "./posts.mjs";
 import { buildWorker, residentMb, servicePid, startWorkerd } from "../workerd-host.mjs";
 
 const script = process.argv[2] && process.argv[2] !== "-" ? process.argv[2] : buildWorker(".bench/memory-build");
@@ -82,20 +82,7 @@ try {
   const targets = (await inspectors()).filter((t) => /core:user:main|cache:cache/.test(t.name));
   await sample("started", targets);
   const { site } = await must(api(base, "POST", "/sites", "op", { name: "Memory", plan: "pro" }), "site");
-  await must(api(base, "PUT", `/sites/${site.id}/collections/posts`, site.adminKey, { fields: BENCH_POST_FIELDS }), "collection");
-  await seedItems(base, site.id, site.adminKey, "posts", 1000, (i) => ({
-    slug: `post-${i}`,
-    publish: true,
-    data: {
-      title: `Post number ${i} about ${CATEGORIES[i % 8]}`,
-      summary: `A short summary for post ${i}, with a few words to search through.`,
-      body: `<p>Body of post ${i}.</p>`,
-      category: CATEGORIES[i % 8],
-      date: new Date(Date.UTC(2020, 0, 1) + i * 3_600_000).toISOString(),
-      cover: { url: `https://img.example.com/${i}.jpg`, alt: `Cover ${i}`, width: 1600, height: 900 },
-    },
-  }));
-  await waitForIndex(base, site.id, site.adminKey);
+  await seedBenchPosts(base, site, 1000);
   await sample("seeded", targets);
   const items = `/v1/${site.token}/collections/posts/items`;
   for (const kind of ["list", "item", "filtered"]) {
