@@ -14,6 +14,7 @@ import { SESSION_HEADER, OPERATOR_HEADER } from "../contract/headers";
 import { fromSite, internalRequest, withBufferedBody } from "./forward";
 import { workspaceCreate, workspacePatch, siteCreate } from "../contract/sites";
 import { type Site } from "../contract/responses";
+import { principalHeader } from "../access/principal-header";
 
 function workspaceId(raw: string | undefined): string {
   if (!raw || !isWorkspaceId(raw)) throw new ApiError("not_found", "No such workspace.");
@@ -90,5 +91,7 @@ export async function siteDashboard(request: Request, env: Env, siteId: string |
   if (!(await mayBeIssued(env, siteId))) throw new ApiError("not_found", "No such site.");
   const extra: Record<string, string> =
     principal.kind === "operator" ? { [OPERATOR_HEADER]: "1" } : principal.session ? { [SESSION_HEADER]: principal.session } : {};
+  // Who is calling, and from where, for the site's role checks and audit log (src/access/).
+  Object.assign(extra, principalHeader(principal.kind === "operator" ? { kind: "operator" } : { kind: "siteKey", siteId }, request));
   return fromSite(siteId, await siteStub(env, siteId).fetch(internalRequest(await withBufferedBody(request), extra)));
 }

@@ -216,3 +216,21 @@ export function setFieldValue(sql: SqlStorage, id: string, key: string, value: s
   if (!FIELD_KEY.test(key)) throw new Error(`unsafe field key ${key}`);
   sql.exec(`UPDATE items SET data = json_set(data, '$.${key}', ?) WHERE id = ?`, value, id);
 }
+
+/**
+ * Who created (`created`) or last changed the rows: the account or key id of the caller, null for
+ * the operator and admin keys. Called in the transaction of the change; returns the rows as stored.
+ */
+export function stampAuthor(sql: SqlStorage, rows: readonly ItemRow[], actorId: string | null, created: boolean): ItemRow[] {
+  return rows.map((r) =>
+    sql
+      .exec<ItemRow>(
+        created
+          ? "UPDATE items SET created_by = ?1, updated_by = ?1 WHERE seq = ?2 RETURNING *"
+          : "UPDATE items SET updated_by = ?1 WHERE seq = ?2 RETURNING *",
+        actorId,
+        r.seq,
+      )
+      .one(),
+  );
+}
