@@ -12,7 +12,7 @@ import { customHostRequest, isServiceHost } from "./routes/custom-host";
 import { embedScript } from "./routes/embed";
 import { renderedPage, ssrWebhook } from "./routes/render";
 import { SERVICE_TOKEN_HEADER } from "./contract/headers";
-import { createSite, createWorkspace, getWorkspace, patchWorkspace, siteDashboard } from "./routes/dashboard";
+import { createSite, createWorkspace, siteDashboard, workspaceDashboard } from "./routes/dashboard";
 import { dashboardAsset } from "./routes/dashboard-assets";
 import { currentSession, signIn, signOut } from "./routes/sessions";
 import { requestTarget, withFrontHeaders } from "./http/response-headers";
@@ -50,8 +50,8 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
   .options("/v1/*", () => new Response(null, { status: 204, headers: CORS_HEADERS }))
   .get("/v1/*", (req, env, ctx) => contentApi(req, env, ctx))
   .post("/workspaces", (req, env) => createWorkspace(req, env))
-  .get("/workspaces/:id", (req, env) => getWorkspace(req, env, req.params.id))
-  .patch("/workspaces/:id", (req, env) => patchWorkspace(req, env, req.params.id))
+  .all("/workspaces/:id", (req, env) => workspaceDashboard(req, env, req.params.id))
+  .all("/workspaces/:id/*", (req, env) => workspaceDashboard(req, env, req.params.id))
   .post("/sites", (req, env) => createSite(req, env))
   .all("/sites/:siteId", (req, env) => siteDashboard(req, env, req.params.siteId))
   .all("/sites/:siteId/*", (req, env) => siteDashboard(req, env, req.params.siteId));

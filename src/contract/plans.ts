@@ -17,6 +17,29 @@ export function entitlements(plan: Plan): Entitlements {
   };
 }
 
+/**
+ * How many sites and members (pending invitations count) a workspace of each plan may have,
+ * enforced on self-serve site creation and on invitations. The operator is not held to them.
+ */
+export const PLAN_LIMITS: Readonly<Record<Plan, { sites: number; members: number }>> = {
+  starter: { sites: 3, members: 5 },
+  pro: { sites: 10, members: 25 },
+  seo_engine: { sites: 25, members: 50 },
+};
+
+const NEXT_PLAN: Readonly<Record<Plan, Plan | null>> = { starter: "pro", pro: "seo_engine", seo_engine: null };
+
+/** The one 403 for a plan's limit: which, how many, and the plan that allows more. */
+export function planLimit(plan: Plan, limit: "sites" | "members"): ApiError {
+  const max = PLAN_LIMITS[plan][limit];
+  const next = NEXT_PLAN[plan];
+  return new ApiError(
+    "plan_required",
+    `This workspace's plan allows ${max} ${limit === "sites" ? (max === 1 ? "site" : "sites") : max === 1 ? "member" : "members"}${next ? `; the ${next} plan allows more` : ""}. Ask the operator to change the plan.`,
+    { limit, max, requiredPlan: next },
+  );
+}
+
 type Feature = "advancedLists" | "aiSearch" | "serverRendering";
 
 const NEEDS: Record<Feature, { message: string; requiredPlan: Plan }> = {

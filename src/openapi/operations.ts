@@ -4,11 +4,13 @@ import { dashboardOperations } from "../routes/dashboard.operations";
 import { serviceOperations } from "../routes/service.operations";
 import { sessionOperations } from "../routes/sessions.operations";
 import { ssrOperations } from "../routes/ssr.operations";
+import { workspaceOperations } from "../routes/workspaces.operations";
 import type { Operation } from "./registry";
 
 export const OPERATIONS: readonly Operation[] = [
   ...contentOperations,
   ...dashboardOperations,
+  ...workspaceOperations,
   ...ssrOperations,
   ...sessionOperations,
   ...serviceOperations,

@@ -15,6 +15,7 @@ import { fromSite, internalRequest, withBufferedBody } from "./forward";
 import { workspaceCreate, workspacePatch, siteCreate } from "../contract/sites";
 import { type Site } from "../contract/responses";
 import { principalHeader } from "../access/principal-header";
+import { apiKeyPrincipal, workspacePrincipal } from "./principal";
 
 function workspaceId(raw: string | undefined): string {
   if (!raw || !isWorkspaceId(raw)) throw new ApiError("not_found", "No such workspace.");
@@ -30,22 +31,21 @@ export async function createWorkspace(request: Request, env: Env): Promise<Respo
   return json({ workspace }, 201);
 }
 
-export async function getWorkspace(request: Request, env: Env, id: string | undefined): Promise<Response> {
-  await requireOperator(request, env);
-  const workspace = await workspaceStub(env, workspaceId(id)).get();
-  if (!workspace) throw new ApiError("not_found", "No such workspace.");
-  return json({ workspace });
-}
-
-export async function patchWorkspace(request: Request, env: Env, id: string | undefined): Promise<Response> {
-  await requireOperator(request, env);
-  await enforce(env, "writes", `${clientKey(request, env)}|operator`);
+/**
+ * Everything under /workspaces/:id is the workspace object's (members, invitations, API keys, the
+ * audit log, its name and plan); the front Worker says who is calling and the workspace checks
+ * their role (src/access/).
+ */
+export async function workspaceDashboard(request: Request, env: Env, id: string | undefined): Promise<Response> {
+  const principal = await workspacePrincipal(request, env);
   const wsId = workspaceId(id);
-  const patch = parseBody(workspacePatch, await readJsonObject(request), "workspace");
-  const workspace = await workspaceStub(env, wsId).update(patch);
-  if (!workspace) throw new ApiError("not_found", "No such workspace.");
-  if (patch.plan) forgetAllSites();
-  return json({ workspace });
+  if (request.method !== "GET" && request.method !== "HEAD") await enforce(env, "writes", `${clientKey(request, env)}|${wsId}`);
+  const response = await workspaceStub(env, wsId).fetch(
+    internalRequest(await withBufferedBody(request), principalHeader(principal, request)),
+  );
+  // A plan change reached every site; this isolate's copies of site facts follow at once.
+  if (request.method === "PATCH" && response.ok && new URL(request.url).pathname.split("/").length === 3) forgetAllSites();
+  return response;
 }
 
 export async function createSite(request: Request, env: Env): Promise<Response> {
@@ -80,7 +80,18 @@ export async function siteDashboard(request: Request, env: Env, siteId: string |
     await authorizeSite(request, env, "-");
     throw new ApiError("not_found", "No such site.");
   }
+  // A workspace API key: its workspace vouched for it; the site checks that it is one of its own.
+  const keyPrincipal = await apiKeyPrincipal(request, env);
+  if (keyPrincipal) return siteRequest(request, env, siteId, principalHeader(keyPrincipal, request));
   const principal = await authorizeSite(request, env, siteId);
+  const extra: Record<string, string> =
+    principal.kind === "operator" ? { [OPERATOR_HEADER]: "1" } : principal.session ? { [SESSION_HEADER]: principal.session } : {};
+  // Who is calling, and from where, for the site's role checks and audit log (src/access/).
+  Object.assign(extra, principalHeader(principal.kind === "operator" ? { kind: "operator" } : { kind: "siteKey", siteId }, request));
+  return siteRequest(request, env, siteId, extra);
+}
+
+async function siteRequest(request: Request, env: Env, siteId: string, extra: Record<string, string>): Promise<Response> {
   if (request.method !== "GET" && request.method !== "HEAD") {
     await enforce(env, "writes", `${clientKey(request, env)}|${siteId}`);
     const path = new URL(request.url).pathname;
@@ -89,9 +100,5 @@ export async function siteDashboard(request: Request, env: Env, siteId: string |
   }
   // The operator may name any id; one nobody was issued is answered here, costing no object.
   if (!(await mayBeIssued(env, siteId))) throw new ApiError("not_found", "No such site.");
-  const extra: Record<string, string> =
-    principal.kind === "operator" ? { [OPERATOR_HEADER]: "1" } : principal.session ? { [SESSION_HEADER]: principal.session } : {};
-  // Who is calling, and from where, for the site's role checks and audit log (src/access/).
-  Object.assign(extra, principalHeader(principal.kind === "operator" ? { kind: "operator" } : { kind: "siteKey", siteId }, request));
   return fromSite(siteId, await siteStub(env, siteId).fetch(internalRequest(await withBufferedBody(request), extra)));
 }

@@ -44,8 +44,8 @@ export function recordAudit(sql: SqlStorage, a: SiteAccess, target: string, deta
 }
 
 export interface AuditFilter {
-  actorId?: string | null;
-  actorLabel?: string | null;
+  /** An account or key id, or the label (email, key name) recorded at the time. */
+  actor?: string | null;
   kind?: string | null;
   /** Only rows strictly before this (at, seq), newest first. */
   before?: { at: number; seq: number } | null;
@@ -62,8 +62,7 @@ export function auditPage(sql: SqlStorage, f: AuditFilter): AuditRow[] {
     where.push(clause);
     args.push(...values);
   };
-  if (f.actorId) add("actor_id = ?", f.actorId);
-  if (f.actorLabel) add("actor_label = ?", f.actorLabel);
+  if (f.actor) add("(actor_id = ? OR actor_label = ?)", f.actor, f.actor);
   if (f.kind) add("kind = ?", f.kind);
   if (f.before) add("(at < ? OR (at = ? AND seq < ?))", f.before.at, f.before.at, f.before.seq);
   if (f.from != null) add("at >= ?", f.from);
