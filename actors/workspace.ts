@@ -95,7 +95,8 @@ export class Workspace extends DurableObject<Env> {
     name: string;
     plan: Plan;
     owner?: AccountRef;
-    client?: PrincipalHeader["client"];
+    /** Who is creating it, for the audit log. */
+    by?: PrincipalHeader;
   }): Promise<WorkspaceRecord> {
     await this.#ready;
     if (this.#read()) throw new Error("workspace already exists");
@@ -113,9 +114,9 @@ export class Workspace extends DurableObject<Env> {
       if (input.owner) {
         const m = putMember(this.#sql, { ...input.owner, role: "owner", siteIds: null, addedBy: null });
         seq = enqueue(this.#sql, m.accountId, input.id, membershipOf(m, input.id, input.name));
-        const principal: Principal = { kind: "account", accountId: input.owner.accountId, label: input.owner.email, memberships: [] };
-        recordWorkspaceAudit(this.#sql, this.#changer("createWorkspace", principal, input.client), `workspace ${input.name}`);
       }
+      if (input.by)
+        recordWorkspaceAudit(this.#sql, this.#changer("createWorkspace", input.by.principal, input.by.client), `workspace ${input.name}`);
     });
     if (seq !== null) await this.#push(seq);
     return this.#read() as WorkspaceRecord;

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { collectionInputSchema } from "../contract/fields";
 import { batchInputSchema, itemInputSchema, itemPatchSchema } from "../contract/items";
-import { mediaInputSchema, mediaPatchSchema, sitePatchSchema, siteCreate, workspaceCreate, workspacePatch } from "../contract/sites";
+import { mediaInputSchema, mediaPatchSchema, sitePatchSchema, siteCreate, workspaceCreate } from "../contract/sites";
 import { DASHBOARD_SEARCH_MAX } from "../contract/limits";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "../shared/list-params";
 import {

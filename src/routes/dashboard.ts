@@ -12,9 +12,10 @@ import { enforce } from "../limits/rate-limit";
 import { siteStub, workspaceStub } from "../stubs";
 import { SESSION_HEADER, OPERATOR_HEADER } from "../contract/headers";
 import { fromSite, internalRequest, withBufferedBody } from "./forward";
-import { workspaceCreate, workspacePatch, siteCreate } from "../contract/sites";
+import { workspaceCreate, siteCreate } from "../contract/sites";
 import { type Site } from "../contract/responses";
-import { principalHeader } from "../access/principal-header";
+import { clientOf, principalHeader } from "../access/principal-header";
+import type { PrincipalHeader } from "../contract/principal";
 import { apiKeyPrincipal, workspacePrincipal } from "./principal";
 
 function workspaceId(raw: string | undefined): string {
@@ -27,7 +28,11 @@ export async function createWorkspace(request: Request, env: Env): Promise<Respo
   await enforce(env, "writes", `${clientKey(request, env)}|operator`);
   const input = parseBody(workspaceCreate, await readJsonObject(request), "workspace");
   const id = newWorkspaceId();
-  const workspace = await workspaceStub(env, id).create({ id, ...input });
+  const workspace = await workspaceStub(env, id).create({
+    id,
+    ...input,
+    by: { principal: { kind: "operator" }, client: clientOf(request) },
+  });
   return json({ workspace }, 201);
 }
 
@@ -55,13 +60,16 @@ export async function createSite(request: Request, env: Env): Promise<Response> 
   const secret = siteIdSecret(env);
   if (!secret) throw new ApiError("not_configured", "Set the SITE_ID_SECRET secret (16 characters or more) before creating sites.");
   const siteId = await newSiteId(secret);
+  const by: PrincipalHeader = { principal: { kind: "operator" }, client: clientOf(request) };
   let wsId = input.workspaceId;
   if (wsId === undefined) {
     wsId = newWorkspaceId();
-    await workspaceStub(env, wsId).create({ id: wsId, name: input.name, plan: input.plan ?? "starter" });
+    await workspaceStub(env, wsId).create({ id: wsId, name: input.name, plan: input.plan ?? "starter", by });
   }
-  const workspace = isWorkspaceId(wsId) ? await workspaceStub(env, wsId).addSite(siteId) : null;
-  if (!workspace) throw new ApiError("not_found", `No workspace "${wsId}".`, { workspaceId: wsId });
+  // The workspace registers and audits the site (the operator is held to no plan limit).
+  const added = isWorkspaceId(wsId) ? await workspaceStub(env, wsId).addSiteAs(siteId, input.name, by) : null;
+  if (!added || "error" in added) throw new ApiError("not_found", `No workspace "${wsId}".`, { workspaceId: wsId });
+  const workspace = added.workspace;
   const token = newPublicToken(siteId);
   const adminKey = newAdminKey(siteId);
   const stub = siteStub(env, siteId);

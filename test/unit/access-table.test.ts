@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { OPERATIONS } from "../../src/openapi/operations";
 import { ACCESS, matchOperation } from "../../src/access/operations";
+import { readFileSync } from "node:fs";
+import { roleTableBlock } from "../../src/access/table";
 import { PERMISSIONS, ROLE_PERMISSIONS, ROLES, WORKSPACE_PERMISSIONS } from "../../src/access/roles";
 
 /** Operations a caller must be authorised for: every one whose auth is not "none" or a public token. */
@@ -49,5 +51,13 @@ describe("the access table (src/access) and the OpenAPI registry", () => {
     expect(ROLE_PERMISSIONS.administrator.has("members.manage")).toBe(true);
     expect(ROLE_PERMISSIONS.administrator.has("workspace.delete")).toBe(false);
     expect([...ROLE_PERMISSIONS.viewer]).toEqual(["site.read"]);
+  });
+
+  it("is the table the README shows (npm run roles:table writes it)", () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8")
+      .replace(/\| -+/g, "| ---")
+      .replace(/ +\|/g, " |");
+    const block = roleTableBlock().replace(/ +\|/g, " |");
+    expect(readme).toContain(block);
   });
 });
