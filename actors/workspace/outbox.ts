@@ -9,7 +9,7 @@ import type { Membership } from "../../src/contract/principal";
 
 /** What an Account object offers the workspace (s2-25a's `setMembership`). */
 export interface MembershipHolder {
-  setMembership(workspaceId: string, membership: Membership | null): Promise<void> | void;
+  setMembership(workspaceId: string, membership: Membership | null): Promise<{ ok: boolean; reason?: string } | void>;
 }
 
 type Row = { seq: number; account_id: string; payload: string; attempts: number; next_at: number };
@@ -43,7 +43,8 @@ export async function deliver(sql: SqlStorage, seq: number, account: AccountLook
   const p = JSON.parse(row.payload) as Payload;
   try {
     if (!holder) throw new Error("accounts are not configured (no ACCOUNT binding)");
-    await holder.setMembership(p.workspaceId, p.membership);
+    const answer = await holder.setMembership(p.workspaceId, p.membership);
+    if (answer && !answer.ok) throw new Error(`the account refused: ${answer.reason ?? "unknown"}`);
     sql.exec("DELETE FROM outbox WHERE seq = ?", seq);
     return true;
   } catch {
