@@ -9,3 +9,4 @@ export { Workspace } from "./actors/workspace";
 export { Hostname } from "./actors/hostname";
 export { OperatorSessions } from "./actors/operator-sessions";
 export { SignInThrottle } from "./actors/sign-in-throttle";
+export { Account } from "./actors/account";

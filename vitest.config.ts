@@ -27,6 +27,12 @@ const cloudflareApiMock = {
 const BINDINGS = {
   ADMIN_TOKEN: "test-operator-token",
   SITE_ID_SECRET: "test-site-id-secret-0123456789",
+  AUTH_SECRET: "test-auth-secret-0123456789abcdef",
+  // Account mail goes to the mail catcher the global setup runs (test/node/workers-setup.ts).
+  MAIL_TRANSPORT: "smtp",
+  SMTP_HOST: "127.0.0.1",
+  SMTP_SECURE: "false",
+  SMTP_STARTTLS: "false",
   DOH_URL: doh.url,
   // No site here predates the MAC in site ids: an id without it is refused by the front Worker.
   LEGACY_SITE_IDS: "refuse",
@@ -69,21 +75,22 @@ interface WorkerdProject {
 function workerd(name: string, p: WorkerdProject) {
   return {
     plugins: [
-      cloudflareTest({
+      // A function: the mail catcher's port is known only once the global setup has started it.
+      cloudflareTest(({ inject }) => ({
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
-          bindings: { ...BINDINGS, ...p.bindings },
+          bindings: { ...BINDINGS, SMTP_PORT: String(inject("mailSmtpPort")), ...p.bindings },
           workers: p.workers ?? [embedderWorker()],
           ...(p.realRateLimits ? {} : { ratelimits: LIFTED_RATE_LIMITS }),
           ...(p.outboundService ? { outboundService: p.outboundService } : {}),
         },
-      }),
+      })),
     ],
     test: {
       name,
       include: p.include,
       exclude: p.exclude ?? [],
-      // The customer-site page server that captures fetch from.
+      // The customer-site page server that captures fetch from, and the mail catcher.
       globalSetup: ["./test/node/workers-setup.ts"],
       testTimeout: 30_000,
     },

@@ -13,9 +13,9 @@ interface State {
 }
 
 /** After the free attempts, each wrong key doubles the wait: 2 s, 4 s, 8 s … up to 15 minutes. */
-export function waitAfter(failures: number): number {
-  if (failures < FREE_ATTEMPTS) return 0;
-  return Math.min(MAX_WAIT_MS, 1000 * 2 ** (failures - FREE_ATTEMPTS + 1));
+export function waitAfter(failures: number, free: number = FREE_ATTEMPTS): number {
+  if (failures < free) return 0;
+  return Math.min(MAX_WAIT_MS, 1000 * 2 ** Math.min(20, failures - free + 1));
 }
 
 /**
@@ -35,15 +35,26 @@ export class SignInThrottle extends DurableObject<Env> {
    * counted as a failure at once (undone by `succeeded`). Checking and counting in one call of
    * this single-threaded object means a burst of parallel attempts cannot all pass one check.
    */
-  async attempt(now = Date.now()): Promise<{ allowed: boolean; waitMs: number; failures: number }> {
+  async attempt(now = Date.now(), free: number = FREE_ATTEMPTS): Promise<{ allowed: boolean; waitMs: number; failures: number }> {
     const s = await this.#state(now);
-    const left = s.lastFailureAt + waitAfter(s.failures) - now;
+    const left = s.lastFailureAt + waitAfter(s.failures, free) - now;
     if (left > 0) return { allowed: false, waitMs: left, failures: s.failures };
     const next = { failures: s.failures + 1, lastFailureAt: now };
     await this.ctx.storage.put("state", next);
     // A stranger's guesses must not stay on disk for good: once the count is forgotten, it goes.
     await this.ctx.storage.setAlarm(now + FORGET_AFTER_MS);
-    return { allowed: true, waitMs: waitAfter(next.failures), failures: next.failures };
+    return { allowed: true, waitMs: waitAfter(next.failures, free), failures: next.failures };
+  }
+
+  /**
+   * A right password on a key shared by many attempts (an account across clients, a client across
+   * accounts): the attempt `attempt` counted is taken back, the others' failures stay.
+   */
+  async forgive(): Promise<void> {
+    const s = await this.ctx.storage.get<State>("state");
+    if (!s) return;
+    if (s.failures <= 1) return this.succeeded();
+    await this.ctx.storage.put("state", { ...s, failures: s.failures - 1 });
   }
 
   /** The right key: this client's count for this target starts over (nothing is kept). */

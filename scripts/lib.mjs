@@ -25,12 +25,21 @@ export function adminToken(path = ".dev.vars") {
 
 /** SITE_ID_SECRET from the environment, else .dev.vars, else a new one stored in .dev.vars. */
 export function siteIdSecret(path = ".dev.vars") {
-  if (process.env.SITE_ID_SECRET) return process.env.SITE_ID_SECRET;
+  return devSecret("SITE_ID_SECRET", path);
+}
+
+/** The key signing account links and passkey challenges (AUTH_SECRET): env, else .dev.vars, else generated there. */
+export function authSecret(path = ".dev.vars") {
+  return devSecret("AUTH_SECRET", path);
+}
+
+function devSecret(name, path) {
+  if (process.env[name]) return process.env[name];
   const vars = readDevVars(path);
-  if (vars.SITE_ID_SECRET) return vars.SITE_ID_SECRET;
+  if (vars[name]) return vars[name];
   const secret = randomBytes(24).toString("hex");
   const prior = existsSync(path) ? readFileSync(path, "utf8") : "";
-  writeFileSync(path, `${prior}${prior && !prior.endsWith("\n") ? "\n" : ""}SITE_ID_SECRET="${secret}"\n`, { mode: 0o600 });
+  writeFileSync(path, `${prior}${prior && !prior.endsWith("\n") ? "\n" : ""}${name}="${secret}"\n`, { mode: 0o600 });
   return secret;
 }
 

@@ -1,11 +1,13 @@
 // `npm start`: the service on wrangler dev with a seeded demo site, and the local
 // embedder Worker (embedder/) next to it so semantic search works offline.
 // Honours PORT (8787), DEMO_PAGES_PORT (PORT + 1), EMBEDDER_PORT (PORT + 2), DNS_PORT (PORT + 3),
-// ADMIN_TOKEN and SITE_ID_SECRET (else .dev.vars, else generated) and PERSIST_DIR (.wrangler/state).
+// MAIL_SMTP_PORT (PORT + 4), MAIL_INBOX_PORT (PORT + 5), ADMIN_TOKEN, SITE_ID_SECRET and
+// AUTH_SECRET (else .dev.vars, else generated) and PERSIST_DIR (.wrangler/state).
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { adminToken, api, must, siteIdSecret, waitFor } from "./lib.mjs";
+import { adminToken, api, authSecret, must, siteIdSecret, waitFor } from "./lib.mjs";
+import { startMailCatcher } from "./mail-catcher.mjs";
 import { seedDemoSite } from "./demo-content.mjs";
 import { startDemoPages } from "./demo-page.mjs";
 import { startDohServer } from "./doh-server.mjs";
@@ -14,14 +16,20 @@ const port = Number(process.env.PORT ?? 8787);
 const demoPort = Number(process.env.DEMO_PAGES_PORT ?? port + 1);
 const embedderPort = Number(process.env.EMBEDDER_PORT ?? port + 2);
 const dnsPort = Number(process.env.DNS_PORT ?? port + 3);
+const mailSmtpPort = Number(process.env.MAIL_SMTP_PORT ?? port + 4);
+const mailInboxPort = Number(process.env.MAIL_INBOX_PORT ?? port + 5);
 const persistDir = resolve(process.env.PERSIST_DIR ?? ".wrangler/state");
 const base = `http://127.0.0.1:${port}`;
 const { token: operator, source } = adminToken();
 const idSecret = siteIdSecret();
+const accountSecret = authSecret();
 mkdirSync(persistDir, { recursive: true });
 // The DNS this machine's custom hostnames are checked against: a DNS-over-HTTPS resolver serving
 // the records you give it (kept in the state folder), as your DNS provider would publish them.
 const dns = await startDohServer({ port: dnsPort, file: join(persistDir, "dns-records.json") });
+// The mail catcher: account mails (verification, password reset, sign-in notices) land in its
+// inbox, sent by the Worker over SMTP as they would be to a provider. Kept with the local state.
+const mail = await startMailCatcher({ smtpPort: mailSmtpPort, inboxPort: mailInboxPort, mailDirectory: join(persistDir, "mail") });
 execFileSync(process.execPath, ["embedder/build.mjs"], { stdio: "inherit" });
 
 // Two wrangler dev sessions that find each other through a dev registry of their own: the
@@ -41,7 +49,10 @@ const embedder = wrangler([
   "--show-interactive-dev-session=false",
 ]);
 const children = [embedder];
-const stop = () => children.forEach((c) => c.kill("SIGINT"));
+const stop = () => {
+  children.forEach((c) => c.kill("SIGINT"));
+  void mail.stop();
+};
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
 // Either session ending ends both, and npm start with it.
@@ -62,6 +73,12 @@ const service = wrangler([
   `ADMIN_TOKEN:${operator}`,
   "--var",
   `SITE_ID_SECRET:${idSecret}`,
+  "--var",
+  `AUTH_SECRET:${accountSecret}`,
+  "--var",
+  "MAIL_TRANSPORT:smtp",
+  "--var",
+  `SMTP_PORT:${mail.smtpPort}`,
   // Sites made by npm start all carry the MAC (a demo site from before it is made again below):
   // an id without it is refused before any object exists for it.
   "--var",
@@ -110,8 +127,10 @@ function printWelcome(d) {
 ────────────────────────────────────────────────────────────────────
  open-content-edge is running on ${base}   (state: ${persistDir})
 
- Dashboard: ${base}/dashboard/   sign in with the demo site's admin key below
+ Dashboard: http://localhost:${port}/dashboard/   create an account with any address (passkeys need
+            "localhost", not 127.0.0.1), or sign in with the demo site's admin key below
             (or with the operator token to create sites and change plans)
+ Mail inbox: ${mail.inbox}/   (account verification, password resets, sign-in notices)
  operator token (${source}): ${operator}
  demo site ${d.id}
    public token: ${d.token}

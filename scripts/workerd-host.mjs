@@ -129,6 +129,7 @@ export const SERVICE_DURABLE_OBJECTS = {
   HOSTNAME: "Hostname",
   OPERATOR_SESSIONS: "OperatorSessions",
   SIGN_IN_THROTTLE: "SignInThrottle",
+  ACCOUNT: "Account",
 };
 
 export async function startWorkerd({
@@ -165,6 +166,7 @@ export async function startWorkerd({
             bindings: {
               ADMIN_TOKEN: adminToken,
               SITE_ID_SECRET: "local-site-id-secret-for-workerd-runs",
+              AUTH_SECRET: "local-auth-secret-for-workerd-runs",
               LEGACY_SITE_IDS: "refuse",
               SITE_META_TTL_MS: "1000",
               SSR_ALLOW_PRIVATE_FETCH: "false",

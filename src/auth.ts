@@ -7,9 +7,25 @@ import { mayBeIssued } from "./sites/issued";
 import { clientKey } from "./limits/client";
 import { enforce } from "./limits/rate-limit";
 import { operatorSessionsStub, siteStub } from "./stubs";
+import type { Principal as Caller } from "./contract/principal";
+import { type AccountPrincipal, accountPrincipal, verifyAccountSession } from "./accounts/principal";
+import type { VerifiedSession } from "./accounts/types";
 
-/** Who is calling. A site owner signed in to the dashboard carries the session id the site object checks. */
-export type Principal = { kind: "operator" } | { kind: "site"; siteId: string; session?: string };
+/**
+ * Who is calling. A site owner signed in to the dashboard carries the session id the site object
+ * checks; a person signed in with their account carries the contract's Principal (PRINCIPAL_HEADER).
+ */
+export type Principal =
+  | { kind: "operator" }
+  | { kind: "site"; siteId: string; session?: string }
+  | { kind: "account"; siteId: string; principal: AccountPrincipal };
+
+/** The contract's Principal of a caller authorised for a site, as PRINCIPAL_HEADER carries it. */
+export function callerOf(principal: Principal): Caller {
+  if (principal.kind === "operator") return { kind: "operator" };
+  if (principal.kind === "site") return { kind: "siteKey", siteId: principal.siteId };
+  return principal.principal;
+}
 
 export function bearer(request: Request): string | null {
   return /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1] ?? null;
@@ -32,6 +48,17 @@ export function cookieSession(request: Request): string | null {
     throw new ApiError("forbidden", "Changes made with a dashboard session must come from the dashboard's own page.");
   }
   return id;
+}
+
+/**
+ * The signed-in account of a request made with an account session cookie (a state-changing
+ * request from the dashboard's own origin only), for the account's own endpoints.
+ */
+export async function requireAccount(request: Request, env: Env): Promise<{ sessionId: string; verified: VerifiedSession }> {
+  const id = cookieSession(request);
+  const verified = id === null ? null : await verifyAccountSession(env, id);
+  if (id === null || !verified) throw new ApiError("unauthorized", "Sign in with your account to see this.");
+  return { sessionId: id, verified };
 }
 
 async function isOperator(request: Request, env: Env): Promise<boolean> {
@@ -69,6 +96,12 @@ export async function authorizeSite(request: Request, env: Env, siteId: string):
   }
   const session = cookieSession(request);
   const owner = session === null ? null : sessionOwner(session);
+  if (session !== null && owner?.kind === "account") {
+    // Whether the account may see this site is the site's and workspace's to decide (its memberships travel along).
+    const verified = await verifyAccountSession(env, session);
+    if (!verified) throw new ApiError("unauthorized", "Your dashboard session has ended; sign in again.");
+    return { kind: "account", siteId, principal: accountPrincipal(verified) };
+  }
   if (session === null || owner?.kind !== "site") {
     throw new ApiError("unauthorized", "Sign in to the dashboard, or send the site admin key as Authorization: Bearer <key>.");
   }

@@ -15,6 +15,14 @@ import { SERVICE_TOKEN_HEADER } from "./contract/headers";
 import { createSite, createWorkspace, siteDashboard, workspaceDashboard } from "./routes/dashboard";
 import { dashboardAsset } from "./routes/dashboard-assets";
 import { currentSession, signIn, signOut } from "./routes/sessions";
+import {
+  confirmPasswordReset,
+  endAccountSession,
+  listAccountSessions,
+  requestPasswordReset,
+  signUp,
+  verifySignUp,
+} from "./routes/accounts";
 import { requestTarget, withFrontHeaders } from "./http/response-headers";
 
 type Args = [Env, ExecutionContext];
@@ -29,9 +37,15 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
   .get("/embed.js", (req) => embedScript(req))
   .get("/dashboard", (req, env) => dashboardAsset(req, env))
   .get("/dashboard/*", (req, env) => dashboardAsset(req, env))
-  .post("/sessions", (req, env) => signIn(req, env))
+  .post("/sessions", (req, env, ctx) => signIn(req, env, ctx))
   .get("/sessions/current", (req, env) => currentSession(req, env))
   .delete("/sessions/current", (req, env) => signOut(req, env))
+  .post("/accounts", (req, env, ctx) => signUp(req, env, ctx))
+  .post("/accounts/verify", (req, env) => verifySignUp(req, env))
+  .post("/account/password-reset", (req, env, ctx) => requestPasswordReset(req, env, ctx))
+  .post("/account/password-reset/confirm", (req, env) => confirmPasswordReset(req, env))
+  .get("/account/sessions", (req, env) => listAccountSessions(req, env))
+  .delete("/account/sessions/:id", (req, env) => endAccountSession(req, env, req.params.id))
   // The API description and its viewer (2.1 MB of the bundle) are evaluated on first use, not at start-up.
   .get("/openapi.json", async (req) => (await import("./routes/openapi")).openApiDocument(req))
   .get("/docs", async (req) => (await import("./routes/openapi")).apiReference(req))

@@ -13,6 +13,8 @@ import { settleIndex } from "./search-helpers";
 import { proveOwnership, view } from "./hostname-helpers";
 import { capture as putCapture, publishedPost, putPage, signedHeaders } from "./ssr-helpers";
 import { OPERATIONS, checkAnswer, documentedAnswers, exampleProblems } from "./contract/document";
+import { linkIn, mailTo, uniqueEmail } from "./helpers/mail";
+import { fragmentToken, PASSWORD } from "./helpers/accounts";
 
 const seen = new Set<string>();
 
@@ -340,6 +342,46 @@ describe("the API answers exactly as openapi.json describes", () => {
     await hit("rotateAdminKey", "POST", `${base}/admin-key`, { headers: { cookie, origin: ORIGIN } });
     await hit("signOut", "DELETE", "/sessions/current", { headers: { cookie, origin: "https://elsewhere.test" } });
     await hit("signOut", "DELETE", "/sessions/current", { headers: { cookie } });
+  });
+
+  it("describes accounts: sign-up, sign-in, reset and the account's sessions", async () => {
+    const email = uniqueEmail("contract");
+    const own = { origin: ORIGIN };
+    const elsewhere = { origin: "https://elsewhere.test" };
+    await hit("signUp", "POST", "/accounts", { body: { email }, headers: own });
+    await hit("signUp", "POST", "/accounts", { body: { email }, headers: elsewhere });
+    const token = fragmentToken(linkIn(await mailTo(email, /Confirm your email/)), "verify");
+    await hit("verifySignUp", "POST", "/accounts/verify", { body: { token, password: "nine-char" }, headers: own });
+    await hit("verifySignUp", "POST", "/accounts/verify", { body: { token, password: PASSWORD }, headers: elsewhere });
+    const made = await hit("verifySignUp", "POST", "/accounts/verify", { body: { token, password: PASSWORD }, headers: own });
+    await hit("verifySignUp", "POST", "/accounts/verify", { body: { token, password: PASSWORD }, headers: own });
+    const cookie = made.headers.get("set-cookie")!.split(";")[0]!;
+    await hit("getCurrentSession", "GET", "/sessions/current", { headers: { cookie } });
+    const second = await hit("signIn", "POST", "/sessions", { body: { email, password: PASSWORD }, headers: own });
+    await hit("signIn", "POST", "/sessions", { body: { email, password: "wrong horse battery" }, headers: own });
+    const otherCookie = second.headers.get("set-cookie")!.split(";")[0]!;
+    const listed = await hit("listAccountSessions", "GET", "/account/sessions", { headers: { cookie } });
+    await hit("listAccountSessions", "GET", "/account/sessions");
+    const other = (listed.body.sessions as { id: string; current: boolean }[]).find((x) => !x.current)!;
+    await hit("endAccountSession", "DELETE", `/account/sessions/${other.id}`, { headers: { cookie, ...elsewhere } });
+    await hit("endAccountSession", "DELETE", `/account/sessions/${other.id}`, { headers: { cookie: otherCookie, ...own } });
+    await hit("endAccountSession", "DELETE", `/account/sessions/${other.id}`, { headers: { cookie, ...own } });
+    await hit("endAccountSession", "DELETE", `/account/sessions/${other.id}`, { headers: own });
+    await hit("requestPasswordReset", "POST", "/account/password-reset", { body: { email }, headers: own });
+    await hit("requestPasswordReset", "POST", "/account/password-reset", { body: { email }, headers: elsewhere });
+    const reset = fragmentToken(linkIn(await mailTo(email, /Reset your password/)), "reset");
+    await hit("confirmPasswordReset", "POST", "/account/password-reset/confirm", {
+      body: { token: reset, password: PASSWORD },
+      headers: elsewhere,
+    });
+    await hit("confirmPasswordReset", "POST", "/account/password-reset/confirm", {
+      body: { token: reset, password: PASSWORD },
+      headers: own,
+    });
+    await hit("confirmPasswordReset", "POST", "/account/password-reset/confirm", {
+      body: { token: reset, password: PASSWORD },
+      headers: own,
+    });
   });
 
   it("describes the service's own documents", async () => {

@@ -9,6 +9,10 @@ declare module "vitest" {
     doh: string;
     /** Origin of the echo upstream for the proxy Worker's tests (proxy/test/echo-server.ts). */
     upstream: string;
+    /** SMTP port of the mail catcher (maildev, scripts/mail-catcher.mjs) the Worker under test sends to. */
+    mailSmtpPort: number;
+    /** Origin of the mail catcher's inbox: `GET /api/email` lists every mail received (never clear it: files run in parallel). */
+    mailInbox: string;
   }
 }
 

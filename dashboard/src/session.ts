@@ -4,7 +4,7 @@
  * all take it from here, so none of them imports another.
  */
 import { signal } from "@preact/signals";
-import { api, sessionLost } from "./api";
+import { call, client, sessionLost } from "./api";
 import { leaveForSignIn } from "./router";
 import { collections, site } from "./site-state";
 import type { Session } from "./types";
@@ -45,7 +45,7 @@ export function sessionEnded(): void {
 
 export async function refreshSession(): Promise<void> {
   try {
-    session.value = (await api<{ session: Session }>("GET", "/sessions/current")).session;
+    session.value = (await call(client.GET("/sessions/current"))).session;
     sessionLost.value = false;
     endedElsewhere.value = false;
   } catch {
@@ -54,6 +54,6 @@ export async function refreshSession(): Promise<void> {
 }
 
 export async function signOut(): Promise<void> {
-  await api("DELETE", "/sessions/current").catch(() => undefined);
+  await call(client.DELETE("/sessions/current")).catch(() => undefined);
   sessionEnded();
 }

@@ -1,6 +1,6 @@
 /**
  * The answers' shapes come from openapi.json, the service's contract (generated from its code by
- * `npm run openapi`; scripts/build.mjs types it into generated/api.d.ts): the dashboard cannot
+ * `npm run openapi`, which also types it into generated/api.d.ts): the dashboard cannot
  * drift from the API it calls.
  */
 import type { components } from "./generated/api";

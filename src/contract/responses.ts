@@ -4,6 +4,7 @@
  * strict, so an answer with an undocumented key fails the test.
  */
 import { z } from "zod";
+import { AccountView, MembershipView } from "./accounts";
 import { FIELD_TYPES } from "./field-types";
 import { fieldSchema } from "./fields";
 import { ERROR_STATUS, type ErrorCode } from "./errors";
@@ -209,10 +210,12 @@ export const MediaEntry = MediaRef.extend({
 });
 
 export const Session = z.strictObject({
-  kind: z.enum(["site", "operator"]),
+  kind: z.enum(["site", "operator", "account"]),
   siteId: z.string().optional().describe("The site a site owner's session belongs to."),
   createdAt: instant,
   expiresAt: instant.describe("When the session ends unless used before (12 h idle), never after 7 days from sign-in."),
+  account: AccountView.optional().describe("The person an account session signs in (kind `account`)."),
+  memberships: z.array(MembershipView).optional().describe("The workspaces the account belongs to and its role in each (kind `account`)."),
 });
 
 /** Named components of the document, by name. */

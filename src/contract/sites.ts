@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { PLANS } from "./plans";
 import { isHttpUrl } from "./urls";
+import { keySignInSchema, passwordSignInSchema } from "./accounts";
 
 const name = z.string().trim().min(1).max(200);
 export const workspaceCreate = z.object({ name, plan: z.enum(PLANS) }).strict();
@@ -43,4 +44,5 @@ export const mediaInputSchema = z
 
 export const mediaPatchSchema = z.object({ alt: z.string().max(1000) }).strict();
 
-export const signInSchema = z.object({ key: z.string().trim().min(1, "enter your admin key").max(200) }).strict();
+/** `POST /sessions`: a site admin key or the operator token, or an account's email and password. */
+export const signInSchema = z.union([keySignInSchema, passwordSignInSchema]);

@@ -52,6 +52,11 @@ export interface LogEvents {
   hostname_taken_over: Where & { hostname: string };
   /** The DNS-over-HTTPS resolver could not be asked for a hostname's TXT proof; checked again later. */
   hostname_txt_lookup_failed: Where & { hostname: string; error: string };
+  /** An account mail left for its transport (never the address, the link or the body). */
+  mail_sent: Where & { kind: string; transport: string };
+  mail_failed: Where & { kind: string; transport: string; error: string };
+  /** An account sign-in: how, and whether it worked (never the address or password). */
+  account_sign_in: Where & { method: "password" | "passkey" | "reset" | "sign_up"; result: "ok" | "refused" | "throttled" };
 }
 
 const LEVEL: { [E in keyof LogEvents]: Level } = {
@@ -69,6 +74,9 @@ const LEVEL: { [E in keyof LogEvents]: Level } = {
   hostname_claim_taken_over: "info",
   hostname_taken_over: "info",
   hostname_txt_lookup_failed: "warn",
+  mail_sent: "info",
+  mail_failed: "error",
+  account_sign_in: "info",
 };
 
 /** Where the lines go; tests swap it to read them. */

@@ -70,6 +70,7 @@ const SECURITY: Record<Auth, Json[]> = {
   siteKey: [{ siteKey: [] }, { apiKey: [] }, { operator: [] }, { session: [] }],
   operator: [{ operator: [] }, { session: [] }],
   workspace: [{ apiKey: [] }, { operator: [] }, { session: [] }],
+  account: [{ session: [] }],
 };
 
 const DESCRIPTION = `Content delivery and edge server rendering: the public content API, the dashboard API, rendered pages and the site builder's webhook.

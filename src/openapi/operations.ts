@@ -3,6 +3,7 @@ import { contentOperations } from "../routes/content.operations";
 import { dashboardOperations } from "../routes/dashboard.operations";
 import { serviceOperations } from "../routes/service.operations";
 import { sessionOperations } from "../routes/sessions.operations";
+import { accountOperations } from "../routes/accounts.operations";
 import { ssrOperations } from "../routes/ssr.operations";
 import { workspaceOperations } from "../routes/workspaces.operations";
 import type { Operation } from "./registry";
@@ -13,5 +14,6 @@ export const OPERATIONS: readonly Operation[] = [
   ...workspaceOperations,
   ...ssrOperations,
   ...sessionOperations,
+  ...accountOperations,
   ...serviceOperations,
 ];

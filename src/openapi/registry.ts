@@ -10,7 +10,7 @@ import { ERROR_STATUS, type ErrorCode } from "../contract/errors";
 export type Method = "get" | "post" | "put" | "patch" | "delete";
 
 /** Who may call: the names of the document's security schemes (see document.ts), or none. */
-export type Auth = "none" | "publicToken" | "serviceToken" | "siteKey" | "operator" | "workspace";
+export type Auth = "none" | "publicToken" | "serviceToken" | "siteKey" | "operator" | "workspace" | "account";
 
 export interface Param {
   name: string;
@@ -67,7 +67,7 @@ export function operation(op: Operation): Operation {
 /** Every error an operation can answer: its own plus those its auth and body imply. */
 export function errorsOf(op: Operation): ErrorCode[] {
   const codes = new Set<ErrorCode>(op.errors);
-  const dashboard = op.auth === "siteKey" || op.auth === "operator" || op.auth === "workspace";
+  const dashboard = op.auth === "siteKey" || op.auth === "operator" || op.auth === "workspace" || op.auth === "account";
   if (dashboard) codes.add("unauthorized");
   // A change made with the dashboard's session cookie from another origin, or one the caller's role does not allow.
   if (dashboard && op.method !== "get") codes.add("forbidden");

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { authorizeSite, requireOperator } from "../auth";
+import { authorizeSite, callerOf, requireOperator } from "../auth";
 import { forgetAllSites } from "../edge/site-meta";
 import { ApiError } from "../contract/errors";
 import { json, readJsonObject } from "../http/json";
@@ -92,10 +92,16 @@ export async function siteDashboard(request: Request, env: Env, siteId: string |
   const keyPrincipal = await apiKeyPrincipal(request, env);
   if (keyPrincipal) return siteRequest(request, env, siteId, principalHeader(keyPrincipal, request));
   const principal = await authorizeSite(request, env, siteId);
-  const extra: Record<string, string> =
-    principal.kind === "operator" ? { [OPERATOR_HEADER]: "1" } : principal.session ? { [SESSION_HEADER]: principal.session } : {};
-  // Who is calling, and from where, for the site's role checks and audit log (src/access/).
-  Object.assign(extra, principalHeader(principal.kind === "operator" ? { kind: "operator" } : { kind: "siteKey", siteId }, request));
+  // Who is calling travels with every request (PRINCIPAL_HEADER: the site's role checks and audit
+  // log, src/access/); the legacy headers stay as they were.
+  const extra: Record<string, string> = {
+    ...principalHeader(callerOf(principal), request),
+    ...(principal.kind === "operator"
+      ? { [OPERATOR_HEADER]: "1" }
+      : principal.kind === "site" && principal.session
+        ? { [SESSION_HEADER]: principal.session }
+        : {}),
+  };
   return siteRequest(request, env, siteId, extra);
 }
 

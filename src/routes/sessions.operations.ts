@@ -13,9 +13,9 @@ export const sessionOperations: Operation[] = [
     method: "post",
     path: "/sessions",
     tag,
-    summary: "Exchange a site admin key or the operator token for a session cookie",
+    summary: "Exchange a site admin key, the operator token, or an account's email and password for a session cookie",
     description:
-      "After 3 wrong keys from one client, each further one doubles the wait before the next is even checked (2 s … 15 min): 429 `rate_limited` with `Retry-After`. A sign-in posted from another origin is 403.",
+      "After 3 wrong keys from one client, each further one doubles the wait before the next is even checked (2 s … 15 min): 429 `rate_limited` with `Retry-After`. With `{email, password}`: one 401 for a wrong password and for an address without an account alike, after the same work; the wait starts after 3 wrong passwords for one account from one client, 20 for one account from anywhere, or 30 for any accounts from one client, whether or not the address has an account. A sign-in posted from another origin is 403.",
     auth: "none",
     body: signInSchema,
     responses: { 201: { description: "Signed in; the cookie is set.", schema: session, headers: "session" } },

@@ -9,10 +9,20 @@ import type { SessionInfo } from "../sessions/store";
 import { mayBeIssued, siteExists } from "../sites/issued";
 import { clientKey } from "../limits/client";
 import { RATELIMIT_HEADER, RATELIMIT_POLICY_HEADER, SIGN_IN_POLICY } from "../contract/limits";
-import { operatorSessionsStub, signInThrottleStub, siteStub } from "../stubs";
-import { signInSchema } from "../contract/sites";
+import { accountStub, operatorSessionsStub, signInThrottleStub, siteStub } from "../stubs";
+import { keySignInSchema, passwordSignInSchema } from "../contract/accounts";
+import type { Membership } from "../contract/principal";
+import { accountIdOf, normaliseEmail } from "../accounts/email";
+import { clientMeta, verifyAccountSession } from "../accounts/principal";
+import { passwordAttempt } from "../accounts/throttle";
+import type { AccountPublic } from "../accounts/types";
+import { deliver } from "../mail/deliver";
+import { newSignInMail, signInNotice } from "../mail/templates";
+import { log } from "../log/log";
+import { accountSessionResponse } from "./accounts";
 
-type Session = SessionInfo & ({ kind: "operator" } | { kind: "site"; siteId: string });
+type Session = SessionInfo &
+  ({ kind: "operator" } | { kind: "site"; siteId: string } | { kind: "account"; account: AccountPublic; memberships: Membership[] });
 
 /**
  * Whose attempts count together: the client (src/limits/client.ts: CF-Connecting-IP, an IPv6
@@ -40,10 +50,13 @@ function signInFields(failures: number, waitMs: number): Record<string, string> 
  * `POST /sessions {key}`: exchanges a site admin key or the operator token for a
  * session cookie. Wrong keys cost the client a growing wait (actors/sign-in-throttle.ts).
  */
-export async function signIn(request: Request, env: Env): Promise<Response> {
+export async function signIn(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
   // A page elsewhere must not sign a visitor in to an account of its choosing.
   if (!notFromOtherOrigin(request)) throw new ApiError("forbidden", "Sign in from the dashboard's own page.");
-  const { key } = parseBody(signInSchema, await readJsonObject(request), "sign-in");
+  const body = await readJsonObject(request);
+  // `{email, password}` is a person's account; `{key}` an admin key or the operator token, as before.
+  if ("email" in body || "password" in body) return passwordSignIn(request, env, ctx, parseBody(passwordSignInSchema, body, "sign-in"));
+  const { key } = parseBody(keySignInSchema, body, "sign-in");
   // A key naming a site nobody was issued is wrong without asking (and without a throttle object for it).
   const target = siteIdOfAdminKey(key);
   if (target !== null && !(await siteExists(env, target))) throw wrongKey(0);
@@ -88,6 +101,42 @@ function tooMany(waitMs: number, failures: number): ApiError {
   );
 }
 
+const WRONG_PASSWORD = "That email and password do not match an account. Check them, or reset your password.";
+
+/**
+ * `POST /sessions {email, password}`. An address with no account, a wrong password and an account
+ * without a password get the same 401 after the same work (the Account object runs one KDF in
+ * every case), and they are throttled alike (src/accounts/throttle.ts).
+ */
+async function passwordSignIn(
+  request: Request,
+  env: Env,
+  ctx: ExecutionContext,
+  input: { email: string; password: string },
+): Promise<Response> {
+  const email = normaliseEmail(input.email);
+  // Not an address at all: no account could have it, so this says nothing about anyone.
+  if (!email) throw new ApiError("unauthorized", WRONG_PASSWORD);
+  const accountId = await accountIdOf(email);
+  let attempt: Awaited<ReturnType<typeof passwordAttempt>>;
+  try {
+    attempt = await passwordAttempt(request, env, accountId);
+  } catch (err) {
+    log("account_sign_in", { method: "password", result: "throttled" });
+    throw err;
+  }
+  const client = clientMeta(request);
+  const made = await accountStub(env, accountId).signIn(input.password, client);
+  if (!made) {
+    log("account_sign_in", { method: "password", result: "refused" });
+    throw new ApiError("unauthorized", WRONG_PASSWORD);
+  }
+  await attempt.passed();
+  log("account_sign_in", { method: "password", result: "ok" });
+  if (made.newClient) deliver(ctx, env, newSignInMail(made.account.email, signInNotice(client, "with your password")));
+  return accountSessionResponse(request, made);
+}
+
 /** `GET /sessions/current`: who the cookie signs in, so the dashboard knows what to show. */
 export async function currentSession(request: Request, env: Env): Promise<Response> {
   const id = cookieSession(request);
@@ -106,6 +155,12 @@ async function lookUp(env: Env, id: string): Promise<Session | null> {
     const info = await siteStub(env, owner.siteId).verifySession(id);
     return info && { kind: "site", siteId: owner.siteId, ...info };
   }
+  if (owner?.kind === "account") {
+    const verified = await verifyAccountSession(env, id);
+    if (!verified) return null;
+    const { createdAt, expiresAt } = verified.session;
+    return { kind: "account", createdAt, expiresAt, account: verified.account, memberships: verified.memberships };
+  }
   return null;
 }
 
@@ -116,5 +171,6 @@ export async function signOut(request: Request, env: Env): Promise<Response> {
   const owner = id === null ? null : sessionOwner(id);
   if (id !== null && owner?.kind === "operator") await operatorSessionsStub(env).end(id);
   if (id !== null && owner?.kind === "site" && (await mayBeIssued(env, owner.siteId))) await siteStub(env, owner.siteId).endSession(id);
+  if (id !== null && owner?.kind === "account") await accountStub(env, owner.accountId).endSession(id);
   return json({ signedOut: true }, 200, { "set-cookie": clearSessionCookie(request) });
 }

@@ -4,6 +4,7 @@
  * whichever comes first; sign-out and a key rotation end it at once.
  */
 import { randomId } from "../ids";
+import { accountOfSession } from "../accounts/tokens";
 
 export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
 export const SESSION_ABSOLUTE_MS = 7 * 24 * 60 * 60 * 1000;
@@ -17,12 +18,15 @@ const OPERATOR_SESSION = /^so_[a-z2-7]{40}$/;
 export const newSiteSessionId = (siteId: string): string => `ss_${siteId}_${randomId(40)}`;
 export const newOperatorSessionId = (): string => `so_${randomId(40)}`;
 
-export type SessionOwner = { kind: "site"; siteId: string } | { kind: "operator" } | null;
+export type SessionOwner = { kind: "site"; siteId: string } | { kind: "operator" } | { kind: "account"; accountId: string } | null;
 
 /** Whose session an id claims to be (the store still has to confirm it). */
 export function sessionOwner(id: string): SessionOwner {
   const site = SITE_SESSION.exec(id);
   if (site) return { kind: "site", siteId: site[1]! };
+  // A person's session (`sa_<accountId>_…`, src/accounts/tokens.ts) routes to their Account object.
+  const accountId = accountOfSession(id);
+  if (accountId) return { kind: "account", accountId };
   return OPERATOR_SESSION.test(id) ? { kind: "operator" } : null;
 }
 

@@ -2,6 +2,7 @@ import type { TestProject } from "vitest/node";
 import { buildWorker, startWorkerd } from "../../scripts/workerd-host.mjs";
 import { startPageServer } from "./page-server";
 import { startDohServer } from "../../scripts/doh-server.mjs";
+import { startMailCatcher } from "../../scripts/mail-catcher.mjs";
 
 export const BROWSER_OPERATOR = "browser-test-operator";
 
@@ -14,6 +15,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const script = buildWorker(".wrangler/browser-test-build");
   // The resolver custom hostname ownership (TXT) is checked against; tests publish records on it.
   const doh = await startDohServer();
+  // Account mails go to a real local inbox; tests read them through its REST API.
+  const mail = await startMailCatcher();
   const { dispose, base } = await startWorkerd({
     scriptPath: script,
     adminToken: BROWSER_OPERATOR,
@@ -24,6 +27,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
       SERVICE_HOSTNAMES: "127.0.0.1,localhost",
       CUSTOM_HOSTNAME_CNAME_TARGET: "localhost",
       DOH_URL: doh.url,
+      MAIL_TRANSPORT: "smtp",
+      SMTP_HOST: "127.0.0.1",
+      SMTP_PORT: String(mail.smtpPort),
+      SMTP_SECURE: "false",
+      SMTP_STARTTLS: "false",
     },
     embedderProcesses: 1,
   });
@@ -31,7 +39,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("service", base);
   project.provide("pageServer", pages.origin);
   project.provide("doh", doh.origin);
+  project.provide("mailInbox", mail.inbox);
+  project.provide("mailSmtpPort", mail.smtpPort);
   return async () => {
+    await mail.stop();
     await pages.close();
     await doh.close();
     await dispose();

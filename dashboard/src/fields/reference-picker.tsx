@@ -1,8 +1,8 @@
 import { useEffect, useId, useState } from "preact/hooks";
-import { get } from "../api";
+import { call, client } from "../api";
 import { itemTitle } from "../item-title";
-import { collections, sitePath } from "../site-state";
-import type { Item, ItemList } from "../types";
+import { collections, inSite } from "../site-state";
+import type { Item } from "../types";
 
 /** Picks one or several items of `target` by searching it; the value is item ids. */
 export function ReferencePicker(props: {
@@ -23,7 +23,9 @@ export function ReferencePicker(props: {
   useEffect(() => {
     const missing = props.value.filter((v) => !(v in names));
     for (const itemId of missing) {
-      get<{ item: Item }>(sitePath("collections", props.target, "items", itemId)).then(
+      call(
+        client.GET("/sites/{siteId}/collections/{slug}/items/{id}", { params: { path: inSite({ slug: props.target, id: itemId }) } }),
+      ).then(
         (r) => setNames((n) => ({ ...n, [itemId]: itemTitle(c, r.item) })),
         () => setNames((n) => ({ ...n, [itemId]: itemId })),
       );
@@ -32,9 +34,8 @@ export function ReferencePicker(props: {
 
   useEffect(() => {
     const t = setTimeout(() => {
-      const q = new URLSearchParams({ limit: "8" });
-      if (query.trim()) q.set("search", query.trim());
-      get<ItemList>(sitePath("collections", props.target, "items") + "?" + q).then(
+      const q = { limit: 8, ...(query.trim() ? { search: query.trim() } : {}) };
+      call(client.GET("/sites/{siteId}/collections/{slug}/items", { params: { path: inSite({ slug: props.target }), query: q } })).then(
         (r) => setResults(r.items),
         () => setResults([]),
       );

@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { api, ApiFailure, get } from "../api";
+import { ApiFailure, call, client } from "../api";
 import { go, goSaved, guardUnsaved, href } from "../router";
-import { collections, reloadCollections, site, sitePath } from "../site-state";
+import { collections, inSite, reloadCollections, site } from "../site-state";
 import { fieldKeyOf, slugify } from "../slugify";
-import { FIELD_TYPES, INDEXABLE, TYPE_NAMES, type Collection, type Field, type FieldType, type ItemList } from "../types";
+import { FIELD_TYPES, INDEXABLE, TYPE_NAMES, type Collection, type Field, type FieldType } from "../types";
 import { Confirm, ErrorNotice, Field as Labelled, Heading, Notice, type Submit } from "../ui";
+import { useForm } from "../use-form";
 
 type Option = NonNullable<Field["options"]>[number];
 
@@ -75,27 +76,55 @@ function consequences(before: Field[], after: Field[]): string[] {
 export function CollectionEditor(props: { slug: string | null }) {
   const s = site.value!;
   const existing: Collection | undefined = props.slug ? collections.value?.find((c) => c.slug === props.slug) : undefined;
-  const [name, setName] = useState(existing?.name ?? "");
-  const [slug, setSlug] = useState(existing?.slug ?? "");
   const [slugTouched, setSlugTouched] = useState(Boolean(existing));
-  const [rows, setRows] = useState<Row[]>(
-    existing
-      ? toRows(existing.fields, true)
-      : toRows([{ key: "title", name: "Title", type: "text", indexed: true, required: true }], false),
-  );
   // Keys of saved fields stay editable until the collection has items.
   const [hasItems, setHasItems] = useState<boolean | null>(existing ? null : false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [error, setError] = useState<unknown>(null);
-  const [saved, setSaved] = useState(false);
   const [pending, setPending] = useState<string[] | null>(null);
   const [deleting, setDeleting] = useState(false);
-  const [dirty, setDirty] = useState(false);
+  const [error, setError] = useState<unknown>(null);
   const slugInput = useRef<HTMLInputElement>(null);
+  const form = useForm(
+    {
+      name: existing?.name ?? "",
+      slug: existing?.slug ?? "",
+      rows: existing
+        ? toRows(existing.fields, true)
+        : toRows([{ key: "title", name: "Title", type: "text", indexed: true, required: true }], false),
+    },
+    // A new collection is created only (If-None-Match: *): the service refuses a slug taken meanwhile.
+    ({ name, slug, rows }) =>
+      call(
+        client.PUT("/sites/{siteId}/collections/{slug}", {
+          params: { path: inSite({ slug }), header: existing ? {} : { "if-none-match": "*" } },
+          body: { name, fields: clean(rows, existing?.fields ?? []) },
+        }),
+      ),
+    {
+      onSaved: async (res) => {
+        await reloadCollections();
+        form.reset({ ...form.values, rows: form.values.rows.map((r) => ({ ...r, saved: true })) });
+        if (!existing) goSaved(s.id, "items", res.collection.slug);
+      },
+      failed: async (err) => {
+        if (!existing && err instanceof ApiFailure && err.status === 409 && err.error.details?.["slug"] === form.values.slug) {
+          // Created elsewhere since this screen loaded: the list learns of it, and the Slug field says so.
+          await reloadCollections();
+          slugInput.current?.focus();
+          return true;
+        }
+        return false;
+      },
+    },
+  );
+  const { name, slug, rows } = form.values;
+  const { errors, dirty } = form;
+  const setRows = (change: (rows: Row[]) => Row[]) => form.update((v) => ({ ...v, rows: change(v.rows) }));
   useEffect(() => guardUnsaved(() => dirty), [dirty]);
   useEffect(() => {
     if (!existing) return;
-    get<ItemList>(sitePath("collections", existing.slug, "items") + "?limit=1").then(
+    call(
+      client.GET("/sites/{siteId}/collections/{slug}/items", { params: { path: inSite({ slug: existing.slug }), query: { limit: 1 } } }),
+    ).then(
       (r) => setHasItems(r.total > 0),
       () => setHasItems(true),
     );
@@ -103,52 +132,21 @@ export function CollectionEditor(props: { slug: string | null }) {
 
   if (props.slug && !existing) return <Notice kind="error">No collection “{props.slug}”.</Notice>;
 
-  const update = (uid: number, patch: Partial<Row>) => {
-    setDirty(true);
-    setRows((rs) => rs.map((r) => (r.uid === uid ? { ...r, ...patch } : r)));
-  };
+  const update = (uid: number, patch: Partial<Row>) => setRows((rs) => rs.map((r) => (r.uid === uid ? { ...r, ...patch } : r)));
   const others = (collections.value ?? []).filter((c) => c.slug !== existing?.slug);
   // A new collection never takes the slug of one that exists: saving would replace its fields.
   const taken = !existing && (collections.value ?? []).some((c) => c.slug === slug);
   const slugError = taken ? "A collection with this slug exists:" : errors.slug;
 
-  const save = async () => {
-    setError(null);
-    setErrors({});
-    try {
-      // A new collection is created only (If-None-Match: *): the service refuses a slug taken meanwhile.
-      const res = await api<{ collection: Collection }>(
-        "PUT",
-        sitePath("collections", slug),
-        { name, fields: clean(rows, existing?.fields ?? []) },
-        existing ? {} : { "if-none-match": "*" },
-      );
-      await reloadCollections();
-      setDirty(false);
-      setSaved(true);
-      setRows((rs) => rs.map((r) => ({ ...r, saved: true })));
-      if (!existing) goSaved(s.id, "items", res.collection.slug);
-    } catch (err) {
-      if (!existing && err instanceof ApiFailure && err.status === 409 && err.error.details?.["slug"] === slug) {
-        // Created elsewhere since this screen loaded: the list learns of it, and the Slug field says so.
-        await reloadCollections();
-        slugInput.current?.focus();
-        return;
-      }
-      if (err instanceof ApiFailure) setErrors(err.fieldErrors);
-      setError(err);
-    }
-  };
   const submit = (e: Submit) => {
     e.preventDefault();
-    setSaved(false);
     if (taken) {
       slugInput.current?.focus();
       return;
     }
     const words = existing ? consequences(existing.fields, clean(rows, existing.fields)) : [];
     if (words.length) setPending(words);
-    else void save();
+    else void form.submit();
   };
 
   return (
@@ -165,8 +163,8 @@ export function CollectionEditor(props: { slug: string | null }) {
         {existing ? `Fields of ${existing.name}` : "New collection"}
       </Heading>
       <form onSubmit={submit} class="card form">
-        <ErrorNotice error={error} />
-        {saved && <Notice kind="ok">Saved.</Notice>}
+        <ErrorNotice error={error ?? form.error} />
+        {form.saved && <Notice kind="ok">Saved.</Notice>}
         <div class="row">
           <Labelled label="Collection name" error={errors.name}>
             {(id, d) => (
@@ -176,9 +174,8 @@ export function CollectionEditor(props: { slug: string | null }) {
                 value={name}
                 aria-describedby={d}
                 onInput={(e) => {
-                  setDirty(true);
-                  setName(e.currentTarget.value);
-                  if (!slugTouched) setSlug(slugify(e.currentTarget.value));
+                  const typed = e.currentTarget.value;
+                  form.update((v) => ({ ...v, name: typed, ...(slugTouched ? {} : { slug: slugify(typed) }) }));
                 }}
               />
             )}
@@ -201,7 +198,7 @@ export function CollectionEditor(props: { slug: string | null }) {
                 aria-describedby={d}
                 onInput={(e) => {
                   setSlugTouched(true);
-                  setSlug(e.currentTarget.value);
+                  form.set("slug", e.currentTarget.value);
                 }}
               />
             )}
@@ -327,14 +324,7 @@ export function CollectionEditor(props: { slug: string | null }) {
                   />
                   Field {i + 1} is required
                 </label>
-                <button
-                  type="button"
-                  class="secondary small"
-                  onClick={() => {
-                    setDirty(true);
-                    setRows((rs) => rs.filter((x) => x.uid !== r.uid));
-                  }}
-                >
+                <button type="button" class="secondary small" onClick={() => setRows((rs) => rs.filter((x) => x.uid !== r.uid))}>
                   Remove field {i + 1}
                 </button>
               </div>
@@ -343,16 +333,17 @@ export function CollectionEditor(props: { slug: string | null }) {
           <button
             type="button"
             class="secondary"
-            onClick={() => {
-              setDirty(true);
-              setRows((rs) => [...rs, { uid: ++uids, key: "", type: "text", keyTouched: false, saved: false, optionText: "" }]);
-            }}
+            onClick={() =>
+              setRows((rs) => [...rs, { uid: ++uids, key: "", type: "text", keyTouched: false, saved: false, optionText: "" }])
+            }
           >
             Add a field
           </button>
         </fieldset>
         <div class="actions">
-          <button type="submit">{existing ? "Save fields" : "Create collection"}</button>
+          <button type="submit" disabled={form.pending}>
+            {existing ? "Save fields" : "Create collection"}
+          </button>
           <button type="button" class="secondary" onClick={() => go(s.id, "collections")}>
             Cancel
           </button>
@@ -365,7 +356,7 @@ export function CollectionEditor(props: { slug: string | null }) {
         danger
         onClose={(ok) => {
           setPending(null);
-          if (ok) void save();
+          if (ok) void form.submit();
         }}
       >
         <ul>
@@ -384,7 +375,7 @@ export function CollectionEditor(props: { slug: string | null }) {
             setDeleting(false);
             if (!ok) return;
             try {
-              await api("DELETE", sitePath("collections", existing.slug));
+              await call(client.DELETE("/sites/{siteId}/collections/{slug}", { params: { path: inSite({ slug: existing.slug }) } }));
               await reloadCollections();
               goSaved(s.id, "collections");
             } catch (err) {

@@ -1,21 +1,15 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { api, ApiFailure } from "../api";
+import { ApiFailure, call, client } from "../api";
 import { hostnameOrigin } from "../hostname-url";
 import { PlanGate } from "../plan-gate";
 import { ProxyGuide } from "../proxy-guide";
-import { site, sitePath } from "../site-state";
+import { inSite, site } from "../site-state";
+import type { CustomHostname } from "../types";
 import { Confirm, Copy, ErrorNotice, Field, Heading, Notice, type Submit, when } from "../ui";
+import { useForm } from "../use-form";
 
-interface CustomHostname {
-  hostname: string;
-  cnameTarget: string;
-  sslStatus: "pending_validation" | "pending_issuance" | "active";
-  /** The TXT record that proves this registration controls the hostname's DNS. */
-  ownershipVerification?: { type: "txt"; name: string; value: string; verified: boolean };
-  missing?: string[];
-  createdAt: string;
-  updatedAt: string;
-}
+const registerHostname = (hostname: string) =>
+  call(client.POST("/sites/{siteId}/ssr/custom-hostname", { params: { path: inSite() }, body: { hostname } }));
 
 const STATUS_WORDS: Record<CustomHostname["sslStatus"], { title: string; text: string }> = {
   pending_validation: {
@@ -44,7 +38,6 @@ export function Domains() {
   const [replacing, setReplacing] = useState<CustomHostname | null>(null);
   const [loaded, setLoaded] = useState(false);
   const [notConfigured, setNotConfigured] = useState(false);
-  const [hostname, setHostname] = useState("");
   const [error, setError] = useState<unknown>(null);
   const [apexCheck, setApexCheck] = useState(false);
   const [detaching, setDetaching] = useState(false);
@@ -54,7 +47,7 @@ export function Domains() {
     // Only the newest check may set the record: an older answer arriving late must not undo a registration.
     const n = ++latest.current;
     try {
-      const r = await api<{ customHostname: CustomHostname; replacing?: CustomHostname }>("GET", sitePath("ssr", "custom-hostname"));
+      const r = await call(client.GET("/sites/{siteId}/ssr/custom-hostname", { params: { path: inSite() } }));
       if (n !== latest.current) return;
       setRecord(r.customHostname);
       setReplacing(r.replacing ?? null);
@@ -74,21 +67,28 @@ export function Domains() {
     return () => clearInterval(t);
   }, [record?.hostname, record?.sslStatus]);
 
+  const form = useForm(
+    { hostname: "" },
+    ({ hostname }) => {
+      setError(null);
+      return registerHostname(hostname.trim());
+    },
+    {
+      onSaved: (r) => {
+        latest.current++;
+        setRecord(r.customHostname);
+        form.reset({ hostname: "" });
+        void load();
+      },
+      failed: (err) => {
+        if (err instanceof ApiFailure && err.error.code === "not_configured") setNotConfigured(true);
+        return false;
+      },
+    },
+  );
+  const hostname = form.values.hostname;
   if (!s.features.serverRendering) return <PlanGate needs="seo_engine" what="A custom domain for your rendered pages" />;
 
-  const register = async () => {
-    setError(null);
-    try {
-      const r = await api<{ customHostname: CustomHostname }>("POST", sitePath("ssr", "custom-hostname"), { hostname: hostname.trim() });
-      latest.current++;
-      setRecord(r.customHostname);
-      setHostname("");
-      void load();
-    } catch (err) {
-      if (err instanceof ApiFailure && err.error.code === "not_configured") setNotConfigured(true);
-      setError(err);
-    }
-  };
   // Registering the same hostname again makes the service look at its DNS records now.
   const [checking, setChecking] = useState(false);
   const checkNow = async () => {
@@ -96,7 +96,7 @@ export function Domains() {
     setError(null);
     setChecking(true);
     try {
-      const r = await api<{ customHostname: CustomHostname }>("POST", sitePath("ssr", "custom-hostname"), { hostname: record.hostname });
+      const r = await registerHostname(record.hostname);
       latest.current++;
       setRecord(r.customHostname);
     } catch (err) {
@@ -108,13 +108,13 @@ export function Domains() {
   const submit = (e: Submit) => {
     e.preventDefault();
     if (isApex(hostname.trim())) setApexCheck(true);
-    else void register();
+    else void form.submit();
   };
 
   return (
     <section>
       <Heading>Domains</Heading>
-      <ErrorNotice error={notConfigured ? null : error} />
+      <ErrorNotice error={notConfigured ? null : (error ?? form.error)} />
       {notConfigured ? (
         <div class="card">
           <h2>Custom domains are not available on this deployment</h2>
@@ -136,12 +136,20 @@ export function Domains() {
                 Use a <strong>dedicated subdomain</strong> such as <code>blog.example.com</code>: the whole hostname is given to your
                 rendered pages (<code>/</code> is the list, <code>/:slug</code> an item, plus sitemap and feeds).
               </p>
-              <Field label="Hostname" hint="Without https:// or a path, e.g. blog.example.com">
+              <Field label="Hostname" hint="Without https:// or a path, e.g. blog.example.com" error={form.errors.hostname}>
                 {(id, d) => (
-                  <input id={id} required value={hostname} aria-describedby={d} onInput={(e) => setHostname(e.currentTarget.value)} />
+                  <input
+                    id={id}
+                    required
+                    value={hostname}
+                    aria-describedby={d}
+                    onInput={(e) => form.set("hostname", e.currentTarget.value)}
+                  />
                 )}
               </Field>
-              <button type="submit">Connect hostname</button>
+              <button type="submit" disabled={form.pending}>
+                Connect hostname
+              </button>
             </form>
           </>
         )
@@ -153,7 +161,7 @@ export function Domains() {
         danger
         onClose={(ok) => {
           setApexCheck(false);
-          if (ok) void register();
+          if (ok) void form.submit();
         }}
       >
         <p>
@@ -172,7 +180,7 @@ export function Domains() {
             setDetaching(false);
             if (!ok) return;
             try {
-              await api("DELETE", sitePath("ssr", "custom-hostname"));
+              await call(client.DELETE("/sites/{siteId}/ssr/custom-hostname", { params: { path: inSite() } }));
               setRecord(null);
               setReplacing(null);
             } catch (err) {

@@ -1,15 +1,16 @@
 import { lazy, Suspense } from "preact/compat";
 import { useEffect, useId, useRef, useState } from "preact/hooks";
-import { api, ApiFailure, get } from "../api";
+import { call, client } from "../api";
 import { DateInput } from "../fields/date-input";
 import { MediaInput, type MediaValue } from "../fields/media-input";
 import { ReferencePicker } from "../fields/reference-picker";
 import { itemTitle } from "../item-title";
 import { go, goSaved, goSavedWith, guardUnsaved, href, takeFlash } from "../router";
-import { collections, site, sitePath } from "../site-state";
+import { collections, inSite, site } from "../site-state";
 import { slugify } from "../slugify";
 import type { Collection, Field, Item, ItemData, MediaList } from "../types";
 import { Confirm, ErrorNotice, Field as Labelled, Heading, Notice, type Submit, when } from "../ui";
+import { useForm } from "../use-form";
 
 const RichText = lazy(() => import("../fields/rich-text").then((m) => ({ default: m.RichText })));
 
@@ -34,18 +35,61 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
   const s = site.value!;
   const c = collections.value?.find((x) => x.slug === props.collectionSlug);
   const [item, setItem] = useState<Item | null>(null);
-  const [values, setValues] = useState<ItemData>({});
-  const [slug, setSlug] = useState("");
   const [slugTouched, setSlugTouched] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [error, setError] = useState<unknown>(null);
+  const [loadError, setLoadError] = useState<unknown>(null);
   const [message, setMessage] = useState<string | null>(takeFlash);
   // After a save, focus stays with the form's outcome (a disabled Save button would drop it to <body>).
   const messageBox = useRef<HTMLDivElement>(null);
-  const [dirty, setDirty] = useState(false);
   const [confirm, setConfirm] = useState<"delete" | "unpublish" | null>(null);
   const [media, setMedia] = useState<MediaList["media"]>([]);
-  const [busy, setBusy] = useState(false);
+  // `how` says what the save does to the item's status: true publishes, false keeps or makes it a
+  // draft, null (Save on an existing item) leaves it as it is.
+  const form = useForm<{ values: ItemData; slug: string }, Item, boolean | null>(
+    { values: {}, slug: "" },
+    async ({ values, slug }, how) => {
+      setMessage(null);
+      setLoadError(null);
+      const publish = how ?? null;
+      if (!c) throw new Error("no collection");
+      if (!item) {
+        const body = { slug, data: toPayload(c, values, false), publish: publish === true };
+        return (await call(client.POST("/sites/{siteId}/collections/{slug}/items", { params: { path: inSite({ slug: c.slug }) }, body })))
+          .item;
+      }
+      const path = inSite({ slug: c.slug, id: item.id });
+      let saved = (
+        await call(
+          client.PATCH("/sites/{siteId}/collections/{slug}/items/{id}", {
+            params: { path },
+            body: { slug, data: toPayload(c, values, true) },
+          }),
+        )
+      ).item;
+      if (publish !== null && (publish ? "published" : "draft") !== saved.status) {
+        saved = publish
+          ? (await call(client.POST("/sites/{siteId}/collections/{slug}/items/{id}/publish", { params: { path } }))).item
+          : (await call(client.POST("/sites/{siteId}/collections/{slug}/items/{id}/unpublish", { params: { path } }))).item;
+      }
+      return saved;
+    },
+    {
+      // The envelope names item fields `data.<key>`; the form shows them at `<key>`.
+      fieldOf: (path) => path.replace(/^data\./, ""),
+      onSaved: (saved, how) => {
+        if (!c) return;
+        if (!item) {
+          goSavedWith(how === true ? "Published." : "Saved as a draft.", s.id, "items", c.slug, saved.id);
+          return;
+        }
+        setItem(saved);
+        form.reset({ values: saved.data, slug: form.values.slug });
+        setMessage(how === true ? "Published." : how === false ? "Unpublished: the item is a draft again." : "Saved.");
+      },
+    },
+  );
+  const { values, slug } = form.values;
+  const { errors, dirty, pending: busy } = form;
+  const error = loadError ?? form.error;
 
   useEffect(() => guardUnsaved(() => dirty), [dirty]);
   useEffect(() => {
@@ -53,81 +97,42 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
   }, [message, error, item]);
   useEffect(() => {
     if (c?.fields.some((f) => f.type === "image" || f.type === "video")) {
-      get<MediaList>(sitePath("media") + "?limit=100").then(
+      call(client.GET("/sites/{siteId}/media", { params: { path: inSite(), query: { limit: 100 } } })).then(
         (r) => setMedia(r.media),
         () => undefined,
       );
     }
     if (!props.itemId) return;
-    get<{ item: Item }>(sitePath("collections", props.collectionSlug, "items", props.itemId)).then((r) => {
+    call(
+      client.GET("/sites/{siteId}/collections/{slug}/items/{id}", {
+        params: { path: inSite({ slug: props.collectionSlug, id: props.itemId }) },
+      }),
+    ).then((r) => {
       setItem(r.item);
-      setValues(r.item.data);
-      setSlug(r.item.slug);
+      form.reset({ values: r.item.data, slug: r.item.slug });
       setSlugTouched(true);
-    }, setError);
+    }, setLoadError);
   }, [props.collectionSlug, props.itemId]);
 
   if (!c) return <Notice kind="error">No collection “{props.collectionSlug}”.</Notice>;
   if (props.itemId && !item) return error ? <ErrorNotice error={error} /> : <p class="loading">Loading…</p>;
 
   const titleField = c.fields.find((f) => f.type === "text");
-  const set = (key: string, v: unknown) => {
-    setDirty(true);
-    setValues((prev) => ({ ...prev, [key]: v }));
-    if (!slugTouched && key === titleField?.key && typeof v === "string") setSlug(slugify(v));
-  };
-
-  const save = async (publish: boolean | null) => {
-    setBusy(true);
-    setError(null);
-    setErrors({});
-    setMessage(null);
-    try {
-      let saved: Item;
-      if (item) {
-        saved = (
-          await api<{ item: Item }>("PATCH", sitePath("collections", c.slug, "items", item.id), { slug, data: toPayload(c, values, true) })
-        ).item;
-        if (publish !== null && (publish ? "published" : "draft") !== saved.status) {
-          saved = (await api<{ item: Item }>("POST", sitePath("collections", c.slug, "items", item.id, publish ? "publish" : "unpublish")))
-            .item;
-        }
-      } else {
-        saved = (
-          await api<{ item: Item }>("POST", sitePath("collections", c.slug, "items"), {
-            slug,
-            data: toPayload(c, values, false),
-            publish: publish === true,
-          })
-        ).item;
-      }
-      setDirty(false);
-      if (!item) {
-        goSavedWith(publish === true ? "Published." : "Saved as a draft.", s.id, "items", c.slug, saved.id);
-        return;
-      }
-      setItem(saved);
-      setValues(saved.data);
-      setMessage(publish === true ? "Published." : publish === false ? "Unpublished: the item is a draft again." : "Saved.");
-    } catch (err) {
-      if (err instanceof ApiFailure) {
-        const fieldErrors: Record<string, string> = {};
-        for (const [path, msg] of Object.entries(err.fieldErrors)) fieldErrors[path.replace(/^data\./, "")] = msg;
-        if (err.error.code === "conflict" && /slug/i.test(err.error.message)) fieldErrors["slug"] = err.error.message;
-        setErrors(fieldErrors);
-      }
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const set = (key: string, v: unknown) =>
+    form.update((prev) => ({
+      values: { ...prev.values, [key]: v },
+      slug: !slugTouched && key === titleField?.key && typeof v === "string" ? slugify(v) : prev.slug,
+    }));
+  const save = (publish: boolean | null) => form.submit(publish);
 
   const remove = async () => {
     try {
-      await api("DELETE", sitePath("collections", c.slug, "items", item!.id));
+      await call(
+        client.DELETE("/sites/{siteId}/collections/{slug}/items/{id}", { params: { path: inSite({ slug: c.slug, id: item!.id }) } }),
+      );
       goSaved(s.id, "items", c.slug);
     } catch (err) {
-      setError(err);
+      setLoadError(err);
     }
   };
 
@@ -174,9 +179,8 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
               aria-describedby={d}
               aria-invalid={errors.slug ? true : undefined}
               onInput={(e) => {
-                setDirty(true);
                 setSlugTouched(true);
-                setSlug(e.currentTarget.value);
+                form.set("slug", e.currentTarget.value);
               }}
             />
           )}

@@ -1,9 +1,8 @@
 import { useState } from "preact/hooks";
-import { api, get } from "../api";
+import { call, client } from "../api";
 import { itemTitle } from "../item-title";
 import { href } from "../router";
-import { collections, site, sitePath } from "../site-state";
-import type { ItemList } from "../types";
+import { collections, inSite, site } from "../site-state";
 import { ErrorNotice, Field, Heading, Notice, Pager, type Submit, when } from "../ui";
 import { useLoad } from "../use-load";
 
@@ -18,11 +17,17 @@ export function Items(props: { collectionSlug: string }) {
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const query = new URLSearchParams({ page: String(page), limit: "25" });
-  if (status) query.set("status", status);
-  if (sort) query.set("sort", sort);
-  if (search) query.set("search", search);
-  const list = useLoad(() => get<ItemList>(sitePath("collections", props.collectionSlug, "items") + "?" + query), [query.toString()]);
+  const query = {
+    page,
+    limit: 25,
+    ...(status ? { status: status as "draft" | "published" } : {}),
+    ...(sort ? { sort } : {}),
+    ...(search ? { search } : {}),
+  };
+  const list = useLoad(
+    () => call(client.GET("/sites/{siteId}/collections/{slug}/items", { params: { path: inSite({ slug: props.collectionSlug }), query } })),
+    [JSON.stringify(query)],
+  );
   if (!c) return <Notice kind="error">No collection “{props.collectionSlug}”.</Notice>;
 
   const sortable = c.fields.filter((f) => f.indexed);
@@ -32,7 +37,10 @@ export function Items(props: { collectionSlug: string }) {
   const publishSelected = async () => {
     setError(null);
     try {
-      for (const i of drafts) await api("POST", sitePath("collections", c.slug, "items", i.id, "publish"));
+      for (const i of drafts)
+        await call(
+          client.POST("/sites/{siteId}/collections/{slug}/items/{id}/publish", { params: { path: inSite({ slug: c.slug, id: i.id }) } }),
+        );
       setMessage(`${drafts.length} item${drafts.length === 1 ? "" : "s"} published.`);
       setSelected(new Set());
       list.reload();

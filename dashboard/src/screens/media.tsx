@@ -1,15 +1,16 @@
 import { useState } from "preact/hooks";
-import { api, get } from "../api";
+import { call, client } from "../api";
 import { href } from "../router";
-import { site, sitePath } from "../site-state";
-import type { MediaEntry, MediaList } from "../types";
-import { ErrorNotice, Field, Heading, Notice, Pager, type Submit } from "../ui";
+import { inSite, site } from "../site-state";
+import type { MediaEntry } from "../types";
+import { ErrorNotice, Field, Heading, Notice, Pager } from "../ui";
+import { useForm } from "../use-form";
 import { useLoad } from "../use-load";
 
 export function Media() {
   const s = site.value!;
   const [page, setPage] = useState(1);
-  const list = useLoad(() => get<MediaList>(sitePath("media") + `?page=${page}&limit=24`), [page]);
+  const list = useLoad(() => call(client.GET("/sites/{siteId}/media", { params: { path: inSite(), query: { page, limit: 24 } } })), [page]);
   return (
     <section>
       <Heading>Media</Heading>
@@ -30,21 +31,11 @@ export function Media() {
 
 function MediaCard(props: { m: MediaEntry; siteId: string }) {
   const { m } = props;
-  const [alt, setAlt] = useState(m.alt);
-  const [saved, setSaved] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const form = useForm({ alt: m.alt }, (body) =>
+    call(client.PATCH("/sites/{siteId}/media/{mediaId}", { params: { path: inSite({ mediaId: m.mediaId }) }, body })),
+  );
+  const alt = form.values.alt;
   const name = m.url.split("/").pop() || m.url;
-  const save = async (e: Submit) => {
-    e.preventDefault();
-    setError(null);
-    setSaved(false);
-    try {
-      await api("PATCH", sitePath("media", m.mediaId), { alt });
-      setSaved(true);
-    } catch (err) {
-      setError(err);
-    }
-  };
   return (
     <li class="card media-card">
       {/\.(mp4|webm|mov)(\?|$)/i.test(m.url) ? (
@@ -52,15 +43,17 @@ function MediaCard(props: { m: MediaEntry; siteId: string }) {
       ) : (
         <img src={m.url} alt={alt} loading="lazy" />
       )}
-      <form onSubmit={save}>
-        <Field label={`Alt text for ${name}`}>
-          {(id) => <input id={id} value={alt} maxLength={1000} onInput={(e) => setAlt(e.currentTarget.value)} />}
+      <form onSubmit={form.onSubmit}>
+        <Field label={`Alt text for ${name}`} error={form.errors.alt}>
+          {(id, d) => (
+            <input id={id} value={alt} maxLength={1000} aria-describedby={d} onInput={(e) => form.set("alt", e.currentTarget.value)} />
+          )}
         </Field>
-        <button type="submit" class="secondary small">
+        <button type="submit" class="secondary small" disabled={form.pending}>
           Save alt text for {name}
         </button>
-        {saved && <Notice kind="ok">Saved.</Notice>}
-        <ErrorNotice error={error} />
+        {form.saved && <Notice kind="ok">Saved.</Notice>}
+        <ErrorNotice error={form.error} />
       </form>
       <p class="muted small-text">
         {m.width && m.height ? `${m.width}×${m.height} · ` : ""}

@@ -1,8 +1,9 @@
 import { useState } from "preact/hooks";
-import { api } from "../api";
+import { call, client } from "../api";
 import { go, href } from "../router";
 import { PLAN_NAMES, type Plan } from "../types";
 import { Copy, ErrorNotice, Field, Heading, Notice, type Submit } from "../ui";
+import { useForm } from "../use-form";
 
 interface Created {
   id: string;
@@ -13,35 +14,42 @@ interface Created {
 
 /** What only the operator does: create sites (and their workspaces) and open any site by id. */
 export function Operator() {
-  const [name, setName] = useState("");
-  const [plan, setPlan] = useState<Plan>("starter");
   const [created, setCreated] = useState<Created | null>(null);
+  const create = useForm({ name: "", plan: "starter" as Plan }, (body) => call(client.POST("/sites", { body })).then((r) => r.site), {
+    onSaved: (site) => {
+      setCreated(site);
+      create.reset({ name: "", plan: create.values.plan });
+    },
+  });
   const [open, setOpen] = useState("");
-  const [error, setError] = useState<unknown>(null);
-  const create = async (e: Submit) => {
-    e.preventDefault();
-    setError(null);
-    try {
-      setCreated((await api<{ site: Created }>("POST", "/sites", { name, plan })).site);
-      setName("");
-    } catch (err) {
-      setError(err);
-    }
-  };
   return (
     <section>
       <Heading>Operator</Heading>
-      <ErrorNotice error={error} />
-      <form class="card form" onSubmit={create}>
+      <ErrorNotice error={create.error} />
+      <form class="card form" onSubmit={create.onSubmit}>
         <h2>Create a site</h2>
         <p class="muted">A new site gets a workspace of its own with the plan you choose.</p>
         <div class="row">
-          <Field label="New site name">
-            {(id) => <input id={id} required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
+          <Field label="New site name" error={create.errors.name}>
+            {(id, d) => (
+              <input
+                id={id}
+                required
+                maxLength={200}
+                value={create.values.name}
+                aria-describedby={d}
+                onInput={(e) => create.set("name", e.currentTarget.value)}
+              />
+            )}
           </Field>
-          <Field label="New site plan">
-            {(id) => (
-              <select id={id} value={plan} onChange={(e) => setPlan(e.currentTarget.value as Plan)}>
+          <Field label="New site plan" error={create.errors.plan}>
+            {(id, d) => (
+              <select
+                id={id}
+                value={create.values.plan}
+                aria-describedby={d}
+                onChange={(e) => create.set("plan", e.currentTarget.value as Plan)}
+              >
                 {(Object.keys(PLAN_NAMES) as Plan[]).map((p) => (
                   <option key={p} value={p}>
                     {PLAN_NAMES[p]}
@@ -51,7 +59,9 @@ export function Operator() {
             )}
           </Field>
         </div>
-        <button type="submit">Create site</button>
+        <button type="submit" disabled={create.pending}>
+          Create site
+        </button>
       </form>
       {created && (
         <div class="card">

@@ -1,14 +1,13 @@
-import { get } from "../api";
+import { call, client } from "../api";
 import { href } from "../router";
-import { collections, site, sitePath } from "../site-state";
-import type { Capture } from "../capture-types";
-import { PLAN_NAMES, type Stats } from "../types";
+import { collections, inSite, site } from "../site-state";
+import { PLAN_NAMES } from "../types";
 import { ErrorNotice, Heading, when } from "../ui";
 import { useLoad } from "../use-load";
 
 export function Overview() {
   const s = site.value!;
-  const { data, error } = useLoad(() => get<{ stats: Stats }>(sitePath("stats")), [s.id]);
+  const { data, error } = useLoad(() => call(client.GET("/sites/{siteId}/stats", { params: { path: inSite() } })), [s.id]);
   const stats = data?.stats;
   const features: [string, boolean][] = [
     ["Filters and text search in lists (Pro)", s.features.advancedLists],
@@ -19,13 +18,11 @@ export function Overview() {
   // The setup checklist ticks itself from what the site holds; SEO steps only exist on SEO Engine.
   const seo = useLoad(async () => {
     if (!s.features.serverRendering) return { capture: null, domain: false };
-    const capture = await get<{ capture: Capture }>(sitePath("ssr", "capture")).then(
+    const capture = await call(client.GET("/sites/{siteId}/ssr/capture", { params: { path: inSite() } })).then(
       (r) => r.capture,
       () => null,
     );
-    const domain = await get<{ customHostname: { sslStatus: string }; replacing?: { sslStatus: string } }>(
-      sitePath("ssr", "custom-hostname"),
-    ).then(
+    const domain = await call(client.GET("/sites/{siteId}/ssr/custom-hostname", { params: { path: inSite() } })).then(
       (r) => [r.customHostname, r.replacing].some((h) => h?.sslStatus === "active"),
       () => false,
     );

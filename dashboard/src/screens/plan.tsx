@@ -1,10 +1,10 @@
-import { useState } from "preact/hooks";
-import { api } from "../api";
+import { call, client } from "../api";
 import { session } from "../session";
 import { includes, PLAN_FEATURES } from "../plans";
-import { site, sitePath } from "../site-state";
-import { PLAN_NAMES, type Plan, type Site } from "../types";
-import { ErrorNotice, Field, Heading, Notice, type Submit } from "../ui";
+import { inSite, site } from "../site-state";
+import { PLAN_NAMES, type Plan } from "../types";
+import { ErrorNotice, Field, Heading, Notice } from "../ui";
+import { useForm } from "../use-form";
 
 const PLANS = Object.keys(PLAN_NAMES) as Plan[];
 
@@ -50,28 +50,18 @@ export function PlanScreen() {
 
 function PlanForm() {
   const s = site.value!;
-  const [plan, setPlan] = useState<Plan>(s.plan);
-  const [error, setError] = useState<unknown>(null);
-  const [saved, setSaved] = useState(false);
-  const submit = async (e: Submit) => {
-    e.preventDefault();
-    setError(null);
-    setSaved(false);
-    try {
-      await api("PATCH", `/workspaces/${s.workspaceId}`, { plan });
-      site.value = (await api<{ site: Site }>("GET", sitePath())).site;
-      setSaved(true);
-    } catch (err) {
-      setError(err);
-    }
-  };
+  const form = useForm({ plan: s.plan }, async (body) => {
+    await call(client.PATCH("/workspaces/{id}", { params: { path: { id: s.workspaceId } }, body }));
+    // The site's features follow its workspace's plan: read them again.
+    site.value = (await call(client.GET("/sites/{siteId}", { params: { path: inSite() } }))).site;
+  });
   return (
-    <form class="card form" onSubmit={submit}>
+    <form class="card form" onSubmit={form.onSubmit}>
       <h2>Change the plan (operator)</h2>
-      <ErrorNotice error={error} />
-      <Field label="Plan of this site's workspace" hint="Every site of the workspace gets the new plan at once.">
+      <ErrorNotice error={form.error} />
+      <Field label="Plan of this site's workspace" hint="Every site of the workspace gets the new plan at once." error={form.errors.plan}>
         {(id, d) => (
-          <select id={id} value={plan} aria-describedby={d} onChange={(e) => setPlan(e.currentTarget.value as Plan)}>
+          <select id={id} value={form.values.plan} aria-describedby={d} onChange={(e) => form.set("plan", e.currentTarget.value as Plan)}>
             {PLANS.map((p) => (
               <option key={p} value={p}>
                 {PLAN_NAMES[p]}
@@ -80,8 +70,10 @@ function PlanForm() {
           </select>
         )}
       </Field>
-      <button type="submit">Change plan</button>
-      {saved && <Notice kind="ok">Plan changed.</Notice>}
+      <button type="submit" disabled={form.pending}>
+        Change plan
+      </button>
+      {form.saved && <Notice kind="ok">Plan changed.</Notice>}
     </form>
   );
 }

@@ -1,81 +1,83 @@
 import { useState } from "preact/hooks";
-import { api, get } from "../api";
+import { call, client } from "../api";
 import { itemTitle } from "../item-title";
 import { PlanGate } from "../plan-gate";
 import { href } from "../router";
-import { collections, site, sitePath } from "../site-state";
-import type { Item, ItemList } from "../types";
-import { ErrorNotice, Field, Heading, Notice, type Submit } from "../ui";
+import { collections, inSite, site } from "../site-state";
+import type { Item, PublicItem } from "../types";
+import { ErrorNotice, Field, Heading, Notice } from "../ui";
+import { useForm } from "../use-form";
 import { useLoad } from "../use-load";
 
-interface SearchStatus {
-  enabled: boolean;
-  model: string;
-  pending: number;
-  indexed: number;
-  failed: number;
-}
-type PublicItem = Omit<Item, "status" | "createdAt">;
+/** What a result line shows, of a public item or of a dashboard item (drafts too). */
+type Listed = Pick<PublicItem, "id" | "slug" | "collection" | "data">;
 
 /** Semantic search as visitors get it (the public content API with this site's token), for the owner to try. */
 export function Search() {
   const s = site.value!;
-  const status = useLoad(() => get<{ search: SearchStatus }>(sitePath("search")), [s.id]);
-  const [q, setQ] = useState("");
+  const status = useLoad(() => call(client.GET("/sites/{siteId}/search", { params: { path: inSite() } })), [s.id]);
   const [results, setResults] = useState<{ item: PublicItem; score: number }[] | null>(null);
   const [keyword, setKeyword] = useState<Item[] | null>(null);
   const [related, setRelated] = useState<{ of: string; items: PublicItem[] } | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [retried, setRetried] = useState(false);
-  if (!s.flags.aiSearch) return <PlanGate needs="pro" what="Semantic search and related items" />;
-  const v1 = `/v1/${encodeURIComponent(s.token)}`;
-
-  const search = async (e: Submit) => {
-    e.preventDefault();
+  // The search box is a form like any other: its failures come back through the form hook.
+  const form = useForm({ q: "" }, async ({ q }) => {
     setError(null);
     setRelated(null);
     // Words as typed, beside meaning: one short word ("tomato") rarely clears the model's threshold
     // (docs/search.md), while the item that holds the word is exactly what the owner looks for.
     const words = q.trim().slice(0, 200);
     const lists = (collections.value ?? []).map((c) =>
-      get<ItemList>(`${sitePath("collections", c.slug, "items")}?limit=10&search=${encodeURIComponent(words)}`).then((r) => r.items),
+      call(
+        client.GET("/sites/{siteId}/collections/{slug}/items", {
+          params: { path: inSite({ slug: c.slug }), query: { limit: 10, search: words } },
+        }),
+      ).then((r) => r.items),
     );
-    try {
-      const [semantic, ...found] = await Promise.all([
-        get<{ results: { item: PublicItem; score: number }[] }>(`${v1}/search?q=${encodeURIComponent(q)}&limit=10`),
-        ...lists,
-      ]);
-      setResults(semantic.results);
-      setKeyword(found.flat().slice(0, 20));
-    } catch (err) {
-      setError(err);
-    }
-  };
+    const [semantic, ...found] = await Promise.all([
+      call(client.GET("/v1/{token}/search", { params: { path: { token: s.token }, query: { q, limit: 10 } } })),
+      ...lists,
+    ]);
+    setResults(semantic.results);
+    setKeyword(found.flat().slice(0, 20));
+  });
+  if (!s.flags.aiSearch) return <PlanGate needs="pro" what="Semantic search and related items" />;
+
   const showRelated = async (item: PublicItem) => {
     setError(null);
     try {
-      const r = await get<{ items: PublicItem[] }>(`${v1}/collections/${item.collection}/items/${encodeURIComponent(item.slug)}/related`);
+      const r = await call(
+        client.GET("/v1/{token}/collections/{slug}/items/{itemSlug}/related", {
+          params: { path: { token: s.token, slug: item.collection, itemSlug: item.slug } },
+        }),
+      );
       setRelated({ of: item.id, items: r.items });
     } catch (err) {
       setError(err);
     }
   };
   const retry = async () => {
-    await api("POST", sitePath("search", "retry"));
-    setRetried(true);
-    status.reload();
+    setError(null);
+    try {
+      await call(client.POST("/sites/{siteId}/search/retry", { params: { path: inSite() } }));
+      setRetried(true);
+      status.reload();
+    } catch (err) {
+      setError(err);
+    }
   };
   const st = status.data?.search;
-  const name = (item: PublicItem) =>
+  const name = (item: Listed) =>
     itemTitle(
       collections.value?.find((c) => c.slug === item.collection),
       item,
     );
-  const link = (item: PublicItem) => <a href={href(s.id, "items", item.collection, item.id)}>{name(item)}</a>;
+  const link = (item: Listed) => <a href={href(s.id, "items", item.collection, item.id)}>{name(item)}</a>;
   return (
     <section>
       <Heading>Search</Heading>
-      <ErrorNotice error={status.error ?? error} />
+      <ErrorNotice error={status.error ?? error ?? form.error} />
       {st && (
         <div class="cards">
           <div class="card stat">
@@ -101,11 +103,23 @@ export function Search() {
       <p class="muted">
         Published items are indexed by meaning a few seconds after each publish ({st?.model ?? "…"}). Try what your visitors would type.
       </p>
-      <form class="toolbar" role="search" onSubmit={search}>
-        <Field label="Search your items">
-          {(id) => <input id={id} type="search" required maxLength={1000} value={q} onInput={(e) => setQ(e.currentTarget.value)} />}
+      <form class="toolbar" role="search" onSubmit={form.onSubmit}>
+        <Field label="Search your items" error={form.errors.q}>
+          {(id, d) => (
+            <input
+              id={id}
+              type="search"
+              required
+              maxLength={1000}
+              value={form.values.q}
+              aria-describedby={d}
+              onInput={(e) => form.set("q", e.currentTarget.value)}
+            />
+          )}
         </Field>
-        <button type="submit">Search</button>
+        <button type="submit" disabled={form.pending}>
+          Search
+        </button>
       </form>
       {results && (
         <div class="search-columns">

@@ -1,11 +1,11 @@
 import { useEffect, useState } from "preact/hooks";
-import { api, ApiFailure, get } from "../api";
+import { ApiFailure, call, client } from "../api";
 import { CAPTURE_REASONS, type Capture } from "../capture-types";
 import { hostnameOrigin } from "../hostname-url";
 import { PlanGate } from "../plan-gate";
-import { collections, site, sitePath } from "../site-state";
-import type { ItemList } from "../types";
+import { collections, inSite, site } from "../site-state";
 import { Confirm, Copy, ErrorNotice, Field, Heading, Notice, type Submit, when } from "../ui";
+import { useForm } from "../use-form";
 import { SocialImages } from "./seo-images";
 import { Preview } from "./seo-preview";
 
@@ -20,11 +20,11 @@ export function SeoEngine() {
   const [hostname, setHostname] = useState<ActiveHostname | null>(null);
   const load = async () => {
     try {
-      setCapture((await get<{ capture: Capture }>(sitePath("ssr", "capture"))).capture);
+      setCapture((await call(client.GET("/sites/{siteId}/ssr/capture", { params: { path: inSite() } }))).capture);
     } catch {
       setCapture(null);
     }
-    get<{ customHostname: ActiveHostname; replacing?: ActiveHostname }>(sitePath("ssr", "custom-hostname")).then(
+    call(client.GET("/sites/{siteId}/ssr/custom-hostname", { params: { path: inSite() } })).then(
       (r) => setHostname([r.customHostname, r.replacing].find((h) => h?.sslStatus === "active") ?? null),
       () => setHostname(null),
     );
@@ -53,16 +53,35 @@ export function SeoEngine() {
 function CaptureForm(props: { existing: Capture | null; onCaptured: (c: Capture) => void }) {
   const e = props.existing;
   const list = collections.value ?? [];
-  const [pageUrl, setPageUrl] = useState(e?.pageUrl ?? "");
-  const [publicUrl, setPublicUrl] = useState(e && e.publicUrl !== e.pageUrl ? e.publicUrl : "");
-  const [collection, setCollection] = useState(e?.collection ?? list[0]?.slug ?? "");
-  const [showsList, setShowsList] = useState(e?.showsList ?? true);
-  const [seo, setSeo] = useState<Capture["seo"]>(e?.seo ?? {});
-  const [secret, setSecret] = useState("");
-  const [error, setError] = useState<unknown>(null);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [done, setDone] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const form = useForm(
+    {
+      pageUrl: e?.pageUrl ?? "",
+      publicUrl: e && e.publicUrl !== e.pageUrl ? e.publicUrl : "",
+      collection: e?.collection ?? list[0]?.slug ?? "",
+      showsList: e?.showsList ?? true,
+      seo: e?.seo ?? ({} as Capture["seo"]),
+      secret: "",
+    },
+    ({ pageUrl, publicUrl, collection, showsList, seo, secret }) => {
+      const seoBody = Object.fromEntries(Object.entries(seo).filter(([, v]) => v !== "" && v !== undefined));
+      return call(
+        client.PUT("/sites/{siteId}/ssr/capture", {
+          params: { path: inSite() },
+          body: {
+            pageUrl: pageUrl.trim(),
+            ...(publicUrl.trim() ? { publicUrl: publicUrl.trim() } : {}),
+            collection,
+            showsList,
+            ...(Object.keys(seoBody).length ? { seo: seoBody } : {}),
+            ...(secret ? { webhookSigningSecret: secret } : {}),
+          },
+        }),
+      );
+    },
+    { onSaved: (r) => props.onCaptured(r.capture) },
+  );
+  const { pageUrl, publicUrl, collection, showsList, seo, secret } = form.values;
+  const { error, errors } = form;
   const fields = list.find((c) => c.slug === collection)?.fields ?? [];
   const byName = (names: string[], types: string[]) =>
     fields.find((f) => names.includes(f.key.toLowerCase()) && types.includes(f.type))?.key;
@@ -94,7 +113,13 @@ function CaptureForm(props: { existing: Capture | null; onCaptured: (c: Capture)
       let published = 0;
       try {
         if (e.collection)
-          published = (await get<ItemList>(sitePath("collections", e.collection, "items") + "?status=published&limit=1")).total;
+          published = (
+            await call(
+              client.GET("/sites/{siteId}/collections/{slug}/items", {
+                params: { path: inSite({ slug: e.collection }), query: { status: "published", limit: 1 } },
+              }),
+            )
+          ).total;
       } catch {
         published = 0;
       }
@@ -106,38 +131,20 @@ function CaptureForm(props: { existing: Capture | null; onCaptured: (c: Capture)
       });
       return;
     }
-    await captureNow();
+    captureNow();
   };
-  const captureNow = async () => {
-    setBusy(true);
-    setError(null);
-    setErrors({});
-    setDone(false);
-    const seoBody = Object.fromEntries(Object.entries(seo).filter(([, v]) => v !== "" && v !== undefined));
-    try {
-      const r = await api<{ capture: Capture }>("PUT", sitePath("ssr", "capture"), {
-        pageUrl: pageUrl.trim(),
-        ...(publicUrl.trim() ? { publicUrl: publicUrl.trim() } : {}),
-        collection,
-        showsList,
-        ...(Object.keys(seoBody).length ? { seo: seoBody } : {}),
-        ...(secret ? { webhookSigningSecret: secret } : {}),
-      });
-      props.onCaptured(r.capture);
-      setDone(true);
-    } catch (err) {
-      if (err instanceof ApiFailure) setErrors(err.fieldErrors);
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const captureNow = () => void form.submit();
   const failure = error instanceof ApiFailure && error.error.code === "capture_failed" ? error : null;
   const reason = failure ? String(failure.error.details?.reason ?? "") : "";
   const seoField = (key: keyof typeof defaults, label: string) => (
     <Field label={label} hint={`Automatic: ${defaults[key] ?? "none"}`}>
       {(id, d) => (
-        <select id={id} value={seo[key] ?? ""} aria-describedby={d} onChange={(ev) => setSeo({ ...seo, [key]: ev.currentTarget.value })}>
+        <select
+          id={id}
+          value={seo[key] ?? ""}
+          aria-describedby={d}
+          onChange={(ev) => form.set("seo", { ...seo, [key]: ev.currentTarget.value })}
+        >
           <option value="">Automatic ({defaults[key] ?? "none"})</option>
           {fields.map((f) => (
             <option key={f.key} value={f.key}>
@@ -162,14 +169,21 @@ function CaptureForm(props: { existing: Capture | null; onCaptured: (c: Capture)
       ) : (
         <ErrorNotice error={error} />
       )}
-      {done && <Notice kind="ok">Captured. Your pages are now rendered from this page.</Notice>}
+      {form.saved && <Notice kind="ok">Captured. Your pages are now rendered from this page.</Notice>}
       <Field
         label="Page URL"
         hint="A published page of your site that shows the list widget and includes the embed script."
         error={errors.pageUrl}
       >
         {(id, d) => (
-          <input id={id} type="url" required value={pageUrl} aria-describedby={d} onInput={(ev) => setPageUrl(ev.currentTarget.value)} />
+          <input
+            id={id}
+            type="url"
+            required
+            value={pageUrl}
+            aria-describedby={d}
+            onInput={(ev) => form.set("pageUrl", ev.currentTarget.value)}
+          />
         )}
       </Field>
       <Field
@@ -184,13 +198,19 @@ function CaptureForm(props: { existing: Capture | null; onCaptured: (c: Capture)
             value={publicUrl}
             placeholder={pageUrl}
             aria-describedby={d}
-            onInput={(ev) => setPublicUrl(ev.currentTarget.value)}
+            onInput={(ev) => form.set("publicUrl", ev.currentTarget.value)}
           />
         )}
       </Field>
       <Field label="Collection" hint="The collection the page's list shows; every item of it gets a page." error={errors.collection}>
         {(id, d) => (
-          <select id={id} required value={collection} aria-describedby={d} onChange={(ev) => setCollection(ev.currentTarget.value)}>
+          <select
+            id={id}
+            required
+            value={collection}
+            aria-describedby={d}
+            onChange={(ev) => form.set("collection", ev.currentTarget.value)}
+          >
             {list.map((c) => (
               <option key={c.slug} value={c.slug}>
                 {c.name}
@@ -201,7 +221,7 @@ function CaptureForm(props: { existing: Capture | null; onCaptured: (c: Capture)
       </Field>
       <div class="field">
         <label class="check">
-          <input type="checkbox" checked={showsList} onChange={(ev) => setShowsList(ev.currentTarget.checked)} />
+          <input type="checkbox" checked={showsList} onChange={(ev) => form.set("showsList", ev.currentTarget.checked)} />
           This URL shows a list of items
         </label>
         <p class="hint">Unchecked: the page is only a template for item pages, and its own address answers “not found”.</p>
@@ -222,7 +242,7 @@ function CaptureForm(props: { existing: Capture | null; onCaptured: (c: Capture)
                 maxLength={200}
                 value={seo.siteName ?? ""}
                 aria-describedby={d}
-                onInput={(ev) => setSeo({ ...seo, siteName: ev.currentTarget.value })}
+                onInput={(ev) => form.set("seo", { ...seo, siteName: ev.currentTarget.value })}
               />
             )}
           </Field>
@@ -233,7 +253,7 @@ function CaptureForm(props: { existing: Capture | null; onCaptured: (c: Capture)
                 maxLength={200}
                 value={seo.publisher ?? ""}
                 aria-describedby={d}
-                onInput={(ev) => setSeo({ ...seo, publisher: ev.currentTarget.value })}
+                onInput={(ev) => form.set("seo", { ...seo, publisher: ev.currentTarget.value })}
               />
             )}
           </Field>
@@ -246,7 +266,9 @@ function CaptureForm(props: { existing: Capture | null; onCaptured: (c: Capture)
                 max={500}
                 value={seo.feedItems ?? ""}
                 aria-describedby={d}
-                onInput={(ev) => setSeo({ ...seo, feedItems: ev.currentTarget.value ? Number(ev.currentTarget.value) : undefined })}
+                onInput={(ev) =>
+                  form.set("seo", { ...seo, feedItems: ev.currentTarget.value ? Number(ev.currentTarget.value) : undefined })
+                }
               />
             )}
           </Field>
@@ -261,14 +283,14 @@ function CaptureForm(props: { existing: Capture | null; onCaptured: (c: Capture)
                 autoComplete="off"
                 value={secret}
                 aria-describedby={d}
-                onInput={(ev) => setSecret(ev.currentTarget.value)}
+                onInput={(ev) => form.set("secret", ev.currentTarget.value)}
               />
             )}
           </Field>
         </div>
       </details>
-      <button type="submit" disabled={busy}>
-        {busy ? "Capturing…" : e ? "Capture again" : "Capture page"}
+      <button type="submit" disabled={form.pending}>
+        {form.pending ? "Capturing…" : e ? "Capture again" : "Capture page"}
       </button>
       <Confirm
         open={replacing !== null}
@@ -277,7 +299,7 @@ function CaptureForm(props: { existing: Capture | null; onCaptured: (c: Capture)
         danger
         onClose={(ok) => {
           setReplacing(null);
-          if (ok) void captureNow();
+          if (ok) captureNow();
         }}
       >
         {replacing && (
@@ -317,7 +339,7 @@ function CaptureStatus(props: { capture: Capture; onChange: (c: Capture) => void
     setError(null);
     setRotated(false);
     try {
-      props.onChange((await api<{ capture: Capture }>("POST", sitePath("ssr", "webhook-secret"))).capture);
+      props.onChange((await call(client.POST("/sites/{siteId}/ssr/webhook-secret", { params: { path: inSite() } }))).capture);
       setRotated(true);
     } catch (err) {
       setError(err);
@@ -328,7 +350,7 @@ function CaptureStatus(props: { capture: Capture; onChange: (c: Capture) => void
     setError(null);
     setRefreshed(false);
     try {
-      props.onChange((await api<{ capture: Capture }>("POST", sitePath("ssr", "refresh"))).capture);
+      props.onChange((await call(client.POST("/sites/{siteId}/ssr/refresh", { params: { path: inSite() } }))).capture);
       setRefreshed(true);
     } catch (err) {
       setError(err);

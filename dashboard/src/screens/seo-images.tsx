@@ -1,13 +1,13 @@
 import { useEffect, useState } from "preact/hooks";
-import { get } from "../api";
+import { call, client } from "../api";
 import type { Capture } from "../capture-types";
 import { headFacts } from "../head-facts";
 import { useBrokenImages } from "../image-check";
 import { itemTitle } from "../item-title";
 import { href } from "../router";
-import { collections, site, sitePath } from "../site-state";
-import type { ItemList, MediaList } from "../types";
+import { collections, inSite, site } from "../site-state";
 import { Notice } from "../ui";
+import { renderedPreview } from "./seo-preview";
 
 /** How many published items the check looks at: one page of the dashboard API. */
 const ITEMS_CHECKED = 100;
@@ -36,8 +36,8 @@ export function SocialImages(props: { capture: Capture }) {
       const out: Shown[] = [];
       if (c.showsList) {
         // The list page's og:image is whatever the rendered page says: read it from the preview.
-        const html = await fetch(sitePath("ssr", "preview"), { credentials: "same-origin" }).then(
-          (r) => r.text(),
+        const html = await renderedPreview().then(
+          (r) => r.html,
           () => "",
         );
         const og = headFacts(html).og["og:image"];
@@ -45,8 +45,12 @@ export function SocialImages(props: { capture: Capture }) {
       }
       if (collection && imageField) {
         const [items, media] = await Promise.all([
-          get<ItemList>(sitePath("collections", collection.slug, "items") + `?status=published&limit=${ITEMS_CHECKED}`),
-          get<MediaList>(sitePath("media") + "?limit=100").catch(() => null),
+          call(
+            client.GET("/sites/{siteId}/collections/{slug}/items", {
+              params: { path: inSite({ slug: collection.slug }), query: { status: "published", limit: ITEMS_CHECKED } },
+            }),
+          ),
+          call(client.GET("/sites/{siteId}/media", { params: { path: inSite(), query: { limit: 100 } } })).catch(() => null),
         ]);
         setMore(items.total > items.items.length);
         for (const item of items.items) {

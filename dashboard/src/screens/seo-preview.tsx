@@ -1,13 +1,25 @@
 import { useState } from "preact/hooks";
-import { get } from "../api";
+import { call, client } from "../api";
 import type { Capture } from "../capture-types";
 import { DESCRIPTION_MAX, type HeadFacts, headFacts, headWarnings, TITLE_MAX } from "../head-facts";
 import { useBrokenImages } from "../image-check";
 import { itemTitle } from "../item-title";
-import { collections, sitePath } from "../site-state";
-import type { ItemList } from "../types";
+import { collections, inSite } from "../site-state";
 import { ErrorNotice, Field, Notice } from "../ui";
 import { useLoad } from "../use-load";
+
+/**
+ * The rendered page as the preview serves it (HTML, whatever its status: a 404 page is shown too),
+ * and its address for the preview frame.
+ */
+export async function renderedPreview(item?: string): Promise<{ html: string; status: number; url: string }> {
+  const { data, error, response } = await client.GET("/sites/{siteId}/ssr/preview", {
+    params: { path: inSite(), query: item ? { item } : {} },
+    parseAs: "text",
+  });
+  const url = new URL(response.url);
+  return { html: data ?? (typeof error === "string" ? error : ""), status: response.status, url: url.pathname + url.search };
+}
 
 /**
  * The rendered page exactly as the service would send it to a crawler, for the list or any
@@ -16,7 +28,15 @@ import { useLoad } from "../use-load";
 export function Preview(props: { capture: Capture }) {
   const c = props.capture;
   const collection = collections.value?.find((x) => x.slug === c.collection);
-  const items = useLoad(() => get<ItemList>(sitePath("collections", c.collection ?? "", "items") + "?limit=100"), [c.collection]);
+  const items = useLoad(
+    () =>
+      call(
+        client.GET("/sites/{siteId}/collections/{slug}/items", {
+          params: { path: inSite({ slug: c.collection ?? "" }), query: { limit: 100 } },
+        }),
+      ),
+    [c.collection],
+  );
   const [choice, setChoice] = useState(c.showsList ? "" : "");
   const [shown, setShown] = useState<{ url: string; facts: HeadFacts; status: number } | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -24,11 +44,9 @@ export function Preview(props: { capture: Capture }) {
 
   const show = async () => {
     setError(null);
-    const url = sitePath("ssr", "preview") + (choice ? `?item=${encodeURIComponent(choice)}` : "");
     try {
-      const res = await fetch(url, { credentials: "same-origin" });
-      const html = await res.text();
-      setShown({ url, facts: headFacts(html), status: res.status });
+      const { html, status, url } = await renderedPreview(choice || undefined);
+      setShown({ url, facts: headFacts(html), status });
       setN((x) => x + 1);
     } catch (err) {
       setError(err);

@@ -1,52 +1,39 @@
 import { useState } from "preact/hooks";
-import { api, ApiFailure } from "../api";
+import { call, client } from "../api";
 import { replacedKey, session, sessionEnded, signOut } from "../session";
-import { site, sitePath } from "../site-state";
-import type { Site } from "../types";
-import { Confirm, Copy, ErrorNotice, Field, Heading, Notice, type Submit } from "../ui";
+import { inSite, site } from "../site-state";
+import { Confirm, Copy, ErrorNotice, Field, Heading, Notice } from "../ui";
+import { useForm } from "../use-form";
+
+const saveSite = (body: { name?: string; imageResizingHosts?: string[] }) =>
+  call(client.PATCH("/sites/{siteId}", { params: { path: inSite() }, body })).then((r) => (site.value = r.site));
 
 export function Settings() {
   const s = site.value!;
-  const [name, setName] = useState(s.name);
-  const [saved, setSaved] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [rotating, setRotating] = useState(false);
   const [newKey, setNewKey] = useState<string | null>(null);
-  const [hosts, setHosts] = useState(s.imageResizingHosts.join(", "));
-  const [hostsSaved, setHostsSaved] = useState(false);
-  const [hostsError, setHostsError] = useState<unknown>(null);
-  const saveHosts = async (e: Submit) => {
-    e.preventDefault();
-    setHostsError(null);
-    setHostsSaved(false);
-    const list = hosts
-      .split(/[\s,]+/)
-      .map((h) => h.trim())
-      .filter(Boolean);
-    try {
-      site.value = (await api<{ site: Site }>("PATCH", sitePath(), { imageResizingHosts: list })).site;
-      setHosts(site.value.imageResizingHosts.join(", "));
-      setHostsSaved(true);
-    } catch (err) {
-      setHostsError(err);
-    }
-  };
-
-  const rename = async (e: Submit) => {
-    e.preventDefault();
-    setError(null);
-    setSaved(false);
-    try {
-      site.value = (await api<{ site: Site }>("PATCH", sitePath(), { name })).site;
-      setSaved(true);
-    } catch (err) {
-      setError(err);
-    }
-  };
+  const rename = useForm({ name: s.name }, ({ name }) => saveSite({ name }));
+  const hosts = useForm(
+    { hosts: s.imageResizingHosts.join(", ") },
+    ({ hosts }) =>
+      saveSite({
+        imageResizingHosts: hosts
+          .split(/[\s,]+/)
+          .map((h) => h.trim())
+          .filter(Boolean),
+      }),
+    {
+      // The service tidies the list (lower case, no duplicates): show what it kept.
+      onSaved: (saved) => {
+        hosts.reset({ hosts: saved.imageResizingHosts.join(", ") });
+      },
+    },
+  );
   const rotate = async () => {
     setError(null);
     try {
-      const { adminKey } = await api<{ adminKey: string }>("POST", sitePath("admin-key"));
+      const { adminKey } = await call(client.POST("/sites/{siteId}/admin-key", { params: { path: inSite() } }));
       if (session.value?.kind === "site") {
         // The rotation ended this session too: nothing of the site stays on screen. The sign-in
         // screen shows the new key once, from this page's memory.
@@ -64,36 +51,51 @@ export function Settings() {
     <section>
       <Heading>Settings</Heading>
       <ErrorNotice error={error} />
-      <form class="card form" onSubmit={rename}>
+      <form class="card form" onSubmit={rename.onSubmit}>
+        <ErrorNotice error={rename.error} />
         <h2>Site</h2>
         <Field
           label="Site name"
           hint="Shown in this dashboard and, on SEO Engine, as the site name of rendered pages unless the capture sets one."
+          error={rename.errors.name}
         >
           {(id, d) => (
-            <input id={id} required maxLength={200} value={name} aria-describedby={d} onInput={(e) => setName(e.currentTarget.value)} />
+            <input
+              id={id}
+              required
+              maxLength={200}
+              value={rename.values.name}
+              aria-describedby={d}
+              onInput={(e) => rename.set("name", e.currentTarget.value)}
+            />
           )}
         </Field>
-        <button type="submit">Save name</button>
-        {saved && <Notice kind="ok">Saved.</Notice>}
+        <button type="submit" disabled={rename.pending}>
+          Save name
+        </button>
+        {rename.saved && <Notice kind="ok">Saved.</Notice>}
       </form>
-      <form class="card form" onSubmit={saveHosts}>
+      <form class="card form" onSubmit={hosts.onSubmit}>
         <h2>Images</h2>
         <p>
           Pages show each image at its original address. If your images are on a Cloudflare zone with <strong>Image Resizing</strong> on,
           name its hostname here: images there are then offered in smaller widths too (<code>/cdn-cgi/image/…</code>), which load faster on
           phones. Anywhere else those addresses do not exist, and the images would break.
         </p>
-        <ErrorNotice error={hostsError} />
+        <ErrorNotice error={hosts.error} />
         <Field
           label="Image hosts with Cloudflare Image Resizing"
           hint="Hostnames, separated by commas (images.example.com). Leave empty if you are not sure."
-          error={hostsError instanceof ApiFailure ? Object.values(hostsError.fieldErrors)[0] : undefined}
+          error={Object.values(hosts.errors)[0]}
         >
-          {(id, d) => <input id={id} value={hosts} aria-describedby={d} onInput={(e) => setHosts(e.currentTarget.value)} />}
+          {(id, d) => (
+            <input id={id} value={hosts.values.hosts} aria-describedby={d} onInput={(e) => hosts.set("hosts", e.currentTarget.value)} />
+          )}
         </Field>
-        <button type="submit">Save image hosts</button>
-        {hostsSaved && <Notice kind="ok">Saved. Published images follow at once.</Notice>}
+        <button type="submit" disabled={hosts.pending}>
+          Save image hosts
+        </button>
+        {hosts.saved && <Notice kind="ok">Saved. Published images follow at once.</Notice>}
       </form>
       <div class="card">
         <h2>Admin key</h2>

@@ -1,32 +1,23 @@
-import { useState } from "preact/hooks";
-import { api, ApiFailure } from "../api";
+import { call, client } from "../api";
 import { refreshSession, replacedKey } from "../session";
-import { Copy, Field, Notice, type Submit } from "../ui";
+import { Copy, Field, Notice } from "../ui";
+import { useForm } from "../use-form";
 
 export function SignIn(props: { ended: boolean; newKey?: string | null }) {
-  const [key, setKey] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: Submit) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await api("POST", "/sessions", { key });
-      setKey("");
+  const form = useForm({ key: "" }, ({ key }) => call(client.POST("/sessions", { body: { key } })), {
+    onSaved: async () => {
+      form.reset({ key: "" });
       replacedKey.value = null;
       // The key is not kept anywhere: from here on the HttpOnly session cookie signs requests.
       await refreshSession();
       if (!location.hash) location.hash = "#/";
-    } catch (err) {
-      setError(err instanceof ApiFailure ? err.error.message : "The service could not be reached.");
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
+  // Sign-in has one field: whatever went wrong is said at it.
+  const error = form.errors.key ?? form.failure;
   return (
     <main class="sign-in">
-      <form onSubmit={submit} class="card">
+      <form onSubmit={form.onSubmit} class="card">
         <h1>Sign in to your content dashboard</h1>
         {props.newKey ? (
           <>
@@ -52,15 +43,15 @@ export function SignIn(props: { ended: boolean; newKey?: string | null }) {
               type="password"
               autoComplete="current-password"
               required
-              value={key}
+              value={form.values.key}
               aria-describedby={describedBy}
               aria-invalid={error ? true : undefined}
-              onInput={(e) => setKey(e.currentTarget.value)}
+              onInput={(e) => form.set("key", e.currentTarget.value)}
             />
           )}
         </Field>
-        <button type="submit" disabled={busy}>
-          {busy ? "Signing in…" : "Sign in"}
+        <button type="submit" disabled={form.pending}>
+          {form.pending ? "Signing in…" : "Sign in"}
         </button>
       </form>
     </main>

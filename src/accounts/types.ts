@@ -1,0 +1,46 @@
+/** What the Account object answers over RPC (actors/account.ts), shared with the front Worker. */
+import type { Membership } from "../contract/principal";
+import type { SessionInfo } from "../sessions/store";
+
+export interface AccountPublic {
+  id: string;
+  email: string;
+  name: string;
+  createdAt: string;
+  hasPassword: boolean;
+}
+
+/** Where a request came from, as the front Worker saw it; kept with a session so its owner recognises it. */
+export interface ClientMeta {
+  userAgent: string | null;
+  ip: string | null;
+  country: string | null;
+}
+
+export interface StartedSession {
+  id: string;
+  session: SessionInfo;
+  account: AccountPublic;
+  /** This browser family and country had not signed in to the account before: a "new sign-in" mail goes out. */
+  newClient: boolean;
+}
+
+export interface VerifiedSession {
+  session: SessionInfo & { publicId: string | null };
+  account: AccountPublic;
+  memberships: Membership[];
+}
+
+export interface ListedSession {
+  id: string;
+  createdAt: string;
+  lastSeenAt: string;
+  expiresAt: string;
+  userAgent: string | null;
+  ip: string | null;
+  country: string | null;
+  current: boolean;
+}
+
+/** What `Account.setMembership` answers: the Workspace acknowledges its change only after `ok`. */
+export type SetMembershipResult = { ok: true } | { ok: false; reason: "no_account" | "invalid" | "too_many_workspaces" };

@@ -1,0 +1,68 @@
+/**
+ * Every mail's text and HTML, built by one function that escapes for HTML. Links carry their
+ * secret in the URL fragment (`#/reset/<token>`): a fragment never reaches a server log or a
+ * Referer; the page sends it in a request body.
+ */
+import { escapeAttr, escapeHtml } from "../shared/escape";
+import type { Mail, MailKind } from "./types";
+
+interface Part {
+  /** Paragraphs of plain text. */
+  lines: string[];
+  link?: { label: string; url: string };
+}
+
+function build(kind: MailKind, to: string, subject: string, part: Part): Mail {
+  const text = [...part.lines, ...(part.link ? ["", `${part.link.label}: ${part.link.url}`] : []), "", "— open-content-edge"].join("\n");
+  const html = [
+    `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5">`,
+    ...part.lines.map((l) => `<p>${escapeHtml(l)}</p>`),
+    part.link ? `<p><a href="${escapeAttr(part.link.url)}">${escapeHtml(part.link.label)}</a></p>` : "",
+    `<p style="color:#666">— open-content-edge</p></body></html>`,
+  ].join("");
+  return { kind, to, subject, text, html };
+}
+
+export const verifyEmailMail = (to: string, url: string): Mail =>
+  build("verify_email", to, "Confirm your email address", {
+    lines: [
+      "Someone (we hope you) asked to create an open-content-edge account with this address.",
+      "Open the link below within 24 hours to confirm it and choose your password. If it was not you, ignore this mail: no account is made.",
+    ],
+    link: { label: "Confirm and create your account", url },
+  });
+
+export const accountExistsMail = (to: string, signInUrl: string, resetUrl: string): Mail =>
+  build("account_exists", to, "You already have an account", {
+    lines: [
+      "Someone (we hope you) asked to create an open-content-edge account with this address, but it already has one.",
+      `Sign in at ${signInUrl}, or if you forgot your password, reset it at ${resetUrl}.`,
+    ],
+  });
+
+export const passwordResetMail = (to: string, url: string): Mail =>
+  build("password_reset", to, "Reset your password", {
+    lines: [
+      "Someone (we hope you) asked to reset the password of your open-content-edge account.",
+      "The link below works once, for one hour. Setting a new password signs you out everywhere else. If it was not you, ignore this mail; your password stays as it is.",
+    ],
+    link: { label: "Choose a new password", url },
+  });
+
+/** What a "new sign-in" mail says about the client: browser, country, when (never the session). */
+export function signInNotice(
+  client: { userAgent: string | null; country: string | null },
+  method: string,
+): { when: string; client: string; method: string } {
+  const ua = (client.userAgent ?? "an unknown browser").slice(0, 120);
+  return { when: new Date().toUTCString(), client: `${ua}${client.country ? ` in ${client.country}` : ""}`, method };
+}
+
+export const newSignInMail = (to: string, what: { when: string; client: string; method: string }): Mail =>
+  build("new_sign_in", to, "New sign-in to your account", {
+    lines: [
+      `Your open-content-edge account was signed in to ${what.method} from a browser or place not seen before.`,
+      `When: ${what.when}. From: ${what.client}.`,
+      "If this was you, there is nothing to do. If not, reset your password now and end the sessions you do not know under Account → Sessions.",
+    ],
+  });

@@ -1,0 +1,72 @@
+// Every dashboard form goes through one hook (dashboard/src/use-form.ts) and one typed client
+// (dashboard/src/api.ts): these drive two forms in Chromium to show what that gives a person.
+import { describe, expect, it } from "vitest";
+import { api, service } from "./harness";
+import { checkScreen, dashboardBrowser, OPERATOR, signIn } from "./dashboard-harness";
+
+const { newPage } = dashboardBrowser();
+
+async function newSite(): Promise<{ id: string; adminKey: string }> {
+  const { site } = await api<{ site: { id: string; adminKey: string } }>("POST", "/sites", OPERATOR, { name: "Forms", plan: "starter" });
+  return site;
+}
+
+describe("dashboard forms, through the one form hook", () => {
+  it("shows the service's field error at the field, keeps the button disabled while saving, and saves", async () => {
+    const site = await newSite();
+    const page = await newPage();
+    await signIn(page, site.adminKey);
+    await page.goto(`${service()}/dashboard/#/${site.id}/settings`);
+    const hosts = page.getByLabel("Image hosts with Cloudflare Image Resizing");
+    await hosts.fill("https://images.example.com/path");
+    // Hold the answer back a moment: the form is pending meanwhile, and its button says so by being disabled.
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    await page.route(`**/sites/${site.id}`, async (route) => {
+      if (route.request().method() === "PATCH") await held;
+      await route.continue();
+    });
+    const save = page.getByRole("button", { name: "Save image hosts" });
+    await save.click();
+    await expect.poll(() => save.isDisabled()).toBe(true);
+    release();
+    await expect.poll(() => save.isDisabled()).toBe(false);
+    // The 400 envelope's details.issues come back to the field that caused them, tied to it for screen readers.
+    const described = await hosts.getAttribute("aria-describedby");
+    expect(described).toBeTruthy();
+    const message = await page.locator(`[id="${described!.split(" ").at(-1)}"]`).innerText();
+    expect(message).toContain("must be a hostname like images.example.com");
+    expect(await page.getByRole("alert").first().innerText()).toContain("Some fields need attention");
+    await checkScreen(page, "40-settings-field-error");
+
+    await hosts.fill("images.example.com");
+    await save.click();
+    await page.getByText("Saved. Published images follow at once.").waitFor();
+    const stored = await api<{ site: { imageResizingHosts: string[] } }>("GET", `/sites/${site.id}`, site.adminKey);
+    expect(stored.site.imageResizingHosts).toEqual(["images.example.com"]);
+    await page.close();
+  });
+
+  it("says what to do when the service cannot be reached, and nothing is lost from the form", async () => {
+    const site = await newSite();
+    const page = await newPage();
+    await signIn(page, site.adminKey);
+    await page.goto(`${service()}/dashboard/#/${site.id}/settings`);
+    const name = page.getByLabel("Site name");
+    await name.fill("Renamed while offline");
+    await page.route(`**/sites/${site.id}`, (route) =>
+      route.request().method() === "PATCH" ? route.abort("internetdisconnected") : route.continue(),
+    );
+    await page.getByRole("button", { name: "Save name" }).click();
+    await page.getByText("The service could not be reached. Check your connection and try again.").waitFor();
+    expect(await name.inputValue()).toBe("Renamed while offline");
+    await checkScreen(page, "41-settings-offline");
+
+    await page.unroute(`**/sites/${site.id}`);
+    await page.getByRole("button", { name: "Save name" }).click();
+    await page.getByText("Saved.", { exact: true }).waitFor();
+    const stored = await api<{ site: { name: string } }>("GET", `/sites/${site.id}`, site.adminKey);
+    expect(stored.site.name).toBe("Renamed while offline");
+    await page.close();
+  });
+});
