@@ -12,7 +12,7 @@ import { workspacePatch } from "../src/contract/sites";
 import { ACCESS_BY_ID, matchOperation, type AccessEntry } from "../src/access/operations";
 import { actorOf, type Grant, requireOperation, requirePermission, workspaceGrant } from "../src/access/grant";
 import { readPrincipalHeader } from "../src/access/principal-header";
-import { apiKeyCreate, invitationCreate, memberPatch } from "../src/contract/workspaces";
+import { apiKeyCreate, invitationCreate, memberPatch, type Refusal } from "../src/contract/workspaces";
 import { WORKSPACE_MIGRATIONS } from "./workspace/migrations";
 import { insertKey, listKeys, prepareKey, revokeKey, verifyKey } from "./workspace/api-keys";
 import { auditCsv, type Changer, mergedAudit, parseCursor, pruneWorkspaceAudit, recordWorkspaceAudit } from "./workspace/audit";
@@ -58,7 +58,7 @@ export interface VerifiedKey {
 }
 
 /** Answers of RPC calls that can be refused: the error travels as data (an ApiError does not survive RPC). */
-export type Refusal = { error: { code: ApiError["code"]; message: string; details?: unknown } };
+export type { Refusal };
 const refusal = (e: unknown): Refusal => {
   if (e instanceof ApiError) return { error: { code: e.code, message: e.message, details: e.details } };
   throw e;
@@ -374,7 +374,7 @@ export class Workspace extends DurableObject<Env> {
       });
       // The secret is in the fragment: it never reaches a server log or a Referer.
       const link = `${new URL(req.url).origin}/dashboard/#/invite/${token}`;
-      return json({ invitation, token, link }, 201);
+      return json({ invitation, token, link, workspaceName: ws.name }, 201);
     });
     router.delete("/invitations/:invitationId", (req, c) => {
       const invitation = this.ctx.storage.transactionSync(() => {

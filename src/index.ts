@@ -14,6 +14,7 @@ import { renderedPage, ssrWebhook } from "./routes/render";
 import { SERVICE_TOKEN_HEADER } from "./contract/headers";
 import { createSite, createWorkspace, siteDashboard, workspaceDashboard } from "./routes/dashboard";
 import { dashboardAsset } from "./routes/dashboard-assets";
+import { acceptInvitation, lookupInvitation } from "./routes/invitations";
 import { currentSession, signIn, signOut } from "./routes/sessions";
 import {
   confirmPasswordReset,
@@ -64,9 +65,11 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
   .options("/v1/*", () => new Response(null, { status: 204, headers: CORS_HEADERS }))
   .get("/v1/*", (req, env, ctx) => contentApi(req, env, ctx))
   .post("/workspaces", (req, env) => createWorkspace(req, env))
-  .all("/workspaces/:id", (req, env) => workspaceDashboard(req, env, req.params.id))
-  .all("/workspaces/:id/*", (req, env) => workspaceDashboard(req, env, req.params.id))
+  .all("/workspaces/:id", (req, env, ctx) => workspaceDashboard(req, env, ctx, req.params.id))
+  .all("/workspaces/:id/*", (req, env, ctx) => workspaceDashboard(req, env, ctx, req.params.id))
   .post("/sites", (req, env) => createSite(req, env))
+  .post("/invitations/lookup", (req, env) => lookupInvitation(req, env))
+  .post("/invitations/accept", (req, env) => acceptInvitation(req, env))
   .all("/sites/:siteId", (req, env) => siteDashboard(req, env, req.params.siteId))
   .all("/sites/:siteId/*", (req, env) => siteDashboard(req, env, req.params.siteId));
 

@@ -101,6 +101,8 @@ export const ACCESS: readonly AccessEntry[] = [
   { id: "listInvitations", method: "get", path: `${W}/invitations`, kind: "Members", access: m("members.manage") },
   { id: "createInvitation", method: "post", path: `${W}/invitations`, kind: "Members", access: m("members.manage") },
   { id: "revokeInvitation", method: "delete", path: `${W}/invitations/{invitationId}`, kind: "Members", access: m("members.manage") },
+  { id: "lookupInvitation", method: "post", path: "/invitations/lookup", kind: "Members", access: { who: "account" } },
+  { id: "acceptInvitation", method: "post", path: "/invitations/accept", kind: "Members", access: { who: "account" } },
   { id: "listApiKeys", method: "get", path: `${W}/api-keys`, kind: "Keys", access: m("keys.manage") },
   { id: "createApiKey", method: "post", path: `${W}/api-keys`, kind: "Keys", access: m("keys.manage") },
   { id: "revokeApiKey", method: "delete", path: `${W}/api-keys/{keyId}`, kind: "Keys", access: m("keys.manage") },

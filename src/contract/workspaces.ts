@@ -1,6 +1,10 @@
 /** Request bodies of the workspace's members, invitations and API keys (validated with these exact schemas). */
 import { z } from "zod";
 import { ROLES } from "./principal";
+import type { ErrorCode } from "./errors";
+
+/** An RPC answer that refuses: the error travels as data (a thrown ApiError does not survive RPC). */
+export type Refusal = { error: { code: ErrorCode; message: string; details?: unknown } };
 
 const GRANTABLE = ROLES.filter((r) => r !== "owner") as [
   Exclude<(typeof ROLES)[number], "owner">,
@@ -40,6 +44,9 @@ export const memberPatch = z
   .object({ role: z.enum(GRANTABLE).optional(), siteIds: siteIds.optional() })
   .strict()
   .refine((p) => p.role !== undefined || p.siteIds !== undefined, { message: "send role and/or siteIds" });
+
+/** A person's own new workspace: a name; it starts on the Free plan with them as Owner. */
+export const workspaceCreateByAccount = z.object({ name: z.string().trim().min(1).max(200) }).strict();
 
 export const invitationToken = z
   .object({ token: z.string().regex(/^iv_[a-z2-7]{16}_[a-z2-7]{40}$/, "must be an invitation token") })

@@ -7,7 +7,9 @@
 import { ApiError } from "../contract/errors";
 import { workspaceIdOfApiKey } from "../contract/ids";
 import type { Principal } from "../contract/principal";
-import { bearer, requireOperator } from "../auth";
+import { bearer, cookieSession, requireOperator } from "../auth";
+import { accountPrincipal, verifyAccountSession } from "../accounts/principal";
+import { sessionOwner } from "../sessions/policy";
 import { clientKey } from "../limits/client";
 import { enforce } from "../limits/rate-limit";
 import { workspaceStub } from "../stubs";
@@ -24,10 +26,21 @@ export async function apiKeyPrincipal(request: Request, env: Env): Promise<Princ
   return { kind: "apiKey", workspaceId, keyId: verified.keyId, label: verified.name, scope: verified.scope, siteId: verified.siteId };
 }
 
-/** The caller of a workspace operation: an API key, or the operator. */
+/** The account signed in with the request's session cookie (from the dashboard's own origin); null without one. */
+export async function accountOf(request: Request, env: Env): Promise<Extract<Principal, { kind: "account" }> | null> {
+  const id = cookieSession(request);
+  if (id === null || sessionOwner(id)?.kind !== "account") return null;
+  const verified = await verifyAccountSession(env, id);
+  if (!verified) throw new ApiError("unauthorized", "Your dashboard session has ended; sign in again.");
+  return accountPrincipal(verified);
+}
+
+/** The caller of a workspace operation: a member's session, an API key, or the operator. */
 export async function workspacePrincipal(request: Request, env: Env): Promise<Principal> {
   const key = await apiKeyPrincipal(request, env);
   if (key) return key;
+  const account = await accountOf(request, env);
+  if (account) return account;
   await requireOperator(request, env);
   return { kind: "operator" };
 }

@@ -1,6 +1,15 @@
 /** The workspace's own API (members, invitations, API keys, the audit log) as operations of the OpenAPI document. */
 import { z } from "zod";
-import { ApiKey, apiKeyCreate, AuditEntry, Invitation, invitationCreate, Member, memberPatch } from "../contract/workspaces";
+import {
+  ApiKey,
+  apiKeyCreate,
+  AuditEntry,
+  Invitation,
+  invitationCreate,
+  invitationToken,
+  Member,
+  memberPatch,
+} from "../contract/workspaces";
 import { workspacePatch } from "../contract/sites";
 import { Workspace } from "../contract/responses";
 import { P } from "../openapi/params";
@@ -24,7 +33,53 @@ const AUDIT_FILTERS: Param[] = [
   query("kind", "Only this kind (Items, Media, Collections, Members, Keys, Sites, SEO, Domains, Search, Workspaces)."),
 ];
 
+const membership = z.strictObject({
+  workspaceId: z.string(),
+  workspaceName: z.string(),
+  role: z.enum(["owner", "administrator", "editor", "author", "contributor", "viewer"]),
+  siteIds: z.array(z.string()).nullable(),
+});
+
 export const workspaceOperations: Operation[] = [
+  operation({
+    id: "lookupInvitation",
+    method: "post",
+    path: "/invitations/lookup",
+    tag: "Members",
+    summary: "What an invitation offers, before signing in or up",
+    description: "The token is the secret of the invitation link (its URL fragment).",
+    auth: "none",
+    body: invitationToken,
+    responses: {
+      200: json(
+        "The invitation.",
+        z.strictObject({
+          invitation: z.strictObject({
+            workspaceId: z.string(),
+            workspaceName: z.string(),
+            role: membership.shape.role,
+            email: z.string().nullable(),
+            invitedBy: z.string().nullable(),
+            expiresAt: z.iso.datetime(),
+          }),
+        }),
+      ),
+    },
+    errors: ["not_found", "gone", "forbidden", "rate_limited"],
+  }),
+  operation({
+    id: "acceptInvitation",
+    method: "post",
+    path: "/invitations/accept",
+    tag: "Members",
+    summary: "Accept an invitation with the signed-in account",
+    description:
+      "Single use, within 7 days, not revoked; an invitation sent to an address is for the account with that address. The account has the membership when this answers.",
+    auth: "account",
+    body: invitationToken,
+    responses: { 200: json("The new membership.", z.strictObject({ membership })) },
+    errors: ["not_found", "gone", "bad_gateway"],
+  }),
   operation({
     id: "getWorkspace",
     method: "get",
@@ -110,7 +165,7 @@ export const workspaceOperations: Operation[] = [
     params: [P.workspaceId],
     body: invitationCreate,
     responses: {
-      201: json("Created.", z.strictObject({ invitation: Invitation, token: z.string(), link: z.string() })),
+      201: json("Created.", z.strictObject({ invitation: Invitation, token: z.string(), link: z.string(), workspaceName: z.string() })),
     },
     errors: ["not_found", "plan_required"],
   }),

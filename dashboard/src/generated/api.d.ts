@@ -109,7 +109,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a workspace */
+        /**
+         * Create a workspace
+         * @description The operator names the plan. A signed-in account sends only `name`: the workspace starts on the Free plan with them as its Owner (at most 50 workspaces per account).
+         */
         post: operations["createWorkspace"];
         delete?: never;
         options?: never;
@@ -128,7 +131,7 @@ export interface paths {
         put?: never;
         /**
          * Create a site
-         * @description Without `workspaceId` a one-site workspace is created with `plan` (default `starter`). The admin key is shown only in this answer; the site stores its SHA-256.
+         * @description The operator: without `workspaceId` a one-site workspace is created with `plan` (default `starter`). A signed-in member with `site.create` (Owner, Administrator): `workspaceId` is required, and the plan's site limit applies (403 `plan_required`). The admin key is shown only in this answer; the site stores its SHA-256.
          */
         post: operations["createSite"];
         delete?: never;
@@ -400,6 +403,46 @@ export interface paths {
         put?: never;
         /** Queue every item whose indexing failed again */
         post: operations["retrySearchIndexing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invitations/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What an invitation offers, before signing in or up
+         * @description The token is the secret of the invitation link (its URL fragment).
+         */
+        post: operations["lookupInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation with the signed-in account
+         * @description Single use, within 7 days, not revoked; an invitation sent to an address is for the account with that address. The account has the membership when this answers.
+         */
+        post: operations["acceptInvitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1103,7 +1146,7 @@ export interface components {
             name: string;
             workspaceId: string;
             /** @enum {string} */
-            plan: "starter" | "pro" | "seo_engine";
+            plan: "free" | "starter" | "pro" | "seo_engine";
             /** @description The public token (pk_…) of the content API and x-service-token. */
             token: string;
             /** @description Image hosts with Cloudflare Image Resizing: only their images get resized srcset candidates (PATCH the site to set). */
@@ -1125,7 +1168,7 @@ export interface components {
             name: string;
             workspaceId: string;
             /** @enum {string} */
-            plan: "starter" | "pro" | "seo_engine";
+            plan: "free" | "starter" | "pro" | "seo_engine";
             /** @description The public token (pk_…) of the content API and x-service-token. */
             token: string;
             /** @description Image hosts with Cloudflare Image Resizing: only their images get resized srcset candidates (PATCH the site to set). */
@@ -1148,7 +1191,7 @@ export interface components {
             id: string;
             name: string;
             /** @enum {string} */
-            plan: "starter" | "pro" | "seo_engine";
+            plan: "free" | "starter" | "pro" | "seo_engine";
             siteIds: string[];
             /** @description ISO 8601 instant, UTC */
             createdAt: string;
@@ -1404,6 +1447,15 @@ export interface components {
                 details?: unknown;
             };
         };
+        Error_conflict: {
+            error: {
+                /** @enum {string} */
+                code: "conflict";
+                message: string;
+                /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
+                details?: unknown;
+            };
+        };
         Error_payload_too_large: {
             error: {
                 /** @enum {string} */
@@ -1425,6 +1477,15 @@ export interface components {
         CreateSite201Response: {
             site: components["schemas"]["CreatedSite"];
         };
+        Error_forbidden_plan_required: {
+            error: {
+                /** @enum {string} */
+                code: "forbidden" | "plan_required";
+                message: string;
+                /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
+                details?: unknown;
+            };
+        };
         UpdateSiteResponse: {
             site: components["schemas"]["Site"];
         };
@@ -1436,15 +1497,6 @@ export interface components {
         };
         GetCollectionResponse: {
             collection: components["schemas"]["Collection"];
-        };
-        Error_conflict: {
-            error: {
-                /** @enum {string} */
-                code: "conflict";
-                message: string;
-                /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
-                details?: unknown;
-            };
         };
         DeleteCollectionResponse: {
             /** @constant */
@@ -1493,6 +1545,45 @@ export interface components {
             retried: number;
             search: components["schemas"]["SearchStatus"];
         };
+        LookupInvitationResponse: {
+            invitation: {
+                workspaceId: string;
+                workspaceName: string;
+                /** @enum {string} */
+                role: "owner" | "administrator" | "editor" | "author" | "contributor" | "viewer";
+                email: string | null;
+                invitedBy: string | null;
+                /** Format: date-time */
+                expiresAt: string;
+            };
+        };
+        Error_gone: {
+            error: {
+                /** @enum {string} */
+                code: "gone";
+                message: string;
+                /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
+                details?: unknown;
+            };
+        };
+        AcceptInvitationResponse: {
+            membership: {
+                workspaceId: string;
+                workspaceName: string;
+                /** @enum {string} */
+                role: "owner" | "administrator" | "editor" | "author" | "contributor" | "viewer";
+                siteIds: string[] | null;
+            };
+        };
+        Error_bad_gateway: {
+            error: {
+                /** @enum {string} */
+                code: "bad_gateway";
+                message: string;
+                /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
+                details?: unknown;
+            };
+        };
         GetWorkspaceResponse: {
             workspace: components["schemas"]["Workspace"];
         };
@@ -1521,15 +1612,6 @@ export interface components {
                 siteIds: string[] | null;
                 /** Format: date-time */
                 addedAt: string;
-            };
-        };
-        Error_bad_gateway: {
-            error: {
-                /** @enum {string} */
-                code: "bad_gateway";
-                message: string;
-                /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
-                details?: unknown;
             };
         };
         RemoveMemberResponse: {
@@ -1570,15 +1652,7 @@ export interface components {
             };
             token: string;
             link: string;
-        };
-        Error_forbidden_plan_required: {
-            error: {
-                /** @enum {string} */
-                code: "forbidden" | "plan_required";
-                message: string;
-                /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
-                details?: unknown;
-            };
+            workspaceName: string;
         };
         RevokeInvitationResponse: {
             invitation: {
@@ -1765,13 +1839,15 @@ export interface components {
         CreateWorkspaceRequest: {
             name: string;
             /** @enum {string} */
-            plan: "starter" | "pro" | "seo_engine";
+            plan: "free" | "starter" | "pro" | "seo_engine";
+        } | {
+            name: string;
         };
         CreateSiteRequest: {
             name: string;
             workspaceId?: string;
             /** @enum {string} */
-            plan?: "starter" | "pro" | "seo_engine";
+            plan?: "free" | "starter" | "pro" | "seo_engine";
         };
         UpdateSiteRequest: {
             name?: string;
@@ -1823,10 +1899,13 @@ export interface components {
         UpdateMediaRequest: {
             alt: string;
         };
+        LookupInvitationRequest: {
+            token: string;
+        };
         UpdateWorkspaceRequest: {
             name?: string;
             /** @enum {string} */
-            plan?: "starter" | "pro" | "seo_engine";
+            plan?: "free" | "starter" | "pro" | "seo_engine";
         };
         UpdateMemberRequest: {
             /** @enum {string} */
@@ -2612,6 +2691,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error_forbidden"];
                 };
             };
+            /** @description Error: `conflict`. */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_conflict"];
+                };
+            };
             /** @description Error: `payload_too_large`. */
             413: {
                 headers: {
@@ -2711,14 +2800,14 @@ export interface operations {
                     "application/json": components["schemas"]["Error_unauthorized"];
                 };
             };
-            /** @description Error: `forbidden`. */
+            /** @description Error: `forbidden` or `plan_required`. */
             403: {
                 headers: {
                     "Cache-Control": components["headers"]["error.Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_forbidden"];
+                    "application/json": components["schemas"]["Error_forbidden_plan_required"];
                 };
             };
             /** @description Error: `not_found`. */
@@ -4572,6 +4661,208 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    lookupInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LookupInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description The invitation. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LookupInvitationResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `gone`. */
+            410: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_gone"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LookupInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description The new membership. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptInvitationResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `gone`. */
+            410: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_gone"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `bad_gateway`. */
+            502: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_gateway"];
                 };
             };
         };
