@@ -14,6 +14,7 @@ import { Domains } from "./screens/domains";
 import { PlanScreen } from "./screens/plan";
 import { Search } from "./screens/search";
 import { SeoEngine } from "./screens/seo-engine";
+import { Workspace } from "./screens/workspace";
 import { loadSite, site, siteError } from "./site-state";
 import type { Session } from "./types";
 import { ErrorNotice } from "./ui";
@@ -33,7 +34,7 @@ const NAV = [
 export function Shell(props: { session: Session; path: string[] }) {
   const { session: s, path } = props;
   const [first, screen, ...rest] = path;
-  const siteId = first === "operator" ? undefined : (first ?? s.siteId);
+  const siteId = first === "operator" || first === "workspace" ? undefined : (first ?? s.siteId);
 
   useEffect(() => {
     if (path.length === 0) {
@@ -69,6 +70,13 @@ export function Shell(props: { session: Session; path: string[] }) {
                   </a>
                 </li>
               ))}
+            {open && s.kind !== "site" && (
+              <li>
+                <a href={href("workspace", open.workspaceId)} aria-current={first === "workspace" ? "page" : undefined}>
+                  Workspace
+                </a>
+              </li>
+            )}
             {s.kind === "operator" && (
               <li>
                 <a href={href("operator")} aria-current={first === "operator" ? "page" : undefined}>
@@ -85,6 +93,8 @@ export function Shell(props: { session: Session; path: string[] }) {
       <main id="main">
         {first === "operator" ? (
           <Operator />
+        ) : first === "workspace" && screen ? (
+          <Workspace key={screen} workspaceId={screen} />
         ) : siteError.value ? (
           <ErrorNotice error={siteError.value} />
         ) : !open ? (
