@@ -4,8 +4,14 @@ import { SIGN_IN_POLICY } from "../src/contract/limits";
 /** Wrong keys a client may send for one target before it has to wait. */
 export const FREE_ATTEMPTS = SIGN_IN_POLICY.quota;
 const MAX_WAIT_MS = 15 * 60 * 1000;
-// A client that has not failed for a day starts over.
-const FORGET_AFTER_MS = SIGN_IN_POLICY.window * 1000;
+/**
+ * A client that has not failed for a day starts over. SIGN_IN_FORGET_SECONDS shortens that for
+ * the on-disk test (test/e2e/stranger-storage-disk.test.ts), which waits for the forgetting.
+ */
+function forgetAfterMs(env: Env): number {
+  const seconds = Number((env as { SIGN_IN_FORGET_SECONDS?: string }).SIGN_IN_FORGET_SECONDS);
+  return (Number.isFinite(seconds) && seconds > 0 ? seconds : SIGN_IN_POLICY.window) * 1000;
+}
 
 interface State {
   failures: number;
@@ -26,7 +32,7 @@ export function waitAfter(failures: number, free: number = FREE_ATTEMPTS): numbe
 export class SignInThrottle extends DurableObject<Env> {
   async #state(now: number): Promise<State> {
     const s = await this.ctx.storage.get<State>("state");
-    if (!s || now - s.lastFailureAt > FORGET_AFTER_MS) return { failures: 0, lastFailureAt: 0 };
+    if (!s || now - s.lastFailureAt > forgetAfterMs(this.env)) return { failures: 0, lastFailureAt: 0 };
     return s;
   }
 
@@ -42,7 +48,7 @@ export class SignInThrottle extends DurableObject<Env> {
     const next = { failures: s.failures + 1, lastFailureAt: now };
     await this.ctx.storage.put("state", next);
     // A stranger's guesses must not stay on disk for good: once the count is forgotten, it goes.
-    await this.ctx.storage.setAlarm(now + FORGET_AFTER_MS);
+    await this.ctx.storage.setAlarm(now + forgetAfterMs(this.env));
     return { allowed: true, waitMs: waitAfter(next.failures, free), failures: next.failures };
   }
 
@@ -64,13 +70,13 @@ export class SignInThrottle extends DurableObject<Env> {
   }
 
   /**
-   * Set FORGET_AFTER_MS after the last failure (each failure moves it), so when it fires the
+   * Set the forget window after the last failure (each failure moves it), so when it fires the
    * count is forgotten anyway: the object's storage is deleted entirely.
    */
   override async alarm(): Promise<void> {
     const s = await this.ctx.storage.get<State>("state");
-    if (s && Date.now() - s.lastFailureAt < FORGET_AFTER_MS)
-      return void (await this.ctx.storage.setAlarm(s.lastFailureAt + FORGET_AFTER_MS));
+    const forget = forgetAfterMs(this.env);
+    if (s && Date.now() - s.lastFailureAt < forget) return void (await this.ctx.storage.setAlarm(s.lastFailureAt + forget));
     await this.ctx.storage.deleteAll();
   }
 }

@@ -15,7 +15,7 @@ import { runSiteMigrations } from "./site/storage/migrations";
 import { refreshPublicData } from "./site/reads/public-items";
 import { publicRoutes } from "./site/http/public-routes";
 import { INDEX_JOB, SiteSearch } from "./site/search/site-search";
-import { dashboardRoutes } from "./site/http/dashboard-routes";
+import type { dashboardRoutes } from "./site/http/dashboard-routes";
 import { bumpCacheVersion, insertSite, readSite, type SiteRow, updateSite } from "./site/storage/site-row";
 import { refresh, nextNightly } from "./site/ssr/capture";
 import { readCapture, type StoredCapture } from "./site/ssr/capture-store";
@@ -28,6 +28,8 @@ import { clientOf, readPrincipalHeader } from "../src/access/principal-header";
 import { siteAccess } from "./site/access/site-access";
 import { AUDIT_PRUNE_JOB, auditPage, type AuditFilter, type AuditRow, pruneAudit, recordAudit } from "./site/access/audit";
 import { NO_STORE } from "../src/contract/cache-control";
+import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../src/shared/bounded-map";
+import { countWhere } from "./site/storage/items-table";
 
 export interface SiteMeta {
   siteId: string;
@@ -71,11 +73,12 @@ export class Site extends DurableObject<Env> {
   // The last sitemap/feed rebuild since this object started, for the dashboard.
   #documents: DocumentStats | null = null;
   // Totals for list queries; every page of one query shares its count. Cleared on any content change.
-  #counts = new Map<string, number>();
+  #counts = new BoundedMap<string, number>(1000, 512 * 1024);
   // Public reads (content API, rendered pages and documents) this object has answered since it started.
   #publicReads = 0;
   #metaReads = 0;
-  #dashboard: ReturnType<typeof dashboardRoutes>;
+  // The dashboard's routes validate with zod: loaded on the first dashboard call, never by a public read.
+  #dashboard: ReturnType<typeof dashboardRoutes> | null = null;
   #public: ReturnType<typeof publicRoutes>;
   #ssr: ReturnType<typeof ssrRoutes>;
   #context: SiteContext;
@@ -87,7 +90,6 @@ export class Site extends DurableObject<Env> {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
     const context = (this.#context = this.#makeContext());
-    this.#dashboard = dashboardRoutes(context);
     this.#public = publicRoutes(context);
     this.#ssr = ssrRoutes(context);
     this.#search = new SiteSearch(context, env);
@@ -176,6 +178,17 @@ export class Site extends DurableObject<Env> {
   meta(token: string): SiteMeta | null {
     this.#metaReads++;
     return this.#metaOf(token);
+  }
+
+  /**
+   * The site's public token with what `meta` says for it, or null when no site was created here:
+   * the front Worker compares tokens itself, so a loop of wrong tokens for a real site costs this
+   * object one call per isolate per memo lifetime, not one per request (src/edge/site-meta.ts).
+   */
+  publicFacts(): { token: string; meta: SiteMeta } | null {
+    this.#metaReads++;
+    const site = this.#site;
+    return site ? { token: site.token, meta: { siteId: site.id, plan: site.plan, version: site.cacheVersion } } : null;
   }
 
   #metaOf(token: string): SiteMeta | null {
@@ -280,6 +293,8 @@ export class Site extends DurableObject<Env> {
     const caller = await this.#caller(request);
     if (!caller) return errorResponse("unauthorized", "Missing or wrong site admin key, or the dashboard session has ended.");
     const access = siteAccess(this.#site, request, caller.principal, caller.client);
+    // (The router itself is never a promise's value: itty-router's Proxy would pass for a thenable.)
+    this.#dashboard ??= (await import("./site/http/dashboard-routes")).dashboardRoutes(this.#context);
     const response = ((await this.#ssr.fetch(request, access)) ?? (await this.#dashboard.fetch(request, access))) as Response | undefined;
     // A change whose handler awaited outside I/O-free code (a capture's fetch) records here, right
     // after its synchronous write; every other handler records inside its own transaction.
@@ -337,9 +352,8 @@ export class Site extends DurableObject<Env> {
         const key = `${where}\u0000${JSON.stringify(args)}`;
         let n = this.#counts.get(key);
         if (n === undefined) {
-          n = this.#sql.exec<{ n: number }>(`SELECT count(*) AS n FROM items WHERE ${where}`, ...args).one().n;
-          if (this.#counts.size > 1000) this.#counts.clear();
-          this.#counts.set(key, n);
+          n = countWhere(this.#sql, where, args);
+          this.#counts.set(key, n, stringBytes(key) + ENTRY_OVERHEAD);
         }
         return n;
       },

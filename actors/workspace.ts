@@ -8,11 +8,10 @@ import { errorResponse, toErrorResponse } from "../src/http/errors";
 import { json, readJsonObject } from "../src/http/json";
 import { parseBody } from "../src/http/validation";
 import { newInvitationToken, sha256Hex } from "../src/ids";
-import { workspacePatch } from "../src/contract/sites";
 import { ACCESS_BY_ID, matchOperation, type AccessEntry } from "../src/access/operations";
 import { actorOf, type Grant, requireOperation, requirePermission, workspaceGrant } from "../src/access/grant";
 import { readPrincipalHeader } from "../src/access/principal-header";
-import { apiKeyCreate, invitationCreate, memberPatch, type Refusal } from "../src/contract/workspaces";
+import type { Refusal } from "../src/contract/workspaces";
 import { WORKSPACE_MIGRATIONS } from "./workspace/migrations";
 import { insertKey, listKeys, prepareKey, revokeKey, verifyKey } from "./workspace/api-keys";
 import { auditCsv, type Changer, mergedAudit, parseCursor, pruneWorkspaceAudit, recordWorkspaceAudit } from "./workspace/audit";
@@ -290,6 +289,9 @@ export class Workspace extends DurableObject<Env> {
   }
 
   #routes(): IttyRouterType<IRequest, [Changer, WorkspaceRecord, Principal]> {
+    // The bodies' schemas (zod) load on the first write, never at start-up (docs/caching.md).
+    const sites = () => import("../src/contract/sites");
+    const inputs = () => import("../src/contract/workspaces");
     const router = IttyRouter<IRequest, [Changer, WorkspaceRecord, Principal]>({ base: "/workspaces/:id" });
     const audit = (c: Changer, target: string, siteId: string | null = null, details?: unknown) =>
       recordWorkspaceAudit(this.#sql, c, target, siteId, details);
@@ -300,7 +302,7 @@ export class Workspace extends DurableObject<Env> {
     });
     router.patch("/", async (req, c, ws) => {
       const body = await readJsonObject(req);
-      const patch = parseBody(workspacePatch, body, "workspace");
+      const patch = parseBody((await sites()).workspacePatch, body, "workspace");
       // Plans change only by the operator (or, later, billing).
       if (patch.plan !== undefined && c.grant.role !== "operator")
         throw new ApiError("forbidden", "Only the operator can change a workspace's plan.", {
@@ -321,7 +323,7 @@ export class Workspace extends DurableObject<Env> {
     router.get("/members", (_req) => json({ members: listMembers(this.#sql) }));
     router.patch("/members/:accountId", async (req, c, ws) => {
       const accountId = req.params.accountId ?? "";
-      const patch = parseBody(memberPatch, await readJsonObject(req), "member");
+      const patch = parseBody((await inputs()).memberPatch, await readJsonObject(req), "member");
       const current = readMember(this.#sql, accountId);
       if (!current) throw new ApiError("not_found", "No such member.");
       if (current.role === "owner") throw new ApiError("conflict", "The Owner's role changes only by transferring ownership.");
@@ -355,7 +357,7 @@ export class Workspace extends DurableObject<Env> {
     });
     router.get("/invitations", (_req) => json({ invitations: listInvitations(this.#sql) }));
     router.post("/invitations", async (req, c, ws) => {
-      const input = parseBody(invitationCreate, await readJsonObject(req), "invitation");
+      const input = parseBody((await inputs()).invitationCreate, await readJsonObject(req), "invitation");
       if (input.siteIds) this.#requireOwnSites(ws, input.siteIds);
       if (c.grant.role !== "operator" && countMembers(this.#sql) >= PLAN_LIMITS[ws.plan].members) throw planLimit(ws.plan, "members");
       const token = newInvitationToken(ws.id);
@@ -386,7 +388,7 @@ export class Workspace extends DurableObject<Env> {
     });
     router.get("/api-keys", (_req) => json({ apiKeys: listKeys(this.#sql) }));
     router.post("/api-keys", async (req, c, ws) => {
-      const input = parseBody(apiKeyCreate, await readJsonObject(req), "API key");
+      const input = parseBody((await inputs()).apiKeyCreate, await readJsonObject(req), "API key");
       if (input.siteId) this.#requireOwnSites(ws, [input.siteId]);
       const { key, hash } = await prepareKey(ws.id);
       const apiKey = this.ctx.storage.transactionSync(() => {

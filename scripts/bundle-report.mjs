@@ -2,40 +2,47 @@
 // folder, bytes in the output, and which parts are evaluated when an isolate starts (the
 // rest sits behind a dynamic import(): esbuild keeps it in the bundle, wrapped, and runs it
 // on first use). `node scripts/build.mjs --report` prints it; `--json` prints the rows.
+//
+// `--check <metafile>` (npm run check, on the dry run's metafile) prints nothing and fails if a
+// part that no public read needs is evaluated at start-up (issue 29, docs/caching.md): zod (the
+// dashboard's and sign-in's validation), the API description and its viewer.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 
+const checkAt = process.argv.indexOf("--check");
 const outdir = resolve(".wrangler/bundle-report");
-execFileSync(
-  process.execPath,
-  [
-    resolve("node_modules/wrangler/bin/wrangler.js"),
-    "deploy",
-    "--dry-run",
-    "--env=",
-    "--outdir",
-    outdir,
-    "--metafile",
-    `${outdir}/meta.json`,
-  ],
-  { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
-);
-const meta = JSON.parse(readFileSync(`${outdir}/meta.json`, "utf8"));
+const metafile = checkAt >= 0 ? resolve(process.argv[checkAt + 1]) : `${outdir}/meta.json`;
+if (checkAt < 0)
+  execFileSync(
+    process.execPath,
+    [
+      resolve("node_modules/wrangler/bin/wrangler.js"),
+      "deploy",
+      "--dry-run",
+      "--env=",
+      "--outdir",
+      outdir,
+      "--metafile",
+      `${outdir}/meta.json`,
+    ],
+    { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
+  );
+const meta = JSON.parse(readFileSync(metafile, "utf8"));
 const [outName, out] = Object.entries(meta.outputs).find(([name]) => name.endsWith("index.js"));
 
-// Modules reached from the entry through static imports only: evaluated at start-up.
-const entry = Object.keys(meta.inputs).find((p) => /(^|\/)src\/index\.ts$/.test(p));
+// Modules reached from the entry (wrangler.toml's main, which exports the front Worker and the
+// Durable Object classes) through static imports only: evaluated at start-up.
+const entry = Object.keys(meta.inputs).find((p) => /^(\.\.\/)*index\.ts$/.test(p));
+if (!entry) throw new Error("the bundle's entry (index.ts) is not in the metafile");
+// Everything else in the bundle is reached through a dynamic import() only, and runs on first use.
 const eager = new Set();
-const lazy = new Set();
-const visit = (path, into) => {
-  if (into.has(path) || !meta.inputs[path]) return;
-  into.add(path);
-  for (const i of meta.inputs[path].imports) if (i.kind !== "dynamic-import") visit(i.path, into);
+const visit = (path) => {
+  if (eager.has(path) || !meta.inputs[path]) return;
+  eager.add(path);
+  for (const i of meta.inputs[path].imports) if (i.kind !== "dynamic-import") visit(i.path);
 };
-visit(entry, eager);
-for (const input of Object.values(meta.inputs))
-  for (const i of input.imports) if (i.kind === "dynamic-import" && !eager.has(i.path)) visit(i.path, lazy);
+visit(entry);
 
 /** A package (node_modules/<name>) or our folder (src/routes, actors/site/ssr, dist, ...). */
 function groupOf(path) {
@@ -53,12 +60,40 @@ function groupOf(path) {
     .replace(/\.ts$/, "");
 }
 
+/** Parts that no public read needs: only ever behind a dynamic import(). */
+const NOT_AT_STARTUP = [/node_modules\/zod\//, /(^|\/)dist\/docs-assets\.js$/, /(^|\/)openapi\.json$/];
+if (checkAt >= 0) {
+  const wrong = [...eager].filter((p) => NOT_AT_STARTUP.some((re) => re.test(p)));
+  if (wrong.length) {
+    // The shortest chain of static imports from the entry to the first offender says where to cut.
+    const from = new Map([[entry, null]]);
+    const queue = [entry];
+    while (queue.length) {
+      const p = queue.shift();
+      for (const i of meta.inputs[p]?.imports ?? [])
+        if (i.kind !== "dynamic-import" && !from.has(i.path)) {
+          from.set(i.path, p);
+          queue.push(i.path);
+        }
+    }
+    const chain = [];
+    for (let p = wrong[0]; p; p = from.get(p)) chain.unshift(p);
+    console.error(
+      `The Worker evaluates ${wrong.length} module(s) at start-up that no public read needs (first: ${wrong[0]}).\n` +
+        `Static imports from the entry: ${chain.join(" → ")}\n` +
+        `Load the code that needs it with \`await import()\` where it is used (see src/index.ts's dashboard routes and docs/caching.md).`,
+    );
+    process.exit(1);
+  }
+  process.exit(0);
+}
+
 const groups = new Map();
 for (const [path, { bytesInOutput }] of Object.entries(out.inputs)) {
   const g = groupOf(path);
   const row = groups.get(g) ?? { part: g, bytes: 0, startup: 0, files: 0 };
   row.bytes += bytesInOutput;
-  if (!lazy.has(path)) row.startup += bytesInOutput;
+  if (eager.has(path)) row.startup += bytesInOutput;
   row.files++;
   groups.set(g, row);
 }

@@ -2,6 +2,8 @@
  * New identifiers and credentials, and the hashing and comparison of secrets. Their
  * formats (and the parsers the front Worker routes by) are the contract's: src/contract/ids.ts.
  */
+import { type _HMAC, hmac } from "@noble/hashes/hmac.js";
+import { sha256 } from "@noble/hashes/sha2.js";
 import { ID_ALPHABET as ALPHABET, ID_LENGTH as L, ID_PREFIX as P, ID_SITE_MAC } from "./contract/ids";
 
 export function randomId(length: number): string {
@@ -16,15 +18,20 @@ export function randomId(length: number): string {
  * same 16-character alphabet as every id before, so clients' patterns still hold. The front
  * Worker recognises an id it issued without asking any object (src/sites/issued.ts).
  */
-export async function newSiteId(secret: string): Promise<string> {
+export function newSiteId(secret: string): string {
   const random = randomId(ID_SITE_MAC.random);
-  return `${random}${await siteIdMac(secret, random)}`;
+  return `${random}${siteIdMac(secret, random)}`;
 }
 
-/** 30 bits of HMAC-SHA-256 over the random part, as ID_SITE_MAC.mac characters of the id alphabet. */
-export async function siteIdMac(secret: string, random: string): Promise<string> {
-  const key = await macKey(secret);
-  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`site:${random}`)));
+/**
+ * 30 bits of HMAC-SHA-256 over the random part, as ID_SITE_MAC.mac characters of the id alphabet.
+ * Synchronous (@noble/hashes): the front Worker checks it on every request naming a site it has
+ * not seen, and such a refusal must cost less than a cached read. WebCrypto's promise round costs
+ * more than the hash of a 15-byte message; so does a fresh HMAC state per call, so the keyed state
+ * is made once per secret and copied into one scratch state (the isolate runs one call at a time).
+ */
+export function siteIdMac(secret: string, random: string): string {
+  const mac = macOf(secret, `site:${random}`);
   let bits = ((mac[0]! << 24) | (mac[1]! << 16) | (mac[2]! << 8) | mac[3]!) >>> 2;
   let out = "";
   for (let i = 0; i < ID_SITE_MAC.mac; i++) {
@@ -34,14 +41,25 @@ export async function siteIdMac(secret: string, random: string): Promise<string>
   return out;
 }
 
-const keys = new Map<string, Promise<CryptoKey>>();
-function macKey(secret: string): Promise<CryptoKey> {
-  let key = keys.get(secret);
-  if (!key) {
-    key = crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-    keys.set(secret, key);
-  }
-  return key;
+/**
+ * `bytes` bytes (at most 32) of HMAC-SHA-256 of `message` under `secret`, in hex: a value the
+ * service can give again without storing it, and nobody without the secret can work out.
+ */
+export function keyedHex(secret: string, message: string, bytes: number): string {
+  return toHex(macOf(secret, message).slice(0, bytes));
+}
+
+type HmacState = _HMAC<ReturnType<typeof sha256.create>>;
+const keyed = new Map<string, HmacState>();
+let scratch: HmacState | undefined;
+const digest = new Uint8Array(32);
+
+function macOf(secret: string, message: string): Uint8Array {
+  let state = keyed.get(secret);
+  if (!state) keyed.set(secret, (state = hmac.create(sha256, new TextEncoder().encode(secret)) as HmacState));
+  const s = (scratch = state._cloneInto(scratch));
+  s.update(new TextEncoder().encode(message)).digestInto(digest);
+  return digest;
 }
 
 export const newWorkspaceId = (): string => `${P.workspace}${randomId(L.workspace)}`;

@@ -5,6 +5,7 @@ import { errorResponse, toErrorResponse } from "./http/errors";
 import { mayBeIssued } from "./sites/issued";
 import { enforce, withPolicies } from "./limits/rate-limit";
 import { policiesFor } from "./limits/policies";
+import { clientKey } from "./limits/client";
 import { json } from "./http/json";
 import { contentUrl } from "./edge/content-key";
 import { CORS_HEADERS, contentApi, contentHit, withCors } from "./routes/content";
@@ -12,21 +13,20 @@ import { customHostRequest, isServiceHost } from "./routes/custom-host";
 import { embedScript } from "./routes/embed";
 import { renderedPage, ssrWebhook } from "./routes/render";
 import { SERVICE_TOKEN_HEADER } from "./contract/headers";
-import { createSite, createWorkspace, siteDashboard, workspaceDashboard } from "./routes/dashboard";
 import { dashboardAsset } from "./routes/dashboard-assets";
-import { acceptInvitation, lookupInvitation } from "./routes/invitations";
-import { currentSession, signIn, signOut } from "./routes/sessions";
-import {
-  confirmPasswordReset,
-  endAccountSession,
-  listAccountSessions,
-  requestPasswordReset,
-  signUp,
-  verifySignUp,
-} from "./routes/accounts";
 import { requestTarget, withFrontHeaders } from "./http/response-headers";
+import { contentRefusal, dashboardRefusal } from "./routes/refusals";
+import { rawTarget } from "./http/raw-target";
 
 type Args = [Env, ExecutionContext];
+
+// Dashboard writes, sign-in and accounts validate their bodies with zod (0.8 MB of the bundle): their
+// routes load on first use, so an isolate that only serves public reads never evaluates them
+// (docs/caching.md; npm run check fails if zod is evaluated at start-up again).
+const dashboard = () => import("./routes/dashboard");
+const sessions = () => import("./routes/sessions");
+const accounts = () => import("./routes/accounts");
+const invitations = () => import("./routes/invitations");
 
 async function siteIdParam(env: Env, raw: string | undefined): Promise<string> {
   if (!raw || !(await mayBeIssued(env, raw))) throw new ApiError("not_found", "Unknown webhook URL.");
@@ -38,40 +38,44 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
   .get("/embed.js", (req) => embedScript(req))
   .get("/dashboard", (req, env) => dashboardAsset(req, env))
   .get("/dashboard/*", (req, env) => dashboardAsset(req, env))
-  .post("/sessions", (req, env, ctx) => signIn(req, env, ctx))
-  .get("/sessions/current", (req, env) => currentSession(req, env))
-  .delete("/sessions/current", (req, env) => signOut(req, env))
-  .post("/accounts", (req, env, ctx) => signUp(req, env, ctx))
-  .post("/accounts/verify", (req, env) => verifySignUp(req, env))
-  .post("/account/password-reset", (req, env, ctx) => requestPasswordReset(req, env, ctx))
-  .post("/account/password-reset/confirm", (req, env) => confirmPasswordReset(req, env))
-  .get("/account/sessions", (req, env) => listAccountSessions(req, env))
-  .delete("/account/sessions/:id", (req, env) => endAccountSession(req, env, req.params.id))
+  .post("/sessions", async (req, env, ctx) => (await sessions()).signIn(req, env, ctx))
+  .get("/sessions/current", async (req, env) => (await sessions()).currentSession(req, env))
+  .delete("/sessions/current", async (req, env) => (await sessions()).signOut(req, env))
+  .post("/accounts", async (req, env, ctx) => (await accounts()).signUp(req, env, ctx))
+  .post("/accounts/verify", async (req, env) => (await accounts()).verifySignUp(req, env))
+  .post("/account/password-reset", async (req, env, ctx) => (await accounts()).requestPasswordReset(req, env, ctx))
+  .post("/account/password-reset/confirm", async (req, env) => (await accounts()).confirmPasswordReset(req, env))
+  .get("/account/sessions", async (req, env) => (await accounts()).listAccountSessions(req, env))
+  .delete("/account/sessions/:id", async (req, env) => (await accounts()).endAccountSession(req, env, req.params.id))
   // The API description and its viewer (2.1 MB of the bundle) are evaluated on first use, not at start-up.
   .get("/openapi.json", async (req) => (await import("./routes/openapi")).openApiDocument(req))
   .get("/docs", async (req) => (await import("./routes/openapi")).apiReference(req))
   .get("/docs/:asset", async (req) => (await import("./routes/openapi")).apiReference(req, req.params.asset))
   .post("/hooks/ssr/:siteId", async (req, env) => {
     const siteId = await siteIdParam(env, req.params.siteId);
-    await enforce(env, "webhook", siteId);
+    // Per sender: the site id is public (it is in every token), so a stranger's unsigned posts
+    // must spend the stranger's bucket, never the one the builder's signed deliveries count in.
+    await enforce(env, "webhook", `${clientKey(req, env)}|${siteId}`);
     return ssrWebhook(req, env, siteId);
   })
   // The old form with the secret in the path: hooks made before it was retired, until a rotation.
   .post("/hooks/ssr/:siteId/:secret", async (req, env) => {
     const siteId = await siteIdParam(env, req.params.siteId);
-    await enforce(env, "webhook", siteId);
+    // Per sender: the site id is public (it is in every token), so a stranger's unsigned posts
+    // must spend the stranger's bucket, never the one the builder's signed deliveries count in.
+    await enforce(env, "webhook", `${clientKey(req, env)}|${siteId}`);
     return ssrWebhook(req, env, siteId);
   })
   .options("/v1/*", () => new Response(null, { status: 204, headers: CORS_HEADERS }))
   .get("/v1/*", (req, env, ctx) => contentApi(req, env, ctx))
-  .post("/workspaces", (req, env) => createWorkspace(req, env))
-  .all("/workspaces/:id", (req, env, ctx) => workspaceDashboard(req, env, ctx, req.params.id))
-  .all("/workspaces/:id/*", (req, env, ctx) => workspaceDashboard(req, env, ctx, req.params.id))
-  .post("/sites", (req, env) => createSite(req, env))
-  .post("/invitations/lookup", (req, env) => lookupInvitation(req, env))
-  .post("/invitations/accept", (req, env) => acceptInvitation(req, env))
-  .all("/sites/:siteId", (req, env) => siteDashboard(req, env, req.params.siteId))
-  .all("/sites/:siteId/*", (req, env) => siteDashboard(req, env, req.params.siteId));
+  .post("/workspaces", async (req, env) => (await dashboard()).createWorkspace(req, env))
+  .all("/workspaces/:id", async (req, env, ctx) => (await dashboard()).workspaceDashboard(req, env, ctx, req.params.id))
+  .all("/workspaces/:id/*", async (req, env, ctx) => (await dashboard()).workspaceDashboard(req, env, ctx, req.params.id))
+  .post("/sites", async (req, env) => (await dashboard()).createSite(req, env))
+  .post("/invitations/lookup", async (req, env) => (await invitations()).lookupInvitation(req, env))
+  .post("/invitations/accept", async (req, env) => (await invitations()).acceptInvitation(req, env))
+  .all("/sites/:siteId", async (req, env) => (await dashboard()).siteDashboard(req, env, req.params.siteId))
+  .all("/sites/:siteId/*", async (req, env) => (await dashboard()).siteDashboard(req, env, req.params.siteId));
 
 /** Tests and local runs may shorten the read timeout (BODY_READ_TIMEOUT_MS); the byte limit is the contract's. */
 function bodyLimits(env: Env): BodyLimits {
@@ -89,7 +93,16 @@ export default {
       if (read && isServiceHost(env, read.host)) {
         const hit = contentHit(request, read);
         if (hit) return request.method === "HEAD" ? new Response(null, hit) : hit;
+        // A made-up token, a wrong one, a client already refused: answered before the full path.
+        const refused = contentRefusal(request, env, read);
+        if (refused) return refused;
       }
+    }
+    // A dashboard call with an admin key of a site id nobody was issued: refused before the router.
+    if (request.body === null && request.headers.has("authorization") && !request.headers.has(SERVICE_TOKEN_HEADER)) {
+      const target = rawTarget(request.url);
+      const refused = target && isServiceHost(env, target.host) ? dashboardRefusal(request, env, target) : null;
+      if (refused) return refused;
     }
     return full(request, env, ctx);
   },
@@ -100,7 +113,7 @@ async function full(request: Request, env: Env, ctx: ExecutionContext): Promise<
   // The Host the client asked for (workerd builds request.url from it).
   const serviceHost = url === null || isServiceHost(env, url.host);
   if (url === null) return withFrontHeaders(oddTarget(request), url, serviceHost);
-  const answered = withPolicies(await answer(request, env, ctx, url), policiesFor(request, url, serviceHost));
+  const answered = withPolicies(await answer(request, env, ctx, url), policiesFor(request, url.pathname, serviceHost));
   return withFrontHeaders(answered, url, serviceHost);
 }
 

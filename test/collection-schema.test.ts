@@ -171,7 +171,7 @@ describe("collection schema", () => {
     const site = await newBlog();
     const { env } = await import("cloudflare:workers");
     const { runInDurableObject } = await import("cloudflare:test");
-    const { dashboardListSql } = await import("../actors/site/content/items");
+    const { dashboardListSql } = await import("../actors/site/storage/items-table");
     const stub = env.SITE.get(env.SITE.idFromName(site.id));
     for (const [status, args] of [
       [null, ["x", 24, 0]],

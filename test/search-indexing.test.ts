@@ -1,7 +1,7 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { call, callJson, expectStatus, type TestSite } from "./helpers";
-import { indexedItemsSql } from "../actors/site/search/index-state";
+import { indexedItemsSql } from "../actors/site/storage/items-table";
 import { queuedCount, type SearchBody, settleIndex, siteObject, siteWith, slugsOf } from "./search-helpers";
 
 type DashboardItem = { id: string; status: string; searchIndex: { state: string; model?: string; reason?: string } | null };

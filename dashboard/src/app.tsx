@@ -2,6 +2,7 @@ import { useEffect } from "preact/hooks";
 import { sessionLost } from "./api";
 import { route } from "./router";
 import { SignIn } from "./screens/sign-in";
+import { CreateAccount, Forgot, Reset, Verify } from "./screens/account-entry";
 import { Shell } from "./shell";
 import { endedElsewhere, refreshSession, replacedKey, session } from "./session";
 
@@ -9,6 +10,14 @@ export function App() {
   useEffect(() => void refreshSession(), []);
   const s = session.value;
   if (s === undefined) return <p class="loading">Loading…</p>;
+  // A mailed link works whoever is signed in on this browser (its secret is in the fragment).
+  const [first, token] = route.value;
+  if (first === "verify" && token) return <Verify token={token} />;
+  if (first === "reset" && token) return <Reset token={token} />;
+  if (s === null || sessionLost.value) {
+    if (first === "sign-up") return <CreateAccount />;
+    if (first === "forgot") return <Forgot />;
+  }
   if (s === null || sessionLost.value) return <SignIn ended={s !== null || endedElsewhere.value} newKey={replacedKey.value} />;
   return <Shell session={s} path={route.value} />;
 }

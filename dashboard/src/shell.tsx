@@ -8,6 +8,7 @@ import { ItemEditor } from "./screens/item-editor";
 import { Items } from "./screens/items";
 import { Media } from "./screens/media";
 import { Operator } from "./screens/operator";
+import { AccountScreen } from "./screens/account";
 import { Overview } from "./screens/overview";
 import { Settings } from "./screens/settings";
 import { Domains } from "./screens/domains";
@@ -34,11 +35,13 @@ const NAV = [
 export function Shell(props: { session: Session; path: string[] }) {
   const { session: s, path } = props;
   const [first, screen, ...rest] = path;
-  const siteId = first === "operator" || first === "workspace" ? undefined : (first ?? s.siteId);
+  const own = first === "operator" || first === "account" || first === "workspace";
+  const siteId = own ? undefined : (first ?? s.siteId);
 
   useEffect(() => {
     if (path.length === 0) {
       if (s.kind === "site") go(s.siteId!, "overview");
+      else if (s.kind === "account") go("account");
       else go("operator");
     } else if (siteId && site.value?.id !== siteId) {
       site.value = null;
@@ -77,6 +80,13 @@ export function Shell(props: { session: Session; path: string[] }) {
                 </a>
               </li>
             )}
+            {s.kind === "account" && (
+              <li>
+                <a href={href("account")} aria-current={first === "account" ? "page" : undefined}>
+                  Account
+                </a>
+              </li>
+            )}
             {s.kind === "operator" && (
               <li>
                 <a href={href("operator")} aria-current={first === "operator" ? "page" : undefined}>
@@ -95,6 +105,8 @@ export function Shell(props: { session: Session; path: string[] }) {
           <Operator />
         ) : first === "workspace" && screen ? (
           <Workspace key={screen} workspaceId={screen} />
+        ) : first === "account" ? (
+          <AccountScreen />
         ) : siteError.value ? (
           <ErrorNotice error={siteError.value} />
         ) : !open ? (

@@ -2,7 +2,8 @@
 // semantic search over 10,000 items (search.mjs), then the busy site (busy.mjs).
 // Then what refused requests cost beside a cached read (benchRefused, docs/caching.md).
 // BENCH_ONLY=content, search, refused or busy runs just one of them; BENCH_ONLY=compare runs a
-// baseline commit and the working tree side by side (compare.mjs, docs/caching.md).
+// baseline commit and the working tree side by side (compare.mjs, docs/caching.md); BENCH_ONLY=issue29
+// runs that, the busy site and the bundle report, and prints issue 29's goals (issue29.mjs).
 // Runs the built Worker on workerd via Miniflare's API with a direct socket
 // (no wrangler dev proxy), drives it with autocannon, and reads CPU time from
 // the workerd process (/proc) to get CPU per request.
@@ -23,6 +24,11 @@ const only = process.env.BENCH_ONLY;
 // BENCH_ONLY=compare: a baseline commit and the working tree side by side (compare.mjs).
 if (only === "compare") {
   await import("./compare.mjs");
+  process.exit(0);
+}
+// BENCH_ONLY=issue29: the side-by-side run, the busy site and the bundle, as issue 29's goals (issue29.mjs).
+if (only === "issue29") {
+  await import("./issue29.mjs");
   process.exit(0);
 }
 const cpuMs = workerdCpuMs;

@@ -9,6 +9,10 @@ import { writeFileSync } from "node:fs";
 import { BENCH_POST_FIELDS, api, must, seedItems } from "../lib.mjs";
 import { waitForIndex } from "./search.mjs";
 import { buildWorker, startWorkerd } from "../workerd-host.mjs";
+import { randomBytes } from "node:crypto";
+
+/** `length` random characters of the id alphabet (src/contract/ids.ts). */
+const random = (length) => Array.from(randomBytes(length), (b) => "abcdefghijklmnopqrstuvwxyz234567"[b & 31]).join("");
 
 const script = process.argv[2] && process.argv[2] !== "-" ? process.argv[2] : buildWorker(".bench/profile-build");
 const mode = process.argv[3] ?? "list";
@@ -20,7 +24,7 @@ try {
   const { base } = host;
   const { site } = await must(api(base, "POST", "/sites", "op", { name: "Profile", plan: "pro" }), "site");
   await must(api(base, "PUT", `/sites/${site.id}/collections/posts`, site.adminKey, { fields: BENCH_POST_FIELDS }), "collection");
-  await seedItems(base, site.id, site.adminKey, "posts", 1000, (i) => ({
+  await seedItems(base, site.id, site.adminKey, "posts", Number(process.env.BENCH_ITEMS ?? 1000), (i) => ({
     slug: `post-${i}`,
     publish: true,
     data: {
@@ -42,8 +46,17 @@ try {
       (_, i) => `${items}?page=${(i % 41) + 1}&limit=24&sort=${["-date", "date", "-title", "title"][(i >> 6) & 3]}`,
     ),
     "miss-item": Array.from({ length: 1000 }, (_, i) => `${items}/post-${i}`),
+    // Refusals (scripts/bench/api.mjs benchRefused): never-seen site ids, wrong tokens of the real site.
+    "random-token": Array.from(
+      { length: 50_000 },
+      () => `/v1/pk_${random(16)}_${random(24)}/collections/posts/items?page=3&limit=24&sort=-date`,
+    ),
+    "wrong-token": Array.from(
+      { length: 50_000 },
+      () => `/v1/pk_${site.id}_${random(24)}/collections/posts/items?page=3&limit=24&sort=-date`,
+    ),
   }[mode];
-  if (!mode.startsWith("miss")) await (await fetch(`${base}${paths[0]}`)).arrayBuffer();
+  if (mode === "list" || mode === "item") await (await fetch(`${base}${paths[0]}`)).arrayBuffer();
 
   const targets = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
   const target = targets.find((t) => /main/.test(t.title ?? t.id ?? "")) ?? targets[0];

@@ -1,17 +1,9 @@
 import { z } from "zod";
 import { SLUG_MAX, SLUG_PATTERN, SLUG_RULE } from "../shared/slug";
 import { FIELD_TYPES, INDEXABLE_TYPES } from "./field-types";
+import { FIELD_KEY, MAX_OPTIONS, SYSTEM_KEYS } from "./field-keys";
 
-/** Keys that name an item's own properties; fields may not shadow them. */
-export const SYSTEM_KEYS = ["id", "slug", "collection", "status", "publishedAt", "updatedAt", "createdAt"] as const;
-/** System properties that are always indexed, so they may always be sorted and filtered. */
-export const SYSTEM_SORT_KEYS = ["publishedAt", "updatedAt", "slug"] as const;
-
-// Field keys end up inside SQL JSON paths and index names, so they are kept to this pattern.
-export const FIELD_KEY = /^[a-zA-Z][a-zA-Z0-9_]{0,63}$/;
-
-/** The most options one Option field may list. */
-export const MAX_OPTIONS = 100;
+export { FIELD_KEY, MAX_OPTIONS, SYSTEM_KEYS, SYSTEM_SORT_KEYS } from "./field-keys";
 
 /** One choice of an Option field: `value` is what the API stores and returns, `label` what people see. */
 export const optionSchema = z

@@ -1,5 +1,3 @@
-import { z } from "zod";
-
 /** Where a custom hostname answers the service's own check that it reaches us (HTTP validation). */
 export const VALIDATION_PATH = "/.well-known/oc-hostname/";
 
@@ -8,5 +6,3 @@ export interface HostnameRoute {
   siteId: string;
   active: boolean;
 }
-
-export const customHostnameSchema = z.object({ hostname: z.string().max(300) }).strict();

@@ -35,7 +35,7 @@ export const RATE_LIMITS = {
   /** Every request that presents the operator's Bearer token (right or wrong). */
   operator: { binding: "RL_OPERATOR", quota: 120, window: 60, per: "client" },
   /** The site builder's publish webhook. */
-  webhook: { binding: "RL_WEBHOOK", quota: 10, window: 60, per: "site" },
+  webhook: { binding: "RL_WEBHOOK", quota: 10, window: 60, per: "client and site" },
 } as const;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;

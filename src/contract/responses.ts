@@ -56,6 +56,8 @@ export const DashboardItem = z
   })
   .describe("An item as the dashboard sees it: drafts included, values as stored.");
 
+const fieldKeyOrNull = z.string().nullable();
+
 export const Collection = z.strictObject({
   id: z.string(),
   slug: z.string(),
@@ -63,6 +65,19 @@ export const Collection = z.strictObject({
   fields: z.array(fieldSchema),
   createdAt: instant,
   updatedAt: instant,
+  titleField: fieldKeyOrNull.describe(
+    "The key of the field that names an item: a text field called `title`, `name` or `headline` (in that order, any case), else the first text field; null without text fields. Its value is the item's title in the dashboard, its search text and, unless the capture's `seo.titleField` says otherwise, its SEO title.",
+  ),
+  seoDefaults: z
+    .strictObject({
+      titleField: fieldKeyOrNull,
+      descriptionField: fieldKeyOrNull.describe(
+        "A field called description, summary, excerpt, subtitle or intro, else the rich text body.",
+      ),
+      imageField: fieldKeyOrNull.describe("The first image field."),
+      authorField: fieldKeyOrNull.describe("A reference or text field called author, authors, writer or byline."),
+    })
+    .describe("The fields the SEO tags of rendered pages take when the capture's `seo` settings name none (README: SEO output)."),
 });
 
 const entitlements = {
@@ -151,7 +166,7 @@ export const CustomHostname = z.strictObject({
       name: z
         .string()
         .describe("Where the TXT record goes: `_oc-challenge.<hostname>`, or Cloudflare for SaaS's `_cf-custom-hostname.<hostname>`."),
-      value: z.string().describe("The value only this registration was given."),
+      value: z.string().describe("The value only this site is given for this hostname; it never changes for them."),
       verified: z.boolean().describe("Whether the record was seen through DNS over HTTPS."),
     })
     .optional()

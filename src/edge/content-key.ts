@@ -8,6 +8,8 @@
 import { RELATED_LIMIT, SEARCH_LIMIT } from "../contract/limits";
 import { parseLimit, parsePage, parseSort, usesAdvancedListParams } from "../shared/list-params";
 import { isAsteriskForm } from "../http/response-headers";
+import { rawTarget } from "../http/raw-target";
+import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../shared/bounded-map";
 
 export type ContentRead = "list" | "item" | "schema" | "search" | "related";
 
@@ -97,37 +99,94 @@ export interface ContentUrl extends ContentRoute {
   host: string;
   https: boolean;
   /** The unversioned cache key. */
-  base: string;
+  readonly base: string;
   /** The plan feature the read needs (filters and search need advanced lists). */
-  needs: "aiSearch" | "advancedLists" | null;
+  readonly needs: "aiSearch" | "advancedLists" | null;
+}
+
+/**
+ * A parsed content read. The cache key and the plan feature are worked out when first asked
+ * for: a request refused for its token (src/routes/refusals.ts) never needs them.
+ */
+class ParsedRead implements ContentUrl {
+  readonly read: ContentRead;
+  readonly token: string;
+  readonly path: string;
+  readonly host: string;
+  readonly https: boolean;
+  readonly #href: string;
+  #url: URL | undefined;
+  #base: string | undefined;
+  #needs: ContentUrl["needs"] | undefined;
+
+  constructor(route: ContentRoute, host: string, https: boolean, href: string, url?: URL) {
+    this.read = route.read;
+    this.token = route.token;
+    this.path = route.path;
+    this.host = host;
+    this.https = https;
+    this.#href = href;
+    this.#url = url;
+  }
+
+  get #parsed(): URL {
+    return (this.#url ??= new URL(this.#href));
+  }
+
+  get base(): string {
+    return (this.#base ??= `${this.#parsed.origin}${this.path}${canonicalQuery(this.read, this.#parsed.searchParams)}`);
+  }
+
+  get needs(): ContentUrl["needs"] {
+    if (this.#needs === undefined)
+      this.#needs =
+        this.read === "search" || this.read === "related"
+          ? "aiSearch"
+          : usesAdvancedListParams(this.#parsed.searchParams.keys())
+            ? "advancedLists"
+            : null;
+    return this.#needs;
+  }
 }
 
 // URL → what it reads, for the URLs this isolate was asked for most recently: a repeated read
-// parses nothing. Bounded; a stream of new URLs (cache-busting) only ever replaces entries.
+// parses nothing. Bounded in entries and bytes (a URL may be kilobytes long); a stream of new
+// URLs (cache-busting) only ever replaces entries.
 const MAX_URLS = 2048;
-const urls = new Map<string, ContentUrl | null>();
+const MAX_URL_BYTES = 2 * 1024 * 1024;
+const urls = new BoundedMap<string, ContentUrl | null>(MAX_URLS, MAX_URL_BYTES);
+
+/**
+ * Forgets a URL whose request was refused for its token (src/routes/refusals.ts): a loop of
+ * made-up URLs neither evicts the URLs real visitors read nor leaves garbage to collect.
+ */
+export function forgetContentUrl(href: string): void {
+  urls.delete(href);
+}
 
 /** The content read `href` names, or null; memoised per URL. */
 export function contentUrl(href: string): ContentUrl | null {
   const known = urls.get(href);
   if (known !== undefined) return known;
-  // The asterisk form (`GET *`, "http://host*", not `?q=tomato*`) and anything unparsable are the full path's to refuse.
-  const url = isAsteriskForm(href) || !URL.canParse(href) ? null : new URL(href);
-  const route = url && contentRoute(url.pathname);
-  const out: ContentUrl | null = url &&
-    route && {
-      ...route,
-      host: url.host,
-      https: url.protocol === "https:",
-      base: `${url.origin}${route.path}${canonicalQuery(route.read, url.searchParams)}`,
-      needs:
-        route.read === "search" || route.read === "related"
-          ? "aiSearch"
-          : usesAdvancedListParams(url.searchParams.keys())
-            ? "advancedLists"
-            : null,
-    };
-  if (urls.size >= MAX_URLS) urls.delete(urls.keys().next().value as string);
-  urls.set(href, out);
+  // A plain URL is read without a parser (a refused token never needs one); the asterisk form
+  // (`GET *`, "http://host*", not `?q=tomato*`) and anything unparsable are the full path's to refuse.
+  let out: ContentUrl | null = null;
+  const raw = rawTarget(href);
+  if (raw) {
+    const route = contentRoute(raw.path);
+    if (route) out = new ParsedRead(route, raw.host.toLowerCase(), raw.https, href);
+  } else if (!isAsteriskForm(href)) {
+    const url = URL.parse(href);
+    const route = url && contentRoute(url.pathname);
+    if (url && route) out = new ParsedRead(route, url.host, url.protocol === "https:", href, url);
+  }
+  // A parsed read keeps the URL and, once asked, its canonical base (about as long again).
+  const bytes = stringBytes(href) + (out ? 2 * stringBytes(href) + ENTRY_OVERHEAD : 0) + ENTRY_OVERHEAD;
+  urls.set(href, out, bytes);
   return out;
+}
+
+/** URLs remembered and the bytes they are accounted at (for the no-growth tests). */
+export function contentUrlSizes(): { entries: number; bytes: number } {
+  return { entries: urls.size, bytes: urls.bytes };
 }

@@ -3,9 +3,12 @@
  * unversioned key), holding the newest version this isolate has read: a repeat
  * read skips the Cache API round trip, the previous version is at hand to be
  * served stale for a bounded time (cache.ts), and publishing never adds
- * entries: a new version replaces the old one in place. Bounded in bytes and
- * in entries; least recently used out first.
+ * entries: a new version replaces the old one in place. Bounded in bytes (key,
+ * body, headers and the hit headers built from them) and in entries; least
+ * recently used out first.
  */
+import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../shared/bounded-map";
+
 const MAX_BYTES = 8 * 1024 * 1024;
 const MAX_ENTRY_BYTES = 256 * 1024;
 const MAX_ENTRIES = 4096;
@@ -21,22 +24,25 @@ export interface HotEntry {
    * The headers of a hit as the client gets them, built on the first hit for one set of extra
    * headers (`for`): every later hit hands them to its Response as they are.
    */
-  /** The body as a Blob, made on the first hit: every hit's Response shares it (see `edgeHit`). */
-  blob?: Blob;
   hit?: { for: object; finish: ((headers: Headers) => void) | undefined; headers: Headers; etag: string | null };
 }
 
-const size = (e: HotEntry) => e.body?.byteLength ?? 0;
+/**
+ * What an entry keeps alive: its key, its body, and its headers twice (the stored pairs and the
+ * Headers object a hit builds from them, at about the same size).
+ */
+function sizeOf(base: string, body: ArrayBuffer | null, headers: [string, string][]): number {
+  let h = 0;
+  for (const [k, v] of headers) h += stringBytes(k) + stringBytes(v) + ENTRY_OVERHEAD;
+  return stringBytes(base) + (body?.byteLength ?? 0) + 2 * h + 4 * ENTRY_OVERHEAD;
+}
 
-const hot = new Map<string, HotEntry>();
-let bytes = 0;
+const hot = new BoundedMap<string, HotEntry>(MAX_ENTRIES, MAX_BYTES);
 
 /** The answer for `base` if this tier holds exactly `version` of it. */
 export function hotGet(base: string, version: number): (HotEntry & { body: ArrayBuffer }) | null {
-  const e = hot.get(base);
+  const e = hot.get(base, true);
   if (!e || e.version !== version || !e.body) return null;
-  hot.delete(base);
-  hot.set(base, e);
   return e as HotEntry & { body: ArrayBuffer };
 }
 
@@ -62,25 +68,15 @@ export function hotRevalidate(base: string, from: number, version: number): bool
 export function hotPut(base: string, version: number, body: ArrayBuffer | null, headers: Headers | null): number | null {
   const old = hot.get(base);
   if (old && old.version >= version) return null;
-  if (old) {
-    hot.delete(base);
-    bytes -= size(old);
-  }
   const entry: HotEntry =
     body && body.byteLength <= MAX_ENTRY_BYTES
       ? { version, body, headers: [...(headers ?? [])], stored: version }
       : { version, body: null, headers: [], stored: null };
-  hot.set(base, entry);
-  bytes += size(entry);
-  for (const [k, e] of hot) {
-    if (bytes <= MAX_BYTES && hot.size <= MAX_ENTRIES) break;
-    hot.delete(k);
-    bytes -= size(e);
-  }
+  hot.set(base, entry, sizeOf(base, entry.body, entry.headers));
   return old ? old.stored : null;
 }
 
 /** Entries and bytes held (for the no-growth tests and the bench). */
 export function hotSizes(): { entries: number; bytes: number } {
-  return { entries: hot.size, bytes };
+  return { entries: hot.size, bytes: hot.bytes };
 }

@@ -2,6 +2,7 @@ import { siteIdOfToken } from "../contract/ids";
 import type { Plan } from "../contract/plans";
 import { mayBeIssued } from "../sites/issued";
 import { siteStub } from "../stubs";
+import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../shared/bounded-map";
 
 export interface SiteMeta {
   siteId: string;
@@ -35,26 +36,48 @@ interface Entry {
 export const STALE_MS = 1500;
 
 const MAX_ENTRIES = 10_000;
+const MAX_BYTES = 4 * 1024 * 1024;
 /** How long a request waits for another request's call of the same site before it calls itself. */
 const WAIT_MS = 10_000;
 const TIMED_OUT = Symbol("timed out");
-const memo = new Map<string, Entry>();
-// One call per site (and token) in flight per isolate: concurrent reads after the TTL share it.
-const pending = new Map<string, Promise<SiteMeta | null>>();
+const memo = new BoundedMap<string, Entry>(MAX_ENTRIES, MAX_BYTES);
+// One call per site in flight per isolate: concurrent reads after the TTL share it.
+const pending = new Map<string, Promise<Facts>>();
+
+/** What the site object says of itself (Site.publicFacts): its public token and meta; null when no site exists there. */
+type Facts = { token: string; meta: SiteMeta } | null;
 
 /**
  * A site's plan and cache version as this isolate last saw them. Reads trust
  * the memo for SITE_META_TTL_MS, so a cached read costs no Durable Object
  * round trip; dashboard writes through this isolate update it at once.
+ *
+ * The memo holds the site's real public token, so a wrong token of a real site is refused from
+ * it: a loop of made-up tokens costs the site object one call per memo lifetime per isolate
+ * (the call that renews the memo, shared by every request waiting), never one per request.
  */
 export async function siteMeta(env: Env, token: string): Promise<SiteMeta | null> {
   const siteId = siteIdOfToken(token);
   if (!siteId) return null;
   const hit = memo.get(siteId);
-  if (hit && hit.token === token && hit.expires > Date.now()) return hit.meta;
+  if (hit && hit.expires > Date.now()) return hit.meta && hit.token === token ? hit.meta : null;
   // A token for a site id nobody was issued costs no object.
   if (!(await mayBeIssued(env, siteId))) return null;
-  return shared(`${siteId}\u0000${token}`, env, siteId, token, () => siteStub(env, siteId).meta(token));
+  const facts = await shared(env, siteId);
+  return facts && facts.token === token ? facts.meta : null;
+}
+
+/**
+ * What the memo says of `token` right now, without any call: "real" (its site's current
+ * token), "wrong" (another token is the site's, or no site exists there), or null when the memo
+ * does not know (expired or never asked); then the caller asks `siteMeta`.
+ */
+export function knownToken(token: string): "real" | "wrong" | null {
+  const siteId = siteIdOfToken(token);
+  if (siteId === null) return "wrong";
+  const hit = memo.get(siteId);
+  if (!hit || hit.expires <= Date.now()) return null;
+  return hit.meta && hit.token === token ? "real" : "wrong";
 }
 
 /** The memo's answer for `token` if it is current and says the token is real; otherwise the caller asks `siteMeta`. */
@@ -68,37 +91,31 @@ export function knownSiteMeta(token: string): SiteMeta | null {
 export async function siteMetaById(env: Env, siteId: string): Promise<SiteMeta | null> {
   const hit = memo.get(siteId);
   if (hit && hit.expires > Date.now() && hit.meta) return hit.meta;
-  return shared(`${siteId}\u0000#host`, env, siteId, null, () => siteStub(env, siteId).metaForHost());
+  return (await shared(env, siteId))?.meta ?? null;
 }
 
-function shared(
-  key: string,
-  env: Env,
-  siteId: string,
-  token: string | null,
-  read: () => Promise<SiteMeta | null>,
-): Promise<SiteMeta | null> {
-  const waiting = pending.get(key);
+/** One call per site in flight per isolate: every request that finds the memo expired waits for it. */
+function shared(env: Env, siteId: string): Promise<Facts> {
+  const waiting = pending.get(siteId);
   if (waiting) {
     // Another request's call; if its request went away and it never settles, call again.
     const timedOut = scheduler.wait(WAIT_MS).then(() => TIMED_OUT);
-    return Promise.race([waiting, timedOut]).then((meta): Promise<SiteMeta | null> | SiteMeta | null => {
-      if (meta !== TIMED_OUT) return meta as SiteMeta | null;
-      if (pending.get(key) === waiting) pending.delete(key);
-      return shared(key, env, siteId, token, read);
+    return Promise.race([waiting, timedOut]).then((facts): Promise<Facts> | Facts => {
+      if (facts !== TIMED_OUT) return facts as Facts;
+      if (pending.get(siteId) === waiting) pending.delete(siteId);
+      return shared(env, siteId);
     });
   }
   const started = Date.now();
-  const p = read()
-    .then((meta) => {
-      // A wrong token learns nothing and spoils nothing: the site's entry for its real token stays
-      // (an unknown site is remembered as unknown, for this token only). By hostname only a real site is kept.
-      const known = memo.get(siteId);
-      if (meta === null && (token === null || (known?.meta && known.token !== token))) return null;
-      return learn(siteId, token ?? known?.token ?? "", meta, started, ttl(env));
+  const p = siteStub(env, siteId)
+    .publicFacts()
+    .then((facts: Facts) => {
+      // Whichever token asked, the memo learns the site's own: a wrong token spoils nothing.
+      const meta = learn(siteId, facts?.token ?? "", facts?.meta ?? null, started, ttl(env));
+      return facts && meta ? { token: facts.token, meta } : null;
     })
-    .finally(() => pending.get(key) === p && pending.delete(key));
-  pending.set(key, p);
+    .finally(() => pending.get(siteId) === p && pending.delete(siteId));
+  pending.set(siteId, p);
   return p;
 }
 
@@ -143,9 +160,12 @@ export function siteMetaEntry(siteId: string): { token: string; meta: SiteMeta |
 }
 
 function remember(siteId: string, entry: Entry): void {
-  memo.delete(siteId);
-  if (memo.size >= MAX_ENTRIES) memo.delete(memo.keys().next().value as string);
-  memo.set(siteId, entry);
+  // The site id, the token, and the entry's objects (two SiteMeta at most, with their plan and versions).
+  memo.set(
+    siteId,
+    entry,
+    stringBytes(siteId) + stringBytes(entry.token) + (entry.meta ? stringBytes(entry.meta.siteId) : 0) + 4 * ENTRY_OVERHEAD,
+  );
 }
 
 function ttl(env: Env): number {

@@ -7,9 +7,8 @@ import { siteIdOfAdminKey } from "../contract/ids";
 
 const CONTENT_SEARCH = /^\/v1\/[^/]+\/(?:search|collections\/[^/]+\/items\/[^/]+\/related)$/;
 
-export function policiesFor(request: Request, url: URL, serviceHost: boolean): RateLimitName[] {
+export function policiesFor(request: Request, path: string, serviceHost: boolean): RateLimitName[] {
   if (!serviceHost || request.headers.has("x-service-token")) return ["reads"];
-  const path = url.pathname;
   const write = request.method !== "GET" && request.method !== "HEAD" && request.method !== "OPTIONS";
   if (path.startsWith("/v1/")) return request.method === "OPTIONS" ? [] : CONTENT_SEARCH.test(path) ? ["search"] : ["reads"];
   if (path.startsWith("/hooks/ssr/")) return ["webhook"];

@@ -29,19 +29,46 @@ export function rateLimited(names: RateLimitName[], retryAfter: number, message:
   );
 }
 
+/** The 429 of one policy (the binding tells no reset time: the window is the most a client waits). */
+export function policyRefusal(name: RateLimitName): ApiError {
+  const policy = RATE_LIMITS[name];
+  return rateLimited(
+    [name],
+    policy.window,
+    `Too many requests (${policy.quota} per ${policy.window} s per ${policy.per}). Retry after ${policy.window} seconds.`,
+  );
+}
+
+// Keys the limiter refused, per isolate, until the Retry-After they were given has passed (bounded;
+// the oldest goes first). A refused client is then refused from memory, with no limiter call and
+// (for content reads, src/edge/refusals.ts) no cache lookup: its loop costs less than a cached read.
+const MAX_REFUSED = 10_000;
+const refused = new Map<string, number>();
+
+/** Whether `key` was refused under `name` by this isolate within the Retry-After it was told. */
+export function isRefused(name: RateLimitName, key: string): boolean {
+  if (refused.size === 0) return false;
+  const k = `${name}|${key}`;
+  const until = refused.get(k);
+  if (until === undefined) return false;
+  if (until > Date.now()) return true;
+  refused.delete(k);
+  return false;
+}
+
 /** Counts one request under `key` against `name`; throws 429 once its quota is spent. */
 export async function enforce(env: Env, name: RateLimitName, key: string): Promise<void> {
   const policy = RATE_LIMITS[name];
   const limiter = (env as unknown as Record<string, RateLimiter | undefined>)[policy.binding];
   if (!limiter) return;
-  const { success } = await limiter.limit({ key: `${name}|${key}` });
-  // The binding tells no reset time: the window is the most a client waits.
-  if (!success)
-    throw rateLimited(
-      [name],
-      policy.window,
-      `Too many requests (${policy.quota} per ${policy.window} s per ${policy.per}). Retry after ${policy.window} seconds.`,
-    );
+  if (isRefused(name, key)) throw policyRefusal(name);
+  const k = `${name}|${key}`;
+  const { success } = await limiter.limit({ key: k });
+  if (!success) {
+    if (refused.size >= MAX_REFUSED) refused.delete(refused.keys().next().value as string);
+    refused.set(k, Date.now() + policy.window * 1000);
+    throw policyRefusal(name);
+  }
 }
 
 /** Names the policies that govern an answer, whatever its status. */

@@ -97,6 +97,8 @@ export const collection = {
   fields: [{ key: "name", type: "text", indexed: true, required: true }],
   createdAt: "2026-11-23T20:42:49.141Z",
   updatedAt: "2026-11-23T20:42:49.141Z",
+  titleField: "name",
+  seoDefaults: { titleField: "name", descriptionField: null, imageField: null, authorField: null },
 };
 export const unknownFilter = {
   message: 'Cannot use filter[titel]: "titel" is not a field of "posts". Did you mean "title"?',

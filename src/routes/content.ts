@@ -67,8 +67,8 @@ export function contentHit(request: Request, read: ContentUrl): Response | null 
 }
 
 /** Semantic search and related items count against `search`; every other content read against `reads`. */
-function policyOf(read: ContentUrl): "search" | "reads" {
-  return read.needs === "aiSearch" ? "search" : "reads";
+export function policyOf(read: ContentUrl): "search" | "reads" {
+  return read.read === "search" || read.read === "related" ? "search" : "reads";
 }
 
 // What the front Worker adds to every answer on the service's own hosts (src/http/response-headers.ts),
@@ -83,7 +83,7 @@ const FRONT = {
 } as const;
 
 /** Semantic search and related items need `flags.aiSearch`; filters and search in the other reads, `advancedLists`. */
-function planRefusal(plan: Plan, read: ContentUrl): ApiError | null {
+export function planRefusal(plan: Plan, read: ContentUrl): ApiError | null {
   if (read.needs === "aiSearch") return entitlements(plan).flags.aiSearch ? null : planRequired("aiSearch");
   if (read.needs === "advancedLists") return entitlements(plan).features.advancedLists ? null : planRequired("advancedLists");
   return null;

@@ -6,6 +6,7 @@ import { siteMetaById } from "../edge/site-meta";
 import { ApiError } from "../contract/errors";
 import { entitlements, planRequired } from "../contract/plans";
 import { normalizeHostname } from "../shared/hostname";
+import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../shared/bounded-map";
 import { hostnameStub, siteStub } from "../stubs";
 import { clientKey } from "../limits/client";
 import { enforce } from "../limits/rate-limit";
@@ -43,19 +44,20 @@ function serviceHosts(raw: string): Set<string> {
 // the site object checks its active hostname on every render.
 const ROUTE_TTL_MS = 30_000;
 const UNKNOWN_TTL_MS = 5_000;
-const routes = new Map<string, { route: HostnameRoute | null; expires: number }>();
+// Bounded in entries and bytes (a hostname may be 253 characters); oldest out first.
+const routes = new BoundedMap<string, { route: HostnameRoute | null; expires: number }>(10_000, 2 * 1024 * 1024);
 
 async function lookup(env: Env, hostname: string, fresh = false): Promise<HostnameRoute | null> {
   const now = Date.now();
   const hit = routes.get(hostname);
   if (hit && hit.expires > now && !fresh) return hit.route;
   const route = await hostnameStub(env, hostname).route();
-  if (routes.size > 10_000) routes.clear();
   // A pending hostname may turn active at any moment (the site's alarm decides), so only
   // settled answers are kept: active ones, and unknown hostnames for a short while.
   // Whatever was kept goes with a fresh answer that is not settled, so it is never outlived.
-  if (route?.active) routes.set(hostname, { route, expires: now + ROUTE_TTL_MS });
-  else if (!route) routes.set(hostname, { route, expires: now + UNKNOWN_TTL_MS });
+  const bytes = stringBytes(hostname) + (route ? stringBytes(route.siteId) : 0) + 2 * ENTRY_OVERHEAD;
+  if (route?.active) routes.set(hostname, { route, expires: now + ROUTE_TTL_MS }, bytes);
+  else if (!route) routes.set(hostname, { route, expires: now + UNKNOWN_TTL_MS }, bytes);
   else routes.delete(hostname);
   return route;
 }

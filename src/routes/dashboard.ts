@@ -107,7 +107,7 @@ export async function createSite(request: Request, env: Env): Promise<Response> 
     });
   const secret = siteIdSecret(env);
   if (!secret) throw new ApiError("not_configured", "Set the SITE_ID_SECRET secret (16 characters or more) before creating sites.");
-  const siteId = await newSiteId(secret);
+  const siteId = newSiteId(secret);
   const by: PrincipalHeader = { principal: account ?? { kind: "operator" }, client: clientOf(request) };
   let wsId = input.workspaceId;
   if (wsId === undefined) {

@@ -1,7 +1,7 @@
 /** Server rendering (capture, refresh, webhook, rendered pages) and custom hostnames as operations of the OpenAPI document. */
 import { z } from "zod";
 import { captureSchema } from "../contract/ssr";
-import { customHostnameSchema } from "../contract/hostnames";
+import { customHostnameSchema } from "../contract/hostname-input";
 import { Capture, CustomHostname } from "../contract/responses";
 import { P } from "../openapi/params";
 import { operation, type Operation } from "../openapi/registry";

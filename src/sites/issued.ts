@@ -10,7 +10,7 @@
  *  - "refuse": a deployment without such sites refuses them here, so a random id costs no object.
  */
 import { ID_SITE_MAC, isSiteId } from "../contract/ids";
-import { safeEqual, siteIdMac } from "../ids";
+import { siteIdMac } from "../ids";
 import { siteStub } from "../stubs";
 
 export type LegacyIds = "check" | "refuse";
@@ -24,28 +24,54 @@ export function siteIdSecret(env: Env): string | null {
   return typeof secret === "string" && secret.length >= 16 ? secret : null;
 }
 
-// Ids seen to carry a valid MAC, per isolate (bounded): a busy site's reads pay for one HMAC.
-const valid = new Set<string>();
+// The MAC's verdict per id, per isolate (bounded; the oldest goes first): a busy site's reads pay
+// for one HMAC, and an attacker repeating an id it made up pays for none after the first.
+const MAX_VERDICTS = 10_000;
+const verdicts = new Map<string, boolean>();
+
+function remember(siteId: string, ok: boolean): boolean {
+  if (verdicts.size >= MAX_VERDICTS) verdicts.delete(verdicts.keys().next().value as string);
+  verdicts.set(siteId, ok);
+  return ok;
+}
+
+/** Whether `siteId` carries the MAC of this deployment's secret (synchronous: one short HMAC at most). */
+export function macValid(env: Env, siteId: string): boolean {
+  if (!isSiteId(siteId)) return false;
+  const known = verdicts.get(siteId);
+  if (known !== undefined) return known;
+  const secret = siteIdSecret(env);
+  if (!secret) return false;
+  return remember(siteId, sameText(siteId.slice(ID_SITE_MAC.random), siteIdMac(secret, siteId.slice(0, ID_SITE_MAC.random))));
+}
 
 /** Whether `siteId` carries the MAC of this deployment's secret. */
 export async function carriesMac(env: Env, siteId: string): Promise<boolean> {
-  if (!isSiteId(siteId)) return false;
-  if (valid.has(siteId)) return true;
-  const secret = siteIdSecret(env);
-  if (!secret) return false;
-  const ok = safeEqual(siteId.slice(ID_SITE_MAC.random), await siteIdMac(secret, siteId.slice(0, ID_SITE_MAC.random)));
-  if (ok) {
-    if (valid.size >= 10_000) valid.clear();
-    valid.add(siteId);
-  }
-  return ok;
+  return macValid(env, siteId);
+}
+
+/** `mayBeIssued`, synchronously, for the front Worker's refusals (src/routes/refusals.ts). */
+export function issuedNow(env: Env, siteId: string): boolean {
+  return macValid(env, siteId) || (isSiteId(siteId) && legacyMode(env) === "check");
+}
+
+/** Equality of two short ASCII strings that takes the same time wherever they differ. */
+function sameText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+/** How many verdicts this isolate holds (for the no-growth tests). */
+export function verdictCount(): number {
+  return verdicts.size;
 }
 
 /** Whether a request naming `siteId` may reach the site's object at all. */
 export async function mayBeIssued(env: Env, siteId: string): Promise<boolean> {
   if (!isSiteId(siteId)) return false;
-  if (await carriesMac(env, siteId)) return true;
-  return legacyMode(env) === "check";
+  return issuedNow(env, siteId);
 }
 
 /**

@@ -33,7 +33,7 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.mi
 export async function signIn(page: Page, key: string): Promise<void> {
   await page.goto(`${service()}/dashboard/`);
   await page.getByLabel("Admin key").fill(key);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in with admin key" }).click();
   await page.getByRole("navigation", { name: "Main" }).waitFor();
 }
 

@@ -178,7 +178,7 @@ describe("defects a new site owner met (issue 22)", () => {
     expect(lines).toBeLessThan(1.9);
     await checkScreen(page, "32-key-replaced");
     await page.getByLabel("Admin key", { exact: true }).fill(newKey);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in with admin key" }).click();
     await page.getByRole("navigation", { name: "Main" }).waitFor();
     expect(await page.locator(".token code").count()).toBe(0);
     await page.close();

@@ -29,7 +29,7 @@ describe("the Domains tab on a deployment without custom hostnames", () => {
     const page = await newPage();
     await page.goto(`${service.base}/dashboard/#/${site.id}/domains`);
     await page.getByLabel("Admin key").fill(site.adminKey);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in with admin key" }).click();
     await page.getByRole("heading", { name: "Custom domains are not available on this deployment" }).waitFor();
     expect(await page.getByText("trailing wildcard").isVisible()).toBe(true);
     expect(await page.getByText("proxied").first().isVisible()).toBe(true);

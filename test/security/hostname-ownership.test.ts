@@ -3,7 +3,7 @@ import { callJson } from "../helpers";
 import { activeOn, onHost, proveOwnership, publishTxt, register, renderedBlog, uniqueHost, validate, view } from "../hostname-helpers";
 
 describe("custom hostnames need a DNS proof of control (TXT through DNS over HTTPS)", () => {
-  it("each registration is given its own TXT record, shown in the POST and GET answers", async () => {
+  it("each site is given its own TXT record for a hostname, shown in the POST and GET answers", async () => {
     const site = await renderedBlog();
     const hostname = uniqueHost();
     const { status, body } = await register(site, hostname);
@@ -15,6 +15,9 @@ describe("custom hostnames need a DNS proof of control (TXT through DNS over HTT
     expect((await view(site)).body.customHostname.ownershipVerification).toEqual(own);
     const other = await register(await renderedBlog(), uniqueHost());
     expect(other.body.customHostname.ownershipVerification!.value).not.toBe(own.value);
+    // Another site naming the same hostname is given another value.
+    const rival = await register(await renderedBlog(), hostname);
+    expect(rival.body.customHostname.ownershipVerification!.value).not.toBe(own.value);
   });
 
   it("reaching the service (the CNAME) is not enough: it goes active only once the TXT record is published", async () => {
@@ -78,6 +81,31 @@ describe("custom hostnames need a DNS proof of control (TXT through DNS over HTT
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ error: { code: "conflict" } });
     expect((await view(owner)).body.customHostname.sslStatus).toBe("active");
+  });
+
+  it("a stranger re-registering a hostname cannot change the TXT value its owner already published", async () => {
+    const owner = await renderedBlog();
+    const stranger = await renderedBlog();
+    const hostname = uniqueHost("rotated");
+    const first = await register(owner, hostname);
+    expect(first.status).toBe(201);
+    const value = first.body.customHostname.ownershipVerification!.value;
+    // The owner publishes its record; before any check sees it, a stranger takes the unproven claim over.
+    await proveOwnership(first.body.customHostname);
+    const squat = await register(stranger, hostname);
+    expect(squat.status).toBe(201);
+    expect(squat.body.customHostname.ownershipVerification!.value).not.toBe(value);
+    expect((await view(owner)).status).toBe(404);
+    // The owner registers again and is given the value already in DNS, not a new one to publish.
+    const again = await register(owner, hostname);
+    expect(again.status).toBe(201);
+    expect(again.body.customHostname.ownershipVerification!.value).toBe(value);
+    expect((await validate(hostname, again.body.customHostname)).status).toBe(200);
+    expect((await view(owner)).body.customHostname).toMatchObject({ sslStatus: "active", ownershipVerification: { verified: true } });
+    // Proven, the name is no longer up for grabs; a detach and a new registration keep the value too.
+    expect((await register(stranger, hostname)).status).toBe(409);
+    await callJson("DELETE", `/sites/${owner.id}/ssr/custom-hostname`, { auth: owner.adminKey });
+    expect((await register(owner, hostname)).body.customHostname.ownershipVerification!.value).toBe(value);
   });
 
   it("the service's own hostnames and the CNAME target can never be registered", async () => {

@@ -4,6 +4,7 @@ import { capture } from "../ssr-helpers";
 import { putPage } from "../ssr-helpers";
 import { listPage } from "../fixtures/blog-pages";
 import { renderedBlog } from "../hostname-helpers";
+import { isRefused } from "../../src/limits/rate-limit";
 
 let n = 0;
 /** A client address of its own per test, so tests never share a bucket. */
@@ -35,6 +36,38 @@ describe("rate limits (Workers Rate Limiting binding, Miniflare locally)", () =>
     const ok = await call("GET", `/v1/${site.token}/search?q=bread+other`, { headers: { "cf-connecting-ip": "2001:db8:aa:2::1" } });
     expect(ok.status).toBe(200);
     expect(ok.headers.get("ratelimit-policy")).toBe('"search";q=30;w=60');
+  });
+
+  it("a refused client is refused from memory until its Retry-After: no limiter call, no cache lookup, same answer", async () => {
+    const site = await newBlog("pro");
+    const other = await newBlog("pro");
+    const ip = uniqueV4();
+    const headers = { "cf-connecting-ip": ip };
+    let first: Response | null = null;
+    // Two windows' worth and one of uncached searches: however the minute falls, one is refused.
+    for (let i = 0; i < 61 && !first; i++) {
+      const res = await call("GET", `/v1/${site.token}/search?q=flour+${i}`, { headers });
+      if (res.status === 429) first = res;
+      else await res.body?.cancel();
+    }
+    expect(first).not.toBeNull();
+    const firstBody = await first!.text();
+    // The limiter's verdict is held for this client and site (the key the limiter counts by) ...
+    expect(isRefused("search", `${ip}|${site.id}`)).toBe(true);
+    expect(isRefused("search", `${ip}|${other.id}`)).toBe(false);
+    // ... so its next reads, even of queries never asked, get the same 429 without reaching it.
+    for (let i = 0; i < 5; i++) {
+      const again = await call("GET", `/v1/${site.token}/search?q=sugar+${i}`, { headers });
+      expect(again.status).toBe(429);
+      expect(again.headers.get("retry-after")).toBe("60");
+      expect(again.headers.get("ratelimit-policy")).toBe('"search";q=30;w=60');
+      expect(again.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(await again.text()).toBe(firstBody);
+    }
+    // Another site's bucket is untouched.
+    const ok = await call("GET", `/v1/${other.token}/search?q=flour`, { headers });
+    expect(ok.status).toBe(200);
+    await ok.body?.cancel();
   });
 
   it("cached reads are free: the same list 400 times from one client is never refused", async () => {
@@ -72,16 +105,22 @@ describe("rate limits (Workers Rate Limiting binding, Miniflare locally)", () =>
     expect(((await ok.json()) as { error: { code: string } }).error.code).toBe("not_found");
   });
 
-  it("the publish webhook: 10 a minute per site", async () => {
+  it("the publish webhook: 10 a minute per sender and site; a stranger's posts never spend the builder's", async () => {
     const site = await newBlog("seo_engine");
     const pageUrl = await putPage(listPage({ service: ORIGIN, token: site.token }));
     const made = await capture(site, { pageUrl, collection: "posts" });
-    const hook = made.body.capture.webhookUrl;
+    const hook = new URL(made.body.capture.webhookUrl).pathname;
+    const stranger = { "cf-connecting-ip": uniqueV4() };
     const answers: Response[] = [];
-    for (let i = 0; i < 21; i++) answers.push(await call("POST", new URL(hook).pathname, { body: {} }));
+    for (let i = 0; i < 21; i++) answers.push(await call("POST", hook, { body: {}, headers: stranger }));
     const refused = answers.filter((r) => r.status === 429);
     expect(refused.length).toBeGreaterThan(0);
+    await Promise.all(answers.filter((r) => r !== refused[0]).map((r) => r.body?.cancel()));
     await expectLimited(refused[0]!, /^"webhook";q=10;w=60$/);
+    // The site builder, from its own address, still reaches the signature check (401 unsigned, not 429).
+    const builder = await call("POST", hook, { body: {}, headers: { "cf-connecting-ip": uniqueV4() } });
+    expect(builder.status).toBe(401);
+    expect(builder.headers.get("ratelimit-policy")).toBe('"webhook";q=10;w=60');
   });
 
   it("dashboard writes name their policies; sign-in (counted exactly) tells what is left", async () => {

@@ -1,12 +1,19 @@
 import { refreshPublicData } from "../reads/public-items";
 import { ApiError } from "../../../src/contract/errors";
 import { newCollectionId } from "../../../src/ids";
-import { type CollectionInput, type Field } from "../../../src/contract/fields";
+import type { CollectionInput, Field } from "../../../src/contract/fields";
 import { SEARCHABLE_TYPES } from "../../../src/contract/field-types";
 import { fieldExpr, fieldIndexName } from "../storage/field-sql";
 import { searchTextOf } from "./search-text";
 import { type Collection } from "../storage/rows";
-import { removeFieldValues, deleteCollectionItems, setSearchText } from "./items";
+import {
+  countInCollection,
+  countWithValue as countItemsWithValue,
+  dataOfCollection,
+  deleteCollectionItems,
+  removeFieldValues,
+  setSearchText,
+} from "../storage/items-table";
 
 type CollectionRow = {
   id: string;
@@ -171,9 +178,7 @@ function refuseRemovedOptionsInUse(sql: SqlStorage, collectionId: string, old: F
   const inUse = removed
     .map((value) => ({
       value,
-      items: sql
-        .exec<{ n: number }>(`SELECT count(*) AS n FROM items WHERE collection_id = ? AND ${fieldExpr(old.key)} = ?`, collectionId, value)
-        .one().n,
+      items: countItemsWithValue(sql, collectionId, fieldExpr(old.key), value),
     }))
     .filter((u) => u.items > 0);
   if (inUse.length === 0) return;
@@ -190,13 +195,11 @@ function describe(f: Field): string {
 }
 
 function countWithValue(sql: SqlStorage, collectionId: string, key: string): number {
-  return sql
-    .exec<{ n: number }>(`SELECT count(*) AS n FROM items WHERE collection_id = ? AND ${fieldExpr(key)} IS NOT NULL`, collectionId)
-    .one().n;
+  return countItemsWithValue(sql, collectionId, fieldExpr(key));
 }
 
 function countTotal(sql: SqlStorage, collectionId: string): number {
-  return sql.exec<{ n: number }>("SELECT count(*) AS n FROM items WHERE collection_id = ?", collectionId).one().n;
+  return countInCollection(sql, collectionId);
 }
 
 function searchableKeys(fields: readonly Field[]): string {
@@ -207,7 +210,7 @@ function searchableKeys(fields: readonly Field[]): string {
 }
 
 function rebuildSearchText(sql: SqlStorage, collection: Collection): void {
-  const rows = sql.exec<{ seq: number; data: string }>("SELECT seq, data FROM items WHERE collection_id = ?", collection.id).toArray();
+  const rows = dataOfCollection(sql, collection.id);
   for (const r of rows) {
     setSearchText(sql, r.seq, searchTextOf(collection.fields, JSON.parse(r.data)));
   }

@@ -5,7 +5,7 @@ import { type MediaRef, toMediaRef } from "./media";
 import type { ItemData } from "./item-data";
 import { keepPublicData } from "../reads/public-items";
 import { readImageResizingHosts } from "../storage/site-row";
-import { selectIn } from "../storage/sql-in";
+import { dataByIds, itemsHoldingMedia } from "../storage/items-table";
 
 export interface MediaUse {
   collection: string;
@@ -58,12 +58,7 @@ function usesOf(sql: SqlStorage, collections: readonly Collection[], ids: readon
     for (const f of c.fields) {
       if (f.type !== "image" && f.type !== "video") continue;
       const expr = fieldExpr(f.key);
-      const rows = selectIn<{ id: string; slug: string; m: string }>(
-        sql,
-        ids,
-        (list) => `SELECT id, slug, ${expr} AS m FROM items WHERE collection_id = ? AND ${expr} IN (${list})`,
-        [c.id],
-      );
+      const rows = itemsHoldingMedia(sql, c.id, expr, ids);
       for (const r of rows) {
         const list = out.get(r.m) ?? [];
         list.push({ collection: c.slug, itemId: r.id, slug: r.slug, field: f.key });
@@ -85,11 +80,7 @@ export function updateMediaAlt(sql: SqlStorage, collections: readonly Collection
   if (!row) throw new ApiError("not_found", "No such media entry.");
   const byId = new Map(collections.map((c) => [c.id, c]));
   const itemIds = (usesOf(sql, collections, [id]).get(id) ?? []).map((u) => u.itemId);
-  const rows = selectIn<{ seq: number; collection_id: string; data: string }>(
-    sql,
-    itemIds,
-    (list) => `SELECT seq, collection_id, data FROM items WHERE id IN (${list})`,
-  );
+  const rows = dataByIds(sql, itemIds);
   for (const r of rows) keepPublicData(sql, byId.get(r.collection_id)!, r.seq, JSON.parse(r.data) as ItemData);
   return toMediaRef(row, readImageResizingHosts(sql));
 }

@@ -1,7 +1,7 @@
 import type { Collection } from "../storage/rows";
 import { fieldExpr } from "../storage/field-sql";
 import { sanitizeRichText } from "./rich-text";
-import { setFieldValue } from "./items";
+import { setFieldValue, textValuesOf } from "../storage/items-table";
 
 const DONE_KEY = "rich-text-cleaned";
 
@@ -16,12 +16,7 @@ export function cleanStoredRichTextOnce(storage: DurableObjectStorage, collectio
   let changed = 0;
   for (const c of collections) {
     for (const f of c.fields.filter((x) => x.type === "richText")) {
-      const rows = storage.sql
-        .exec<{ id: string; v: string }>(
-          `SELECT id, ${fieldExpr(f.key)} AS v FROM items WHERE collection_id = ? AND typeof(${fieldExpr(f.key)}) = 'text'`,
-          c.id,
-        )
-        .toArray();
+      const rows = textValuesOf(storage.sql, c.id, fieldExpr(f.key));
       for (const r of rows) {
         const clean = sanitizeRichText(r.v);
         if (clean === r.v) continue;

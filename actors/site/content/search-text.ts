@@ -1,4 +1,4 @@
-import { type Field } from "../../../src/contract/fields";
+import type { Field } from "../../../src/contract/fields";
 import { SEARCHABLE_TYPES } from "../../../src/contract/field-types";
 
 const SEPARATOR = "\u001f";

@@ -6,7 +6,8 @@
  * Uniqueness across sites is the Hostname object's decision (one per hostname).
  */
 import { ApiError } from "../../../src/contract/errors";
-import { randomHex } from "../../../src/ids";
+import { keyedHex, randomHex } from "../../../src/ids";
+import { siteIdSecret } from "../../../src/sites/issued";
 import { normalizeHostname } from "../../../src/shared/hostname";
 import type { SiteContext } from "../context";
 import { cancelJob, scheduleJob } from "../jobs";
@@ -27,7 +28,18 @@ import {
 /** Where the TXT proof lives when the provider does not name its own record. */
 export const CHALLENGE_PREFIX = "_oc-challenge.";
 
-const newChallenge = (hostname: string) => ({ name: `${CHALLENGE_PREFIX}${hostname}`, value: `oc-site-verification=${randomHex(16)}` });
+/**
+ * The TXT record a site must publish for a hostname. Its value is fixed per site and hostname (an
+ * HMAC under SITE_ID_SECRET): registering the name again, after a detach or after a stranger took
+ * an unproven claim over, gives the owner the value it may already have published, while another
+ * site is given another value, so a record left in DNS by an earlier owner proves nothing for it.
+ * A deployment without the secret (it creates no sites) falls back to a random value.
+ */
+function newChallenge(s: SiteContext, hostname: string): { name: string; value: string } {
+  const secret = siteIdSecret(s.env);
+  const proof = secret ? keyedHex(secret, `hostname-challenge:${s.site()!.id}:${hostname}`, 16) : randomHex(16);
+  return { name: `${CHALLENGE_PREFIX}${hostname}`, value: `oc-site-verification=${proof}` };
+}
 
 /**
  * Hostnames no site may ever register: the service's own (SERVICE_HOSTNAMES, and the host the
@@ -172,7 +184,7 @@ async function register(
   // An earlier replacement that never became active gives way to this one, now that this one is accepted.
   for (const h of existing.filter((x) => x.sslStatus !== "active")) await detach(s, provider, h);
   // A value only this registration was given: a record left in DNS by an earlier owner proves nothing.
-  const challenge = state.ownership ?? newChallenge(hostname);
+  const challenge = state.ownership ?? newChallenge(s, hostname);
   insertHostname(s.sql, {
     hostname,
     provider: provider.name,
@@ -224,7 +236,7 @@ async function check(s: SiteContext, hostname: string, asked = false): Promise<{
   if (!asked && Date.now() - Date.parse(record.createdAt) > PENDING_LIMIT_MS) return void (await detach(s, provider, record));
   const state = await provider.status(record.providerId, hostname, record.validationToken);
   if (!record.challenge.value) {
-    setChallenge(s.sql, hostname, state.ownership ?? newChallenge(hostname));
+    setChallenge(s.sql, hostname, state.ownership ?? newChallenge(s, hostname));
     record = readHostnames(s.sql).find((h) => h.hostname === hostname)!;
   }
   const proven = await ownerProven(s, record);

@@ -8,6 +8,7 @@ import { entitlements } from "../../../src/contract/plans";
 import { type Collection, type ItemRow } from "../storage/rows";
 import { deleteCollection, putCollection } from "../content/collections";
 import { collectionInputSchema } from "../../../src/contract/fields";
+import { seoDefaultsOf, titleFieldOf } from "../../../src/contract/item-title";
 import { batchInputSchema, itemPatchSchema } from "../../../src/contract/items";
 import { createItems, deleteItem, patchItem, lookupsFor, readItem, setStatus, stampAuthor, toDashboardItem } from "../content/items";
 import { insertMedia, newMedia, toMediaRef } from "../content/media";
@@ -109,8 +110,8 @@ export function dashboardRoutes(s: SiteContext) {
       s.contentChanged();
       return json({ media });
     })
-    .get("/collections", () => json({ collections: s.collections() }))
-    .get("/collections/:slug", (req) => json({ collection: collection(slugParam(req)) }))
+    .get("/collections", () => json({ collections: s.collections().map(collectionAnswer) }))
+    .get("/collections/:slug", (req) => json({ collection: collectionAnswer(collection(slugParam(req))) }))
     .put("/collections/:slug", async (req, a) => {
       const slug = slugParam(req);
       const input = parseBody(collectionInputSchema, await readJsonObject(req), "collection");
@@ -123,7 +124,7 @@ export function dashboardRoutes(s: SiteContext) {
       });
       s.collectionsChanged();
       s.contentChanged();
-      return json({ collection: result.collection }, result.created ? 201 : 200);
+      return json({ collection: collectionAnswer(result.collection) }, result.created ? 201 : 200);
     })
     .delete("/collections/:slug", (req, a) => {
       const slug = slugParam(req);
@@ -151,20 +152,20 @@ export function dashboardRoutes(s: SiteContext) {
       const create = (inputs: readonly unknown[], path: (i: number) => string) => {
         // Creating an item already published needs the right to publish one's own.
         if (inputs.some((x) => (x as { publish?: unknown } | null)?.publish === true)) needs(a, "items.publish.own");
-        return s.storage.transactionSync(() => {
-          const rows = stampAuthor(s.sql, createItems(s.storage, c, lookups, inputs, path), a.grant.actor.id, true);
+        return createItems(s.storage, c, lookups, inputs, path, (created) => {
+          const rows = stampAuthor(s.sql, created, a.grant.actor.id, true);
           for (const r of rows) audit(a, `${c.slug}/${r.slug}`, { id: r.id, status: r.status });
           return rows;
         });
       };
       if (req.params.itemsPath === "items") {
-        const [row] = create([await readJsonObject(req)], () => "");
+        const [row] = await create([await readJsonObject(req)], () => "");
         if (row?.status === "published") s.contentChanged();
         return json({ item: dashboardItem(row!, c) }, 201);
       }
       if (req.params.itemsPath === "items:batch") {
         const { items } = parseBody(batchInputSchema, await readJsonObject(req), "batch");
-        const rows = create(items, (i) => `items.${i}`);
+        const rows = await create(items, (i) => `items.${i}`);
         if (rows.some((r) => r.status === "published")) s.contentChanged();
         return json({ items: dashboardItems(rows, c), count: rows.length }, 201);
       }
@@ -235,4 +236,13 @@ export function presentSite(site: NonNullable<ReturnType<SiteContext["site"]>>) 
     createdAt: site.createdAt,
     updatedAt: site.updatedAt,
   };
+}
+
+/**
+ * A collection as the dashboard API answers it: with the field that names its items and the
+ * fields its SEO tags default to, decided here (src/contract/item-title.ts) so the dashboard
+ * shows what the service does instead of guessing.
+ */
+function collectionAnswer(c: Collection) {
+  return { ...c, titleField: titleFieldOf(c.fields)?.key ?? null, seoDefaults: seoDefaultsOf(c.fields) };
 }

@@ -3,8 +3,6 @@
  * capture configuration, the builder's webhook and the rendered pages.
  */
 import { type IRequest, IttyRouter } from "itty-router";
-import { captureSchema } from "../../../src/contract/ssr";
-import { customHostnameSchema } from "../../../src/contract/hostnames";
 import { WEBHOOK_MAX_BYTES } from "../../../src/contract/limits";
 import { ApiError } from "../../../src/contract/errors";
 import { json, readJsonObject } from "../../../src/http/json";
@@ -44,6 +42,8 @@ export function ssrRoutes(s: SiteContext) {
     IttyRouter({ base: "/sites/:siteId/ssr" })
       .put("/capture", async (req) => {
         requirePlan();
+        // The schemas (zod) load on the first write: the rendered pages this object also serves never evaluate them.
+        const { captureSchema } = await import("../../../src/contract/ssr");
         const input = parseBody(captureSchema, await readJsonObject(req), "capture");
         const collection = s.collections().find((c) => c.slug === input.collection);
         if (!collection) throw new ApiError("bad_request", `No collection "${input.collection}" on this site.`, { path: "collection" });
@@ -77,6 +77,7 @@ export function ssrRoutes(s: SiteContext) {
       })
       .post("/custom-hostname", async (req) => {
         requirePlan();
+        const { customHostnameSchema } = await import("../../../src/contract/hostname-input");
         const body = parseBody(customHostnameSchema, await readJsonObject(req), "custom hostname");
         const url = new URL(req.url);
         const { record, created } = await registerHostname(s, body.hostname, url.port, url.hostname);

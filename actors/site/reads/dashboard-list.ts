@@ -1,7 +1,7 @@
 import { ApiError } from "../../../src/contract/errors";
 import type { Collection } from "../storage/rows";
 import { fieldExpr } from "../storage/field-sql";
-import { dashboardListSql } from "../content/items";
+import { countWhere, dashboardListSql, rowsPage } from "../storage/items-table";
 import { type ItemRow } from "../storage/rows";
 import { DASHBOARD_SEARCH_MAX } from "../../../src/contract/limits";
 
@@ -38,10 +38,8 @@ export function listDashboardItems(sql: SqlStorage, collection: Collection, q: D
   }
   const order = orderBy(collection, q.sort);
   const w = where.join(" AND ");
-  const total = sql.exec<{ n: number }>(`SELECT count(*) AS n FROM items WHERE ${w}`, ...args).one().n;
-  const rows = sql
-    .exec<ItemRow>(`SELECT * FROM items WHERE ${w} ORDER BY ${order} LIMIT ? OFFSET ?`, ...args, q.limit, (q.page - 1) * q.limit)
-    .toArray();
+  const total = countWhere(sql, w, args);
+  const rows = rowsPage(sql, w, order, args, q.limit, (q.page - 1) * q.limit);
   return { rows, total };
 }
 

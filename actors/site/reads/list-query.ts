@@ -2,9 +2,11 @@ import { ApiError, clip } from "../../../src/contract/errors";
 import { FILTER_OPS, type FilterParam, parseFilterParam, parseLimit, parsePage, parseSort } from "../../../src/shared/list-params";
 import { suggest } from "../../../src/shared/suggest";
 import type { Collection } from "../storage/rows";
-import { type Field, SYSTEM_SORT_KEYS } from "../../../src/contract/fields";
+import type { Field } from "../../../src/contract/fields";
+import { SYSTEM_SORT_KEYS } from "../../../src/contract/field-keys";
 import { SEARCHABLE_TYPES } from "../../../src/contract/field-types";
 import { fieldExpr } from "../storage/field-sql";
+import { referencedIdsSql } from "../storage/items-table";
 import { parseBooleanParam, parseNumberParam, normalizeDate } from "../content/values";
 
 export interface ListQuery {
@@ -229,10 +231,10 @@ function filterClause(f: FilterParam, t: Target, collection: Collection, all: re
     const target = bind.once((all.find((c) => c.slug === t.field?.collection) ?? collection).id);
     if (f.op === "in") {
       const values = list(splitIn(f.value, bad));
-      return `${t.sql} IN (SELECT r.id FROM items r WHERE r.collection_id = ${target} AND (r.id IN ${values} OR r.slug IN ${values}))`;
+      return `${t.sql} IN ${referencedIdsSql(target, `(r.id IN ${values} OR r.slug IN ${values})`)}`;
     }
     const v = bind.value(f.value);
-    const refSql = `(SELECT r.id FROM items r WHERE r.collection_id = ${target} AND (r.id = ${v} OR r.slug = ${v}))`;
+    const refSql = referencedIdsSql(target, `(r.id = ${v} OR r.slug = ${v})`);
     return f.op === "eq" ? `${t.sql} IN ${refSql}` : `(${t.sql} IS NULL OR ${t.sql} NOT IN ${refSql})`;
   }
 

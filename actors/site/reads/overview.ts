@@ -1,4 +1,6 @@
 import type { Collection } from "../storage/rows";
+import { itemTitleOf } from "../../../src/contract/item-title";
+import { countByStatus, recentRows } from "../storage/items-table";
 
 export interface SiteStats {
   collections: number;
@@ -12,35 +14,23 @@ const RECENT = 8;
 
 /** What the dashboard's overview shows: counts and the latest changes. */
 export function siteStats(sql: SqlStorage, collections: readonly Collection[]): SiteStats {
-  const counts = sql.exec<{ status: string; n: number }>("SELECT status, count(*) AS n FROM items GROUP BY status").toArray();
+  const counts = countByStatus(sql);
   const bySlug = new Map(collections.map((c) => [c.id, c]));
-  const recent = sql
-    .exec<{ id: string; slug: string; collection_id: string; status: string; data: string; updated_at: string }>(
-      "SELECT id, slug, collection_id, status, data, updated_at FROM items ORDER BY updated_at DESC, seq DESC LIMIT ?",
-      RECENT,
-    )
-    .toArray()
-    .map((r) => {
-      const c = bySlug.get(r.collection_id);
-      return {
-        id: r.id,
-        slug: r.slug,
-        collection: c?.slug ?? "",
-        status: r.status,
-        title: c ? titleOf(c, JSON.parse(r.data) as Record<string, unknown>) : null,
-        updatedAt: r.updated_at,
-      };
-    });
+  const recent = recentRows(sql, RECENT).map((r) => {
+    const c = bySlug.get(r.collection_id);
+    return {
+      id: r.id,
+      slug: r.slug,
+      collection: c?.slug ?? "",
+      status: r.status,
+      title: c ? (itemTitleOf(c.fields, JSON.parse(r.data) as Record<string, unknown>)?.slice(0, 200) ?? null) : null,
+      updatedAt: r.updated_at,
+    };
+  });
   return {
     collections: collections.length,
     published: counts.find((c) => c.status === "published")?.n ?? 0,
     drafts: counts.find((c) => c.status === "draft")?.n ?? 0,
     recent,
   };
-}
-
-/** The item's first text field, which site builders use as its name. */
-function titleOf(c: Collection, data: Record<string, unknown>): string | null {
-  const f = c.fields.find((x) => x.type === "text" && typeof data[x.key] === "string");
-  return f ? (data[f.key] as string).slice(0, 200) : null;
 }

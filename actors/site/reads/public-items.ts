@@ -1,8 +1,10 @@
-import type { Collection, ItemRow } from "../storage/rows";
+import type { Collection } from "../storage/rows";
 import type { ItemData } from "../content/item-data";
 import { readMedia, toMediaRef } from "../content/media";
 import { readImageResizingHosts } from "../storage/site-row";
-import { selectIn } from "../storage/sql-in";
+import { dataOfCollection, dataOfSeq, publishedRowsByIds, type PublicRow } from "../storage/items-table";
+
+export type { PublicRow } from "../storage/items-table";
 
 /** The content API's item: published items only, media expanded, references resolved one level. */
 export interface PublicItem {
@@ -46,25 +48,10 @@ export function keepPublicData(sql: SqlStorage, collection: Collection, seq: num
   sql.exec("INSERT OR REPLACE INTO item_public (seq, public_json) VALUES (?, ?)", seq, publicDataJson(sql, collection, data));
 }
 
-/**
- * `public_data` for `SELECT *, ${PUBLIC_DATA_COLUMN} FROM items`: the stored public JSON, or
- * NULL for a row that has none yet (then it is computed when read).
- */
-export const PUBLIC_DATA_COLUMN = "(SELECT public_json FROM item_public p WHERE p.seq = items.seq) AS public_data";
-
-/**
- * What presenting a published item reads: the row without its stored `data` or `search_text`
- * (long rich text is not copied out of SQLite for nothing), with its public JSON.
- */
-export const PUBLIC_COLUMNS = `seq, id, collection_id, slug, status, published_at, created_at, updated_at, ${PUBLIC_DATA_COLUMN}`;
-
-/** A row read with PUBLIC_COLUMNS, or a whole row (`SELECT *, PUBLIC_DATA_COLUMN`). */
-export type PublicRow = Omit<ItemRow, "data"> & { data?: string };
-
 /** The row's public data as JSON: as stored, or (for a row that has none yet) computed from its data. */
 function publicDataOf(sql: SqlStorage, c: Collection, row: PublicRow): string {
   if (row.public_data) return row.public_data;
-  const data = row.data ?? sql.exec<{ data: string }>("SELECT data FROM items WHERE seq = ?", row.seq).one().data;
+  const data = row.data ?? dataOfSeq(sql, row.seq);
   return publicDataJson(sql, c, JSON.parse(data) as ItemData);
 }
 
@@ -74,10 +61,7 @@ function publicDataOf(sql: SqlStorage, c: Collection, row: PublicRow): string {
  * rewritten in place by the start-up clean-ups. Returns how many it wrote.
  */
 export function refreshPublicData(sql: SqlStorage, collection: Collection, onlyMissing: boolean): number {
-  const missing = " AND NOT EXISTS (SELECT 1 FROM item_public p WHERE p.seq = items.seq)";
-  const rows = sql
-    .exec<{ seq: number; data: string }>(`SELECT seq, data FROM items WHERE collection_id = ?${onlyMissing ? missing : ""}`, collection.id)
-    .toArray();
+  const rows = dataOfCollection(sql, collection.id, onlyMissing);
   for (const r of rows) keepPublicData(sql, collection, r.seq, JSON.parse(r.data) as ItemData);
   return rows.length;
 }
@@ -144,10 +128,6 @@ export function presentItems(sql: SqlStorage, rows: readonly PublicRow[], collec
 }
 
 function readPublishedByIds(sql: SqlStorage, ids: Set<string>): Map<string, PublicRow> {
-  const rows = selectIn<PublicRow>(
-    sql,
-    ids,
-    (list) => `SELECT ${PUBLIC_COLUMNS} FROM items WHERE status = 'published' AND id IN (${list})`,
-  );
+  const rows = publishedRowsByIds(sql, ids);
   return new Map(rows.map((r) => [r.id, r]));
 }

@@ -1,7 +1,8 @@
 import type { SiteContext } from "../context";
 import { type ListQuery, buildListQuery } from "./list-query";
-import { PUBLIC_COLUMNS, type PublicItem, type PublicRow, presentItems, publicItemsJson } from "./public-items";
-import type { Collection, ItemRow } from "../storage/rows";
+import { type PublicItem, type PublicRow, presentItems, publicItemsJson } from "./public-items";
+import { findItem, findPublishedBySlug, publishedPage } from "../storage/items-table";
+import type { Collection } from "../storage/rows";
 
 export interface PublishedPage<T = PublicItem> {
   query: ListQuery;
@@ -12,21 +13,12 @@ export interface PublishedPage<T = PublicItem> {
 function pageRows(s: SiteContext, c: Collection, params: URLSearchParams): PublishedPage<PublicRow> {
   const query = buildListQuery(params, c, s.collections());
   const total = s.countOf(query.where, query.args);
-  const items = s.sql
-    .exec<PublicRow>(
-      `SELECT ${PUBLIC_COLUMNS} FROM items WHERE ${query.where} ORDER BY ${query.orderBy} LIMIT ? OFFSET ?`,
-      ...query.args,
-      query.limit,
-      (query.page - 1) * query.limit,
-    )
-    .toArray();
+  const items = publishedPage(s.sql, query.where, query.orderBy, query.args, query.limit, (query.page - 1) * query.limit);
   return { query, items, total };
 }
 
 function itemRow(s: SiteContext, c: Collection, slug: string): PublicRow | undefined {
-  return s.sql
-    .exec<PublicRow>(`SELECT ${PUBLIC_COLUMNS} FROM items WHERE collection_id = ? AND slug = ? AND status = 'published'`, c.id, slug)
-    .toArray()[0];
+  return findPublishedBySlug(s.sql, c.id, slug);
 }
 
 /** One page of published items, read as the content API reads it (the renderer uses the same path). */
@@ -53,6 +45,6 @@ export function publishedItemJson(s: SiteContext, c: Collection, slug: string): 
 
 /** An item of the connected collection in any status, shaped as the content API would publish it. */
 export function readItemForPreview(s: SiteContext, collectionId: string, id: string): PublicItem | null {
-  const row = s.sql.exec<ItemRow>("SELECT * FROM items WHERE collection_id = ? AND id = ?", collectionId, id).toArray()[0];
+  const row = findItem(s.sql, collectionId, id);
   return row ? (presentItems(s.sql, [row], s.collections())[0] ?? null) : null;
 }

@@ -4,10 +4,12 @@
  * keeps its ETag and a front Worker holding it can be told "unchanged"). A second
  * identical miss (another isolate, another colo, an evicted cache entry) is answered
  * from memory. Emptied whenever the version moves, so it never holds an answer the
- * site would not give now; bounded in entries and characters.
+ * site would not give now; bounded in entries and bytes (the URL keys counted too).
  */
+import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../../../src/shared/bounded-map";
+
 const MAX_ENTRIES = 512;
-const MAX_CHARS = 2 * 1024 * 1024;
+const MAX_BYTES = 4 * 1024 * 1024;
 
 export interface Answer {
   text: string;
@@ -16,8 +18,7 @@ export interface Answer {
 
 export class ReadMemo {
   #version = -1;
-  #entries = new Map<string, Answer>();
-  #chars = 0;
+  #entries = new BoundedMap<string, Answer>(MAX_ENTRIES, MAX_BYTES);
 
   /** The memoised answer for `key` at `version`, else `build()`'s, kept. */
   async answer(version: number, key: string, build: () => string): Promise<Answer> {
@@ -27,15 +28,8 @@ export class ReadMemo {
     const text = build();
     const answer = { text, etag: await etagOf(text) };
     // The version may have moved while the hash was computed: keep only a current answer.
-    if (version === this.#version && text.length <= MAX_CHARS / 8) {
-      this.#entries.set(key, answer);
-      this.#chars += text.length;
-      for (const [k, v] of this.#entries) {
-        if (this.#chars <= MAX_CHARS && this.#entries.size <= MAX_ENTRIES) break;
-        this.#entries.delete(k);
-        this.#chars -= v.text.length;
-      }
-    }
+    const bytes = stringBytes(text) + stringBytes(key) + stringBytes(answer.etag) + ENTRY_OVERHEAD;
+    if (version === this.#version && bytes <= MAX_BYTES / 8) this.#entries.set(key, answer, bytes);
     return answer;
   }
 
@@ -46,7 +40,6 @@ export class ReadMemo {
   #clear(version: number): void {
     this.#version = version;
     this.#entries.clear();
-    this.#chars = 0;
   }
 }
 

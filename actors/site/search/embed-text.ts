@@ -1,10 +1,12 @@
 import type { Collection } from "../storage/rows";
 import type { ItemData } from "../content/item-data";
 import { plainText } from "../content/plain-text";
+import { titleFieldOf } from "../../../src/contract/item-title";
 
 /**
  * The text an item is embedded from, in this order:
- * 1. its title: the `title` field, else `name`, else the first text field;
+ * 1. its title, by the one rule of src/contract/item-title.ts (title, name or headline, else the
+ *    first text field);
  * 2. its other indexed text fields, in schema order;
  * 3. its rich text fields, stripped to plain text.
  * Parts are joined with ". " and the whole is cut at a word boundary to the
@@ -13,7 +15,7 @@ import { plainText } from "../content/plain-text";
  */
 export function embeddingText(collection: Collection, data: ItemData, maxChars: number): string {
   const textFields = collection.fields.filter((f) => f.type === "text");
-  const title = textFields.find((f) => f.key === "title") ?? textFields.find((f) => f.key === "name") ?? textFields[0];
+  const title = titleFieldOf(collection.fields);
   const parts: string[] = [];
   const add = (v: unknown, strip = false) => {
     if (typeof v !== "string") return;

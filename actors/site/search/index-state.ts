@@ -10,7 +10,6 @@
  * `gen` grows with every change, so a batch that embedded an old version never
  * marks a newer one indexed.
  */
-import { PUBLIC_DATA_COLUMN } from "../reads/public-items";
 
 export type IndexState = "pending" | "indexed" | "failed";
 
@@ -100,18 +99,6 @@ export function indexViews(sql: SqlStorage, itemIds: readonly string[]): Map<str
 
 function now(): string {
   return new Date().toISOString();
-}
-
-/**
- * The published items among the ids in `list` (placeholders) whose vector of the model (the one
- * leading parameter) is indexed. Written so the ids drive the lookup: as a JOIN, SQLite walked
- * `search_index_by_state` over every indexed row once the list had more than a few ids (2.6 ms of
- * CPU per search or related request at 10,000 items).
- */
-export function indexedItemsSql(list: string): string {
-  return `SELECT items.*, ${PUBLIC_DATA_COLUMN} FROM items
-    WHERE EXISTS (SELECT 1 FROM search_index s WHERE s.item_id = items.id AND s.state = 'indexed' AND s.model = ?)
-      AND items.status = 'published' AND items.id IN (${list})`;
 }
 
 /** Failed items go back in the queue (the dashboard's "Retry failed items"); returns how many. */

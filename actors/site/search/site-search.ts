@@ -12,14 +12,13 @@ import type { ItemData } from "../content/item-data";
 import { type JobHandler, scheduleJob } from "../jobs";
 import { type PublicItem, presentItems } from "../reads/public-items";
 import { publicJson } from "../http/public-json";
-import { selectIn } from "../storage/sql-in";
+import { findPublishedIdBySlug, indexedPublishedRows, rowsByIds } from "../storage/items-table";
 import { embeddingText, textHash } from "./embed-text";
 import {
   failAllPending,
   retryFailed,
   forget,
   hasQueuedWork,
-  indexedItemsSql,
   indexViews,
   markFailed,
   markIndexed,
@@ -231,16 +230,14 @@ export class SiteSearch implements SearchService {
     const collection = this.#collectionParam(slug);
     if (!collection) throw new ApiError("not_found", `No collection "${clip(slug)}".`);
     const limit = parseLimit(url.searchParams.get("limit"), RELATED_LIMIT.fallback, RELATED_LIMIT.max);
-    const row = this.#s.sql
-      .exec<{ id: string }>("SELECT id FROM items WHERE collection_id = ? AND slug = ? AND status = 'published'", collection.id, itemSlug)
-      .toArray()[0];
-    if (!row) throw new ApiError("not_found", `No published item "${clip(itemSlug)}" in "${collection.slug}".`);
+    const id = findPublishedIdBySlug(this.#s.sql, collection.id, itemSlug);
+    if (id === undefined) throw new ApiError("not_found", `No published item "${clip(itemSlug)}" in "${collection.slug}".`);
     // The item's stored vector, embedded when it was published: no model call per request.
     const model = this.#model.model;
-    const vector = await this.#vectors.vectorOf(row.id, model);
+    const vector = await this.#vectors.vectorOf(id, model);
     let items: PublicItem[] = [];
     if (vector) {
-      const matches = await this.#vectors.query(vector, { model, topK: limit + SLACK, collectionId: collection.id, excludeItemId: row.id });
+      const matches = await this.#vectors.query(vector, { model, topK: limit + SLACK, collectionId: collection.id, excludeItemId: id });
       items = this.#present(matches, modelInfo(model).threshold, model, limit).map((m) => m.item);
     }
     return publicJson(site.id, collection.id, { items });
@@ -263,11 +260,10 @@ export class SiteSearch implements SearchService {
   #present(matches: readonly { itemId: string; score: number }[], threshold: number, model: string, limit: number) {
     const relevant = matches.filter((m) => m.score >= threshold);
     if (!relevant.length) return [];
-    const rows = selectIn<ItemRow>(
+    const rows = indexedPublishedRows(
       this.#s.sql,
       relevant.map((m) => m.itemId),
-      indexedItemsSql,
-      [model],
+      model,
     );
     const byId = new Map(rows.map((r) => [r.id, r]));
     const kept = relevant.filter((m) => byId.has(m.itemId)).slice(0, limit);
@@ -281,6 +277,6 @@ export class SiteSearch implements SearchService {
 }
 
 function readItems(sql: SqlStorage, ids: readonly string[]): Map<string, ItemRow> {
-  const rows = selectIn<ItemRow>(sql, ids, (list) => `SELECT * FROM items WHERE id IN (${list})`);
+  const rows = rowsByIds(sql, ids);
   return new Map(rows.map((r) => [r.id, r]));
 }

@@ -6,9 +6,9 @@
 import { itemPath } from "../../../src/shared/binding/rules";
 import type { SiteContext } from "../context";
 import { fieldExpr } from "../storage/field-sql";
-import type { ItemRow } from "../storage/rows";
 import { splitParts } from "../storage/parts";
-import { PUBLIC_DATA_COLUMN, presentItems } from "../reads/public-items";
+import { presentItems } from "../reads/public-items";
+import { newestPublished, sitemapRows } from "../storage/items-table";
 import { publicBase } from "../ssr/public-base";
 import { type FeedChannel, type FeedItem, buildJsonFeed, buildRss } from "./feeds";
 import { seoFields } from "./fields";
@@ -55,11 +55,7 @@ export function regenerateDocuments(s: SiteContext): DocumentStats {
 
   const urls: SitemapUrl[] = [];
   const image = fields.image ? `(SELECT url FROM media WHERE id = ${fieldExpr(fields.image.key)})` : "NULL";
-  const cursor = s.sql.exec<{ slug: string; updated_at: string; image: string | null }>(
-    `SELECT slug, updated_at, ${image} AS image FROM items
-     WHERE collection_id = ? AND status = 'published' ORDER BY published_at DESC, seq DESC`,
-    collection.id,
-  );
+  const cursor = sitemapRows(s.sql, collection.id, image);
   let newest = "";
   for (const row of cursor) {
     urls.push({ loc: `${origin}${itemPath(base, row.slug)}`, lastmod: row.updated_at, image: row.image });
@@ -68,13 +64,7 @@ export function regenerateDocuments(s: SiteContext): DocumentStats {
   if (capture.showsList) urls.unshift({ loc: listUrl, lastmod: newest > capture.refreshedAt ? newest : capture.refreshedAt });
 
   const limit = settings.feedItems ?? DEFAULT_FEED_ITEMS;
-  const rows = s.sql
-    .exec<ItemRow>(
-      `SELECT *, ${PUBLIC_DATA_COLUMN} FROM items WHERE collection_id = ? AND status = 'published' ORDER BY published_at DESC, seq DESC LIMIT ?`,
-      collection.id,
-      limit,
-    )
-    .toArray();
+  const rows = newestPublished(s.sql, collection.id, limit);
   const siteName = settings.siteName ?? (capture.page.siteName || s.site()!.name);
   const items: FeedItem[] = presentItems(s.sql, rows, s.collections()).map((item) => {
     const canonical = `${origin}${itemPath(base, item.slug)}`;

@@ -1,9 +1,10 @@
 /**
- * Which field feeds which SEO tag: the capture's `seo` settings when given,
- * otherwise sensible defaults by name and type.
+ * Which field feeds which SEO tag: the capture's `seo` settings when given, otherwise the
+ * contract's defaults (src/contract/item-title.ts), which the dashboard is sent as they are.
  */
 import type { Collection } from "../storage/rows";
 import type { Field } from "../../../src/contract/fields";
+import { authorFieldOf, bodyFieldOf, descriptionFieldOf, imageFieldOf, titleFieldOf } from "../../../src/contract/item-title";
 
 export interface SeoSettings {
   titleField?: string;
@@ -23,18 +24,14 @@ export interface SeoFields {
   author: Field | null;
 }
 
-const byName = (fields: readonly Field[], names: readonly string[], types: readonly string[]) =>
-  names.map((n) => fields.find((f) => f.key.toLowerCase() === n && types.includes(f.type))).find(Boolean) ?? null;
-
 export function seoFields(collection: Collection, settings: SeoSettings): SeoFields {
   const f = collection.fields;
   const chosen = (key: string | undefined) => (key ? (f.find((x) => x.key === key) ?? null) : undefined);
   return {
-    title: chosen(settings.titleField) ?? byName(f, ["title", "name", "headline"], ["text"]) ?? f.find((x) => x.type === "text") ?? null,
-    description:
-      chosen(settings.descriptionField) ?? byName(f, ["description", "summary", "excerpt", "subtitle", "intro"], ["text", "richText"]),
-    body: f.find((x) => x.type === "richText") ?? null,
-    image: chosen(settings.imageField) ?? f.find((x) => x.type === "image") ?? null,
-    author: chosen(settings.authorField) ?? byName(f, ["author", "authors", "writer", "byline"], ["reference", "references", "text"]),
+    title: chosen(settings.titleField) ?? titleFieldOf(f),
+    description: chosen(settings.descriptionField) ?? descriptionFieldOf(f),
+    body: bodyFieldOf(f),
+    image: chosen(settings.imageField) ?? imageFieldOf(f),
+    author: chosen(settings.authorField) ?? authorFieldOf(f),
   };
 }

@@ -1,4 +1,4 @@
-import { FIELD_KEY } from "../../../src/contract/fields";
+import { FIELD_KEY } from "../../../src/contract/field-keys";
 
 /** The SQL expression for a field's value: one spelling everywhere, so expression indexes match. */
 export function fieldExpr(key: string): string {

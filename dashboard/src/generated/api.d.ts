@@ -1140,6 +1140,18 @@ export interface components {
             createdAt: string;
             /** @description ISO 8601 instant, UTC */
             updatedAt: string;
+            /** @description The key of the field that names an item: a text field called `title`, `name` or `headline` (in that order, any case), else the first text field; null without text fields. Its value is the item's title in the dashboard, its search text and, unless the capture's `seo.titleField` says otherwise, its SEO title. */
+            titleField: string | null;
+            /** @description The fields the SEO tags of rendered pages take when the capture's `seo` settings name none (README: SEO output). */
+            seoDefaults: {
+                titleField: string | null;
+                /** @description A field called description, summary, excerpt, subtitle or intro, else the rich text body. */
+                descriptionField: string | null;
+                /** @description The first image field. */
+                imageField: string | null;
+                /** @description A reference or text field called author, authors, writer or byline. */
+                authorField: string | null;
+            };
         };
         Site: {
             id: string;
@@ -1274,7 +1286,7 @@ export interface components {
                 type: "txt";
                 /** @description Where the TXT record goes: `_oc-challenge.<hostname>`, or Cloudflare for SaaS's `_cf-custom-hostname.<hostname>`. */
                 name: string;
-                /** @description The value only this registration was given. */
+                /** @description The value only this site is given for this hostname; it never changes for them. */
                 value: string;
                 /** @description Whether the record was seen through DNS over HTTPS. */
                 verified: boolean;
@@ -3158,7 +3170,14 @@ export interface operations {
                      *           }
                      *         ],
                      *         "createdAt": "2026-11-23T20:42:49.141Z",
-                     *         "updatedAt": "2026-11-23T20:42:49.141Z"
+                     *         "updatedAt": "2026-11-23T20:42:49.141Z",
+                     *         "titleField": "name",
+                     *         "seoDefaults": {
+                     *           "titleField": "name",
+                     *           "descriptionField": null,
+                     *           "imageField": null,
+                     *           "authorField": null
+                     *         }
                      *       }
                      *     }
                      */
@@ -3262,7 +3281,14 @@ export interface operations {
                      *           }
                      *         ],
                      *         "createdAt": "2026-11-23T20:42:49.141Z",
-                     *         "updatedAt": "2026-11-23T20:42:49.141Z"
+                     *         "updatedAt": "2026-11-23T20:42:49.141Z",
+                     *         "titleField": "name",
+                     *         "seoDefaults": {
+                     *           "titleField": "name",
+                     *           "descriptionField": null,
+                     *           "imageField": null,
+                     *           "authorField": null
+                     *         }
                      *       }
                      *     }
                      */

@@ -23,8 +23,11 @@ function bindingFor(f: Field): string {
   }
 }
 
+/** The field the service names items by (sent as `titleField`): the widgets' heading and link text. */
+const titleFieldOf = (c: Collection) => c.fields.find((f) => f.key === c.titleField);
+
 function listWidget(c: Collection): string {
-  const title = c.fields.find((f) => f.type === "text");
+  const title = titleFieldOf(c);
   const rest = c.fields.filter((f) => f !== title);
   const lines = [
     `<div data-oc-list="${c.slug}" data-oc-limit="12">`,
@@ -42,7 +45,7 @@ function listWidget(c: Collection): string {
 
 /** The item page: one item, picked by the last part of the page's address (or data-oc-slug). */
 function itemWidget(c: Collection): string {
-  const title = c.fields.find((f) => f.type === "text");
+  const title = titleFieldOf(c);
   const rest = c.fields.filter((f) => f !== title);
   return [
     `<article data-oc-item="${c.slug}">`,
@@ -53,7 +56,7 @@ function itemWidget(c: Collection): string {
 }
 
 function titleLine(c: Collection, indent: string): string {
-  const title = c.fields.find((f) => f.type === "text");
+  const title = titleFieldOf(c);
   return title
     ? `${indent}<a data-oc-link data-oc-field="${title.key}">Title</a>`
     : `${indent}<a data-oc-link data-oc-field="slug">Item</a>`;

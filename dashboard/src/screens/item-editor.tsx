@@ -117,11 +117,12 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
   if (!c) return <Notice kind="error">No collection “{props.collectionSlug}”.</Notice>;
   if (props.itemId && !item) return error ? <ErrorNotice error={error} /> : <p class="loading">Loading…</p>;
 
-  const titleField = c.fields.find((f) => f.type === "text");
+  // The slug follows the field the service names items by, until the owner types one.
+  const titleField = c.titleField;
   const set = (key: string, v: unknown) =>
     form.update((prev) => ({
       values: { ...prev.values, [key]: v },
-      slug: !slugTouched && key === titleField?.key && typeof v === "string" ? slugify(v) : prev.slug,
+      slug: !slugTouched && key === titleField && typeof v === "string" ? slugify(v) : prev.slug,
     }));
   const save = (publish: boolean | null) => form.submit(publish);
 

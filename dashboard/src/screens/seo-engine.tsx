@@ -82,19 +82,10 @@ function CaptureForm(props: { existing: Capture | null; onCaptured: (c: Capture)
   );
   const { pageUrl, publicUrl, collection, showsList, seo, secret } = form.values;
   const { error, errors } = form;
-  const fields = list.find((c) => c.slug === collection)?.fields ?? [];
-  const byName = (names: string[], types: string[]) =>
-    fields.find((f) => names.includes(f.key.toLowerCase()) && types.includes(f.type))?.key;
-  // The fields the service picks when none is chosen (README, "SEO output").
-  const defaults = {
-    titleField: byName(["title", "name", "headline"], ["text"]) ?? fields.find((f) => f.type === "text")?.key,
-    // Without a description field the service draws the description from the rich text body (seo/fields.ts).
-    descriptionField:
-      byName(["description", "summary", "excerpt", "subtitle", "intro"], ["text", "richText"]) ??
-      fields.find((f) => f.type === "richText")?.key,
-    imageField: fields.find((f) => f.type === "image")?.key,
-    authorField: byName(["author", "authors", "writer", "byline"], ["reference", "references", "text"]),
-  };
+  const chosen = list.find((c) => c.slug === collection);
+  const fields = chosen?.fields ?? [];
+  // The fields the service picks when none is chosen: it decides and sends them with the collection.
+  const defaults = chosen?.seoDefaults ?? { titleField: null, descriptionField: null, imageField: null, authorField: null };
 
   // What a capture at another address or of another collection takes away from the current one.
   const [replacing, setReplacing] = useState<{ path: string; collection: string; pages: number; newPath: string } | null>(null);

@@ -27,7 +27,7 @@ export function SocialImages(props: { capture: Capture }) {
   const c = props.capture;
   const s = site.value!;
   const collection = collections.value?.find((x) => x.slug === c.collection);
-  const imageField = c.seo.imageField ?? collection?.fields.find((f) => f.type === "image")?.key;
+  const imageField = c.seo.imageField ?? collection?.seoDefaults.imageField ?? undefined;
   const [shown, setShown] = useState<Shown[] | null>(null);
   const [more, setMore] = useState(false);
   useEffect(() => {

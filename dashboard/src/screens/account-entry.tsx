@@ -1,0 +1,211 @@
+/**
+ * The account screens a person sees before they are signed in: create an account, "check your
+ * inbox", confirm the address (choose a password), forgot and reset password. Mailed links carry
+ * their secret in the address's fragment (`#/verify/<token>`), which the page sends in a body.
+ */
+import { useState } from "preact/hooks";
+import { call, client } from "../api";
+import { go, href } from "../router";
+import { refreshSession } from "../session";
+import { Field, Notice } from "../ui";
+import { useForm } from "../use-form";
+
+const PASSWORD_HINT = "At least 10 characters. A few unrelated words are easy to remember and hard to guess.";
+
+function CheckInbox(props: { email: string; what: string }) {
+  return (
+    <main class="sign-in">
+      <div class="card">
+        <h1 tabIndex={-1}>Check your inbox</h1>
+        <Notice kind="ok">
+          If <strong>{props.email}</strong> can receive mail, a link to {props.what} is on its way.
+        </Notice>
+        <p>
+          Open it from your inbox on this device. It works for a limited time; if nothing arrives in a few minutes, check your spam folder
+          or try again.
+        </p>
+        <p>
+          <a href={href("sign-in")}>Back to sign-in</a>
+        </p>
+      </div>
+    </main>
+  );
+}
+
+export function CreateAccount() {
+  const [sent, setSent] = useState<string | null>(null);
+  const form = useForm(
+    { name: "", email: "" },
+    async (v) => (await call(client.POST("/accounts", { body: { email: v.email, ...(v.name ? { name: v.name } : {}) } })), v.email),
+    { onSaved: (email: string) => setSent(email) },
+  );
+  if (sent) return <CheckInbox email={sent} what="confirm your address and choose a password" />;
+  return (
+    <main class="sign-in">
+      <form onSubmit={form.onSubmit} class="card">
+        <h1 tabIndex={-1}>Create an account</h1>
+        <p>We send a link to your address; you choose your password when you open it.</p>
+        {form.failure && <Notice kind="error">{form.failure}</Notice>}
+        <Field label="Your name" error={form.errors.name}>
+          {(id, d) => (
+            <input
+              id={id}
+              autoComplete="name"
+              value={form.values.name}
+              aria-describedby={d}
+              onInput={(e) => form.set("name", e.currentTarget.value)}
+            />
+          )}
+        </Field>
+        <Field label="Email" error={form.errors.email}>
+          {(id, d) => (
+            <input
+              id={id}
+              type="email"
+              autoComplete="email"
+              required
+              value={form.values.email}
+              aria-describedby={d}
+              onInput={(e) => form.set("email", e.currentTarget.value)}
+            />
+          )}
+        </Field>
+        <button type="submit" disabled={form.pending}>
+          {form.pending ? "Sending…" : "Send me the link"}
+        </button>
+        <p class="small-text">
+          Already have an account? <a href={href("sign-in")}>Sign in</a>
+        </p>
+      </form>
+    </main>
+  );
+}
+
+function NewPassword(props: {
+  title: string;
+  intro: string;
+  button: string;
+  save: (password: string) => Promise<unknown>;
+  again: [string, string];
+}) {
+  const form = useForm(
+    { password: "", confirm: "" },
+    async (v) => {
+      if (v.password !== v.confirm) throw new Mismatch();
+      return props.save(v.password);
+    },
+    {
+      failed: (err) => err instanceof Mismatch && (setMismatch(true), true),
+      onSaved: async () => {
+        await refreshSession();
+        go("account");
+      },
+    },
+  );
+  const [mismatch, setMismatch] = useState(false);
+  return (
+    <main class="sign-in">
+      <form onSubmit={(e) => (setMismatch(false), form.onSubmit(e))} class="card">
+        <h1 tabIndex={-1}>{props.title}</h1>
+        <p>{props.intro}</p>
+        {form.failure && (
+          <Notice kind="error">
+            {form.failure} {/* A link that no longer works needs a new one; a field's problem is fixed in place. */}
+            {Object.keys(form.errors).length === 0 && <a href={href(props.again[0])}>{props.again[1]}</a>}
+          </Notice>
+        )}
+        <Field label="New password" hint={PASSWORD_HINT} error={form.errors.password}>
+          {(id, d) => (
+            <input
+              id={id}
+              type="password"
+              autoComplete="new-password"
+              required
+              value={form.values.password}
+              aria-describedby={d}
+              onInput={(e) => form.set("password", e.currentTarget.value)}
+            />
+          )}
+        </Field>
+        <Field label="Repeat the password" error={mismatch ? "The two passwords differ; type the same one twice." : undefined}>
+          {(id, d) => (
+            <input
+              id={id}
+              type="password"
+              autoComplete="new-password"
+              required
+              value={form.values.confirm}
+              aria-describedby={d}
+              onInput={(e) => form.set("confirm", e.currentTarget.value)}
+            />
+          )}
+        </Field>
+        <button type="submit" disabled={form.pending}>
+          {form.pending ? "Saving…" : props.button}
+        </button>
+      </form>
+    </main>
+  );
+}
+
+class Mismatch extends Error {}
+
+export function Verify(props: { token: string }) {
+  return (
+    <NewPassword
+      title="Choose your password"
+      intro="Your address is confirmed by this link. Choose a password to finish creating your account."
+      button="Create account"
+      again={["sign-up", "Sign up again"]}
+      save={(password) => call(client.POST("/accounts/verify", { body: { token: props.token, password } }))}
+    />
+  );
+}
+
+export function Reset(props: { token: string }) {
+  return (
+    <NewPassword
+      title="Choose a new password"
+      intro="Setting a new password signs you out on every other device."
+      button="Save new password"
+      again={["forgot", "Ask for a new link"]}
+      save={(password) => call(client.POST("/account/password-reset/confirm", { body: { token: props.token, password } }))}
+    />
+  );
+}
+
+export function Forgot() {
+  const [sent, setSent] = useState<string | null>(null);
+  const form = useForm({ email: "" }, async (body) => (await call(client.POST("/account/password-reset", { body })), body.email), {
+    onSaved: (email) => setSent(email),
+  });
+  if (sent) return <CheckInbox email={sent} what="choose a new password" />;
+  return (
+    <main class="sign-in">
+      <form onSubmit={form.onSubmit} class="card">
+        <h1 tabIndex={-1}>Forgot your password?</h1>
+        <p>We send a link to choose a new one. It works once, for one hour.</p>
+        {form.failure && <Notice kind="error">{form.failure}</Notice>}
+        <Field label="Email" error={form.errors.email}>
+          {(id, d) => (
+            <input
+              id={id}
+              type="email"
+              autoComplete="email"
+              required
+              value={form.values.email}
+              aria-describedby={d}
+              onInput={(e) => form.set("email", e.currentTarget.value)}
+            />
+          )}
+        </Field>
+        <button type="submit" disabled={form.pending}>
+          {form.pending ? "Sending…" : "Send me a reset link"}
+        </button>
+        <p class="small-text">
+          <a href={href("sign-in")}>Back to sign-in</a>
+        </p>
+      </form>
+    </main>
+  );
+}

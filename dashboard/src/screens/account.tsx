@@ -1,0 +1,84 @@
+/** Account → Sessions: where this person is signed in, and ending any of those sessions. */
+import { useState } from "preact/hooks";
+import { call, client } from "../api";
+import { session, signOut } from "../session";
+import { ErrorNotice, Heading, when } from "../ui";
+import { useLoad } from "../use-load";
+
+export function AccountScreen() {
+  const s = session.value;
+  const [ending, setEnding] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const list = useLoad(() => call(client.GET("/account/sessions")), []);
+  const end = async (id: string, current: boolean) => {
+    setEnding(id);
+    setError(null);
+    try {
+      if (current) return void (await signOut());
+      await call(client.DELETE("/account/sessions/{sessionId}", { params: { path: { sessionId: id } } }));
+      list.reload();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setEnding(null);
+    }
+  };
+  return (
+    <>
+      <Heading>Your account</Heading>
+      {s?.account && (
+        <div class="card">
+          <p>
+            <strong>{s.account.name}</strong> · {s.account.email}
+          </p>
+          <p class="small-text">Account created {when(s.account.createdAt)}.</p>
+        </div>
+      )}
+      <section class="card" aria-labelledby="sessions-title">
+        <h2 id="sessions-title">Sessions</h2>
+        <p>Everywhere you are signed in. End any you do not recognise, then change your password.</p>
+        <ErrorNotice error={error ?? list.error} />
+        {list.data === null && !list.error && <p class="loading">Loading sessions…</p>}
+        {list.data && (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Browser</th>
+                <th scope="col">From</th>
+                <th scope="col">Signed in</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.sessions.map((x) => (
+                <tr key={x.id}>
+                  <td>
+                    {x.userAgent ?? "Unknown browser"}
+                    {x.current && <strong> (this browser)</strong>}
+                  </td>
+                  <td>{[x.ip, x.country].filter(Boolean).join(", ") || "—"}</td>
+                  <td>{when(x.createdAt)}</td>
+                  <td>{when(x.lastSeenAt)}</td>
+                  <td>
+                    <button
+                      type="button"
+                      class="secondary small"
+                      disabled={ending !== null}
+                      aria-label={x.current ? "Sign out of this browser" : `End session signed in ${when(x.createdAt)}`}
+                      onClick={() => void end(x.id, x.current)}
+                    >
+                      {ending === x.id ? "Ending…" : x.current ? "Sign out" : "End"}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </>
+  );
+}

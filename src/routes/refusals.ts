@@ -1,0 +1,113 @@
+/**
+ * Refusals answered before the full path (router, body guard, cache lookup): a request naming a
+ * site id nobody was issued, a wrong token of a real site, a client the rate limiter already
+ * refused, and a dashboard call with an admin key of no issued site. Each is decided from the
+ * shape, from what this isolate remembers (src/sites/issued.ts, src/edge/site-meta.ts,
+ * src/limits/rate-limit.ts) or at most one short HMAC, synchronously, and answered with a response built once: an
+ * attacker's loop of them costs less than a cached read (`BENCH_ONLY=refused npm run bench`,
+ * docs/caching.md). Every answer is byte for byte the one the full path gives.
+ */
+import { type ErrorCode, errorBody } from "../contract/errors";
+import { siteIdOfAdminKey, siteIdOfToken } from "../contract/ids";
+import { RATELIMIT_POLICY_HEADER, type RateLimitName } from "../contract/limits";
+import { type ContentUrl, forgetContentUrl } from "../edge/content-key";
+import { knownSiteMeta, knownToken } from "../edge/site-meta";
+import { errorResponse } from "../http/errors";
+import { setFrontHeaders } from "../http/response-headers";
+import { clientKey } from "../limits/client";
+import { isRefused, policyItem, policyRefusal } from "../limits/rate-limit";
+import { issuedNow } from "../sites/issued";
+import { bearer, isOperatorToken } from "../auth";
+import { planRefusal, policyOf, withCors } from "./content";
+import type { RawTarget } from "../http/raw-target";
+import { policiesFor } from "../limits/policies";
+
+/** An answer made once and copied per request. */
+interface Frozen {
+  status: number;
+  headers: Headers;
+  /** Shared by every Response made from it (a string would be encoded again for each). */
+  body: Blob;
+}
+
+const frozen = new Map<string, Frozen>();
+
+function freeze(key: string, make: () => Frozen): Frozen {
+  let f = frozen.get(key);
+  if (!f) frozen.set(key, (f = make()));
+  return f;
+}
+
+function thaw(f: Frozen, head: boolean): Response {
+  return new Response(head ? null : f.body, { status: f.status, headers: f.headers });
+}
+
+/** The envelope with the headers the full path adds to it (src/index.ts `full`). */
+function envelope(
+  code: ErrorCode,
+  message: string,
+  details: unknown,
+  extra: Record<string, string>,
+  policies: RateLimitName[],
+  https: boolean,
+  cors: boolean,
+): Frozen {
+  const base = errorResponse(code, message, details, extra);
+  const headers = new Headers((cors ? withCors(base) : base).headers);
+  if (policies.length && !headers.has(RATELIMIT_POLICY_HEADER)) headers.set(RATELIMIT_POLICY_HEADER, policies.map(policyItem).join(", "));
+  setFrontHeaders(headers, https, true);
+  return { status: base.status, headers, body: new Blob([JSON.stringify(errorBody(code, message, details))]) };
+}
+
+const unknownToken = (policy: RateLimitName, https: boolean): Frozen =>
+  freeze(`token|${policy}|${https}`, () => envelope("not_found", "Unknown site token.", undefined, {}, [policy], https, true));
+
+function limited(policy: RateLimitName, https: boolean): Frozen {
+  return freeze(`limited|${policy}|${https}`, () => {
+    const e = policyRefusal(policy);
+    return envelope(e.code, e.message, e.details, e.headers, [policy], https, true);
+  });
+}
+
+/**
+ * A public content read refused before the full path, or null when the full path must answer
+ * (a real token, not refused).
+ */
+export function contentRefusal(request: Request, env: Env, read: ContentUrl): Response | null {
+  const head = request.method === "HEAD";
+  const policy = policyOf(read);
+  const verdict = knownToken(read.token);
+  if (verdict === "wrong") return unknown(request, policy, read.https, head);
+  if (verdict === "real") {
+    const meta = knownSiteMeta(read.token);
+    // A read the plan refuses is the full path's (403); a client refused within its Retry-After is refused again.
+    if (!meta || planRefusal(meta.plan, read)) return null;
+    return isRefused(policy, `${clientKey(request, env)}|${meta.siteId}`) ? thaw(limited(policy, read.https), head) : null;
+  }
+  // Not known here: the shape, then the id's MAC (one short synchronous HMAC, remembered).
+  return issuedNow(env, siteIdOfToken(read.token) as string) ? null : unknown(request, policy, read.https, head);
+}
+
+function unknown(request: Request, policy: RateLimitName, https: boolean, head: boolean): Response {
+  forgetContentUrl(request.url);
+  return thaw(unknownToken(policy, https), head);
+}
+
+const SITE_PATH = /^\/sites\/[^/]+/;
+
+/**
+ * A dashboard call (`/sites/:siteId...`, no body) with a site admin key of an id nobody was
+ * issued: 401 as `authorizeSite` answers it, with the headers the full path adds, or null for
+ * anything else.
+ */
+export function dashboardRefusal(request: Request, env: Env, target: RawTarget): Response | null {
+  if (request.body !== null || !SITE_PATH.test(target.path)) return null;
+  const key = bearer(request);
+  const keySite = key === null ? null : siteIdOfAdminKey(key);
+  if (keySite === null || isOperatorToken(key as string, env) || issuedNow(env, keySite)) return null;
+  const policies = policiesFor(request, target.path, true);
+  const refusal = freeze(`key|${policies.join()}|${target.https}`, () =>
+    envelope("unauthorized", "Wrong site admin key.", undefined, {}, policies, target.https, false),
+  );
+  return thaw(refusal, request.method === "HEAD");
+}
