@@ -8,7 +8,7 @@ import { type Collection } from "./site/storage/rows";
 import { readCollections } from "./site/content/collections";
 import { cleanStoredRichTextOnce } from "./site/content/rich-text-cleanup";
 import type { SiteContext } from "./site/context";
-import { type JobHandler, runDueJobs, scheduleJob } from "./site/jobs";
+import { type JobHandler, pendingJob, runDueJobs, scheduleJob } from "./site/jobs";
 import { type DocumentStats } from "./site/seo/document-stats";
 import { regenerateDocuments, SEO_DOCUMENTS_JOB } from "./site/seo/documents";
 import { runSiteMigrations } from "./site/storage/migrations";
@@ -23,6 +23,10 @@ import { renderRoute, SSR_JOBS, ssrRoutes, webhook } from "./site/http/ssr-route
 import { checkDelayMs, checkHostname, HOSTNAME_JOB, releaseUnprovenHostname, validateHostname } from "./site/hostnames/service";
 import { VALIDATION_PATH } from "../src/contract/hostnames";
 import { CACHE_VERSION_HEADER, RENDER_HEADER, HOST_HEADER, SESSION_HEADER, OPERATOR_HEADER } from "../src/contract/headers";
+import type { Principal, PrincipalHeader } from "../src/contract/principal";
+import { clientOf, readPrincipalHeader } from "../src/access/principal-header";
+import { siteAccess } from "./site/access/site-access";
+import { AUDIT_PRUNE_JOB, auditPage, type AuditFilter, type AuditRow, pruneAudit, recordAudit } from "./site/access/audit";
 import { NO_STORE } from "../src/contract/cache-control";
 import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../src/shared/bounded-map";
 import { countWhere } from "./site/storage/items-table";
@@ -112,6 +116,13 @@ export class Site extends DurableObject<Env> {
         backoffMs: (attempt) => checkDelayMs(attempt),
         maxAttempts: 20,
       },
+      [AUDIT_PRUNE_JOB]: {
+        // Audit rows are kept AUDIT_RETENTION_MS (more than the 90 days promised), then go.
+        run: () => {
+          pruneAudit(this.#sql, Date.now());
+          return { next: Date.now() + 86_400_000 };
+        },
+      },
       [SEO_DOCUMENTS_JOB]: {
         // No cache version bump: while this job was queued the documents were served with
         // no-store (http/ssr-routes.ts), so no cache holds a stale copy, and pages are already current.
@@ -140,6 +151,7 @@ export class Site extends DurableObject<Env> {
       for (const c of readCollections(this.#sql)) refreshPublicData(this.#sql, c, cleaned === 0);
       // Published items from before search existed, work left by a restart, or a new model.
       this.#search.wake();
+      if (!pendingJob(this.#sql, AUDIT_PRUNE_JOB, "all")) scheduleJob(ctx.storage, AUDIT_PRUNE_JOB, "all", Date.now() + 86_400_000);
     });
   }
 
@@ -278,19 +290,41 @@ export class Site extends DurableObject<Env> {
     if (!this.#site) return errorResponse("not_found", "No such site.");
     const hook = /^\/hooks\/ssr\/[^/]+(?:\/([^/]+))?$/.exec(path);
     if (hook && request.method === "POST") return webhook(this.#context, request, hook[1] ?? null);
-    if (!(await this.#authorized(request)))
-      return errorResponse("unauthorized", "Missing or wrong site admin key, or the dashboard session has ended.");
+    const caller = await this.#caller(request);
+    if (!caller) return errorResponse("unauthorized", "Missing or wrong site admin key, or the dashboard session has ended.");
+    const access = siteAccess(this.#site, request, caller.principal, caller.client);
     // (The router itself is never a promise's value: itty-router's Proxy would pass for a thenable.)
     this.#dashboard ??= (await import("./site/http/dashboard-routes")).dashboardRoutes(this.#context);
-    return (await this.#ssr.fetch(request)) ?? this.#dashboard.fetch(request);
+    const response = ((await this.#ssr.fetch(request, access)) ?? (await this.#dashboard.fetch(request, access))) as Response | undefined;
+    // A change whose handler awaited outside I/O-free code (a capture's fetch) records here, right
+    // after its synchronous write; every other handler records inside its own transaction.
+    if (response?.ok && access.entry.method !== "get" && !access.recorded) recordAudit(this.#sql, access, access.entry.path);
+    return response;
   }
 
-  async #authorized(request: Request): Promise<boolean> {
-    if (request.headers.get(OPERATOR_HEADER) === "1") return true;
-    const session = request.headers.get(SESSION_HEADER);
-    if (session !== null) return (await this.verifySession(session)) !== null;
-    const key = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
-    return key !== undefined && (await this.verifyAdminKey(key));
+  /**
+   * Who is calling. Accounts and API keys were verified by the front Worker, which says so in
+   * the principal header; the operator's header, a legacy admin key and its sessions are checked
+   * here as before (they are the Owner of this one site).
+   */
+  async #caller(request: Request): Promise<PrincipalHeader | null> {
+    const header = readPrincipalHeader(request);
+    if (header && (header.principal.kind === "account" || header.principal.kind === "apiKey")) return header;
+    const client = header?.client ?? clientOf(request);
+    let principal: Principal | null = null;
+    if (request.headers.get(OPERATOR_HEADER) === "1") principal = { kind: "operator" };
+    else {
+      const session = request.headers.get(SESSION_HEADER);
+      const key = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
+      const ok = session !== null ? (await this.verifySession(session)) !== null : key !== undefined && (await this.verifyAdminKey(key));
+      if (ok) principal = { kind: "siteKey", siteId: this.#site!.id };
+    }
+    return principal ? { principal, client } : null;
+  }
+
+  /** One page of this site's audit rows for the workspace's merged log (RPC from the workspace). */
+  auditPage(filter: AuditFilter): AuditRow[] {
+    return this.#site ? auditPage(this.#sql, filter) : [];
   }
 
   #makeContext(): SiteContext {

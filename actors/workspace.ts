@@ -1,6 +1,36 @@
 import { DurableObject } from "cloudflare:workers";
+import { IttyRouter, type IRequest, type IttyRouterType } from "itty-router";
 import { SQLSchemaMigrations } from "durable-utils/sql-migrations";
-import type { Plan } from "../src/contract/plans";
+import { PLAN_LIMITS, planLimit, type Plan } from "../src/contract/plans";
+import { ApiError } from "../src/contract/errors";
+import type { Membership, Principal, PrincipalHeader } from "../src/contract/principal";
+import { errorResponse, toErrorResponse } from "../src/http/errors";
+import { json, readJsonObject } from "../src/http/json";
+import { parseBody } from "../src/http/validation";
+import { newInvitationToken, sha256Hex } from "../src/ids";
+import { ACCESS_BY_ID, matchOperation, type AccessEntry } from "../src/access/operations";
+import { actorOf, type Grant, requireOperation, requirePermission, workspaceGrant } from "../src/access/grant";
+import { readPrincipalHeader } from "../src/access/principal-header";
+import type { Refusal } from "../src/contract/workspaces";
+import { WORKSPACE_MIGRATIONS } from "./workspace/migrations";
+import { insertKey, listKeys, prepareKey, revokeKey, verifyKey } from "./workspace/api-keys";
+import { auditCsv, type Changer, mergedAudit, parseCursor, pruneWorkspaceAudit, recordWorkspaceAudit } from "./workspace/audit";
+import {
+  countMembers,
+  deleteMember,
+  insertInvitation,
+  listInvitations,
+  listMembers,
+  markAccepted,
+  membershipOf,
+  pendingInvitation,
+  putMember,
+  readMember,
+  revokeInvitationRow,
+  updateMemberRow,
+} from "./workspace/members";
+import { type AccountLookup, deliver, drain, enqueue, type MembershipHolder } from "./workspace/outbox";
+import type { AuditFilter, AuditRow } from "./site/access/audit";
 
 export interface WorkspaceRecord {
   id: string;
@@ -11,47 +41,83 @@ export interface WorkspaceRecord {
   updatedAt: string;
 }
 
-const MIGRATIONS = [
-  {
-    idMonotonicInc: 1,
-    description: "workspace and its sites",
-    sql: `
-      CREATE TABLE IF NOT EXISTS workspace (
-        id TEXT PRIMARY KEY, name TEXT NOT NULL, plan TEXT NOT NULL,
-        created_at TEXT NOT NULL, updated_at TEXT NOT NULL
-      );
-      CREATE TABLE IF NOT EXISTS sites (site_id TEXT PRIMARY KEY, added_at TEXT NOT NULL);
-    `,
-  },
-];
+/** The account a workspace change is about (a new Owner, the person accepting an invitation). */
+export interface AccountRef {
+  accountId: string;
+  email: string;
+  name: string;
+}
+
+/** An API key's grant, as the front Worker turns it into a principal. */
+export interface VerifiedKey {
+  keyId: string;
+  name: string;
+  scope: "read" | "full";
+  siteId: string | null;
+}
+
+/** Answers of RPC calls that can be refused: the error travels as data (an ApiError does not survive RPC). */
+export type { Refusal };
+const refusal = (e: unknown): Refusal => {
+  if (e instanceof ApiError) return { error: { code: e.code, message: e.message, details: e.details } };
+  throw e;
+};
+
+const DAY_MS = 86_400_000;
+const CSV_MAX_ROWS = 10_000;
+const CSV_MAX_RANGE_MS = 92 * DAY_MS;
 
 /**
- * A workspace owns the plan. Its sites keep a copy so that a content request
- * never waits on the workspace; a plan change is pushed to every site before
- * the change is acknowledged.
+ * A workspace owns the plan, its members and their roles, invitations, API keys, and its part of
+ * the audit log. Its sites keep a copy of the plan and each member's Account a copy of their
+ * membership, so that no dashboard or content request waits on the workspace; both copies are
+ * pushed before a change is acknowledged (docs/proposals/accounts.md §4.3).
  */
 export class Workspace extends DurableObject<Env> {
   #ready: Promise<void>;
+  #router = this.#routes();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#ready = ctx.blockConcurrencyWhile(() =>
-      new SQLSchemaMigrations({ doStorage: ctx.storage, migrations: MIGRATIONS }).runAll().then(() => undefined),
+      new SQLSchemaMigrations({ doStorage: ctx.storage, migrations: WORKSPACE_MIGRATIONS }).runAll().then(() => undefined),
     );
   }
 
-  async create(input: { id: string; name: string; plan: Plan }): Promise<WorkspaceRecord> {
+  get #sql(): SqlStorage {
+    return this.ctx.storage.sql;
+  }
+
+  /** Creates the workspace; with `owner`, that account is its Owner (self-serve), pushed to their Account first. */
+  async create(input: {
+    id: string;
+    name: string;
+    plan: Plan;
+    owner?: AccountRef;
+    /** Who is creating it, for the audit log. */
+    by?: PrincipalHeader;
+  }): Promise<WorkspaceRecord> {
     await this.#ready;
     if (this.#read()) throw new Error("workspace already exists");
     const now = new Date().toISOString();
-    this.ctx.storage.sql.exec(
-      "INSERT INTO workspace (id, name, plan, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
-      input.id,
-      input.name,
-      input.plan,
-      now,
-      now,
-    );
+    let seq: number | null = null;
+    this.ctx.storage.transactionSync(() => {
+      this.#sql.exec(
+        "INSERT INTO workspace (id, name, plan, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
+        input.id,
+        input.name,
+        input.plan,
+        now,
+        now,
+      );
+      if (input.owner) {
+        const m = putMember(this.#sql, { ...input.owner, role: "owner", siteIds: null, addedBy: null });
+        seq = enqueue(this.#sql, m.accountId, input.id, membershipOf(m, input.id, input.name));
+      }
+      if (input.by)
+        recordWorkspaceAudit(this.#sql, this.#changer("createWorkspace", input.by.principal, input.by.client), `workspace ${input.name}`);
+    });
+    if (seq !== null) await this.#push(seq);
     return this.#read() as WorkspaceRecord;
   }
 
@@ -60,12 +126,39 @@ export class Workspace extends DurableObject<Env> {
     return this.#read();
   }
 
-  /** Registers a site; null when the workspace does not exist. */
+  /** Registers a site; null when the workspace does not exist. The operator's path: no plan limit. */
   async addSite(siteId: string): Promise<WorkspaceRecord | null> {
     await this.#ready;
     if (!this.#read()) return null;
-    this.ctx.storage.sql.exec("INSERT OR IGNORE INTO sites (site_id, added_at) VALUES (?, ?)", siteId, new Date().toISOString());
+    this.#sql.exec("INSERT OR IGNORE INTO sites (site_id, added_at) VALUES (?, ?)", siteId, new Date().toISOString());
     return this.#read();
+  }
+
+  /**
+   * A member creating a site: their permission (site.create) and the plan's site limit are checked,
+   * and the site registered and audited, in one step. Refusals come back as data.
+   */
+  async addSiteAs(siteId: string, siteName: string, header: PrincipalHeader): Promise<{ workspace: WorkspaceRecord } | Refusal> {
+    await this.#ready;
+    try {
+      const ws = this.#read();
+      const grant = ws ? workspaceGrant(header.principal, ws.id) : null;
+      if (!ws || !grant) throw new ApiError("not_found", "No such workspace.");
+      requirePermission(grant, "site.create");
+      if (header.principal.kind !== "operator" && ws.siteIds.length >= PLAN_LIMITS[ws.plan].sites) throw planLimit(ws.plan, "sites");
+      this.ctx.storage.transactionSync(() => {
+        this.#sql.exec("INSERT OR IGNORE INTO sites (site_id, added_at) VALUES (?, ?)", siteId, new Date().toISOString());
+        recordWorkspaceAudit(
+          this.#sql,
+          { ...this.#changer("createSite", header.principal, header.client), grant },
+          `site ${siteName}`,
+          siteId,
+        );
+      });
+      return { workspace: this.#read()! };
+    } catch (e) {
+      return refusal(e);
+    }
   }
 
   async update(patch: { name?: string; plan?: Plan }): Promise<WorkspaceRecord | null> {
@@ -73,9 +166,9 @@ export class Workspace extends DurableObject<Env> {
     const current = this.#read();
     if (!current) return null;
     const now = new Date().toISOString();
-    if (patch.name !== undefined) this.ctx.storage.sql.exec("UPDATE workspace SET name = ?, updated_at = ?", patch.name, now);
+    if (patch.name !== undefined) this.#sql.exec("UPDATE workspace SET name = ?, updated_at = ?", patch.name, now);
     if (patch.plan !== undefined) {
-      this.ctx.storage.sql.exec("UPDATE workspace SET plan = ?, updated_at = ?", patch.plan, now);
+      this.#sql.exec("UPDATE workspace SET plan = ?, updated_at = ?", patch.plan, now);
       // Every site gets the new plan before the caller hears back; a failure
       // surfaces as an error and the caller's retry pushes the plan again.
       await Promise.all(current.siteIds.map((id) => this.env.SITE.get(this.env.SITE.idFromName(id)).setPlan(patch.plan as Plan)));
@@ -83,8 +176,346 @@ export class Workspace extends DurableObject<Env> {
     return this.#read();
   }
 
+  /** An API key's grant when the key is live (and "last used" touched); null otherwise. */
+  async verifyApiKey(key: string): Promise<VerifiedKey | null> {
+    await this.#ready;
+    if (!this.#read()) return null;
+    const row = await verifyKey(this.#sql, key);
+    return row ? { keyId: row.id, name: row.name, scope: row.scope, siteId: row.site_id } : null;
+  }
+
+  /** What an invitation offers, for the page that asks the person to accept it. */
+  async lookupInvitation(token: string, now = Date.now()): Promise<{ invitation: Record<string, unknown> } | Refusal> {
+    await this.#ready;
+    try {
+      const ws = this.#read();
+      if (!ws) throw new ApiError("not_found", "This invitation link is not valid. Ask for a new one.");
+      const inv = await pendingInvitation(this.#sql, token, now);
+      const by = readMember(this.#sql, inv.createdBy);
+      return {
+        invitation: {
+          workspaceId: ws.id,
+          workspaceName: ws.name,
+          role: inv.role,
+          email: inv.email,
+          invitedBy: by?.name || by?.email || null,
+          expiresAt: inv.expiresAt,
+        },
+      };
+    } catch (e) {
+      return refusal(e);
+    }
+  }
+
+  /**
+   * Accepts an invitation for a signed-in account: single use, within 7 days, not revoked; an
+   * invitation sent to an address is only for the account with that address. The membership is
+   * pushed to the Account before this answers, so the very next request has it.
+   */
+  async acceptInvitation(
+    token: string,
+    account: AccountRef,
+    client: PrincipalHeader["client"],
+    now = Date.now(),
+  ): Promise<{ membership: Membership } | Refusal> {
+    await this.#ready;
+    try {
+      const ws = this.#read();
+      if (!ws) throw new ApiError("not_found", "This invitation link is not valid. Ask for a new one.");
+      const inv = await pendingInvitation(this.#sql, token, now);
+      if (inv.email !== null && inv.email.toLowerCase() !== account.email.toLowerCase())
+        throw new ApiError("forbidden", `This invitation was sent to ${inv.email}. Sign in with that address to accept it.`, {
+          permission: "invitation.email",
+        });
+      const existing = readMember(this.#sql, account.accountId);
+      const principal: Principal = { kind: "account", accountId: account.accountId, label: account.email, memberships: [] };
+      let seq = 0;
+      let membership: Membership | null = null;
+      this.ctx.storage.transactionSync(() => {
+        markAccepted(this.#sql, inv.id, account.accountId, now);
+        // Someone already in the workspace keeps the higher of the two roles (and their owner seat).
+        const m = existing ?? putMember(this.#sql, { ...account, role: inv.role, siteIds: inv.siteIds, addedBy: inv.createdBy });
+        membership = membershipOf(m, ws.id, ws.name);
+        seq = enqueue(this.#sql, m.accountId, ws.id, membership);
+        recordWorkspaceAudit(this.#sql, this.#changer("acceptInvitation", principal, client), `member ${account.email}`, null, {
+          role: m.role,
+        });
+      });
+      await this.#push(seq, true);
+      return { membership: membership! };
+    } catch (e) {
+      return refusal(e);
+    }
+  }
+
+  /** The one alarm: membership pushes still owed, and the daily audit prune. */
+  override async alarm(): Promise<void> {
+    await this.#ready;
+    const nextPush = await drain(this.#sql, this.#accounts);
+    const last = Number(this.ctx.storage.kv.get("audit_pruned_at") ?? 0);
+    if (Date.now() - last >= DAY_MS) {
+      pruneWorkspaceAudit(this.#sql, Date.now());
+      this.ctx.storage.kv.put("audit_pruned_at", Date.now());
+    }
+    const nextPrune = Number(this.ctx.storage.kv.get("audit_pruned_at")) + DAY_MS;
+    await this.ctx.storage.setAlarm(nextPush === null ? nextPrune : Math.min(nextPush, nextPrune));
+  }
+
+  override async fetch(request: Request): Promise<Response> {
+    await this.#ready;
+    try {
+      const header = readPrincipalHeader(request);
+      if (!header) return errorResponse("unauthorized", "Sign in to the dashboard, or send an API key as Authorization: Bearer <key>.");
+      const ws = this.#read();
+      const grant = ws ? workspaceGrant(header.principal, ws.id) : null;
+      // A workspace the caller is not part of is one they cannot tell exists.
+      if (!ws || !grant) return errorResponse("not_found", "No such workspace.");
+      const entry = matchOperation(request.method, new URL(request.url).pathname);
+      if (!entry) return errorResponse("not_found", "No such endpoint.");
+      // Leaving (removing oneself) needs no permission; the handler checks it is oneself.
+      const self =
+        entry.id === "removeMember" &&
+        header.principal.kind === "account" &&
+        request.url.endsWith(`/members/${header.principal.accountId}`);
+      if (!self) requireOperation(grant, entry);
+      const changer: Changer = { entry, grant, client: header.client };
+      return (
+        ((await this.#router.fetch(request, changer, ws, header.principal)) as Response | undefined) ??
+        errorResponse("not_found", "No such endpoint.")
+      );
+    } catch (err) {
+      return toErrorResponse(err);
+    }
+  }
+
+  #routes(): IttyRouterType<IRequest, [Changer, WorkspaceRecord, Principal]> {
+    // The bodies' schemas (zod) load on the first write, never at start-up (docs/caching.md).
+    const sites = () => import("../src/contract/sites");
+    const inputs = () => import("../src/contract/workspaces");
+    const router = IttyRouter<IRequest, [Changer, WorkspaceRecord, Principal]>({ base: "/workspaces/:id" });
+    const audit = (c: Changer, target: string, siteId: string | null = null, details?: unknown) =>
+      recordWorkspaceAudit(this.#sql, c, target, siteId, details);
+    router.get("/", (_req, c, ws) => {
+      // A member restricted to some sites sees only those.
+      const mb = c.grant.actor.kind === "account" ? this.#restriction(c, ws) : null;
+      return json({ workspace: mb ? { ...ws, siteIds: ws.siteIds.filter((id) => mb.includes(id)) } : ws });
+    });
+    router.patch("/", async (req, c, ws) => {
+      const body = await readJsonObject(req);
+      const patch = parseBody((await sites()).workspacePatch, body, "workspace");
+      // Plans change only by the operator (or, later, billing).
+      if (patch.plan !== undefined && c.grant.role !== "operator")
+        throw new ApiError("forbidden", "Only the operator can change a workspace's plan.", {
+          permission: "operator",
+          role: c.grant.role,
+        });
+      if (patch.name !== undefined && patch.plan === undefined) {
+        this.ctx.storage.transactionSync(() => {
+          this.#sql.exec("UPDATE workspace SET name = ?, updated_at = ?", patch.name, new Date().toISOString());
+          audit(c, `workspace ${patch.name}`, null, { from: ws.name });
+        });
+        return json({ workspace: this.#read() });
+      }
+      const workspace = await this.update(patch);
+      this.ctx.storage.transactionSync(() => audit(c, `workspace ${workspace!.name}`, null, patch));
+      return json({ workspace });
+    });
+    router.get("/members", (_req) => json({ members: listMembers(this.#sql) }));
+    router.patch("/members/:accountId", async (req, c, ws) => {
+      const accountId = req.params.accountId ?? "";
+      const patch = parseBody((await inputs()).memberPatch, await readJsonObject(req), "member");
+      const current = readMember(this.#sql, accountId);
+      if (!current) throw new ApiError("not_found", "No such member.");
+      if (current.role === "owner") throw new ApiError("conflict", "The Owner's role changes only by transferring ownership.");
+      if (patch.siteIds) this.#requireOwnSites(ws, patch.siteIds);
+      let seq = 0;
+      const member = this.ctx.storage.transactionSync(() => {
+        const m = updateMemberRow(this.#sql, accountId, patch);
+        seq = enqueue(this.#sql, accountId, ws.id, membershipOf(m, ws.id, ws.name));
+        audit(c, `member ${m.email}`, null, { role: m.role, siteIds: m.siteIds, from: { role: current.role, siteIds: current.siteIds } });
+        return m;
+      });
+      await this.#push(seq, true);
+      return json({ member });
+    });
+    router.delete("/members/:accountId", async (req, c, ws, principal) => {
+      const accountId = req.params.accountId ?? "";
+      const current = readMember(this.#sql, accountId);
+      if (!current) throw new ApiError("not_found", "No such member.");
+      if (current.role === "owner") throw new ApiError("conflict", "The Owner cannot be removed; transfer ownership first.");
+      const self = principal.kind === "account" && principal.accountId === accountId;
+      if (!self) requirePermission(c.grant, "members.manage");
+      let seq = 0;
+      this.ctx.storage.transactionSync(() => {
+        deleteMember(this.#sql, accountId);
+        seq = enqueue(this.#sql, accountId, ws.id, null);
+        audit(c, `member ${current.email}`, null, { role: current.role, left: self });
+      });
+      // Their Account loses the workspace before this answers: their next request is refused.
+      await this.#push(seq, true);
+      return json({ removed: true, accountId });
+    });
+    router.get("/invitations", (_req) => json({ invitations: listInvitations(this.#sql) }));
+    router.post("/invitations", async (req, c, ws) => {
+      const input = parseBody((await inputs()).invitationCreate, await readJsonObject(req), "invitation");
+      if (input.siteIds) this.#requireOwnSites(ws, input.siteIds);
+      if (c.grant.role !== "operator" && countMembers(this.#sql) >= PLAN_LIMITS[ws.plan].members) throw planLimit(ws.plan, "members");
+      const token = newInvitationToken(ws.id);
+      const tokenHash = await sha256Hex(token);
+      const invitation = this.ctx.storage.transactionSync(() => {
+        const inv = insertInvitation(this.#sql, {
+          tokenHash,
+          email: input.email?.toLowerCase() ?? null,
+          role: input.role,
+          siteIds: input.siteIds ?? null,
+          createdBy: c.grant.actor.id ?? c.grant.actor.label,
+          now: Date.now(),
+        });
+        audit(c, `invitation ${inv.email ?? "(link)"}`, null, { role: inv.role, id: inv.id });
+        return inv;
+      });
+      // The secret is in the fragment: it never reaches a server log or a Referer.
+      const link = `${new URL(req.url).origin}/dashboard/#/invite/${token}`;
+      return json({ invitation, token, link, workspaceName: ws.name }, 201);
+    });
+    router.delete("/invitations/:invitationId", (req, c) => {
+      const invitation = this.ctx.storage.transactionSync(() => {
+        const inv = revokeInvitationRow(this.#sql, req.params.invitationId ?? "");
+        audit(c, `invitation ${inv.email ?? "(link)"}`, null, { id: inv.id });
+        return inv;
+      });
+      return json({ invitation });
+    });
+    router.get("/api-keys", (_req) => json({ apiKeys: listKeys(this.#sql) }));
+    router.post("/api-keys", async (req, c, ws) => {
+      const input = parseBody((await inputs()).apiKeyCreate, await readJsonObject(req), "API key");
+      if (input.siteId) this.#requireOwnSites(ws, [input.siteId]);
+      const { key, hash } = await prepareKey(ws.id);
+      const apiKey = this.ctx.storage.transactionSync(() => {
+        const k = insertKey(this.#sql, {
+          name: input.name,
+          scope: input.scope,
+          siteId: input.siteId ?? null,
+          hash,
+          createdBy: c.grant.actor.label,
+        });
+        audit(c, `API key ${k.name}`, k.siteId, { scope: k.scope, id: k.id });
+        return k;
+      });
+      // The key is shown once, here; the workspace keeps only its SHA-256.
+      return json({ apiKey: { ...apiKey, key } }, 201);
+    });
+    router.delete("/api-keys/:keyId", (req, c) => {
+      const apiKey = this.ctx.storage.transactionSync(() => {
+        const k = revokeKey(this.#sql, req.params.keyId ?? "");
+        audit(c, `API key ${k.name}`, k.siteId, { id: k.id });
+        return k;
+      });
+      return json({ apiKey });
+    });
+    router.get("/audit", async (req, _c, ws) => {
+      const url = new URL(req.url);
+      const q = url.searchParams;
+      const limit = Math.max(1, Math.min(200, Number(q.get("limit") ?? 50) || 50));
+      const page = await mergedAudit(this.#sql, ws.siteIds, (id, f) => this.#sitePage(id, f), {
+        actor: q.get("actor") || null,
+        siteId: q.get("siteId") || null,
+        kind: q.get("kind") || null,
+        before: parseCursor(q.get("before")),
+        from: null,
+        to: null,
+        limit,
+      });
+      return json(page);
+    });
+    router.get("/audit.csv", async (req, _c, ws) => {
+      const q = new URL(req.url).searchParams;
+      const to = q.get("to") ? Date.parse(q.get("to")!) : Date.now();
+      const from = q.get("from") ? Date.parse(q.get("from")!) : to - 90 * DAY_MS;
+      if (!Number.isFinite(from) || !Number.isFinite(to) || to < from)
+        throw new ApiError("bad_request", "`from` and `to` must be ISO dates, `from` first.", { path: "from" });
+      if (to - from > CSV_MAX_RANGE_MS)
+        throw new ApiError("bad_request", "One export covers at most 92 days; export a shorter range.", { path: "from" });
+      const entries = [];
+      let before = null;
+      // Page after page, bounded: at most CSV_MAX_ROWS rows in one file.
+      while (entries.length < CSV_MAX_ROWS) {
+        const page = await mergedAudit(this.#sql, ws.siteIds, (id, f) => this.#sitePage(id, f), {
+          actor: q.get("actor") || null,
+          siteId: q.get("siteId") || null,
+          kind: q.get("kind") || null,
+          before,
+          from,
+          to,
+          limit: 200,
+        });
+        entries.push(...page.entries);
+        if (!page.next) break;
+        before = parseCursor(page.next);
+      }
+      return new Response(auditCsv(entries.slice(0, CSV_MAX_ROWS)), {
+        headers: {
+          "content-type": "text/csv; charset=utf-8",
+          "content-disposition": `attachment; filename="activity-${ws.id}.csv"`,
+          "cache-control": "no-store",
+        },
+      });
+    });
+    return router;
+  }
+
+  /** The sites a restricted member may see, or null for every site. */
+  #restriction(c: Changer, ws: WorkspaceRecord): string[] | null {
+    const m = c.grant.actor.id && ws.id ? readMember(this.#sql, c.grant.actor.id) : null;
+    return m?.siteIds ?? null;
+  }
+
+  #requireOwnSites(ws: WorkspaceRecord, siteIds: readonly string[]): void {
+    const unknown = siteIds.filter((id) => !ws.siteIds.includes(id));
+    if (unknown.length)
+      throw new ApiError("bad_request", `Not a site of this workspace: ${unknown[0]}.`, { path: "siteIds", siteIds: unknown });
+  }
+
+  #sitePage(siteId: string, f: AuditFilter): Promise<AuditRow[]> {
+    return Promise.resolve(this.env.SITE.get(this.env.SITE.idFromName(siteId)).auditPage(f)) as Promise<AuditRow[]>;
+  }
+
+  #changer(operationId: string, principal: Principal, client: PrincipalHeader["client"] = { ip: null, country: null }): Changer {
+    const entry: AccessEntry = ACCESS_BY_ID.get(operationId) ?? {
+      id: operationId,
+      method: "post",
+      path: "",
+      kind: "Members",
+      access: { who: "account" },
+    };
+    // Only the actor and operation of this grant are read (for the audit row); it grants nothing.
+    const grant: Grant = { permissions: new Set(), role: "owner", actor: actorOf(principal) };
+    return { entry, grant, client };
+  }
+
+  /** The Account objects, when this deployment has them (the ACCOUNT binding). */
+  #accounts: AccountLookup = (accountId) => {
+    const ns = (this.env as unknown as { ACCOUNT?: DurableObjectNamespace }).ACCOUNT;
+    return ns ? (ns.get(ns.idFromName(accountId)) as unknown as MembershipHolder) : null;
+  };
+
+  /**
+   * Pushes one outbox row. `strict`: a failure is this request's answer (502: saved, and retried
+   * by the alarm within a minute); otherwise the alarm alone retries.
+   */
+  async #push(seq: number, strict = false): Promise<void> {
+    const delivered = await deliver(this.#sql, seq, this.#accounts);
+    if (delivered) return;
+    await this.ctx.storage.setAlarm(Date.now() + 5_000);
+    if (strict)
+      throw new ApiError(
+        "bad_gateway",
+        "Saved, but the member's account has not heard yet; it takes effect within a minute. Retry to confirm.",
+      );
+  }
+
   #read(): WorkspaceRecord | null {
-    const sql = this.ctx.storage.sql;
+    const sql = this.#sql;
     const row = sql
       .exec<{ id: string; name: string; plan: string; created_at: string; updated_at: string }>("SELECT * FROM workspace")
       .toArray()[0];

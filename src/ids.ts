@@ -87,3 +87,7 @@ export function safeEqual(a: string, b: string): boolean {
   if (ea.byteLength !== eb.byteLength) return false;
   return crypto.subtle.timingSafeEqual(ea, eb);
 }
+
+/** A workspace API key (`ak_`) and invitation token (`iv_`): the workspace's random part, then 40 random characters. */
+export const newApiKey = (workspaceId: string): string => `ak_${workspaceId.slice(3)}_${randomId(40)}`;
+export const newInvitationToken = (workspaceId: string): string => `iv_${workspaceId.slice(3)}_${randomId(40)}`;

@@ -26,6 +26,7 @@ type Args = [Env, ExecutionContext];
 const dashboard = () => import("./routes/dashboard");
 const sessions = () => import("./routes/sessions");
 const accounts = () => import("./routes/accounts");
+const invitations = () => import("./routes/invitations");
 
 async function siteIdParam(env: Env, raw: string | undefined): Promise<string> {
   if (!raw || !(await mayBeIssued(env, raw))) throw new ApiError("not_found", "Unknown webhook URL.");
@@ -68,9 +69,11 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
   .options("/v1/*", () => new Response(null, { status: 204, headers: CORS_HEADERS }))
   .get("/v1/*", (req, env, ctx) => contentApi(req, env, ctx))
   .post("/workspaces", async (req, env) => (await dashboard()).createWorkspace(req, env))
-  .get("/workspaces/:id", async (req, env) => (await dashboard()).getWorkspace(req, env, req.params.id))
-  .patch("/workspaces/:id", async (req, env) => (await dashboard()).patchWorkspace(req, env, req.params.id))
+  .all("/workspaces/:id", async (req, env, ctx) => (await dashboard()).workspaceDashboard(req, env, ctx, req.params.id))
+  .all("/workspaces/:id/*", async (req, env, ctx) => (await dashboard()).workspaceDashboard(req, env, ctx, req.params.id))
   .post("/sites", async (req, env) => (await dashboard()).createSite(req, env))
+  .post("/invitations/lookup", async (req, env) => (await invitations()).lookupInvitation(req, env))
+  .post("/invitations/accept", async (req, env) => (await invitations()).acceptInvitation(req, env))
   .all("/sites/:siteId", async (req, env) => (await dashboard()).siteDashboard(req, env, req.params.siteId))
   .all("/sites/:siteId/*", async (req, env) => (await dashboard()).siteDashboard(req, env, req.params.siteId));
 

@@ -11,5 +11,5 @@ export const PLAN_FEATURES: { label: string; from: Plan }[] = [
   },
 ];
 
-const ORDER: Plan[] = ["starter", "pro", "seo_engine"];
+const ORDER: Plan[] = ["free", "starter", "pro", "seo_engine"];
 export const includes = (plan: Plan, from: Plan): boolean => ORDER.indexOf(plan) >= ORDER.indexOf(from);

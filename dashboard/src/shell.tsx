@@ -15,6 +15,7 @@ import { Domains } from "./screens/domains";
 import { PlanScreen } from "./screens/plan";
 import { Search } from "./screens/search";
 import { SeoEngine } from "./screens/seo-engine";
+import { Workspace } from "./screens/workspace";
 import { loadSite, site, siteError } from "./site-state";
 import type { Session } from "./types";
 import { ErrorNotice } from "./ui";
@@ -34,7 +35,7 @@ const NAV = [
 export function Shell(props: { session: Session; path: string[] }) {
   const { session: s, path } = props;
   const [first, screen, ...rest] = path;
-  const own = first === "operator" || first === "account";
+  const own = first === "operator" || first === "account" || first === "workspace";
   const siteId = own ? undefined : (first ?? s.siteId);
 
   useEffect(() => {
@@ -72,6 +73,13 @@ export function Shell(props: { session: Session; path: string[] }) {
                   </a>
                 </li>
               ))}
+            {open && s.kind !== "site" && (
+              <li>
+                <a href={href("workspace", open.workspaceId)} aria-current={first === "workspace" ? "page" : undefined}>
+                  Workspace
+                </a>
+              </li>
+            )}
             {s.kind === "account" && (
               <li>
                 <a href={href("account")} aria-current={first === "account" ? "page" : undefined}>
@@ -95,6 +103,8 @@ export function Shell(props: { session: Session; path: string[] }) {
       <main id="main">
         {first === "operator" ? (
           <Operator />
+        ) : first === "workspace" && screen ? (
+          <Workspace key={screen} workspaceId={screen} />
         ) : first === "account" ? (
           <AccountScreen />
         ) : siteError.value ? (

@@ -29,7 +29,7 @@ export type FieldType = Field["type"];
 export const FIELD_TYPES: readonly FieldType[] = SERVICE_FIELD_TYPES;
 export const INDEXABLE: ReadonlySet<FieldType> = INDEXABLE_TYPES;
 
-export const PLAN_NAMES: Record<Plan, string> = { starter: "Starter", pro: "Pro", seo_engine: "SEO Engine" };
+export const PLAN_NAMES: Record<Plan, string> = { free: "Free", starter: "Starter", pro: "Pro", seo_engine: "SEO Engine" };
 
 export const TYPE_NAMES: Record<FieldType, string> = {
   text: "Plain text",

@@ -13,6 +13,8 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   request_timeout: 408,
   conflict: 409,
+  /** Was valid once and is no more: an invitation used, revoked or expired. */
+  gone: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   capture_failed: 422,

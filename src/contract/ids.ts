@@ -35,3 +35,22 @@ export function siteIdOfToken(token: string): string | null {
 export function siteIdOfAdminKey(key: string): string | null {
   return ADMIN_KEY.exec(key)?.[1] ?? null;
 }
+
+/**
+ * Workspace credentials carry their workspace the same way: an API key `ak_<ws>_<random40>` and an
+ * invitation token `iv_<ws>_<random40>` route to the workspace object, which keeps only their hashes.
+ */
+const API_KEY = /^ak_([a-z2-7]{16})_[a-z2-7]{40}$/;
+const INVITATION = /^iv_([a-z2-7]{16})_[a-z2-7]{40}$/;
+
+/** The workspace an API key names, or null when it is not an API key at all. */
+export function workspaceIdOfApiKey(key: string): string | null {
+  const ws = API_KEY.exec(key)?.[1];
+  return ws ? `ws_${ws}` : null;
+}
+
+/** The workspace an invitation token names, or null when it is not one. */
+export function workspaceIdOfInvitation(token: string): string | null {
+  const ws = INVITATION.exec(token)?.[1];
+  return ws ? `ws_${ws}` : null;
+}

@@ -1,6 +1,7 @@
 import { ApiError } from "./errors";
 
-export const PLANS = ["starter", "pro", "seo_engine"] as const;
+/** `free`: what a person's own new workspace starts on (self-serve); starter's features, fewer sites and members. */
+export const PLANS = ["free", "starter", "pro", "seo_engine"] as const;
 export type Plan = (typeof PLANS)[number];
 
 export interface Entitlements {
@@ -15,6 +16,30 @@ export function entitlements(plan: Plan): Entitlements {
     features: { advancedLists: proOrAbove, serverRendering: plan === "seo_engine" },
     flags: { aiSearch: proOrAbove },
   };
+}
+
+/**
+ * How many sites and members (pending invitations count) a workspace of each plan may have,
+ * enforced on self-serve site creation and on invitations. The operator is not held to them.
+ */
+export const PLAN_LIMITS: Readonly<Record<Plan, { sites: number; members: number }>> = {
+  free: { sites: 1, members: 3 },
+  starter: { sites: 3, members: 5 },
+  pro: { sites: 10, members: 25 },
+  seo_engine: { sites: 25, members: 50 },
+};
+
+const NEXT_PLAN: Readonly<Record<Plan, Plan | null>> = { free: "starter", starter: "pro", pro: "seo_engine", seo_engine: null };
+
+/** The one 403 for a plan's limit: which, how many, and the plan that allows more. */
+export function planLimit(plan: Plan, limit: "sites" | "members"): ApiError {
+  const max = PLAN_LIMITS[plan][limit];
+  const next = NEXT_PLAN[plan];
+  return new ApiError(
+    "plan_required",
+    `This workspace's plan allows ${max} ${limit === "sites" ? (max === 1 ? "site" : "sites") : max === 1 ? "member" : "members"}${next ? `; the ${next} plan allows more` : ""}. Ask the operator to change the plan.`,
+    { limit, max, requiredPlan: next },
+  );
 }
 
 type Feature = "advancedLists" | "aiSearch" | "serverRendering";

@@ -40,6 +40,15 @@ export const accountExistsMail = (to: string, signInUrl: string, resetUrl: strin
     ],
   });
 
+export const invitationMail = (to: string, what: { workspace: string; role: string; invitedBy: string }, url: string): Mail =>
+  build("invitation", to, `You are invited to ${what.workspace}`, {
+    lines: [
+      `${what.invitedBy} invited you to the workspace "${what.workspace}" on open-content-edge, as ${what.role}.`,
+      "The link below works once, for 7 days. Sign in, or create your account with this address, to accept.",
+    ],
+    link: { label: "Accept the invitation", url },
+  });
+
 export const passwordResetMail = (to: string, url: string): Mail =>
   build("password_reset", to, "Reset your password", {
     lines: [

@@ -67,8 +67,9 @@ const SECURITY: Record<Auth, Json[]> = {
   none: [],
   publicToken: [],
   serviceToken: [{ serviceToken: [] }],
-  siteKey: [{ siteKey: [] }, { operator: [] }, { session: [] }],
+  siteKey: [{ siteKey: [] }, { apiKey: [] }, { operator: [] }, { session: [] }],
   operator: [{ operator: [] }, { session: [] }],
+  workspace: [{ apiKey: [] }, { operator: [] }, { session: [] }],
   account: [{ session: [] }],
 };
 
@@ -181,6 +182,12 @@ export function buildDocument(version: string): Json {
       headers: headerComponents(),
       securitySchemes: {
         siteKey: { type: "http", scheme: "bearer", description: "A site's admin key (`sk_…`), shown once when the site is created." },
+        apiKey: {
+          type: "http",
+          scheme: "bearer",
+          description:
+            "A workspace API key (`ak_…`): read-only or full, optionally one site; shown once when created (`POST /workspaces/{id}/api-keys`). What it may do is the README's role table (read = Viewer; full = Administrator on sites, never members, keys or the workspace).",
+        },
         operator: {
           type: "http",
           scheme: "bearer",

@@ -5,11 +5,13 @@ import { serviceOperations } from "../routes/service.operations";
 import { sessionOperations } from "../routes/sessions.operations";
 import { accountOperations } from "../routes/accounts.operations";
 import { ssrOperations } from "../routes/ssr.operations";
+import { workspaceOperations } from "../routes/workspaces.operations";
 import type { Operation } from "./registry";
 
 export const OPERATIONS: readonly Operation[] = [
   ...contentOperations,
   ...dashboardOperations,
+  ...workspaceOperations,
   ...ssrOperations,
   ...sessionOperations,
   ...accountOperations,

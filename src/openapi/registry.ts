@@ -10,7 +10,7 @@ import { ERROR_STATUS, type ErrorCode } from "../contract/errors";
 export type Method = "get" | "post" | "put" | "patch" | "delete";
 
 /** Who may call: the names of the document's security schemes (see document.ts), or none. */
-export type Auth = "none" | "publicToken" | "serviceToken" | "siteKey" | "operator" | "account";
+export type Auth = "none" | "publicToken" | "serviceToken" | "siteKey" | "operator" | "workspace" | "account";
 
 export interface Param {
   name: string;
@@ -67,9 +67,10 @@ export function operation(op: Operation): Operation {
 /** Every error an operation can answer: its own plus those its auth and body imply. */
 export function errorsOf(op: Operation): ErrorCode[] {
   const codes = new Set<ErrorCode>(op.errors);
-  if (op.auth === "siteKey" || op.auth === "operator" || op.auth === "account") codes.add("unauthorized");
-  // A change made with the dashboard's session cookie from another origin.
-  if ((op.auth === "siteKey" || op.auth === "operator" || op.auth === "account") && op.method !== "get") codes.add("forbidden");
+  const dashboard = op.auth === "siteKey" || op.auth === "operator" || op.auth === "workspace" || op.auth === "account";
+  if (dashboard) codes.add("unauthorized");
+  // A change made with the dashboard's session cookie from another origin, or one the caller's role does not allow.
+  if (dashboard && op.method !== "get") codes.add("forbidden");
   if (op.body) for (const c of ["bad_request", "payload_too_large", "unsupported_media_type"] as const) codes.add(c);
   // Rate limits (src/contract/limits.ts): content reads and search that miss the cache, rendered
   // pages, dashboard writes, every request with the operator's Bearer token (which any siteKey
@@ -79,6 +80,7 @@ export function errorsOf(op: Operation): ErrorCode[] {
     op.auth === "serviceToken" ||
     op.auth === "siteKey" ||
     op.auth === "operator" ||
+    op.auth === "workspace" ||
     op.path.startsWith("/hooks/")
   )
     codes.add("rate_limited");

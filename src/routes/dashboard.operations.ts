@@ -1,8 +1,9 @@
 /** The dashboard API (operator token, or a site's admin key under /sites/:siteId) as operations of the OpenAPI document. */
 import { z } from "zod";
 import { collectionInputSchema } from "../contract/fields";
+import { workspaceCreateByAccount } from "../contract/workspaces";
 import { batchInputSchema, itemInputSchema, itemPatchSchema } from "../contract/items";
-import { mediaInputSchema, mediaPatchSchema, sitePatchSchema, siteCreate, workspaceCreate, workspacePatch } from "../contract/sites";
+import { mediaInputSchema, mediaPatchSchema, sitePatchSchema, siteCreate, workspaceCreate } from "../contract/sites";
 import { DASHBOARD_SEARCH_MAX } from "../contract/limits";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "../shared/list-params";
 import {
@@ -44,34 +45,12 @@ const operatorOps: Operation[] = [
     path: "/workspaces",
     tag: "Workspaces",
     summary: "Create a workspace",
+    description:
+      "The operator names the plan. A signed-in account sends only `name`: the workspace starts on the Free plan with them as its Owner (at most 50 workspaces per account).",
     auth: "operator",
-    body: workspaceCreate,
+    body: z.union([workspaceCreate, workspaceCreateByAccount]),
     responses: { 201: json("Created.", workspace) },
-    errors: [],
-  }),
-  operation({
-    id: "getWorkspace",
-    method: "get",
-    path: "/workspaces/{id}",
-    tag: "Workspaces",
-    summary: "Read a workspace and its sites",
-    auth: "operator",
-    params: [P.workspaceId],
-    responses: { 200: json("The workspace.", workspace) },
-    errors: ["not_found"],
-  }),
-  operation({
-    id: "updateWorkspace",
-    method: "patch",
-    path: "/workspaces/{id}",
-    tag: "Workspaces",
-    summary: "Rename a workspace or change its plan",
-    description: "Every site of the workspace has the new plan when this returns.",
-    auth: "operator",
-    params: [P.workspaceId],
-    body: workspacePatch,
-    responses: { 200: json("The workspace.", workspace) },
-    errors: ["not_found"],
+    errors: ["conflict"],
   }),
   operation({
     id: "createSite",
@@ -80,11 +59,11 @@ const operatorOps: Operation[] = [
     tag: "Sites",
     summary: "Create a site",
     description:
-      "Without `workspaceId` a one-site workspace is created with `plan` (default `starter`). The admin key is shown only in this answer; the site stores its SHA-256.",
+      "The operator: without `workspaceId` a one-site workspace is created with `plan` (default `starter`). A signed-in member with `site.create` (Owner, Administrator): `workspaceId` is required, and the plan's site limit applies (403 `plan_required`). The admin key is shown only in this answer; the site stores its SHA-256.",
     auth: "operator",
     body: siteCreate,
     responses: { 201: json("Created, with the admin key.", z.strictObject({ site: CreatedSite }), { site: examples.createdSite }) },
-    errors: ["not_found"],
+    errors: ["not_found", "plan_required"],
   }),
   operation({
     id: "updateSite",

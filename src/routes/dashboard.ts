@@ -1,6 +1,5 @@
 import type { z } from "zod";
 import { authorizeSite, callerOf, requireOperator } from "../auth";
-import { principalHeaders } from "../accounts/principal";
 import { forgetAllSites } from "../edge/site-meta";
 import { ApiError } from "../contract/errors";
 import { json, readJsonObject } from "../http/json";
@@ -13,8 +12,16 @@ import { enforce } from "../limits/rate-limit";
 import { siteStub, workspaceStub } from "../stubs";
 import { SESSION_HEADER, OPERATOR_HEADER } from "../contract/headers";
 import { fromSite, internalRequest, withBufferedBody } from "./forward";
-import { workspaceCreate, workspacePatch, siteCreate } from "../contract/sites";
+import { workspaceCreate, siteCreate } from "../contract/sites";
 import { type Site } from "../contract/responses";
+import { clientOf, principalHeader } from "../access/principal-header";
+import type { PrincipalHeader } from "../contract/principal";
+import { accountOf, apiKeyPrincipal, workspacePrincipal } from "./principal";
+import { MAX_MEMBERSHIPS, type Role } from "../contract/principal";
+import { deliver } from "../mail/deliver";
+import { invitationMail } from "../mail/templates";
+import { ROLE_LABEL } from "../access/roles";
+import { type Refusal, workspaceCreateByAccount } from "../contract/workspaces";
 
 function workspaceId(raw: string | undefined): string {
   if (!raw || !isWorkspaceId(raw)) throw new ApiError("not_found", "No such workspace.");
@@ -22,46 +29,100 @@ function workspaceId(raw: string | undefined): string {
 }
 
 export async function createWorkspace(request: Request, env: Env): Promise<Response> {
+  // A signed-in person creates their own workspace on the Free plan and becomes its Owner.
+  const account = await accountOf(request, env);
+  if (account) {
+    await enforce(env, "writes", `${clientKey(request, env)}|${account.accountId}`);
+    const input = parseBody(workspaceCreateByAccount, await readJsonObject(request), "workspace");
+    if (account.memberships.length >= MAX_MEMBERSHIPS)
+      throw new ApiError("conflict", `An account may belong to at most ${MAX_MEMBERSHIPS} workspaces.`);
+    const id = newWorkspaceId();
+    const workspace = await workspaceStub(env, id).create({
+      id,
+      name: input.name,
+      plan: "free",
+      owner: { accountId: account.accountId, email: account.label, name: "" },
+      by: { principal: account, client: clientOf(request) },
+    });
+    return json({ workspace }, 201);
+  }
   await requireOperator(request, env);
   await enforce(env, "writes", `${clientKey(request, env)}|operator`);
   const input = parseBody(workspaceCreate, await readJsonObject(request), "workspace");
   const id = newWorkspaceId();
-  const workspace = await workspaceStub(env, id).create({ id, ...input });
+  const workspace = await workspaceStub(env, id).create({
+    id,
+    ...input,
+    by: { principal: { kind: "operator" }, client: clientOf(request) },
+  });
   return json({ workspace }, 201);
 }
 
-export async function getWorkspace(request: Request, env: Env, id: string | undefined): Promise<Response> {
-  await requireOperator(request, env);
-  const workspace = await workspaceStub(env, workspaceId(id)).get();
-  if (!workspace) throw new ApiError("not_found", "No such workspace.");
-  return json({ workspace });
-}
-
-export async function patchWorkspace(request: Request, env: Env, id: string | undefined): Promise<Response> {
-  await requireOperator(request, env);
-  await enforce(env, "writes", `${clientKey(request, env)}|operator`);
+/**
+ * Everything under /workspaces/:id is the workspace object's (members, invitations, API keys, the
+ * audit log, its name and plan); the front Worker says who is calling and the workspace checks
+ * their role (src/access/).
+ */
+export async function workspaceDashboard(request: Request, env: Env, ctx: ExecutionContext, id: string | undefined): Promise<Response> {
+  const principal = await workspacePrincipal(request, env);
   const wsId = workspaceId(id);
-  const patch = parseBody(workspacePatch, await readJsonObject(request), "workspace");
-  const workspace = await workspaceStub(env, wsId).update(patch);
-  if (!workspace) throw new ApiError("not_found", "No such workspace.");
-  if (patch.plan) forgetAllSites();
-  return json({ workspace });
+  if (request.method !== "GET" && request.method !== "HEAD") await enforce(env, "writes", `${clientKey(request, env)}|${wsId}`);
+  const response = await workspaceStub(env, wsId).fetch(
+    internalRequest(await withBufferedBody(request), principalHeader(principal, request)),
+  );
+  // An invitation to an address is mailed from here (after the answer, through the one mail interface).
+  if (request.method === "POST" && response.status === 201 && new URL(request.url).pathname.endsWith("/invitations")) {
+    const body = (await response.clone().json()) as {
+      invitation: { email: string | null; role: string };
+      link: string;
+      workspaceName: string;
+    };
+    if (body.invitation.email) {
+      const by = principal.kind === "account" || principal.kind === "apiKey" ? principal.label : "The operator";
+      deliver(
+        ctx,
+        env,
+        invitationMail(
+          body.invitation.email,
+          { workspace: body.workspaceName, role: ROLE_LABEL[body.invitation.role as Role] ?? body.invitation.role, invitedBy: by },
+          body.link,
+        ),
+      );
+    }
+  }
+  // A plan change reached every site; this isolate's copies of site facts follow at once.
+  if (request.method === "PATCH" && response.ok && new URL(request.url).pathname.split("/").length === 3) forgetAllSites();
+  return response;
 }
 
 export async function createSite(request: Request, env: Env): Promise<Response> {
-  await requireOperator(request, env);
-  await enforce(env, "writes", `${clientKey(request, env)}|operator`);
+  // A member with site.create (Owner, Administrator) adds a site to their workspace, within the plan's limit.
+  const account = await accountOf(request, env);
+  if (!account) await requireOperator(request, env);
+  await enforce(env, "writes", `${clientKey(request, env)}|${account?.accountId ?? "operator"}`);
   const input = parseBody(siteCreate, await readJsonObject(request), "site");
+  if (account && (input.workspaceId === undefined || input.plan !== undefined))
+    throw new ApiError("bad_request", "Name the workspace the site belongs to (`workspaceId`); its plan is the workspace's.", {
+      path: "workspaceId",
+    });
   const secret = siteIdSecret(env);
   if (!secret) throw new ApiError("not_configured", "Set the SITE_ID_SECRET secret (16 characters or more) before creating sites.");
   const siteId = newSiteId(secret);
+  const by: PrincipalHeader = { principal: account ?? { kind: "operator" }, client: clientOf(request) };
   let wsId = input.workspaceId;
   if (wsId === undefined) {
     wsId = newWorkspaceId();
-    await workspaceStub(env, wsId).create({ id: wsId, name: input.name, plan: input.plan ?? "starter" });
+    await workspaceStub(env, wsId).create({ id: wsId, name: input.name, plan: input.plan ?? "starter", by });
   }
-  const workspace = isWorkspaceId(wsId) ? await workspaceStub(env, wsId).addSite(siteId) : null;
-  if (!workspace) throw new ApiError("not_found", `No workspace "${wsId}".`, { workspaceId: wsId });
+  // The workspace registers and audits the site (the operator is held to no plan limit).
+  const added = isWorkspaceId(wsId) ? await workspaceStub(env, wsId).addSiteAs(siteId, input.name, by) : null;
+  if (!added) throw new ApiError("not_found", `No workspace "${wsId}".`, { workspaceId: wsId });
+  if ("error" in added) {
+    const { error } = added as Refusal;
+    if (error.code === "not_found") throw new ApiError("not_found", `No workspace "${wsId}".`, { workspaceId: wsId });
+    throw new ApiError(error.code, error.message, error.details);
+  }
+  const workspace = added.workspace;
   const token = newPublicToken(siteId);
   const adminKey = newAdminKey(siteId);
   const stub = siteStub(env, siteId);
@@ -80,7 +141,24 @@ export async function siteDashboard(request: Request, env: Env, siteId: string |
     await authorizeSite(request, env, "-");
     throw new ApiError("not_found", "No such site.");
   }
+  // A workspace API key: its workspace vouched for it; the site checks that it is one of its own.
+  const keyPrincipal = await apiKeyPrincipal(request, env);
+  if (keyPrincipal) return siteRequest(request, env, siteId, principalHeader(keyPrincipal, request));
   const principal = await authorizeSite(request, env, siteId);
+  // Who is calling travels with every request (PRINCIPAL_HEADER: the site's role checks and audit
+  // log, src/access/); the legacy headers stay as they were.
+  const extra: Record<string, string> = {
+    ...principalHeader(callerOf(principal), request),
+    ...(principal.kind === "operator"
+      ? { [OPERATOR_HEADER]: "1" }
+      : principal.kind === "site" && principal.session
+        ? { [SESSION_HEADER]: principal.session }
+        : {}),
+  };
+  return siteRequest(request, env, siteId, extra);
+}
+
+async function siteRequest(request: Request, env: Env, siteId: string, extra: Record<string, string>): Promise<Response> {
   if (request.method !== "GET" && request.method !== "HEAD") {
     await enforce(env, "writes", `${clientKey(request, env)}|${siteId}`);
     const path = new URL(request.url).pathname;
@@ -89,14 +167,5 @@ export async function siteDashboard(request: Request, env: Env, siteId: string |
   }
   // The operator may name any id; one nobody was issued is answered here, costing no object.
   if (!(await mayBeIssued(env, siteId))) throw new ApiError("not_found", "No such site.");
-  // Who is calling travels with every request (PRINCIPAL_HEADER); the legacy headers stay as they were.
-  const extra: Record<string, string> = {
-    ...principalHeaders(request, callerOf(principal)),
-    ...(principal.kind === "operator"
-      ? { [OPERATOR_HEADER]: "1" }
-      : principal.kind === "site" && principal.session
-        ? { [SESSION_HEADER]: principal.session }
-        : {}),
-  };
   return fromSite(siteId, await siteStub(env, siteId).fetch(internalRequest(await withBufferedBody(request), extra)));
 }

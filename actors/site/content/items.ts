@@ -13,6 +13,7 @@ import {
   findItem,
   findItemIdByRef,
   insertItem,
+  setItemAuthor,
   takenSlugs,
   updateItemContent,
   updateItemStatus,
@@ -78,6 +79,8 @@ export async function createItems(
   lookups: DataLookups,
   inputs: readonly unknown[],
   pathPrefix: (i: number) => string,
+  // Authorship and audit rows of what was created, written in the same transaction (site-access).
+  inTransaction: (rows: ItemRow[]) => ItemRow[] = (rows) => rows,
 ): Promise<ItemRow[]> {
   const { itemInputSchema } = await import("../../../src/contract/items");
   const sql = storage.sql;
@@ -113,21 +116,23 @@ export async function createItems(
   }
   const now = new Date().toISOString();
   return storage.transactionSync(() =>
-    prepared.map((p) => {
-      for (const m of p.media) insertMedia(sql, m);
-      const row = insertItem(sql, {
-        id: p.id,
-        collectionId: collection.id,
-        slug: p.slug,
-        status: p.publish ? "published" : "draft",
-        data: JSON.stringify(p.data),
-        searchText: searchTextOf(collection.fields, p.data),
-        publishedAt: p.publish ? now : null,
-        now,
-      });
-      keepPublicData(sql, collection, row.seq, p.data);
-      return row;
-    }),
+    inTransaction(
+      prepared.map((p) => {
+        for (const m of p.media) insertMedia(sql, m);
+        const row = insertItem(sql, {
+          id: p.id,
+          collectionId: collection.id,
+          slug: p.slug,
+          status: p.publish ? "published" : "draft",
+          data: JSON.stringify(p.data),
+          searchText: searchTextOf(collection.fields, p.data),
+          publishedAt: p.publish ? now : null,
+          now,
+        });
+        keepPublicData(sql, collection, row.seq, p.data);
+        return row;
+      }),
+    ),
   );
 }
 
@@ -161,4 +166,12 @@ export function setStatus(sql: SqlStorage, row: ItemRow, status: "draft" | "publ
 
 export function deleteItem(sql: SqlStorage, row: ItemRow): void {
   deleteItemRow(sql, row.seq);
+}
+
+/**
+ * Who created (`created`) or last changed the rows: the account or key id of the caller, null for
+ * the operator and admin keys. Called in the transaction of the change; returns the rows as stored.
+ */
+export function stampAuthor(sql: SqlStorage, rows: readonly ItemRow[], actorId: string | null, created: boolean): ItemRow[] {
+  return rows.map((r) => setItemAuthor(sql, r.seq, actorId, created));
 }

@@ -10,7 +10,7 @@ import { deleteCollection, putCollection } from "../content/collections";
 import { collectionInputSchema } from "../../../src/contract/fields";
 import { seoDefaultsOf, titleFieldOf } from "../../../src/contract/item-title";
 import { batchInputSchema, itemPatchSchema } from "../../../src/contract/items";
-import { createItems, deleteItem, patchItem, lookupsFor, readItem, setStatus, toDashboardItem } from "../content/items";
+import { createItems, deleteItem, patchItem, lookupsFor, readItem, setStatus, stampAuthor, toDashboardItem } from "../content/items";
 import { insertMedia, newMedia, toMediaRef } from "../content/media";
 import { readImageResizingHosts, setAdminKeyHash, updateSite } from "../storage/site-row";
 import { refreshPublicData } from "../reads/public-items";
@@ -21,13 +21,17 @@ import { newAdminKey, sha256Hex } from "../../../src/ids";
 import { SessionStore } from "../../../src/sessions/store";
 import type { SiteContext } from "../context";
 import { mediaInputSchema, mediaPatchSchema, sitePatchSchema } from "../../../src/contract/sites";
+import { needs, ownItem, type SiteAccess } from "../access/site-access";
+import { recordAudit } from "../access/audit";
 
 /**
  * The site's dashboard API. The front Worker has already checked the caller
  * (operator or this site's admin key, see `authorizeDashboard`).
  */
 export function dashboardRoutes(s: SiteContext) {
-  const router = IttyRouter({ base: "/sites/:siteId" });
+  const router = IttyRouter<IRequest, [SiteAccess]>({ base: "/sites/:siteId" });
+  // Every change writes its audit row inside its own transaction (access/audit.ts).
+  const audit = (a: SiteAccess, target: string, details?: unknown) => recordAudit(s.sql, a, target, details);
   const collection = (slug: string): Collection => {
     const c = s.collections().find((x) => x.slug === slug);
     if (!c) throw new ApiError("not_found", `No collection "${slug}".`);
@@ -51,13 +55,14 @@ export function dashboardRoutes(s: SiteContext) {
       if (!site) throw new ApiError("not_found", "No such site.");
       return json({ site: presentSite(site) });
     })
-    .patch("/", async (req) => {
+    .patch("/", async (req, a) => {
       // The owner renames the site in the dashboard's Settings; the name can appear on rendered pages.
       const patch = parseBody(sitePatchSchema, await readJsonObject(req), "site");
       const hosts = patch.imageResizingHosts ? [...new Set(patch.imageResizingHosts)] : undefined;
       const before = [...readImageResizingHosts(s.sql)].join(",");
       s.storage.transactionSync(() => {
         updateSite(s.sql, { ...patch, imageResizingHosts: hosts });
+        audit(a, `site ${s.site()!.id}`, { fields: Object.keys(patch) });
         // Every published srcset is kept with its item: they follow the new hosts at once.
         if (hosts && hosts.join(",") !== before) for (const c of s.collections()) refreshPublicData(s.sql, c, false);
       });
@@ -66,18 +71,23 @@ export function dashboardRoutes(s: SiteContext) {
       return json({ site: presentSite(s.site()!) });
     })
     .get("/search", () => json({ search: s.search().status() }))
-    .post("/search/retry", () => {
-      const retried = s.search().retryFailed();
+    .post("/search/retry", (_req, a) => {
+      const retried = s.storage.transactionSync(() => {
+        const n = s.search().retryFailed();
+        audit(a, "search index", { retried: n });
+        return n;
+      });
       return json({ retried, search: s.search().status() });
     })
     .get("/stats", () => json({ stats: siteStats(s.sql, s.collections()) }))
-    .post("/admin-key", async () => {
+    .post("/admin-key", async (_req, a) => {
       // The new key is shown once; the old key and every session made with it stop working now.
       const adminKey = newAdminKey(s.site()!.id);
       const hash = await sha256Hex(adminKey);
       s.storage.transactionSync(() => {
         setAdminKeyHash(s.sql, hash);
         new SessionStore(s.sql).endAll();
+        audit(a, "site admin key");
       });
       s.siteChanged();
       return json({ adminKey });
@@ -89,49 +99,73 @@ export function dashboardRoutes(s: SiteContext) {
       const { media, total } = listMedia(s.sql, s.collections(), page, limit);
       return json({ media, page, limit, total, totalPages: Math.ceil(total / limit) });
     })
-    .patch("/media/:id", async (req) => {
+    .patch("/media/:id", async (req, a) => {
       const { alt } = parseBody(mediaPatchSchema, await readJsonObject(req), "media");
-      const media = s.storage.transactionSync(() => updateMediaAlt(s.sql, s.collections(), req.params.id ?? "", alt));
+      const media = s.storage.transactionSync(() => {
+        const m = updateMediaAlt(s.sql, s.collections(), req.params.id ?? "", alt);
+        audit(a, `media ${req.params.id ?? ""}`);
+        return m;
+      });
       // Published items show media alt text; cached answers must follow.
       s.contentChanged();
       return json({ media });
     })
     .get("/collections", () => json({ collections: s.collections().map(collectionAnswer) }))
     .get("/collections/:slug", (req) => json({ collection: collectionAnswer(collection(slugParam(req))) }))
-    .put("/collections/:slug", async (req) => {
+    .put("/collections/:slug", async (req, a) => {
       const slug = slugParam(req);
       const input = parseBody(collectionInputSchema, await readJsonObject(req), "collection");
       // `If-None-Match: *` means "only if no collection has this slug" (RFC 9110 §13.1.2).
       const createOnly = req.headers.get("if-none-match")?.trim() === "*";
-      const result = s.storage.transactionSync(() => putCollection(s.sql, s.collections(), slug, input, createOnly));
+      const result = s.storage.transactionSync(() => {
+        const r = putCollection(s.sql, s.collections(), slug, input, createOnly);
+        audit(a, `collection ${slug}`, { created: r.created });
+        return r;
+      });
       s.collectionsChanged();
       s.contentChanged();
       return json({ collection: collectionAnswer(result.collection) }, result.created ? 201 : 200);
     })
-    .delete("/collections/:slug", (req) => {
+    .delete("/collections/:slug", (req, a) => {
       const slug = slugParam(req);
-      s.storage.transactionSync(() => deleteCollection(s.sql, s.collections(), slug));
+      s.storage.transactionSync(() => {
+        deleteCollection(s.sql, s.collections(), slug);
+        audit(a, `collection ${slug}`);
+      });
       s.collectionsChanged();
       s.contentChanged();
       return json({ deleted: true, slug });
     })
-    .post("/media", async (req) => {
+    .post("/media", async (req, a) => {
       const input = parseBody(mediaInputSchema, await readJsonObject(req), "media");
       const row = newMedia(input);
-      insertMedia(s.sql, row);
+      s.storage.transactionSync(() => {
+        insertMedia(s.sql, row);
+        audit(a, `media ${row.id}`, { url: row.url });
+      });
       return json({ media: toMediaRef(row, readImageResizingHosts(s.sql)) }, 201);
     })
-    .post("/collections/:slug/:itemsPath", async (req) => {
+    .post("/collections/:slug/:itemsPath", async (req, a) => {
       const c = collection(slugParam(req));
       const lookups = lookupsFor(s.sql, s.collections());
+      // Creating, and the audit rows and authorship of what was created, in one transaction.
+      const create = (inputs: readonly unknown[], path: (i: number) => string) => {
+        // Creating an item already published needs the right to publish one's own.
+        if (inputs.some((x) => (x as { publish?: unknown } | null)?.publish === true)) needs(a, "items.publish.own");
+        return createItems(s.storage, c, lookups, inputs, path, (created) => {
+          const rows = stampAuthor(s.sql, created, a.grant.actor.id, true);
+          for (const r of rows) audit(a, `${c.slug}/${r.slug}`, { id: r.id, status: r.status });
+          return rows;
+        });
+      };
       if (req.params.itemsPath === "items") {
-        const [row] = await createItems(s.storage, c, lookups, [await readJsonObject(req)], () => "");
+        const [row] = await create([await readJsonObject(req)], () => "");
         if (row?.status === "published") s.contentChanged();
         return json({ item: dashboardItem(row!, c) }, 201);
       }
       if (req.params.itemsPath === "items:batch") {
         const { items } = parseBody(batchInputSchema, await readJsonObject(req), "batch");
-        const rows = await createItems(s.storage, c, lookups, items, (i) => `items.${i}`);
+        const rows = await create(items, (i) => `items.${i}`);
         if (rows.some((r) => r.status === "published")) s.contentChanged();
         return json({ items: dashboardItems(rows, c), count: rows.length }, 201);
       }
@@ -149,27 +183,41 @@ export function dashboardRoutes(s: SiteContext) {
       const c = collection(slugParam(req));
       return json({ item: dashboardItem(readItem(s.sql, c, req.params.id ?? ""), c) });
     })
-    .patch("/collections/:slug/items/:id", async (req) => {
+    .patch("/collections/:slug/items/:id", async (req, a) => {
       const c = collection(slugParam(req));
       const row = readItem(s.sql, c, req.params.id ?? "");
+      ownItem(a, row);
       const patch = parseBody(itemPatchSchema, await readJsonObject(req), "item");
-      const updated = patchItem(s.storage, c, lookupsFor(s.sql, s.collections()), row, patch);
+      const updated = s.storage.transactionSync(() => {
+        const [u] = stampAuthor(s.sql, [patchItem(s.storage, c, lookupsFor(s.sql, s.collections()), row, patch)], a.grant.actor.id, false);
+        audit(a, `${c.slug}/${u!.slug}`, { id: u!.id });
+        return u!;
+      });
       if (updated.status === "published") s.contentChanged();
       return json({ item: dashboardItem(updated, c) });
     })
-    .delete("/collections/:slug/items/:id", (req) => {
+    .delete("/collections/:slug/items/:id", (req, a) => {
       const c = collection(slugParam(req));
       const row = readItem(s.sql, c, req.params.id ?? "");
-      deleteItem(s.sql, row);
+      ownItem(a, row);
+      s.storage.transactionSync(() => {
+        deleteItem(s.sql, row);
+        audit(a, `${c.slug}/${row.slug}`, { id: row.id });
+      });
       if (row.status === "published") s.contentChanged();
       return json({ deleted: true, id: row.id });
     })
-    .post("/collections/:slug/items/:id/:action", (req) => {
+    .post("/collections/:slug/items/:id/:action", (req, a) => {
       const action = req.params.action;
       if (action !== "publish" && action !== "unpublish") return undefined;
       const c = collection(slugParam(req));
       const row = readItem(s.sql, c, req.params.id ?? "");
-      const next = setStatus(s.sql, row, action === "publish" ? "published" : "draft");
+      ownItem(a, row);
+      const next = s.storage.transactionSync(() => {
+        const [n] = stampAuthor(s.sql, [setStatus(s.sql, row, action === "publish" ? "published" : "draft")], a.grant.actor.id, false);
+        audit(a, `${c.slug}/${row.slug}`, { id: row.id });
+        return n!;
+      });
       if (row.status !== next.status || next.status === "published") s.contentChanged();
       return json({ item: dashboardItem(next, c) });
     });

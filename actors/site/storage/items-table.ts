@@ -95,6 +95,22 @@ export function deleteItemRow(sql: SqlStorage, seq: number): void {
   sql.exec("DELETE FROM items WHERE seq = ?", seq);
 }
 
+/**
+ * Who created (`created`) or last changed the item: the account or key id of the caller, null for
+ * the operator and admin keys (src/access/). Written in the transaction of the change.
+ */
+export function setItemAuthor(sql: SqlStorage, seq: number, actorId: string | null, created: boolean): ItemRow {
+  return sql
+    .exec<ItemRow>(
+      created
+        ? "UPDATE items SET created_by = ?1, updated_by = ?1 WHERE seq = ?2 RETURNING *"
+        : "UPDATE items SET updated_by = ?1 WHERE seq = ?2 RETURNING *",
+      actorId,
+      seq,
+    )
+    .one();
+}
+
 /** Drops a removed field's value from every item of the collection. */
 export function removeFieldValues(sql: SqlStorage, collectionId: string, key: string): void {
   sql.exec(`UPDATE items SET data = json_remove(data, '$.${safeKey(key)}') WHERE collection_id = ?`, collectionId);

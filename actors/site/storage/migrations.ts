@@ -223,6 +223,13 @@ export const SITE_MIGRATIONS: SQLSchemaMigration[] = [
     description: "publish webhook: signed deliveries accepted once; the secret-in-URL form only for hooks made before",
     // Existing captures keep accepting their old URL (secret in the path) until the owner rotates the secret.
   },
+  {
+    idMonotonicInc: 13,
+    description: "accounts: who created and last changed each item, and the site's audit log",
+    // NULL authors are items made before accounts (an admin key or the operator): only roles
+    // that may change every item can change them. Audit rows are written in the same
+    // transaction as the change they record (actors/site/audit.ts).
+  },
 ];
 
 /** Columns added to existing tables, by migration number: [table, column, definition]. */
@@ -234,12 +241,21 @@ const ADDED_COLUMNS: Record<number, readonly (readonly [string, string, string])
     ["custom_hostnames", "owner_verified", "INTEGER NOT NULL DEFAULT 0"],
   ],
   12: [["ssr_capture", "webhook_legacy_url", "INTEGER NOT NULL DEFAULT 1"]],
+  13: [
+    ["items", "created_by", "TEXT"],
+    ["items", "updated_by", "TEXT"],
+  ],
 };
 
 /** Statements after a step's columns exist; each harmless when replayed. */
 const AFTER: Record<number, string> = {
   11: "UPDATE custom_hostnames SET owner_verified = 1 WHERE ssl_status = 'active';",
   12: "CREATE TABLE IF NOT EXISTS webhook_deliveries (id TEXT PRIMARY KEY, seen_at INTEGER NOT NULL);",
+  13: `CREATE TABLE IF NOT EXISTS audit (
+    seq INTEGER PRIMARY KEY, at INTEGER NOT NULL, actor_kind TEXT NOT NULL, actor_id TEXT, actor_label TEXT NOT NULL,
+    operation TEXT NOT NULL, kind TEXT NOT NULL, target TEXT NOT NULL, ip TEXT, country TEXT, details TEXT);
+  CREATE INDEX IF NOT EXISTS audit_by_at ON audit (at);
+  CREATE INDEX IF NOT EXISTS audit_by_actor ON audit (actor_id, at);`,
 };
 
 /** Runs every site migration not run yet; ALTER TABLE steps only where their column is missing. */

@@ -28,4 +28,7 @@ export type ItemRow = {
   published_at: string | null;
   created_at: string;
   updated_at: string;
+  /** The account that created / last changed it (migration 13); null before accounts, or by an admin key or the operator. */
+  created_by?: string | null;
+  updated_by?: string | null;
 };

@@ -109,33 +109,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a workspace */
+        /**
+         * Create a workspace
+         * @description The operator names the plan. A signed-in account sends only `name`: the workspace starts on the Free plan with them as its Owner (at most 50 workspaces per account).
+         */
         post: operations["createWorkspace"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
-        trace?: never;
-    };
-    "/workspaces/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Read a workspace and its sites */
-        get: operations["getWorkspace"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /**
-         * Rename a workspace or change its plan
-         * @description Every site of the workspace has the new plan when this returns.
-         */
-        patch: operations["updateWorkspace"];
         trace?: never;
     };
     "/sites": {
@@ -149,7 +131,7 @@ export interface paths {
         put?: never;
         /**
          * Create a site
-         * @description Without `workspaceId` a one-site workspace is created with `plan` (default `starter`). The admin key is shown only in this answer; the site stores its SHA-256.
+         * @description The operator: without `workspaceId` a one-site workspace is created with `plan` (default `starter`). A signed-in member with `site.create` (Owner, Administrator): `workspaceId` is required, and the plan's site limit applies (403 `plan_required`). The admin key is shown only in this answer; the site stores its SHA-256.
          */
         post: operations["createSite"];
         delete?: never;
@@ -421,6 +403,227 @@ export interface paths {
         put?: never;
         /** Queue every item whose indexing failed again */
         post: operations["retrySearchIndexing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invitations/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What an invitation offers, before signing in or up
+         * @description The token is the secret of the invitation link (its URL fragment).
+         */
+        post: operations["lookupInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation with the signed-in account
+         * @description Single use, within 7 days, not revoked; an invitation sent to an address is for the account with that address. The account has the membership when this answers.
+         */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a workspace and its sites
+         * @description Any member (a member limited to some sites sees those), a key of the workspace, or the operator.
+         */
+        get: operations["getWorkspace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Rename a workspace, or change its plan (the operator)
+         * @description Renaming needs `workspace.settings` (Owner, Administrator). Every site of the workspace has a new plan when this returns.
+         */
+        patch: operations["updateWorkspace"];
+        trace?: never;
+    };
+    "/workspaces/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's members and their roles */
+        get: operations["listMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{id}/members/{accountId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member (or leave, for oneself)
+         * @description Their next request in this workspace is refused. The Owner cannot be removed.
+         */
+        delete: operations["removeMember"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role or the sites they may work on
+         * @description Takes effect on the member's very next request: their account has the new role before this answers.
+         */
+        patch: operations["updateMember"];
+        trace?: never;
+    };
+    "/workspaces/{id}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Pending invitations */
+        get: operations["listInvitations"];
+        put?: never;
+        /**
+         * Invite someone, by email or by a link to share
+         * @description Single use, valid 7 days, revocable. The link (and token) are shown only in this answer. Pending invitations count towards the plan's member limit.
+         */
+        post: operations["createInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{id}/invitations/{invitationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Withdraw an invitation */
+        delete: operations["revokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{id}/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's API keys (never the keys themselves) */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key for scripts
+         * @description `Authorization: Bearer ak_…` on the dashboard API of the workspace's sites (or the one site). The key is shown only in this answer; the workspace keeps its SHA-256.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{id}/api-keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an API key (its next request is refused) */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{id}/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who changed what: the workspace's audit log, every site merged, newest first
+         * @description Kept at least 90 days. Page with `before` = the previous page's `next`.
+         */
+        get: operations["listAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{id}/audit.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log as CSV (at most 92 days and 10,000 rows per file)
+         * @description Cells that a spreadsheet would run as a formula (starting with = + - @) are escaped.
+         */
+        get: operations["exportAudit"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -955,7 +1158,7 @@ export interface components {
             name: string;
             workspaceId: string;
             /** @enum {string} */
-            plan: "starter" | "pro" | "seo_engine";
+            plan: "free" | "starter" | "pro" | "seo_engine";
             /** @description The public token (pk_…) of the content API and x-service-token. */
             token: string;
             /** @description Image hosts with Cloudflare Image Resizing: only their images get resized srcset candidates (PATCH the site to set). */
@@ -977,7 +1180,7 @@ export interface components {
             name: string;
             workspaceId: string;
             /** @enum {string} */
-            plan: "starter" | "pro" | "seo_engine";
+            plan: "free" | "starter" | "pro" | "seo_engine";
             /** @description The public token (pk_…) of the content API and x-service-token. */
             token: string;
             /** @description Image hosts with Cloudflare Image Resizing: only their images get resized srcset candidates (PATCH the site to set). */
@@ -1000,7 +1203,7 @@ export interface components {
             id: string;
             name: string;
             /** @enum {string} */
-            plan: "starter" | "pro" | "seo_engine";
+            plan: "free" | "starter" | "pro" | "seo_engine";
             siteIds: string[];
             /** @description ISO 8601 instant, UTC */
             createdAt: string;
@@ -1256,6 +1459,15 @@ export interface components {
                 details?: unknown;
             };
         };
+        Error_conflict: {
+            error: {
+                /** @enum {string} */
+                code: "conflict";
+                message: string;
+                /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
+                details?: unknown;
+            };
+        };
         Error_payload_too_large: {
             error: {
                 /** @enum {string} */
@@ -1277,6 +1489,15 @@ export interface components {
         CreateSite201Response: {
             site: components["schemas"]["CreatedSite"];
         };
+        Error_forbidden_plan_required: {
+            error: {
+                /** @enum {string} */
+                code: "forbidden" | "plan_required";
+                message: string;
+                /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
+                details?: unknown;
+            };
+        };
         UpdateSiteResponse: {
             site: components["schemas"]["Site"];
         };
@@ -1288,15 +1509,6 @@ export interface components {
         };
         GetCollectionResponse: {
             collection: components["schemas"]["Collection"];
-        };
-        Error_conflict: {
-            error: {
-                /** @enum {string} */
-                code: "conflict";
-                message: string;
-                /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
-                details?: unknown;
-            };
         };
         DeleteCollectionResponse: {
             /** @constant */
@@ -1345,17 +1557,201 @@ export interface components {
             retried: number;
             search: components["schemas"]["SearchStatus"];
         };
-        PutCaptureResponse: {
-            capture: components["schemas"]["Capture"];
+        LookupInvitationResponse: {
+            invitation: {
+                workspaceId: string;
+                workspaceName: string;
+                /** @enum {string} */
+                role: "owner" | "administrator" | "editor" | "author" | "contributor" | "viewer";
+                email: string | null;
+                invitedBy: string | null;
+                /** Format: date-time */
+                expiresAt: string;
+            };
         };
-        Error_forbidden_plan_required: {
+        Error_gone: {
             error: {
                 /** @enum {string} */
-                code: "forbidden" | "plan_required";
+                code: "gone";
                 message: string;
                 /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
                 details?: unknown;
             };
+        };
+        AcceptInvitationResponse: {
+            membership: {
+                workspaceId: string;
+                workspaceName: string;
+                /** @enum {string} */
+                role: "owner" | "administrator" | "editor" | "author" | "contributor" | "viewer";
+                siteIds: string[] | null;
+            };
+        };
+        Error_bad_gateway: {
+            error: {
+                /** @enum {string} */
+                code: "bad_gateway";
+                message: string;
+                /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
+                details?: unknown;
+            };
+        };
+        GetWorkspaceResponse: {
+            workspace: components["schemas"]["Workspace"];
+        };
+        UpdateWorkspaceResponse: {
+            workspace: components["schemas"]["Workspace"];
+        };
+        ListMembersResponse: {
+            members: {
+                accountId: string;
+                email: string;
+                name: string;
+                /** @enum {string} */
+                role: "owner" | "administrator" | "editor" | "author" | "contributor" | "viewer";
+                siteIds: string[] | null;
+                /** Format: date-time */
+                addedAt: string;
+            }[];
+        };
+        UpdateMemberResponse: {
+            member: {
+                accountId: string;
+                email: string;
+                name: string;
+                /** @enum {string} */
+                role: "owner" | "administrator" | "editor" | "author" | "contributor" | "viewer";
+                siteIds: string[] | null;
+                /** Format: date-time */
+                addedAt: string;
+            };
+        };
+        RemoveMemberResponse: {
+            /** @constant */
+            removed: true;
+            accountId: string;
+        };
+        ListInvitationsResponse: {
+            invitations: {
+                id: string;
+                email: string | null;
+                /** @enum {string} */
+                role: "owner" | "administrator" | "editor" | "author" | "contributor" | "viewer";
+                siteIds: string[] | null;
+                createdBy: string;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                expiresAt: string;
+                /** @enum {string} */
+                status: "pending" | "accepted" | "revoked" | "expired";
+            }[];
+        };
+        CreateInvitation201Response: {
+            invitation: {
+                id: string;
+                email: string | null;
+                /** @enum {string} */
+                role: "owner" | "administrator" | "editor" | "author" | "contributor" | "viewer";
+                siteIds: string[] | null;
+                createdBy: string;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                expiresAt: string;
+                /** @enum {string} */
+                status: "pending" | "accepted" | "revoked" | "expired";
+            };
+            token: string;
+            link: string;
+            workspaceName: string;
+        };
+        RevokeInvitationResponse: {
+            invitation: {
+                id: string;
+                email: string | null;
+                /** @enum {string} */
+                role: "owner" | "administrator" | "editor" | "author" | "contributor" | "viewer";
+                siteIds: string[] | null;
+                createdBy: string;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                expiresAt: string;
+                /** @enum {string} */
+                status: "pending" | "accepted" | "revoked" | "expired";
+            };
+        };
+        ListApiKeysResponse: {
+            apiKeys: {
+                id: string;
+                name: string;
+                /** @enum {string} */
+                scope: "read" | "full";
+                siteId: string | null;
+                createdBy: string;
+                /** Format: date-time */
+                createdAt: string;
+                lastUsedAt: string | null;
+                revokedAt: string | null;
+            }[];
+        };
+        CreateApiKey201Response: {
+            apiKey: {
+                id: string;
+                name: string;
+                /** @enum {string} */
+                scope: "read" | "full";
+                siteId: string | null;
+                createdBy: string;
+                /** Format: date-time */
+                createdAt: string;
+                lastUsedAt: string | null;
+                revokedAt: string | null;
+                key: string;
+            };
+        };
+        RevokeApiKeyResponse: {
+            apiKey: {
+                id: string;
+                name: string;
+                /** @enum {string} */
+                scope: "read" | "full";
+                siteId: string | null;
+                createdBy: string;
+                /** Format: date-time */
+                createdAt: string;
+                lastUsedAt: string | null;
+                revokedAt: string | null;
+            };
+        };
+        ListAuditResponse: {
+            entries: {
+                id: string;
+                /** Format: date-time */
+                at: string;
+                actor: {
+                    /** @enum {string} */
+                    kind: "operator" | "siteKey" | "account" | "apiKey";
+                    /** @description The account or key id; null for the operator and a site's admin key. */
+                    id: string | null;
+                    /** @description The email or key name at the time. */
+                    label: string;
+                };
+                /** @description The operationId of the change. */
+                operation: string;
+                /** @description Items, Media, Collections, Members, Keys, Sites, SEO, Domains, Search, Workspaces. */
+                kind: string;
+                target: string;
+                siteId: string | null;
+                ip: string | null;
+                country: string | null;
+                details: unknown;
+            }[];
+            next: string | null;
+        };
+        PutCaptureResponse: {
+            capture: components["schemas"]["Capture"];
         };
         Error_capture_failed: {
             error: {
@@ -1378,15 +1774,6 @@ export interface components {
             error: {
                 /** @enum {string} */
                 code: "not_configured";
-                message: string;
-                /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
-                details?: unknown;
-            };
-        };
-        Error_bad_gateway: {
-            error: {
-                /** @enum {string} */
-                code: "bad_gateway";
                 message: string;
                 /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
                 details?: unknown;
@@ -1464,18 +1851,15 @@ export interface components {
         CreateWorkspaceRequest: {
             name: string;
             /** @enum {string} */
-            plan: "starter" | "pro" | "seo_engine";
-        };
-        UpdateWorkspaceRequest: {
-            name?: string;
-            /** @enum {string} */
-            plan?: "starter" | "pro" | "seo_engine";
+            plan: "free" | "starter" | "pro" | "seo_engine";
+        } | {
+            name: string;
         };
         CreateSiteRequest: {
             name: string;
             workspaceId?: string;
             /** @enum {string} */
-            plan?: "starter" | "pro" | "seo_engine";
+            plan?: "free" | "starter" | "pro" | "seo_engine";
         };
         UpdateSiteRequest: {
             name?: string;
@@ -1526,6 +1910,45 @@ export interface components {
         };
         UpdateMediaRequest: {
             alt: string;
+        };
+        LookupInvitationRequest: {
+            token: string;
+        };
+        UpdateWorkspaceRequest: {
+            name?: string;
+            /** @enum {string} */
+            plan?: "free" | "starter" | "pro" | "seo_engine";
+        };
+        UpdateMemberRequest: {
+            /** @enum {string} */
+            role?: "administrator" | "editor" | "author" | "contributor" | "viewer";
+            /** @description Limit the role to these sites of the workspace; null (or absent) means every site. */
+            siteIds?: string[] | null;
+        };
+        CreateInvitationRequest: {
+            /**
+             * Format: email
+             * @description Send the invitation by email; without it, share the returned link yourself.
+             */
+            email?: string;
+            /**
+             * @description The role the person gets on accepting (the Owner is transferred, never invited).
+             * @enum {string}
+             */
+            role: "administrator" | "editor" | "author" | "contributor" | "viewer";
+            /** @description Limit the role to these sites of the workspace; null (or absent) means every site. */
+            siteIds?: string[] | null;
+        };
+        CreateApiKeyRequest: {
+            /** @description What the key is for, shown in the list and the audit log. */
+            name: string;
+            /**
+             * @description `read`: what a Viewer may read. `full`: the dashboard API of the sites, but never members, keys or the workspace.
+             * @enum {string}
+             */
+            scope: "read" | "full";
+            /** @description Limit the key to one site of the workspace. */
+            siteId?: string | null;
         };
         PutCaptureRequest: {
             pageUrl: string;
@@ -2280,160 +2703,14 @@ export interface operations {
                     "application/json": components["schemas"]["Error_forbidden"];
                 };
             };
-            /** @description Error: `payload_too_large`. */
-            413: {
+            /** @description Error: `conflict`. */
+            409: {
                 headers: {
                     "Cache-Control": components["headers"]["error.Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_payload_too_large"];
-                };
-            };
-            /** @description Error: `unsupported_media_type`. */
-            415: {
-                headers: {
-                    "Cache-Control": components["headers"]["error.Cache-Control"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error_unsupported_media_type"];
-                };
-            };
-            /** @description Error: `rate_limited`. */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["limited.Cache-Control"];
-                    "Retry-After": components["headers"]["limited.Retry-After"];
-                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error_rate_limited"];
-                };
-            };
-        };
-    };
-    getWorkspace: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The workspace's id (`ws_…`). */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The workspace. */
-            200: {
-                headers: {
-                    "Cache-Control": components["headers"]["json.Cache-Control"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreateWorkspace201Response"];
-                };
-            };
-            /** @description Error: `unauthorized`. */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["error.Cache-Control"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error_unauthorized"];
-                };
-            };
-            /** @description Error: `not_found`. */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["error.Cache-Control"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error_not_found"];
-                };
-            };
-            /** @description Error: `rate_limited`. */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["limited.Cache-Control"];
-                    "Retry-After": components["headers"]["limited.Retry-After"];
-                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error_rate_limited"];
-                };
-            };
-        };
-    };
-    updateWorkspace: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The workspace's id (`ws_…`). */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateWorkspaceRequest"];
-            };
-        };
-        responses: {
-            /** @description The workspace. */
-            200: {
-                headers: {
-                    "Cache-Control": components["headers"]["json.Cache-Control"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreateWorkspace201Response"];
-                };
-            };
-            /** @description Error: `bad_request`. */
-            400: {
-                headers: {
-                    "Cache-Control": components["headers"]["error.Cache-Control"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error_bad_request"];
-                };
-            };
-            /** @description Error: `unauthorized`. */
-            401: {
-                headers: {
-                    "Cache-Control": components["headers"]["error.Cache-Control"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error_unauthorized"];
-                };
-            };
-            /** @description Error: `forbidden`. */
-            403: {
-                headers: {
-                    "Cache-Control": components["headers"]["error.Cache-Control"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error_forbidden"];
-                };
-            };
-            /** @description Error: `not_found`. */
-            404: {
-                headers: {
-                    "Cache-Control": components["headers"]["error.Cache-Control"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error_not_found"];
+                    "application/json": components["schemas"]["Error_conflict"];
                 };
             };
             /** @description Error: `payload_too_large`. */
@@ -2535,14 +2812,14 @@ export interface operations {
                     "application/json": components["schemas"]["Error_unauthorized"];
                 };
             };
-            /** @description Error: `forbidden`. */
+            /** @description Error: `forbidden` or `plan_required`. */
             403: {
                 headers: {
                     "Cache-Control": components["headers"]["error.Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error_forbidden"];
+                    "application/json": components["schemas"]["Error_forbidden_plan_required"];
                 };
             };
             /** @description Error: `not_found`. */
@@ -4368,6 +4645,1292 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RetrySearchIndexingResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    lookupInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LookupInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description The invitation. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LookupInvitationResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `gone`. */
+            410: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_gone"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LookupInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description The new membership. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptInvitationResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `gone`. */
+            410: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_gone"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `bad_gateway`. */
+            502: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_gateway"];
+                };
+            };
+        };
+    };
+    getWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id (`ws_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetWorkspaceResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    updateWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id (`ws_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWorkspaceRequest"];
+            };
+        };
+        responses: {
+            /** @description The workspace. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateWorkspaceResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    listMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id (`ws_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The members, the Owner first. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListMembersResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    removeMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id (`ws_…`). */
+                id: string;
+                /** @description The member's account id. */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemoveMemberResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `conflict`. */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_conflict"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+            /** @description Error: `bad_gateway`. */
+            502: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_gateway"];
+                };
+            };
+        };
+    };
+    updateMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id (`ws_…`). */
+                id: string;
+                /** @description The member's account id. */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMemberRequest"];
+            };
+        };
+        responses: {
+            /** @description The member. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateMemberResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `conflict`. */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_conflict"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+            /** @description Error: `bad_gateway`. */
+            502: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_gateway"];
+                };
+            };
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id (`ws_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Invitations not yet used, revoked or expired. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListInvitationsResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    createInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id (`ws_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateInvitation201Response"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden` or `plan_required`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden_plan_required"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id (`ws_…`). */
+                id: string;
+                /** @description The invitation's id (`inv_…`). */
+                invitationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation, revoked. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevokeInvitationResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id (`ws_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every key, revoked ones included. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListApiKeysResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id (`ws_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description Created, with the key. */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateApiKey201Response"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `conflict`. */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_conflict"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id (`ws_…`). */
+                id: string;
+                /** @description The key's id (`key_…`). */
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key, revoked. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevokeApiKeyResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    listAudit: {
+        parameters: {
+            query?: {
+                /** @description Only changes by this account or key id, or this email or key name. */
+                actor?: string;
+                /** @description Only changes to this site. */
+                siteId?: string;
+                /** @description Only this kind (Items, Media, Collections, Members, Keys, Sites, SEO, Domains, Search, Workspaces). */
+                kind?: string;
+                /** @description The cursor of the next page (`next` of the previous one). */
+                before?: string;
+                /** @description 1..200, default 50. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The workspace's id (`ws_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListAuditResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    exportAudit: {
+        parameters: {
+            query?: {
+                /** @description Only changes by this account or key id, or this email or key name. */
+                actor?: string;
+                /** @description Only changes to this site. */
+                siteId?: string;
+                /** @description Only this kind (Items, Media, Collections, Members, Keys, Sites, SEO, Domains, Search, Workspaces). */
+                kind?: string;
+                /** @description ISO date; default 90 days before `to`. */
+                from?: string;
+                /** @description ISO date; default now. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The workspace's id (`ws_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV with a header row. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
                 };
             };
             /** @description Error: `unauthorized`. */

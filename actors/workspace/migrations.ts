@@ -1,0 +1,51 @@
+import type { SQLSchemaMigration } from "durable-utils/sql-migrations";
+import { ROLES } from "../../src/contract/principal";
+
+const ROLE_CHECK = ROLES.map((r) => `'${r}'`).join(", ");
+
+/** The workspace database, one numbered step at a time (append only, as the site's). */
+export const WORKSPACE_MIGRATIONS: SQLSchemaMigration[] = [
+  {
+    idMonotonicInc: 1,
+    description: "workspace and its sites",
+    sql: `
+      CREATE TABLE IF NOT EXISTS workspace (
+        id TEXT PRIMARY KEY, name TEXT NOT NULL, plan TEXT NOT NULL,
+        created_at TEXT NOT NULL, updated_at TEXT NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS sites (site_id TEXT PRIMARY KEY, added_at TEXT NOT NULL);
+    `,
+  },
+  {
+    idMonotonicInc: 2,
+    description: "members and roles, invitations, API keys, the workspace's audit log, and the outbox of membership pushes",
+    sql: `
+      CREATE TABLE IF NOT EXISTS members (
+        account_id TEXT PRIMARY KEY, email TEXT NOT NULL, name TEXT NOT NULL DEFAULT '',
+        role TEXT NOT NULL CHECK (role IN (${ROLE_CHECK})), site_ids TEXT,
+        added_at INTEGER NOT NULL, added_by TEXT
+      );
+      CREATE UNIQUE INDEX IF NOT EXISTS members_one_owner ON members (role) WHERE role = 'owner';
+      CREATE TABLE IF NOT EXISTS invitations (
+        id TEXT PRIMARY KEY, token_hash TEXT NOT NULL UNIQUE, email TEXT,
+        role TEXT NOT NULL CHECK (role IN (${ROLE_CHECK})), site_ids TEXT,
+        created_by TEXT NOT NULL, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL,
+        accepted_by TEXT, accepted_at INTEGER, revoked_at INTEGER
+      );
+      CREATE TABLE IF NOT EXISTS api_keys (
+        id TEXT PRIMARY KEY, name TEXT NOT NULL, hash TEXT NOT NULL UNIQUE,
+        scope TEXT NOT NULL CHECK (scope IN ('read', 'full')), site_id TEXT,
+        created_by TEXT NOT NULL, created_at INTEGER NOT NULL, last_used_at INTEGER, revoked_at INTEGER
+      );
+      CREATE TABLE IF NOT EXISTS audit (
+        seq INTEGER PRIMARY KEY, at INTEGER NOT NULL, actor_kind TEXT NOT NULL, actor_id TEXT, actor_label TEXT NOT NULL,
+        operation TEXT NOT NULL, kind TEXT NOT NULL, target TEXT NOT NULL, site_id TEXT, ip TEXT, country TEXT, details TEXT
+      );
+      CREATE INDEX IF NOT EXISTS audit_by_at ON audit (at);
+      CREATE TABLE IF NOT EXISTS outbox (
+        seq INTEGER PRIMARY KEY, account_id TEXT NOT NULL, payload TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0, next_at INTEGER NOT NULL
+      );
+    `,
+  },
+];

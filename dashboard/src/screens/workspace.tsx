@@ -1,0 +1,437 @@
+/**
+ * A workspace's people, keys and activity: Members (invite by email or link, change a role,
+ * remove), API keys (create, shown once; revoke) and Activity (who did what, filters, CSV).
+ * What a role cannot do is hidden: a section whose list the API refuses (403) says so instead of
+ * showing controls. The API stays the authority.
+ */
+import { useState } from "preact/hooks";
+import { ApiFailure, call, client } from "../api";
+import { Copy, ErrorNotice, Field, Heading, Notice, when } from "../ui";
+import { useForm } from "../use-form";
+import { useLoad } from "../use-load";
+
+type Role = "administrator" | "editor" | "author" | "contributor" | "viewer";
+const ROLES: [Role, string][] = [
+  ["administrator", "Administrator"],
+  ["editor", "Editor"],
+  ["author", "Author"],
+  ["contributor", "Contributor"],
+  ["viewer", "Viewer"],
+];
+const ROLE_NAME: Record<string, string> = { owner: "Owner", ...Object.fromEntries(ROLES) };
+
+const refused = (e: unknown) => e instanceof ApiFailure && e.status === 403;
+
+export function Workspace(props: { workspaceId: string }) {
+  const id = props.workspaceId;
+  const ws = useLoad(() => call(client.GET("/workspaces/{id}", { params: { path: { id } } })).then((r) => r.workspace), [id]);
+  return (
+    <section>
+      <Heading>{ws.data ? `Workspace: ${ws.data.name}` : "Workspace"}</Heading>
+      <ErrorNotice error={ws.error} />
+      {ws.data && (
+        <p class="muted">
+          Plan: {ws.data.plan}. Sites:{" "}
+          {ws.data.siteIds.map((s) => (
+            <a key={s} href={`#/${s}/overview`}>
+              {s}{" "}
+            </a>
+          ))}
+        </p>
+      )}
+      <Members id={id} />
+      <ApiKeys id={id} siteIds={ws.data?.siteIds ?? []} />
+      <Activity id={id} siteIds={ws.data?.siteIds ?? []} />
+    </section>
+  );
+}
+
+function Members(props: { id: string }) {
+  const id = props.id;
+  const members = useLoad(() => call(client.GET("/workspaces/{id}/members", { params: { path: { id } } })).then((r) => r.members), [id]);
+  const invites = useLoad(
+    () => call(client.GET("/workspaces/{id}/invitations", { params: { path: { id } } })).then((r) => r.invitations),
+    [id],
+  );
+  const [link, setLink] = useState<string | null>(null);
+  const [failure, setFailure] = useState<unknown>(null);
+  const invite = useForm(
+    { email: "", role: "contributor" as Role },
+    (v) =>
+      call(
+        client.POST("/workspaces/{id}/invitations", {
+          params: { path: { id } },
+          body: { role: v.role, ...(v.email.trim() ? { email: v.email.trim() } : {}) },
+        }),
+      ),
+    {
+      onSaved: (r) => {
+        setLink(r.link);
+        invite.reset({ email: "", role: invite.values.role });
+        invites.reload();
+      },
+    },
+  );
+  if (refused(members.error))
+    return (
+      <div class="card">
+        <h2>Members</h2>
+        <p class="muted">Your role cannot see or manage members.</p>
+      </div>
+    );
+  const act = async (p: Promise<unknown>) => {
+    setFailure(null);
+    try {
+      await p;
+    } catch (e) {
+      setFailure(e);
+    }
+    members.reload();
+    invites.reload();
+  };
+  return (
+    <div class="card">
+      <h2>Members</h2>
+      <ErrorNotice error={members.error ?? failure} />
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Person</th>
+            <th scope="col">Role</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(members.data ?? []).map((m) => (
+            <tr key={m.accountId}>
+              <td>{m.email}</td>
+              <td>
+                {m.role === "owner" ? (
+                  "Owner"
+                ) : (
+                  <select
+                    aria-label={`Role of ${m.email}`}
+                    value={m.role}
+                    onChange={(e) =>
+                      void act(
+                        call(
+                          client.PATCH("/workspaces/{id}/members/{accountId}", {
+                            params: { path: { id, accountId: m.accountId } },
+                            body: { role: e.currentTarget.value as Role },
+                          }),
+                        ),
+                      )
+                    }
+                  >
+                    {ROLES.map(([r, label]) => (
+                      <option key={r} value={r}>
+                        {label}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </td>
+              <td>
+                {m.role !== "owner" && (
+                  <button
+                    type="button"
+                    class="secondary small"
+                    onClick={() => {
+                      if (window.confirm(`Remove ${m.email} from this workspace? Their next click is refused.`))
+                        void act(
+                          call(client.DELETE("/workspaces/{id}/members/{accountId}", { params: { path: { id, accountId: m.accountId } } })),
+                        );
+                    }}
+                  >
+                    Remove {m.email}
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <form class="form" onSubmit={invite.onSubmit}>
+        <h3>Invite someone</h3>
+        <ErrorNotice error={invite.error} />
+        <div class="row">
+          <Field label="Email (leave empty for a link to share)" error={invite.errors.email}>
+            {(fid, d) => (
+              <input
+                id={fid}
+                type="email"
+                value={invite.values.email}
+                aria-describedby={d}
+                onInput={(e) => invite.set("email", e.currentTarget.value)}
+              />
+            )}
+          </Field>
+          <Field label="Role" error={invite.errors.role}>
+            {(fid, d) => (
+              <select
+                id={fid}
+                value={invite.values.role}
+                aria-describedby={d}
+                onChange={(e) => invite.set("role", e.currentTarget.value as Role)}
+              >
+                {ROLES.map(([r, label]) => (
+                  <option key={r} value={r}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        </div>
+        <button type="submit" disabled={invite.pending}>
+          Invite
+        </button>
+      </form>
+      {link && (
+        <Notice kind="ok">
+          Invitation made. The link works once, for 7 days, and is shown only now: <code tabIndex={0}>{link}</code>{" "}
+          <Copy text={link} label="Copy the invitation link" />
+        </Notice>
+      )}
+      {(invites.data ?? []).length > 0 && (
+        <>
+          <h3>Pending invitations</h3>
+          <ul>
+            {invites.data!.map((i) => (
+              <li key={i.id}>
+                {i.email ?? "Shared link"} as {ROLE_NAME[i.role]}, until {when(i.expiresAt)}{" "}
+                <button
+                  type="button"
+                  class="secondary small"
+                  onClick={() =>
+                    void act(
+                      call(client.DELETE("/workspaces/{id}/invitations/{invitationId}", { params: { path: { id, invitationId: i.id } } })),
+                    )
+                  }
+                >
+                  Withdraw the invitation to {i.email ?? "the shared link"}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}
+
+function ApiKeys(props: { id: string; siteIds: string[] }) {
+  const id = props.id;
+  const keys = useLoad(() => call(client.GET("/workspaces/{id}/api-keys", { params: { path: { id } } })).then((r) => r.apiKeys), [id]);
+  const [shown, setShown] = useState<string | null>(null);
+  const create = useForm(
+    { name: "", scope: "read" as "read" | "full", siteId: "" },
+    (v) =>
+      call(
+        client.POST("/workspaces/{id}/api-keys", {
+          params: { path: { id } },
+          body: { name: v.name, scope: v.scope, siteId: v.siteId || null },
+        }),
+      ),
+    {
+      onSaved: (r) => {
+        setShown(r.apiKey.key);
+        create.reset({ name: "", scope: "read", siteId: "" });
+        keys.reload();
+      },
+    },
+  );
+  if (refused(keys.error))
+    return (
+      <div class="card">
+        <h2>API keys</h2>
+        <p class="muted">Your role cannot manage API keys.</p>
+      </div>
+    );
+  return (
+    <div class="card">
+      <h2>API keys</h2>
+      <p class="muted">
+        For scripts: send the key as Authorization: Bearer. Read keys read; full keys change content but never people or keys.
+      </p>
+      <ErrorNotice error={keys.error} />
+      <ul>
+        {(keys.data ?? []).map((k) => (
+          <li key={k.id}>
+            <strong>{k.name}</strong> ({k.scope}
+            {k.siteId ? `, site ${k.siteId}` : ""}) — last used {when(k.lastUsedAt)}
+            {k.revokedAt ? (
+              " — revoked"
+            ) : (
+              <>
+                {" "}
+                <button
+                  type="button"
+                  class="secondary small"
+                  onClick={() =>
+                    void call(client.DELETE("/workspaces/{id}/api-keys/{keyId}", { params: { path: { id, keyId: k.id } } })).then(
+                      keys.reload,
+                      keys.reload,
+                    )
+                  }
+                >
+                  Revoke {k.name}
+                </button>
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+      <form class="form" onSubmit={create.onSubmit}>
+        <h3>New API key</h3>
+        <ErrorNotice error={create.error} />
+        <div class="row">
+          <Field label="Key name" error={create.errors.name}>
+            {(fid, d) => (
+              <input
+                id={fid}
+                required
+                maxLength={100}
+                value={create.values.name}
+                aria-describedby={d}
+                onInput={(e) => create.set("name", e.currentTarget.value)}
+              />
+            )}
+          </Field>
+          <Field label="Scope">
+            {(fid) => (
+              <select id={fid} value={create.values.scope} onChange={(e) => create.set("scope", e.currentTarget.value as "read" | "full")}>
+                <option value="read">Read only</option>
+                <option value="full">Full dashboard API</option>
+              </select>
+            )}
+          </Field>
+          <Field label="Limit to site">
+            {(fid) => (
+              <select id={fid} value={create.values.siteId} onChange={(e) => create.set("siteId", e.currentTarget.value)}>
+                <option value="">Every site</option>
+                {props.siteIds.map((s) => (
+                  <option key={s} value={s}>
+                    {s}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        </div>
+        <button type="submit" disabled={create.pending}>
+          Create key
+        </button>
+      </form>
+      {shown && (
+        <Notice kind="ok">
+          <strong>Copy the key now: it is shown only once.</strong> <code tabIndex={0}>{shown}</code>{" "}
+          <Copy text={shown} label="Copy the new API key" />
+        </Notice>
+      )}
+    </div>
+  );
+}
+
+function Activity(props: { id: string; siteIds: string[] }) {
+  const id = props.id;
+  const [filter, setFilter] = useState({ actor: "", siteId: "", kind: "" });
+  const [before, setBefore] = useState<string | null>(null);
+  const query = {
+    ...(filter.actor ? { actor: filter.actor } : {}),
+    ...(filter.siteId ? { siteId: filter.siteId } : {}),
+    ...(filter.kind ? { kind: filter.kind } : {}),
+  };
+  const page = useLoad(
+    () =>
+      call(
+        client.GET("/workspaces/{id}/audit", {
+          params: { path: { id }, query: { ...query, ...(before ? { before } : {}), limit: 50 } },
+        }),
+      ),
+    [id, filter.actor, filter.siteId, filter.kind, before],
+  );
+  if (refused(page.error))
+    return (
+      <div class="card">
+        <h2>Activity</h2>
+        <p class="muted">Your role cannot see the workspace's activity.</p>
+      </div>
+    );
+  const csv = `/workspaces/${encodeURIComponent(id)}/audit.csv?${new URLSearchParams(query).toString()}`;
+  return (
+    <div class="card">
+      <h2>Activity</h2>
+      <div class="row">
+        <Field label="Person (email or key name)">
+          {(fid) => (
+            <input
+              id={fid}
+              value={filter.actor}
+              onChange={(e) => (setBefore(null), setFilter({ ...filter, actor: e.currentTarget.value.trim() }))}
+            />
+          )}
+        </Field>
+        <Field label="Site">
+          {(fid) => (
+            <select
+              id={fid}
+              value={filter.siteId}
+              onChange={(e) => (setBefore(null), setFilter({ ...filter, siteId: e.currentTarget.value }))}
+            >
+              <option value="">Every site</option>
+              {props.siteIds.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Kind">
+          {(fid) => (
+            <select id={fid} value={filter.kind} onChange={(e) => (setBefore(null), setFilter({ ...filter, kind: e.currentTarget.value }))}>
+              <option value="">Every kind</option>
+              {["Items", "Media", "Collections", "Members", "Keys", "Sites", "SEO", "Domains", "Search", "Workspaces"].map((k) => (
+                <option key={k} value={k}>
+                  {k}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </div>
+      <p>
+        <a class="button secondary" href={csv} download>
+          Download CSV
+        </a>
+      </p>
+      <ErrorNotice error={page.error} />
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Who</th>
+            <th scope="col">What</th>
+            <th scope="col">Target</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(page.data?.entries ?? []).map((e) => (
+            <tr key={e.id}>
+              <td>{when(e.at)}</td>
+              <td>{e.actor.label}</td>
+              <td>{e.operation}</td>
+              <td>{e.target}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {page.data?.next && (
+        <button type="button" class="secondary" onClick={() => setBefore(page.data!.next)}>
+          Older activity
+        </button>
+      )}
+    </div>
+  );
+}

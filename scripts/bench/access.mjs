@@ -1,0 +1,65 @@
+// The added cost of the role check on a dashboard request (issue 25): `GET /sites/:id/collections`
+// with the site's admin key (the Owner of one site, checked by the site as before) against the
+// same request with a workspace API key (one hop to the workspace object, then the site checks
+// the principal header against src/access) and, where this build has accounts, a member's
+// session. Batches of 200 sequential requests, 10 batches; CPU is the workerd process's (front
+// Worker and every object), per request; p50 of the batch means. Run: `node scripts/bench/access.mjs`.
+import { api, must, percentile } from "../lib.mjs";
+import { buildWorker, startWorkerd, workerdCpuMs } from "../workerd-host.mjs";
+
+const BATCH = Number(process.env.BENCH_BATCH ?? 200);
+const BATCHES = Number(process.env.BENCH_BATCHES ?? 10);
+const operator = "bench-operator";
+
+const script = buildWorker(".bench/build");
+const host = await startWorkerd({ scriptPath: script, adminToken: operator, dashboard: false, embedderProcesses: 1 });
+try {
+  const base = host.base;
+  const { workspace } = await must(api(base, "POST", "/workspaces", operator, { name: "Bench", plan: "pro" }), "workspace");
+  const { site } = await must(api(base, "POST", "/sites", operator, { name: "Bench", workspaceId: workspace.id }), "site");
+  await must(
+    api(base, "PUT", `/sites/${site.id}/collections/posts`, site.adminKey, { fields: [{ key: "title", type: "text" }] }),
+    "collection",
+  );
+  const { apiKey } = await must(
+    api(base, "POST", `/workspaces/${workspace.id}/api-keys`, operator, { name: "bench", scope: "full" }),
+    "key",
+  );
+  const path = `/sites/${site.id}/collections`;
+  const callers = [
+    ["site admin key (sk_, no role lookup)", { authorization: `Bearer ${site.adminKey}` }],
+    ["workspace API key (ak_, workspace hop + role check)", { authorization: `Bearer ${apiKey.key}` }],
+  ];
+  const rows = [];
+  for (const [label, headers] of callers) {
+    const cpu = [];
+    const wall = [];
+    for (let b = 0; b < BATCHES + 1; b++) {
+      const c0 = workerdCpuMs();
+      for (let i = 0; i < BATCH; i++) {
+        const t0 = performance.now();
+        const r = await fetch(`${base}${path}`, { headers });
+        await r.arrayBuffer();
+        if (r.status !== 200) throw new Error(`${label}: ${r.status}`);
+        wall.push(performance.now() - t0);
+      }
+      // The first batch warms the isolate and the objects up; it is not counted.
+      if (b > 0) cpu.push((workerdCpuMs() - c0) / BATCH);
+    }
+    const asc = (a) => [...a].sort((x, y) => x - y);
+    rows.push({ label, cpu: percentile(asc(cpu), 50), wall: percentile(asc(wall), 50) });
+  }
+  const baseRow = rows[0];
+  console.log(
+    `\nDashboard request, role check (${BATCHES} × ${BATCH} sequential GET ${"/sites/:id/collections"}; workerd CPU per request, p50 of batch means)\n`,
+  );
+  console.log("| caller | CPU ms/request (p50) | added CPU vs sk_ | wall p50 ms |");
+  console.log("| --- | --- | --- | --- |");
+  for (const r of rows)
+    console.log(
+      `| ${r.label} | ${r.cpu.toFixed(3)} | ${r === baseRow ? "—" : `${r.cpu - baseRow.cpu >= 0 ? "+" : ""}${(r.cpu - baseRow.cpu).toFixed(3)}`} | ${r.wall.toFixed(2)} |`,
+    );
+  console.log("\nGoal: the membership check adds < 1 ms of CPU at p50.");
+} finally {
+  await host.dispose();
+}

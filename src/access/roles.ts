@@ -1,0 +1,78 @@
+/**
+ * What each workspace role may do (docs/proposals/accounts.md §4.5). The roles come from the
+ * shared contract (src/contract/principal.ts); the permissions are ours. README's role table is
+ * generated from this file and operations.ts (scripts/role-table.mjs), so it cannot drift.
+ */
+import { ROLES, type Role } from "../contract/principal";
+
+export const PERMISSIONS = [
+  "site.read",
+  "items.create",
+  "items.edit.own",
+  "items.edit.any",
+  "items.delete.own",
+  "items.delete.any",
+  "items.publish.own",
+  "items.publish.any",
+  "media.create",
+  "media.edit",
+  "search.manage",
+  "collections.manage",
+  "site.settings",
+  "seo.manage",
+  "domains.manage",
+  "keys.manage",
+  "site.create",
+  "members.read",
+  "members.manage",
+  "audit.read",
+  "workspace.settings",
+  "workspace.delete",
+  "ownership.transfer",
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+const VIEWER: readonly Permission[] = ["site.read"];
+const CONTRIBUTOR: readonly Permission[] = [...VIEWER, "items.create", "items.edit.own", "items.delete.own", "media.create"];
+const AUTHOR: readonly Permission[] = [...CONTRIBUTOR, "items.publish.own"];
+const EDITOR: readonly Permission[] = [...AUTHOR, "items.edit.any", "items.delete.any", "items.publish.any", "media.edit", "search.manage"];
+const ADMINISTRATOR: readonly Permission[] = PERMISSIONS.filter((p) => p !== "workspace.delete" && p !== "ownership.transfer");
+
+export const ROLE_PERMISSIONS: Readonly<Record<Role, ReadonlySet<Permission>>> = {
+  owner: new Set(PERMISSIONS),
+  administrator: new Set(ADMINISTRATOR),
+  editor: new Set(EDITOR),
+  author: new Set(AUTHOR),
+  contributor: new Set(CONTRIBUTOR),
+  viewer: new Set(VIEWER),
+};
+
+/** Permissions that concern the workspace as a whole: only a membership not restricted to some sites has them. */
+export const WORKSPACE_PERMISSIONS: ReadonlySet<Permission> = new Set([
+  "site.create",
+  "members.read",
+  "members.manage",
+  "audit.read",
+  "keys.manage",
+  "workspace.settings",
+  "workspace.delete",
+  "ownership.transfer",
+]);
+
+/** API keys: `read` is a Viewer; `full` is an Administrator on sites, but a key never manages people, keys or the workspace. */
+export const KEY_PERMISSIONS: Readonly<Record<"read" | "full", ReadonlySet<Permission>>> = {
+  read: new Set(VIEWER),
+  full: new Set(ADMINISTRATOR.filter((p) => !WORKSPACE_PERMISSIONS.has(p))),
+};
+
+/** How the dashboard and errors name a role. */
+export const ROLE_LABEL: Readonly<Record<Role, string>> = {
+  owner: "Owner",
+  administrator: "Administrator",
+  editor: "Editor",
+  author: "Author",
+  contributor: "Contributor",
+  viewer: "Viewer",
+};
+
+export { ROLES, type Role };

@@ -1,0 +1,106 @@
+/** Request bodies of the workspace's members, invitations and API keys (validated with these exact schemas). */
+import { z } from "zod";
+import { ROLES } from "./principal";
+import type { ErrorCode } from "./errors";
+
+/** An RPC answer that refuses: the error travels as data (a thrown ApiError does not survive RPC). */
+export type Refusal = { error: { code: ErrorCode; message: string; details?: unknown } };
+
+const GRANTABLE = ROLES.filter((r) => r !== "owner") as [
+  Exclude<(typeof ROLES)[number], "owner">,
+  ...Exclude<(typeof ROLES)[number], "owner">[],
+];
+const siteIds = z
+  .array(z.string().regex(/^[a-z2-7]{16}$/, "must be a site id"))
+  .min(1)
+  .max(25)
+  .nullable()
+  .describe("Limit the role to these sites of the workspace; null (or absent) means every site.");
+
+export const apiKeyCreate = z
+  .object({
+    name: z.string().trim().min(1).max(100).describe("What the key is for, shown in the list and the audit log."),
+    scope: z
+      .enum(["read", "full"])
+      .describe("`read`: what a Viewer may read. `full`: the dashboard API of the sites, but never members, keys or the workspace."),
+    siteId: z
+      .string()
+      .regex(/^[a-z2-7]{16}$/, "must be a site id")
+      .nullable()
+      .optional()
+      .describe("Limit the key to one site of the workspace."),
+  })
+  .strict();
+
+export const invitationCreate = z
+  .object({
+    email: z.email().max(254).optional().describe("Send the invitation by email; without it, share the returned link yourself."),
+    role: z.enum(GRANTABLE).describe("The role the person gets on accepting (the Owner is transferred, never invited)."),
+    siteIds: siteIds.optional(),
+  })
+  .strict();
+
+export const memberPatch = z
+  .object({ role: z.enum(GRANTABLE).optional(), siteIds: siteIds.optional() })
+  .strict()
+  .refine((p) => p.role !== undefined || p.siteIds !== undefined, { message: "send role and/or siteIds" });
+
+/** A person's own new workspace: a name; it starts on the Free plan with them as Owner. */
+export const workspaceCreateByAccount = z.object({ name: z.string().trim().min(1).max(200) }).strict();
+
+export const invitationToken = z
+  .object({ token: z.string().regex(/^iv_[a-z2-7]{16}_[a-z2-7]{40}$/, "must be an invitation token") })
+  .strict();
+
+// Answers
+
+const instant = z.iso.datetime();
+const role = z.enum(ROLES);
+
+export const Member = z.strictObject({
+  accountId: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role,
+  siteIds: z.array(z.string()).nullable(),
+  addedAt: instant,
+});
+
+export const Invitation = z.strictObject({
+  id: z.string(),
+  email: z.string().nullable(),
+  role,
+  siteIds: z.array(z.string()).nullable(),
+  createdBy: z.string(),
+  createdAt: instant,
+  expiresAt: instant,
+  status: z.enum(["pending", "accepted", "revoked", "expired"]),
+});
+
+export const ApiKey = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  scope: z.enum(["read", "full"]),
+  siteId: z.string().nullable(),
+  createdBy: z.string(),
+  createdAt: instant,
+  lastUsedAt: instant.nullable(),
+  revokedAt: instant.nullable(),
+});
+
+export const AuditEntry = z.strictObject({
+  id: z.string(),
+  at: instant,
+  actor: z.strictObject({
+    kind: z.enum(["operator", "siteKey", "account", "apiKey"]),
+    id: z.string().nullable().describe("The account or key id; null for the operator and a site's admin key."),
+    label: z.string().describe("The email or key name at the time."),
+  }),
+  operation: z.string().describe("The operationId of the change."),
+  kind: z.string().describe("Items, Media, Collections, Members, Keys, Sites, SEO, Domains, Search, Workspaces."),
+  target: z.string(),
+  siteId: z.string().nullable(),
+  ip: z.string().nullable(),
+  country: z.string().nullable(),
+  details: z.unknown(),
+});

@@ -1,0 +1,253 @@
+/** The workspace's own API (members, invitations, API keys, the audit log) as operations of the OpenAPI document. */
+import { z } from "zod";
+import {
+  ApiKey,
+  apiKeyCreate,
+  AuditEntry,
+  Invitation,
+  invitationCreate,
+  invitationToken,
+  Member,
+  memberPatch,
+} from "../contract/workspaces";
+import { workspacePatch } from "../contract/sites";
+import { Workspace } from "../contract/responses";
+import { P } from "../openapi/params";
+import { operation, type Operation, type Param } from "../openapi/registry";
+
+const json = (description: string, schema: z.ZodType) => ({ description, schema, headers: "json" }) as const;
+const W = "/workspaces/{id}";
+const accountId: Param = { name: "accountId", in: "path", description: "The member's account id.", schema: z.string(), required: true };
+const invitationId: Param = {
+  name: "invitationId",
+  in: "path",
+  description: "The invitation's id (`inv_…`).",
+  schema: z.string(),
+  required: true,
+};
+const keyId: Param = { name: "keyId", in: "path", description: "The key's id (`key_…`).", schema: z.string(), required: true };
+const query = (name: string, description: string, schema: z.ZodType = z.string()): Param => ({ name, in: "query", description, schema });
+const AUDIT_FILTERS: Param[] = [
+  query("actor", "Only changes by this account or key id, or this email or key name."),
+  query("siteId", "Only changes to this site."),
+  query("kind", "Only this kind (Items, Media, Collections, Members, Keys, Sites, SEO, Domains, Search, Workspaces)."),
+];
+
+const membership = z.strictObject({
+  workspaceId: z.string(),
+  workspaceName: z.string(),
+  role: z.enum(["owner", "administrator", "editor", "author", "contributor", "viewer"]),
+  siteIds: z.array(z.string()).nullable(),
+});
+
+export const workspaceOperations: Operation[] = [
+  operation({
+    id: "lookupInvitation",
+    method: "post",
+    path: "/invitations/lookup",
+    tag: "Members",
+    summary: "What an invitation offers, before signing in or up",
+    description: "The token is the secret of the invitation link (its URL fragment).",
+    auth: "none",
+    body: invitationToken,
+    responses: {
+      200: json(
+        "The invitation.",
+        z.strictObject({
+          invitation: z.strictObject({
+            workspaceId: z.string(),
+            workspaceName: z.string(),
+            role: membership.shape.role,
+            email: z.string().nullable(),
+            invitedBy: z.string().nullable(),
+            expiresAt: z.iso.datetime(),
+          }),
+        }),
+      ),
+    },
+    errors: ["not_found", "gone", "forbidden", "rate_limited"],
+  }),
+  operation({
+    id: "acceptInvitation",
+    method: "post",
+    path: "/invitations/accept",
+    tag: "Members",
+    summary: "Accept an invitation with the signed-in account",
+    description:
+      "Single use, within 7 days, not revoked; an invitation sent to an address is for the account with that address. The account has the membership when this answers.",
+    auth: "account",
+    body: invitationToken,
+    responses: { 200: json("The new membership.", z.strictObject({ membership })) },
+    errors: ["not_found", "gone", "bad_gateway"],
+  }),
+  operation({
+    id: "getWorkspace",
+    method: "get",
+    path: W,
+    tag: "Workspaces",
+    summary: "Read a workspace and its sites",
+    description: "Any member (a member limited to some sites sees those), a key of the workspace, or the operator.",
+    auth: "workspace",
+    params: [P.workspaceId],
+    responses: { 200: json("The workspace.", z.strictObject({ workspace: Workspace })) },
+    errors: ["not_found"],
+  }),
+  operation({
+    id: "updateWorkspace",
+    method: "patch",
+    path: W,
+    tag: "Workspaces",
+    summary: "Rename a workspace, or change its plan (the operator)",
+    description:
+      "Renaming needs `workspace.settings` (Owner, Administrator). Every site of the workspace has a new plan when this returns.",
+    auth: "workspace",
+    params: [P.workspaceId],
+    body: workspacePatch,
+    responses: { 200: json("The workspace.", z.strictObject({ workspace: Workspace })) },
+    errors: ["not_found"],
+  }),
+  operation({
+    id: "listMembers",
+    method: "get",
+    path: `${W}/members`,
+    tag: "Members",
+    summary: "The workspace's members and their roles",
+    auth: "workspace",
+    params: [P.workspaceId],
+    responses: { 200: json("The members, the Owner first.", z.strictObject({ members: z.array(Member) })) },
+    errors: ["not_found", "forbidden"],
+  }),
+  operation({
+    id: "updateMember",
+    method: "patch",
+    path: `${W}/members/{accountId}`,
+    tag: "Members",
+    summary: "Change a member's role or the sites they may work on",
+    description: "Takes effect on the member's very next request: their account has the new role before this answers.",
+    auth: "workspace",
+    params: [P.workspaceId, accountId],
+    body: memberPatch,
+    responses: { 200: json("The member.", z.strictObject({ member: Member })) },
+    errors: ["not_found", "conflict", "bad_gateway"],
+  }),
+  operation({
+    id: "removeMember",
+    method: "delete",
+    path: `${W}/members/{accountId}`,
+    tag: "Members",
+    summary: "Remove a member (or leave, for oneself)",
+    description: "Their next request in this workspace is refused. The Owner cannot be removed.",
+    auth: "workspace",
+    params: [P.workspaceId, accountId],
+    responses: { 200: json("Removed.", z.strictObject({ removed: z.literal(true), accountId: z.string() })) },
+    errors: ["not_found", "conflict", "bad_gateway"],
+  }),
+  operation({
+    id: "listInvitations",
+    method: "get",
+    path: `${W}/invitations`,
+    tag: "Members",
+    summary: "Pending invitations",
+    auth: "workspace",
+    params: [P.workspaceId],
+    responses: { 200: json("Invitations not yet used, revoked or expired.", z.strictObject({ invitations: z.array(Invitation) })) },
+    errors: ["not_found", "forbidden"],
+  }),
+  operation({
+    id: "createInvitation",
+    method: "post",
+    path: `${W}/invitations`,
+    tag: "Members",
+    summary: "Invite someone, by email or by a link to share",
+    description:
+      "Single use, valid 7 days, revocable. The link (and token) are shown only in this answer. Pending invitations count towards the plan's member limit.",
+    auth: "workspace",
+    params: [P.workspaceId],
+    body: invitationCreate,
+    responses: {
+      201: json("Created.", z.strictObject({ invitation: Invitation, token: z.string(), link: z.string(), workspaceName: z.string() })),
+    },
+    errors: ["not_found", "plan_required"],
+  }),
+  operation({
+    id: "revokeInvitation",
+    method: "delete",
+    path: `${W}/invitations/{invitationId}`,
+    tag: "Members",
+    summary: "Withdraw an invitation",
+    auth: "workspace",
+    params: [P.workspaceId, invitationId],
+    responses: { 200: json("The invitation, revoked.", z.strictObject({ invitation: Invitation })) },
+    errors: ["not_found"],
+  }),
+  operation({
+    id: "listApiKeys",
+    method: "get",
+    path: `${W}/api-keys`,
+    tag: "Keys",
+    summary: "The workspace's API keys (never the keys themselves)",
+    auth: "workspace",
+    params: [P.workspaceId],
+    responses: { 200: json("Every key, revoked ones included.", z.strictObject({ apiKeys: z.array(ApiKey) })) },
+    errors: ["not_found", "forbidden"],
+  }),
+  operation({
+    id: "createApiKey",
+    method: "post",
+    path: `${W}/api-keys`,
+    tag: "Keys",
+    summary: "Create an API key for scripts",
+    description:
+      "`Authorization: Bearer ak_…` on the dashboard API of the workspace's sites (or the one site). The key is shown only in this answer; the workspace keeps its SHA-256.",
+    auth: "workspace",
+    params: [P.workspaceId],
+    body: apiKeyCreate,
+    responses: { 201: json("Created, with the key.", z.strictObject({ apiKey: ApiKey.extend({ key: z.string() }) })) },
+    errors: ["not_found", "conflict"],
+  }),
+  operation({
+    id: "revokeApiKey",
+    method: "delete",
+    path: `${W}/api-keys/{keyId}`,
+    tag: "Keys",
+    summary: "Revoke an API key (its next request is refused)",
+    auth: "workspace",
+    params: [P.workspaceId, keyId],
+    responses: { 200: json("The key, revoked.", z.strictObject({ apiKey: ApiKey })) },
+    errors: ["not_found"],
+  }),
+  operation({
+    id: "listAudit",
+    method: "get",
+    path: `${W}/audit`,
+    tag: "Audit",
+    summary: "Who changed what: the workspace's audit log, every site merged, newest first",
+    description: "Kept at least 90 days. Page with `before` = the previous page's `next`.",
+    auth: "workspace",
+    params: [
+      P.workspaceId,
+      ...AUDIT_FILTERS,
+      query("before", "The cursor of the next page (`next` of the previous one)."),
+      query("limit", "1..200, default 50.", z.int().default(50)),
+    ],
+    responses: { 200: json("One page.", z.strictObject({ entries: z.array(AuditEntry), next: z.string().nullable() })) },
+    errors: ["not_found", "forbidden", "bad_request"],
+  }),
+  operation({
+    id: "exportAudit",
+    method: "get",
+    path: `${W}/audit.csv`,
+    tag: "Audit",
+    summary: "The audit log as CSV (at most 92 days and 10,000 rows per file)",
+    description: "Cells that a spreadsheet would run as a formula (starting with = + - @) are escaped.",
+    auth: "workspace",
+    params: [
+      P.workspaceId,
+      ...AUDIT_FILTERS,
+      query("from", "ISO date; default 90 days before `to`."),
+      query("to", "ISO date; default now."),
+    ],
+    responses: { 200: { description: "CSV with a header row.", media: ["text/csv"], headers: "json" } },
+    errors: ["not_found", "forbidden", "bad_request"],
+  }),
+];

@@ -1,0 +1,216 @@
+import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { call, callJson, expectStatus, OPERATOR } from "../helpers";
+
+interface Entry {
+  id: string;
+  at: string;
+  actor: { kind: string; id: string | null; label: string };
+  operation: string;
+  kind: string;
+  target: string;
+  siteId: string | null;
+  ip: string | null;
+}
+
+async function setup() {
+  const ws = await expectStatus(
+    callJson<{ workspace: { id: string } }>("POST", "/workspaces", { auth: OPERATOR, body: { name: "Audit", plan: "pro" } }),
+    201,
+  );
+  const site = async () =>
+    (
+      await expectStatus(
+        callJson<{ site: { id: string; adminKey: string } }>("POST", "/sites", {
+          auth: OPERATOR,
+          body: { name: "S", workspaceId: ws.workspace.id },
+        }),
+        201,
+      )
+    ).site;
+  const a = await site();
+  const b = await site();
+  for (const s of [a, b])
+    await expectStatus(
+      callJson("PUT", `/sites/${s.id}/collections/posts`, { auth: s.adminKey, body: { fields: [{ key: "title", type: "text" }] } }),
+      201,
+    );
+  return { workspaceId: ws.workspace.id, a, b };
+}
+
+const audit = (workspaceId: string, query = "") =>
+  expectStatus(
+    callJson<{ entries: Entry[]; next: string | null }>("GET", `/workspaces/${workspaceId}/audit${query}`, { auth: OPERATOR }),
+    200,
+  );
+
+describe("the audit log", () => {
+  it("records each change once, with who, what, the target and where from; a failed write records nothing", async () => {
+    const { workspaceId, a } = await setup();
+    const key = (
+      await expectStatus(
+        callJson<{ apiKey: { id: string; key: string } }>("POST", `/workspaces/${workspaceId}/api-keys`, {
+          auth: OPERATOR,
+          body: { name: "ci bot", scope: "full" },
+        }),
+        201,
+      )
+    ).apiKey;
+    const before = (await audit(workspaceId)).entries.length;
+    await expectStatus(
+      callJson("POST", `/sites/${a.id}/collections/posts/items`, {
+        auth: key.key,
+        headers: { "cf-connecting-ip": "203.0.113.9" },
+        body: { slug: "hello", data: { title: "Hi" } },
+      }),
+      201,
+    );
+    // The same slug again: 409, and no row.
+    const dup = await callJson("POST", `/sites/${a.id}/collections/posts/items`, {
+      auth: key.key,
+      body: { slug: "hello", data: { title: "Again" } },
+    });
+    expect(dup.status).toBe(409);
+    const { entries } = await audit(workspaceId);
+    expect(entries.length).toBe(before + 1);
+    expect(entries[0]).toMatchObject({
+      actor: { kind: "apiKey", id: key.id, label: "ci bot" },
+      operation: "createItem",
+      kind: "Items",
+      target: "posts/hello",
+      siteId: a.id,
+      ip: "203.0.113.9",
+    });
+    // The workspace's own rows are there too: the key's creation by the operator.
+    expect(entries.some((e) => e.operation === "createApiKey" && e.actor.kind === "operator" && e.siteId === null)).toBe(true);
+    // The item records its author.
+    const stored = await runInDurableObject(env.SITE.get(env.SITE.idFromName(a.id)), (_i: unknown, state: DurableObjectState) =>
+      state.storage.sql.exec<{ created_by: string }>("SELECT created_by FROM items WHERE slug = 'hello'").one(),
+    );
+    expect(stored.created_by).toBe(key.id);
+  });
+
+  it("writes the row in the change's transaction: a write that throws after its change leaves neither", async () => {
+    const { a } = await setup();
+    const stub = env.SITE.get(env.SITE.idFromName(a.id));
+    const counts = () =>
+      runInDurableObject(stub, (_i: unknown, state: DurableObjectState) => ({
+        audit: state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM audit").one().n,
+        collections: state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM collections").one().n,
+      }));
+    const start = await counts();
+    // Deleting a collection that does not exist throws inside the transaction.
+    expect((await callJson("DELETE", `/sites/${a.id}/collections/nope`, { auth: a.adminKey })).status).toBe(404);
+    expect(await counts()).toEqual(start);
+    await expectStatus(callJson("DELETE", `/sites/${a.id}/collections/posts`, { auth: a.adminKey }), 200);
+    expect(await counts()).toEqual({ audit: start.audit + 1, collections: start.collections - 1 });
+  });
+
+  it("filters by person, site and kind, and pages through both sites with a cursor", async () => {
+    const { workspaceId, a, b } = await setup();
+    for (let i = 0; i < 4; i++)
+      for (const s of [a, b])
+        await expectStatus(
+          callJson("POST", `/sites/${s.id}/collections/posts/items`, { auth: s.adminKey, body: { slug: `p${i}`, data: { title: "t" } } }),
+          201,
+        );
+    const all = await audit(workspaceId, "?limit=200");
+    const seen: Entry[] = [];
+    let next: string | null = "";
+    while (next !== null) {
+      const page: { entries: Entry[]; next: string | null } = await audit(workspaceId, `?limit=3${next ? `&before=${next}` : ""}`);
+      expect(page.entries.length).toBeLessThanOrEqual(3);
+      seen.push(...page.entries);
+      next = page.next;
+    }
+    expect(seen.map((e) => e.id)).toEqual(all.entries.map((e) => e.id));
+    expect(new Set(seen.map((e) => e.id)).size).toBe(seen.length);
+    for (let i = 1; i < seen.length; i++) expect(seen[i - 1]!.at >= seen[i]!.at).toBe(true);
+    const onlyB = await audit(workspaceId, `?siteId=${b.id}&kind=Items`);
+    expect(onlyB.entries.length).toBe(4);
+    expect(onlyB.entries.every((e) => e.siteId === b.id && e.kind === "Items")).toBe(true);
+    const byOperator = await audit(workspaceId, "?actor=operator");
+    expect(byOperator.entries.length).toBeGreaterThan(0);
+    expect(byOperator.entries.every((e) => e.actor.label === "operator")).toBe(true);
+    expect((await callJson("GET", `/workspaces/${workspaceId}/audit?before=garbage`, { auth: OPERATOR })).status).toBe(400);
+  });
+
+  it("exports CSV with a header row, and a cell that would be a formula is escaped", async () => {
+    const { workspaceId, a } = await setup();
+    const key = (
+      await expectStatus(
+        callJson<{ apiKey: { key: string } }>("POST", `/workspaces/${workspaceId}/api-keys`, {
+          auth: OPERATOR,
+          body: { name: '=HYPERLINK("x")', scope: "full" },
+        }),
+        201,
+      )
+    ).apiKey;
+    await expectStatus(
+      callJson("POST", `/sites/${a.id}/collections/posts/items`, { auth: key.key, body: { slug: "csv", data: { title: "t" } } }),
+      201,
+    );
+    const res = await call("GET", `/workspaces/${workspaceId}/audit.csv`, { auth: OPERATOR });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/csv/);
+    expect(res.headers.get("content-disposition")).toMatch(/attachment/);
+    const text = await res.text();
+    const lines = text.split("\r\n");
+    expect(lines[0]).toBe("time,actor,actor type,operation,kind,target,site,ip,country");
+    const row = lines.find((l) => l.includes("posts/csv"))!;
+    expect(row).toContain(`"'=HYPERLINK(""x"")"`);
+    expect(row).not.toMatch(/,=HYPERLINK/);
+    expect((await callJson("GET", `/workspaces/${workspaceId}/audit.csv?from=2020-01-01`, { auth: OPERATOR })).status).toBe(400);
+  });
+
+  it("keeps rows 90 days and more; the daily job prunes only what is older than the retention", async () => {
+    const { a } = await setup();
+    const stub = env.SITE.get(env.SITE.idFromName(a.id));
+    const day = 86_400_000;
+    await runInDurableObject(stub, (_i: unknown, state: DurableObjectState) => {
+      const sql = state.storage.sql;
+      for (const [age, target] of [
+        [91, "recent enough"],
+        [401, "too old"],
+      ] as const)
+        sql.exec(
+          "INSERT INTO audit (at, actor_kind, actor_label, operation, kind, target) VALUES (?, 'operator', 'operator', 'createItem', 'Items', ?)",
+          Date.now() - age * day,
+          target,
+        );
+      // The prune job is due now (it runs daily).
+      sql.exec("UPDATE jobs SET run_at = ? WHERE kind = 'audit-prune'", Date.now() - 1);
+      return state.storage.setAlarm(Date.now() - 1);
+    });
+    await runDurableObjectAlarm(stub);
+    const targets = await runInDurableObject(stub, (_i: unknown, state: DurableObjectState) =>
+      state.storage.sql
+        .exec<{ target: string }>("SELECT target FROM audit")
+        .toArray()
+        .map((r) => r.target),
+    );
+    expect(targets).toContain("recent enough");
+    expect(targets).not.toContain("too old");
+    const job = await runInDurableObject(stub, (_i: unknown, state: DurableObjectState) =>
+      state.storage.sql.exec<{ run_at: number }>("SELECT run_at FROM jobs WHERE kind = 'audit-prune'").one(),
+    );
+    expect(job.run_at).toBeGreaterThan(Date.now() + day / 2);
+  });
+
+  it("is for Owners and Administrators: an API key cannot read it", async () => {
+    const { workspaceId } = await setup();
+    const key = (
+      await expectStatus(
+        callJson<{ apiKey: { key: string } }>("POST", `/workspaces/${workspaceId}/api-keys`, {
+          auth: OPERATOR,
+          body: { name: "k", scope: "full" },
+        }),
+        201,
+      )
+    ).apiKey;
+    const r = await callJson<{ error: { details: { permission: string } } }>("GET", `/workspaces/${workspaceId}/audit`, { auth: key.key });
+    expect(r.status).toBe(403);
+    expect(r.body.error.details.permission).toBe("audit.read");
+  });
+});
