@@ -9,6 +9,8 @@ import { SessionStore, info } from "../src/sessions/store";
 import { sessionExpiry } from "../src/sessions/policy";
 import { ACCOUNT_MIGRATIONS } from "./account/migrations";
 import { clientHash } from "./account/clients";
+import { addPasskey, listPasskeys, type PasskeyView, verifyPasskey } from "./account/passkeys";
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 
 /** A password reset link works once, for this long. */
 export const RESET_TTL_MS = 60 * 60 * 1000;
@@ -279,6 +281,41 @@ export class Account extends DurableObject<Env> {
           : [],
       );
     return this.#memberships;
+  }
+
+  /** Passkey ids already registered (the browser is told not to make a second one on the same device). */
+  async passkeyIds(): Promise<string[]> {
+    if (!(await this.#row())) return [];
+    return listPasskeys(this.ctx.storage.sql).map((p) => p.id);
+  }
+
+  async passkeys(): Promise<PasskeyView[]> {
+    if (!(await this.#row())) return [];
+    return listPasskeys(this.ctx.storage.sql);
+  }
+
+  /** Stores a new passkey after verifying the browser's registration against the signed challenge. */
+  async registerPasskey(
+    response: RegistrationResponseJSON,
+    expected: { challenge: string; origin: string; rpID: string },
+    name: string,
+    now = Date.now(),
+  ): Promise<boolean> {
+    if (!(await this.#row())) return false;
+    return addPasskey(this.ctx.storage.sql, response, expected, name, now);
+  }
+
+  /** A sign-in with a passkey: a session when the assertion verifies (its challenge used once). */
+  async passkeySignIn(
+    response: AuthenticationResponseJSON,
+    expected: { challenge: string; origin: string; rpID: string; expiresAt: number },
+    client: ClientMeta,
+    now = Date.now(),
+  ): Promise<StartedSession | null> {
+    if (!(await this.#row())) return null;
+    if (!(await verifyPasskey(this.ctx.storage.sql, response, expected, now))) return null;
+    const newClient = await this.#noteClient(client, now);
+    return { ...(await this.#startSession(client, now)), newClient };
   }
 
   /** Counters for tests: a sign-in for an unknown address must run the KDF like a known one. */

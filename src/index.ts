@@ -23,6 +23,7 @@ import {
   signUp,
   verifySignUp,
 } from "./routes/accounts";
+import { listPasskeys, passkeyRegistrationOptions, passkeySignIn, passkeySignInOptions, registerPasskey } from "./routes/passkeys";
 import { requestTarget, withFrontHeaders } from "./http/response-headers";
 
 type Args = [Env, ExecutionContext];
@@ -45,6 +46,11 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
   .post("/account/password-reset", (req, env, ctx) => requestPasswordReset(req, env, ctx))
   .post("/account/password-reset/confirm", (req, env) => confirmPasswordReset(req, env))
   .get("/account/sessions", (req, env) => listAccountSessions(req, env))
+  .post("/account/passkeys/options", (req, env) => passkeyRegistrationOptions(req, env))
+  .post("/account/passkeys", (req, env) => registerPasskey(req, env))
+  .get("/account/passkeys", (req, env) => listPasskeys(req, env))
+  .post("/sessions/passkey/options", (req, env) => passkeySignInOptions(req, env))
+  .post("/sessions/passkey", (req, env, ctx) => passkeySignIn(req, env, ctx))
   .delete("/account/sessions/:id", (req, env) => endAccountSession(req, env, req.params.id))
   // The API description and its viewer (2.1 MB of the bundle) are evaluated on first use, not at start-up.
   .get("/openapi.json", async (req) => (await import("./routes/openapi")).openApiDocument(req))
