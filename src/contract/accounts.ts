@@ -61,30 +61,39 @@ const b64url = (max: number) =>
     .regex(/^[A-Za-z0-9_-]+$/, "not base64url");
 /**
  * A browser's PublicKeyCredential as JSON (what @simplewebauthn/browser's startRegistration or
- * startAuthentication answer). Unknown members are let through, as browsers add some
- * (extensions); @simplewebauthn/server checks every byte that matters.
+ * startAuthentication answer, WebAuthn Level 3's toJSON()). Members not listed are dropped;
+ * @simplewebauthn/server checks every byte that matters.
  */
 const credentialFields = {
   id: b64url(1400),
   rawId: b64url(1400),
   type: z.literal("public-key"),
-  clientExtensionResults: z.looseObject({}),
-  authenticatorAttachment: z.string().max(40).optional(),
+  clientExtensionResults: z
+    .object({
+      appid: z.boolean().optional(),
+      credProps: z.object({ rk: z.boolean().optional() }).optional(),
+      hmacCreateSecret: z.boolean().optional(),
+    })
+    .describe("What the browser says about extensions (none are asked for)."),
+  authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
 };
 export const RegistrationCredential = z
-  .looseObject({
+  .object({
     ...credentialFields,
-    response: z.looseObject({
+    response: z.object({
       clientDataJSON: b64url(4000),
       attestationObject: b64url(20000),
+      authenticatorData: b64url(20000).optional(),
       transports: z.array(z.string().max(40)).max(10).optional(),
+      publicKeyAlgorithm: z.number().int().optional(),
+      publicKey: b64url(4000).optional(),
     }),
   })
   .describe("The browser's new credential (navigator.credentials.create), as JSON.");
 export const AuthenticationCredential = z
-  .looseObject({
+  .object({
     ...credentialFields,
-    response: z.looseObject({
+    response: z.object({
       clientDataJSON: b64url(4000),
       authenticatorData: b64url(4000),
       signature: b64url(2000),
@@ -124,6 +133,6 @@ export const AuthenticationOptions = z
     challenge: z.string(),
     rpId: z.string().optional(),
     timeout: z.number().optional(),
-    userVerification: z.string().optional(),
+    userVerification: z.enum(["required", "preferred", "discouraged"]).optional(),
   })
   .describe("PublicKeyCredentialRequestOptionsJSON: pass it to @simplewebauthn/browser's startAuthentication({optionsJSON}).");

@@ -52,10 +52,15 @@ export class SoftAuthenticator {
   readonly credentialId = crypto.getRandomValues(new Uint8Array(16));
   userHandle: string | null = null;
 
-  constructor(
-    readonly rpID: string,
-    readonly origin: string,
-  ) {}
+  readonly rpID: string;
+  readonly origin: string;
+
+  // Plain fields, not parameter properties: the bench (scripts/bench/accounts.mjs) imports this
+  // file with Node's type stripping, which has no parameter properties.
+  constructor(rpID: string, origin: string) {
+    this.rpID = rpID;
+    this.origin = origin;
+  }
 
   async register(options: { challenge: string; user: { id: string } }, origin = this.origin): Promise<Record<string, unknown>> {
     this.#keys = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;

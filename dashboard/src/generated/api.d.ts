@@ -1955,7 +1955,8 @@ export interface components {
                 challenge: string;
                 rpId?: string;
                 timeout?: number;
-                userVerification?: string;
+                /** @enum {string} */
+                userVerification?: "required" | "preferred" | "discouraged";
             } & {
                 [key: string]: unknown;
             };
@@ -2244,20 +2245,22 @@ export interface components {
                 rawId: string;
                 /** @constant */
                 type: "public-key";
+                /** @description What the browser says about extensions (none are asked for). */
                 clientExtensionResults: {
-                    [key: string]: unknown;
+                    appid?: boolean;
+                    credProps?: {
+                        rk?: boolean;
+                    };
+                    hmacCreateSecret?: boolean;
                 };
-                authenticatorAttachment?: string;
+                /** @enum {string} */
+                authenticatorAttachment?: "platform" | "cross-platform";
                 response: {
                     clientDataJSON: string;
                     authenticatorData: string;
                     signature: string;
                     userHandle?: string;
-                } & {
-                    [key: string]: unknown;
                 };
-            } & {
-                [key: string]: unknown;
             };
         };
         SignUpRequest: {
@@ -2287,19 +2290,24 @@ export interface components {
                 rawId: string;
                 /** @constant */
                 type: "public-key";
+                /** @description What the browser says about extensions (none are asked for). */
                 clientExtensionResults: {
-                    [key: string]: unknown;
+                    appid?: boolean;
+                    credProps?: {
+                        rk?: boolean;
+                    };
+                    hmacCreateSecret?: boolean;
                 };
-                authenticatorAttachment?: string;
+                /** @enum {string} */
+                authenticatorAttachment?: "platform" | "cross-platform";
                 response: {
                     clientDataJSON: string;
                     attestationObject: string;
+                    authenticatorData?: string;
                     transports?: string[];
-                } & {
-                    [key: string]: unknown;
+                    publicKeyAlgorithm?: number;
+                    publicKey?: string;
                 };
-            } & {
-                [key: string]: unknown;
             };
             name?: string;
             passkeyName?: string;
@@ -2311,19 +2319,24 @@ export interface components {
                 rawId: string;
                 /** @constant */
                 type: "public-key";
+                /** @description What the browser says about extensions (none are asked for). */
                 clientExtensionResults: {
-                    [key: string]: unknown;
+                    appid?: boolean;
+                    credProps?: {
+                        rk?: boolean;
+                    };
+                    hmacCreateSecret?: boolean;
                 };
-                authenticatorAttachment?: string;
+                /** @enum {string} */
+                authenticatorAttachment?: "platform" | "cross-platform";
                 response: {
                     clientDataJSON: string;
                     attestationObject: string;
+                    authenticatorData?: string;
                     transports?: string[];
-                } & {
-                    [key: string]: unknown;
+                    publicKeyAlgorithm?: number;
+                    publicKey?: string;
                 };
-            } & {
-                [key: string]: unknown;
             };
             name?: string;
         };
