@@ -50,6 +50,13 @@ async function signUpToChoosePassword(page: Page, email: string): Promise<void> 
 
 const passkeys = (page: Page) => page.getByRole("region", { name: "Passkeys" });
 
+/** Signed in (whatever screen a sign-in lands on): Account in the main navigation. */
+async function openAccount(page: Page): Promise<void> {
+  await page.getByRole("banner").getByRole("button", { name: "Sign out" }).waitFor();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Account" }).click();
+  await page.getByRole("heading", { name: "Your account" }).waitFor();
+}
+
 describe("passkeys in the dashboard", () => {
   it("adds a passkey, renames it, signs out and in with it, and removes it", async () => {
     const { context, page, cdp, authenticatorId } = await withAuthenticator();
@@ -59,7 +66,7 @@ describe("passkeys in the dashboard", () => {
     await page.getByLabel("New password").fill(PASSWORD);
     await page.getByLabel("Repeat the password").fill(PASSWORD);
     await page.getByRole("button", { name: "Create account" }).click();
-    await page.getByRole("heading", { name: "Your account" }).waitFor();
+    await openAccount(page);
     await passkeys(page).getByText("No passkeys yet.").waitFor();
 
     // Account → Passkeys → add one (the virtual authenticator answers for the person).
@@ -89,7 +96,7 @@ describe("passkeys in the dashboard", () => {
     await page.getByRole("button", { name: "Sign in with a passkey" }).waitFor();
     await checkScreen(page, "passkey-sign-in");
     await page.getByRole("button", { name: "Sign in with a passkey" }).click();
-    await page.getByRole("heading", { name: "Your account" }).waitFor();
+    await openAccount(page);
     await page.getByText(email.toLowerCase()).first().waitFor();
     const used = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
     expect(used.credentials[0]!.signCount).toBeGreaterThan(0);
@@ -103,7 +110,7 @@ describe("passkeys in the dashboard", () => {
     // virtual authenticator picks it at once, as a person choosing it would.
     await page.getByRole("banner").getByRole("button", { name: "Sign out" }).click();
     await page.getByLabel("Email").focus();
-    await page.getByRole("heading", { name: "Your account" }).waitFor();
+    await openAccount(page);
     const autofilled = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
     expect(autofilled.credentials[0]!.signCount).toBeGreaterThan(used.credentials[0]!.signCount);
 
@@ -126,7 +133,7 @@ describe("passkeys in the dashboard", () => {
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    await page.getByRole("heading", { name: "Your account" }).waitFor();
+    await page.getByRole("banner").getByRole("button", { name: "Sign out" }).waitFor();
     await context.close();
   });
 
@@ -135,7 +142,7 @@ describe("passkeys in the dashboard", () => {
     const email = uniqueEmail("passkey-only");
     await signUpToChoosePassword(page, email);
     await page.getByRole("button", { name: "Use a passkey instead" }).click();
-    await page.getByRole("heading", { name: "Your account" }).waitFor();
+    await openAccount(page);
     const row = passkeys(page).getByRole("row", { name: /Passkey added/ });
     await row.waitFor();
 
@@ -149,7 +156,7 @@ describe("passkeys in the dashboard", () => {
     // Signed out, the passkey signs in (the session is the same kind as a password's).
     await page.getByRole("banner").getByRole("button", { name: "Sign out" }).click();
     await page.getByRole("button", { name: "Sign in with a passkey" }).click();
-    await page.getByRole("heading", { name: "Your account" }).waitFor();
+    await page.getByRole("banner").getByRole("button", { name: "Sign out" }).waitFor();
     await context.close();
   });
 

@@ -169,7 +169,8 @@ function PasskeyInstead(props: { token: string }) {
     {
       onSaved: async () => {
         await refreshSession();
-        go("account");
+        // Where a new account lands, whichever way it signed up.
+        go();
       },
     },
   );
