@@ -7,6 +7,7 @@
 import { ApiError } from "../contract/errors";
 import { clientKey } from "../limits/client";
 import { signInThrottleStub } from "../stubs";
+import { log } from "../log/log";
 
 /** Free attempts per key, then a doubling wait (2 s … 15 min); counts are forgotten a day after the last. */
 export const ACCOUNT_THROTTLES = {
@@ -58,6 +59,7 @@ export async function signInAttempt(
     if (!r.allowed) {
       // The attempts counted on the keys before this one never ran: taken back.
       await Promise.all(counted.map((s) => s.forgive()));
+      log("account_sign_in", { method, result: "throttled" });
       throw tooMany(r.waitMs, "Too many sign-in attempts.");
     }
     counted.push(stub);

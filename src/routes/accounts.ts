@@ -27,12 +27,12 @@ const CHECK_YOUR_INBOX = {
   message: "If the address can receive mail, a link is on its way. Open it from your inbox to continue.",
 } as const;
 
-function sameOrigin(request: Request, what: string): void {
+export function sameOrigin(request: Request, what: string): void {
   // A page elsewhere must not sign a visitor up, in or out on an account of its choosing.
   if (!notFromOtherOrigin(request)) throw new ApiError("forbidden", `${what} from the dashboard's own page.`);
 }
 
-function secret(env: Env): string {
+export function secret(env: Env): string {
   const s = authSecret(env);
   if (!s) throw new ApiError("not_configured", "Set the AUTH_SECRET secret (16 characters or more) before accounts can be used.");
   return s;

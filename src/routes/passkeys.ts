@@ -9,10 +9,8 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simp
 import { ApiError } from "../contract/errors";
 import { json, readJsonObject } from "../http/json";
 import { parseBody } from "../http/validation";
-import { notFromOtherOrigin } from "../sessions/cookie";
 import { accountStub } from "../stubs";
 import { requireAccount } from "../auth";
-import { authSecret } from "../accounts/tokens";
 import {
   accountOfUserHandle,
   challengeOf,
@@ -32,22 +30,12 @@ import {
 import { clientMeta } from "../accounts/principal";
 import { accountIdOf } from "../accounts/email";
 import { signInAttempt } from "../accounts/throttle";
-import { accountSessionResponse, openSignUpLink } from "./accounts";
+import { accountSessionResponse, openSignUpLink, sameOrigin, secret } from "./accounts";
 import { deliver } from "../mail/deliver";
 import { newSignInMail, signInNotice } from "../mail/templates";
 import { log } from "../log/log";
 
 const RP_NAME = "open-content-edge";
-
-function secret(env: Env): string {
-  const s = authSecret(env);
-  if (!s) throw new ApiError("not_configured", "Set the AUTH_SECRET secret (16 characters or more) before accounts can be used.");
-  return s;
-}
-
-function sameOrigin(request: Request, what: string): void {
-  if (!notFromOtherOrigin(request)) throw new ApiError("forbidden", `${what} from the dashboard's own page.`);
-}
 
 const STALE = "This passkey request has expired or was already answered. Try again.";
 
@@ -187,13 +175,7 @@ export async function passkeySignIn(request: Request, env: Env, ctx: ExecutionCo
   const input = parseBody(passkeySignInSchema, await readJsonObject(request), "passkey sign-in");
   const response = input.response as unknown as AuthenticationResponseJSON;
   const accountId = accountOfUserHandle(response.response.userHandle);
-  let attempt: Awaited<ReturnType<typeof signInAttempt>>;
-  try {
-    attempt = await signInAttempt(request, env, accountId, "passkey");
-  } catch (err) {
-    log("account_sign_in", { method: "passkey", result: "throttled" });
-    throw err;
-  }
+  const attempt = await signInAttempt(request, env, accountId, "passkey");
   const exp = await expected(
     request,
     env,
