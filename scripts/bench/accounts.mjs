@@ -10,7 +10,7 @@
 // Account object), timed and measured the same way on `localhost` (passkeys refuse an IP host).
 import { buildWorker, startWorkerd, workerdCpuMs } from "../workerd-host.mjs";
 import { startMailCatcher } from "../mail-catcher.mjs";
-import { percentile } from "../lib.mjs";
+import { mailedToken, percentile } from "../lib.mjs";
 // The workerd tests' software authenticator (real ES256 keys and CBOR), run here with Node's type stripping.
 import { SoftAuthenticator } from "../../test/helpers/soft-authenticator.ts";
 
@@ -34,7 +34,7 @@ try {
     try {
       const email = `bench+${kdf}-${Date.now()}@example.com`;
       await (await post(host.base, "/accounts", { email }, nextIp())).arrayBuffer();
-      const token = await linkToken(email);
+      const token = await mailedToken(mail.inbox, email, "verify");
       const made = await post(host.base, "/accounts/verify", { token, password: PASSWORD }, nextIp());
       if (made.status !== 201) throw new Error(`account not created: ${made.status}`);
       await made.arrayBuffer();
@@ -108,14 +108,4 @@ async function passkeyRows(base, auth, made) {
   const cpu = (workerdCpuMs() - cpu0) / N;
   times.sort((a, b) => a - b);
   rows.push({ kdf: "none (passkey)", kind: "passkey (ES256)", p50: percentile(times, 50), p90: percentile(times, 90), cpu });
-}
-
-async function linkToken(email) {
-  for (let i = 0; i < 100; i++) {
-    const all = await (await fetch(`${mail.inbox}/api/email`)).json();
-    const hit = all.find((m) => m.to.some((t) => t.address === email));
-    if (hit) return decodeURIComponent(/#\/verify\/(\S+)/.exec(hit.text)[1]);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("no sign-up mail");
 }
