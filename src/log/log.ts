@@ -57,10 +57,16 @@ export interface LogEvents {
   mail_failed: Where & { kind: string; transport: string; error: string };
   /** An account sign-in: how, and whether it worked (never the address or password). */
   account_sign_in: Where & { method: "password" | "passkey" | "reset" | "sign_up"; result: "ok" | "refused" | "throttled" };
+  /** The Images binding could not make a media variant; the client got 502. */
+  media_variant_failed: Where & { mediaId: string; width: number; format: string; error: string };
+  /** The daily media sweep removed what no row names (a crashed upload, a deleted file's leftovers). */
+  media_swept: Where & { objects: number; uploads: number };
 }
 
 const LEVEL: { [E in keyof LogEvents]: Level } = {
   unhandled_error: "error",
+  media_variant_failed: "error",
+  media_swept: "info",
   origin_read_retry: "warn",
   search_start_failed: "error",
   search_indexing_gave_up: "error",

@@ -70,6 +70,11 @@ export function dashboardRoutes(s: SiteContext) {
       s.cacheChanged();
       return json({ site: presentSite(s.site()!) });
     })
+    // Uploads are streamed into R2 by the front Worker (src/routes/media-upload.ts), which calls
+    // this object's mediaUpload; a body sent here directly is not read.
+    .post("/media/files", () => {
+      throw new ApiError("bad_request", "Upload files through the service's API: POST /sites/:siteId/media/files.");
+    })
     .get("/search", () => json({ search: s.search().status() }))
     .post("/search/retry", (_req, a) => {
       const retried = s.storage.transactionSync(() => {
