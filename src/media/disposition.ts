@@ -10,7 +10,10 @@ const NAME_MAX = 120;
  */
 export function cleanName(raw: string | null, type: MediaType): string {
   let name = (raw ?? "").normalize("NFC");
-  name = name.replace(/[\u0000-\u001f\u007f"\\/:*?<>|]/g, "").replace(/^[.\s]+/, "").trim();
+  name = name
+    .replace(/[\u0000-\u001f\u007f"\\/:*?<>|]/g, "")
+    .replace(/^[.\s]+/, "")
+    .trim();
   const dot = name.lastIndexOf(".");
   let stem = dot > 0 ? name.slice(0, dot) : name;
   stem = [...stem].slice(0, NAME_MAX).join("").trim() || "file";

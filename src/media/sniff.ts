@@ -9,7 +9,12 @@ import type { MediaType } from "./types";
 export const SNIFF_BYTES = 1024;
 
 const at = (b: Uint8Array, off: number, sig: readonly number[]) => b.length >= off + sig.length && sig.every((v, i) => b[off + i] === v);
-const ascii = (b: Uint8Array, off: number, s: string) => at(b, off, [...s].map((c) => c.charCodeAt(0)));
+const ascii = (b: Uint8Array, off: number, s: string) =>
+  at(
+    b,
+    off,
+    [...s].map((c) => c.charCodeAt(0)),
+  );
 const text = (b: Uint8Array, from: number, to: number) => String.fromCharCode(...b.subarray(from, to));
 
 const MP4_BRANDS = new Set(["isom", "iso2", "iso4", "iso5", "iso6", "mp41", "mp42", "avc1", "dash", "M4V "]);

@@ -62,6 +62,13 @@ const HEADER_SETS: Record<
     "Content-Security-Policy": header("Sandboxed: an SVG or PDF opened directly runs nothing.", z.literal("sandbox; default-src 'none'")),
     "Content-Disposition": header("`inline` with the file's name (RFC 6266).", z.string().regex(/^inline; filename="/)),
   },
+  variant: {
+    "Cache-Control": header("A variant's URL names its file's version, so it is kept a year.", z.literal(MEDIA_CACHE_CONTROL)),
+    ETag: etag,
+    "Content-Security-Policy": header("Sandboxed.", z.literal("sandbox; default-src 'none'")),
+    Vary: header("The format follows the Accept header.", z.string().regex(/Accept/)),
+    "X-Cache": header("MISS when this request made the variant, HIT when it was kept from before.", z.enum(["HIT", "MISS"])),
+  },
   static: {
     "Cache-Control": header("Five minutes in browsers, a day at the edge.", z.literal(STATIC_CACHE_CONTROL)),
     ETag: etag,

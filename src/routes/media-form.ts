@@ -55,8 +55,8 @@ export async function uploadForm(
   const events: Ev[] = [];
   const parser = MP.make({
     headers: Object.fromEntries(request.headers),
-    // Every file may come with its alt field.
-    maxParts: MEDIA_LIMITS.filesPerRequest * 2,
+    // Every file may come with its alt field; a few files over the limit are answered one by one.
+    maxParts: MEDIA_LIMITS.filesPerRequest * 2 + 10,
     maxTotalSize: MEDIA_LIMITS.requestBytes,
     maxFieldSize: MEDIA_LIMITS.altChars * 4,
     onField: (info, value) => events.push({ kind: "field", name: info.name, value: MP.decodeField(info, value) }),
@@ -79,7 +79,8 @@ export async function uploadForm(
     }
     return events.shift()!;
   };
-  const results: { name: string; media?: unknown; duplicate?: boolean; error?: { code: ErrorCode; message: string; details?: unknown } }[] = [];
+  const results: { name: string; media?: unknown; duplicate?: boolean; error?: { code: ErrorCode; message: string; details?: unknown } }[] =
+    [];
   let alt = "";
   let files = 0;
   for (;;) {
@@ -107,7 +108,17 @@ export async function uploadForm(
       },
     } as unknown as ReadableStreamDefaultReader<Uint8Array>;
     try {
-      if (alt.length > MEDIA_LIMITS.altChars) throw new ApiError("bad_request", `Alt text may be at most ${MEDIA_LIMITS.altChars} characters.`);
+      if (files > MEDIA_LIMITS.filesPerRequest)
+        throw new ApiError(
+          "payload_too_large",
+          `A form may carry at most ${MEDIA_LIMITS.filesPerRequest} files; send the rest in another request.`,
+          {
+            limit: "files",
+            max: MEDIA_LIMITS.filesPerRequest,
+          },
+        );
+      if (alt.length > MEDIA_LIMITS.altChars)
+        throw new ApiError("bad_request", `Alt text may be at most ${MEDIA_LIMITS.altChars} characters.`);
       const stored = await storeStream(env, call, reader, { length: null, name, alt, origin });
       results.push({ name, ...stored });
     } catch (err) {

@@ -14,12 +14,17 @@ import type { MediaTarget } from "../media/urls";
 import { variantAnswer } from "./media-variants";
 import { MEDIA_SAFETY, matches } from "../media/headers";
 
-
 function notFound(): ApiError {
   return new ApiError("not_found", "No such media file.", undefined, { ...MEDIA_SAFETY });
 }
 
-export async function serveMedia(request: Request, env: Env, ctx: ExecutionContext, siteId: string, target: MediaTarget): Promise<Response> {
+export async function serveMedia(
+  request: Request,
+  env: Env,
+  ctx: ExecutionContext,
+  siteId: string,
+  target: MediaTarget,
+): Promise<Response> {
   if (request.method !== "GET" && request.method !== "HEAD") throw new ApiError("method_not_allowed", "Media files answer GET and HEAD.");
   if (!(await mayBeIssued(env, siteId))) throw notFound();
   const file = await siteStub(env, siteId).mediaFile(target.mediaId, target.hash);
@@ -43,12 +48,20 @@ export async function serveMedia(request: Request, env: Env, ctx: ExecutionConte
   const ifRange = request.headers.get("if-range");
   const range = ifRange !== null && ifRange !== etag ? ({ kind: "whole" } as const) : parseRange(request.headers.get("range"), file.bytes);
   if (range.kind === "unsatisfiable") {
-    throw new ApiError("range_not_satisfiable", `The requested range is outside the file (${file.bytes} bytes).`, { size: file.bytes }, {
-      ...MEDIA_SAFETY,
-      "content-range": `bytes */${file.bytes}`,
-    });
+    throw new ApiError(
+      "range_not_satisfiable",
+      `The requested range is outside the file (${file.bytes} bytes).`,
+      { size: file.bytes },
+      {
+        ...MEDIA_SAFETY,
+        "content-range": `bytes */${file.bytes}`,
+      },
+    );
   }
-  const object = await env.MEDIA.get(file.object_key, range.kind === "part" ? { range: { offset: range.offset, length: range.length } } : {});
+  const object = await env.MEDIA.get(
+    file.object_key,
+    range.kind === "part" ? { range: { offset: range.offset, length: range.length } } : {},
+  );
   if (!object) throw notFound();
   if (range.kind === "part") {
     headers.set("content-range", `bytes ${range.offset}-${range.offset + range.length - 1}/${file.bytes}`);

@@ -20,7 +20,6 @@ import { uploadForm } from "./media-form";
 
 type Call = (call: MediaCall) => Promise<unknown>;
 
-
 export async function uploadMedia(request: Request, env: Env, siteId: string | undefined): Promise<Response> {
   const headers = await siteCallerHeaders(request, env, siteId);
   const id = siteId!;
@@ -195,7 +194,8 @@ async function storeBytes(
   if (type.startsWith("image/")) {
     dims = readDimensions(bytes.slice(0, HEADER_MAX_BYTES));
     if (dims) checkPixels(dims);
-    else if (type !== "image/svg+xml") throw new ApiError("unsupported_media_type", "The image's size cannot be read: the file is truncated or damaged.");
+    else if (type !== "image/svg+xml")
+      throw new ApiError("unsupported_media_type", "The image's size cannot be read: the file is truncated or damaged.");
   }
   const sha256 = toHex(await crypto.subtle.digest("SHA-256", bytes));
   const begun = (await call({ op: "begin", bytes: bytes.byteLength })) as BeginAnswer;
@@ -311,7 +311,7 @@ async function multipartSink(env: Env, begun: BeginAnswer, type: MediaType, call
   };
   return {
     async write(chunk) {
-      for (let off = 0; off < chunk.byteLength; ) {
+      for (let off = 0; off < chunk.byteLength;) {
         const take = Math.min(PART_BYTES - fill, chunk.byteLength - off);
         buf.set(chunk.subarray(off, off + take), fill);
         fill += take;

@@ -36,12 +36,15 @@ export async function variantAnswer(
   const cache = await caches.open("media");
   const cacheKey = new Request(`${new URL(request.url).origin}/__media/${siteId}/${file.id}/${file.sha256}/${width}.${ext}`);
   const hit = await cache.match(cacheKey);
-  if (hit) return withBody(request, hit, headers);
+  if (hit) return withBody(request, hit, headers, "HIT");
   const key = `${file.object_key.replace("/o/", "/v/")}/${width}.${ext}`;
   let bytes: ArrayBuffer;
+  // X-Cache: whether this answer was made now (MISS) or kept from before (HIT), as the content API says it.
+  let made = "HIT";
   const stored = await env.MEDIA.get(key);
   if (stored) bytes = await stored.arrayBuffer();
   else {
+    made = "MISS";
     const original = await env.MEDIA.get(file.object_key);
     if (!original) return null;
     try {
@@ -60,9 +63,11 @@ export async function variantAnswer(
   headers.set("content-length", String(bytes.byteLength));
   const response = new Response(bytes, { status: 200, headers });
   ctx.waitUntil(cache.put(cacheKey, response.clone()));
-  return withBody(request, response, headers);
+  return withBody(request, response, headers, made);
 }
 
-function withBody(request: Request, response: Response, headers: Headers): Response {
-  return new Response(request.method === "HEAD" ? null : response.body, { status: 200, headers: response.status === 200 ? response.headers : headers });
+function withBody(request: Request, response: Response, headers: Headers, cache: string): Response {
+  const out = new Headers(response.status === 200 ? response.headers : headers);
+  out.set("x-cache", cache);
+  return new Response(request.method === "HEAD" ? null : response.body, { status: 200, headers: out });
 }

@@ -33,16 +33,20 @@ const widthParam: Param = {
 };
 const fileAnswer = {
   200: { description: "The file's bytes.", media: [...MEDIA_TYPES], headers: "media" as const },
-  206: { description: "One byte range of the file (`Range: bytes=a-b`, `a-` or `-n`).", media: [...MEDIA_TYPES], headers: "media" as const },
+  206: {
+    description: "One byte range of the file (`Range: bytes=a-b`, `a-` or `-n`).",
+    media: [...MEDIA_TYPES],
+    headers: "media" as const,
+  },
   304: { description: "Unchanged (If-None-Match).", headers: "media" as const },
 };
 const variantAnswer = {
   200: {
     description: `The image at that width: AVIF when the Accept header allows it (up to ${MEDIA_AVIF_MAX_WIDTH} px), else WebP when allowed, else JPEG or PNG. \`Vary: Accept\`.`,
     media: ["image/avif", "image/webp", "image/jpeg", "image/png"],
-    headers: "media" as const,
+    headers: "variant" as const,
   },
-  304: { description: "Unchanged (If-None-Match).", headers: "media" as const },
+  304: { description: "Unchanged (If-None-Match).", headers: "variant" as const },
 };
 
 export const mediaOperations: Operation[] = [
@@ -59,7 +63,10 @@ export const mediaOperations: Operation[] = [
         `leaves nothing while the others stand. ${limitsText} SVG is sanitised (no script, handlers or outside references). ` +
         "The same bytes uploaded twice are stored once.",
       auth: "siteKey",
-      rawBody: { media: ["application/octet-stream", "image/*", "video/*", "application/pdf", "multipart/form-data"], description: limitsText },
+      rawBody: {
+        media: ["application/octet-stream", "image/*", "video/*", "application/pdf", "multipart/form-data"],
+        description: limitsText,
+      },
       responses: {
         201: { description: "Stored (raw body).", schema: uploaded, headers: "json" },
         200: {
@@ -80,7 +87,15 @@ export const mediaOperations: Operation[] = [
           headers: "json",
         },
       },
-      errors: ["bad_request", "not_found", "request_timeout", "length_required", "payload_too_large", "unsupported_media_type", "bad_gateway"],
+      errors: [
+        "bad_request",
+        "not_found",
+        "request_timeout",
+        "length_required",
+        "payload_too_large",
+        "unsupported_media_type",
+        "bad_gateway",
+      ],
     }),
   ),
   operation({

@@ -11,7 +11,11 @@ export function upload(
   name: string,
   headers: Record<string, string> = {},
 ): Promise<Response> {
-  const h = new Headers({ authorization: `Bearer ${site.adminKey}`, "x-file-name": encodeURIComponent(name), "content-type": "application/octet-stream" });
+  const h = new Headers({
+    authorization: `Bearer ${site.adminKey}`,
+    "x-file-name": encodeURIComponent(name),
+    "content-type": "application/octet-stream",
+  });
   if (body instanceof Uint8Array) h.set("content-length", String(body.byteLength));
   for (const [k, v] of Object.entries(headers)) h.set(k, v);
   return exports.default.fetch(new Request(`${ORIGIN}/sites/${site.id}/media/files`, { method: "POST", headers: h, body }));

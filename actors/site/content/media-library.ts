@@ -21,7 +21,15 @@ export interface MediaEntry extends MediaRef, EntryFacts {
 
 const MAX_USES_SHOWN = 20;
 
-type MediaSqlRow = { id: string; url: string; alt: string; width: number | null; height: number | null; type: string | null; created_at: string };
+type MediaSqlRow = {
+  id: string;
+  url: string;
+  alt: string;
+  width: number | null;
+  height: number | null;
+  type: string | null;
+  created_at: string;
+};
 
 /** The media library page: newest first, each entry with the items that show it. */
 export function listMedia(

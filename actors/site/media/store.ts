@@ -95,15 +95,22 @@ export function commitUpload(
   input: CommitInput,
   urlOf: (f: Omit<StoredFile, "url">) => string,
 ): { id: string; duplicate: boolean; discard: string | null } {
-  const upload = sql
-    .exec<{ object_key: string }>("SELECT object_key FROM media_uploads WHERE id = ?", input.uploadId)
-    .toArray()[0];
+  const upload = sql.exec<{ object_key: string }>("SELECT object_key FROM media_uploads WHERE id = ?", input.uploadId).toArray()[0];
   if (!upload) throw new ApiError("request_timeout", "This upload took too long and was abandoned; send the file again.");
   sql.exec("DELETE FROM media_uploads WHERE id = ?", input.uploadId);
   const existing = sql.exec<{ id: string }>("SELECT id FROM media WHERE sha256 = ?", input.sha256).toArray()[0];
   if (existing) return { id: existing.id, duplicate: true, discard: upload.object_key };
   const id = newMediaId();
-  const file = { id, object_key: upload.object_key, sha256: input.sha256, type: input.type, bytes: input.bytes, name: input.name, width: input.width, height: input.height };
+  const file = {
+    id,
+    object_key: upload.object_key,
+    sha256: input.sha256,
+    type: input.type,
+    bytes: input.bytes,
+    name: input.name,
+    width: input.width,
+    height: input.height,
+  };
   sql.exec(
     `INSERT INTO media (id, url, alt, width, height, created_at, object_key, sha256, type, bytes, name, created_by)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -131,9 +138,7 @@ export interface ServedFile extends StoredFile {
 /** The stored file a public media URL names: its id and the start of its hash must both match. */
 export function resolveFile(sql: SqlStorage, mediaId: string, hashPrefix: string): ServedFile | null {
   if (!/^[0-9a-f]{12}$/.test(hashPrefix)) return null;
-  const row = sql
-    .exec<StoredFile>(`SELECT ${FILE_COLUMNS} FROM media WHERE id = ? AND object_key IS NOT NULL`, mediaId)
-    .toArray()[0];
+  const row = sql.exec<StoredFile>(`SELECT ${FILE_COLUMNS} FROM media WHERE id = ? AND object_key IS NOT NULL`, mediaId).toArray()[0];
   return row && row.sha256.startsWith(hashPrefix) ? { ...row, servedWidth: servedWidth(row.type, row.width) } : null;
 }
 
