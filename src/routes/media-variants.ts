@@ -32,7 +32,10 @@ export async function variantAnswer(
     vary: "Accept",
     "content-disposition": contentDisposition(file.name.replace(/\.[^.]+$/, `-${width}.${ext}`)),
   });
-  if (matches(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
+  if (matches(request.headers.get("if-none-match"), etag)) {
+    headers.set("x-cache", "HIT");
+    return new Response(null, { status: 304, headers });
+  }
   const cache = await caches.open("media");
   const cacheKey = new Request(`${new URL(request.url).origin}/__media/${siteId}/${file.id}/${file.sha256}/${width}.${ext}`);
   const hit = await cache.match(cacheKey);

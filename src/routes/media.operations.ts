@@ -87,15 +87,7 @@ export const mediaOperations: Operation[] = [
           headers: "json",
         },
       },
-      errors: [
-        "bad_request",
-        "not_found",
-        "request_timeout",
-        "length_required",
-        "payload_too_large",
-        "unsupported_media_type",
-        "bad_gateway",
-      ],
+      errors: ["bad_request", "not_found", "request_timeout", "length_required", "payload_too_large", "unsupported_media_type"],
     }),
   ),
   operation({

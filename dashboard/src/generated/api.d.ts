@@ -1683,19 +1683,19 @@ export interface components {
                 details?: unknown;
             };
         };
-        Error_bad_gateway: {
+        Error_range_not_satisfiable: {
             error: {
                 /** @enum {string} */
-                code: "bad_gateway";
+                code: "range_not_satisfiable";
                 message: string;
                 /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
                 details?: unknown;
             };
         };
-        Error_range_not_satisfiable: {
+        Error_bad_gateway: {
             error: {
                 /** @enum {string} */
-                code: "range_not_satisfiable";
+                code: "bad_gateway";
                 message: string;
                 /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
                 details?: unknown;
@@ -4975,16 +4975,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_rate_limited"];
-                };
-            };
-            /** @description Error: `bad_gateway`. */
-            502: {
-                headers: {
-                    "Cache-Control": components["headers"]["error.Cache-Control"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error_bad_gateway"];
                 };
             };
         };
