@@ -38,6 +38,7 @@ import { NO_STORE } from "../src/contract/cache-control";
 import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../src/shared/bounded-map";
 import { countWhere } from "./site/storage/items-table";
 import { type MediaCall, mediaCall, refusal } from "./site/media/calls";
+import { MEDIA_SWEEP_JOB, mediaSweepJob, SWEEP_EVERY_MS } from "./site/media/sweep";
 import { recordVariant, resolveFile, type ServedFile } from "./site/media/store";
 import { ApiError } from "../src/contract/errors";
 
@@ -133,6 +134,8 @@ export class Site extends DurableObject<Env> {
           return { next: Date.now() + 86_400_000 };
         },
       },
+      // Daily: R2 objects no row names, uploads a crash left open (actors/site/media/sweep.ts).
+      [MEDIA_SWEEP_JOB]: mediaSweepJob(context),
       [SEO_DOCUMENTS_JOB]: {
         // No cache version bump: while this job was queued the documents were served with
         // no-store (http/ssr-routes.ts), so no cache holds a stale copy, and pages are already current.
@@ -162,6 +165,7 @@ export class Site extends DurableObject<Env> {
       // Published items from before search existed, work left by a restart, or a new model.
       this.#search.wake();
       if (!pendingJob(this.#sql, AUDIT_PRUNE_JOB, "all")) scheduleJob(ctx.storage, AUDIT_PRUNE_JOB, "all", Date.now() + 86_400_000);
+      if (!pendingJob(this.#sql, MEDIA_SWEEP_JOB, "all")) scheduleJob(ctx.storage, MEDIA_SWEEP_JOB, "all", Date.now() + SWEEP_EVERY_MS);
     });
   }
 

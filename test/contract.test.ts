@@ -585,6 +585,13 @@ describe("the API answers exactly as openapi.json describes", () => {
       new Request(brokenRef.srcset.split(", ")[0]!.split(" ")[0]!, { headers: { accept: "image/webp" } }),
     );
 
+    // Delete: in use (409), detached (200), gone (404).
+    const cover = (await hitRequest("uploadMedia", raw(mediaFile("photo.gif"), "cover.gif"))).body.media as { mediaId: string };
+    await addItem(blog, "posts", { slug: "with-cover", data: { title: "With a cover", cover: cover.mediaId } });
+    await hit("deleteMedia", "DELETE", `/sites/${blog.id}/media/${cover.mediaId}`, { auth: blog.adminKey });
+    await hit("deleteMedia", "DELETE", `/sites/${blog.id}/media/${cover.mediaId}?detach=true`, { auth: blog.adminKey });
+    await hit("deleteMedia", "DELETE", `/sites/${blog.id}/media/${cover.mediaId}`, { auth: blog.adminKey });
+
     const onHost = (url: string, headers: Record<string, string> = {}) =>
       new Request(`${ORIGIN}${new URL(url).pathname.replace(/^\/m\/[^/]+\//, "/_media/")}`, {
         headers: { [SERVICE_TOKEN_HEADER]: blog.token, ...headers },

@@ -90,6 +90,41 @@ export const mediaOperations: Operation[] = [
       errors: ["bad_request", "not_found", "request_timeout", "length_required", "payload_too_large", "unsupported_media_type"],
     }),
   ),
+  withSiteId(
+    operation({
+      id: "deleteMedia",
+      method: "delete",
+      path: "/sites/{siteId}/media/{mediaId}",
+      tag: "Media",
+      summary: "Delete a media entry, its bytes and every variant",
+      description:
+        "Refused with 409 `conflict` and `details.usedBy` (the items that show it) unless `detach=true`, which removes it from those items in the same change.",
+      auth: "siteKey",
+      params: [
+        { name: "mediaId", in: "path", description: "The media entry's id (`md_…`).", schema: z.string() },
+        {
+          name: "detach",
+          in: "query",
+          description: "`true`: remove the entry from the items that show it.",
+          schema: z.enum(["true", "false"]),
+        },
+      ],
+      responses: {
+        200: {
+          description: "Deleted.",
+          schema: z.strictObject({ deleted: z.literal(true), id: z.string(), detached: z.int().describe("Items it was removed from.") }),
+          headers: "json",
+        },
+      },
+      errors: ["not_found", "conflict"],
+      errorExamples: {
+        conflict: {
+          message: "This file is shown by 1 item; remove it from them first, or delete with ?detach=true.",
+          details: { usedBy: [{ collection: "posts", itemId: "it_…", slug: "hello", field: "cover" }] },
+        },
+      },
+    }),
+  ),
   operation({
     id: "getMediaFile",
     method: "get",

@@ -388,7 +388,11 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a media entry, its bytes and every variant
+         * @description Refused with 409 `conflict` and `details.usedBy` (the items that show it) unless `detach=true`, which removes it from those items in the same change.
+         */
+        delete: operations["deleteMedia"];
         options?: never;
         head?: never;
         /** Change a media entry's alt text (every item showing it follows) */
@@ -1723,6 +1727,13 @@ export interface components {
                 /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
                 details?: unknown;
             };
+        };
+        DeleteMediaResponse: {
+            /** @constant */
+            deleted: true;
+            id: string;
+            /** @description Items it was removed from. */
+            detached: number;
         };
         Error_range_not_satisfiable: {
             error: {
@@ -4739,6 +4750,105 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    deleteMedia: {
+        parameters: {
+            query?: {
+                /** @description `true`: remove the entry from the items that show it. */
+                detach?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The media entry's id (`md_…`). */
+                mediaId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteMediaResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `conflict`. */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "This file is shown by 1 item; remove it from them first, or delete with ?detach=true.",
+                     *         "details": {
+                     *           "usedBy": [
+                     *             {
+                     *               "collection": "posts",
+                     *               "itemId": "it_…",
+                     *               "slug": "hello",
+                     *               "field": "cover"
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error_conflict"];
                 };
             };
             /** @description Error: `rate_limited`. */
