@@ -37,6 +37,10 @@ import { AUDIT_PRUNE_JOB, auditPage, type AuditFilter, type AuditRow, pruneAudit
 import { NO_STORE } from "../src/contract/cache-control";
 import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../src/shared/bounded-map";
 import { countWhere } from "./site/storage/items-table";
+import { type MediaCall, mediaCall, refusal } from "./site/media/calls";
+import { MEDIA_SWEEP_JOB, mediaSweepJob, SWEEP_EVERY_MS } from "./site/media/sweep";
+import { recordVariant, resolveFile, type ServedFile } from "./site/media/store";
+import { ApiError } from "../src/contract/errors";
 
 export interface SiteMeta {
   siteId: string;
@@ -130,6 +134,8 @@ export class Site extends DurableObject<Env> {
           return { next: Date.now() + 86_400_000 };
         },
       },
+      // Daily: R2 objects no row names, uploads a crash left open (actors/site/media/sweep.ts).
+      [MEDIA_SWEEP_JOB]: mediaSweepJob(context),
       [SEO_DOCUMENTS_JOB]: {
         // No cache version bump: while this job was queued the documents were served with
         // no-store (http/ssr-routes.ts), so no cache holds a stale copy, and pages are already current.
@@ -159,6 +165,7 @@ export class Site extends DurableObject<Env> {
       // Published items from before search existed, work left by a restart, or a new model.
       this.#search.wake();
       if (!pendingJob(this.#sql, AUDIT_PRUNE_JOB, "all")) scheduleJob(ctx.storage, AUDIT_PRUNE_JOB, "all", Date.now() + 86_400_000);
+      if (!pendingJob(this.#sql, MEDIA_SWEEP_JOB, "all")) scheduleJob(ctx.storage, MEDIA_SWEEP_JOB, "all", Date.now() + SWEEP_EVERY_MS);
     });
   }
 
@@ -339,6 +346,32 @@ export class Site extends DurableObject<Env> {
       if (ok) principal = { kind: "siteKey", siteId: this.#site!.id };
     }
     return principal ? { principal, client } : null;
+  }
+
+  /**
+   * One step of an upload the front Worker streams into R2 (src/routes/media-upload.ts), with the
+   * caller's headers: checked as the dashboard request uploadMedia is, refusals answered as data.
+   */
+  async mediaUpload(headers: [string, string][], call: MediaCall): Promise<ReturnType<typeof mediaCall> | ReturnType<typeof refusal>> {
+    try {
+      if (!this.#site) throw new ApiError("not_found", "No such site.");
+      const request = new Request(`https://site.internal/sites/${this.#site.id}/media/files`, { method: "POST", headers });
+      const caller = await this.#caller(request);
+      if (!caller) throw new ApiError("unauthorized", "Missing or wrong site admin key, or the dashboard session has ended.");
+      return mediaCall(this.#context, siteAccess(this.#site, request, caller.principal, caller.client), call);
+    } catch (err) {
+      return refusal(err);
+    }
+  }
+
+  /** The stored file a public media URL names (the URL is public; its hash part must match). */
+  mediaFile(mediaId: string, hash: string): ServedFile | null {
+    return this.#site ? resolveFile(this.#sql, mediaId, hash) : null;
+  }
+
+  /** A variant the front Worker made and put in R2: listed, so delete and the sweep remove it. */
+  mediaVariant(objectKey: string, width: number, format: string, key: string, bytes: number): void {
+    if (this.#site) recordVariant(this.#sql, objectKey, width, format, key, bytes);
   }
 
   /** One page of this site's audit rows for the workspace's merged log (RPC from the workspace). */

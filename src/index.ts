@@ -17,6 +17,8 @@ import { dashboardAsset } from "./routes/dashboard-assets";
 import { requestTarget, withFrontHeaders } from "./http/response-headers";
 import { contentRefusal, dashboardRefusal } from "./routes/refusals";
 import { rawTarget } from "./http/raw-target";
+import { MEDIA_LIMITS } from "./contract/limits";
+import { parseMediaPath } from "./media/urls";
 
 type Args = [Env, ExecutionContext];
 
@@ -28,6 +30,8 @@ const sessions = () => import("./routes/sessions");
 const accounts = () => import("./routes/accounts");
 const passkeys = () => import("./routes/passkeys");
 const invitations = () => import("./routes/invitations");
+const mediaUpload = () => import("./routes/media-upload");
+const mediaServe = () => import("./routes/media-serve");
 
 async function siteIdParam(env: Env, raw: string | undefined): Promise<string> {
   if (!raw || !(await mayBeIssued(env, raw))) throw new ApiError("not_found", "Unknown webhook URL.");
@@ -84,6 +88,13 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
   .post("/sites", async (req, env) => (await dashboard()).createSite(req, env))
   .post("/invitations/lookup", async (req, env) => (await invitations()).lookupInvitation(req, env))
   .post("/invitations/accept", async (req, env) => (await invitations()).acceptInvitation(req, env))
+  // Uploads stream into R2 from here (the body never goes through the site object); files are served by path.
+  .post("/sites/:siteId/media/files", async (req, env) => (await mediaUpload()).uploadMedia(req, env, req.params.siteId))
+  .get("/m/*", async (req, env, ctx) => {
+    const target = parseMediaPath(new URL(req.url).pathname, true);
+    if (!target?.siteId) throw new ApiError("not_found", "No such media file.");
+    return (await mediaServe()).serveMedia(req, env, ctx, target.siteId, target);
+  })
   .all("/sites/:siteId", async (req, env) => (await dashboard()).siteDashboard(req, env, req.params.siteId))
   .all("/sites/:siteId/*", async (req, env) => (await dashboard()).siteDashboard(req, env, req.params.siteId));
 
@@ -137,9 +148,16 @@ function oddTarget(request: Request): Response {
   return errorResponse("bad_request", "The request target must be a path (the asterisk form * is only for OPTIONS).");
 }
 
+/** A media upload's body may be up to the request cap and take minutes; its idle limit is everyone's. */
+const UPLOAD_PATH = /^\/sites\/[^/]+\/media\/files$/;
+function uploadLimits(env: Env): BodyLimits {
+  return { maxBytes: MEDIA_LIMITS.requestBytes, idleMs: bodyLimits(env).idleMs, totalMs: MEDIA_LIMITS.uploadTotalMs };
+}
+
 async function answer(request: Request, env: Env, ctx: ExecutionContext, url: URL): Promise<Response> {
   const isHead = request.method === "HEAD";
-  const guard = new BodyGuard(request, bodyLimits(env));
+  const upload = request.method === "POST" && UPLOAD_PATH.test(url.pathname);
+  const guard = new BodyGuard(request, upload ? uploadLimits(env) : bodyLimits(env));
   const req = isHead ? new Request(request, { method: "GET" }) : guard.request;
   let response: Response;
   try {

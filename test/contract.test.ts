@@ -16,6 +16,8 @@ import { OPERATIONS, checkAnswer, documentedAnswers, exampleProblems } from "./c
 import { linkIn, mailTo, uniqueEmail } from "./helpers/mail";
 import { fragmentToken, PASSWORD } from "./helpers/accounts";
 import { SoftAuthenticator } from "./helpers/soft-authenticator";
+import { mediaFile } from "./fixtures/media-files";
+import { SERVICE_TOKEN_HEADER } from "../src/contract/headers";
 
 const seen = new Set<string>();
 
@@ -36,6 +38,16 @@ async function hitOn(base: string, operationId: string, method: string, path: st
   expect(problems, `${method} ${base}${path} → ${answer}`).toEqual([]);
   seen.add(answer);
   return res.status;
+}
+
+/** As `hit`, for a request `call` cannot make (a file's bytes, a form, a stalled body). */
+async function hitRequest(operationId: string, request: Request) {
+  const res = await exports.default.fetch(request);
+  const headers = res.headers;
+  const { answer, problems, body } = await checkAnswer(operationId, request.method, request.url, res);
+  expect(problems, `${request.method} ${request.url} → ${answer}`).toEqual([]);
+  seen.add(answer);
+  return { status: res.status, body: body as Record<string, unknown>, headers };
 }
 
 const UNKNOWN_SITE = "aaaaaaaaaaaaaaaa";
@@ -585,6 +597,98 @@ describe("the API answers exactly as openapi.json describes", () => {
         body:
           method === "POST" || method === "PATCH" ? (id === "createApiKey" ? { name: "n", scope: "read" } : { role: "viewer" }) : undefined,
       });
+  });
+
+  it("describes media uploads and stored files", async () => {
+    const { blog } = await fixture();
+    const files = `${ORIGIN}/sites/${blog.id}/media/files`;
+    const raw = (bytes: Uint8Array | ReadableStream<Uint8Array>, name: string, length?: number) =>
+      new Request(files, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${blog.adminKey}`,
+          "x-file-name": name,
+          ...(length !== undefined
+            ? { "content-length": String(length) }
+            : bytes instanceof Uint8Array
+              ? { "content-length": String(bytes.byteLength) }
+              : {}),
+        },
+        body: bytes,
+      });
+    const made = await hitRequest("uploadMedia", raw(mediaFile("photo.jpg"), "photo.jpg"));
+    expect(made.status).toBe(201);
+    await hitRequest("uploadMedia", raw(mediaFile("photo.jpg"), "again.jpg"));
+    const form = new FormData();
+    form.append("alt", "A clip");
+    form.append("file", new File([mediaFile("clip.mp4")], "clip.mp4"));
+    await hitRequest(
+      "uploadMedia",
+      new Request(files, { method: "POST", headers: { authorization: `Bearer ${blog.adminKey}` }, body: form }),
+    );
+    await hitRequest("uploadMedia", raw(new Uint8Array(0), "empty.jpg"));
+    await hitRequest("uploadMedia", raw(mediaFile("bomb.png"), "bomb.png"));
+    const chunked = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(mediaFile("small.jpg"));
+        c.close();
+      },
+    });
+    await hitRequest("uploadMedia", raw(chunked, "chunked.jpg"));
+    // A body that stops arriving: cut after the idle limit (2 s here).
+    const stalled = new ReadableStream<Uint8Array>({
+      pull(c) {
+        c.enqueue(mediaFile("small.jpg").subarray(0, 2000));
+        return new Promise(() => undefined);
+      },
+    });
+    await hitRequest("uploadMedia", raw(stalled, "stalled.jpg", 5109));
+
+    const media = made.body.media as { url: string; srcset: string };
+    await hitRequest("getMediaFile", new Request(media.url, { headers: { accept: "image/webp" } }));
+    const clip = (
+      (await call("GET", `/sites/${blog.id}/media?limit=50`, { auth: blog.adminKey }).then((r) => r.json())) as {
+        media: { url: string; type?: string }[];
+      }
+    ).media.find((m) => m.type === "video/mp4")!;
+    const clipFile = await hitRequest("getMediaFile", new Request(clip.url));
+    await hitRequest("getMediaFile", new Request(clip.url, { headers: { "if-none-match": clipFile.headers.get("etag")! } }));
+    await hitRequest("getMediaFile", new Request(clip.url, { headers: { range: "bytes=0-9" } }));
+    await hitRequest("getMediaFile", new Request(clip.url, { headers: { range: "bytes=999999-" } }));
+    await hitRequest("getMediaFile", new Request(clip.url.replace(/\/[0-9a-f]{12}\//, "/000000000000/")));
+
+    const w320 = media.srcset.split(", ")[0]!.split(" ")[0]!;
+    const variant = await hitRequest("getMediaVariant", new Request(w320, { headers: { accept: "image/webp" } }));
+    await hitRequest(
+      "getMediaVariant",
+      new Request(w320, { headers: { accept: "image/webp", "if-none-match": variant.headers.get("etag")! } }),
+    );
+    await hitRequest("getMediaVariant", new Request(w320.replace("/w/320/", "/w/321/")));
+    // A PNG whose header is whole but whose pixels are cut off: stored (its size is known), but it cannot be resized.
+    const png = mediaFile("photo.png");
+    const broken = await hitRequest("uploadMedia", raw(png.slice(0, 200), "broken.png"));
+    const brokenRef = broken.body.media as { srcset: string };
+    await hitRequest(
+      "getMediaVariant",
+      new Request(brokenRef.srcset.split(", ")[0]!.split(" ")[0]!, { headers: { accept: "image/webp" } }),
+    );
+
+    // Delete: in use (409), detached (200), gone (404).
+    const cover = (await hitRequest("uploadMedia", raw(mediaFile("photo.gif"), "cover.gif"))).body.media as { mediaId: string };
+    await addItem(blog, "posts", { slug: "with-cover", data: { title: "With a cover", cover: cover.mediaId } });
+    await hit("deleteMedia", "DELETE", `/sites/${blog.id}/media/${cover.mediaId}`, { auth: blog.adminKey });
+    await hit("deleteMedia", "DELETE", `/sites/${blog.id}/media/${cover.mediaId}?detach=true`, { auth: blog.adminKey });
+    await hit("deleteMedia", "DELETE", `/sites/${blog.id}/media/${cover.mediaId}`, { auth: blog.adminKey });
+
+    const onHost = (url: string, headers: Record<string, string> = {}) =>
+      new Request(`${ORIGIN}${new URL(url).pathname.replace(/^\/m\/[^/]+\//, "/_media/")}`, {
+        headers: { [SERVICE_TOKEN_HEADER]: blog.token, ...headers },
+      });
+    const hosted = await hitRequest("getHostMediaFile", onHost(clip.url));
+    await hitRequest("getHostMediaFile", onHost(clip.url, { "if-none-match": hosted.headers.get("etag")! }));
+    await hitRequest("getHostMediaFile", onHost(clip.url, { range: "bytes=-4" }));
+    await hitRequest("getHostMediaFile", onHost(clip.url, { range: "bytes=999999-" }));
+    await hitRequest("getHostMediaFile", onHost(clip.url.replace(/\/[0-9a-f]{12}\//, "/000000000000/")));
   });
 
   it("describes the service's own documents", async () => {

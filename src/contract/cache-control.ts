@@ -11,3 +11,6 @@ export const NO_STORE = "no-store";
 
 /** What browsers get on a public read: they may keep it but ask again every time (the edge answers from its copy). */
 export const CLIENT_CACHE_CONTROL = "public, max-age=0, must-revalidate";
+
+/** Stored media files and their variants: the URL names the version (its hash), so a year, never revalidated. */
+export const MEDIA_CACHE_CONTROL = "public, max-age=31536000, immutable";

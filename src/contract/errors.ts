@@ -15,8 +15,12 @@ export const ERROR_STATUS = {
   conflict: 409,
   /** Was valid once and is no more: an invitation used, revoked or expired. */
   gone: 410,
+  /** An upload sent as a raw body without Content-Length (R2 needs the length before the first byte). */
+  length_required: 411,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  /** A Range outside a media file (`Content-Range: bytes *\/<size>` says its size). */
+  range_not_satisfiable: 416,
   capture_failed: 422,
   rate_limited: 429,
   internal_error: 500,

@@ -46,3 +46,45 @@ export const SIGN_IN_POLICY = { name: "sign-in", quota: 3, window: 86_400 } as c
 /** Header names of draft-ietf-httpapi-ratelimit-headers-11. */
 export const RATELIMIT_POLICY_HEADER = "ratelimit-policy";
 export const RATELIMIT_HEADER = "ratelimit";
+
+/** The media library accepts these types, decided from a file's own bytes (never its name or Content-Type). */
+export const MEDIA_TYPES = [
+  "image/jpeg",
+  "image/png",
+  "image/gif",
+  "image/webp",
+  "image/avif",
+  "image/svg+xml",
+  "video/mp4",
+  "video/webm",
+  "application/pdf",
+] as const;
+export type MediaType = (typeof MEDIA_TYPES)[number];
+
+const MiB = 1024 * 1024;
+
+/**
+ * Uploads (README "Limits"). Over one: 413 `payload_too_large` with `details.limit` naming it,
+ * before the body is read when Content-Length already says so, otherwise as soon as it is crossed;
+ * nothing partial is kept. A request is capped at 100 MiB because Cloudflare refuses larger bodies
+ * on Free and Pro zones before the Worker runs (locally nothing would).
+ */
+export const MEDIA_LIMITS = {
+  requestBytes: 100 * MiB,
+  bytes: { image: 20 * MiB, svg: 1 * MiB, pdf: 20 * MiB, video: 95 * MiB },
+  /** Per image, from its header, before anything decodes it. */
+  maxPixels: 50_000_000,
+  maxSide: 12_000,
+  filesPerRequest: 20,
+  altChars: 1000,
+  /** Originals by plan, for all the sites of a workspace together; variants do not count. */
+  storageBytes: { free: 250 * MiB, starter: 1024 * MiB, pro: 10 * 1024 * MiB, seo_engine: 50 * 1024 * MiB },
+  /** A stalled upload is cut after the usual idle time; the whole of one may take this long. */
+  uploadTotalMs: 15 * 60_000,
+} as const;
+
+/** Widths a stored image is offered in (never wider than the original); larger originals are served at most this wide. */
+export const MEDIA_VARIANT_WIDTHS = [320, 640, 960, 1280, 1920] as const;
+export const MEDIA_MAX_SERVED_WIDTH = 2000;
+/** The Images binding refuses AVIF output larger than this on a side. */
+export const MEDIA_AVIF_MAX_WIDTH = 1200;

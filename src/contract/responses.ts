@@ -9,6 +9,7 @@ import { FIELD_TYPES } from "./field-types";
 import { fieldSchema } from "./fields";
 import { ERROR_STATUS, type ErrorCode } from "./errors";
 import { PLANS } from "./plans";
+import { MEDIA_TYPES } from "./limits";
 import { ROLES } from "./principal";
 import { seoSchema } from "./ssr";
 
@@ -24,7 +25,7 @@ export const MediaRef = z
     srcset: z
       .string()
       .describe(
-        "Resized widths through `/cdn-cgi/image/` when the image's host is one of the site's `imageResizingHosts`; otherwise the original only (with its width when known).",
+        "Uploaded images: the service's own variants at each real width (never wider than the original). Images by URL: resized widths through `/cdn-cgi/image/` when the image's host is one of the site's `imageResizingHosts`; otherwise the original only (with its width when known).",
       ),
     alt: z.string(),
     width: z.int().optional(),
@@ -234,6 +235,14 @@ export const SiteStats = z.strictObject({
 });
 
 export const MediaEntry = MediaRef.extend({
+  name: z.string().optional().describe("Uploaded files: the file's name (its extension is the type's)."),
+  type: z.enum(MEDIA_TYPES).optional().describe("Uploaded files: the type, read from the file's own bytes."),
+  bytes: z.int().optional().describe("Uploaded files: the stored size."),
+  focal: z
+    .strictObject({ x: z.number(), y: z.number() })
+    .nullable()
+    .optional()
+    .describe("Uploaded files: the point (0–1 across, 0–1 down) crops keep in view; null for the centre."),
   createdAt: instant,
   usedBy: z
     .array(z.strictObject({ collection: z.string(), itemId: z.string(), slug: z.string(), field: z.string() }))

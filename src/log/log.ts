@@ -67,10 +67,16 @@ export interface LogEvents {
   passkey_removed: Where & { result: string };
   /** What @simplewebauthn/server said when it refused an answer (a counter that went back: a cloned authenticator). */
   passkey_refused: Where & { step: "registration" | "sign_in"; reason: string };
+  /** The Images binding could not make a media variant; the client got 502. */
+  media_variant_failed: Where & { mediaId: string; width: number; format: string; error: string };
+  /** The daily media sweep removed what no row names (a crashed upload, a deleted file's leftovers). */
+  media_swept: Where & { objects: number; uploads: number };
 }
 
 const LEVEL: { [E in keyof LogEvents]: Level } = {
   unhandled_error: "error",
+  media_variant_failed: "error",
+  media_swept: "info",
   origin_read_retry: "warn",
   search_start_failed: "error",
   search_indexing_gave_up: "error",

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { ERROR_STATUS } from "../contract/errors";
-import { PUBLIC_CACHE_CONTROL, STATIC_CACHE_CONTROL, NO_STORE } from "../contract/cache-control";
+import { MEDIA_CACHE_CONTROL, PUBLIC_CACHE_CONTROL, STATIC_CACHE_CONTROL, NO_STORE } from "../contract/cache-control";
 import { COMPONENTS, errorEnvelope } from "../contract/responses";
 import { OPERATIONS } from "./operations";
 import { errorStatuses, type Auth, type HeaderSet, type Operation } from "./registry";
@@ -55,6 +55,19 @@ const HEADER_SETS: Record<
   noindex: {
     "Cache-Control": header("Never cached.", z.literal(NO_STORE)),
     "X-Robots-Tag": header("Keeps the page out of search engines.", z.literal("noindex")),
+  },
+  media: {
+    "Cache-Control": header("A file's URL changes when it is replaced, so its bytes are kept a year.", z.literal(MEDIA_CACHE_CONTROL)),
+    ETag: etag,
+    "Content-Security-Policy": header("Sandboxed: an SVG or PDF opened directly runs nothing.", z.literal("sandbox; default-src 'none'")),
+    "Content-Disposition": header("`inline` with the file's name (RFC 6266).", z.string().regex(/^inline; filename="/)),
+  },
+  variant: {
+    "Cache-Control": header("A variant's URL names its file's version, so it is kept a year.", z.literal(MEDIA_CACHE_CONTROL)),
+    ETag: etag,
+    "Content-Security-Policy": header("Sandboxed.", z.literal("sandbox; default-src 'none'")),
+    Vary: header("The format follows the Accept header.", z.string().regex(/Accept/)),
+    "X-Cache": header("MISS when this request made the variant, HIT when it was kept from before.", z.enum(["HIT", "MISS"])),
   },
   static: {
     "Cache-Control": header("Five minutes in browsers, a day at the edge.", z.literal(STATIC_CACHE_CONTROL)),
@@ -155,6 +168,15 @@ export function buildDocument(version: string): Json {
       ...(op.description ? { description: op.description } : {}),
       security: SECURITY[op.auth],
       ...(op.params?.length ? { parameters: op.params.map(parameterOf) } : {}),
+      ...(op.rawBody
+        ? {
+            requestBody: {
+              required: true,
+              description: op.rawBody.description,
+              content: Object.fromEntries(op.rawBody.media.map((m) => [m, { schema: { type: "string", format: "binary" } }])),
+            },
+          }
+        : {}),
       ...(op.body || op.looseBody
         ? {
             requestBody: {

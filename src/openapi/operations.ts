@@ -6,11 +6,13 @@ import { sessionOperations } from "../routes/sessions.operations";
 import { accountOperations } from "../routes/accounts.operations";
 import { ssrOperations } from "../routes/ssr.operations";
 import { workspaceOperations } from "../routes/workspaces.operations";
+import { mediaOperations } from "../routes/media.operations";
 import type { Operation } from "./registry";
 
 export const OPERATIONS: readonly Operation[] = [
   ...contentOperations,
   ...dashboardOperations,
+  ...mediaOperations,
   ...workspaceOperations,
   ...ssrOperations,
   ...sessionOperations,

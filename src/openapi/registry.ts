@@ -23,7 +23,7 @@ export interface Param {
 }
 
 /** Response headers the document names, by what the answer is (see HEADER_SETS in document.ts). */
-export type HeaderSet = "json" | "session" | "content" | "page" | "redirect" | "noindex" | "static" | "dashboard";
+export type HeaderSet = "json" | "session" | "content" | "page" | "redirect" | "noindex" | "static" | "dashboard" | "media" | "variant";
 
 export interface Success {
   description: string;
@@ -49,6 +49,8 @@ export interface Operation {
   body?: z.ZodType;
   /** A request body taken as it comes (a webhook's event): documented, implies no errors. */
   looseBody?: z.ZodType;
+  /** A body that is not JSON (a file's bytes, a form): its media types, each a binary string. */
+  rawBody?: { media: string[]; description: string };
   responses: Partial<Record<number, Success>>;
   /**
    * Errors this operation answers, beyond those implied by `auth` (unauthorized) and

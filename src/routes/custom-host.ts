@@ -11,6 +11,7 @@ import { hostnameStub, siteStub } from "../stubs";
 import { clientKey } from "../limits/client";
 import { enforce } from "../limits/rate-limit";
 import { fromSite, pageRequest, pageResponse } from "./forward";
+import { parseMediaPath } from "../media/urls";
 
 /**
  * Whether `host` is the service itself (API, dashboard) rather than a customer's
@@ -79,6 +80,9 @@ export async function customHostRequest(request: Request, env: Env, ctx: Executi
   const forward = () => siteStub(env, route.siteId).fetch(pageRequest(request, { [HOST_HEADER]: hostname }));
   if (validating) return fromSite(route.siteId, await forward());
   if (!route.active) throw new ApiError("not_found", `${hostname} is not active yet.`);
+  // The site's stored files, on its own host too (a slug never starts with "_").
+  const media = parseMediaPath(url.pathname, false);
+  if (media) return (await import("./media-serve")).serveMedia(request, env, ctx, route.siteId, media);
   if (request.method !== "GET") throw new ApiError("method_not_allowed", "Rendered pages answer GET and HEAD.");
   const meta = await siteMetaById(env, route.siteId);
   if (!meta) throw new ApiError("not_found", `No site is connected to ${hostname}.`);

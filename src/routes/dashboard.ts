@@ -1,22 +1,23 @@
 import type { z } from "zod";
-import { authorizeSite, callerOf, requireOperator } from "../auth";
+import { requireOperator } from "../auth";
 import { forgetAllSites } from "../edge/site-meta";
 import { ApiError } from "../contract/errors";
 import { json, readJsonObject } from "../http/json";
 import { parseBody } from "../http/validation";
-import { isSiteId, isWorkspaceId } from "../contract/ids";
+import { isWorkspaceId } from "../contract/ids";
 import { newAdminKey, newPublicToken, newSiteId, newWorkspaceId } from "../ids";
 import { mayBeIssued, siteIdSecret } from "../sites/issued";
 import { clientKey } from "../limits/client";
 import { enforce } from "../limits/rate-limit";
 import { siteStub, workspaceStub } from "../stubs";
-import { SESSION_HEADER, OPERATOR_HEADER } from "../contract/headers";
+import { OPERATOR_HEADER } from "../contract/headers";
 import { fromSite, internalRequest, withBufferedBody } from "./forward";
+import { siteCallerHeaders } from "./site-caller";
 import { workspaceCreate, siteCreate } from "../contract/sites";
 import { type Site } from "../contract/responses";
 import { clientOf, principalHeader } from "../access/principal-header";
 import type { PrincipalHeader } from "../contract/principal";
-import { accountOf, apiKeyPrincipal, workspacePrincipal } from "./principal";
+import { accountOf, workspacePrincipal } from "./principal";
 import { MAX_MEMBERSHIPS, type Role } from "../contract/principal";
 import { deliver } from "../mail/deliver";
 import { invitationMail } from "../mail/templates";
@@ -139,25 +140,10 @@ export async function createSite(request: Request, env: Env): Promise<Response> 
 
 /** Everything under /sites/:siteId is the site object's; the front Worker checks who is calling. */
 export async function siteDashboard(request: Request, env: Env, siteId: string | undefined): Promise<Response> {
-  if (!siteId || !isSiteId(siteId)) {
-    await authorizeSite(request, env, "-");
-    throw new ApiError("not_found", "No such site.");
-  }
-  // A workspace API key: its workspace vouched for it; the site checks that it is one of its own.
-  const keyPrincipal = await apiKeyPrincipal(request, env);
-  if (keyPrincipal) return siteRequest(request, env, siteId, principalHeader(keyPrincipal, request));
-  const principal = await authorizeSite(request, env, siteId);
   // Who is calling travels with every request (PRINCIPAL_HEADER: the site's role checks and audit
   // log, src/access/); the legacy headers stay as they were.
-  const extra: Record<string, string> = {
-    ...principalHeader(callerOf(principal), request),
-    ...(principal.kind === "operator"
-      ? { [OPERATOR_HEADER]: "1" }
-      : principal.kind === "site" && principal.session
-        ? { [SESSION_HEADER]: principal.session }
-        : {}),
-  };
-  return siteRequest(request, env, siteId, extra);
+  const extra = await siteCallerHeaders(request, env, siteId);
+  return siteRequest(request, env, siteId!, extra);
 }
 
 async function siteRequest(request: Request, env: Env, siteId: string, extra: Record<string, string>): Promise<Response> {

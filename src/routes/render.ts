@@ -6,6 +6,7 @@ import { entitlements, planRequired } from "../contract/plans";
 import { siteStub } from "../stubs";
 import { enforce } from "../limits/rate-limit";
 import { fromSite, internalRequest, pageRequest, pageResponse } from "./forward";
+import { parseMediaPath } from "../media/urls";
 
 /**
  * A page request from the customer's reverse proxy (`x-service-token`),
@@ -16,6 +17,9 @@ import { fromSite, internalRequest, pageRequest, pageResponse } from "./forward"
 export async function renderedPage(request: Request, env: Env, ctx: ExecutionContext, token: string): Promise<Response> {
   const meta = await siteMeta(env, token);
   if (!meta) throw new ApiError("not_found", "Unknown service token.");
+  // The site's stored files through the customer's proxy route as well.
+  const media = parseMediaPath(new URL(request.url).pathname, false);
+  if (media) return (await import("./media-serve")).serveMedia(request, env, ctx, meta.siteId, media);
   if (!entitlements(meta.plan).features.serverRendering) throw planRequired("serverRendering");
   if (request.method !== "GET") throw new ApiError("method_not_allowed", "Rendered pages answer GET and HEAD.");
   const key = renderKey(meta, "", new URL(request.url));

@@ -40,6 +40,8 @@ function requestFor(e: AccessEntry, item: string): { method: string; path: strin
     listMedia: { path: "/media" },
     createMedia: { path: "/media", body: { url: "https://images.example/a.jpg" } },
     updateMedia: { path: "/media/md_none", body: { alt: "x" } },
+    uploadMedia: { path: "/media/files" },
+    deleteMedia: { path: "/media/md_none" },
     getCapture: { path: "/ssr/capture" },
     putCapture: { path: "/ssr/capture", body: {} },
     deleteCapture: { path: "/ssr/capture" },

@@ -2,6 +2,7 @@ import { ApiError } from "../../../src/contract/errors";
 import type { Collection } from "../storage/rows";
 import { fieldExpr } from "../storage/field-sql";
 import { type MediaRef, toMediaRef } from "./media";
+import { ENTRY_COLUMNS, type EntryFacts, type EntryRow, toEntry } from "../media/entry";
 import type { ItemData } from "./item-data";
 import { keepPublicData } from "../reads/public-items";
 import { readImageResizingHosts } from "../storage/site-row";
@@ -14,14 +15,21 @@ export interface MediaUse {
   field: string;
 }
 
-export interface MediaEntry extends MediaRef {
-  createdAt: string;
+export interface MediaEntry extends MediaRef, EntryFacts {
   usedBy: MediaUse[];
 }
 
 const MAX_USES_SHOWN = 20;
 
-type MediaSqlRow = { id: string; url: string; alt: string; width: number | null; height: number | null; created_at: string };
+type MediaSqlRow = {
+  id: string;
+  url: string;
+  alt: string;
+  width: number | null;
+  height: number | null;
+  type: string | null;
+  created_at: string;
+};
 
 /** The media library page: newest first, each entry with the items that show it. */
 export function listMedia(
@@ -32,11 +40,7 @@ export function listMedia(
 ): { media: MediaEntry[]; total: number } {
   const total = sql.exec<{ n: number }>("SELECT count(*) AS n FROM media").one().n;
   const rows = sql
-    .exec<MediaSqlRow>(
-      "SELECT id, url, alt, width, height, created_at FROM media ORDER BY created_at DESC, id LIMIT ? OFFSET ?",
-      limit,
-      (page - 1) * limit,
-    )
+    .exec<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM media ORDER BY created_at DESC, id LIMIT ? OFFSET ?`, limit, (page - 1) * limit)
     .toArray();
   const uses = usesOf(
     sql,
@@ -45,9 +49,22 @@ export function listMedia(
   );
   const hosts = readImageResizingHosts(sql);
   return {
-    media: rows.map((r) => ({ ...toMediaRef(r, hosts), createdAt: r.created_at, usedBy: (uses.get(r.id) ?? []).slice(0, MAX_USES_SHOWN) })),
+    media: rows.map((r) => ({ ...toEntry(r, hosts), usedBy: (uses.get(r.id) ?? []).slice(0, MAX_USES_SHOWN) })),
     total,
   };
+}
+
+/** One entry of the library, as a page of it shows it; null when there is none. */
+export function mediaEntry(sql: SqlStorage, collections: readonly Collection[], id: string): MediaEntry | null {
+  const row = sql.exec<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM media WHERE id = ?`, id).toArray()[0];
+  if (!row) return null;
+  const uses = usesOf(sql, collections, [id]);
+  return { ...toEntry(row, readImageResizingHosts(sql)), usedBy: (uses.get(id) ?? []).slice(0, MAX_USES_SHOWN) };
+}
+
+/** Every item that shows `id`, for a delete's refusal and its detach. */
+export function usesOfOne(sql: SqlStorage, collections: readonly Collection[], id: string): MediaUse[] {
+  return usesOf(sql, collections, [id]).get(id) ?? [];
 }
 
 /** Items whose image or video fields hold one of `ids` (one query per media field of the site). */
@@ -75,7 +92,7 @@ function usesOf(sql: SqlStorage, collections: readonly Collection[], ids: readon
  */
 export function updateMediaAlt(sql: SqlStorage, collections: readonly Collection[], id: string, alt: string): MediaRef {
   const row = sql
-    .exec<Omit<MediaSqlRow, "created_at">>("UPDATE media SET alt = ? WHERE id = ? RETURNING id, url, alt, width, height", alt, id)
+    .exec<Omit<MediaSqlRow, "created_at">>("UPDATE media SET alt = ? WHERE id = ? RETURNING id, url, alt, width, height, type", alt, id)
     .toArray()[0];
   if (!row) throw new ApiError("not_found", "No such media entry.");
   const byId = new Map(collections.map((c) => [c.id, c]));

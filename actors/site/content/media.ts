@@ -1,5 +1,6 @@
 import { newMediaId } from "../../../src/ids";
 import { selectIn } from "../storage/sql-in";
+import { resizable, variantUrl, variantWidths } from "../../../src/media/variants";
 
 export interface MediaRow {
   id: string;
@@ -7,6 +8,8 @@ export interface MediaRow {
   alt: string;
   width: number | null;
   height: number | null;
+  /** Uploaded files (actors/site/media/): the type the bytes are; NULL for media added by URL. */
+  type?: string | null;
 }
 
 /** What clients get for an image or video field. */
@@ -48,10 +51,10 @@ export function mediaExists(sql: SqlStorage, id: string): boolean {
 }
 
 export function readMedia(sql: SqlStorage, ids: Iterable<string>): Map<string, MediaRow> {
-  const rows = selectIn<{ id: string; url: string; alt: string; width: number | null; height: number | null }>(
+  const rows = selectIn<{ id: string; url: string; alt: string; width: number | null; height: number | null; type: string | null }>(
     sql,
     ids,
-    (list) => `SELECT id, url, alt, width, height FROM media WHERE id IN (${list})`,
+    (list) => `SELECT id, url, alt, width, height, type FROM media WHERE id IN (${list})`,
   );
   return new Map(rows.map((r) => [r.id, r]));
 }
@@ -63,9 +66,20 @@ export function readMedia(sql: SqlStorage, ids: Iterable<string>): Map<string, M
  * known intrinsic width are left out (resizing never upscales usefully).
  */
 export function toMediaRef(m: MediaRow, resizingHosts: ReadonlySet<string>): MediaRef {
+  if (resizable(m.type) && m.width !== null) return uploadedRef(m, m.width);
   const srcset = resizes(m.url, resizingHosts) ? resizedSrcset(m) : m.width !== null ? `${m.url} ${m.width}w` : m.url;
   const ref: MediaRef = { mediaId: m.id, url: m.url, srcset, alt: m.alt };
   if (m.width !== null) ref.width = m.width;
+  if (m.height !== null) ref.height = m.height;
+  return ref;
+}
+
+/** An uploaded image: the service's own variants (src/routes/media-variants.ts), each at its real width. */
+function uploadedRef(m: MediaRow, width: number): MediaRef {
+  const srcset = variantWidths(width)
+    .map((w) => `${variantUrl(m.url, w)} ${w}w`)
+    .join(", ");
+  const ref: MediaRef = { mediaId: m.id, url: m.url, srcset, alt: m.alt, width };
   if (m.height !== null) ref.height = m.height;
   return ref;
 }

@@ -23,6 +23,7 @@ import type { SiteContext } from "../context";
 import { mediaInputSchema, mediaPatchSchema, sitePatchSchema } from "../../../src/contract/sites";
 import { needs, ownItem, type SiteAccess } from "../access/site-access";
 import { recordAudit } from "../access/audit";
+import { deleteMediaEntry } from "../media/delete";
 import { accessView } from "../../../src/access/grant";
 
 /**
@@ -70,6 +71,16 @@ export function dashboardRoutes(s: SiteContext) {
       s.siteChanged();
       s.cacheChanged();
       return json({ site: presentSite(s.site()!) });
+    })
+    // Uploads are streamed into R2 by the front Worker (src/routes/media-upload.ts), which calls
+    // this object's mediaUpload; a body sent here directly is not read.
+    .delete("/media/:mediaId", async (req, a) => {
+      const detach = new URL(req.url).searchParams.get("detach") === "true";
+      const { detached } = await deleteMediaEntry(s, a, req.params.mediaId ?? "", detach);
+      return json({ deleted: true, id: req.params.mediaId, detached });
+    })
+    .post("/media/files", () => {
+      throw new ApiError("bad_request", "Upload files through the service's API: POST /sites/:siteId/media/files.");
     })
     .get("/search", () => json({ search: s.search().status() }))
     .post("/search/retry", (_req, a) => {

@@ -230,6 +230,11 @@ export const SITE_MIGRATIONS: SQLSchemaMigration[] = [
     // that may change every item can change them. Audit rows are written in the same
     // transaction as the change they record (actors/site/audit.ts).
   },
+  {
+    idMonotonicInc: 14,
+    description: "uploaded media: the R2 object, its SHA-256, type, size, name, focal point and uploader; uploads under way; variants",
+    // Statements: ADDED_COLUMNS, then AFTER. Owner of media_uploads and media_variants: actors/site/media/.
+  },
 ];
 
 /** Columns added to existing tables, by migration number: [table, column, definition]. */
@@ -245,6 +250,17 @@ const ADDED_COLUMNS: Record<number, readonly (readonly [string, string, string])
     ["items", "created_by", "TEXT"],
     ["items", "updated_by", "TEXT"],
   ],
+  // Uploaded media (actors/site/media/): rows added by URL keep these NULL.
+  14: [
+    ["media", "object_key", "TEXT"],
+    ["media", "sha256", "TEXT"],
+    ["media", "type", "TEXT"],
+    ["media", "bytes", "INTEGER"],
+    ["media", "name", "TEXT"],
+    ["media", "focal_x", "REAL"],
+    ["media", "focal_y", "REAL"],
+    ["media", "created_by", "TEXT"],
+  ],
 };
 
 /** Statements after a step's columns exist; each harmless when replayed. */
@@ -256,6 +272,15 @@ const AFTER: Record<number, string> = {
     operation TEXT NOT NULL, kind TEXT NOT NULL, target TEXT NOT NULL, ip TEXT, country TEXT, details TEXT);
   CREATE INDEX IF NOT EXISTS audit_by_at ON audit (at);
   CREATE INDEX IF NOT EXISTS audit_by_actor ON audit (actor_id, at);`,
+  // Same bytes twice in a site are stored once; uploads under way are written before their first
+  // byte (the sweep removes what a crash left); variants are listed so delete and sweep know them.
+  14: `CREATE UNIQUE INDEX IF NOT EXISTS media_sha256 ON media (sha256) WHERE sha256 IS NOT NULL;
+  CREATE TABLE IF NOT EXISTS media_uploads (
+    id TEXT PRIMARY KEY, object_key TEXT NOT NULL, multipart_id TEXT, reserved_bytes INTEGER NOT NULL,
+    started_at INTEGER NOT NULL, expires_at INTEGER NOT NULL);
+  CREATE TABLE IF NOT EXISTS media_variants (
+    object_key TEXT NOT NULL, width INTEGER NOT NULL, format TEXT NOT NULL, key TEXT NOT NULL, bytes INTEGER NOT NULL,
+    PRIMARY KEY (object_key, width, format));`,
 };
 
 /** Runs every site migration not run yet; ALTER TABLE steps only where their column is missing. */

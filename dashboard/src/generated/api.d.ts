@@ -388,7 +388,11 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a media entry, its bytes and every variant
+         * @description Refused with 409 `conflict` and `details.usedBy` (the items that show it) unless `detach=true`, which removes it from those items in the same change.
+         */
+        delete: operations["deleteMedia"];
         options?: never;
         head?: never;
         /** Change a media entry's alt text (every item showing it follows) */
@@ -406,6 +410,83 @@ export interface paths {
         put?: never;
         /** Queue every item whose indexing failed again */
         post: operations["retrySearchIndexing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{siteId}/media/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload files into the media library
+         * @description A raw body (the file's bytes, with Content-Length; `X-File-Name` and `X-Alt` percent-encoded) answers one entry; `multipart/form-data` (`file` parts, each after an optional `alt` field) answers one result per file, and a refused file leaves nothing while the others stand. Types by their bytes: image/jpeg, image/png, image/gif, image/webp, image/avif, image/svg+xml, video/mp4, video/webm, application/pdf. At most 20 MiB per image, 1 MiB per SVG, 20 MiB per PDF, 95 MiB per video, 100 MiB per request, 50 megapixels and 12000 px a side per image (read from the header, before decoding), 20 files per form; storage by plan (README "Limits"). Over a limit: 413 `payload_too_large` with `details.limit` (`file`, `request`, `pixels`, `files`, `storage`), before the body is read when Content-Length says so; nothing partial is kept. SVG is sanitised (no script, handlers or outside references). The same bytes uploaded twice are stored once.
+         */
+        post: operations["uploadMedia"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/m/{siteId}/{mediaId}/{hash}/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A stored file (the entry's `url`)
+         * @description Public. Immutable for a year (the URL changes when the file is replaced), `Range` for seeking, sandboxed (`Content-Security-Policy: sandbox`). Images wider than 2000 px are served at 2000 px. Unknown files, and other sites' ids, are 404.
+         */
+        get: operations["getMediaFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/m/{siteId}/{mediaId}/{hash}/w/{width}/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A stored image at one of its srcset widths
+         * @description Made by the Images binding on first request and kept; later requests read the kept copy.
+         */
+        get: operations["getMediaVariant"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_media/{mediaId}/{hash}/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A stored file, on the site's custom hostname or proxy route */
+        get: operations["getHostMediaFile"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1237,7 +1318,7 @@ export interface components {
         MediaRef: {
             mediaId: string;
             url: string;
-            /** @description Resized widths through `/cdn-cgi/image/` when the image's host is one of the site's `imageResizingHosts`; otherwise the original only (with its width when known). */
+            /** @description Uploaded images: the service's own variants at each real width (never wider than the original). Images by URL: resized widths through `/cdn-cgi/image/` when the image's host is one of the site's `imageResizingHosts`; otherwise the original only (with its width when known). */
             srcset: string;
             alt: string;
             width?: number;
@@ -1504,11 +1585,25 @@ export interface components {
         MediaEntry: {
             mediaId: string;
             url: string;
-            /** @description Resized widths through `/cdn-cgi/image/` when the image's host is one of the site's `imageResizingHosts`; otherwise the original only (with its width when known). */
+            /** @description Uploaded images: the service's own variants at each real width (never wider than the original). Images by URL: resized widths through `/cdn-cgi/image/` when the image's host is one of the site's `imageResizingHosts`; otherwise the original only (with its width when known). */
             srcset: string;
             alt: string;
             width?: number;
             height?: number;
+            /** @description Uploaded files: the file's name (its extension is the type's). */
+            name?: string;
+            /**
+             * @description Uploaded files: the type, read from the file's own bytes.
+             * @enum {string}
+             */
+            type?: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "image/avif" | "image/svg+xml" | "video/mp4" | "video/webm" | "application/pdf";
+            /** @description Uploaded files: the stored size. */
+            bytes?: number;
+            /** @description Uploaded files: the point (0–1 across, 0–1 down) crops keep in view; null for the centre. */
+            focal?: {
+                x: number;
+                y: number;
+            } | null;
             /** @description ISO 8601 instant, UTC */
             createdAt: string;
             /** @description Items whose image or video fields show this entry (at most 20). */
@@ -1740,6 +1835,66 @@ export interface components {
             retried: number;
             search: components["schemas"]["SearchStatus"];
         };
+        UploadMediaResponse: components["schemas"]["UploadMedia201Response"] | {
+            results: {
+                name: string;
+                media?: components["schemas"]["MediaEntry"];
+                duplicate?: boolean;
+                error?: {
+                    code: string;
+                    message: string;
+                    details?: unknown;
+                };
+            }[];
+        };
+        UploadMedia201Response: {
+            media: components["schemas"]["MediaEntry"];
+            /** @description The library already held these exact bytes: this is that entry, nothing new was stored. */
+            duplicate: boolean;
+        };
+        Error_request_timeout: {
+            error: {
+                /** @enum {string} */
+                code: "request_timeout";
+                message: string;
+                /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
+                details?: unknown;
+            };
+        };
+        Error_length_required: {
+            error: {
+                /** @enum {string} */
+                code: "length_required";
+                message: string;
+                /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
+                details?: unknown;
+            };
+        };
+        DeleteMediaResponse: {
+            /** @constant */
+            deleted: true;
+            id: string;
+            /** @description Items it was removed from. */
+            detached: number;
+        };
+        Error_range_not_satisfiable: {
+            error: {
+                /** @enum {string} */
+                code: "range_not_satisfiable";
+                message: string;
+                /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
+                details?: unknown;
+            };
+        };
+        Error_bad_gateway: {
+            error: {
+                /** @enum {string} */
+                code: "bad_gateway";
+                message: string;
+                /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
+                details?: unknown;
+            };
+        };
         LookupInvitationResponse: {
             invitation: {
                 workspaceId: string;
@@ -1768,15 +1923,6 @@ export interface components {
                 /** @enum {string} */
                 role: "owner" | "administrator" | "editor" | "author" | "contributor" | "viewer";
                 siteIds: string[] | null;
-            };
-        };
-        Error_bad_gateway: {
-            error: {
-                /** @enum {string} */
-                code: "bad_gateway";
-                message: string;
-                /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
-                details?: unknown;
             };
         };
         GetWorkspaceResponse: {
@@ -2467,6 +2613,24 @@ export interface components {
         "noindex.Cache-Control": "no-store";
         /** @description Keeps the page out of search engines. */
         "noindex.X-Robots-Tag": "noindex";
+        /** @description A file's URL changes when it is replaced, so its bytes are kept a year. */
+        "media.Cache-Control": "public, max-age=31536000, immutable";
+        /** @description A strong validator; send it back as If-None-Match. */
+        "media.ETag": string;
+        /** @description Sandboxed: an SVG or PDF opened directly runs nothing. */
+        "media.Content-Security-Policy": "sandbox; default-src 'none'";
+        /** @description `inline` with the file's name (RFC 6266). */
+        "media.Content-Disposition": string;
+        /** @description A variant's URL names its file's version, so it is kept a year. */
+        "variant.Cache-Control": "public, max-age=31536000, immutable";
+        /** @description A strong validator; send it back as If-None-Match. */
+        "variant.ETag": string;
+        /** @description Sandboxed. */
+        "variant.Content-Security-Policy": "sandbox; default-src 'none'";
+        /** @description The format follows the Accept header. */
+        "variant.Vary": string;
+        /** @description MISS when this request made the variant, HIT when it was kept from before. */
+        "variant.X-Cache": "HIT" | "MISS";
         /** @description Five minutes in browsers, a day at the edge. */
         "static.Cache-Control": "public, max-age=300, s-maxage=86400";
         /** @description A strong validator; send it back as If-None-Match. */
@@ -4954,6 +5118,105 @@ export interface operations {
             };
         };
     };
+    deleteMedia: {
+        parameters: {
+            query?: {
+                /** @description `true`: remove the entry from the items that show it. */
+                detach?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The media entry's id (`md_…`). */
+                mediaId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteMediaResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `conflict`. */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "conflict",
+                     *         "message": "This file is shown by 1 item; remove it from them first, or delete with ?detach=true.",
+                     *         "details": {
+                     *           "usedBy": [
+                     *             {
+                     *               "collection": "posts",
+                     *               "itemId": "it_…",
+                     *               "slug": "hello",
+                     *               "field": "cover"
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error_conflict"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
     updateMedia: {
         parameters: {
             query?: never;
@@ -5118,6 +5381,396 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    uploadMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Types by their bytes: image/jpeg, image/png, image/gif, image/webp, image/avif, image/svg+xml, video/mp4, video/webm, application/pdf. At most 20 MiB per image, 1 MiB per SVG, 20 MiB per PDF, 95 MiB per video, 100 MiB per request, 50 megapixels and 12000 px a side per image (read from the header, before decoding), 20 files per form; storage by plan (README "Limits"). Over a limit: 413 `payload_too_large` with `details.limit` (`file`, `request`, `pixels`, `files`, `storage`), before the body is read when Content-Length says so; nothing partial is kept. */
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+                "image/*": string;
+                "video/*": string;
+                "application/pdf": string;
+                "multipart/form-data": string;
+            };
+        };
+        responses: {
+            /** @description Already in the library (raw body), or one result per file (form). */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadMediaResponse"];
+                };
+            };
+            /** @description Stored (raw body). */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadMedia201Response"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `request_timeout`. */
+            408: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_request_timeout"];
+                };
+            };
+            /** @description Error: `length_required`. */
+            411: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_length_required"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    getMediaFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id. */
+                siteId: string;
+                /** @description The media entry's id (`md_…`). */
+                mediaId: string;
+                /** @description The first 12 hex digits of the file's SHA-256: its version. */
+                hash: string;
+                /** @description The file's name (any name is accepted; it is for people and downloads). */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["media.Cache-Control"];
+                    ETag: components["headers"]["media.ETag"];
+                    "Content-Security-Policy": components["headers"]["media.Content-Security-Policy"];
+                    "Content-Disposition": components["headers"]["media.Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/gif": string;
+                    "image/webp": string;
+                    "image/avif": string;
+                    "image/svg+xml": string;
+                    "video/mp4": string;
+                    "video/webm": string;
+                    "application/pdf": string;
+                };
+            };
+            /** @description One byte range of the file (`Range: bytes=a-b`, `a-` or `-n`). */
+            206: {
+                headers: {
+                    "Cache-Control": components["headers"]["media.Cache-Control"];
+                    ETag: components["headers"]["media.ETag"];
+                    "Content-Security-Policy": components["headers"]["media.Content-Security-Policy"];
+                    "Content-Disposition": components["headers"]["media.Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/gif": string;
+                    "image/webp": string;
+                    "image/avif": string;
+                    "image/svg+xml": string;
+                    "video/mp4": string;
+                    "video/webm": string;
+                    "application/pdf": string;
+                };
+            };
+            /** @description Unchanged (If-None-Match). */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["media.Cache-Control"];
+                    ETag: components["headers"]["media.ETag"];
+                    "Content-Security-Policy": components["headers"]["media.Content-Security-Policy"];
+                    "Content-Disposition": components["headers"]["media.Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `range_not_satisfiable`. */
+            416: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_range_not_satisfiable"];
+                };
+            };
+        };
+    };
+    getMediaVariant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id. */
+                siteId: string;
+                /** @description The media entry's id (`md_…`). */
+                mediaId: string;
+                /** @description The first 12 hex digits of the file's SHA-256: its version. */
+                hash: string;
+                /** @description One of the widths in the entry's srcset (320, 640, 960, 1280, 1920, the original's own when narrower, 2000 for wider ones). */
+                width: number;
+                /** @description The file's name (any name is accepted; it is for people and downloads). */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image at that width: AVIF when the Accept header allows it (up to 1200 px), else WebP when allowed, else JPEG or PNG. `Vary: Accept`. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["variant.Cache-Control"];
+                    ETag: components["headers"]["variant.ETag"];
+                    "Content-Security-Policy": components["headers"]["variant.Content-Security-Policy"];
+                    Vary: components["headers"]["variant.Vary"];
+                    "X-Cache": components["headers"]["variant.X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/avif": string;
+                    "image/webp": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                };
+            };
+            /** @description Unchanged (If-None-Match). */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["variant.Cache-Control"];
+                    ETag: components["headers"]["variant.ETag"];
+                    "Content-Security-Policy": components["headers"]["variant.Content-Security-Policy"];
+                    Vary: components["headers"]["variant.Vary"];
+                    "X-Cache": components["headers"]["variant.X-Cache"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `bad_gateway`. */
+            502: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_gateway"];
+                };
+            };
+        };
+    };
+    getHostMediaFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The media entry's id (`md_…`). */
+                mediaId: string;
+                /** @description The first 12 hex digits of the file's SHA-256: its version. */
+                hash: string;
+                /** @description The file's name (any name is accepted; it is for people and downloads). */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["media.Cache-Control"];
+                    ETag: components["headers"]["media.ETag"];
+                    "Content-Security-Policy": components["headers"]["media.Content-Security-Policy"];
+                    "Content-Disposition": components["headers"]["media.Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/gif": string;
+                    "image/webp": string;
+                    "image/avif": string;
+                    "image/svg+xml": string;
+                    "video/mp4": string;
+                    "video/webm": string;
+                    "application/pdf": string;
+                };
+            };
+            /** @description One byte range of the file (`Range: bytes=a-b`, `a-` or `-n`). */
+            206: {
+                headers: {
+                    "Cache-Control": components["headers"]["media.Cache-Control"];
+                    ETag: components["headers"]["media.ETag"];
+                    "Content-Security-Policy": components["headers"]["media.Content-Security-Policy"];
+                    "Content-Disposition": components["headers"]["media.Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/gif": string;
+                    "image/webp": string;
+                    "image/avif": string;
+                    "image/svg+xml": string;
+                    "video/mp4": string;
+                    "video/webm": string;
+                    "application/pdf": string;
+                };
+            };
+            /** @description Unchanged (If-None-Match). */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["media.Cache-Control"];
+                    ETag: components["headers"]["media.ETag"];
+                    "Content-Security-Policy": components["headers"]["media.Content-Security-Policy"];
+                    "Content-Disposition": components["headers"]["media.Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `range_not_satisfiable`. */
+            416: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_range_not_satisfiable"];
                 };
             };
         };
