@@ -2,6 +2,7 @@
 import { signal } from "@preact/signals";
 import { call, client } from "./api";
 import type { CallerAccess, Collection, Site } from "./types";
+import { ROLE_LABEL } from "../../src/access/roles";
 
 export const site = signal<Site | null>(null);
 /** What the signed-in caller may do on the open site (getSite's `access`); the API stays the authority. */
@@ -15,12 +16,7 @@ export const can = (...permissions: string[]): boolean => {
 
 /** How the dashboard names the caller's role on the open site. */
 export const ROLE_NAMES: Record<string, string> = {
-  owner: "Owner",
-  administrator: "Administrator",
-  editor: "Editor",
-  author: "Author",
-  contributor: "Contributor",
-  viewer: "Viewer",
+  ...ROLE_LABEL,
   "key:read": "read-only API key",
   "key:full": "API key",
   operator: "Operator",

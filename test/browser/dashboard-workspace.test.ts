@@ -55,7 +55,7 @@ describe("the Workspace screen", () => {
     await page.getByLabel("Person (email or key name)").fill("deploy script");
     await page.getByLabel("Person (email or key name)").press("Tab");
     await expect.poll(async () => (await page.getByRole("cell", { name: "site admin key" }).count()) === 0).toBe(true);
-    expect(await page.getByRole("cell", { name: "createItem" }).count()).toBe(1);
+    expect(await page.getByRole("cell", { name: "create item", exact: true }).count()).toBe(1);
     const download = page.waitForEvent("download");
     await page.getByRole("link", { name: "Download CSV" }).click();
     const file = await download;

@@ -121,7 +121,7 @@ describe("a team in the dashboard, without the operator", () => {
     await owner.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Workspace", exact: true }).click();
     await owner.getByLabel("Person (email or key name)").fill(grace);
     await owner.getByLabel("Person (email or key name)").press("Tab");
-    await owner.getByRole("cell", { name: "createItem" }).waitFor();
+    await owner.getByRole("cell", { name: "create item", exact: true }).waitFor();
 
     // A second workspace for Ada; Grace joins it by a shared link as Editor: both now pick between two.
     await owner.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Your workspaces" }).click();
@@ -165,7 +165,7 @@ describe("a team in the dashboard, without the operator", () => {
     await owner.getByLabel("New owner").selectOption({ label: `${grace} (Editor)` });
     owner.once("dialog", (d) => void d.accept());
     await owner.getByRole("button", { name: "Transfer ownership" }).click();
-    await owner.getByText(`${grace} is now the Owner; you are an Administrator.`).waitFor();
+    await owner.getByText(`${grace} is now the Owner; ${ada} is an Administrator.`).waitFor();
     await expect.poll(() => owner.getByRole("button", { name: "Delete workspace" }).count()).toBe(0);
     await member.goto(`${service()}/dashboard/#/workspaces`);
     await member.getByRole("link", { name: "People and activity of Side Project" }).click();

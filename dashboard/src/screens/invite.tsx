@@ -25,9 +25,10 @@ export function Invite(props: { token: string }) {
   const signedIn = s?.kind === "account" ? s : null;
 
   useEffect(() => {
-    if (dead(offer.error)) forgetInvite();
-    // Not signed in with an account yet: the invitation waits in this browser until they are.
-    else if (!signedIn) keepInvite(token);
+    // Not signed in with an account yet: the invitation waits in this browser until they are;
+    // once they are back here signed in (or the link is dead), it has done its job.
+    if (!signedIn && !dead(offer.error)) keepInvite(token);
+    else forgetInvite();
   }, [offer.error, signedIn, token]);
 
   const accept = async () => {
@@ -101,6 +102,9 @@ export function Invite(props: { token: string }) {
                     Sign out to use another account
                   </button>
                 </div>
+                <p class="small-text">
+                  <a href={href("workspaces")}>Not now: go to your workspaces</a>
+                </p>
               </>
             ) : s ? (
               <>

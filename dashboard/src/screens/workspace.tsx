@@ -11,6 +11,7 @@ import { refreshSession } from "../session";
 import { Copy, ErrorNotice, Field, Heading, Notice, when } from "../ui";
 import { useForm } from "../use-form";
 import { useLoad } from "../use-load";
+import { operationWords, type SiteName, siteNames } from "../workspace-sites";
 
 type Role = "administrator" | "editor" | "author" | "contributor" | "viewer";
 const ROLES: [Role, string][] = [
@@ -29,7 +30,11 @@ export function Workspace(props: { workspaceId: string }) {
   // Bumped after ownership moves: every section asks again what the caller may do now.
   const [round, setRound] = useState(0);
   const [moved, setMoved] = useState<string | null>(null);
-  const read = useLoad(() => call(client.GET("/workspaces/{id}", { params: { path: { id } } })), [id, round]);
+  const read = useLoad(async () => {
+    const r = await call(client.GET("/workspaces/{id}", { params: { path: { id } } }));
+    return { ...r, sites: await siteNames(r.workspace.siteIds) };
+  }, [id, round]);
+  const sites = read.data?.sites ?? [];
   const ws = { data: read.data?.workspace ?? null, error: read.error };
   const perms = read.data?.access.permissions ?? [];
   // One list of members for the table and the Owner's choices: a change in one shows in the other.
@@ -44,17 +49,18 @@ export function Workspace(props: { workspaceId: string }) {
       {ws.data && (
         <p class="muted">
           Plan: {ws.data.plan}. Sites:{" "}
-          {ws.data.siteIds.map((s) => (
-            <a key={s} href={`#/${s}/overview`}>
-              {s}{" "}
-            </a>
+          {sites.map((s, i) => (
+            <span key={s.id}>
+              {i > 0 && ", "}
+              <a href={`#/${s.id}/overview`}>{s.name}</a>
+            </span>
           ))}
         </p>
       )}
       {moved && <Notice kind="ok">{moved}</Notice>}
       <Members key={`m${round}`} id={id} members={members} />
-      <ApiKeys key={`k${round}`} id={id} siteIds={ws.data?.siteIds ?? []} />
-      <Activity key={`a${round}`} id={id} siteIds={ws.data?.siteIds ?? []} />
+      <ApiKeys key={`k${round}`} id={id} sites={sites} />
+      <Activity key={`a${round}`} id={id} sites={sites} />
       {ws.data && (perms.includes("ownership.transfer") || perms.includes("workspace.delete")) && (
         <OwnerZone
           key={`o${round}`}
@@ -249,7 +255,7 @@ function Members(props: { id: string; members: MemberList }) {
   );
 }
 
-function ApiKeys(props: { id: string; siteIds: string[] }) {
+function ApiKeys(props: { id: string; sites: SiteName[] }) {
   const id = props.id;
   const keys = useLoad(() => call(client.GET("/workspaces/{id}/api-keys", { params: { path: { id } } })).then((r) => r.apiKeys), [id]);
   const [shown, setShown] = useState<string | null>(null);
@@ -288,7 +294,7 @@ function ApiKeys(props: { id: string; siteIds: string[] }) {
         {(keys.data ?? []).map((k) => (
           <li key={k.id}>
             <strong>{k.name}</strong> ({k.scope}
-            {k.siteId ? `, site ${k.siteId}` : ""}) — last used {when(k.lastUsedAt)}
+            {k.siteId ? `, site ${props.sites.find((s) => s.id === k.siteId)?.name ?? k.siteId}` : ""}) — last used {when(k.lastUsedAt)}
             {k.revokedAt ? (
               " — revoked"
             ) : (
@@ -339,9 +345,9 @@ function ApiKeys(props: { id: string; siteIds: string[] }) {
             {(fid) => (
               <select id={fid} value={create.values.siteId} onChange={(e) => create.set("siteId", e.currentTarget.value)}>
                 <option value="">Every site</option>
-                {props.siteIds.map((s) => (
-                  <option key={s} value={s}>
-                    {s}
+                {props.sites.map((s) => (
+                  <option key={s.id} value={s.id}>
+                    {s.name}
                   </option>
                 ))}
               </select>
@@ -362,7 +368,7 @@ function ApiKeys(props: { id: string; siteIds: string[] }) {
   );
 }
 
-function Activity(props: { id: string; siteIds: string[] }) {
+function Activity(props: { id: string; sites: SiteName[] }) {
   const id = props.id;
   const [filter, setFilter] = useState({ actor: "", siteId: "", kind: "" });
   const [before, setBefore] = useState<string | null>(null);
@@ -409,9 +415,9 @@ function Activity(props: { id: string; siteIds: string[] }) {
               onChange={(e) => (setBefore(null), setFilter({ ...filter, siteId: e.currentTarget.value }))}
             >
               <option value="">Every site</option>
-              {props.siteIds.map((s) => (
-                <option key={s} value={s}>
-                  {s}
+              {props.sites.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name}
                 </option>
               ))}
             </select>
@@ -450,7 +456,7 @@ function Activity(props: { id: string; siteIds: string[] }) {
             <tr key={e.id}>
               <td>{when(e.at)}</td>
               <td>{e.actor.label}</td>
-              <td>{e.operation}</td>
+              <td>{operationWords(e.operation)}</td>
               <td>{e.target}</td>
             </tr>
           ))}
@@ -480,7 +486,10 @@ function OwnerZone(props: {
     { accountId: "" },
     (v) => call(client.POST("/workspaces/{id}/owner", { params: { path: { id } }, body: { accountId: v.accountId } })),
     {
-      onSaved: (r) => props.onMoved(`${r.owner.email} is now the Owner; you are an Administrator.`),
+      onSaved: (r) =>
+        props.onMoved(
+          `${r.owner.email} is now the Owner; ${r.previous ? `${r.previous.email} is an Administrator` : "there was none before"}.`,
+        ),
     },
   );
   const remove = useForm(
@@ -503,12 +512,12 @@ function OwnerZone(props: {
             e.preventDefault();
             const person = others.find((m) => m.accountId === transfer.values.accountId);
             if (!person) return;
-            if (!window.confirm(`Make ${person.email} the Owner of ${props.name}? You become an Administrator.`)) return;
+            if (!window.confirm(`Make ${person.email} the Owner of ${props.name}? The Owner before becomes an Administrator.`)) return;
             void transfer.submit();
           }}
         >
           <h3>Transfer ownership</h3>
-          <p class="muted">The workspace has exactly one Owner, who alone can delete it. You stay as an Administrator.</p>
+          <p class="muted">The workspace has exactly one Owner, who alone can delete it. The Owner before becomes an Administrator.</p>
           <ErrorNotice error={transfer.error} />
           {others.length === 0 ? (
             <p>Invite the person first: only a member can become the Owner.</p>

@@ -11,6 +11,7 @@ import { ROLE_NAMES } from "../site-state";
 import { ErrorNotice, explain, Field, Heading, Notice } from "../ui";
 import { useForm } from "../use-form";
 import { useLoad } from "../use-load";
+import { siteNames } from "../workspace-sites";
 import { useState } from "preact/hooks";
 
 type Membership = NonNullable<NonNullable<typeof session.value>["memberships"]>[number];
@@ -39,14 +40,7 @@ function WorkspaceCard(props: { membership: Membership }) {
   // The workspace lists the sites this person may see; each site says its own name.
   const sites = useLoad(async () => {
     const { workspace } = await call(client.GET("/workspaces/{id}", { params: { path: { id } } }));
-    return Promise.all(
-      workspace.siteIds.map((siteId) =>
-        call(client.GET("/sites/{siteId}", { params: { path: { siteId } } })).then(
-          (r) => ({ id: siteId, name: r.site.name }),
-          () => ({ id: siteId, name: siteId }),
-        ),
-      ),
-    );
+    return siteNames(workspace.siteIds);
   }, [id]);
   const titleId = `ws-${id}`;
   return (
