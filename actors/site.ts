@@ -41,11 +41,17 @@ import { type MediaCall, mediaCall, refusal } from "./site/media/calls";
 import { MEDIA_SWEEP_JOB, mediaSweepJob, SWEEP_EVERY_MS } from "./site/media/sweep";
 import { recordVariant, resolveFile, type ServedFile } from "./site/media/store";
 import { ApiError } from "../src/contract/errors";
+import { SEARCH_GENERATIONS, searchVersionOf } from "../src/contract/cache-version";
+
+/** Where the search generation is kept (the object's key-value storage, beside the migrations' own key). */
+const SEARCH_GENERATION_KEY = "searchGeneration";
 
 export interface SiteMeta {
   siteId: string;
   plan: Plan;
   version: number;
+  /** The version of `/search` and `/related` answers (src/contract/cache-version.ts). */
+  searchVersion: number;
 }
 
 export interface SiteStats {
@@ -88,6 +94,9 @@ export class Site extends DurableObject<Env> {
   // Public reads (content API, rendered pages and documents) this object has answered since it started.
   #publicReads = 0;
   #metaReads = 0;
+  // Index changes since the cache version was last bumped: the generation of `/search` and
+  // `/related` answers (src/contract/cache-version.ts), kept in the object's key-value storage.
+  #searchGeneration = 0;
   // The dashboard's routes validate with zod: loaded on the first dashboard call, never by a public read.
   #dashboard: ReturnType<typeof dashboardRoutes> | null = null;
   #public: ReturnType<typeof publicRoutes>;
@@ -155,6 +164,7 @@ export class Site extends DurableObject<Env> {
     return ctx.blockConcurrencyWhile(async () => {
       await runSiteMigrations(ctx.storage);
       this.#site = readSite(this.#sql);
+      this.#searchGeneration = (await ctx.storage.get<number>(SEARCH_GENERATION_KEY)) ?? 0;
       const cleaned = cleanStoredRichTextOnce(ctx.storage, readCollections(this.#sql));
       if (cleaned > 0 && this.#site) {
         bumpCacheVersion(this.#sql);
@@ -214,20 +224,35 @@ export class Site extends DurableObject<Env> {
   publicFacts(): { token: string; meta: SiteMeta } | null {
     this.#metaReads++;
     const site = this.#site;
-    return site ? { token: site.token, meta: { siteId: site.id, plan: site.plan, version: site.cacheVersion } } : null;
+    return site ? { token: site.token, meta: this.#metaOfSite(site) } : null;
   }
 
   #metaOf(token: string): SiteMeta | null {
     const site = this.#site;
     if (!site || !safeEqual(token, site.token)) return null;
-    return { siteId: site.id, plan: site.plan, version: site.cacheVersion };
+    return this.#metaOfSite(site);
+  }
+
+  #setSearchGeneration(n: number): void {
+    this.#searchGeneration = n;
+    // Written with this request's other writes: the output gate holds the answer until it is stored.
+    void this.ctx.storage.put(SEARCH_GENERATION_KEY, n);
+  }
+
+  #metaOfSite(site: SiteRow): SiteMeta {
+    return {
+      siteId: site.id,
+      plan: site.plan,
+      version: site.cacheVersion,
+      searchVersion: searchVersionOf(site.cacheVersion, this.#searchGeneration),
+    };
   }
 
   /** The same facts as `meta`, for a request the front Worker routed by custom hostname (no token). */
   metaForHost(): SiteMeta | null {
     this.#metaReads++;
     const site = this.#site;
-    return site ? { siteId: site.id, plan: site.plan, version: site.cacheVersion } : null;
+    return site ? this.#metaOfSite(site) : null;
   }
 
   async verifyAdminKey(key: string): Promise<boolean> {
@@ -421,7 +446,12 @@ export class Site extends DurableObject<Env> {
       cacheChanged: () => {
         const v = bumpCacheVersion(this.#sql);
         this.#site = readSite(this.#sql);
+        if (this.#searchGeneration !== 0) this.#setSearchGeneration(0);
         return v;
+      },
+      searchChanged: () => {
+        if (this.#searchGeneration + 1 >= SEARCH_GENERATIONS) this.#context.cacheChanged();
+        else this.#setSearchGeneration(this.#searchGeneration + 1);
       },
       search: () => this.#search,
     };

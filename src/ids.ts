@@ -53,12 +53,13 @@ type HmacState = _HMAC<ReturnType<typeof sha256.create>>;
 const keyed = new Map<string, HmacState>();
 let scratch: HmacState | undefined;
 const digest = new Uint8Array(32);
+const encoder = new TextEncoder();
 
 function macOf(secret: string, message: string): Uint8Array {
   let state = keyed.get(secret);
-  if (!state) keyed.set(secret, (state = hmac.create(sha256, new TextEncoder().encode(secret)) as HmacState));
+  if (!state) keyed.set(secret, (state = hmac.create(sha256, encoder.encode(secret)) as HmacState));
   const s = (scratch = state._cloneInto(scratch));
-  s.update(new TextEncoder().encode(message)).digestInto(digest);
+  s.update(encoder.encode(message)).digestInto(digest);
   return digest;
 }
 

@@ -7,7 +7,7 @@ import { enforce, withPolicies } from "./limits/rate-limit";
 import { policiesFor } from "./limits/policies";
 import { clientKey } from "./limits/client";
 import { json } from "./http/json";
-import { contentUrl } from "./edge/content-key";
+import { contentUrl, keepContentUrl } from "./edge/content-key";
 import { CORS_HEADERS, contentApi, contentHit, withCors } from "./routes/content";
 import { customHostRequest, isServiceHost } from "./routes/custom-host";
 import { embedScript } from "./routes/embed";
@@ -110,11 +110,15 @@ export default {
     // for) is answered here, synchronously, with the front headers baked into the held answer;
     // anything it cannot answer outright goes the full way.
     if ((request.method === "GET" || request.method === "HEAD") && request.body === null && !request.headers.has(SERVICE_TOKEN_HEADER)) {
-      const read = contentUrl(request.url);
+      const read = contentUrl(request.url, false);
       if (read && isServiceHost(env, read.host)) {
         const hit = contentHit(request, read);
-        if (hit) return request.method === "HEAD" ? new Response(null, hit) : hit;
-        // A made-up token, a wrong one, a client already refused: answered before the full path.
+        if (hit) {
+          keepContentUrl(request.url, read);
+          return request.method === "HEAD" ? new Response(null, hit) : hit;
+        }
+        // A made-up token, a wrong one, a client already refused: answered before the full path,
+        // and the URL is not remembered (see contentUrl).
         const refused = contentRefusal(request, env, read);
         if (refused) return refused;
       }

@@ -115,6 +115,35 @@ describe("search indexing", () => {
     expect(new Set(slugsOf(fresh.body))).toEqual(new Set(["first", "second"]));
   });
 
+  it("indexing a change retires search answers only: lists and items cached since the change stay valid", async () => {
+    const site = await siteWith([{ slug: "first", title: "Teaching a puppy to sit and stay" }]);
+    await settleIndex(site);
+    const search = `/v1/${site.token}/search?q=${encodeURIComponent("puppy training")}`;
+    const list = `/v1/${site.token}/collections/notes/items`;
+    await expectStatus(
+      callJson("POST", `/sites/${site.id}/collections/notes/items`, {
+        auth: site.adminKey,
+        body: { slug: "second", data: { title: "House-training a young puppy" }, publish: true },
+      }),
+      201,
+    );
+    const before = await siteObject(site).metaForHost();
+    // Both read at the new content version, before the index has embedded the new item.
+    for (const url of [list, search]) await (await call("GET", url)).arrayBuffer();
+    await settleIndex(site);
+    const after = await siteObject(site).metaForHost();
+    expect(after?.version).toBe(before?.version);
+    expect(after!.searchVersion).toBeGreaterThan(before!.searchVersion);
+    // Past the front Worker's site memo (SITE_META_TTL_MS, 1 s) and the stale bound (STALE_MS, 1.5 s
+    // since the write): it has learnt the new search version and serves nothing older.
+    await scheduler.wait(1600);
+    const listAgain = await call("GET", list);
+    expect(listAgain.headers.get("x-cache")).toBe("HIT");
+    await listAgain.arrayBuffer();
+    const fresh = await callJson<SearchBody>("GET", search);
+    expect(new Set(slugsOf(fresh.body))).toEqual(new Set(["first", "second"]));
+  });
+
   it("keeps every site's vectors to itself", async () => {
     const a = await siteWith([{ slug: "a-puppy", title: "Teaching a puppy to sit and stay" }]);
     const b = await siteWith([{ slug: "b-taxes", title: "Paying quarterly estimated taxes" }]);

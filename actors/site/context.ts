@@ -27,6 +27,11 @@ export interface SiteContext {
   cacheChanged(): number;
   /** Retires every cached response of the site; returns the new version. */
   contentChanged(): number;
+  /**
+   * The search index changed (items embedded or removed): retires the cached `/search` and
+   * `/related` answers alone; no list, item or page answer depends on the index.
+   */
+  searchChanged(): void;
   /** Semantic search of the site (search/site-search.ts). */
   search(): SearchService;
 }

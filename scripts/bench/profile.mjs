@@ -1,12 +1,13 @@
 // A CPU profile of the service's Worker under load, through workerd's V8 inspector:
-//   node_modules/.bin/node scripts/bench/profile.mjs [built index.js] [list|item|miss-list|miss-item]
+//   node_modules/.bin/node scripts/bench/profile.mjs [built index.js]
+//     [list|item|miss-list|miss-item|random-token|wrong-token|rate-limited|dashboard-random]
 // (default: a fresh build of the working tree, the cached list). Seeds 1,000 posts on a Pro
 // site, warms the read, profiles BENCH_SECONDS (5) of autocannon at 32 connections, and prints
 // the functions with the most self time and the bundle's parts by inclusive time. The profile
 // itself goes to .bench/profile.cpuprofile (Chromium's DevTools opens it).
 import autocannon from "autocannon";
 import { writeFileSync } from "node:fs";
-import { BENCH_POST_FIELDS, api, must, seedItems } from "../lib.mjs";
+import { BENCH_POST_FIELDS, api, missPaths, must, seedItems } from "../lib.mjs";
 import { waitForIndex } from "./search.mjs";
 import { buildWorker, startWorkerd } from "../workerd-host.mjs";
 import { randomBytes } from "node:crypto";
@@ -18,7 +19,16 @@ const script = process.argv[2] && process.argv[2] !== "-" ? process.argv[2] : bu
 const mode = process.argv[3] ?? "list";
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const port = 9300 + Math.floor(Math.random() * 500);
-const host = await startWorkerd({ scriptPath: script, adminToken: "op", dashboard: false, embedderProcesses: 1, inspectorPort: port });
+// The refusal modes run with wrangler.toml's Rate Limiting bindings, as `BENCH_ONLY=refused` does.
+const rateLimits = mode === "rate-limited";
+const host = await startWorkerd({
+  scriptPath: script,
+  adminToken: "op",
+  dashboard: false,
+  embedderProcesses: 1,
+  inspectorPort: port,
+  rateLimits,
+});
 
 try {
   const { base } = host;
@@ -51,12 +61,23 @@ try {
       { length: 50_000 },
       () => `/v1/pk_${random(16)}_${random(24)}/collections/posts/items?page=3&limit=24&sort=-date`,
     ),
+    // A client over its `reads` quota reading lists nobody read before (api.mjs benchRefused).
+    "rate-limited": missPaths(site.token, "list", Number(process.env.BENCH_ITEMS ?? 1000)),
+    "dashboard-random": Array.from({ length: 50_000 }, () => `/sites/${random(16)}/collections/posts/items?page=3&limit=24`),
     "wrong-token": Array.from(
       { length: 50_000 },
       () => `/v1/pk_${site.id}_${random(24)}/collections/posts/items?page=3&limit=24&sort=-date`,
     ),
   }[mode];
   if (mode === "list" || mode === "item") await (await fetch(`${base}${paths[0]}`)).arrayBuffer();
+  const client = mode === "rate-limited" ? { "cf-connecting-ip": "203.0.113.7" } : {};
+  if (mode === "rate-limited")
+    for (let i = 0, refused = false; !refused; i++) {
+      const res = await fetch(`${base}${items}/post-${i % 1000}`, { headers: client });
+      await res.arrayBuffer();
+      refused = res.status === 429;
+    }
+  const headersOf = (path) => (mode === "dashboard-random" ? { authorization: `Bearer sk_${path.split("/")[2]}_${random(40)}` } : client);
 
   const targets = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
   const target = targets.find((t) => /main/.test(t.title ?? t.id ?? "")) ?? targets[0];
@@ -81,7 +102,14 @@ try {
     url: `${base}${paths[0]}`,
     connections: mode.startsWith("miss") ? 8 : 32,
     ...(mode.startsWith("miss") ? { amount: paths.length } : { duration: SECONDS }),
-    requests: [{ setupRequest: (req) => ({ ...req, path: paths[n++ % paths.length] }) }],
+    requests: [
+      {
+        setupRequest: (req) => {
+          const path = paths[n++ % paths.length];
+          return { ...req, path, headers: { ...req.headers, ...headersOf(path) } };
+        },
+      },
+    ],
   });
   const { result } = await call("Profiler.stop");
   ws.close();

@@ -157,33 +157,43 @@ const MAX_URL_BYTES = 2 * 1024 * 1024;
 const urls = new BoundedMap<string, ContentUrl | null>(MAX_URLS, MAX_URL_BYTES);
 
 /**
- * Forgets a URL whose request was refused for its token (src/routes/refusals.ts): a loop of
- * made-up URLs neither evicts the URLs real visitors read nor leaves garbage to collect.
+ * The content read `href` names, or null: remembered per URL. With `keep` false a URL this
+ * isolate does not know yet is parsed but not remembered: the front Worker remembers it
+ * (`keepContentUrl`) only once it is answered from memory or goes the full way, so a loop of
+ * made-up URLs (random tokens, dashboard paths) neither evicts the URLs real visitors read nor
+ * costs a store and a delete per request.
  */
-export function forgetContentUrl(href: string): void {
-  urls.delete(href);
-}
-
-/** The content read `href` names, or null; memoised per URL. */
-export function contentUrl(href: string): ContentUrl | null {
+export function contentUrl(href: string, keep = true): ContentUrl | null {
   const known = urls.get(href);
   if (known !== undefined) return known;
-  // A plain URL is read without a parser (a refused token never needs one); the asterisk form
-  // (`GET *`, "http://host*", not `?q=tomato*`) and anything unparsable are the full path's to refuse.
-  let out: ContentUrl | null = null;
-  const raw = rawTarget(href);
-  if (raw) {
-    const route = contentRoute(raw.path);
-    if (route) out = new ParsedRead(route, raw.host.toLowerCase(), raw.https, href);
-  } else if (!isAsteriskForm(href)) {
-    const url = URL.parse(href);
-    const route = url && contentRoute(url.pathname);
-    if (url && route) out = new ParsedRead(route, url.host, url.protocol === "https:", href, url);
-  }
+  const out = parseContentUrl(href);
+  if (keep) remember(href, out);
+  return out;
+}
+
+/** Remembers a read `contentUrl(href, false)` parsed (a no-op when this isolate knows it already). */
+export function keepContentUrl(href: string, read: ContentUrl): void {
+  if (!urls.has(href)) remember(href, read);
+}
+
+function remember(href: string, out: ContentUrl | null): void {
   // A parsed read keeps the URL and, once asked, its canonical base (about as long again).
   const bytes = stringBytes(href) + (out ? 2 * stringBytes(href) + ENTRY_OVERHEAD : 0) + ENTRY_OVERHEAD;
   urls.set(href, out, bytes);
-  return out;
+}
+
+function parseContentUrl(href: string): ContentUrl | null {
+  // A plain URL is read without a parser (a refused token never needs one); the asterisk form
+  // (`GET *`, "http://host*", not `?q=tomato*`) and anything unparsable are the full path's to refuse.
+  const raw = rawTarget(href);
+  if (raw) {
+    const route = contentRoute(raw.path);
+    return route ? new ParsedRead(route, raw.host.toLowerCase(), raw.https, href) : null;
+  }
+  if (isAsteriskForm(href)) return null;
+  const url = URL.parse(href);
+  const route = url && contentRoute(url.pathname);
+  return url && route ? new ParsedRead(route, url.host, url.protocol === "https:", href, url) : null;
 }
 
 /** URLs remembered and the bytes they are accounted at (for the no-growth tests). */

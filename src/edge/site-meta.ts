@@ -1,5 +1,6 @@
 import { siteIdOfToken } from "../contract/ids";
 import type { Plan } from "../contract/plans";
+import { searchVersionOf } from "../contract/cache-version";
 import { mayBeIssued } from "../sites/issued";
 import { siteStub } from "../stubs";
 import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../shared/bounded-map";
@@ -16,6 +17,13 @@ export interface SiteMeta {
    * arrive while the new version is being read may, so the writer reads its write.
    */
   previous?: { version: number; until: number; first: boolean };
+  /**
+   * The version of `/search` and `/related` answers (src/contract/cache-version.ts): it follows
+   * `version`, and moves alone when the search index changes. `searchPrevious` is to it what
+   * `previous` is to `version`.
+   */
+  searchVersion: number;
+  searchPrevious?: SiteMeta["previous"];
 }
 
 interface Entry {
@@ -124,12 +132,21 @@ function learn(siteId: string, token: string, fresh: SiteMeta | null, started: n
   const old = memo.get(siteId);
   let meta = fresh;
   if (fresh && old?.meta && old.token === token) {
-    if (fresh.version > old.meta.version)
-      meta = { ...fresh, previous: { version: old.meta.version, until: old.confirmedAt + STALE_MS, first: true } };
-    else if (fresh.version === old.meta.version && old.meta.previous) meta = { ...fresh, previous: old.meta.previous };
+    const until = old.confirmedAt + STALE_MS;
+    meta = {
+      ...fresh,
+      previous: successor(old.meta.version, old.meta.previous, fresh.version, until),
+      searchPrevious: successor(old.meta.searchVersion, old.meta.searchPrevious, fresh.searchVersion, until),
+    };
   }
   remember(siteId, { token, meta, expires: Date.now() + ttlMs, confirmedAt: started });
   return meta;
+}
+
+/** What may be served stale once `fresh` is current: the old version if it moved, else what already was. */
+function successor(old: number, oldPrevious: SiteMeta["previous"], fresh: number, until: number): SiteMeta["previous"] {
+  if (fresh > old) return { version: old, until, first: true };
+  return fresh === old ? oldPrevious : undefined;
 }
 
 /** Called after a dashboard write returns the site's new cache version. */
@@ -138,7 +155,14 @@ export function noteVersion(siteId: string, version: number): void {
   if (hit?.meta && hit.meta.version < version) {
     // The old version was current until this write, which has just returned.
     const now = Date.now();
-    hit.meta = { ...hit.meta, version, previous: { version: hit.meta.version, until: now + STALE_MS, first: false } };
+    // A content change starts the search answers' generation again (src/contract/cache-version.ts).
+    hit.meta = {
+      ...hit.meta,
+      version,
+      previous: { version: hit.meta.version, until: now + STALE_MS, first: false },
+      searchVersion: searchVersionOf(version),
+      searchPrevious: { version: hit.meta.searchVersion, until: now + STALE_MS, first: false },
+    };
     hit.confirmedAt = now;
   }
 }

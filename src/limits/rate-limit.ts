@@ -6,6 +6,7 @@
  */
 import { ApiError } from "../contract/errors";
 import { RATE_LIMITS, RATELIMIT_POLICY_HEADER, type RateLimitName } from "../contract/limits";
+import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../shared/bounded-map";
 
 interface RateLimiter {
   limit(options: { key: string }): Promise<{ success: boolean }>;
@@ -42,8 +43,9 @@ export function policyRefusal(name: RateLimitName): ApiError {
 // Keys the limiter refused, per isolate, until the Retry-After they were given has passed (bounded;
 // the oldest goes first). A refused client is then refused from memory, with no limiter call and
 // (for content reads, src/edge/refusals.ts) no cache lookup: its loop costs less than a cached read.
+// (BoundedMap: evicting through a new Map iterator each time walks the holes of earlier evictions.)
 const MAX_REFUSED = 10_000;
-const refused = new Map<string, number>();
+const refused = new BoundedMap<string, number>(MAX_REFUSED, 4 * 1024 * 1024);
 
 /** Whether `key` was refused under `name` by this isolate within the Retry-After it was told. */
 export function isRefused(name: RateLimitName, key: string): boolean {
@@ -65,8 +67,7 @@ export async function enforce(env: Env, name: RateLimitName, key: string): Promi
   const k = `${name}|${key}`;
   const { success } = await limiter.limit({ key: k });
   if (!success) {
-    if (refused.size >= MAX_REFUSED) refused.delete(refused.keys().next().value as string);
-    refused.set(k, Date.now() + policy.window * 1000);
+    refused.set(k, Date.now() + policy.window * 1000, stringBytes(k) + ENTRY_OVERHEAD);
     throw policyRefusal(name);
   }
 }

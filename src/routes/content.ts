@@ -1,6 +1,6 @@
 import { cachedRead, edgeHit } from "../edge/cache";
 import { type ContentUrl, contentUrl } from "../edge/content-key";
-import { knownSiteMeta, siteMeta } from "../edge/site-meta";
+import { knownSiteMeta, type SiteMeta, siteMeta } from "../edge/site-meta";
 import { ApiError } from "../contract/errors";
 import { setFrontHeaders } from "../http/response-headers";
 import { entitlements, type Plan, planRequired } from "../contract/plans";
@@ -41,7 +41,7 @@ export async function contentApi(request: Request, env: Env, ctx: ExecutionConte
   const { response } = await cachedRead(
     request,
     ctx,
-    { base: read.base, siteId: meta.siteId, version: meta.version, previous: meta.previous },
+    { base: read.base, siteId: meta.siteId, ...versionOf(meta, read) },
     // Only a read that misses the cache costs the site object (and, for search, the model) work: only it counts.
     async (ours) => {
       await enforce(env, policyOf(read), `${clientKey(request, env)}|${meta.siteId}`);
@@ -63,7 +63,21 @@ export async function contentApi(request: Request, env: Env, ctx: ExecutionConte
 export function contentHit(request: Request, read: ContentUrl): Response | null {
   const meta = knownSiteMeta(read.token);
   if (!meta || planRefusal(meta.plan, read)) return null;
-  return edgeHit(request, read.base, meta.version, CONTENT_HEADERS, FRONT[policyOf(read)][read.https ? 1 : 0]);
+  const search = read.needs === "aiSearch";
+  return edgeHit(
+    request,
+    read.base,
+    search ? meta.searchVersion : meta.version,
+    CONTENT_HEADERS,
+    FRONT[search ? "search" : "reads"][read.https ? 1 : 0],
+  );
+}
+
+/** The version a read is cached at: search and related answers follow the search index too (src/contract/cache-version.ts). */
+function versionOf(meta: SiteMeta, read: ContentUrl): { version: number; previous: SiteMeta["previous"] } {
+  return read.needs === "aiSearch"
+    ? { version: meta.searchVersion, previous: meta.searchPrevious }
+    : { version: meta.version, previous: meta.previous };
 }
 
 /** Semantic search and related items count against `search`; every other content read against `reads`. */

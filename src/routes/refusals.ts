@@ -10,7 +10,7 @@
 import { type ErrorCode, errorBody } from "../contract/errors";
 import { siteIdOfAdminKey, siteIdOfToken } from "../contract/ids";
 import { RATELIMIT_POLICY_HEADER, type RateLimitName } from "../contract/limits";
-import { type ContentUrl, forgetContentUrl } from "../edge/content-key";
+import { type ContentUrl, keepContentUrl } from "../edge/content-key";
 import { knownSiteMeta, knownToken } from "../edge/site-meta";
 import { errorResponse } from "../http/errors";
 import { setFrontHeaders } from "../http/response-headers";
@@ -26,8 +26,12 @@ import { policiesFor } from "../limits/policies";
 interface Frozen {
   status: number;
   headers: Headers;
-  /** Shared by every Response made from it (a string would be encoded again for each). */
-  body: Blob;
+  /**
+   * The encoded body; each Response gets its own copy (as a memory-tier hit does, src/edge/cache.ts
+   * `edgeHit`): V8 sees the memory a refusal allocates, so it collects the native request state
+   * of a loop of refusals in step instead of letting it pile up (docs/caching.md, "Memory").
+   */
+  body: ArrayBuffer;
 }
 
 const frozen = new Map<string, Frozen>();
@@ -39,7 +43,7 @@ function freeze(key: string, make: () => Frozen): Frozen {
 }
 
 function thaw(f: Frozen, head: boolean): Response {
-  return new Response(head ? null : f.body, { status: f.status, headers: f.headers });
+  return new Response(head ? null : f.body.slice(0), { status: f.status, headers: f.headers });
 }
 
 /** The envelope with the headers the full path adds to it (src/index.ts `full`). */
@@ -56,7 +60,11 @@ function envelope(
   const headers = new Headers((cors ? withCors(base) : base).headers);
   if (policies.length && !headers.has(RATELIMIT_POLICY_HEADER)) headers.set(RATELIMIT_POLICY_HEADER, policies.map(policyItem).join(", "));
   setFrontHeaders(headers, https, true);
-  return { status: base.status, headers, body: new Blob([JSON.stringify(errorBody(code, message, details))]) };
+  return {
+    status: base.status,
+    headers,
+    body: new TextEncoder().encode(JSON.stringify(errorBody(code, message, details))).buffer as ArrayBuffer,
+  };
 }
 
 const unknownToken = (policy: RateLimitName, https: boolean): Frozen =>
@@ -77,19 +85,21 @@ export function contentRefusal(request: Request, env: Env, read: ContentUrl): Re
   const head = request.method === "HEAD";
   const policy = policyOf(read);
   const verdict = knownToken(read.token);
-  if (verdict === "wrong") return unknown(request, policy, read.https, head);
+  if (verdict === "wrong") return unknown(policy, read.https, head);
   if (verdict === "real") {
     const meta = knownSiteMeta(read.token);
     // A read the plan refuses is the full path's (403); a client refused within its Retry-After is refused again.
     if (!meta || planRefusal(meta.plan, read)) return null;
-    return isRefused(policy, `${clientKey(request, env)}|${meta.siteId}`) ? thaw(limited(policy, read.https), head) : null;
+    if (!isRefused(policy, `${clientKey(request, env)}|${meta.siteId}`)) return null;
+    // A real site's read: remembered like any other, so the client's next request of it parses nothing.
+    keepContentUrl(request.url, read);
+    return thaw(limited(policy, read.https), head);
   }
   // Not known here: the shape, then the id's MAC (one short synchronous HMAC, remembered).
-  return issuedNow(env, siteIdOfToken(read.token) as string) ? null : unknown(request, policy, read.https, head);
+  return issuedNow(env, siteIdOfToken(read.token) as string) ? null : unknown(policy, read.https, head);
 }
 
-function unknown(request: Request, policy: RateLimitName, https: boolean, head: boolean): Response {
-  forgetContentUrl(request.url);
+function unknown(policy: RateLimitName, https: boolean, head: boolean): Response {
   return thaw(unknownToken(policy, https), head);
 }
 

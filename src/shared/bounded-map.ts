@@ -14,6 +14,15 @@ export const stringBytes = (s: string): number => s.length * 2;
 export class BoundedMap<K, V> {
   readonly #map = new Map<K, { value: V; bytes: number }>();
   #bytes = 0;
+  /**
+   * One iterator over the keys, kept from eviction to eviction. A V8 Map leaves a hole where an
+   * entry was deleted until it rehashes, and a new iterator walks every hole from the start: a
+   * full map that evicts its oldest entry on each insert spent ~100 µs a time at 10,000 entries
+   * walking the holes its own evictions left. This one has passed them already: everything before
+   * it was evicted through it, so its next key is always the oldest entry still held (an entry
+   * moved to the back by `get(key, true)` is met again there).
+   */
+  #oldest: Iterator<K> | null = null;
 
   constructor(
     readonly maxEntries: number,
@@ -39,11 +48,18 @@ export class BoundedMap<K, V> {
     if (bytes > this.maxBytes) return;
     this.#map.set(key, { value, bytes });
     this.#bytes += bytes;
-    for (const [k, e] of this.#map) {
-      if (this.#bytes <= this.maxBytes && this.#map.size <= this.maxEntries) break;
-      this.#map.delete(k);
-      this.#bytes -= e.bytes;
-    }
+    while ((this.#bytes > this.maxBytes || this.#map.size > this.maxEntries) && this.#evictOldest());
+  }
+
+  #evictOldest(): boolean {
+    let next = this.#oldest?.next();
+    // Done once it reached the end (a done iterator stays done, whatever is added after).
+    if (!next || next.done) next = (this.#oldest = this.#map.keys()).next();
+    if (next.done) return false;
+    const e = this.#map.get(next.value);
+    this.#map.delete(next.value);
+    if (e) this.#bytes -= e.bytes;
+    return true;
   }
 
   /** Re-states an entry's size after its value grew or shrank in place. */
@@ -66,6 +82,7 @@ export class BoundedMap<K, V> {
   clear(): void {
     this.#map.clear();
     this.#bytes = 0;
+    this.#oldest = null;
   }
 
   get size(): number {

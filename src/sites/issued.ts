@@ -12,6 +12,10 @@
 import { ID_SITE_MAC, isSiteId } from "../contract/ids";
 import { siteIdMac } from "../ids";
 import { siteStub } from "../stubs";
+import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../shared/bounded-map";
+
+/** A site id's length at most (ids are checked by `isSiteId` before they are remembered). */
+const ID_LENGTH_BOUND = 32;
 
 export type LegacyIds = "check" | "refuse";
 
@@ -26,12 +30,13 @@ export function siteIdSecret(env: Env): string | null {
 
 // The MAC's verdict per id, per isolate (bounded; the oldest goes first): a busy site's reads pay
 // for one HMAC, and an attacker repeating an id it made up pays for none after the first.
+// (BoundedMap: a plain Map evicting through a new iterator each time walked the holes its own
+// evictions left, ~100 µs a refusal once a loop of made-up ids had filled it.)
 const MAX_VERDICTS = 10_000;
-const verdicts = new Map<string, boolean>();
+const verdicts = new BoundedMap<string, boolean>(MAX_VERDICTS, MAX_VERDICTS * (2 * ID_LENGTH_BOUND + ENTRY_OVERHEAD));
 
 function remember(siteId: string, ok: boolean): boolean {
-  if (verdicts.size >= MAX_VERDICTS) verdicts.delete(verdicts.keys().next().value as string);
-  verdicts.set(siteId, ok);
+  verdicts.set(siteId, ok, stringBytes(siteId) + ENTRY_OVERHEAD);
   return ok;
 }
 

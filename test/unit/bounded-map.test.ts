@@ -46,4 +46,33 @@ describe("a cache bounded in bytes as well as entries", () => {
     expect(m.bytes).toBe(0);
     expect(stringBytes("abc")).toBe(6);
   });
+
+  it("keeps evicting the least recently used entry through any mix of sets, touches, deletes and clears", () => {
+    // The eviction iterator is kept from one eviction to the next (a fresh one walks every hole
+    // earlier evictions left): its order must stay that of a plain list of keys.
+    const m = new BoundedMap<number, number>(50, 1_000_000);
+    let model: number[] = [];
+    let seed = 7;
+    const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+    for (let i = 0; i < 20_000; i++) {
+      const k = rand(120);
+      const op = rand(20);
+      if (op === 0) {
+        m.delete(k);
+        model = model.filter((x) => x !== k);
+      } else if (op === 1 && i % 997 === 0) {
+        m.clear();
+        model = [];
+      } else if (op < 6) {
+        if (m.get(k, true) !== undefined) model = [...model.filter((x) => x !== k), k];
+      } else {
+        m.set(k, i, 1);
+        model = [...model.filter((x) => x !== k), k];
+        if (model.length > 50) model.shift();
+      }
+      if (i % 500 === 0) expect([...m.keys()]).toEqual(model);
+    }
+    expect([...m.keys()]).toEqual(model);
+    expect(m.bytes).toBe(model.length);
+  });
 });

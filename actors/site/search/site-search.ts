@@ -183,8 +183,8 @@ export class SiteSearch implements SearchService {
       for (const w of work) markIndexed(sql, w.row, embedder.model, w.hash);
       for (const u of upToDate) markIndexed(sql, u.row, embedder.model, u.hash);
     });
-    // What search answers has changed: retire cached search responses like any content change.
-    if (removals.length || work.length) this.#s.cacheChanged();
+    // What search answers has changed: retire the cached search and related answers (only those).
+    if (removals.length || work.length) this.#s.searchChanged();
     if (hasQueuedWork(sql)) return { next: Date.now() };
   }
 
