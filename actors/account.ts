@@ -3,12 +3,27 @@ import { SQLSchemaMigrations } from "durable-utils/sql-migrations";
 import { sha256Hex } from "../src/ids";
 import { DUMMY_PHC, hashPassword, kdfOf, PASSWORD_PREP, verifyPassword } from "../src/accounts/kdf";
 import { newAccountSessionId, newResetToken, newSessionHandle } from "../src/accounts/tokens";
-import type { AccountPublic, ClientMeta, ListedSession, SetMembershipResult, StartedSession, VerifiedSession } from "../src/accounts/types";
+import type {
+  AccountPublic,
+  AddPasskeyResult,
+  ClientMeta,
+  ListedSession,
+  PasskeyView,
+  RemovePasskeyResult,
+  SetMembershipResult,
+  StartedSession,
+  VerifiedSession,
+} from "../src/accounts/types";
 import { type Membership, isRole, MAX_MEMBERSHIPS } from "../src/contract/principal";
 import { SessionStore, info } from "../src/sessions/store";
 import { sessionExpiry } from "../src/sessions/policy";
 import { ACCOUNT_MIGRATIONS } from "./account/migrations";
 import { clientHash } from "./account/clients";
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
+import type { ExpectedPasskey } from "../src/accounts/passkeys";
+
+/** Passkey code (@simplewebauthn/server, 300 KB) is evaluated on first use, not when an isolate starts. */
+const passkeyCode = () => import("./account/passkeys");
 
 /** A password reset link works once, for this long. */
 export const RESET_TTL_MS = 60 * 60 * 1000;
@@ -86,21 +101,58 @@ export class Account extends DurableObject<Env> {
     if (await this.exists()) return null;
     this.#kdfRuns++;
     const hash = await hashPassword(input.password, kdfOf(this.env));
+    return this.#insert(input, hash, null, now);
+  }
+
+  /**
+   * The same with a passkey instead of a password (verified before anything is stored): "invalid"
+   * when it does not verify. The account has no password until a reset sets one.
+   */
+  async createWithPasskey(
+    input: {
+      id: string;
+      email: string;
+      name: string;
+      client: ClientMeta;
+      passkey: RegistrationResponseJSON;
+      passkeyName: string;
+      expected: ExpectedPasskey;
+    },
+    now = Date.now(),
+  ): Promise<StartedSession | "invalid" | null> {
+    if (await this.exists()) return null;
+    const { storePasskey, verifyRegistration } = await passkeyCode();
+    const credential = await verifyRegistration(input.passkey, input.expected);
+    if (!credential) return "invalid";
+    return this.#insert(input, null, (sql) => storePasskey(sql, credential, input.expected.rpID, input.passkeyName, now), now);
+  }
+
+  async #insert(
+    input: { id: string; email: string; name: string; client: ClientMeta },
+    hash: string | null,
+    more: ((sql: SqlStorage) => void) | null,
+    now: number,
+  ): Promise<StartedSession | null> {
     // The same link used twice at once: only the first gets past this point.
     if (await this.exists()) return null;
     await this.#migrate();
     this.#ready = Promise.resolve(true);
-    this.ctx.storage.sql.exec(
-      "INSERT INTO account (id, email, name, created_at, password_hash, password_prep, password_changed_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-      input.id,
-      input.email,
-      input.name,
-      now,
-      hash,
-      PASSWORD_PREP,
-      now,
-    );
-    this.ctx.storage.sql.exec("INSERT OR IGNORE INTO known_clients (hash, first_seen) VALUES (?, ?)", await clientHash(input.client), now);
+    const sql = this.ctx.storage.sql;
+    const known = await clientHash(input.client);
+    this.ctx.storage.transactionSync(() => {
+      sql.exec(
+        "INSERT INTO account (id, email, name, created_at, password_hash, password_prep, password_changed_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        input.id,
+        input.email,
+        input.name,
+        now,
+        hash,
+        PASSWORD_PREP,
+        hash === null ? null : now,
+      );
+      more?.(sql);
+      sql.exec("INSERT OR IGNORE INTO known_clients (hash, first_seen) VALUES (?, ?)", known, now);
+    });
     return { ...(await this.#startSession(input.client, now)), newClient: false };
   }
 
@@ -279,6 +331,72 @@ export class Account extends DurableObject<Env> {
           : [],
       );
     return this.#memberships;
+  }
+
+  /** Passkey ids already registered (the browser is told not to make a second one on the same device). */
+  async passkeyIds(): Promise<string[]> {
+    if (!(await this.#row())) return [];
+    return (await passkeyCode()).listPasskeys(this.ctx.storage.sql).map((p) => p.id);
+  }
+
+  async passkeys(): Promise<PasskeyView[]> {
+    if (!(await this.#row())) return [];
+    return (await passkeyCode()).listPasskeys(this.ctx.storage.sql);
+  }
+
+  /**
+   * A new passkey for this (signed-in) account: its challenge is used once, then the browser's
+   * registration is verified and the credential stored.
+   */
+  async addPasskey(
+    response: RegistrationResponseJSON,
+    expected: ExpectedPasskey,
+    name: string,
+    now = Date.now(),
+  ): Promise<AddPasskeyResult> {
+    if (!(await this.#row())) return { ok: false, reason: "no_account" };
+    const sql = this.ctx.storage.sql;
+    const { claimChallenge, passkeyOf, storePasskey, verifyRegistration } = await passkeyCode();
+    if (!(await claimChallenge(sql, expected.challenge, expected.expiresAt, now))) return { ok: false, reason: "used_challenge" };
+    const credential = await verifyRegistration(response, expected);
+    if (!credential) return { ok: false, reason: "invalid" };
+    const stored = storePasskey(sql, credential, expected.rpID, name, now);
+    if (stored !== "ok") return { ok: false, reason: stored };
+    return { ok: true, passkey: passkeyOf(sql, credential.id)! };
+  }
+
+  async renamePasskey(id: string, name: string): Promise<PasskeyView | null> {
+    if (!(await this.#row())) return null;
+    if (this.ctx.storage.sql.exec("UPDATE passkeys SET name = ? WHERE id = ?", name, id).rowsWritten === 0) return null;
+    return (await passkeyCode()).passkeyOf(this.ctx.storage.sql, id);
+  }
+
+  /** Removes a passkey, unless it is the account's last way in (no password, no other passkey). */
+  async removePasskey(id: string): Promise<RemovePasskeyResult> {
+    const row = await this.#row();
+    if (!row) return "not_found";
+    const sql = this.ctx.storage.sql;
+    if (sql.exec("SELECT 1 FROM passkeys WHERE id = ?", id).toArray().length === 0) return "not_found";
+    if (row.password_hash === null && sql.exec<{ n: number }>("SELECT count(*) AS n FROM passkeys").one().n <= 1) return "last_method";
+    sql.exec("DELETE FROM passkeys WHERE id = ?", id);
+    return "ok";
+  }
+
+  /**
+   * A sign-in with a passkey: a session when the assertion verifies (its challenge used once),
+   * like a password sign-in's, "new sign-in" notice included.
+   */
+  async passkeySignIn(
+    response: AuthenticationResponseJSON,
+    expected: ExpectedPasskey,
+    client: ClientMeta,
+    now = Date.now(),
+  ): Promise<StartedSession | { refused: string }> {
+    if (!(await this.#row())) return { refused: "no_account" };
+    const checked = await (await passkeyCode()).verifyAssertion(this.ctx.storage.sql, response, expected, now);
+    if (!checked.ok) return { refused: checked.reason };
+    const newClient = await this.#noteClient(client, now);
+    return { ...(await this.#startSession(client, now)), newClient };
   }
 
   /** Counters for tests: a sign-in for an unknown address must run the KDF like a known one. */

@@ -28,6 +28,7 @@ type Args = [Env, ExecutionContext];
 const dashboard = () => import("./routes/dashboard");
 const sessions = () => import("./routes/sessions");
 const accounts = () => import("./routes/accounts");
+const passkeys = () => import("./routes/passkeys");
 const invitations = () => import("./routes/invitations");
 const mediaUpload = () => import("./routes/media-upload");
 const mediaServe = () => import("./routes/media-serve");
@@ -51,6 +52,15 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
   .post("/account/password-reset/confirm", async (req, env) => (await accounts()).confirmPasswordReset(req, env))
   .get("/account/sessions", async (req, env) => (await accounts()).listAccountSessions(req, env))
   .delete("/account/sessions/:id", async (req, env) => (await accounts()).endAccountSession(req, env, req.params.id))
+  .post("/account/passkeys/options", async (req, env) => (await passkeys()).passkeyRegistrationOptions(req, env))
+  .post("/account/passkeys", async (req, env) => (await passkeys()).addPasskey(req, env))
+  .get("/account/passkeys", async (req, env) => (await passkeys()).listPasskeys(req, env))
+  .patch("/account/passkeys/:id", async (req, env) => (await passkeys()).renamePasskey(req, env, req.params.id))
+  .delete("/account/passkeys/:id", async (req, env) => (await passkeys()).removePasskey(req, env, req.params.id))
+  .post("/sessions/passkey/options", async (req, env) => (await passkeys()).passkeySignInOptions(req, env))
+  .post("/sessions/passkey", async (req, env, ctx) => (await passkeys()).passkeySignIn(req, env, ctx))
+  .post("/accounts/verify/passkey/options", async (req, env) => (await passkeys()).passkeySignUpOptions(req, env))
+  .post("/accounts/verify/passkey", async (req, env) => (await passkeys()).passkeySignUp(req, env))
   // The API description and its viewer (2.1 MB of the bundle) are evaluated on first use, not at start-up.
   .get("/openapi.json", async (req) => (await import("./routes/openapi")).openApiDocument(req))
   .get("/docs", async (req) => (await import("./routes/openapi")).apiReference(req))

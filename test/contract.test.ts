@@ -17,6 +17,7 @@ import { linkIn, mailTo, uniqueEmail } from "./helpers/mail";
 import { fragmentToken, PASSWORD } from "./helpers/accounts";
 import { mediaFile } from "./fixtures/media-files";
 import { SERVICE_TOKEN_HEADER } from "../src/contract/headers";
+import { SoftAuthenticator } from "./helpers/soft-authenticator";
 
 const seen = new Set<string>();
 
@@ -38,6 +39,15 @@ async function hitRequest(operationId: string, request: Request) {
   expect(problems, `${request.method} ${request.url} → ${answer}`).toEqual([]);
   seen.add(answer);
   return { status: res.status, body: body as Record<string, unknown>, headers };
+}
+
+/** `hit` on another of the service's hosts (an IP address, where passkeys cannot work). */
+async function hitOn(base: string, operationId: string, method: string, path: string, headers: Record<string, string>) {
+  const res = await exports.default.fetch(new Request(`${base}${path}`, { method, headers }));
+  const { answer, problems } = await checkAnswer(operationId, method, path, res);
+  expect(problems, `${method} ${base}${path} → ${answer}`).toEqual([]);
+  seen.add(answer);
+  return res.status;
 }
 
 const UNKNOWN_SITE = "aaaaaaaaaaaaaaaa";
@@ -402,6 +412,84 @@ describe("the API answers exactly as openapi.json describes", () => {
       body: { token: reset, password: PASSWORD },
       headers: own,
     });
+  });
+
+  it("describes passkeys: sign-up with one, add, list, rename, remove, sign in", async () => {
+    const own = { origin: ORIGIN };
+    const elsewhere = { origin: "https://elsewhere.test" };
+    const email = uniqueEmail("contract-pk");
+    await call("POST", "/accounts", { body: { email }, headers: own });
+    const token = fragmentToken(linkIn(await mailTo(email, /Confirm your email/)), "verify");
+    type Options = { challenge: string; user: { id: string } };
+    await hit("passkeySignUpOptions", "POST", "/accounts/verify/passkey/options", { body: { token }, headers: elsewhere });
+    await hit("passkeySignUpOptions", "POST", "/accounts/verify/passkey/options", { body: { token: "nope" }, headers: own });
+    const signUpOpts = await hit("passkeySignUpOptions", "POST", "/accounts/verify/passkey/options", { body: { token }, headers: own });
+    const phone = new SoftAuthenticator("api.test", ORIGIN);
+    const response = await phone.register(signUpOpts.body.options as Options);
+    await hit("passkeySignUp", "POST", "/accounts/verify/passkey", { body: { token, response }, headers: elsewhere });
+    await hit("passkeySignUp", "POST", "/accounts/verify/passkey", { body: { token: "nope", response }, headers: own });
+    const made = await hit("passkeySignUp", "POST", "/accounts/verify/passkey", {
+      body: { token, response, passkeyName: "Phone" },
+      headers: own,
+    });
+    await hit("passkeySignUp", "POST", "/accounts/verify/passkey", { body: { token, response }, headers: own });
+    const cookie = made.headers.get("set-cookie")!.split(";")[0]!;
+
+    await hit("passkeyRegistrationOptions", "POST", "/account/passkeys/options", { headers: own });
+    await hit("passkeyRegistrationOptions", "POST", "/account/passkeys/options", { headers: { cookie, ...elsewhere } });
+    const regOpts = await hit("passkeyRegistrationOptions", "POST", "/account/passkeys/options", { headers: { cookie, ...own } });
+    const key = new SoftAuthenticator("api.test", ORIGIN);
+    const keyResponse = await key.register(regOpts.body.options as Options);
+    await hit("addPasskey", "POST", "/account/passkeys", { body: { response: keyResponse }, headers: own });
+    await hit("addPasskey", "POST", "/account/passkeys", { body: { response: keyResponse }, headers: { cookie, ...elsewhere } });
+    await hit("addPasskey", "POST", "/account/passkeys", { body: { response: { id: "x" } }, headers: { cookie, ...own } });
+    const added = await hit("addPasskey", "POST", "/account/passkeys", {
+      body: { response: keyResponse, name: "Key" },
+      headers: { cookie, ...own },
+    });
+    const again = await hit("passkeyRegistrationOptions", "POST", "/account/passkeys/options", { headers: { cookie, ...own } });
+    await hit("addPasskey", "POST", "/account/passkeys", {
+      body: { response: await key.register(again.body.options as Options) },
+      headers: { cookie, ...own },
+    });
+    const keyId = (added.body.passkey as { id: string }).id;
+
+    const text = { "content-type": "text/plain" };
+    await hit("addPasskey", "POST", "/account/passkeys", { body: "name=x", headers: { cookie, ...own, ...text } });
+    await hit("renamePasskey", "PATCH", `/account/passkeys/${keyId}`, { body: "name=x", headers: { cookie, ...own, ...text } });
+    const listed = await hit("listPasskeys", "GET", "/account/passkeys", { headers: { cookie } });
+    await hit("listPasskeys", "GET", "/account/passkeys");
+    const phoneId = (listed.body.passkeys as { id: string; name: string }[]).find((p) => p.name === "Phone")!.id;
+    await hit("renamePasskey", "PATCH", `/account/passkeys/${keyId}`, { body: { name: "Yubikey" }, headers: { cookie, ...own } });
+    await hit("renamePasskey", "PATCH", `/account/passkeys/${keyId}`, { body: { name: "" }, headers: { cookie, ...own } });
+    await hit("renamePasskey", "PATCH", `/account/passkeys/${keyId}`, { body: { name: "Yubikey" }, headers: { cookie, ...elsewhere } });
+    await hit("renamePasskey", "PATCH", `/account/passkeys/${keyId}`, { body: { name: "Yubikey" }, headers: own });
+    await hit("renamePasskey", "PATCH", `/account/passkeys/${"a".repeat(22)}`, { body: { name: "Yubikey" }, headers: { cookie, ...own } });
+
+    await hit("passkeySignInOptions", "POST", "/sessions/passkey/options", { headers: elsewhere });
+    // Browsers refuse an IP address as a relying party: the answer says to open localhost.
+    expect(
+      await hitOn("http://127.0.0.1", "passkeySignInOptions", "POST", "/sessions/passkey/options", { origin: "http://127.0.0.1" }),
+    ).toBe(400);
+    const ipCookie = cookie.replace(/^__Host-/, "");
+    expect(
+      await hitOn("http://127.0.0.1", "passkeyRegistrationOptions", "POST", "/account/passkeys/options", {
+        origin: "http://127.0.0.1",
+        cookie: ipCookie,
+      }),
+    ).toBe(400);
+    const signInOpts = await hit("passkeySignInOptions", "POST", "/sessions/passkey/options", { headers: own });
+    const assertion = await phone.assert(signInOpts.body.options as { challenge: string });
+    await hit("passkeySignIn", "POST", "/sessions/passkey", { body: { response: assertion }, headers: elsewhere });
+    await hit("passkeySignIn", "POST", "/sessions/passkey", { body: { response: {} }, headers: own });
+    await hit("passkeySignIn", "POST", "/sessions/passkey", { body: { response: assertion }, headers: own });
+    await hit("passkeySignIn", "POST", "/sessions/passkey", { body: { response: assertion }, headers: own });
+
+    await hit("removePasskey", "DELETE", `/account/passkeys/${keyId}`, { headers: { cookie, ...elsewhere } });
+    await hit("removePasskey", "DELETE", `/account/passkeys/${keyId}`, { headers: own });
+    await hit("removePasskey", "DELETE", `/account/passkeys/${keyId}`, { headers: { cookie, ...own } });
+    await hit("removePasskey", "DELETE", `/account/passkeys/${keyId}`, { headers: { cookie, ...own } });
+    await hit("removePasskey", "DELETE", `/account/passkeys/${phoneId}`, { headers: { cookie, ...own } });
   });
 
   it("describes workspaces: self-serve, members, invitations, API keys and the audit log", async () => {

@@ -48,10 +48,12 @@ export const client = createClient<paths>({
   credentials: "same-origin",
 });
 
+const SIGN_IN_PATHS = new Set(["/sessions", "/sessions/passkey"]);
+
 client.use({
   onResponse({ request, response }) {
-    // A 401 anywhere but at sign-in means the session ended (expired, signed out elsewhere, key replaced).
-    if (response.status === 401 && new URL(request.url).pathname !== "/sessions") sessionLost.value = true;
+    // A 401 anywhere but at sign-in (password, key or passkey) means the session ended (expired, signed out elsewhere, key replaced).
+    if (response.status === 401 && !SIGN_IN_PATHS.has(new URL(request.url).pathname)) sessionLost.value = true;
     return undefined;
   },
 });

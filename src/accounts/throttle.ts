@@ -7,6 +7,7 @@
 import { ApiError } from "../contract/errors";
 import { clientKey } from "../limits/client";
 import { signInThrottleStub } from "../stubs";
+import { log } from "../log/log";
 
 /** Free attempts per key, then a doubling wait (2 s … 15 min); counts are forgotten a day after the last. */
 export const ACCOUNT_THROTTLES = {
@@ -32,16 +33,25 @@ function tooMany(waitMs: number, what: string): ApiError {
 }
 
 /**
- * Counts one password attempt for this account from this client on all three keys, or refuses
- * with 429 when any of them must wait. On success call `passed()`.
+ * Counts one sign-in attempt for this account from this client on every key that applies, or
+ * refuses with 429 when any of them must wait. On success call `passed()`.
+ *
+ * A passkey sign-in counts on the same per-client keys as a password, but not on the account's
+ * shared key: passkeys cannot be guessed, and strangers failing against an account must not lock
+ * its owner out of the way in that needs no password. An answer naming no account (no user
+ * handle) counts on the client's key alone.
  */
-export async function passwordAttempt(request: Request, env: Env, accountId: string): Promise<{ passed(): Promise<void> }> {
+export async function signInAttempt(
+  request: Request,
+  env: Env,
+  accountId: string | null,
+  method: "password" | "passkey" = "password",
+): Promise<{ passed(): Promise<void> }> {
   const client = clientKey(request, env);
-  const keys: [string, number][] = [
-    [`${client}|acct:${accountId}`, ACCOUNT_THROTTLES.clientAccount],
-    [`acct:${accountId}`, ACCOUNT_THROTTLES.account],
-    [`${client}|*`, ACCOUNT_THROTTLES.client],
-  ];
+  const keys: [string, number][] = [];
+  if (accountId !== null) keys.push([`${client}|acct:${accountId}`, ACCOUNT_THROTTLES.clientAccount]);
+  if (accountId !== null && method === "password") keys.push([`acct:${accountId}`, ACCOUNT_THROTTLES.account]);
+  keys.push([`${client}|*`, ACCOUNT_THROTTLES.client]);
   const counted: ReturnType<typeof signInThrottleStub>[] = [];
   for (const [key, free] of keys) {
     const stub = signInThrottleStub(env, key);
@@ -49,17 +59,22 @@ export async function passwordAttempt(request: Request, env: Env, accountId: str
     if (!r.allowed) {
       // The attempts counted on the keys before this one never ran: taken back.
       await Promise.all(counted.map((s) => s.forgive()));
+      log("account_sign_in", { method, result: "throttled" });
       throw tooMany(r.waitMs, "Too many sign-in attempts.");
     }
     counted.push(stub);
   }
   return {
     async passed() {
-      // The right password: this client and account start over; the shared counts lose this attempt only.
-      await Promise.all([counted[0]!.succeeded(), counted[1]!.forgive(), counted[2]!.forgive()]);
+      // Signed in: this client and account start over; the shared counts lose this attempt only.
+      const [first, ...rest] = counted;
+      await Promise.all([accountId === null ? first!.forgive() : first!.succeeded(), ...rest.map((s) => s.forgive())]);
     },
   };
 }
+
+/** `signInAttempt` for a password (the three keys). */
+export const passwordAttempt = (request: Request, env: Env, accountId: string) => signInAttempt(request, env, accountId, "password");
 
 /** Counts one mail to this account's address from this client, or refuses with 429. */
 export async function mailAttempt(request: Request, env: Env, accountId: string): Promise<void> {

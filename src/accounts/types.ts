@@ -44,3 +44,17 @@ export interface ListedSession {
 
 /** What `Account.setMembership` answers: the Workspace acknowledges its change only after `ok`. */
 export type SetMembershipResult = { ok: true } | { ok: false; reason: "no_account" | "invalid" | "too_many_workspaces" };
+
+/** A passkey as the account's owner sees it (never its key). */
+export interface PasskeyView {
+  /** The credential id, base64url. */
+  id: string;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+export type AddPasskeyResult =
+  { ok: true; passkey: PasskeyView } | { ok: false; reason: "no_account" | "used_challenge" | "invalid" | "too_many" | "exists" };
+
+export type RemovePasskeyResult = "ok" | "not_found" | "last_method";

@@ -51,3 +51,88 @@ export const CheckYourInbox = z.strictObject({
   status: z.literal("check_your_inbox"),
   message: z.string(),
 });
+
+/** base64url, as WebAuthn's JSON forms carry binary values. */
+const b64url = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .regex(/^[A-Za-z0-9_-]+$/, "not base64url");
+/**
+ * A browser's PublicKeyCredential as JSON (what @simplewebauthn/browser's startRegistration or
+ * startAuthentication answer, WebAuthn Level 3's toJSON()). Members not listed are dropped;
+ * @simplewebauthn/server checks every byte that matters.
+ */
+const credentialFields = {
+  id: b64url(1400),
+  rawId: b64url(1400),
+  type: z.literal("public-key"),
+  clientExtensionResults: z
+    .object({
+      appid: z.boolean().optional(),
+      credProps: z.object({ rk: z.boolean().optional() }).optional(),
+      hmacCreateSecret: z.boolean().optional(),
+    })
+    .describe("What the browser says about extensions (none are asked for)."),
+  authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
+};
+export const RegistrationCredential = z
+  .object({
+    ...credentialFields,
+    response: z.object({
+      clientDataJSON: b64url(4000),
+      attestationObject: b64url(20000),
+      authenticatorData: b64url(20000).optional(),
+      transports: z.array(z.string().max(40)).max(10).optional(),
+      publicKeyAlgorithm: z.number().int().optional(),
+      publicKey: b64url(4000).optional(),
+    }),
+  })
+  .describe("The browser's new credential (navigator.credentials.create), as JSON.");
+export const AuthenticationCredential = z
+  .object({
+    ...credentialFields,
+    response: z.object({
+      clientDataJSON: b64url(4000),
+      authenticatorData: b64url(4000),
+      signature: b64url(2000),
+      userHandle: b64url(200).optional(),
+    }),
+  })
+  .describe("The browser's assertion (navigator.credentials.get), as JSON.");
+const passkeyName = z.string().trim().min(1, "give the passkey a name").max(100, "use at most 100 characters");
+
+export const addPasskeySchema = z.object({ response: RegistrationCredential, name: passkeyName.optional() }).strict();
+export const renamePasskeySchema = z.object({ name: passkeyName }).strict();
+export const passkeySignInSchema = z.object({ response: AuthenticationCredential }).strict();
+export const passkeySignUpOptionsSchema = z.object({ token: linkToken }).strict();
+export const passkeySignUpSchema = z
+  .object({ token: linkToken, response: RegistrationCredential, name: name.optional(), passkeyName: passkeyName.optional() })
+  .strict();
+
+export const PasskeyView = z.strictObject({
+  id: z.string().describe("The credential id (base64url)."),
+  name: z.string(),
+  createdAt: instant,
+  lastUsedAt: instant.nullable().describe("The last sign-in with it; null: never used to sign in."),
+});
+/** Options for navigator.credentials.create / get, as @simplewebauthn/server makes them (WebAuthn's JSON forms). */
+export const RegistrationOptions = z
+  .looseObject({
+    challenge: z.string(),
+    rp: z.looseObject({ id: z.string().optional(), name: z.string() }),
+    user: z.looseObject({ id: z.string(), name: z.string(), displayName: z.string() }),
+    pubKeyCredParams: z.array(z.looseObject({ type: z.literal("public-key"), alg: z.number() })),
+    timeout: z.number().optional(),
+    excludeCredentials: z.array(z.looseObject({ id: z.string(), type: z.literal("public-key") })).optional(),
+  })
+  .describe("PublicKeyCredentialCreationOptionsJSON: pass it to @simplewebauthn/browser's startRegistration({optionsJSON}).");
+export const AuthenticationOptions = z
+  .looseObject({
+    challenge: z.string(),
+    rpId: z.string().optional(),
+    timeout: z.number().optional(),
+    userVerification: z.enum(["required", "preferred", "discouraged"]).optional(),
+  })
+  .describe("PublicKeyCredentialRequestOptionsJSON: pass it to @simplewebauthn/browser's startAuthentication({optionsJSON}).");

@@ -56,7 +56,17 @@ export interface LogEvents {
   mail_sent: Where & { kind: string; transport: string };
   mail_failed: Where & { kind: string; transport: string; error: string };
   /** An account sign-in: how, and whether it worked (never the address or password). */
-  account_sign_in: Where & { method: "password" | "passkey" | "reset" | "sign_up"; result: "ok" | "refused" | "throttled" };
+  account_sign_in: Where & {
+    method: "password" | "passkey" | "reset" | "sign_up" | "sign_up_passkey";
+    result: "ok" | "refused" | "throttled";
+    /** Why a passkey was refused (unknown_credential, used_challenge, counter, invalid, ...). */
+    reason?: string;
+  };
+  /** A passkey added to an account (or why not); never the credential. */
+  passkey_added: Where & { result: string };
+  passkey_removed: Where & { result: string };
+  /** What @simplewebauthn/server said when it refused an answer (a counter that went back: a cloned authenticator). */
+  passkey_refused: Where & { step: "registration" | "sign_in"; reason: string };
   /** The Images binding could not make a media variant; the client got 502. */
   media_variant_failed: Where & { mediaId: string; width: number; format: string; error: string };
   /** The daily media sweep removed what no row names (a crashed upload, a deleted file's leftovers). */
@@ -83,6 +93,9 @@ const LEVEL: { [E in keyof LogEvents]: Level } = {
   mail_sent: "info",
   mail_failed: "error",
   account_sign_in: "info",
+  passkey_added: "info",
+  passkey_removed: "info",
+  passkey_refused: "warn",
 };
 
 /** Where the lines go; tests swap it to read them. */

@@ -3,7 +3,13 @@ import { z } from "zod";
 import { Session } from "../contract/responses";
 import {
   ActiveSession,
+  addPasskeySchema,
   CheckYourInbox,
+  PasskeyView,
+  passkeySignUpOptionsSchema,
+  passkeySignUpSchema,
+  RegistrationOptions,
+  renamePasskeySchema,
   resetConfirmSchema,
   resetRequestSchema,
   signUpSchema,
@@ -15,6 +21,16 @@ const tag = "Accounts";
 const session = z.strictObject({ session: Session });
 const sameAnswer =
   "The answer is the same whether or not the address has an account (and takes the same time): only the mail differs. Mails to one address, and from one client, are throttled (429 `rate_limited` with `Retry-After`), for addresses with and without an account alike. Posted from another origin: 403.";
+
+const PASSKEY_NOTE =
+  "Passkeys belong to the configured relying party (`PASSKEY_RP_ID`), or else to the host the dashboard is opened on; on an IP address host this is 400 (`details.reason` `address_host`: open `localhost`).";
+const passkeyIdParam = {
+  name: "passkeyId",
+  in: "path" as const,
+  description: "A passkey's `id` (its credential id, base64url) from the list.",
+  schema: z.string(),
+  required: true,
+};
 
 export const accountOperations: Operation[] = [
   operation({
@@ -86,5 +102,101 @@ export const accountOperations: Operation[] = [
     params: [{ name: "sessionId", in: "path", description: "A session's public `id` from the list.", schema: z.string(), required: true }],
     responses: { 200: { description: "Ended.", schema: z.strictObject({ ended: z.literal(true) }), headers: "json" } },
     errors: ["not_found"],
+  }),
+  operation({
+    id: "passkeySignUpOptions",
+    method: "post",
+    path: "/accounts/verify/passkey/options",
+    tag,
+    summary: "Options to make the new account's passkey (sign-up with a passkey instead of a password)",
+    description: `${PASSKEY_NOTE} The mailed sign-up link's token proves the address; its challenge works once, for 5 minutes.`,
+    auth: "none",
+    body: passkeySignUpOptionsSchema,
+    responses: {
+      200: {
+        description: "Pass `options` to startRegistration.",
+        schema: z.strictObject({ options: RegistrationOptions }),
+        headers: "json",
+      },
+    },
+    errors: ["forbidden"],
+  }),
+  operation({
+    id: "passkeySignUp",
+    method: "post",
+    path: "/accounts/verify/passkey",
+    tag,
+    summary: "Finish a sign-up with the mailed link's token and a new passkey (no password); signs in",
+    description:
+      "The account has no password; one can be set later with a password reset. An expired or altered token, or a passkey that does not verify, is 400 (`details.reason`); an address that got an account meanwhile is 409.",
+    auth: "none",
+    body: passkeySignUpSchema,
+    responses: { 201: { description: "Account created and signed in; the cookie is set.", schema: session, headers: "session" } },
+    errors: ["forbidden", "conflict"],
+  }),
+  operation({
+    id: "passkeyRegistrationOptions",
+    method: "post",
+    path: "/account/passkeys/options",
+    tag,
+    summary: "Options to add a passkey to the signed-in account",
+    description: `${PASSKEY_NOTE} The challenge works once, for 5 minutes; the account's passkeys are listed in \`excludeCredentials\`.`,
+    auth: "account",
+    responses: {
+      200: {
+        description: "Pass `options` to startRegistration.",
+        schema: z.strictObject({ options: RegistrationOptions }),
+        headers: "json",
+      },
+    },
+    errors: ["bad_request"],
+  }),
+  operation({
+    id: "addPasskey",
+    method: "post",
+    path: "/account/passkeys",
+    tag,
+    summary: "Add the passkey the browser made to the signed-in account",
+    description:
+      "`name` defaults to the date it was added. A challenge used before or expired, or an answer that does not verify (another origin or relying party), is 400 with `details.reason`; the 21st passkey, or one already on the account, is 409.",
+    auth: "account",
+    body: addPasskeySchema,
+    responses: { 201: { description: "Added.", schema: z.strictObject({ passkey: PasskeyView }), headers: "json" } },
+    errors: ["conflict"],
+  }),
+  operation({
+    id: "listPasskeys",
+    method: "get",
+    path: "/account/passkeys",
+    tag,
+    summary: "The signed-in account's passkeys (oldest first), with when each was last used",
+    auth: "account",
+    responses: { 200: { description: "Oldest first.", schema: z.strictObject({ passkeys: z.array(PasskeyView) }), headers: "json" } },
+    errors: [],
+  }),
+  operation({
+    id: "renamePasskey",
+    method: "patch",
+    path: "/account/passkeys/{passkeyId}",
+    tag,
+    summary: "Rename one of the account's passkeys",
+    auth: "account",
+    params: [passkeyIdParam],
+    body: renamePasskeySchema,
+    responses: { 200: { description: "Renamed.", schema: z.strictObject({ passkey: PasskeyView }), headers: "json" } },
+    errors: ["not_found"],
+  }),
+  operation({
+    id: "removePasskey",
+    method: "delete",
+    path: "/account/passkeys/{passkeyId}",
+    tag,
+    summary: "Remove one of the account's passkeys",
+    description:
+      "Refused with 409 (`details.reason` `last_sign_in_method`) when it is the account's only way to sign in: no password and no other passkey.",
+    auth: "account",
+    params: [passkeyIdParam],
+    responses: { 200: { description: "Removed.", schema: z.strictObject({ removed: z.literal(true) }), headers: "json" } },
+    errors: ["not_found", "conflict"],
   }),
 ];

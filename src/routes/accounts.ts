@@ -27,12 +27,12 @@ const CHECK_YOUR_INBOX = {
   message: "If the address can receive mail, a link is on its way. Open it from your inbox to continue.",
 } as const;
 
-function sameOrigin(request: Request, what: string): void {
+export function sameOrigin(request: Request, what: string): void {
   // A page elsewhere must not sign a visitor up, in or out on an account of its choosing.
   if (!notFromOtherOrigin(request)) throw new ApiError("forbidden", `${what} from the dashboard's own page.`);
 }
 
-function secret(env: Env): string {
+export function secret(env: Env): string {
   const s = authSecret(env);
   if (!s) throw new ApiError("not_configured", "Set the AUTH_SECRET secret (16 characters or more) before accounts can be used.");
   return s;
@@ -75,11 +75,9 @@ export async function signUp(request: Request, env: Env, ctx: ExecutionContext):
   return json(CHECK_YOUR_INBOX, 202);
 }
 
-/** `POST /accounts/verify {token, password, name?}`: the link proves the address; the account is made now. */
-export async function verifySignUp(request: Request, env: Env): Promise<Response> {
-  sameOrigin(request, "Sign up");
-  const input = parseBody(verifySignUpSchema, await readJsonObject(request), "sign-up");
-  const opened = await openToken(secret(env), "signup", input.token);
+/** The address (and name) a sign-up link proves; 400 when it expired or is not ours. */
+export async function openSignUpLink(env: Env, token: string): Promise<{ email: string; name: string | undefined }> {
+  const opened = await openToken(secret(env), "signup", token);
   if (!opened.ok) {
     throw new ApiError(
       "bad_request",
@@ -91,7 +89,14 @@ export async function verifySignUp(request: Request, env: Env): Promise<Response
   }
   const email = typeof opened.payload.e === "string" ? normaliseEmail(opened.payload.e) : null;
   if (!email) throw new ApiError("bad_request", "This sign-up link is not valid. Sign up again.", { reason: "invalid" });
-  const named = typeof opened.payload.n === "string" ? opened.payload.n : undefined;
+  return { email, name: typeof opened.payload.n === "string" ? opened.payload.n : undefined };
+}
+
+/** `POST /accounts/verify {token, password, name?}`: the link proves the address; the account is made now. */
+export async function verifySignUp(request: Request, env: Env): Promise<Response> {
+  sameOrigin(request, "Sign up");
+  const input = parseBody(verifySignUpSchema, await readJsonObject(request), "sign-up");
+  const { email, name: named } = await openSignUpLink(env, input.token);
   const id = await accountIdOf(email);
   const made = await accountStub(env, id).create({
     id,

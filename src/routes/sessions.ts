@@ -118,13 +118,7 @@ async function passwordSignIn(
   // Not an address at all: no account could have it, so this says nothing about anyone.
   if (!email) throw new ApiError("unauthorized", WRONG_PASSWORD);
   const accountId = await accountIdOf(email);
-  let attempt: Awaited<ReturnType<typeof passwordAttempt>>;
-  try {
-    attempt = await passwordAttempt(request, env, accountId);
-  } catch (err) {
-    log("account_sign_in", { method: "password", result: "throttled" });
-    throw err;
-  }
+  const attempt = await passwordAttempt(request, env, accountId);
   const client = clientMeta(request);
   const made = await accountStub(env, accountId).signIn(input.password, client);
   if (!made) {

@@ -928,6 +928,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sessions/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A challenge for signing in with a passkey (no address typed)
+         * @description Pass `options` to @simplewebauthn/browser's startAuthentication; the browser offers the passkeys it holds for this site. The challenge works once, for 5 minutes. Passkeys belong to the configured relying party (`PASSKEY_RP_ID`), or else to this host; on an IP address host this is 400 (`details.reason` `address_host`). Posted from another origin: 403.
+         */
+        post: operations["passkeySignInOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with a passkey: the same session and cookie as a password sign-in
+         * @description One 401 for a passkey not known here, an answer for another origin or relying party, an expired or reused challenge, or a signature counter that went back (a cloned authenticator). Throttled like a password sign-in by client and by client and account (429 `rate_limited` with `Retry-After`); a new browser or country gets the "new sign-in" mail.
+         */
+        post: operations["passkeySignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sessions/current": {
         parameters: {
             query?: never;
@@ -1078,6 +1118,108 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/accounts/verify/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Options to make the new account's passkey (sign-up with a passkey instead of a password)
+         * @description Passkeys belong to the configured relying party (`PASSKEY_RP_ID`), or else to the host the dashboard is opened on; on an IP address host this is 400 (`details.reason` `address_host`: open `localhost`). The mailed sign-up link's token proves the address; its challenge works once, for 5 minutes.
+         */
+        post: operations["passkeySignUpOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/verify/passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish a sign-up with the mailed link's token and a new passkey (no password); signs in
+         * @description The account has no password; one can be set later with a password reset. An expired or altered token, or a passkey that does not verify, is 400 (`details.reason`); an address that got an account meanwhile is 409.
+         */
+        post: operations["passkeySignUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/passkeys/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Options to add a passkey to the signed-in account
+         * @description Passkeys belong to the configured relying party (`PASSKEY_RP_ID`), or else to the host the dashboard is opened on; on an IP address host this is 400 (`details.reason` `address_host`: open `localhost`). The challenge works once, for 5 minutes; the account's passkeys are listed in `excludeCredentials`.
+         */
+        post: operations["passkeyRegistrationOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in account's passkeys (oldest first), with when each was last used */
+        get: operations["listPasskeys"];
+        put?: never;
+        /**
+         * Add the passkey the browser made to the signed-in account
+         * @description `name` defaults to the date it was added. A challenge used before or expired, or an answer that does not verify (another origin or relying party), is 400 with `details.reason`; the 21st passkey, or one already on the account, is 409.
+         */
+        post: operations["addPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/passkeys/{passkeyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove one of the account's passkeys
+         * @description Refused with 409 (`details.reason` `last_sign_in_method`) when it is the account's only way to sign in: no password and no other passkey.
+         */
+        delete: operations["removePasskey"];
+        options?: never;
+        head?: never;
+        /** Rename one of the account's passkeys */
+        patch: operations["renamePasskey"];
         trace?: never;
     };
     "/": {
@@ -2024,6 +2166,18 @@ export interface components {
         SignIn201Response: {
             session: components["schemas"]["Session"];
         };
+        PasskeySignInOptionsResponse: {
+            /** @description PublicKeyCredentialRequestOptionsJSON: pass it to @simplewebauthn/browser's startAuthentication({optionsJSON}). */
+            options: {
+                challenge: string;
+                rpId?: string;
+                timeout?: number;
+                /** @enum {string} */
+                userVerification?: "required" | "preferred" | "discouraged";
+            } & {
+                [key: string]: unknown;
+            };
+        };
         SignOutResponse: {
             /** @constant */
             signedOut: true;
@@ -2056,6 +2210,115 @@ export interface components {
         EndAccountSessionResponse: {
             /** @constant */
             ended: true;
+        };
+        PasskeySignUpOptionsResponse: {
+            /** @description PublicKeyCredentialCreationOptionsJSON: pass it to @simplewebauthn/browser's startRegistration({optionsJSON}). */
+            options: {
+                challenge: string;
+                rp: {
+                    id?: string;
+                    name: string;
+                } & {
+                    [key: string]: unknown;
+                };
+                user: {
+                    id: string;
+                    name: string;
+                    displayName: string;
+                } & {
+                    [key: string]: unknown;
+                };
+                pubKeyCredParams: ({
+                    /** @constant */
+                    type: "public-key";
+                    alg: number;
+                } & {
+                    [key: string]: unknown;
+                })[];
+                timeout?: number;
+                excludeCredentials?: ({
+                    id: string;
+                    /** @constant */
+                    type: "public-key";
+                } & {
+                    [key: string]: unknown;
+                })[];
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        PasskeyRegistrationOptionsResponse: {
+            /** @description PublicKeyCredentialCreationOptionsJSON: pass it to @simplewebauthn/browser's startRegistration({optionsJSON}). */
+            options: {
+                challenge: string;
+                rp: {
+                    id?: string;
+                    name: string;
+                } & {
+                    [key: string]: unknown;
+                };
+                user: {
+                    id: string;
+                    name: string;
+                    displayName: string;
+                } & {
+                    [key: string]: unknown;
+                };
+                pubKeyCredParams: ({
+                    /** @constant */
+                    type: "public-key";
+                    alg: number;
+                } & {
+                    [key: string]: unknown;
+                })[];
+                timeout?: number;
+                excludeCredentials?: ({
+                    id: string;
+                    /** @constant */
+                    type: "public-key";
+                } & {
+                    [key: string]: unknown;
+                })[];
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        AddPasskey201Response: {
+            passkey: {
+                /** @description The credential id (base64url). */
+                id: string;
+                name: string;
+                /** @description ISO 8601 instant, UTC */
+                createdAt: string;
+                /** @description The last sign-in with it; null: never used to sign in. */
+                lastUsedAt: string | null;
+            };
+        };
+        ListPasskeysResponse: {
+            passkeys: {
+                /** @description The credential id (base64url). */
+                id: string;
+                name: string;
+                /** @description ISO 8601 instant, UTC */
+                createdAt: string;
+                /** @description The last sign-in with it; null: never used to sign in. */
+                lastUsedAt: string | null;
+            }[];
+        };
+        RenamePasskeyResponse: {
+            passkey: {
+                /** @description The credential id (base64url). */
+                id: string;
+                name: string;
+                /** @description ISO 8601 instant, UTC */
+                createdAt: string;
+                /** @description The last sign-in with it; null: never used to sign in. */
+                lastUsedAt: string | null;
+            };
+        };
+        RemovePasskeyResponse: {
+            /** @constant */
+            removed: true;
         };
         GetServiceInfoResponse: {
             service: string;
@@ -2200,6 +2463,31 @@ export interface components {
             email: string;
             password: string;
         };
+        PasskeySignInRequest: {
+            /** @description The browser's assertion (navigator.credentials.get), as JSON. */
+            response: {
+                id: string;
+                rawId: string;
+                /** @constant */
+                type: "public-key";
+                /** @description What the browser says about extensions (none are asked for). */
+                clientExtensionResults: {
+                    appid?: boolean;
+                    credProps?: {
+                        rk?: boolean;
+                    };
+                    hmacCreateSecret?: boolean;
+                };
+                /** @enum {string} */
+                authenticatorAttachment?: "platform" | "cross-platform";
+                response: {
+                    clientDataJSON: string;
+                    authenticatorData: string;
+                    signature: string;
+                    userHandle?: string;
+                };
+            };
+        };
         SignUpRequest: {
             email: string;
             name?: string;
@@ -2215,6 +2503,70 @@ export interface components {
         ConfirmPasswordResetRequest: {
             token: string;
             password: string;
+        };
+        PasskeySignUpOptionsRequest: {
+            token: string;
+        };
+        PasskeySignUpRequest: {
+            token: string;
+            /** @description The browser's new credential (navigator.credentials.create), as JSON. */
+            response: {
+                id: string;
+                rawId: string;
+                /** @constant */
+                type: "public-key";
+                /** @description What the browser says about extensions (none are asked for). */
+                clientExtensionResults: {
+                    appid?: boolean;
+                    credProps?: {
+                        rk?: boolean;
+                    };
+                    hmacCreateSecret?: boolean;
+                };
+                /** @enum {string} */
+                authenticatorAttachment?: "platform" | "cross-platform";
+                response: {
+                    clientDataJSON: string;
+                    attestationObject: string;
+                    authenticatorData?: string;
+                    transports?: string[];
+                    publicKeyAlgorithm?: number;
+                    publicKey?: string;
+                };
+            };
+            name?: string;
+            passkeyName?: string;
+        };
+        AddPasskeyRequest: {
+            /** @description The browser's new credential (navigator.credentials.create), as JSON. */
+            response: {
+                id: string;
+                rawId: string;
+                /** @constant */
+                type: "public-key";
+                /** @description What the browser says about extensions (none are asked for). */
+                clientExtensionResults: {
+                    appid?: boolean;
+                    credProps?: {
+                        rk?: boolean;
+                    };
+                    hmacCreateSecret?: boolean;
+                };
+                /** @enum {string} */
+                authenticatorAttachment?: "platform" | "cross-platform";
+                response: {
+                    clientDataJSON: string;
+                    attestationObject: string;
+                    authenticatorData?: string;
+                    transports?: string[];
+                    publicKeyAlgorithm?: number;
+                    publicKey?: string;
+                };
+            };
+            name?: string;
+        };
+        RenamePasskeyRequest: {
+            name: string;
         };
     };
     responses: never;
@@ -8012,6 +8364,135 @@ export interface operations {
             };
         };
     };
+    passkeySignInOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The options. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeySignInOptionsResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+        };
+    };
+    passkeySignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeySignInRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in; the cookie is set. */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["session.Cache-Control"];
+                    "Set-Cookie": components["headers"]["session.Set-Cookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignIn201Response"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
     getCurrentSession: {
         parameters: {
             query?: never;
@@ -8475,6 +8956,466 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+        };
+    };
+    passkeySignUpOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeySignUpOptionsRequest"];
+            };
+        };
+        responses: {
+            /** @description Pass `options` to startRegistration. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeySignUpOptionsResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+        };
+    };
+    passkeySignUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeySignUpRequest"];
+            };
+        };
+        responses: {
+            /** @description Account created and signed in; the cookie is set. */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["session.Cache-Control"];
+                    "Set-Cookie": components["headers"]["session.Set-Cookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerifySignUp201Response"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `conflict`. */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_conflict"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+        };
+    };
+    passkeyRegistrationOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Pass `options` to startRegistration. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyRegistrationOptionsResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+        };
+    };
+    listPasskeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Oldest first. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListPasskeysResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+        };
+    };
+    addPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddPasskeyRequest"];
+            };
+        };
+        responses: {
+            /** @description Added. */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddPasskey201Response"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `conflict`. */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_conflict"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+        };
+    };
+    removePasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A passkey's `id` (its credential id, base64url) from the list. */
+                passkeyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemovePasskeyResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `conflict`. */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_conflict"];
+                };
+            };
+        };
+    };
+    renamePasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A passkey's `id` (its credential id, base64url) from the list. */
+                passkeyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RenamePasskeyRequest"];
+            };
+        };
+        responses: {
+            /** @description Renamed. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RenamePasskeyResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
                 };
             };
         };

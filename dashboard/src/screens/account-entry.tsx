@@ -1,10 +1,12 @@
 /**
  * The account screens a person sees before they are signed in: create an account, "check your
- * inbox", confirm the address (choose a password), forgot and reset password. Mailed links carry
+ * inbox", confirm the address (choose a password, or a passkey instead), forgot and reset password. Mailed links carry
  * their secret in the address's fragment (`#/verify/<token>`), which the page sends in a body.
  */
+import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { call, client } from "../api";
+import { makePasskey, passkeysUnavailable } from "../passkeys";
 import { go, href } from "../router";
 import { refreshSession } from "../session";
 import { Field, Notice } from "../ui";
@@ -87,6 +89,8 @@ function NewPassword(props: {
   button: string;
   save: (password: string) => Promise<unknown>;
   again: [string, string];
+  /** Another way to finish, below the form (sign-up: a passkey instead of a password). */
+  instead?: ComponentChildren;
 }) {
   const form = useForm(
     { password: "", confirm: "" },
@@ -143,12 +147,44 @@ function NewPassword(props: {
         <button type="submit" disabled={form.pending}>
           {form.pending ? "Saving…" : props.button}
         </button>
+        {props.instead}
       </form>
     </main>
   );
 }
 
 class Mismatch extends Error {}
+
+/** Sign-up with a passkey instead of a password: the link's token proves the address. */
+function PasskeyInstead(props: { token: string }) {
+  const unavailable = passkeysUnavailable();
+  const form = useForm(
+    {},
+    async () => {
+      const { token } = props;
+      const { options } = await call(client.POST("/accounts/verify/passkey/options", { body: { token } }));
+      const response = await makePasskey(options);
+      return call(client.POST("/accounts/verify/passkey", { body: { token, response } }));
+    },
+    {
+      onSaved: async () => {
+        await refreshSession();
+        // Where a new account lands, whichever way it signed up.
+        go();
+      },
+    },
+  );
+  if (unavailable) return <p class="small-text">{unavailable}</p>;
+  return (
+    <div class="passkey-sign-in">
+      <p class="small-text">Or skip the password: sign in with this device's fingerprint, face or screen lock, or a security key.</p>
+      {form.failure && <Notice kind="error">{form.failure}</Notice>}
+      <button type="button" class="secondary" disabled={form.pending} onClick={() => void form.submit()}>
+        {form.pending ? "Waiting for your passkey…" : "Use a passkey instead"}
+      </button>
+    </div>
+  );
+}
 
 export function Verify(props: { token: string }) {
   return (
@@ -158,6 +194,7 @@ export function Verify(props: { token: string }) {
       button="Create account"
       again={["sign-up", "Sign up again"]}
       save={(password) => call(client.POST("/accounts/verify", { body: { token: props.token, password } }))}
+      instead={<PasskeyInstead token={props.token} />}
     />
   );
 }

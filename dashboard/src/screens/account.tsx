@@ -1,9 +1,10 @@
-/** Account → Sessions: where this person is signed in, and ending any of those sessions. */
+/** Account: who this is, their passkeys (account-passkeys.tsx), and the sessions where they are signed in (end any). */
 import { useState } from "preact/hooks";
 import { call, client } from "../api";
 import { session, signOut } from "../session";
 import { ErrorNotice, Heading, when } from "../ui";
 import { useLoad } from "../use-load";
+import { PasskeysPanel } from "./account-passkeys";
 
 export function AccountScreen() {
   const s = session.value;
@@ -34,6 +35,7 @@ export function AccountScreen() {
           <p class="small-text">Account created {when(s.account.createdAt)}.</p>
         </div>
       )}
+      <PasskeysPanel />
       <section class="card" aria-labelledby="sessions-title">
         <h2 id="sessions-title">Sessions</h2>
         <p>Everywhere you are signed in. End any you do not recognise, then change your password.</p>

@@ -1,7 +1,9 @@
-import { call, client } from "../api";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { ApiFailure, call, client } from "../api";
+import { autofillAvailable, cancelPasskeyRequest, passkeysUnavailable, usePasskey } from "../passkeys";
 import { go, href } from "../router";
 import { refreshSession, replacedKey } from "../session";
-import { Copy, Field, Notice } from "../ui";
+import { Copy, explain, Field, Notice } from "../ui";
 import { useForm } from "../use-form";
 
 /** After any sign-in: the cookie now signs requests; the shell picks the first screen. */
@@ -11,7 +13,45 @@ async function signedIn(): Promise<void> {
   if (!location.hash || /^#\/(sign-in|sign-up|forgot)?$/.test(location.hash)) go();
 }
 
+/** A passkey sign-in: options, the browser's answer, the session (the same as a password's). */
+async function passkeySignIn(autofill: boolean): Promise<void> {
+  const { options } = await call(client.POST("/sessions/passkey/options"));
+  const response = await usePasskey(options, autofill);
+  await call(client.POST("/sessions/passkey", { body: { response } }));
+}
+
 export function SignIn(props: { ended: boolean; newKey?: string | null }) {
+  const unavailable = passkeysUnavailable();
+  const passkey = useForm({}, () => passkeySignIn(false), { onSaved: signedIn });
+  const [autofillError, setAutofillError] = useState<unknown>(null);
+  // Conditional UI: once the email field is focused, the browser offers this site's passkeys among
+  // its suggestions. Waiting costs nothing; the button (or leaving the screen) ends the wait.
+  // Started on focus, not on load, so a browser that answers at once (an automated one) does not
+  // sign in before the person has chosen how.
+  const autofill = useRef<"idle" | "waiting" | "done">("idle");
+  const offerAutofill = async () => {
+    if (autofill.current !== "idle" || unavailable || !(await autofillAvailable())) return;
+    autofill.current = "waiting";
+    try {
+      await passkeySignIn(true);
+      if (autofill.current === "waiting") await signedIn();
+    } catch (err) {
+      // Ended by the button or by leaving: nothing to say. The service's refusal is shown, once.
+      if (autofill.current === "waiting" && err instanceof ApiFailure && err.status !== 0) {
+        autofill.current = "done";
+        setAutofillError(err);
+      }
+    } finally {
+      if (autofill.current === "waiting") autofill.current = "idle";
+    }
+  };
+  useEffect(
+    () => () => {
+      if (autofill.current === "waiting") void cancelPasskeyRequest();
+      autofill.current = "done";
+    },
+    [],
+  );
   const account = useForm({ email: "", password: "" }, (body) => call(client.POST("/sessions", { body })), {
     onSaved: async () => {
       account.reset({ email: "", password: "" });
@@ -52,9 +92,10 @@ export function SignIn(props: { ended: boolean; newKey?: string | null }) {
             <input
               id={id}
               type="email"
-              autoComplete="username"
+              autoComplete="username webauthn"
               required
               value={account.values.email}
+              onFocus={() => void offerAutofill()}
               aria-describedby={d}
               onInput={(e) => account.set("email", e.currentTarget.value)}
             />
@@ -76,6 +117,28 @@ export function SignIn(props: { ended: boolean; newKey?: string | null }) {
         <button type="submit" disabled={account.pending}>
           {account.pending ? "Signing in…" : "Sign in"}
         </button>
+        <div class="passkey-sign-in">
+          {unavailable ? (
+            <p class="small-text">{unavailable}</p>
+          ) : (
+            <>
+              {(passkey.failure || autofillError) && <Notice kind="error">{passkey.failure ?? explain(autofillError)}</Notice>}
+              <button
+                type="button"
+                class="secondary"
+                disabled={passkey.pending}
+                onClick={() => {
+                  setAutofillError(null);
+                  // The button's request replaces a pending autofill one (the library aborts it).
+                  if (autofill.current === "waiting") autofill.current = "idle";
+                  void passkey.submit();
+                }}
+              >
+                {passkey.pending ? "Waiting for your passkey…" : "Sign in with a passkey"}
+              </button>
+            </>
+          )}
+        </div>
         <p class="small-text">
           <a href={href("forgot")}>Forgot your password?</a> · New here? <a href={href("sign-up")}>Create an account</a>
         </p>
