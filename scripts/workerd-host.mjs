@@ -175,6 +175,10 @@ export async function startWorkerd({
               ...vars,
             },
             ...(rateLimits ? { ratelimits: wranglerRateLimits() } : {}),
+            // Media (wrangler.toml): Miniflare's R2 (persisted with the rest when persistDir is set;
+            // the bucket name as wrangler names it) and its local Images binding on sharp.
+            r2Buckets: { MEDIA: "open-content-edge-media" },
+            images: { binding: "IMAGES" },
             serviceBindings: { EMBEDDER: { external: { address: embedder.address, http: {} } } },
             durableObjects: Object.fromEntries(
               Object.entries(durableObjects).map(([binding, className]) => [binding, { className, useSQLite: true }]),

@@ -1,6 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { ORIGIN, type TestSite } from "../helpers";
 import { mediaFile } from "../fixtures/media-files";
+import type { MediaEntry } from "../../actors/site/content/media-library";
 
 export { mediaFile };
 
@@ -27,17 +28,8 @@ export function get(pathOrUrl: string, headers: Record<string, string> = {}): Pr
   return exports.default.fetch(new Request(url, { headers }));
 }
 
-export interface Entry {
-  mediaId: string;
-  url: string;
-  srcset: string;
-  alt: string;
-  width?: number;
-  height?: number;
-  name?: string;
-  type?: string;
-  bytes?: number;
-}
+/** An entry as the upload answers it (the library's MediaEntry, which extends the MediaRef). */
+export type Entry = MediaEntry;
 
 export async function uploaded(res: Response): Promise<{ media: Entry; duplicate: boolean }> {
   const text = await res.text();

@@ -1,6 +1,8 @@
-import { useId } from "preact/hooks";
+import { useId, useState } from "preact/hooks";
 import type { MediaEntry } from "../types";
 import { Field } from "../ui";
+import { Uploader } from "../media/uploader";
+import { site } from "../site-state";
 
 /** An image or video field's value in the form: an existing media id, or a new URL with alt text. */
 export type MediaValue = string | { url: string; alt: string } | null;
@@ -29,10 +31,15 @@ export function MediaInput(props: {
   onChange: (v: MediaValue) => void;
 }) {
   const groupId = useId();
+  // Files uploaded from this field: in the library from now on, shown before the next reload of it.
+  const [added, setAdded] = useState<MediaEntry[]>([]);
+  const [localPreview, setLocalPreview] = useState<string | null>(null);
+  const library = [...added, ...props.library.filter((m) => !added.some((a) => a.mediaId === m.mediaId))];
   const v = props.value;
   const chosenId = typeof v === "string" ? v : null;
-  const choices = distinctMedia(props.library, props.kind, chosenId);
-  const existing = chosenId ? props.library.find((m) => m.mediaId === chosenId) : undefined;
+  const choices = distinctMedia(library, props.kind, chosenId);
+  const existing = chosenId ? library.find((m) => m.mediaId === chosenId) : undefined;
+  const siteId = site.value?.id;
   const url = typeof v === "string" ? (existing?.url ?? "") : (v?.url ?? "");
   const alt = typeof v === "string" ? (existing?.alt ?? "") : (v?.alt ?? "");
   const describedBy = [props.hint ? `${groupId}-hint` : "", props.error ? `${groupId}-err` : ""].filter(Boolean).join(" ") || undefined;
@@ -44,7 +51,25 @@ export function MediaInput(props: {
           {props.hint}
         </p>
       )}
-      {url && props.kind === "image" && typeof v !== "string" && <img class="preview" src={url} alt={alt} />}
+      {props.kind === "image" && siteId && (
+        <Uploader
+          siteId={siteId}
+          multiple={false}
+          label={`Drop an image for ${props.label}`}
+          onFiles={(files) => {
+            const f = files[0];
+            if (f) setLocalPreview(URL.createObjectURL(f));
+          }}
+          onUploaded={(m) => {
+            setAdded((a) => [m, ...a]);
+            props.onChange(m.mediaId);
+          }}
+        />
+      )}
+      {props.kind === "image" && localPreview && !existing && <img class="preview" src={localPreview} alt={`${props.label} preview`} />}
+      {url && props.kind === "image" && (typeof v !== "string" || added.some((m) => m.mediaId === chosenId)) && (
+        <img class="preview" src={url} srcset={existing?.srcset} sizes="320px" alt={alt || `${props.label} preview`} />
+      )}
       {url && props.kind === "video" && <video class="preview" src={url} controls aria-label={`${props.label} preview`} />}
       {props.kind === "image" ? (
         <div class="media-grid" role="radiogroup" aria-label={`${props.label}: choose from media`}>

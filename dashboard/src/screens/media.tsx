@@ -5,23 +5,50 @@ import { inSite, site } from "../site-state";
 import type { MediaEntry } from "../types";
 import { ErrorNotice, Field, Heading, Notice, Pager } from "../ui";
 import { useForm } from "../use-form";
+import { Uploader } from "../media/uploader";
+import { DeleteMedia, matchesFilter } from "../media/library";
+import { formatBytes } from "../media/upload";
 import { useLoad } from "../use-load";
 
 export function Media() {
   const s = site.value!;
   const [page, setPage] = useState(1);
-  const list = useLoad(() => call(client.GET("/sites/{siteId}/media", { params: { path: inSite(), query: { page, limit: 24 } } })), [page]);
+  const [reloads, setReloads] = useState(0);
+  const [kind, setKind] = useState("");
+  const [q, setQ] = useState("");
+  const list = useLoad(
+    () => call(client.GET("/sites/{siteId}/media", { params: { path: inSite(), query: { page, limit: 24 } } })),
+    [page, reloads],
+  );
+  const shown = (list.data?.media ?? []).filter((m) => matchesFilter(m, kind, q));
   return (
     <section>
       <Heading>Media</Heading>
       <p class="muted">
-        Images and videos your items show. Add new ones from an item's image field; edit alt text here for every item that uses it.
+        Images, videos and PDFs your items show. Drop files here (or choose them, or paste); edit alt text here for every item that uses it.
       </p>
+      <Uploader siteId={s.id} pasteTarget="document" onUploaded={() => setReloads((n) => n + 1)} />
+      <div class="pair media-filters">
+        <Field label="Show">
+          {(id) => (
+            <select id={id} value={kind} onChange={(e) => setKind(e.currentTarget.value)}>
+              <option value="">All types</option>
+              <option value="image">Images</option>
+              <option value="video">Videos</option>
+              <option value="application/pdf">PDFs</option>
+            </select>
+          )}
+        </Field>
+        <Field label="Search by name">
+          {(id) => <input id={id} type="search" value={q} onInput={(e) => setQ(e.currentTarget.value)} />}
+        </Field>
+      </div>
       <ErrorNotice error={list.error} />
       {list.data?.media.length === 0 && <p>No media yet.</p>}
+      {list.data && list.data.media.length > 0 && shown.length === 0 && <p>No media on this page matches.</p>}
       <ul class="media-grid">
-        {list.data?.media.map((m) => (
-          <MediaCard key={m.mediaId} m={m} siteId={s.id} />
+        {shown.map((m) => (
+          <MediaCard key={m.mediaId} m={m} siteId={s.id} onDeleted={() => setReloads((n) => n + 1)} />
         ))}
       </ul>
       {list.data && <Pager page={list.data.page} totalPages={list.data.totalPages} onPage={setPage} />}
@@ -29,20 +56,30 @@ export function Media() {
   );
 }
 
-function MediaCard(props: { m: MediaEntry; siteId: string }) {
+function MediaCard(props: { m: MediaEntry; siteId: string; onDeleted: () => void }) {
   const { m } = props;
   const form = useForm({ alt: m.alt }, (body) =>
     call(client.PATCH("/sites/{siteId}/media/{mediaId}", { params: { path: inSite({ mediaId: m.mediaId }) }, body })),
   );
   const alt = form.values.alt;
-  const name = m.url.split("/").pop() || m.url;
+  const name = m.name ?? (m.url.split("/").pop() || m.url);
   return (
     <li class="card media-card">
-      {/\.(mp4|webm|mov)(\?|$)/i.test(m.url) ? (
+      {m.type === "application/pdf" ? (
+        <a href={m.url} class="pdf-thumb">
+          PDF: {name}
+        </a>
+      ) : m.type?.startsWith("video/") || /\.(mp4|webm|mov)(\?|$)/i.test(m.url) ? (
         <video src={m.url} controls aria-label={alt || name} />
       ) : (
-        <img src={m.url} alt={alt} loading="lazy" />
+        <img src={m.url} srcset={m.srcset} sizes="200px" alt={alt} loading="lazy" />
       )}
+      <p class="small-text">
+        <strong>{name}</strong>
+        {m.width && m.height ? ` · ${m.width}×${m.height}` : ""}
+        {m.bytes !== undefined ? ` · ${formatBytes(m.bytes)}` : ""}
+      </p>
+      {!alt && m.type?.startsWith("image/") && <p class="muted small-text">No alt text yet: describe the image below.</p>}
       <form onSubmit={form.onSubmit}>
         <Field label={`Alt text for ${name}`} error={form.errors.alt}>
           {(id, d) => (
@@ -55,8 +92,8 @@ function MediaCard(props: { m: MediaEntry; siteId: string }) {
         {form.saved && <Notice kind="ok">Saved.</Notice>}
         <ErrorNotice error={form.error} />
       </form>
+      <DeleteMedia m={m} name={name} onDeleted={props.onDeleted} />
       <p class="muted small-text">
-        {m.width && m.height ? `${m.width}×${m.height} · ` : ""}
         {m.usedBy.length === 0 ? "Not used by any item." : "Used by: "}
         {m.usedBy.map((u, i) => (
           <span key={u.itemId + u.field}>
