@@ -10,6 +10,7 @@ import { fieldSchema } from "./fields";
 import { ERROR_STATUS, type ErrorCode } from "./errors";
 import { PLANS } from "./plans";
 import { seoSchema } from "./ssr";
+import { ScheduleView } from "./history";
 
 const instant = z.string().describe("ISO 8601 instant, UTC");
 const data = z
@@ -53,6 +54,7 @@ export const DashboardItem = z
     updatedAt: instant,
     data,
     searchIndex: SearchIndexView.nullable().describe("The item's place in the search index; null for drafts and below Pro."),
+    schedule: ScheduleView.nullable().describe("When the site publishes or unpublishes it by itself; null when not scheduled."),
   })
   .describe("An item as the dashboard sees it: drafts included, values as stored.");
 

@@ -1,6 +1,7 @@
 /** Every operation of the API, in the order the document lists them. Add an endpoint's entry to its area's file. */
 import { contentOperations } from "../routes/content.operations";
 import { dashboardOperations } from "../routes/dashboard.operations";
+import { historyOperations } from "../routes/history.operations";
 import { serviceOperations } from "../routes/service.operations";
 import { sessionOperations } from "../routes/sessions.operations";
 import { accountOperations } from "../routes/accounts.operations";
@@ -11,6 +12,7 @@ import type { Operation } from "./registry";
 export const OPERATIONS: readonly Operation[] = [
   ...contentOperations,
   ...dashboardOperations,
+  ...historyOperations,
   ...workspaceOperations,
   ...ssrOperations,
   ...sessionOperations,

@@ -23,6 +23,7 @@ import type { SiteContext } from "../context";
 import { mediaInputSchema, mediaPatchSchema, sitePatchSchema } from "../../../src/contract/sites";
 import { needs, ownItem, type SiteAccess } from "../access/site-access";
 import { recordAudit } from "../access/audit";
+import { scheduleAfterManual, setSchedule } from "../history/schedule";
 
 /**
  * The site's dashboard API. The front Worker has already checked the caller
@@ -118,7 +119,7 @@ export function dashboardRoutes(s: SiteContext) {
       // `If-None-Match: *` means "only if no collection has this slug" (RFC 9110 §13.1.2).
       const createOnly = req.headers.get("if-none-match")?.trim() === "*";
       const result = s.storage.transactionSync(() => {
-        const r = putCollection(s.sql, s.collections(), slug, input, createOnly);
+        const r = putCollection(s.sql, s.collections(), slug, input, createOnly, { actor: a.grant.actor });
         audit(a, `collection ${slug}`, { created: r.created });
         return r;
       });
@@ -129,7 +130,7 @@ export function dashboardRoutes(s: SiteContext) {
     .delete("/collections/:slug", (req, a) => {
       const slug = slugParam(req);
       s.storage.transactionSync(() => {
-        deleteCollection(s.sql, s.collections(), slug);
+        deleteCollection(s.sql, s.collections(), slug, { actor: a.grant.actor });
         audit(a, `collection ${slug}`);
       });
       s.collectionsChanged();
@@ -152,7 +153,7 @@ export function dashboardRoutes(s: SiteContext) {
       const create = (inputs: readonly unknown[], path: (i: number) => string) => {
         // Creating an item already published needs the right to publish one's own.
         if (inputs.some((x) => (x as { publish?: unknown } | null)?.publish === true)) needs(a, "items.publish.own");
-        return createItems(s.storage, c, lookups, inputs, path, (created) => {
+        return createItems(s.storage, c, lookups, inputs, path, { actor: a.grant.actor }, (created) => {
           const rows = stampAuthor(s.sql, created, a.grant.actor.id, true);
           for (const r of rows) audit(a, `${c.slug}/${r.slug}`, { id: r.id, status: r.status });
           return rows;
@@ -189,7 +190,12 @@ export function dashboardRoutes(s: SiteContext) {
       ownItem(a, row);
       const patch = parseBody(itemPatchSchema, await readJsonObject(req), "item");
       const updated = s.storage.transactionSync(() => {
-        const [u] = stampAuthor(s.sql, [patchItem(s.storage, c, lookupsFor(s.sql, s.collections()), row, patch)], a.grant.actor.id, false);
+        const [u] = stampAuthor(
+          s.sql,
+          [patchItem(s.storage, c, lookupsFor(s.sql, s.collections()), row, patch, { actor: a.grant.actor })],
+          a.grant.actor.id,
+          false,
+        );
         audit(a, `${c.slug}/${u!.slug}`, { id: u!.id });
         return u!;
       });
@@ -201,7 +207,7 @@ export function dashboardRoutes(s: SiteContext) {
       const row = readItem(s.sql, c, req.params.id ?? "");
       ownItem(a, row);
       s.storage.transactionSync(() => {
-        deleteItem(s.sql, row);
+        deleteItem(s.sql, row, { actor: a.grant.actor });
         audit(a, `${c.slug}/${row.slug}`, { id: row.id });
       });
       if (row.status === "published") s.contentChanged();
@@ -213,10 +219,19 @@ export function dashboardRoutes(s: SiteContext) {
       const c = collection(slugParam(req));
       const row = readItem(s.sql, c, req.params.id ?? "");
       ownItem(a, row);
+      const keepSchedule = new URL(req.url).searchParams.get("keepSchedule") === "true";
       const next = s.storage.transactionSync(() => {
-        const [n] = stampAuthor(s.sql, [setStatus(s.sql, row, action === "publish" ? "published" : "draft")], a.grant.actor.id, false);
+        const [n] = stampAuthor(
+          s.sql,
+          [setStatus(s.sql, row, action === "publish" ? "published" : "draft", { actor: a.grant.actor })],
+          a.grant.actor.id,
+          false,
+        );
         audit(a, `${c.slug}/${row.slug}`, { id: row.id });
-        return n!;
+        // By hand: publishing cancels a scheduled publish (it is done) and keeps the unpublish;
+        // unpublishing cancels the schedule unless asked to keep it (history/schedule.ts).
+        const kept = scheduleAfterManual(n!, action, keepSchedule);
+        return kept ? setSchedule(s, n!, kept, a.grant.actor) : n!;
       });
       if (row.status !== next.status || next.status === "published") s.contentChanged();
       return json({ item: dashboardItem(next, c) });

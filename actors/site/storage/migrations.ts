@@ -230,6 +230,12 @@ export const SITE_MIGRATIONS: SQLSchemaMigration[] = [
     // that may change every item can change them. Audit rows are written in the same
     // transaction as the change they record (actors/site/audit.ts).
   },
+  {
+    idMonotonicInc: 15,
+    description: "history: a revision of every item change; publish and unpublish times of scheduled items",
+    // Items from before history get their baseline revision on their first change (nothing is
+    // copied here, inside blockConcurrencyWhile). Statements: ADDED_COLUMNS, then AFTER.
+  },
 ];
 
 /** Columns added to existing tables, by migration number: [table, column, definition]. */
@@ -245,6 +251,12 @@ const ADDED_COLUMNS: Record<number, readonly (readonly [string, string, string])
     ["items", "created_by", "TEXT"],
     ["items", "updated_by", "TEXT"],
   ],
+  15: [
+    ["items", "publish_at", "INTEGER"],
+    ["items", "unpublish_at", "INTEGER"],
+    ["items", "schedule_tz", "TEXT"],
+    ["items", "schedule_by", "TEXT"],
+  ],
 };
 
 /** Statements after a step's columns exist; each harmless when replayed. */
@@ -256,6 +268,15 @@ const AFTER: Record<number, string> = {
     operation TEXT NOT NULL, kind TEXT NOT NULL, target TEXT NOT NULL, ip TEXT, country TEXT, details TEXT);
   CREATE INDEX IF NOT EXISTS audit_by_at ON audit (at);
   CREATE INDEX IF NOT EXISTS audit_by_actor ON audit (actor_id, at);`,
+  15: `CREATE TABLE IF NOT EXISTS item_revisions (
+    seq INTEGER PRIMARY KEY, item_id TEXT NOT NULL, collection_id TEXT NOT NULL, number INTEGER NOT NULL,
+    kind TEXT NOT NULL, status TEXT NOT NULL, slug TEXT NOT NULL, data TEXT NOT NULL, published_at TEXT, created_by TEXT,
+    changed TEXT NOT NULL DEFAULT '[]', at INTEGER NOT NULL, actor_kind TEXT NOT NULL, actor_id TEXT, actor_label TEXT NOT NULL,
+    note TEXT, UNIQUE (item_id, number));
+  CREATE INDEX IF NOT EXISTS item_revisions_by_at ON item_revisions (at);
+  CREATE INDEX IF NOT EXISTS item_revisions_by_kind ON item_revisions (kind, at);
+  CREATE INDEX IF NOT EXISTS items_publish_due ON items (publish_at) WHERE publish_at IS NOT NULL;
+  CREATE INDEX IF NOT EXISTS items_unpublish_due ON items (unpublish_at) WHERE unpublish_at IS NOT NULL;`,
 };
 
 /** Runs every site migration not run yet; ALTER TABLE steps only where their column is missing. */
