@@ -505,6 +505,14 @@ describe("the API answers exactly as openapi.json describes", () => {
     await addItem(site, "posts", { slug: "h1", data: { title: "Squatter" } });
     await hit("restoreItemRevision", "POST", `${first}/restore`, { auth });
 
+    const live = await addItem(site, "posts", { slug: "live", data: { title: "Live" }, publish: true });
+    const liveItem = `${base}/collections/posts/items/${live.id}`;
+    await hit("savePendingChanges", "PUT", `${liveItem}/pending`, { auth, body: { data: { title: "Next" } } });
+    await hit("savePendingChanges", "PUT", `${liveItem}/pending`, { auth, body: { slug: "h1" } });
+    await hit("savePendingChanges", "PUT", `${base}/collections/posts/items/it_missing/pending`, { auth, body: {} });
+    await hit("discardPendingChanges", "DELETE", `${liveItem}/pending`, { auth });
+    await hit("discardPendingChanges", "DELETE", `${liveItem}/pending`, { auth });
+
     const soon = new Date(Date.now() + 3_600_000).toISOString();
     await hit("putItemSchedule", "PUT", `${item}/schedule`, { auth, body: { publishAt: soon, timeZone: "Europe/Paris" } });
     await hit("putItemSchedule", "PUT", `${item}/schedule`, { auth, body: { publishAt: "2001-01-01T00:00:00Z" } });

@@ -96,6 +96,20 @@ export const ACCESS: readonly AccessEntry[] = [
     access: m("items.edit.any", "items.edit.own"),
   },
   {
+    id: "savePendingChanges",
+    method: "put",
+    path: `${S}/collections/{slug}/items/{id}/pending`,
+    kind: "Items",
+    access: m("items.edit.any", "items.edit.own"),
+  },
+  {
+    id: "discardPendingChanges",
+    method: "delete",
+    path: `${S}/collections/{slug}/items/{id}/pending`,
+    kind: "Items",
+    access: m("items.edit.any", "items.edit.own"),
+  },
+  {
     id: "putItemSchedule",
     method: "put",
     path: `${S}/collections/{slug}/items/{id}/schedule`,

@@ -32,6 +32,8 @@ export const REVISION_KIND_VALUES = [
   "unschedule",
   "scheduled_publish",
   "scheduled_unpublish",
+  "pending",
+  "discard",
 ] as const;
 
 export const RevisionSummary = z
@@ -75,6 +77,13 @@ export const ScheduleView = z
     timeZone: z.string().nullable().describe("The IANA zone the times were picked in (for display)."),
   })
   .describe("When the item is published and unpublished by the site's alarm.");
+
+export const PendingChangesView = z.strictObject({
+  slug: z.string(),
+  data: z.record(z.string(), z.unknown()),
+  updatedAt: instant,
+  updatedBy: z.string().nullable().describe("The account or key id that saved them; null for the operator and admin keys."),
+});
 
 const offsetInstant = z.iso.datetime({ offset: true });
 

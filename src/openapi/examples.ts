@@ -77,6 +77,7 @@ export const dashboardItem = {
   },
   searchIndex: { state: "pending" },
   schedule: null,
+  pendingChanges: null,
 };
 export const createdSite = {
   id: "gjjqojsqusb4dcze",

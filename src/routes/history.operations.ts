@@ -1,6 +1,7 @@
 /** Item history, the trash and schedules (issue 27) as operations of the OpenAPI document. */
 import { z } from "zod";
 import { DashboardItem } from "../contract/responses";
+import { itemPatchSchema } from "../contract/items";
 import {
   RestoreReport,
   RETENTION_TEXT,
@@ -109,6 +110,32 @@ const historyOps: Operation[] = [
     params: [trashItemId],
     responses: { 200: json("The item, back.", z.strictObject({ item: DashboardItem, restore: RestoreReport })) },
     errors: ["not_found", "conflict"],
+  }),
+  operation({
+    id: "savePendingChanges",
+    method: "put",
+    path: `${ITEM}/pending`,
+    tag: "History",
+    summary: "Save changes to a published item without publishing them",
+    description:
+      "The body is PATCH's (`data` merges into the pending version, or the live one when there is none; `null` clears a field). The public version (content API, rendered pages, sitemap, feeds, search) stays as it is until `POST …/publish`, which makes the pending changes live; the crawler preview (`GET …/ssr/preview?item=`) shows them. `PATCH` itself stays live at once. 409 on a draft (save it directly) or for a slug another item uses.",
+    auth: "siteKey",
+    params: [P.slug, P.itemId],
+    body: itemPatchSchema,
+    responses: { 200: json("The item, with `pendingChanges`.", z.strictObject({ item: DashboardItem })) },
+    errors: ["not_found", "conflict"],
+  }),
+  operation({
+    id: "discardPendingChanges",
+    method: "delete",
+    path: `${ITEM}/pending`,
+    tag: "History",
+    summary: "Discard a published item's pending changes",
+    description: "What was discarded stays in the item's history (the `pending` revision before the `discard` one).",
+    auth: "siteKey",
+    params: [P.slug, P.itemId],
+    responses: { 200: json("The item.", z.strictObject({ item: DashboardItem })) },
+    errors: ["not_found"],
   }),
   operation({
     id: "putItemSchedule",

@@ -50,6 +50,8 @@ function requestFor(e: AccessEntry, item: string): { method: string; path: strin
     getItemRevision: { path: `${it}/revisions/rv_1` },
     restoreItemRevision: { path: `${it}/revisions/rv_1/restore` },
     putItemSchedule: { path: `${it}/schedule`, body: {} },
+    savePendingChanges: { path: `${it}/pending`, body: { data: { title: "Pending" } } },
+    discardPendingChanges: { path: `${it}/pending` },
     deleteItemSchedule: { path: `${it}/schedule` },
     listUpcomingChanges: { path: "/schedule" },
     listTrash: { path: "/trash" },

@@ -9,6 +9,7 @@ import { keepPublicData } from "../reads/public-items";
 import { searchTextOf } from "./search-text";
 import { type ItemRow } from "../storage/rows";
 import type { Change } from "../storage/revisions-table";
+import type { PendingRow } from "../storage/pending-table";
 import {
   deleteItemRow,
   findItem,
@@ -31,11 +32,13 @@ export interface DashboardItem {
   updatedAt: string;
   data: ItemData;
   schedule: { publishAt: string | null; unpublishAt: string | null; timeZone: string | null } | null;
+  pendingChanges: { slug: string; data: ItemData; updatedAt: string; updatedBy: string | null } | null;
 }
 
 const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
 
-export function toDashboardItem(row: ItemRow, collection: Collection): DashboardItem {
+/** `pending`: the item's pending changes (a published item's next version), if any. */
+export function toDashboardItem(row: ItemRow, collection: Collection, pending?: PendingRow): DashboardItem {
   return {
     id: row.id,
     slug: row.slug,
@@ -49,6 +52,9 @@ export function toDashboardItem(row: ItemRow, collection: Collection): Dashboard
       row.publish_at == null && row.unpublish_at == null
         ? null
         : { publishAt: iso(row.publish_at), unpublishAt: iso(row.unpublish_at), timeZone: row.schedule_tz ?? null },
+    pendingChanges: pending
+      ? { slug: pending.slug, data: JSON.parse(pending.data) as ItemData, updatedAt: pending.updated_at, updatedBy: pending.updated_by }
+      : null,
   };
 }
 

@@ -13,13 +13,18 @@ import { keepPublicData } from "../reads/public-items";
 import { insertItem, rowsByIds, setItemAuthor, takenSlugs, updateItemContent } from "../storage/items-table";
 import { type Change, latestRevision, type RevisionRow } from "../storage/revisions-table";
 import { type Dropped, lenientData } from "./lenient-data";
+import { checkPendingSlug } from "./pending";
+import { savePending } from "../storage/pending-table";
 
 const slugTaken = (c: Collection, slug: string): ApiError =>
   new ApiError("conflict", `Slug "${slug}" is now used by another item in collection "${c.slug}"; change that item's slug first.`, {
     slug,
   });
 
-/** Makes revision `rev` the item's current values. Its status does not change: publishing stays a separate step. */
+/**
+ * Makes revision `rev` the item's current version: a draft's values, or a published item's
+ * pending changes. Its status does not change: publishing stays a separate step.
+ */
 export function restoreRevision(
   storage: DurableObjectStorage,
   all: readonly Collection[],
@@ -30,6 +35,18 @@ export function restoreRevision(
 ): { row: ItemRow; dropped: Dropped[] } {
   const sql = storage.sql;
   const { data, dropped } = lenientData(c.fields, JSON.parse(rev.data) as ItemData, JSON.parse(row.data) as ItemData, lookupsFor(sql, all));
+  if (row.status === "published") {
+    // A published item keeps its public version: the restored one becomes its pending changes.
+    checkPendingSlug(sql, c, row, rev.slug);
+    storage.transactionSync(() =>
+      savePending(sql, row, rev.slug, JSON.stringify(data), new Date().toISOString(), {
+        ...change,
+        kind: "restore",
+        note: `from version ${rev.number}`,
+      }),
+    );
+    return { row, dropped };
+  }
   if (rev.slug !== row.slug && takenSlugs(sql, c.id, [rev.slug]).length) throw slugTaken(c, rev.slug);
   const restored = storage.transactionSync(() => {
     keepPublicData(sql, c, row.seq, data);

@@ -29,6 +29,9 @@ import { scheduleInputSchema } from "../../../src/contract/history";
 import { parseBody } from "../../../src/http/validation";
 import { readJsonObject } from "../../../src/http/json";
 import { upcomingScheduled } from "../storage/items-table";
+import { findPending } from "../storage/pending-table";
+import { discardPendingChanges, savePendingChanges } from "./pending";
+import { itemPatchSchema } from "../../../src/contract/items";
 import { titleFieldOf } from "../../../src/contract/item-title";
 
 const DAY = 86_400_000;
@@ -56,7 +59,7 @@ export function historyRoutes(s: SiteContext) {
     return c;
   };
   const present = (row: ItemRow, c: Collection) => ({
-    ...toDashboardItem(row, c),
+    ...toDashboardItem(row, c, findPending(s.sql, row.seq)),
     searchIndex: s.search().views([row.id]).get(row.id) ?? null,
   });
   const revision = (req: IRequest, itemId: string): RevisionRow => {
@@ -93,7 +96,8 @@ export function historyRoutes(s: SiteContext) {
         recordAudit(s.sql, a, `${c.slug}/${r.row.slug}`, { id: row.id, revision: rev.number, dropped: r.dropped.map((d) => d.field) });
         return r;
       });
-      if (restored.status === "published") s.contentChanged();
+      // On a published item the restore became its pending changes: nothing public changed.
+      if (restored.status === "published" && restored.updated_at !== row.updated_at) s.contentChanged();
       const latest = revisionPage(s.sql, row.id, 1, 0).rows[0]!;
       return json({ item: present(restored, c), revision: summaryOf(latest), restore: { dropped } });
     })
@@ -132,12 +136,34 @@ export function historyRoutes(s: SiteContext) {
       if (row.status === "published") s.contentChanged();
       return json({ item: present(row, c), restore: { dropped } });
     })
+    .put("/collections/:slug/items/:id/pending", async (req, a) => {
+      const c = collection(req);
+      const row = readItem(s.sql, c, req.params.id ?? "");
+      ownItem(a, row);
+      const patch = parseBody(itemPatchSchema, await readJsonObject(req), "item");
+      // Nothing public changes: no cache version bump.
+      s.storage.transactionSync(() => {
+        savePendingChanges(s.storage, s.collections(), c, row, patch, { actor: a.grant.actor });
+        recordAudit(s.sql, a, `${c.slug}/${row.slug}`, { id: row.id, pending: true });
+      });
+      return json({ item: present(readItem(s.sql, c, row.id), c) });
+    })
+    .delete("/collections/:slug/items/:id/pending", (req, a) => {
+      const c = collection(req);
+      const row = readItem(s.sql, c, req.params.id ?? "");
+      ownItem(a, row);
+      s.storage.transactionSync(() => {
+        discardPendingChanges(s.sql, row, { actor: a.grant.actor });
+        recordAudit(s.sql, a, `${c.slug}/${row.slug}`, { id: row.id, discarded: true });
+      });
+      return json({ item: present(row, c) });
+    })
     .put("/collections/:slug/items/:id/schedule", async (req, a) => {
       const c = collection(req);
       const row = readItem(s.sql, c, req.params.id ?? "");
       ownItem(a, row);
       const input = parseBody(scheduleInputSchema, await readJsonObject(req), "schedule");
-      const sched = checkSchedule(row, input, Date.now());
+      const sched = checkSchedule(row, input, Date.now(), findPending(s.sql, row.seq) !== undefined);
       const updated = s.storage.transactionSync(() => {
         const u = setSchedule(s, row, sched, a.grant.actor);
         recordAudit(s.sql, a, `${c.slug}/${row.slug}`, { id: row.id, publishAt: sched.publishAt, unpublishAt: sched.unpublishAt });

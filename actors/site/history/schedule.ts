@@ -15,7 +15,8 @@ import type { SiteContext } from "../context";
 import { cancelJob, type JobHandler, pendingJob, scheduleJob } from "../jobs";
 import type { ItemRow } from "../storage/rows";
 import type { RevisionActor } from "../storage/revisions-table";
-import { applyScheduled, countScheduled, dueScheduled, nextScheduled, updateItemSchedule } from "../storage/items-table";
+import { applyPending } from "./pending";
+import { applyScheduled, rowBySeq, countScheduled, dueScheduled, nextScheduled, updateItemSchedule } from "../storage/items-table";
 
 export const SCHEDULE_JOB = "item-schedule";
 const KEY = "next";
@@ -40,11 +41,19 @@ export function applyDue(s: SiteContext, now: number): { applied: number; visibl
   return s.storage.transactionSync(() => {
     let applied = 0;
     let visible = false;
+    const byId = new Map(s.collections().map((c) => [c.id, c]));
     for (const d of dueScheduled(s.sql, now, PER_RUN)) {
-      const row = applyScheduled(s.sql, d.seq, d.action, now, (before) => ({
+      const change = (before: ItemRow) => ({
         actor: scheduleActor(before),
         note: now - d.at > 5000 ? `late by ${Math.round((now - d.at) / 1000)} s` : null,
-      }));
+      });
+      // "Publish these changes at 9:00": a published item's pending changes go live first.
+      if (d.action === "publish") {
+        const current = rowBySeq(s.sql, d.seq);
+        const c = byId.get(current.collection_id);
+        if (c) applyPending(s.sql, c, current, change(current));
+      }
+      const row = applyScheduled(s.sql, d.seq, d.action, now, change);
       if (!row) continue;
       applied++;
       visible = true;
@@ -82,6 +91,7 @@ export function checkSchedule(
   row: ItemRow,
   input: ScheduleInput,
   now: number,
+  hasPending = false,
 ): { publishAt: number | null; unpublishAt: number | null; timeZone: string | null } {
   const ms = (v: string | null | undefined, kept: number | null | undefined): number | null =>
     v === undefined ? (kept ?? null) : v === null ? null : Date.parse(v);
@@ -96,7 +106,10 @@ export function checkSchedule(
     if (t <= now) throw bad(path, "is in the past; pick a time in the future");
     if (t > horizon) throw bad(path, `is more than ${SCHEDULE_HORIZON_DAYS / 365} years ahead`);
   }
-  if (publishAt !== null && row.status === "published") throw bad("publishAt", "is set on an item that is already published");
+  // A published item can be scheduled only to publish its pending changes.
+  if (publishAt !== null && row.status === "published" && !hasPending) {
+    throw bad("publishAt", "is set on an item that is already published and has no pending changes");
+  }
   if (unpublishAt !== null && publishAt !== null && unpublishAt <= publishAt) throw bad("unpublishAt", "must be after publishAt");
   if (unpublishAt !== null && publishAt === null && row.status !== "published") {
     throw bad("unpublishAt", "is set on a draft that is not scheduled to be published");

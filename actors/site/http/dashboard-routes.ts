@@ -24,6 +24,8 @@ import { mediaInputSchema, mediaPatchSchema, sitePatchSchema } from "../../../sr
 import { needs, ownItem, type SiteAccess } from "../access/site-access";
 import { recordAudit } from "../access/audit";
 import { scheduleAfterManual, setSchedule } from "../history/schedule";
+import { applyPending } from "../history/pending";
+import { pendingOf } from "../storage/pending-table";
 
 /**
  * The site's dashboard API. The front Worker has already checked the caller
@@ -46,7 +48,11 @@ export function dashboardRoutes(s: SiteContext) {
   // The dashboard's item, with its place in the search index (null for drafts and below Pro).
   const dashboardItems = (rows: readonly ItemRow[], c: Collection) => {
     const views = s.search().views(rows.map((r) => r.id));
-    return rows.map((row) => ({ ...toDashboardItem(row, c), searchIndex: views.get(row.id) ?? null }));
+    const pending = pendingOf(
+      s.sql,
+      rows.map((r) => r.seq),
+    );
+    return rows.map((row) => ({ ...toDashboardItem(row, c, pending.get(row.seq)), searchIndex: views.get(row.id) ?? null }));
   };
   const dashboardItem = (row: ItemRow, c: Collection) => dashboardItems([row], c)[0];
 
@@ -221,9 +227,11 @@ export function dashboardRoutes(s: SiteContext) {
       ownItem(a, row);
       const keepSchedule = new URL(req.url).searchParams.get("keepSchedule") === "true";
       const next = s.storage.transactionSync(() => {
+        // Publishing makes a published item's pending changes live first (history/pending.ts).
+        const current = action === "publish" ? applyPending(s.sql, c, row, { actor: a.grant.actor }) : row;
         const [n] = stampAuthor(
           s.sql,
-          [setStatus(s.sql, row, action === "publish" ? "published" : "draft", { actor: a.grant.actor })],
+          [setStatus(s.sql, current, action === "publish" ? "published" : "draft", { actor: a.grant.actor })],
           a.grant.actor.id,
           false,
         );

@@ -78,6 +78,8 @@ export function insertItem(sql: SqlStorage, r: NewItemRow, change: Change): Item
 }
 
 const rowOfSeq = (sql: SqlStorage, seq: number): ItemRow => sql.exec<ItemRow>("SELECT * FROM items WHERE seq = ?", seq).one();
+/** The whole row by its seq. */
+export const rowBySeq = rowOfSeq;
 
 export function updateItemContent(
   sql: SqlStorage,

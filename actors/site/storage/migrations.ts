@@ -236,6 +236,24 @@ export const SITE_MIGRATIONS: SQLSchemaMigration[] = [
     // Items from before history get their baseline revision on their first change (nothing is
     // copied here, inside blockConcurrencyWhile). Statements: ADDED_COLUMNS, then AFTER.
   },
+  {
+    idMonotonicInc: 16,
+    description: "pending changes of published items: the public version stays until they are published",
+    sql: `
+      CREATE TABLE IF NOT EXISTS item_pending (
+        seq INTEGER PRIMARY KEY,
+        collection_id TEXT NOT NULL,
+        slug TEXT NOT NULL,
+        data TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        updated_by TEXT,
+        UNIQUE (collection_id, slug)
+      );
+      CREATE TRIGGER IF NOT EXISTS item_pending_on_delete AFTER DELETE ON items BEGIN
+        DELETE FROM item_pending WHERE seq = old.seq;
+      END;
+    `,
+  },
 ];
 
 /** Columns added to existing tables, by migration number: [table, column, definition]. */

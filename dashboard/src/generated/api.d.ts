@@ -506,6 +506,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sites/{siteId}/collections/{slug}/items/{id}/pending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Save changes to a published item without publishing them
+         * @description The body is PATCH's (`data` merges into the pending version, or the live one when there is none; `null` clears a field). The public version (content API, rendered pages, sitemap, feeds, search) stays as it is until `POST …/publish`, which makes the pending changes live; the crawler preview (`GET …/ssr/preview?item=`) shows them. `PATCH` itself stays live at once. 409 on a draft (save it directly) or for a slug another item uses.
+         */
+        put: operations["savePendingChanges"];
+        post?: never;
+        /**
+         * Discard a published item's pending changes
+         * @description What was discarded stays in the item's history (the `pending` revision before the `discard` one).
+         */
+        delete: operations["discardPendingChanges"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sites/{siteId}/collections/{slug}/items/{id}/schedule": {
         parameters: {
             query?: never;
@@ -1256,6 +1280,17 @@ export interface components {
                 /** @description The IANA zone the times were picked in (for display). */
                 timeZone: string | null;
             } | null;
+            /** @description A published item's saved next version (`PUT …/pending`), not public until published; null when none. `data` and `slug` above stay the live version. */
+            pendingChanges: {
+                slug: string;
+                data: {
+                    [key: string]: unknown;
+                };
+                /** @description ISO 8601 instant, UTC */
+                updatedAt: string;
+                /** @description The account or key id that saved them; null for the operator and admin keys. */
+                updatedBy: string | null;
+            } | null;
         };
         Collection: {
             id: string;
@@ -1709,7 +1744,7 @@ export interface components {
                  * @description `baseline`: the item as it was before history existed (its first change).
                  * @enum {string}
                  */
-                kind: "baseline" | "create" | "edit" | "publish" | "unpublish" | "delete" | "undelete" | "restore" | "schema" | "schedule" | "unschedule" | "scheduled_publish" | "scheduled_unpublish";
+                kind: "baseline" | "create" | "edit" | "publish" | "unpublish" | "delete" | "undelete" | "restore" | "schema" | "schedule" | "unschedule" | "scheduled_publish" | "scheduled_unpublish" | "pending" | "discard";
                 /**
                  * @description The item's status after the change.
                  * @enum {string}
@@ -1745,7 +1780,7 @@ export interface components {
                  * @description `baseline`: the item as it was before history existed (its first change).
                  * @enum {string}
                  */
-                kind: "baseline" | "create" | "edit" | "publish" | "unpublish" | "delete" | "undelete" | "restore" | "schema" | "schedule" | "unschedule" | "scheduled_publish" | "scheduled_unpublish";
+                kind: "baseline" | "create" | "edit" | "publish" | "unpublish" | "delete" | "undelete" | "restore" | "schema" | "schedule" | "unschedule" | "scheduled_publish" | "scheduled_unpublish" | "pending" | "discard";
                 /**
                  * @description The item's status after the change.
                  * @enum {string}
@@ -1782,7 +1817,7 @@ export interface components {
                  * @description `baseline`: the item as it was before history existed (its first change).
                  * @enum {string}
                  */
-                kind: "baseline" | "create" | "edit" | "publish" | "unpublish" | "delete" | "undelete" | "restore" | "schema" | "schedule" | "unschedule" | "scheduled_publish" | "scheduled_unpublish";
+                kind: "baseline" | "create" | "edit" | "publish" | "unpublish" | "delete" | "undelete" | "restore" | "schema" | "schedule" | "unschedule" | "scheduled_publish" | "scheduled_unpublish" | "pending" | "discard";
                 /**
                  * @description The item's status after the change.
                  * @enum {string}
@@ -1846,6 +1881,12 @@ export interface components {
                     reason: string;
                 }[];
             };
+        };
+        SavePendingChangesResponse: {
+            item: components["schemas"]["DashboardItem"];
+        };
+        DiscardPendingChangesResponse: {
+            item: components["schemas"]["DashboardItem"];
         };
         PutItemScheduleResponse: {
             item: components["schemas"]["DashboardItem"];
@@ -4094,7 +4135,8 @@ export interface operations {
                      *         "searchIndex": {
                      *           "state": "pending"
                      *         },
-                     *         "schedule": null
+                     *         "schedule": null,
+                     *         "pendingChanges": null
                      *       }
                      *     }
                      */
@@ -5346,6 +5388,190 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_conflict"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    savePendingChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The collection's slug. */
+                slug: string;
+                /** @description The item's id (`it_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateItemRequest"];
+            };
+        };
+        responses: {
+            /** @description The item, with `pendingChanges`. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavePendingChangesResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `conflict`. */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_conflict"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    discardPendingChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The collection's slug. */
+                slug: string;
+                /** @description The item's id (`it_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscardPendingChangesResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
                 };
             };
             /** @description Error: `rate_limited`. */
