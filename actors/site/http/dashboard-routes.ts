@@ -26,6 +26,7 @@ import { recordAudit } from "../access/audit";
 import { scheduleAfterManual, setSchedule } from "../history/schedule";
 import { applyPending } from "../history/pending";
 import { pendingOf } from "../storage/pending-table";
+import { accessView } from "../../../src/access/grant";
 
 /**
  * The site's dashboard API. The front Worker has already checked the caller
@@ -57,10 +58,10 @@ export function dashboardRoutes(s: SiteContext) {
   const dashboardItem = (row: ItemRow, c: Collection) => dashboardItems([row], c)[0];
 
   router
-    .get("/", () => {
+    .get("/", (_req, a) => {
       const site = s.site();
       if (!site) throw new ApiError("not_found", "No such site.");
-      return json({ site: presentSite(site) });
+      return json({ site: presentSite(site), access: accessView(a.grant) });
     })
     .patch("/", async (req, a) => {
       // The owner renames the site in the dashboard's Settings; the name can appear on rendered pages.
