@@ -23,7 +23,7 @@ import * as examples from "../openapi/examples";
 import { operation, type Operation, type Param } from "../openapi/registry";
 
 /** A dashboard list's paging, read as the content API reads it. */
-const PAGING: Param[] = [
+export const PAGING: Param[] = [
   { name: "page", in: "query", description: "1-based; missing or invalid means 1.", schema: z.int().default(1) },
   {
     name: "limit",

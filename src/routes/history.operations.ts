@@ -12,20 +12,10 @@ import {
   UpcomingChange,
 } from "../contract/history";
 import { MAX_SCHEDULED, SCHEDULE_HORIZON_DAYS, TRASH_DAYS } from "../contract/history-limits";
-import { DEFAULT_LIMIT, MAX_LIMIT } from "../shared/list-params";
 import { P } from "../openapi/params";
 import { operation, type Operation, type Param } from "../openapi/registry";
-import { withSiteId } from "./dashboard.operations";
+import { PAGING, withSiteId } from "./dashboard.operations";
 
-const PAGING: Param[] = [
-  { name: "page", in: "query", description: "1-based; missing or invalid means 1.", schema: z.int().default(1) },
-  {
-    name: "limit",
-    in: "query",
-    description: `Default ${DEFAULT_LIMIT}; clamped to 1..${MAX_LIMIT}.`,
-    schema: z.int().default(DEFAULT_LIMIT),
-  },
-];
 const revisionId: Param = {
   name: "revisionId",
   in: "path",

@@ -3,9 +3,8 @@
  * and search keep showing the live version; the crawler preview shows the pending one; publishing
  * makes it live, discarding drops it, and restore on a published item goes through it.
  */
-import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { settle } from "./alarm";
 import { ORIGIN, addItem, call, callJson, expectStatus, newBlog, type TestSite } from "../helpers";
 import { listPage } from "../fixtures/blog-pages";
 import { capture, pathOf, putPage, rendered } from "../ssr-helpers";
@@ -18,19 +17,7 @@ type Item = {
   data: { title?: string };
   pendingChanges: { slug: string; data: { title?: string } } | null;
 };
-const stubOf = (site: TestSite) => env.SITE.get(env.SITE.idFromName(site.id));
 const itemPath = (site: TestSite, id: string) => `/sites/${site.id}/collections/posts/items/${id}`;
-
-async function settle(site: TestSite): Promise<void> {
-  for (let i = 0; i < 20; i++) {
-    const due = await runInDurableObject(
-      stubOf(site),
-      (_i, state) => state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM jobs WHERE run_at <= ?", Date.now()).one().n,
-    );
-    if (due === 0) return;
-    if (!(await runDurableObjectAlarm(stubOf(site)))) await scheduler.wait(20);
-  }
-}
 
 async function until(what: string, f: () => Promise<boolean>): Promise<void> {
   for (let i = 0; i < 100; i++) {

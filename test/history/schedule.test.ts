@@ -3,9 +3,9 @@
  * effect of doing it by hand (a cached list, the item, sitemap, feeds, search), exactly once,
  * also after the object restarts; and refuses schedules that cannot happen.
  */
-import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { settle, stubOf } from "./alarm";
 import { ORIGIN, addItem, call, callJson, expectStatus, newBlog, type TestSite } from "../helpers";
 import { listPage } from "../fixtures/blog-pages";
 import { capture, pathOf, putPage, rendered } from "../ssr-helpers";
@@ -17,7 +17,6 @@ type Item = {
   publishedAt: string | null;
   schedule: { publishAt: string | null; unpublishAt: string | null; timeZone: string | null } | null;
 };
-const stubOf = (site: TestSite) => env.SITE.get(env.SITE.idFromName(site.id));
 const itemPath = (site: TestSite, id: string) => `/sites/${site.id}/collections/posts/items/${id}`;
 const schedule = (site: TestSite, id: string, body: unknown) =>
   callJson<{ item: Item; error?: { code: string; details: { issues: { path: string }[] } } }>("PUT", `${itemPath(site, id)}/schedule`, {
@@ -25,18 +24,6 @@ const schedule = (site: TestSite, id: string, body: unknown) =>
     body,
   });
 
-/** Runs the alarm until nothing is due (the sitemap rebuild a publish queues runs on the next pass). */
-async function settle(site: TestSite): Promise<void> {
-  for (let i = 0; i < 20; i++) {
-    const due = await runInDurableObject(
-      stubOf(site),
-      (_i, state) => state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM jobs WHERE run_at <= ?", Date.now()).one().n,
-    );
-    if (due === 0) return;
-    if (!(await runDurableObjectAlarm(stubOf(site)))) await scheduler.wait(20);
-  }
-  throw new Error("alarm did not settle");
-}
 
 async function until<T>(what: string, f: () => Promise<T | null | undefined | false>): Promise<T> {
   for (let i = 0; i < 100; i++) {
