@@ -24,7 +24,6 @@ const schedule = (site: TestSite, id: string, body: unknown) =>
     body,
   });
 
-
 async function until<T>(what: string, f: () => Promise<T | null | undefined | false>): Promise<T> {
   for (let i = 0; i < 100; i++) {
     const v = await f();
