@@ -16,6 +16,9 @@ import { refreshPublicData } from "./site/reads/public-items";
 import { publicRoutes } from "./site/http/public-routes";
 import { INDEX_JOB, SiteSearch } from "./site/search/site-search";
 import type { dashboardRoutes } from "./site/http/dashboard-routes";
+import type { historyRoutes } from "./site/history/routes";
+import { REVISIONS_PRUNE_JOB, retentionJob } from "./site/history/retention";
+import { armSchedule, SCHEDULE_JOB, scheduleJobHandler } from "./site/history/schedule";
 import { bumpCacheVersion, insertSite, readSite, type SiteRow, updateSite } from "./site/storage/site-row";
 import { refresh, nextNightly } from "./site/ssr/capture";
 import { readCapture, type StoredCapture } from "./site/ssr/capture-store";
@@ -99,6 +102,7 @@ export class Site extends DurableObject<Env> {
   #searchGeneration = 0;
   // The dashboard's routes validate with zod: loaded on the first dashboard call, never by a public read.
   #dashboard: ReturnType<typeof dashboardRoutes> | null = null;
+  #history: ReturnType<typeof historyRoutes> | null = null;
   #public: ReturnType<typeof publicRoutes>;
   #ssr: ReturnType<typeof ssrRoutes>;
   #context: SiteContext;
@@ -145,6 +149,10 @@ export class Site extends DurableObject<Env> {
       },
       // Daily: R2 objects no row names, uploads a crash left open (actors/site/media/sweep.ts).
       [MEDIA_SWEEP_JOB]: mediaSweepJob(context),
+      // Item history by the plan's retention, daily (site/history/retention.ts).
+      [REVISIONS_PRUNE_JOB]: retentionJob(this.#sql, () => this.#site?.plan ?? null),
+      // Scheduled publish and unpublish, with every effect of a manual one (site/history/schedule.ts).
+      [SCHEDULE_JOB]: scheduleJobHandler(context),
       [SEO_DOCUMENTS_JOB]: {
         // No cache version bump: while this job was queued the documents were served with
         // no-store (http/ssr-routes.ts), so no cache holds a stale copy, and pages are already current.
@@ -176,6 +184,9 @@ export class Site extends DurableObject<Env> {
       this.#search.wake();
       if (!pendingJob(this.#sql, AUDIT_PRUNE_JOB, "all")) scheduleJob(ctx.storage, AUDIT_PRUNE_JOB, "all", Date.now() + 86_400_000);
       if (!pendingJob(this.#sql, MEDIA_SWEEP_JOB, "all")) scheduleJob(ctx.storage, MEDIA_SWEEP_JOB, "all", Date.now() + SWEEP_EVERY_MS);
+      if (!pendingJob(this.#sql, REVISIONS_PRUNE_JOB, "all")) scheduleJob(ctx.storage, REVISIONS_PRUNE_JOB, "all", Date.now() + 86_400_000);
+      // The schedule's job follows the items table (the truth), whatever a restart left.
+      armSchedule(ctx.storage);
     });
   }
 
@@ -346,7 +357,10 @@ export class Site extends DurableObject<Env> {
     const access = siteAccess(this.#site, request, caller.principal, caller.client);
     // (The router itself is never a promise's value: itty-router's Proxy would pass for a thenable.)
     this.#dashboard ??= (await import("./site/http/dashboard-routes")).dashboardRoutes(this.#context);
-    const response = ((await this.#ssr.fetch(request, access)) ?? (await this.#dashboard.fetch(request, access))) as Response | undefined;
+    this.#history ??= (await import("./site/history/routes")).historyRoutes(this.#context);
+    const response = ((await this.#ssr.fetch(request, access)) ??
+      (await this.#dashboard.fetch(request, access)) ??
+      (await this.#history.fetch(request, access))) as Response | undefined;
     // A change whose handler awaited outside I/O-free code (a capture's fetch) records here, right
     // after its synchronous write; every other handler records inside its own transaction.
     if (response?.ok && access.entry.method !== "get" && !access.recorded) recordAudit(this.#sql, access, access.entry.path);

@@ -69,6 +69,7 @@ const ELSEWHERE: Record<string, string> = {
   "deleteWorkspace 502 bad_gateway": "actors/workspace.ts #destroySites (not exercised: needs a site object that fails)",
   "createApiKey 409 conflict": "actors/workspace/api-keys.ts MAX_API_KEYS (100 keys; not exercised)",
   "createWorkspace 409 conflict": "src/routes/dashboard.ts MAX_MEMBERSHIPS (50 workspaces per account; not exercised)",
+  "putItemSchedule 409 conflict": "actors/site/history/schedule.ts MAX_SCHEDULED (1,000 scheduled items per site; not exercised)",
 };
 
 interface Fixture {
@@ -689,6 +690,52 @@ describe("the API answers exactly as openapi.json describes", () => {
     await hitRequest("getHostMediaFile", onHost(clip.url, { range: "bytes=-4" }));
     await hitRequest("getHostMediaFile", onHost(clip.url, { range: "bytes=999999-" }));
     await hitRequest("getHostMediaFile", onHost(clip.url.replace(/\/[0-9a-f]{12}\//, "/000000000000/")));
+  });
+
+  it("describes history, the trash and schedules", async () => {
+    const site = await newBlog();
+    const auth = site.adminKey;
+    const base = `/sites/${site.id}`;
+    const a = await addItem(site, "posts", { slug: "h1", data: { title: "One" } });
+    const item = `${base}/collections/posts/items/${a.id}`;
+    await hit("updateItem", "PATCH", item, { auth, body: { slug: "h2", data: { title: "Two" } } });
+    const list = await hit("listItemRevisions", "GET", `${item}/revisions?limit=1`, { auth });
+    expect(list.body.total).toBe(2);
+    await hit("listItemRevisions", "GET", `${base}/collections/posts/items/it_missing/revisions`, { auth });
+    const first = `${item}/revisions/${(((await hit("listItemRevisions", "GET", `${item}/revisions`, { auth })).body.revisions as { id: string }[]).at(-1) as { id: string }).id}`;
+    await hit("getItemRevision", "GET", first, { auth });
+    await hit("getItemRevision", "GET", `${item}/revisions/rv_0`, { auth });
+    await hit("restoreItemRevision", "POST", `${first}/restore`, { auth });
+    await hit("restoreItemRevision", "POST", `${item}/revisions/nope/restore`, { auth });
+    await hit("updateItem", "PATCH", item, { auth, body: { slug: "h3" } });
+    await addItem(site, "posts", { slug: "h1", data: { title: "Squatter" } });
+    await hit("restoreItemRevision", "POST", `${first}/restore`, { auth });
+
+    const live = await addItem(site, "posts", { slug: "live", data: { title: "Live" }, publish: true });
+    const liveItem = `${base}/collections/posts/items/${live.id}`;
+    await hit("savePendingChanges", "PUT", `${liveItem}/pending`, { auth, body: { data: { title: "Next" } } });
+    await hit("savePendingChanges", "PUT", `${liveItem}/pending`, { auth, body: { slug: "h1" } });
+    await hit("savePendingChanges", "PUT", `${base}/collections/posts/items/it_missing/pending`, { auth, body: {} });
+    await hit("discardPendingChanges", "DELETE", `${liveItem}/pending`, { auth });
+    await hit("discardPendingChanges", "DELETE", `${liveItem}/pending`, { auth });
+
+    const soon = new Date(Date.now() + 3_600_000).toISOString();
+    await hit("putItemSchedule", "PUT", `${item}/schedule`, { auth, body: { publishAt: soon, timeZone: "Europe/Paris" } });
+    await hit("putItemSchedule", "PUT", `${item}/schedule`, { auth, body: { publishAt: "2001-01-01T00:00:00Z" } });
+    await hit("putItemSchedule", "PUT", `${base}/collections/posts/items/it_missing/schedule`, { auth, body: {} });
+    const upcoming = await hit("listUpcomingChanges", "GET", `${base}/schedule`, { auth });
+    expect(upcoming.body.upcoming).toEqual([expect.objectContaining({ action: "publish", at: soon, timeZone: "Europe/Paris" })]);
+    await hit("deleteItemSchedule", "DELETE", `${item}/schedule`, { auth });
+    await hit("deleteItemSchedule", "DELETE", `${base}/collections/posts/items/it_missing/schedule`, { auth });
+
+    await hit("deleteItem", "DELETE", item, { auth });
+    const trash = await hit("listTrash", "GET", `${base}/trash`, { auth });
+    expect(trash.body.total).toBe(1);
+    await hit("restoreDeletedItem", "POST", `${base}/trash/${a.id}/restore`, { auth });
+    await hit("restoreDeletedItem", "POST", `${base}/trash/${a.id}/restore`, { auth });
+    await hit("deleteItem", "DELETE", item, { auth });
+    await addItem(site, "posts", { slug: "h3", data: { title: "Taken" } });
+    await hit("restoreDeletedItem", "POST", `${base}/trash/${a.id}/restore`, { auth });
   });
 
   it("describes the service's own documents", async () => {

@@ -12,6 +12,7 @@ import { PLANS } from "./plans";
 import { MEDIA_TYPES } from "./limits";
 import { ROLES } from "./principal";
 import { seoSchema } from "./ssr";
+import { PendingChangesView, ScheduleView } from "./history";
 
 const instant = z.string().describe("ISO 8601 instant, UTC");
 const data = z
@@ -55,6 +56,10 @@ export const DashboardItem = z
     updatedAt: instant,
     data,
     searchIndex: SearchIndexView.nullable().describe("The item's place in the search index; null for drafts and below Pro."),
+    schedule: ScheduleView.nullable().describe("When the site publishes or unpublishes it by itself; null when not scheduled."),
+    pendingChanges: PendingChangesView.nullable().describe(
+      "A published item's saved next version (`PUT …/pending`), not public until published; null when none. `data` and `slug` above stay the live version.",
+    ),
   })
   .describe("An item as the dashboard sees it: drafts included, values as stored.");
 

@@ -71,6 +71,8 @@ export interface LogEvents {
   media_variant_failed: Where & { mediaId: string; width: number; format: string; error: string };
   /** The daily media sweep removed what no row names (a crashed upload, a deleted file's leftovers). */
   media_swept: Where & { objects: number; uploads: number };
+  /** A scheduled publish or unpublish was applied by the alarm, `lateMs` after its time. */
+  schedule_applied: Where & { action: "publish" | "unpublish"; lateMs: number };
 }
 
 const LEVEL: { [E in keyof LogEvents]: Level } = {
@@ -96,6 +98,7 @@ const LEVEL: { [E in keyof LogEvents]: Level } = {
   passkey_added: "info",
   passkey_removed: "info",
   passkey_refused: "warn",
+  schedule_applied: "info",
 };
 
 /** Where the lines go; tests swap it to read them. */

@@ -76,6 +76,8 @@ export const dashboardItem = {
     author: "it_r647ztym7xjljm2gl2aa",
   },
   searchIndex: { state: "pending" },
+  schedule: null,
+  pendingChanges: null,
 };
 export const createdSite = {
   id: "gjjqojsqusb4dcze",

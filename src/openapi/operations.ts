@@ -1,6 +1,7 @@
 /** Every operation of the API, in the order the document lists them. Add an endpoint's entry to its area's file. */
 import { contentOperations } from "../routes/content.operations";
 import { dashboardOperations } from "../routes/dashboard.operations";
+import { historyOperations } from "../routes/history.operations";
 import { serviceOperations } from "../routes/service.operations";
 import { sessionOperations } from "../routes/sessions.operations";
 import { accountOperations } from "../routes/accounts.operations";
@@ -13,6 +14,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...contentOperations,
   ...dashboardOperations,
   ...mediaOperations,
+  ...historyOperations,
   ...workspaceOperations,
   ...ssrOperations,
   ...sessionOperations,

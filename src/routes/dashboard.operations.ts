@@ -23,7 +23,7 @@ import * as examples from "../openapi/examples";
 import { operation, type Operation, type Param } from "../openapi/registry";
 
 /** A dashboard list's paging, read as the content API reads it. */
-const PAGING: Param[] = [
+export const PAGING: Param[] = [
   { name: "page", in: "query", description: "1-based; missing or invalid means 1.", schema: z.int().default(1) },
   {
     name: "limit",
@@ -276,9 +276,25 @@ const siteOps: Operation[] = [
       path: `/sites/{siteId}/collections/{slug}/items/{id}/${action}`,
       tag: "Items",
       summary: action === "publish" ? "Publish an item" : "Take an item back to draft",
-      description: action === "publish" ? "`publishedAt` is set on first publish and kept across unpublish/publish." : undefined,
+      description:
+        action === "publish"
+          ? "`publishedAt` is set on first publish and kept across unpublish/publish. A scheduled publish is cancelled (done now); a scheduled unpublish stays."
+          : "Cancels the item's schedule unless `keepSchedule=true`.",
       auth: "siteKey",
-      params: [P.slug, P.itemId],
+      params: [
+        P.slug,
+        P.itemId,
+        ...(action === "unpublish"
+          ? [
+              {
+                name: "keepSchedule",
+                in: "query" as const,
+                description: "`true` keeps the item's schedule.",
+                schema: z.enum(["true", "false"]),
+              },
+            ]
+          : []),
+      ],
       responses: { 200: json("The item.", item) },
       errors: ["bad_request", "not_found"],
     }),

@@ -6,6 +6,7 @@ import { SEARCHABLE_TYPES } from "../../../src/contract/field-types";
 import { fieldExpr, fieldIndexName } from "../storage/field-sql";
 import { searchTextOf } from "./search-text";
 import { type Collection } from "../storage/rows";
+import type { Change } from "../storage/revisions-table";
 import {
   countInCollection,
   countWithValue as countItemsWithValue,
@@ -50,7 +51,9 @@ export function putCollection(
   all: readonly Collection[],
   slug: string,
   input: CollectionInput,
-  createOnly = false,
+  createOnly: boolean,
+  // Who changes the schema: items losing a removed field's value get a revision naming them.
+  change: Change,
 ): { collection: Collection; created: boolean } {
   const existing = all.find((c) => c.slug === slug);
   if (existing && createOnly) {
@@ -96,7 +99,7 @@ export function putCollection(
   checkCompatible(sql, existing, input.fields);
   const removed = existing.fields.filter((f) => !input.fields.some((n) => n.key === f.key));
   for (const f of removed) {
-    removeFieldValues(sql, existing.id, f.key);
+    removeFieldValues(sql, existing.id, f.key, change);
   }
   const collection: Collection = { ...existing, name: input.name ?? existing.name, fields: input.fields, updatedAt: now };
   sql.exec(
@@ -116,7 +119,7 @@ export function putCollection(
   return { collection, created: false };
 }
 
-export function deleteCollection(sql: SqlStorage, all: readonly Collection[], slug: string): void {
+export function deleteCollection(sql: SqlStorage, all: readonly Collection[], slug: string, change: Change): void {
   const target = all.find((c) => c.slug === slug);
   if (!target) throw new ApiError("not_found", `No collection "${slug}".`);
   const referrers = all.filter(
@@ -131,7 +134,7 @@ export function deleteCollection(sql: SqlStorage, all: readonly Collection[], sl
       },
     );
   }
-  deleteCollectionItems(sql, target.id);
+  deleteCollectionItems(sql, target.id, change);
   sql.exec("DELETE FROM collections WHERE id = ?", target.id);
   syncFieldIndexes(
     sql,

@@ -8,6 +8,8 @@ import { insertMedia, mediaExists, type MediaRow } from "./media";
 import { keepPublicData } from "../reads/public-items";
 import { searchTextOf } from "./search-text";
 import { type ItemRow } from "../storage/rows";
+import type { Change } from "../storage/revisions-table";
+import type { PendingRow } from "../storage/pending-table";
 import {
   deleteItemRow,
   findItem,
@@ -29,9 +31,14 @@ export interface DashboardItem {
   createdAt: string;
   updatedAt: string;
   data: ItemData;
+  schedule: { publishAt: string | null; unpublishAt: string | null; timeZone: string | null } | null;
+  pendingChanges: { slug: string; data: ItemData; updatedAt: string; updatedBy: string | null } | null;
 }
 
-export function toDashboardItem(row: ItemRow, collection: Collection): DashboardItem {
+const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
+
+/** `pending`: the item's pending changes (a published item's next version), if any. */
+export function toDashboardItem(row: ItemRow, collection: Collection, pending?: PendingRow): DashboardItem {
   return {
     id: row.id,
     slug: row.slug,
@@ -41,6 +48,13 @@ export function toDashboardItem(row: ItemRow, collection: Collection): Dashboard
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     data: JSON.parse(row.data) as ItemData,
+    schedule:
+      row.publish_at == null && row.unpublish_at == null
+        ? null
+        : { publishAt: iso(row.publish_at), unpublishAt: iso(row.unpublish_at), timeZone: row.schedule_tz ?? null },
+    pendingChanges: pending
+      ? { slug: pending.slug, data: JSON.parse(pending.data) as ItemData, updatedAt: pending.updated_at, updatedBy: pending.updated_by }
+      : null,
   };
 }
 
@@ -79,6 +93,8 @@ export async function createItems(
   lookups: DataLookups,
   inputs: readonly unknown[],
   pathPrefix: (i: number) => string,
+  // Who is creating them (each item's `create` revision names them).
+  change: Change,
   // Authorship and audit rows of what was created, written in the same transaction (site-access).
   inTransaction: (rows: ItemRow[]) => ItemRow[] = (rows) => rows,
 ): Promise<ItemRow[]> {
@@ -119,16 +135,21 @@ export async function createItems(
     inTransaction(
       prepared.map((p) => {
         for (const m of p.media) insertMedia(sql, m);
-        const row = insertItem(sql, {
-          id: p.id,
-          collectionId: collection.id,
-          slug: p.slug,
-          status: p.publish ? "published" : "draft",
-          data: JSON.stringify(p.data),
-          searchText: searchTextOf(collection.fields, p.data),
-          publishedAt: p.publish ? now : null,
-          now,
-        });
+        const row = insertItem(
+          sql,
+          {
+            id: p.id,
+            collectionId: collection.id,
+            slug: p.slug,
+            status: p.publish ? "published" : "draft",
+            data: JSON.stringify(p.data),
+            searchText: searchTextOf(collection.fields, p.data),
+            publishedAt: p.publish ? now : null,
+            now,
+            createdBy: change.actor.id,
+          },
+          change,
+        );
         keepPublicData(sql, collection, row.seq, p.data);
         return row;
       }),
@@ -142,6 +163,7 @@ export function patchItem(
   lookups: DataLookups,
   row: ItemRow,
   patch: z.infer<typeof itemPatchSchema>,
+  change: Change,
 ): ItemRow {
   const sql = storage.sql;
   let data = JSON.parse(row.data) as ItemData;
@@ -154,18 +176,26 @@ export function patchItem(
   return storage.transactionSync(() => {
     for (const m of media) insertMedia(sql, m);
     keepPublicData(sql, collection, row.seq, data);
-    return updateItemContent(sql, row.seq, slug, JSON.stringify(data), searchTextOf(collection.fields, data), new Date().toISOString());
+    return updateItemContent(
+      sql,
+      row.seq,
+      slug,
+      JSON.stringify(data),
+      searchTextOf(collection.fields, data),
+      new Date().toISOString(),
+      change,
+    );
   });
 }
 
 /** Publishing keeps the first publish time, so unpublish and publish again does not move an item in date order. */
-export function setStatus(sql: SqlStorage, row: ItemRow, status: "draft" | "published"): ItemRow {
+export function setStatus(sql: SqlStorage, row: ItemRow, status: "draft" | "published", change: Change): ItemRow {
   const now = new Date().toISOString();
-  return updateItemStatus(sql, row.seq, status, status === "published" ? now : null, now);
+  return updateItemStatus(sql, row.seq, status, status === "published" ? now : null, now, change);
 }
 
-export function deleteItem(sql: SqlStorage, row: ItemRow): void {
-  deleteItemRow(sql, row.seq);
+export function deleteItem(sql: SqlStorage, row: ItemRow, change: Change): void {
+  deleteItemRow(sql, row.seq, change);
 }
 
 /**

@@ -24,6 +24,9 @@ import { mediaInputSchema, mediaPatchSchema, sitePatchSchema } from "../../../sr
 import { needs, ownItem, type SiteAccess } from "../access/site-access";
 import { recordAudit } from "../access/audit";
 import { deleteMediaEntry } from "../media/delete";
+import { scheduleAfterManual, setSchedule } from "../history/schedule";
+import { applyPending } from "../history/pending";
+import { pendingOf } from "../storage/pending-table";
 import { accessView } from "../../../src/access/grant";
 
 /**
@@ -47,7 +50,11 @@ export function dashboardRoutes(s: SiteContext) {
   // The dashboard's item, with its place in the search index (null for drafts and below Pro).
   const dashboardItems = (rows: readonly ItemRow[], c: Collection) => {
     const views = s.search().views(rows.map((r) => r.id));
-    return rows.map((row) => ({ ...toDashboardItem(row, c), searchIndex: views.get(row.id) ?? null }));
+    const pending = pendingOf(
+      s.sql,
+      rows.map((r) => r.seq),
+    );
+    return rows.map((row) => ({ ...toDashboardItem(row, c, pending.get(row.seq)), searchIndex: views.get(row.id) ?? null }));
   };
   const dashboardItem = (row: ItemRow, c: Collection) => dashboardItems([row], c)[0];
 
@@ -130,7 +137,7 @@ export function dashboardRoutes(s: SiteContext) {
       // `If-None-Match: *` means "only if no collection has this slug" (RFC 9110 §13.1.2).
       const createOnly = req.headers.get("if-none-match")?.trim() === "*";
       const result = s.storage.transactionSync(() => {
-        const r = putCollection(s.sql, s.collections(), slug, input, createOnly);
+        const r = putCollection(s.sql, s.collections(), slug, input, createOnly, { actor: a.grant.actor });
         audit(a, `collection ${slug}`, { created: r.created });
         return r;
       });
@@ -141,7 +148,7 @@ export function dashboardRoutes(s: SiteContext) {
     .delete("/collections/:slug", (req, a) => {
       const slug = slugParam(req);
       s.storage.transactionSync(() => {
-        deleteCollection(s.sql, s.collections(), slug);
+        deleteCollection(s.sql, s.collections(), slug, { actor: a.grant.actor });
         audit(a, `collection ${slug}`);
       });
       s.collectionsChanged();
@@ -164,7 +171,7 @@ export function dashboardRoutes(s: SiteContext) {
       const create = (inputs: readonly unknown[], path: (i: number) => string) => {
         // Creating an item already published needs the right to publish one's own.
         if (inputs.some((x) => (x as { publish?: unknown } | null)?.publish === true)) needs(a, "items.publish.own");
-        return createItems(s.storage, c, lookups, inputs, path, (created) => {
+        return createItems(s.storage, c, lookups, inputs, path, { actor: a.grant.actor }, (created) => {
           const rows = stampAuthor(s.sql, created, a.grant.actor.id, true);
           for (const r of rows) audit(a, `${c.slug}/${r.slug}`, { id: r.id, status: r.status });
           return rows;
@@ -201,7 +208,12 @@ export function dashboardRoutes(s: SiteContext) {
       ownItem(a, row);
       const patch = parseBody(itemPatchSchema, await readJsonObject(req), "item");
       const updated = s.storage.transactionSync(() => {
-        const [u] = stampAuthor(s.sql, [patchItem(s.storage, c, lookupsFor(s.sql, s.collections()), row, patch)], a.grant.actor.id, false);
+        const [u] = stampAuthor(
+          s.sql,
+          [patchItem(s.storage, c, lookupsFor(s.sql, s.collections()), row, patch, { actor: a.grant.actor })],
+          a.grant.actor.id,
+          false,
+        );
         audit(a, `${c.slug}/${u!.slug}`, { id: u!.id });
         return u!;
       });
@@ -213,7 +225,7 @@ export function dashboardRoutes(s: SiteContext) {
       const row = readItem(s.sql, c, req.params.id ?? "");
       ownItem(a, row);
       s.storage.transactionSync(() => {
-        deleteItem(s.sql, row);
+        deleteItem(s.sql, row, { actor: a.grant.actor });
         audit(a, `${c.slug}/${row.slug}`, { id: row.id });
       });
       if (row.status === "published") s.contentChanged();
@@ -225,10 +237,21 @@ export function dashboardRoutes(s: SiteContext) {
       const c = collection(slugParam(req));
       const row = readItem(s.sql, c, req.params.id ?? "");
       ownItem(a, row);
+      const keepSchedule = new URL(req.url).searchParams.get("keepSchedule") === "true";
       const next = s.storage.transactionSync(() => {
-        const [n] = stampAuthor(s.sql, [setStatus(s.sql, row, action === "publish" ? "published" : "draft")], a.grant.actor.id, false);
+        // Publishing makes a published item's pending changes live first (history/pending.ts).
+        const current = action === "publish" ? applyPending(s.sql, c, row, { actor: a.grant.actor }) : row;
+        const [n] = stampAuthor(
+          s.sql,
+          [setStatus(s.sql, current, action === "publish" ? "published" : "draft", { actor: a.grant.actor })],
+          a.grant.actor.id,
+          false,
+        );
         audit(a, `${c.slug}/${row.slug}`, { id: row.id });
-        return n!;
+        // By hand: publishing cancels a scheduled publish (it is done) and keeps the unpublish;
+        // unpublishing cancels the schedule unless asked to keep it (history/schedule.ts).
+        const kept = scheduleAfterManual(n!, action, keepSchedule);
+        return kept ? setSchedule(s, n!, kept, a.grant.actor) : n!;
       });
       if (row.status !== next.status || next.status === "published") s.contentChanged();
       return json({ item: dashboardItem(next, c) });

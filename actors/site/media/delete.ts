@@ -37,7 +37,10 @@ export async function deleteMediaEntry(s: SiteContext, a: SiteAccess, id: string
       const c = byId.get(r.collection_id)!;
       const data = JSON.parse(r.data) as ItemData;
       for (const f of fields) delete data[f];
-      const updated = updateItemContent(s.sql, r.seq, slugOf.get(itemId)!, JSON.stringify(data), searchTextOf(c.fields, data), now);
+      const updated = updateItemContent(s.sql, r.seq, slugOf.get(itemId)!, JSON.stringify(data), searchTextOf(c.fields, data), now, {
+        actor: a.grant.actor,
+        note: "media deleted and detached",
+      });
       keepPublicData(s.sql, c, r.seq, data);
       if (updated.status === "published") published = true;
     }

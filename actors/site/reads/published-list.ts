@@ -1,6 +1,7 @@
 import type { SiteContext } from "../context";
 import { type ListQuery, buildListQuery } from "./list-query";
-import { type PublicItem, type PublicRow, presentItems, publicItemsJson } from "./public-items";
+import { type PublicItem, type PublicRow, presentItems, publicDataJson, publicItemsJson } from "./public-items";
+import { findPending } from "../storage/pending-table";
 import { findItem, findPublishedBySlug, publishedPage } from "../storage/items-table";
 import type { Collection } from "../storage/rows";
 
@@ -46,5 +47,19 @@ export function publishedItemJson(s: SiteContext, c: Collection, slug: string): 
 /** An item of the connected collection in any status, shaped as the content API would publish it. */
 export function readItemForPreview(s: SiteContext, collectionId: string, id: string): PublicItem | null {
   const row = findItem(s.sql, collectionId, id);
-  return row ? (presentItems(s.sql, [row], s.collections())[0] ?? null) : null;
+  if (!row) return null;
+  // A published item's pending changes are what the preview shows (and nothing public does).
+  const pending = findPending(s.sql, row.seq);
+  const c = s.collections().find((x) => x.id === collectionId);
+  const shown: PublicRow =
+    pending && c
+      ? {
+          ...row,
+          slug: pending.slug,
+          data: pending.data,
+          updated_at: pending.updated_at,
+          public_data: publicDataJson(s.sql, c, JSON.parse(pending.data) as Record<string, unknown>),
+        }
+      : row;
+  return presentItems(s.sql, [shown], s.collections())[0] ?? null;
 }

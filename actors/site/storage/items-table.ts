@@ -7,10 +7,17 @@
  * Statements keep their exact text so SQLite's plan for each stays what the indexes of
  * migrations 1–9 were made for. Field keys reach SQL only through `fieldExpr` or after
  * FIELD_KEY, and every `IN (…)` goes through selectIn (bound-parameter limit).
+ *
+ * Every write that changes what an item says (data, slug, status, schedule, its existence)
+ * takes a `Change` (who, and the kind when it is not the statement's own) and records the
+ * item's revision in the same transaction (revisions-table.ts): nothing changes an item without
+ * leaving one. The two maintenance rewrites (`setFieldValue`: stored rich text cleaned once;
+ * `setSearchText`: the derived search text) change nothing an item says and record none.
  */
 import { FIELD_KEY } from "../../../src/contract/field-keys";
 import type { ItemRow } from "./rows";
 import { selectIn } from "./sql-in";
+import { type Change, recordRevision } from "./revisions-table";
 
 type Status = "draft" | "published";
 
@@ -45,13 +52,15 @@ export interface NewItemRow {
   searchText: string;
   publishedAt: string | null;
   now: string;
+  /** The account or key id that creates it (also stamped by setItemAuthor); recorded on its first revision. */
+  createdBy?: string | null;
 }
 
-export function insertItem(sql: SqlStorage, r: NewItemRow): ItemRow {
-  return sql
+export function insertItem(sql: SqlStorage, r: NewItemRow, change: Change): ItemRow {
+  const row = sql
     .exec<ItemRow>(
-      `INSERT INTO items (id, collection_id, slug, status, data, search_text, published_at, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+      `INSERT INTO items (id, collection_id, slug, status, data, search_text, published_at, created_at, updated_at, created_by, updated_by)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?10, ?10) RETURNING *`,
       r.id,
       r.collectionId,
       r.slug,
@@ -61,12 +70,28 @@ export function insertItem(sql: SqlStorage, r: NewItemRow): ItemRow {
       r.publishedAt,
       r.now,
       r.now,
+      r.createdBy ?? null,
     )
     .one();
+  recordRevision(sql, null, row, "create", change);
+  return row;
 }
 
-export function updateItemContent(sql: SqlStorage, seq: number, slug: string, data: string, searchText: string, now: string): ItemRow {
-  return sql
+const rowOfSeq = (sql: SqlStorage, seq: number): ItemRow => sql.exec<ItemRow>("SELECT * FROM items WHERE seq = ?", seq).one();
+/** The whole row by its seq. */
+export const rowBySeq = rowOfSeq;
+
+export function updateItemContent(
+  sql: SqlStorage,
+  seq: number,
+  slug: string,
+  data: string,
+  searchText: string,
+  now: string,
+  change: Change,
+): ItemRow {
+  const before = rowOfSeq(sql, seq);
+  const row = sql
     .exec<ItemRow>(
       "UPDATE items SET slug = ?, data = ?, search_text = ?, updated_at = ? WHERE seq = ? RETURNING *",
       slug,
@@ -76,11 +101,24 @@ export function updateItemContent(sql: SqlStorage, seq: number, slug: string, da
       seq,
     )
     .one();
+  recordRevision(sql, before, row, "edit", change);
+  return row;
 }
 
-/** Publishing keeps the first publish time (`publishedAt` only fills an empty one). */
-export function updateItemStatus(sql: SqlStorage, seq: number, status: Status, publishedAt: string | null, now: string): ItemRow {
-  return sql
+/**
+ * Publishing keeps the first publish time (`publishedAt` only fills an empty one). A revision
+ * is recorded when the status changes (publishing a published item changes nothing it says).
+ */
+export function updateItemStatus(
+  sql: SqlStorage,
+  seq: number,
+  status: Status,
+  publishedAt: string | null,
+  now: string,
+  change: Change,
+): ItemRow {
+  const before = rowOfSeq(sql, seq);
+  const row = sql
     .exec<ItemRow>(
       "UPDATE items SET status = ?, published_at = COALESCE(published_at, ?), updated_at = ? WHERE seq = ? RETURNING *",
       status,
@@ -89,10 +127,132 @@ export function updateItemStatus(sql: SqlStorage, seq: number, status: Status, p
       seq,
     )
     .one();
+  if (before.status !== row.status) recordRevision(sql, before, row, status === "published" ? "publish" : "unpublish", change);
+  return row;
 }
 
-export function deleteItemRow(sql: SqlStorage, seq: number): void {
+/** Deletes the item; its `delete` revision keeps it whole (the trash, history/trash.ts). */
+export function deleteItemRow(sql: SqlStorage, seq: number, change: Change): void {
+  const before = rowOfSeq(sql, seq);
+  recordRevision(sql, before, before, "delete", change);
   sql.exec("DELETE FROM items WHERE seq = ?", seq);
+}
+
+/**
+ * Sets (or, with nulls, clears) when the item is published and unpublished (epoch ms), the zone
+ * it was picked in and who set it (JSON actor, recorded on the revisions the schedule makes).
+ */
+export function updateItemSchedule(
+  sql: SqlStorage,
+  seq: number,
+  s: { publishAt: number | null; unpublishAt: number | null; timeZone: string | null; by: string | null },
+  change: Change,
+): ItemRow {
+  const before = rowOfSeq(sql, seq);
+  const row = sql
+    .exec<ItemRow>(
+      "UPDATE items SET publish_at = ?, unpublish_at = ?, schedule_tz = ?, schedule_by = ? WHERE seq = ? RETURNING *",
+      s.publishAt,
+      s.unpublishAt,
+      s.publishAt === null && s.unpublishAt === null ? null : s.timeZone,
+      s.publishAt === null && s.unpublishAt === null ? null : s.by,
+      seq,
+    )
+    .one();
+  const kind = s.publishAt === null && s.unpublishAt === null ? "unschedule" : "schedule";
+  if (before.publish_at !== row.publish_at || before.unpublish_at !== row.unpublish_at) recordRevision(sql, before, row, kind, change);
+  return row;
+}
+
+/**
+ * The scheduled change of one item that is due: publish (at its scheduled time, kept as
+ * `published_at` when it has none, so a late alarm does not reorder feeds) or unpublish, with
+ * that time cleared in the same statement. Returns null when it is not due (any more): running
+ * the due work twice changes nothing the second time.
+ */
+export function applyScheduled(
+  sql: SqlStorage,
+  seq: number,
+  action: "publish" | "unpublish",
+  now: number,
+  change: (before: ItemRow) => Change,
+): ItemRow | null {
+  const before = rowOfSeq(sql, seq);
+  const due = action === "publish" ? before.publish_at : before.unpublish_at;
+  if (due === null || due === undefined || due > now) return null;
+  const stamp = new Date(now).toISOString();
+  const row =
+    action === "publish"
+      ? sql
+          .exec<ItemRow>(
+            "UPDATE items SET status = 'published', published_at = COALESCE(published_at, ?), publish_at = NULL, updated_at = ? WHERE seq = ? RETURNING *",
+            new Date(due).toISOString(),
+            stamp,
+            seq,
+          )
+          .one()
+      : sql
+          .exec<ItemRow>("UPDATE items SET status = 'draft', unpublish_at = NULL, updated_at = ? WHERE seq = ? RETURNING *", stamp, seq)
+          .one();
+  if (row.publish_at === null && row.unpublish_at === null) {
+    sql.exec("UPDATE items SET schedule_tz = NULL, schedule_by = NULL WHERE seq = ?", seq);
+    row.schedule_tz = null;
+    row.schedule_by = null;
+  }
+  recordRevision(sql, before, row, action === "publish" ? "scheduled_publish" : "scheduled_unpublish", change(before));
+  return row;
+}
+
+/** Items with a publish or unpublish time at or before `now`, earliest first (at most `limit`). */
+export function dueScheduled(sql: SqlStorage, now: number, limit: number): { seq: number; action: "publish" | "unpublish"; at: number }[] {
+  return sql
+    .exec<{ seq: number; action: "publish" | "unpublish"; at: number }>(
+      `SELECT seq, action, at FROM (
+         SELECT seq, 'publish' AS action, publish_at AS at FROM items WHERE publish_at IS NOT NULL AND publish_at <= ?1
+         UNION ALL
+         SELECT seq, 'unpublish' AS action, unpublish_at AS at FROM items WHERE unpublish_at IS NOT NULL AND unpublish_at <= ?1)
+       ORDER BY at, action LIMIT ?2`,
+      now,
+      limit,
+    )
+    .toArray();
+}
+
+/** The earliest publish or unpublish time of any item, or null. */
+export function nextScheduled(sql: SqlStorage): number | null {
+  return sql
+    .exec<{ t: number | null }>(
+      "SELECT min(t) AS t FROM (SELECT min(publish_at) AS t FROM items UNION ALL SELECT min(unpublish_at) AS t FROM items)",
+    )
+    .one().t;
+}
+
+/** How many items carry a schedule (bounded per site). */
+export function countScheduled(sql: SqlStorage): number {
+  return sql.exec<{ n: number }>("SELECT count(*) AS n FROM items WHERE publish_at IS NOT NULL OR unpublish_at IS NOT NULL").one().n;
+}
+
+type UpcomingRow = {
+  id: string;
+  slug: string;
+  collection_id: string;
+  data: string;
+  status: string;
+  publish_at: number | null;
+  unpublish_at: number | null;
+  schedule_tz: string | null;
+};
+
+/** The next scheduled changes of any collection, earliest first (the Overview's "goes live next"). */
+export function upcomingScheduled(sql: SqlStorage, limit: number): UpcomingRow[] {
+  return sql
+    .exec<UpcomingRow>(
+      `SELECT id, slug, collection_id, data, status, publish_at, unpublish_at, schedule_tz FROM items
+       WHERE publish_at IS NOT NULL OR unpublish_at IS NOT NULL
+       ORDER BY min(coalesce(publish_at, unpublish_at), coalesce(unpublish_at, publish_at)) LIMIT ?`,
+      limit,
+    )
+    .toArray();
 }
 
 /**
@@ -111,13 +271,26 @@ export function setItemAuthor(sql: SqlStorage, seq: number, actorId: string | nu
     .one();
 }
 
-/** Drops a removed field's value from every item of the collection. */
-export function removeFieldValues(sql: SqlStorage, collectionId: string, key: string): void {
-  sql.exec(`UPDATE items SET data = json_remove(data, '$.${safeKey(key)}') WHERE collection_id = ?`, collectionId);
+/**
+ * Drops a removed field's value from every item of the collection; the items that had one get
+ * a `schema` revision (their earlier revisions keep the value: add the field back and restore).
+ */
+export function removeFieldValues(sql: SqlStorage, collectionId: string, key: string, change: Change): void {
+  const path = `'$.${safeKey(key)}'`;
+  const before = sql
+    .exec<ItemRow>(`SELECT * FROM items WHERE collection_id = ? AND json_type(data, ${path}) IS NOT NULL`, collectionId)
+    .toArray();
+  for (const b of before) {
+    const after = sql.exec<ItemRow>(`UPDATE items SET data = json_remove(data, ${path}) WHERE seq = ? RETURNING *`, b.seq).one();
+    recordRevision(sql, b, after, "schema", change);
+  }
 }
 
-/** Every item of a collection that is being deleted. */
-export function deleteCollectionItems(sql: SqlStorage, collectionId: string): void {
+/** Every item of a collection that is being deleted, each with its `delete` revision. */
+export function deleteCollectionItems(sql: SqlStorage, collectionId: string, change: Change): void {
+  for (const b of sql.exec<ItemRow>("SELECT * FROM items WHERE collection_id = ?", collectionId).toArray()) {
+    recordRevision(sql, b, b, "delete", change);
+  }
   sql.exec("DELETE FROM items WHERE collection_id = ?", collectionId);
 }
 

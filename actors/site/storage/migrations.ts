@@ -235,6 +235,30 @@ export const SITE_MIGRATIONS: SQLSchemaMigration[] = [
     description: "uploaded media: the R2 object, its SHA-256, type, size, name, focal point and uploader; uploads under way; variants",
     // Statements: ADDED_COLUMNS, then AFTER. Owner of media_uploads and media_variants: actors/site/media/.
   },
+  {
+    idMonotonicInc: 15,
+    description: "history: a revision of every item change; publish and unpublish times of scheduled items",
+    // Items from before history get their baseline revision on their first change (nothing is
+    // copied here, inside blockConcurrencyWhile). Statements: ADDED_COLUMNS, then AFTER.
+  },
+  {
+    idMonotonicInc: 16,
+    description: "pending changes of published items: the public version stays until they are published",
+    sql: `
+      CREATE TABLE IF NOT EXISTS item_pending (
+        seq INTEGER PRIMARY KEY,
+        collection_id TEXT NOT NULL,
+        slug TEXT NOT NULL,
+        data TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        updated_by TEXT,
+        UNIQUE (collection_id, slug)
+      );
+      CREATE TRIGGER IF NOT EXISTS item_pending_on_delete AFTER DELETE ON items BEGIN
+        DELETE FROM item_pending WHERE seq = old.seq;
+      END;
+    `,
+  },
 ];
 
 /** Columns added to existing tables, by migration number: [table, column, definition]. */
@@ -261,6 +285,12 @@ const ADDED_COLUMNS: Record<number, readonly (readonly [string, string, string])
     ["media", "focal_y", "REAL"],
     ["media", "created_by", "TEXT"],
   ],
+  15: [
+    ["items", "publish_at", "INTEGER"],
+    ["items", "unpublish_at", "INTEGER"],
+    ["items", "schedule_tz", "TEXT"],
+    ["items", "schedule_by", "TEXT"],
+  ],
 };
 
 /** Statements after a step's columns exist; each harmless when replayed. */
@@ -281,6 +311,15 @@ const AFTER: Record<number, string> = {
   CREATE TABLE IF NOT EXISTS media_variants (
     object_key TEXT NOT NULL, width INTEGER NOT NULL, format TEXT NOT NULL, key TEXT NOT NULL, bytes INTEGER NOT NULL,
     PRIMARY KEY (object_key, width, format));`,
+  15: `CREATE TABLE IF NOT EXISTS item_revisions (
+    seq INTEGER PRIMARY KEY, item_id TEXT NOT NULL, collection_id TEXT NOT NULL, number INTEGER NOT NULL,
+    kind TEXT NOT NULL, status TEXT NOT NULL, slug TEXT NOT NULL, data TEXT NOT NULL, published_at TEXT, created_by TEXT,
+    changed TEXT NOT NULL DEFAULT '[]', at INTEGER NOT NULL, actor_kind TEXT NOT NULL, actor_id TEXT, actor_label TEXT NOT NULL,
+    note TEXT, UNIQUE (item_id, number));
+  CREATE INDEX IF NOT EXISTS item_revisions_by_at ON item_revisions (at);
+  CREATE INDEX IF NOT EXISTS item_revisions_by_kind ON item_revisions (kind, at);
+  CREATE INDEX IF NOT EXISTS items_publish_due ON items (publish_at) WHERE publish_at IS NOT NULL;
+  CREATE INDEX IF NOT EXISTS items_unpublish_due ON items (unpublish_at) WHERE unpublish_at IS NOT NULL;`,
 };
 
 /** Runs every site migration not run yet; ALTER TABLE steps only where their column is missing. */

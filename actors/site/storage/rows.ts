@@ -31,4 +31,10 @@ export type ItemRow = {
   /** The account that created / last changed it (migration 13); null before accounts, or by an admin key or the operator. */
   created_by?: string | null;
   updated_by?: string | null;
+  /** When the schedule publishes / unpublishes it (epoch ms, migration 15); null when not scheduled. */
+  publish_at?: number | null;
+  unpublish_at?: number | null;
+  /** The IANA zone the schedule was picked in (display only), and who set it (JSON actor). */
+  schedule_tz?: string | null;
+  schedule_by?: string | null;
 };

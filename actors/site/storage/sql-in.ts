@@ -4,7 +4,7 @@
  */
 export function selectIn<T extends Record<string, SqlStorageValue>>(
   sql: SqlStorage,
-  values: Iterable<string>,
+  values: Iterable<string | number>,
   query: (placeholders: string) => string,
   leading: readonly SqlStorageValue[] = [],
 ): T[] {

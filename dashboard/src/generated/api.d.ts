@@ -315,7 +315,7 @@ export interface paths {
         put?: never;
         /**
          * Publish an item
-         * @description `publishedAt` is set on first publish and kept across unpublish/publish.
+         * @description `publishedAt` is set on first publish and kept across unpublish/publish. A scheduled publish is cancelled (done now); a scheduled unpublish stays.
          */
         post: operations["publishItem"];
         delete?: never;
@@ -333,7 +333,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Take an item back to draft */
+        /**
+         * Take an item back to draft
+         * @description Cancels the item's schedule unless `keepSchedule=true`.
+         */
         post: operations["unpublishItem"];
         delete?: never;
         options?: never;
@@ -485,6 +488,162 @@ export interface paths {
         };
         /** A stored file, on the site's custom hostname or proxy route */
         get: operations["getHostMediaFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{siteId}/collections/{slug}/items/{id}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An item's revisions, newest first
+         * @description Every change of an item (create, edit, publish, unpublish, restore, schedule, scheduled publish, delete, a removed field) leaves a revision written in the same transaction: who, when, which fields changed and the item as it was after. Kept per item on Free and Starter: the newest 50 revisions, none older than 90 days; Pro: 200 and 365 days; SEO Engine: all. An item's newest revision is never pruned; a deleted item's history is kept 30 days (the trash). Pruned daily.
+         */
+        get: operations["listItemRevisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{siteId}/collections/{slug}/items/{id}/revisions/{revisionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One revision with the item's values as they were */
+        get: operations["getItemRevision"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{siteId}/collections/{slug}/items/{id}/revisions/{revisionId}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a revision's values and slug the item's current ones
+         * @description Writes a new `restore` revision; older ones are never changed. The status does not change. Values today's fields no longer accept (a removed field, media or an item that no longer exists) are left out and listed in `restore.dropped`. 409 when the revision's slug is now another item's.
+         */
+        post: operations["restoreItemRevision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{siteId}/trash": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Items deleted in the last 30 days, newest first */
+        get: operations["listTrash"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{siteId}/trash/{itemId}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo a delete: the item comes back with its id, slug, status and publish date
+         * @description A published item is published again with every effect of a publish. 404 for an item that is not in the trash; 409 when its slug is now another item's or its collection was deleted.
+         */
+        post: operations["restoreDeletedItem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{siteId}/collections/{slug}/items/{id}/pending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Save changes to a published item without publishing them
+         * @description The body is PATCH's (`data` merges into the pending version, or the live one when there is none; `null` clears a field). The public version (content API, rendered pages, sitemap, feeds, search) stays as it is until `POST …/publish`, which makes the pending changes live; the crawler preview (`GET …/ssr/preview?item=`) shows them. `PATCH` itself stays live at once. 409 on a draft (save it directly) or for a slug another item uses.
+         */
+        put: operations["savePendingChanges"];
+        post?: never;
+        /**
+         * Discard a published item's pending changes
+         * @description What was discarded stays in the item's history (the `pending` revision before the `discard` one).
+         */
+        delete: operations["discardPendingChanges"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{siteId}/collections/{slug}/items/{id}/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Publish or unpublish an item at a time
+         * @description At that time the site's alarm publishes (or unpublishes) the item with every effect of doing it by hand: cached answers retired, sitemap and feeds rebuilt, search index updated, a revision recorded. A scheduled publish sets `publishedAt` to the scheduled time. Applied once, also after downtime. 400 for a time in the past, more than 5 years ahead, an unpublish not after the publish, a publish time on a published item, or an unknown time zone; 409 past 1000 scheduled items per site. A manual publish cancels the scheduled publish and keeps the unpublish time; a manual unpublish cancels both unless `?keepSchedule=true`.
+         */
+        put: operations["putItemSchedule"];
+        post?: never;
+        /** Cancel an item's schedule */
+        delete: operations["deleteItemSchedule"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{siteId}/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the schedule publishes or unpublishes next, earliest first */
+        get: operations["listUpcomingChanges"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1364,6 +1523,24 @@ export interface components {
             };
             /** @description The item's place in the search index; null for drafts and below Pro. */
             searchIndex: components["schemas"]["SearchIndexView"] | null;
+            /** @description When the site publishes or unpublishes it by itself; null when not scheduled. */
+            schedule: {
+                publishAt: string | null;
+                unpublishAt: string | null;
+                /** @description The IANA zone the times were picked in (for display). */
+                timeZone: string | null;
+            } | null;
+            /** @description A published item's saved next version (`PUT …/pending`), not public until published; null when none. `data` and `slug` above stay the live version. */
+            pendingChanges: {
+                slug: string;
+                data: {
+                    [key: string]: unknown;
+                };
+                /** @description ISO 8601 instant, UTC */
+                updatedAt: string;
+                /** @description The account or key id that saved them; null for the operator and admin keys. */
+                updatedBy: string | null;
+            } | null;
         };
         Collection: {
             id: string;
@@ -1895,6 +2072,181 @@ export interface components {
                 details?: unknown;
             };
         };
+        ListItemRevisionsResponse: {
+            revisions: {
+                /** @description `rv_…` */
+                id: string;
+                /** @description 1, 2, 3… per item */
+                number: number;
+                /**
+                 * @description `baseline`: the item as it was before history existed (its first change).
+                 * @enum {string}
+                 */
+                kind: "baseline" | "create" | "edit" | "publish" | "unpublish" | "delete" | "undelete" | "restore" | "schema" | "schedule" | "unschedule" | "scheduled_publish" | "scheduled_unpublish" | "pending" | "discard";
+                /**
+                 * @description The item's status after the change.
+                 * @enum {string}
+                 */
+                status: "draft" | "published";
+                slug: string;
+                /** @description Field keys whose values changed, and `slug`, `status`, `schedule`. */
+                changed: string[];
+                /** @description ISO 8601 instant, UTC */
+                at: string;
+                /** @description Who made the change, as recorded at the time. */
+                actor: {
+                    /** @description operator, siteKey, account, apiKey, schedule (a scheduled change; id and label say who set it) or system */
+                    kind: string;
+                    id: string | null;
+                    label: string;
+                };
+                note: string | null;
+            }[];
+            page: number;
+            limit: number;
+            total: number;
+            totalPages: number;
+        };
+        GetItemRevisionResponse: {
+            /** @description A revision with the item's values. */
+            revision: {
+                /** @description `rv_…` */
+                id: string;
+                /** @description 1, 2, 3… per item */
+                number: number;
+                /**
+                 * @description `baseline`: the item as it was before history existed (its first change).
+                 * @enum {string}
+                 */
+                kind: "baseline" | "create" | "edit" | "publish" | "unpublish" | "delete" | "undelete" | "restore" | "schema" | "schedule" | "unschedule" | "scheduled_publish" | "scheduled_unpublish" | "pending" | "discard";
+                /**
+                 * @description The item's status after the change.
+                 * @enum {string}
+                 */
+                status: "draft" | "published";
+                slug: string;
+                /** @description Field keys whose values changed, and `slug`, `status`, `schedule`. */
+                changed: string[];
+                /** @description ISO 8601 instant, UTC */
+                at: string;
+                /** @description Who made the change, as recorded at the time. */
+                actor: {
+                    /** @description operator, siteKey, account, apiKey, schedule (a scheduled change; id and label say who set it) or system */
+                    kind: string;
+                    id: string | null;
+                    label: string;
+                };
+                note: string | null;
+                /** @description The item's values after the change, as stored. */
+                data: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        RestoreItemRevisionResponse: {
+            item: components["schemas"]["DashboardItem"];
+            /** @description One change of an item; the item as it was after it is in `data` of the full revision. */
+            revision: {
+                /** @description `rv_…` */
+                id: string;
+                /** @description 1, 2, 3… per item */
+                number: number;
+                /**
+                 * @description `baseline`: the item as it was before history existed (its first change).
+                 * @enum {string}
+                 */
+                kind: "baseline" | "create" | "edit" | "publish" | "unpublish" | "delete" | "undelete" | "restore" | "schema" | "schedule" | "unschedule" | "scheduled_publish" | "scheduled_unpublish" | "pending" | "discard";
+                /**
+                 * @description The item's status after the change.
+                 * @enum {string}
+                 */
+                status: "draft" | "published";
+                slug: string;
+                /** @description Field keys whose values changed, and `slug`, `status`, `schedule`. */
+                changed: string[];
+                /** @description ISO 8601 instant, UTC */
+                at: string;
+                /** @description Who made the change, as recorded at the time. */
+                actor: {
+                    /** @description operator, siteKey, account, apiKey, schedule (a scheduled change; id and label say who set it) or system */
+                    kind: string;
+                    id: string | null;
+                    label: string;
+                };
+                note: string | null;
+            };
+            restore: {
+                /** @description Values of that version that today's fields no longer accept (removed field, missing media or item): left out. */
+                dropped: {
+                    field: string;
+                    reason: string;
+                }[];
+            };
+        };
+        ListTrashResponse: {
+            items: {
+                id: string;
+                collection: string;
+                slug: string;
+                /**
+                 * @description Its status when deleted; restored with it.
+                 * @enum {string}
+                 */
+                status: "draft" | "published";
+                /** @description ISO 8601 instant, UTC */
+                deletedAt: string;
+                /** @description Who made the change, as recorded at the time. */
+                deletedBy: {
+                    /** @description operator, siteKey, account, apiKey, schedule (a scheduled change; id and label say who set it) or system */
+                    kind: string;
+                    id: string | null;
+                    label: string;
+                };
+                /** @description When it leaves the trash for good (30 days after the delete). */
+                purgeAt: string;
+            }[];
+            page: number;
+            limit: number;
+            total: number;
+            totalPages: number;
+        };
+        RestoreDeletedItemResponse: {
+            item: components["schemas"]["DashboardItem"];
+            restore: {
+                /** @description Values of that version that today's fields no longer accept (removed field, missing media or item): left out. */
+                dropped: {
+                    field: string;
+                    reason: string;
+                }[];
+            };
+        };
+        SavePendingChangesResponse: {
+            item: components["schemas"]["DashboardItem"];
+        };
+        DiscardPendingChangesResponse: {
+            item: components["schemas"]["DashboardItem"];
+        };
+        PutItemScheduleResponse: {
+            item: components["schemas"]["DashboardItem"];
+        };
+        DeleteItemScheduleResponse: {
+            item: components["schemas"]["DashboardItem"];
+        };
+        ListUpcomingChangesResponse: {
+            upcoming: {
+                item: {
+                    id: string;
+                    slug: string;
+                    collection: string;
+                    title: string | null;
+                };
+                /** @enum {string} */
+                action: "publish" | "unpublish";
+                /** @description ISO 8601 instant, UTC */
+                at: string;
+                timeZone: string | null;
+            }[];
+        };
         LookupInvitationResponse: {
             invitation: {
                 workspaceId: string;
@@ -2390,6 +2742,14 @@ export interface components {
         };
         UpdateMediaRequest: {
             alt: string;
+        };
+        PutItemScheduleRequest: {
+            /** @description ISO 8601 with seconds and an offset (`2026-11-30T09:00:00+01:00` or `…Z`); null clears it; missing keeps it. */
+            publishAt?: string | null;
+            /** @description As publishAt; must be after it. */
+            unpublishAt?: string | null;
+            /** @description The IANA zone the owner picked the times in (display only). */
+            timeZone?: string;
         };
         LookupInvitationRequest: {
             token: string;
@@ -4369,7 +4729,9 @@ export interface operations {
                      *         },
                      *         "searchIndex": {
                      *           "state": "pending"
-                     *         }
+                     *         },
+                     *         "schedule": null,
+                     *         "pendingChanges": null
                      *       }
                      *     }
                      */
@@ -4918,7 +5280,10 @@ export interface operations {
     };
     unpublishItem: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `true` keeps the item's schedule. */
+                keepSchedule?: "true" | "false";
+            };
             header?: never;
             path: {
                 /** @description The site's id (16 characters of `a-z2-7`). */
@@ -5771,6 +6136,781 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_range_not_satisfiable"];
+                };
+            };
+        };
+    };
+    listItemRevisions: {
+        parameters: {
+            query?: {
+                /** @description 1-based; missing or invalid means 1. */
+                page?: number;
+                /** @description Default 24; clamped to 1..100. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The collection's slug. */
+                slug: string;
+                /** @description The item's id (`it_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of revisions. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListItemRevisionsResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    getItemRevision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The collection's slug. */
+                slug: string;
+                /** @description The item's id (`it_…`). */
+                id: string;
+                /** @description The revision's id (`rv_…`). */
+                revisionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revision. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetItemRevisionResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    restoreItemRevision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The collection's slug. */
+                slug: string;
+                /** @description The item's id (`it_…`). */
+                id: string;
+                /** @description The revision's id (`rv_…`). */
+                revisionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item as restored, the revision the restore wrote. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestoreItemRevisionResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `conflict`. */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_conflict"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    listTrash: {
+        parameters: {
+            query?: {
+                /** @description 1-based; missing or invalid means 1. */
+                page?: number;
+                /** @description Default 24; clamped to 1..100. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deleted items. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListTrashResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    restoreDeletedItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The deleted item's id (`it_…`). */
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item, back. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestoreDeletedItemResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `conflict`. */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_conflict"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    savePendingChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The collection's slug. */
+                slug: string;
+                /** @description The item's id (`it_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateItemRequest"];
+            };
+        };
+        responses: {
+            /** @description The item, with `pendingChanges`. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavePendingChangesResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `conflict`. */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_conflict"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    discardPendingChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The collection's slug. */
+                slug: string;
+                /** @description The item's id (`it_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscardPendingChangesResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    putItemSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The collection's slug. */
+                slug: string;
+                /** @description The item's id (`it_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutItemScheduleRequest"];
+            };
+        };
+        responses: {
+            /** @description The item with its schedule. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PutItemScheduleResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `conflict`. */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_conflict"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    deleteItemSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The collection's slug. */
+                slug: string;
+                /** @description The item's id (`it_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteItemScheduleResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    listUpcomingChanges: {
+        parameters: {
+            query?: {
+                /** @description Default 10; clamped to 1..50. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The next scheduled changes. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListUpcomingChangesResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
                 };
             };
         };

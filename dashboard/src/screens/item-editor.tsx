@@ -5,7 +5,7 @@ import { DateInput } from "../fields/date-input";
 import { MediaInput, type MediaValue } from "../fields/media-input";
 import { ReferencePicker } from "../fields/reference-picker";
 import { itemTitle } from "../item-title";
-import { go, goSaved, goSavedWith, guardUnsaved, href, takeFlash } from "../router";
+import { go, goSavedWith, guardUnsaved, href, takeFlash } from "../router";
 import { access, can, collections, inSite, ROLE_NAMES, site } from "../site-state";
 import { slugify } from "../slugify";
 import type { Collection, Field, Item, ItemData, MediaList } from "../types";
@@ -13,6 +13,11 @@ import { Confirm, ErrorNotice, Field as Labelled, Heading, Notice, type Submit, 
 import { useForm } from "../use-form";
 
 const RichText = lazy(() => import("../fields/rich-text").then((m) => ({ default: m.RichText })));
+// History, schedule and pending changes (issue 27): dashboard/src/history/.
+const HistoryPanel = lazy(() => import("../history/panel").then((m) => ({ default: m.HistoryPanel })));
+const ScheduleForm = lazy(() => import("../history/schedule-form").then((m) => ({ default: m.ScheduleForm })));
+/** What the editor shows of an item: a published item's pending changes when it has them. */
+const shownOf = (i: Item) => i.pendingChanges ?? { slug: i.slug, data: i.data };
 
 const isEmpty = (v: unknown): boolean => v === undefined || v === null || v === "" || (Array.isArray(v) && v.length === 0);
 
@@ -40,16 +45,21 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
   const [message, setMessage] = useState<string | null>(takeFlash);
   // After a save, focus stays with the form's outcome (a disabled Save button would drop it to <body>).
   const messageBox = useRef<HTMLDivElement>(null);
-  const [confirm, setConfirm] = useState<"delete" | "unpublish" | null>(null);
+  const [confirm, setConfirm] = useState<"delete" | "unpublish" | "discard" | null>(null);
+  const [historyOpen, setHistoryOpen] = useState(false);
+  // Bumped when the values come from the service rather than the keyboard (restore, discard), so
+  // inputs that keep their own state (the rich-text editor) start again from the new values.
+  const [generation, setGeneration] = useState(0);
   const [media, setMedia] = useState<MediaList["media"]>([]);
   // `how` says what the save does to the item's status: true publishes, false keeps or makes it a
-  // draft, null (Save on an existing item) leaves it as it is.
-  const form = useForm<{ values: ItemData; slug: string }, Item, boolean | null>(
+  // draft, null (Save on an existing item) leaves it as it is; "pending" keeps a published item's
+  // changes out of public view until they are published.
+  const form = useForm<{ values: ItemData; slug: string }, Item, boolean | null | "pending">(
     { values: {}, slug: "" },
     async ({ values, slug }, how) => {
       setMessage(null);
       setLoadError(null);
-      const publish = how ?? null;
+      const publish = how === "pending" ? null : (how ?? null);
       if (!c) throw new Error("no collection");
       if (!item) {
         const body = { slug, data: toPayload(c, values, false), publish: publish === true };
@@ -57,6 +67,13 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
           .item;
       }
       const path = inSite({ slug: c.slug, id: item.id });
+      if (item.status === "published" && (how === "pending" || (how === null && item.pendingChanges))) {
+        // Pending changes go through PUT …/pending; "Save and publish changes" then publishes them.
+        const body = { slug, data: toPayload(c, values, true) };
+        const kept = (await call(client.PUT("/sites/{siteId}/collections/{slug}/items/{id}/pending", { params: { path }, body }))).item;
+        if (how === "pending") return kept;
+        return (await call(client.POST("/sites/{siteId}/collections/{slug}/items/{id}/publish", { params: { path } }))).item;
+      }
       let saved = (
         await call(
           client.PATCH("/sites/{siteId}/collections/{slug}/items/{id}", {
@@ -82,8 +99,18 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
           return;
         }
         setItem(saved);
-        form.reset({ values: saved.data, slug: form.values.slug });
-        setMessage(how === true ? "Published." : how === false ? "Unpublished: the item is a draft again." : "Saved.");
+        form.reset({ values: shownOf(saved).data, slug: shownOf(saved).slug });
+        setMessage(
+          how === "pending"
+            ? "Saved as pending changes: the live version stays until you publish them."
+            : how === true
+              ? "Published."
+              : how === false
+                ? "Unpublished: the item is a draft again."
+                : saved.status === "published"
+                  ? "Saved and published."
+                  : "Saved.",
+        );
       },
     },
   );
@@ -109,7 +136,7 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
       }),
     ).then((r) => {
       setItem(r.item);
-      form.reset({ values: r.item.data, slug: r.item.slug });
+      form.reset({ values: shownOf(r.item).data, slug: shownOf(r.item).slug });
       setSlugTouched(true);
     }, setLoadError);
   }, [props.collectionSlug, props.itemId]);
@@ -124,27 +151,47 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
       values: { ...prev.values, [key]: v },
       slug: !slugTouched && key === titleField && typeof v === "string" ? slugify(v) : prev.slug,
     }));
-  const save = (publish: boolean | null) => form.submit(publish);
+  const save = (publish: boolean | null | "pending") => form.submit(publish);
+  const discard = async () => {
+    try {
+      const r = await call(
+        client.DELETE("/sites/{siteId}/collections/{slug}/items/{id}/pending", {
+          params: { path: inSite({ slug: c.slug, id: item!.id }) },
+        }),
+      );
+      setItem(r.item);
+      form.reset({ values: r.item.data, slug: r.item.slug });
+      setGeneration((g) => g + 1);
+      setMessage("Pending changes discarded: the editor shows the live version.");
+    } catch (err) {
+      setLoadError(err);
+    }
+  };
 
   const remove = async () => {
     try {
       await call(
         client.DELETE("/sites/{siteId}/collections/{slug}/items/{id}", { params: { path: inSite({ slug: c.slug, id: item!.id }) } }),
       );
-      goSaved(s.id, "items", c.slug);
+      goSavedWith(`Deleted “${itemTitle(c, item!)}”. Undo delete under “Recently deleted”.`, s.id, "items", c.slug);
     } catch (err) {
       setLoadError(err);
     }
   };
 
   const published = item?.status === "published";
+  const pendingChanges = item?.pendingChanges ?? null;
   // A role that cannot publish (Contributor) sees no Publish at all; the API would refuse it (403).
   const mayPublish = can("items.publish.any", "items.publish.own");
   return (
     <section>
       <Heading>
         {item ? itemTitle(c, item) : `New item in ${c.name}`}{" "}
-        {item && <span class={`badge ${item.status}`}>{published ? "Published" : "Draft"}</span>}
+        {item && (
+          <span class={`badge ${item.status}${pendingChanges ? " pending" : ""}`}>
+            {published ? (pendingChanges ? "Published · unpublished changes" : "Published") : "Draft"}
+          </span>
+        )}
       </Heading>
       <p>
         <a href={href(s.id, "items", c.slug)}>Back to {c.name}</a>
@@ -172,7 +219,14 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
           {message && <Notice kind="ok">{message}</Notice>}
         </div>
         {c.fields.map((f) => (
-          <FieldInput key={f.key} field={f} value={values[f.key]} error={errors[f.key]} media={media} onChange={(v) => set(f.key, v)} />
+          <FieldInput
+            key={`${f.key}-${generation}`}
+            field={f}
+            value={values[f.key]}
+            error={errors[f.key]}
+            media={media}
+            onChange={(v) => set(f.key, v)}
+          />
         ))}
         <Labelled label="Slug" hint="The item's address: a-z, 0-9 and hyphens." error={errors.slug}>
           {(id, d) => (
@@ -196,8 +250,27 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
         <div class="actions">
           {item ? (
             <>
-              <button type="submit" disabled={busy}>
-                Save
+              {published ? (
+                <>
+                  <button type="submit" disabled={busy}>
+                    Save and publish changes
+                  </button>
+                  <button type="button" class="secondary" disabled={busy} onClick={() => void save("pending")}>
+                    Save as pending changes
+                  </button>
+                  {pendingChanges && (
+                    <button type="button" class="secondary" disabled={busy} onClick={() => setConfirm("discard")}>
+                      Discard pending changes
+                    </button>
+                  )}
+                </>
+              ) : (
+                <button type="submit" disabled={busy}>
+                  Save
+                </button>
+              )}
+              <button type="button" class="secondary" disabled={busy} onClick={() => setHistoryOpen(true)}>
+                History
               </button>
               {mayPublish &&
                 (published ? (
@@ -232,6 +305,43 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
           )}
         </div>
       </form>
+      {item && mayPublish && (
+        <Suspense fallback={<p class="muted">Loading the schedule…</p>}>
+          <ScheduleForm key={`${item.id}-${item.updatedAt}`} item={item} collectionSlug={c.slug} onChanged={setItem} />
+        </Suspense>
+      )}
+      {item && historyOpen && (
+        <Suspense fallback={<p class="muted">Loading the history…</p>}>
+          <HistoryPanel
+            open={historyOpen}
+            collection={c}
+            item={item}
+            onClose={() => setHistoryOpen(false)}
+            onRestored={(restored, dropped) => {
+              setItem(restored);
+              form.reset({ values: shownOf(restored).data, slug: shownOf(restored).slug });
+              setGeneration((g) => g + 1);
+              setMessage(
+                (restored.status === "published"
+                  ? "Restored as pending changes: the live version stays until you publish them."
+                  : "Restored: this version is the current draft.") + (dropped.length ? ` Left out: ${dropped.join("; ")}.` : ""),
+              );
+            }}
+          />
+        </Suspense>
+      )}
+      <Confirm
+        open={confirm === "discard"}
+        title="Discard the pending changes?"
+        confirmLabel="Discard pending changes"
+        danger
+        onClose={(ok) => {
+          setConfirm(null);
+          if (ok) void discard();
+        }}
+      >
+        <p>The editor goes back to the live version. The discarded changes stay in the item's history.</p>
+      </Confirm>
       <Confirm
         open={confirm === "delete"}
         title="Delete this item?"
@@ -242,7 +352,7 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
           if (ok) void remove();
         }}
       >
-        <p>The item is removed from your site and the content API at once. This cannot be undone.</p>
+        <p>The item is removed from your site and the content API at once. For 30 days you can undo the delete from the items list.</p>
       </Confirm>
       <Confirm
         open={confirm === "unpublish"}
@@ -254,6 +364,7 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
         }}
       >
         <p>Visitors stop seeing it within seconds; it stays here as a draft{dirty ? ", with your unsaved changes saved" : ""}.</p>
+        {item?.schedule && <p>Unpublishing by hand cancels the item's schedule.</p>}
       </Confirm>
     </section>
   );

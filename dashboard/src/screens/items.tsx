@@ -1,7 +1,8 @@
 import { useState } from "preact/hooks";
 import { call, client } from "../api";
 import { itemTitle } from "../item-title";
-import { href } from "../router";
+import { href, takeFlash } from "../router";
+import { RecentlyDeleted, statusWords } from "../history/trash";
 import { can, collections, inSite, site } from "../site-state";
 import { ErrorNotice, Field, Heading, Notice, Pager, type Submit, when } from "../ui";
 import { useLoad } from "../use-load";
@@ -15,7 +16,7 @@ export function Items(props: { collectionSlug: string }) {
   const [search, setSearch] = useState("");
   const [typed, setTyped] = useState("");
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [message, setMessage] = useState<string | null>(null);
+  const [message, setMessage] = useState<string | null>(takeFlash);
   const [error, setError] = useState<unknown>(null);
   const query = {
     page,
@@ -165,7 +166,7 @@ export function Items(props: { collectionSlug: string }) {
                     <a href={href(s.id, "items", c.slug, i.id)}>{title}</a>
                   </td>
                   <td>
-                    <span class={`badge ${i.status}`}>{i.status === "published" ? "Published" : "Draft"}</span>
+                    <span class={`badge ${i.status}${i.pendingChanges ? " pending" : ""}`}>{statusWords(i)}</span>
                   </td>
                   <td>
                     <code>{i.slug}</code>
@@ -181,6 +182,7 @@ export function Items(props: { collectionSlug: string }) {
         )}
       </div>
       {list.data && <Pager page={list.data.page} totalPages={list.data.totalPages} onPage={setPage} />}
+      <RecentlyDeleted siteId={s.id} collection={c} onRestored={list.reload} />
     </section>
   );
 }

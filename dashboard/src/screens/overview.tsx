@@ -4,6 +4,7 @@ import { collections, inSite, site } from "../site-state";
 import { PLAN_NAMES } from "../types";
 import { ErrorNotice, Heading, when } from "../ui";
 import { useLoad } from "../use-load";
+import { GoesLiveNext } from "../history/upcoming";
 
 export function Overview() {
   const s = site.value!;
@@ -101,6 +102,7 @@ export function Overview() {
             ))}
           </ul>
         </div>
+        <GoesLiveNext siteId={s.id} />
         <div class="card">
           <h2>Latest changes</h2>
           {stats && stats.recent.length === 0 && (

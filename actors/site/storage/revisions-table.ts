@@ -1,0 +1,216 @@
+/**
+ * The item history's table (`item_revisions`): every statement on it is here. The items
+ * repository (items-table.ts) calls `recordRevision` inside each statement that changes an
+ * item, so the revision and the change share one transaction and no write path can skip it.
+ * What is done with revisions (listing, restore, the trash, pruning) is in actors/site/history/.
+ *
+ * A revision is a full snapshot of the item after the change (restore is one read, pruning one
+ * DELETE, no row depends on another). Keyed by the item's id, never its seq (seqs are reused
+ * after the newest item is deleted).
+ */
+import type { ItemRow } from "./rows";
+import type { REVISION_KIND_VALUES } from "../../../src/contract/history";
+
+/** Who made a change, copied at write time (accounts get renamed, keys revoked). */
+export interface RevisionActor {
+  /** operator | siteKey | account | apiKey | schedule | system */
+  kind: string;
+  id: string | null;
+  label: string;
+}
+
+export type RevisionKind = (typeof REVISION_KIND_VALUES)[number];
+
+/** What the caller of a repository write says about it; the kind defaults to the statement's own. */
+export interface Change {
+  actor: RevisionActor;
+  kind?: RevisionKind;
+  note?: string | null;
+}
+
+/**
+ * Durable Object SQLite refuses a row over 2 MB in production, but the local runtime stores far
+ * larger ones, so the limit is ours to enforce: a change whose snapshot would not fit is refused
+ * rather than left unrecorded. An item body is at most 1 MB, so a valid item never reaches it.
+ */
+export const MAX_REVISION_BYTES = 1_500_000;
+
+export type RevisionRow = {
+  seq: number;
+  item_id: string;
+  collection_id: string;
+  number: number;
+  kind: RevisionKind;
+  status: "draft" | "published";
+  slug: string;
+  data: string;
+  published_at: string | null;
+  created_by: string | null;
+  changed: string;
+  at: number;
+  actor_kind: string;
+  actor_id: string | null;
+  actor_label: string;
+  note: string | null;
+};
+
+/** Revision rows without their data (lists). */
+export type RevisionSummaryRow = Omit<RevisionRow, "data">;
+const SUMMARY_COLUMNS =
+  "seq, item_id, collection_id, number, kind, status, slug, published_at, created_by, changed, at, actor_kind, actor_id, actor_label, note";
+
+const BEFORE_HISTORY: RevisionActor = { kind: "system", id: null, label: "before history" };
+
+/** Field keys whose values differ, then "slug", "status" and "schedule" when those changed. */
+export function changedFields(before: ItemRow | null, after: ItemRow): string[] {
+  if (!before) return [];
+  const changed: string[] = [];
+  if (before.data !== after.data) {
+    const a = JSON.parse(before.data) as Record<string, unknown>;
+    const b = JSON.parse(after.data) as Record<string, unknown>;
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      if (JSON.stringify(a[k] ?? null) !== JSON.stringify(b[k] ?? null)) changed.push(k);
+    }
+  }
+  if (before.slug !== after.slug) changed.push("slug");
+  if (before.status !== after.status) changed.push("status");
+  if ((before.publish_at ?? null) !== (after.publish_at ?? null) || (before.unpublish_at ?? null) !== (after.unpublish_at ?? null))
+    changed.push("schedule");
+  return changed;
+}
+
+function insertRevision(
+  sql: SqlStorage,
+  row: ItemRow,
+  number: number,
+  kind: RevisionKind,
+  actor: RevisionActor,
+  changed: string[],
+  at: number,
+  note: string | null,
+): void {
+  if (row.data.length + row.slug.length > MAX_REVISION_BYTES) {
+    throw new Error(`item ${row.id}: a revision of ${row.data.length} bytes exceeds ${MAX_REVISION_BYTES}`);
+  }
+  sql.exec(
+    `INSERT INTO item_revisions (item_id, collection_id, number, kind, status, slug, data, published_at, created_by, changed, at,
+       actor_kind, actor_id, actor_label, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    row.id,
+    row.collection_id,
+    number,
+    kind,
+    row.status,
+    row.slug,
+    row.data,
+    row.published_at,
+    row.created_by ?? null,
+    JSON.stringify(changed),
+    at,
+    actor.kind,
+    actor.id,
+    actor.label,
+    note,
+  );
+}
+
+/**
+ * Records the item as it is after a change (`after`; for a delete, as it was). `before` is the
+ * row before the change, or null for a new item. An item that has no revision yet (written
+ * before history existed) first gets a `baseline` of `before`, so its old state can be restored.
+ * Call only from the items repository, inside the statement's transaction.
+ */
+export function recordRevision(sql: SqlStorage, before: ItemRow | null, after: ItemRow, kind: RevisionKind, change: Change): void {
+  let last = sql.exec<{ n: number | null }>("SELECT max(number) AS n FROM item_revisions WHERE item_id = ?", after.id).one().n ?? 0;
+  if (last === 0 && before) {
+    const at = Date.parse(before.updated_at);
+    insertRevision(sql, before, ++last, "baseline", BEFORE_HISTORY, [], Number.isFinite(at) ? at : Date.now(), null);
+  }
+  insertRevision(sql, after, last + 1, change.kind ?? kind, change.actor, changedFields(before, after), Date.now(), change.note ?? null);
+}
+
+// ---- Reads --------------------------------------------------------------------------------
+
+/** One page of an item's revisions, newest first, and how many it has. */
+export function revisionPage(
+  sql: SqlStorage,
+  itemId: string,
+  limit: number,
+  offset: number,
+): { rows: RevisionSummaryRow[]; total: number } {
+  const total = sql.exec<{ n: number }>("SELECT count(*) AS n FROM item_revisions WHERE item_id = ?", itemId).one().n;
+  const rows = sql
+    .exec<RevisionSummaryRow>(
+      `SELECT ${SUMMARY_COLUMNS} FROM item_revisions WHERE item_id = ? ORDER BY number DESC LIMIT ? OFFSET ?`,
+      itemId,
+      limit,
+      offset,
+    )
+    .toArray();
+  return { rows, total };
+}
+
+export function findRevision(sql: SqlStorage, itemId: string, seq: number): RevisionRow | undefined {
+  return sql.exec<RevisionRow>("SELECT * FROM item_revisions WHERE item_id = ? AND seq = ?", itemId, seq).toArray()[0];
+}
+
+/** The newest revision of an item (the trash reads a deleted item's last state from it). */
+export function latestRevision(sql: SqlStorage, itemId: string): RevisionRow | undefined {
+  return sql.exec<RevisionRow>("SELECT * FROM item_revisions WHERE item_id = ? ORDER BY number DESC LIMIT 1", itemId).toArray()[0];
+}
+
+/**
+ * Items whose newest revision is a delete since `since` and that do not exist any more (the
+ * trash), newest delete first. The `delete` revision holds the full item as it was.
+ */
+export function deletedSince(sql: SqlStorage, since: number, limit: number, offset: number): { rows: RevisionSummaryRow[]; total: number } {
+  const where = `kind = 'delete' AND at >= ? AND number = (SELECT max(number) FROM item_revisions x WHERE x.item_id = r.item_id)
+    AND NOT EXISTS (SELECT 1 FROM items i WHERE i.id = r.item_id)`;
+  const total = sql.exec<{ n: number }>(`SELECT count(*) AS n FROM item_revisions r WHERE ${where}`, since).one().n;
+  const rows = sql
+    .exec<RevisionSummaryRow>(
+      `SELECT ${SUMMARY_COLUMNS} FROM item_revisions r WHERE ${where} ORDER BY at DESC, seq DESC LIMIT ? OFFSET ?`,
+      since,
+      limit,
+      offset,
+    )
+    .toArray();
+  return { rows, total };
+}
+
+// ---- Pruning (history/retention.ts decides what) -----------------------------------------------
+
+/**
+ * Deletes, at most `limit` rows: revisions of items that no longer exist whose delete is older
+ * than `deletedBefore`; and of live items, those beyond the newest `keep` per item or older than
+ * `olderThan` (null: no such bound), never an item's newest revision. Returns how many went.
+ */
+export function pruneRevisions(
+  sql: SqlStorage,
+  deletedBefore: number,
+  keep: number | null,
+  olderThan: number | null,
+  limit: number,
+): number {
+  let removed = sql.exec(
+    `DELETE FROM item_revisions WHERE seq IN (
+       SELECT r.seq FROM item_revisions r
+       WHERE NOT EXISTS (SELECT 1 FROM items i WHERE i.id = r.item_id)
+         AND (SELECT max(at) FROM item_revisions x WHERE x.item_id = r.item_id) < ?
+       LIMIT ?)`,
+    deletedBefore,
+    limit,
+  ).rowsWritten;
+  if (keep === null && olderThan === null) return removed;
+  removed += sql.exec(
+    `DELETE FROM item_revisions WHERE seq IN (
+       SELECT seq FROM (
+         SELECT r.seq, r.at, row_number() OVER (PARTITION BY r.item_id ORDER BY r.number DESC) AS rank
+         FROM item_revisions r WHERE EXISTS (SELECT 1 FROM items i WHERE i.id = r.item_id))
+       WHERE rank > 1 AND (rank > ? OR at < ?)
+       LIMIT ?)`,
+    keep ?? Number.MAX_SAFE_INTEGER,
+    olderThan ?? 0,
+    Math.max(0, limit - removed),
+  ).rowsWritten;
+  return removed;
+}

@@ -1,0 +1,19 @@
+/**
+ * The numbers of item history and scheduling (issue 27), without zod: the site object's start-up
+ * code (the alarm's jobs) reads them, and a public read must not load the schemas.
+ */
+import type { Plan } from "./plans";
+
+/** How long an item's revisions are kept, by plan: the newest `perItem`, none older than `days` (null: no bound). */
+export const HISTORY_RETENTION: Readonly<Record<Plan, { perItem: number | null; days: number | null }>> = {
+  free: { perItem: 50, days: 90 },
+  starter: { perItem: 50, days: 90 },
+  pro: { perItem: 200, days: 365 },
+  seo_engine: { perItem: null, days: null },
+};
+/** A deleted item stays in the trash (restorable, with its history) this long. */
+export const TRASH_DAYS = 30;
+/** How far ahead a publish or unpublish time may be. */
+export const SCHEDULE_HORIZON_DAYS = 5 * 365;
+/** Items that may carry a schedule at once, per site. */
+export const MAX_SCHEDULED = 1000;
