@@ -254,9 +254,13 @@ describe("passkeys", () => {
     expect((await call("POST", "/sessions/passkey/options", { headers: { origin: "https://evil.test" } })).status).toBe(403);
     expect((await call("POST", "/account/passkeys/options", { headers: { origin: ORIGIN } })).status).toBe(401);
     expect((await call("GET", "/account/passkeys")).status).toBe(401);
-    // Asking for sign-in options stores nothing anywhere: no account object is touched.
-    const stranger = accountStub(env, "ac_aaaaaaaaaaaaaaaaaaaaaaaaaa");
-    await signInOptions();
+    // Asking for sign-in options stores nothing anywhere, and an answer naming an account nobody
+    // made (a forged user handle) is refused without creating that account's storage.
+    const strangerId = "ac_aaaaaaaaaaaaaaaaaaaaaaaaaa";
+    const stranger = accountStub(env, strangerId);
+    const forged = await auth.assert(await signInOptions());
+    forged.response.userHandle = btoa(strangerId).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    expect((await passkeySignIn(forged, freshIp())).status).toBe(401);
     expect((await stranger.stats()).stored).toBe(false);
   });
 });
