@@ -30,6 +30,8 @@ import { AUDIT_PRUNE_JOB, auditPage, type AuditFilter, type AuditRow, pruneAudit
 import { NO_STORE } from "../src/contract/cache-control";
 import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../src/shared/bounded-map";
 import { countWhere } from "./site/storage/items-table";
+import { deliveryJob, scheduleDeliveries, WEBHOOKS_JOB } from "./site/webhooks/deliver";
+import type { webhookRoutes } from "./site/webhooks/routes";
 
 export interface SiteMeta {
   siteId: string;
@@ -79,6 +81,7 @@ export class Site extends DurableObject<Env> {
   #metaReads = 0;
   // The dashboard's routes validate with zod: loaded on the first dashboard call, never by a public read.
   #dashboard: ReturnType<typeof dashboardRoutes> | null = null;
+  #webhooks: ReturnType<typeof webhookRoutes> | null = null;
   #public: ReturnType<typeof publicRoutes>;
   #ssr: ReturnType<typeof ssrRoutes>;
   #context: SiteContext;
@@ -123,6 +126,8 @@ export class Site extends DurableObject<Env> {
           return { next: Date.now() + 86_400_000 };
         },
       },
+      // Outbound webhooks: due deliveries of the events the triggers wrote (site/webhooks/).
+      [WEBHOOKS_JOB]: deliveryJob(context),
       [SEO_DOCUMENTS_JOB]: {
         // No cache version bump: while this job was queued the documents were served with
         // no-store (http/ssr-routes.ts), so no cache holds a stale copy, and pages are already current.
@@ -249,6 +254,8 @@ export class Site extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     if (!this.#site) return;
     await runDueJobs(this.ctx.storage, this.#jobs);
+    // A job's writes (a scheduled publish, a capture refresh) may have queued webhook deliveries.
+    scheduleDeliveries(this.ctx.storage);
   }
 
   override async fetch(request: Request): Promise<Response> {
@@ -295,7 +302,12 @@ export class Site extends DurableObject<Env> {
     const access = siteAccess(this.#site, request, caller.principal, caller.client);
     // (The router itself is never a promise's value: itty-router's Proxy would pass for a thenable.)
     this.#dashboard ??= (await import("./site/http/dashboard-routes")).dashboardRoutes(this.#context);
-    const response = ((await this.#ssr.fetch(request, access)) ?? (await this.#dashboard.fetch(request, access))) as Response | undefined;
+    this.#webhooks ??= (await import("./site/webhooks/routes")).webhookRoutes(this.#context);
+    const response = ((await this.#ssr.fetch(request, access)) ??
+      (await this.#webhooks.fetch(request, access)) ??
+      (await this.#dashboard.fetch(request, access))) as Response | undefined;
+    // Any write may have written webhook events (triggers on items, collections, the capture).
+    if (access.entry.method !== "get") scheduleDeliveries(this.ctx.storage);
     // A change whose handler awaited outside I/O-free code (a capture's fetch) records here, right
     // after its synchronous write; every other handler records inside its own transaction.
     if (response?.ok && access.entry.method !== "get" && !access.recorded) recordAudit(this.#sql, access, access.entry.path);

@@ -16,6 +16,7 @@ import { PlanScreen } from "./screens/plan";
 import { Search } from "./screens/search";
 import { SeoEngine } from "./screens/seo-engine";
 import { Workspace } from "./screens/workspace";
+import { Webhooks } from "./webhooks/webhooks-screen";
 import { loadSite, site, siteError } from "./site-state";
 import type { Session } from "./types";
 import { ErrorNotice } from "./ui";
@@ -28,6 +29,7 @@ const NAV = [
   ["seo", "SEO Engine"],
   ["domains", "Domains"],
   ["integrate", "Integrate"],
+  ["webhooks", "Webhooks"],
   ["plan", "Plan"],
   ["settings", "Settings"],
 ] as const;
@@ -139,6 +141,8 @@ function Screen(props: { screen: string | undefined; rest: string[] }) {
       return <Integrate />;
     case "settings":
       return <Settings />;
+    case "webhooks":
+      return <Webhooks />;
     case "search":
       return <Search />;
     case "seo":

@@ -57,6 +57,8 @@ export interface LogEvents {
   mail_failed: Where & { kind: string; transport: string; error: string };
   /** An account sign-in: how, and whether it worked (never the address or password). */
   account_sign_in: Where & { method: "password" | "passkey" | "reset" | "sign_up"; result: "ok" | "refused" | "throttled" };
+  /** One outbound webhook attempt (never the payload, the URL or the secret). */
+  webhook_attempt: Where & { endpointId: string; eventId: string; attempt: number; status: number | null; error: string | null };
 }
 
 const LEVEL: { [E in keyof LogEvents]: Level } = {
@@ -77,6 +79,7 @@ const LEVEL: { [E in keyof LogEvents]: Level } = {
   mail_sent: "info",
   mail_failed: "error",
   account_sign_in: "info",
+  webhook_attempt: "info",
 };
 
 /** Where the lines go; tests swap it to read them. */

@@ -6,6 +6,7 @@ import { sessionOperations } from "../routes/sessions.operations";
 import { accountOperations } from "../routes/accounts.operations";
 import { ssrOperations } from "../routes/ssr.operations";
 import { workspaceOperations } from "../routes/workspaces.operations";
+import { webhookOperations } from "../routes/webhooks.operations";
 import type { Operation } from "./registry";
 
 export const OPERATIONS: readonly Operation[] = [
@@ -13,6 +14,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...dashboardOperations,
   ...workspaceOperations,
   ...ssrOperations,
+  ...webhookOperations,
   ...sessionOperations,
   ...accountOperations,
   ...serviceOperations,

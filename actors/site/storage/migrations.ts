@@ -1,4 +1,5 @@
 import { type SQLSchemaMigration, SQLSchemaMigrations } from "durable-utils/sql-migrations";
+import { WEBHOOKS_MIGRATION_SQL } from "../webhooks/schema";
 
 /**
  * The site database, one numbered step at a time. Append only: an applied
@@ -229,6 +230,11 @@ export const SITE_MIGRATIONS: SQLSchemaMigration[] = [
     // NULL authors are items made before accounts (an admin key or the operator): only roles
     // that may change every item can change them. Audit rows are written in the same
     // transaction as the change they record (actors/site/audit.ts).
+  },
+  {
+    idMonotonicInc: 16,
+    description: "outbound webhooks: endpoints, events written by triggers with the change, deliveries and attempts",
+    sql: WEBHOOKS_MIGRATION_SQL,
   },
 ];
 
