@@ -32,6 +32,7 @@ import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../src/shared/bounded-m
 import { countWhere } from "./site/storage/items-table";
 import { deliveryJob, scheduleDeliveries, WEBHOOKS_JOB } from "./site/webhooks/deliver";
 import type { webhookRoutes } from "./site/webhooks/routes";
+import type { transferRoutes } from "./site/transfer/routes";
 
 export interface SiteMeta {
   siteId: string;
@@ -82,6 +83,7 @@ export class Site extends DurableObject<Env> {
   // The dashboard's routes validate with zod: loaded on the first dashboard call, never by a public read.
   #dashboard: ReturnType<typeof dashboardRoutes> | null = null;
   #webhooks: ReturnType<typeof webhookRoutes> | null = null;
+  #transfer: ReturnType<typeof transferRoutes> | null = null;
   #public: ReturnType<typeof publicRoutes>;
   #ssr: ReturnType<typeof ssrRoutes>;
   #context: SiteContext;
@@ -303,8 +305,10 @@ export class Site extends DurableObject<Env> {
     // (The router itself is never a promise's value: itty-router's Proxy would pass for a thenable.)
     this.#dashboard ??= (await import("./site/http/dashboard-routes")).dashboardRoutes(this.#context);
     this.#webhooks ??= (await import("./site/webhooks/routes")).webhookRoutes(this.#context);
+    this.#transfer ??= (await import("./site/transfer/routes")).transferRoutes(this.#context);
     const response = ((await this.#ssr.fetch(request, access)) ??
       (await this.#webhooks.fetch(request, access)) ??
+      (await this.#transfer.fetch(request, access)) ??
       (await this.#dashboard.fetch(request, access))) as Response | undefined;
     // Any write may have written webhook events (triggers on items, collections, the capture).
     if (access.entry.method !== "get") scheduleDeliveries(this.ctx.storage);

@@ -46,6 +46,9 @@ export const ACCESS: readonly AccessEntry[] = [
   { id: "getCollection", method: "get", path: `${S}/collections/{slug}`, kind: "Collections", access: m("site.read") },
   { id: "putCollection", method: "put", path: `${S}/collections/{slug}`, kind: "Collections", access: m("collections.manage") },
   { id: "deleteCollection", method: "delete", path: `${S}/collections/{slug}`, kind: "Collections", access: m("collections.manage") },
+  // Exports (site/transfer/): a collection's CSV to whoever may read the site; the whole site to its administrators
+  { id: "exportCollectionCsv", method: "get", path: `${S}/collections/{slug}/export.csv`, kind: "Export", access: m("site.read") },
+  { id: "exportSite", method: "get", path: `${S}/export.json`, kind: "Export", access: m("site.settings") },
   // Items (creating with `publish: true` also needs items.publish.own: checked by the site)
   { id: "listDashboardItems", method: "get", path: `${S}/collections/{slug}/items`, kind: "Items", access: m("site.read") },
   { id: "getDashboardItem", method: "get", path: `${S}/collections/{slug}/items/{id}`, kind: "Items", access: m("site.read") },

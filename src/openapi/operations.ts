@@ -7,6 +7,7 @@ import { accountOperations } from "../routes/accounts.operations";
 import { ssrOperations } from "../routes/ssr.operations";
 import { workspaceOperations } from "../routes/workspaces.operations";
 import { webhookOperations } from "../routes/webhooks.operations";
+import { transferOperations } from "../routes/transfer.operations";
 import type { Operation } from "./registry";
 
 export const OPERATIONS: readonly Operation[] = [
@@ -15,6 +16,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...workspaceOperations,
   ...ssrOperations,
   ...webhookOperations,
+  ...transferOperations,
   ...sessionOperations,
   ...accountOperations,
   ...serviceOperations,

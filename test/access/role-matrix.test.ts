@@ -49,6 +49,8 @@ function requestFor(e: AccessEntry, item: string): { method: string; path: strin
     getCustomHostname: { path: "/ssr/custom-hostname" },
     putCustomHostname: { path: "/ssr/custom-hostname", body: { hostname: "www.example.com" } },
     deleteCustomHostname: { path: "/ssr/custom-hostname" },
+    exportCollectionCsv: { path: "/collections/posts/export.csv" },
+    exportSite: { path: "/export.json" },
     // Outbound webhooks: an endpoint id nobody made answers 404 once the role may ask.
     listWebhookEndpoints: { path: "/webhooks" },
     createWebhookEndpoint: { path: "/webhooks", body: { url: "ftp://refused.example/", events: ["item.created"] } },

@@ -31,7 +31,7 @@ describe("outbound webhooks on the Webhooks screen, in Chromium", () => {
     // Item events are proposed; collections are opt-in.
     expect(await page.getByRole("checkbox", { name: /Published item\.published/ }).isChecked()).toBe(true);
     await page
-      .getByRole("group", { name: "Collections events" })
+      .getByRole("group", { name: "Collection events" })
       .getByRole("checkbox", { name: /Changed/ })
       .check();
     await page.getByRole("button", { name: "Add endpoint" }).click();
@@ -56,21 +56,28 @@ describe("outbound webhooks on the Webhooks screen, in Chromium", () => {
     await card.getByRole("row", { name: /webhook\.test/ }).waitFor();
     expect(await page.locator("code", { hasText: /^whsec_/ }).count()).toBe(0);
 
-    // A failing receiver: the answer and the retry time are shown; Redeliver sends it again.
+    // A failing receiver: the answer and the retry time are shown, and the retry (5 s later) delivers it.
     await fetch(`${receiver.origin}/__script/${box}`, { method: "PUT", body: JSON.stringify([{ status: 500, body: "database down" }]) });
     await card.getByRole("button", { name: `Send test event to ${url}` }).click();
     const failed = card.getByRole("row", { name: /database down/ });
     await failed.waitFor({ timeout: 15_000 });
     expect(await failed.getByRole("cell", { name: "pending" }).isVisible()).toBe(true);
     expect(await failed.getByRole("cell", { name: "500", exact: true }).isVisible()).toBe(true);
-    await checkScreen(page, "61-webhooks-deliveries");
-    await failed.getByRole("button", { name: /^Redeliver webhook\.test/ }).click();
-    await card
-      .getByRole("row", { name: /webhook\.test/ })
-      .first()
-      .getByRole("cell", { name: "delivered" })
-      .waitFor({ timeout: 15_000 });
+    await checkScreen(page, "61-webhooks-retry");
+    await failed.waitFor({ state: "detached", timeout: 20_000 });
+    const rows = card.getByRole("row", { name: /webhook\.test/ });
+    expect(await rows.count()).toBe(2);
+    for (const r of await rows.all()) expect(await r.getByRole("cell", { name: "delivered" }).isVisible()).toBe(true);
     expect((await received(box)).length).toBe(3);
+    // Redeliver sends the first event again, with its id.
+    await rows
+      .last()
+      .getByRole("button", { name: /^Redeliver webhook\.test/ })
+      .click();
+    for (let i = 0; i < 50 && (await received(box)).length < 4; i++) await page.waitForTimeout(200);
+    const all = await received(box);
+    expect(all).toHaveLength(4);
+    expect(all[3]!.headers["webhook-id"]).toBe(all[0]!.headers["webhook-id"]);
     await page.close();
   });
 

@@ -17,7 +17,7 @@ type EventType = Endpoint["events"][number];
 
 const EVENT_GROUPS: readonly { legend: string; events: readonly { type: EventType; label: string }[] }[] = [
   {
-    legend: "Items",
+    legend: "Item",
     events: [
       { type: "item.created", label: "Created" },
       { type: "item.updated", label: "Updated" },
@@ -27,7 +27,7 @@ const EVENT_GROUPS: readonly { legend: string; events: readonly { type: EventTyp
     ],
   },
   {
-    legend: "Collections",
+    legend: "Collection",
     events: [
       { type: "collection.created", label: "Created" },
       { type: "collection.updated", label: "Changed" },
@@ -172,8 +172,13 @@ function EndpointCard(props: { endpoint: Endpoint; onChange: () => void; onSecre
     () => call(client.GET("/sites/{siteId}/webhooks/{endpointId}/deliveries", { params: { path, query: { limit: 10 } } })),
     [e.id, n],
   );
-  const waiting = log.data?.deliveries.some((d) => d.state === "pending" && d.attempts === 0) ?? false;
-  // A queued delivery goes out within a second or two: look again until it has an outcome.
+  // Look again while a delivery is on its way or due within a minute (the first retry comes after 5 s).
+  const waiting =
+    log.data?.deliveries.some(
+      (d) =>
+        d.state === "pending" &&
+        (d.attempts === 0 || d.lastAttemptAt === null || (d.nextAt !== null && Date.parse(d.nextAt) - Date.now() < 60_000)),
+    ) ?? false;
   useEffect(() => {
     if (!waiting) return;
     const t = setTimeout(() => setN((x) => x + 1), 1000);
@@ -281,9 +286,7 @@ function EndpointCard(props: { endpoint: Endpoint; onChange: () => void; onSecre
                   <td>{d.attempts}</td>
                   <td>{d.lastStatus ?? d.lastError ?? "—"}</td>
                   <td>{d.lastDurationMs === null ? "—" : `${d.lastDurationMs} ms`}</td>
-                  <td>
-                    <code class="response-head">{d.lastResponseHead ? d.lastResponseHead.slice(0, 120) : "—"}</code>
-                  </td>
+                  <td>{d.lastResponseHead ? <code class="response-head">{d.lastResponseHead.slice(0, 120)}</code> : "—"}</td>
                   <td>{d.nextAt ? when(d.nextAt) : "—"}</td>
                   <td>
                     <button

@@ -1,0 +1,34 @@
+/** Exports (actors/site/transfer/) as operations of the OpenAPI document. */
+import { operation, type Operation } from "../openapi/registry";
+import { P } from "../openapi/params";
+import { withSiteId } from "./dashboard.operations";
+
+const ops: Operation[] = [
+  operation({
+    id: "exportCollectionCsv",
+    method: "get",
+    path: "/sites/{siteId}/collections/{slug}/export.csv",
+    tag: "Export",
+    summary: "A collection as CSV, in the shape Webflow's CMS exports",
+    description:
+      "Columns `Name, Slug, Collection ID, Locale ID, Item ID, Archived, Draft, Created On, Updated On, Published On`, then one per field (its name; its key where names clash). References and multi-references as slugs (`; `-separated), images and videos as URLs, dates ISO 8601, drafts included. UTF-8 with a BOM, CRLF, streamed (`Content-Disposition: attachment`). Values are verbatim: a spreadsheet may evaluate a cell starting with `=`.",
+    auth: "siteKey",
+    params: [P.slug],
+    responses: { 200: { description: "The CSV file.", media: ["text/csv"], headers: "json" } },
+    errors: ["not_found"],
+  }),
+  operation({
+    id: "exportSite",
+    method: "get",
+    path: "/sites/{siteId}/export.json",
+    tag: "Export",
+    summary: "The whole site as one JSON document",
+    description:
+      '`{format: "open-content-edge/site-export", version: 1, exportedAt, site, seo, collections, media, items}`: collections with their fields, media metadata, the SEO Engine settings, and every item (drafts included) with its stored data (references as item ids, media as media ids) and publish state, one per line. No secrets (keys, tokens, webhook secrets and endpoints, hostname proofs, the audit log). Streamed (`Content-Disposition: attachment`).',
+    auth: "siteKey",
+    responses: { 200: { description: "The JSON document.", media: ["application/json"], headers: "json" } },
+    errors: ["not_found"],
+  }),
+];
+
+export const transferOperations: Operation[] = ops.map(withSiteId);
