@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
 import { checkScreen, dashboardBrowser, OPERATOR, signIn } from "./dashboard-harness";
-import { api, type Site } from "./harness";
+import { readFileSync } from "node:fs";
+import { api, blogSite, service, type Site } from "./harness";
 import { startWebhookReceiver, type Received, type WebhookReceiver } from "../node/webhook-receiver";
 
 const { newPage } = dashboardBrowser();
@@ -103,6 +104,26 @@ describe("outbound webhooks on the Webhooks screen, in Chromium", () => {
     await checkScreen(page, "62-webhooks-disabled");
     await card.getByRole("button", { name: `Enable ${url}` }).click();
     await card.getByText("Enabled", { exact: true }).waitFor();
+    await page.close();
+  });
+
+  it("downloads a collection as CSV and the whole site as JSON", async () => {
+    const site = await blogSite();
+    const page = await newPage();
+    await signIn(page, site.adminKey);
+    await page.goto(`${service()}/#/${site.id}/items/authors`);
+    const csvLink = page.getByRole("link", { name: "Export CSV" });
+    const [csv] = await Promise.all([page.waitForEvent("download"), csvLink.click()]);
+    expect(csv.suggestedFilename()).toMatch(/^authors-\d{4}-\d{2}-\d{2}\.csv$/);
+    const text = readFileSync((await csv.path())!, "utf8");
+    expect(text).toContain("Name,Slug,Collection ID");
+    expect(text).toContain("Ada <Lovelace>,ada");
+    await page.getByRole("link", { name: "Settings" }).click();
+    const [json] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export site (JSON)" }).click()]);
+    const doc = JSON.parse(readFileSync((await json.path())!, "utf8")) as { collections: { slug: string }[]; items: unknown[] };
+    expect(doc.collections.map((c) => c.slug)).toEqual(["authors", "posts"]);
+    expect(doc.items).toHaveLength(2);
+    await checkScreen(page, "63-settings-export");
     await page.close();
   });
 });
