@@ -20,7 +20,14 @@ import { bumpCacheVersion, insertSite, readSite, type SiteRow, updateSite } from
 import { refresh, nextNightly } from "./site/ssr/capture";
 import { readCapture, type StoredCapture } from "./site/ssr/capture-store";
 import { renderRoute, SSR_JOBS, ssrRoutes, webhook } from "./site/http/ssr-routes";
-import { checkDelayMs, checkHostname, HOSTNAME_JOB, releaseUnprovenHostname, validateHostname } from "./site/hostnames/service";
+import {
+  checkDelayMs,
+  checkHostname,
+  HOSTNAME_JOB,
+  releaseUnprovenHostname,
+  removeHostnames,
+  validateHostname,
+} from "./site/hostnames/service";
 import { VALIDATION_PATH } from "../src/contract/hostnames";
 import { CACHE_VERSION_HEADER, RENDER_HEADER, HOST_HEADER, SESSION_HEADER, OPERATOR_HEADER } from "../src/contract/headers";
 import type { Principal, PrincipalHeader } from "../src/contract/principal";
@@ -174,6 +181,18 @@ export class Site extends DurableObject<Env> {
   /** Another site took over this site's unproven claim on `hostname` (Hostname.claim): let it go. */
   async releaseUnprovenHostname(hostname: string): Promise<void> {
     if (this.#site) await releaseUnprovenHostname(this.#context, hostname);
+  }
+
+  /**
+   * Its workspace was deleted: the custom hostnames are let go (their claims and the provider's
+   * records), then everything the site stored is erased and the site answers 404 everywhere; a
+   * failure part-way throws and the workspace's retry finishes the job.
+   */
+  async destroy(): Promise<void> {
+    if (this.#site) await removeHostnames(this.#context);
+    this.#site = null;
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
   }
 
   /** Whether a site was created in this object (asked before a sign-in attempt is counted). */

@@ -9,7 +9,7 @@ import { json, readJsonObject } from "../src/http/json";
 import { parseBody } from "../src/http/validation";
 import { newInvitationToken, sha256Hex } from "../src/ids";
 import { ACCESS_BY_ID, matchOperation, type AccessEntry } from "../src/access/operations";
-import { actorOf, type Grant, requireOperation, requirePermission, workspaceGrant } from "../src/access/grant";
+import { accessView, actorOf, type Grant, requireOperation, requirePermission, workspaceGrant } from "../src/access/grant";
 import { readPrincipalHeader } from "../src/access/principal-header";
 import type { Refusal } from "../src/contract/workspaces";
 import { WORKSPACE_MIGRATIONS } from "./workspace/migrations";
@@ -298,7 +298,7 @@ export class Workspace extends DurableObject<Env> {
     router.get("/", (_req, c, ws) => {
       // A member restricted to some sites sees only those.
       const mb = c.grant.actor.kind === "account" ? this.#restriction(c, ws) : null;
-      return json({ workspace: mb ? { ...ws, siteIds: ws.siteIds.filter((id) => mb.includes(id)) } : ws });
+      return json({ workspace: mb ? { ...ws, siteIds: ws.siteIds.filter((id) => mb.includes(id)) } : ws, access: accessView(c.grant) });
     });
     router.patch("/", async (req, c, ws) => {
       const body = await readJsonObject(req);
@@ -319,6 +319,49 @@ export class Workspace extends DurableObject<Env> {
       const workspace = await this.update(patch);
       this.ctx.storage.transactionSync(() => audit(c, `workspace ${workspace!.name}`, null, patch));
       return json({ workspace });
+    });
+    // Deleting the workspace (Owner only, confirmed by its name): its sites are erased first (a
+    // failure answers 502 and a retry finishes), then its people, invitations and keys go in one
+    // transaction with the audit row; the workspace's audit log stays, pruned as before.
+    router.delete("/", async (req, c, ws) => {
+      const { confirm } = parseBody((await inputs()).workspaceDelete, await readJsonObject(req), "workspace");
+      if (confirm !== ws.name)
+        throw new ApiError("bad_request", `Type the workspace's name, “${ws.name}”, to delete it.`, { path: "confirm" });
+      await this.#destroySites(ws.siteIds);
+      const members = listMembers(this.#sql);
+      const seqs: number[] = [];
+      this.ctx.storage.transactionSync(() => {
+        for (const m of members) seqs.push(enqueue(this.#sql, m.accountId, ws.id, null));
+        this.#sql.exec("DELETE FROM members");
+        this.#sql.exec("DELETE FROM invitations");
+        this.#sql.exec("DELETE FROM api_keys");
+        this.#sql.exec("DELETE FROM sites");
+        this.#sql.exec("DELETE FROM workspace");
+        audit(c, `workspace ${ws.name}`, null, { sites: ws.siteIds, members: members.length });
+      });
+      // Every member's account loses the workspace before this answers (or the alarm retries).
+      const pushed = await Promise.all(seqs.map((seq) => deliver(this.#sql, seq, this.#accounts)));
+      if (pushed.includes(false)) await this.ctx.storage.setAlarm(Date.now() + 5_000);
+      return json({ deleted: true, workspaceId: ws.id, siteIds: ws.siteIds });
+    });
+    router.post("/owner", async (req, c, ws) => {
+      const { accountId } = parseBody((await inputs()).ownerTransfer, await readJsonObject(req), "owner");
+      const target = readMember(this.#sql, accountId);
+      if (!target) throw new ApiError("not_found", "No such member: invite them first, then make them the Owner.");
+      if (target.role === "owner") throw new ApiError("conflict", `${target.email} is already the Owner.`);
+      const before = listMembers(this.#sql).find((m) => m.role === "owner") ?? null;
+      const seqs: number[] = [];
+      const result = this.ctx.storage.transactionSync(() => {
+        // Exactly one Owner (a unique index holds it): the old one steps down first.
+        const previous = before ? updateMemberRow(this.#sql, before.accountId, { role: "administrator", siteIds: null }) : null;
+        if (previous) seqs.push(enqueue(this.#sql, previous.accountId, ws.id, membershipOf(previous, ws.id, ws.name)));
+        const owner = updateMemberRow(this.#sql, accountId, { role: "owner", siteIds: null });
+        seqs.push(enqueue(this.#sql, owner.accountId, ws.id, membershipOf(owner, ws.id, ws.name)));
+        audit(c, `member ${owner.email}`, null, { role: "owner", from: { role: target.role }, previousOwner: previous?.email ?? null });
+        return { owner, previous };
+      });
+      for (const seq of seqs) await this.#push(seq, true);
+      return json(result);
     });
     router.get("/members", (_req) => json({ members: listMembers(this.#sql) }));
     router.patch("/members/:accountId", async (req, c, ws) => {
@@ -474,6 +517,15 @@ export class Workspace extends DurableObject<Env> {
     const unknown = siteIds.filter((id) => !ws.siteIds.includes(id));
     if (unknown.length)
       throw new ApiError("bad_request", `Not a site of this workspace: ${unknown[0]}.`, { path: "siteIds", siteIds: unknown });
+  }
+
+  /** Erases every site of the workspace (their content, hostnames and sessions): all or, on a retry, the rest. */
+  async #destroySites(siteIds: readonly string[]): Promise<void> {
+    try {
+      await Promise.all(siteIds.map((id) => this.env.SITE.get(this.env.SITE.idFromName(id)).destroy()));
+    } catch {
+      throw new ApiError("bad_gateway", "Some of the workspace's sites could not be deleted yet. Try again in a minute.");
+    }
   }
 
   #sitePage(siteId: string, f: AuditFilter): Promise<AuditRow[]> {

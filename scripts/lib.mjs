@@ -140,6 +140,20 @@ export async function seedItems(base, siteId, key, collection, count, make, per 
 }
 
 /** The p-th percentile of ascending `sorted` (nearest rank). */
+/**
+ * The secret of the newest mailed link of `kind` (`verify`, `invite`, `reset`) to `email`, read
+ * from the local mail catcher's inbox (maildev's REST API), as a person follows the mail.
+ */
+export async function mailedToken(inbox, email, kind) {
+  for (let i = 0; i < 100; i++) {
+    const all = await (await fetch(`${inbox}/api/email`)).json();
+    const hit = all.reverse().find((m) => m.to.some((t) => t.address === email) && m.text.includes(`#/${kind}/`));
+    if (hit) return decodeURIComponent(new RegExp(`#/${kind}/(\\S+)`).exec(hit.text)[1]);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no ${kind} mail to ${email}`);
+}
+
 export function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 }

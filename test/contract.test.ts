@@ -43,6 +43,8 @@ const ELSEWHERE: Record<string, string> = {
   "acceptInvitation 502 bad_gateway": "actors/workspace/outbox.ts (not exercised: needs an unreachable Account object)",
   "updateMember 502 bad_gateway": "actors/workspace/outbox.ts (not exercised: needs an unreachable Account object)",
   "removeMember 502 bad_gateway": "actors/workspace/outbox.ts (not exercised: needs an unreachable Account object)",
+  "transferOwnership 502 bad_gateway": "actors/workspace/outbox.ts (not exercised: needs an unreachable Account object)",
+  "deleteWorkspace 502 bad_gateway": "actors/workspace.ts #destroySites (not exercised: needs a site object that fails)",
   "createApiKey 409 conflict": "actors/workspace/api-keys.ts MAX_API_KEYS (100 keys; not exercised)",
   "createWorkspace 409 conflict": "src/routes/dashboard.ts MAX_MEMBERSHIPS (50 workspaces per account; not exercised)",
 };
@@ -454,6 +456,13 @@ describe("the API answers exactly as openapi.json describes", () => {
     await hit("listApiKeys", "GET", `${W}/api-keys`, { headers: invited.headers });
     await hit("listAudit", "GET", `${W}/audit`, { headers: invited.headers });
     await hit("exportAudit", "GET", `${W}/audit.csv`, { headers: invited.headers });
+    // Only the Owner hands the workspace over or deletes it; ownership goes there and back.
+    await hit("transferOwnership", "POST", `${W}/owner`, { body: { accountId: owner.id }, headers: invited.headers });
+    await hit("deleteWorkspace", "DELETE", W, { body: { confirm: "Self-serve" }, headers: invited.headers });
+    await hit("transferOwnership", "POST", `${W}/owner`, { body: { accountId: "ac_none" }, headers: owner.headers });
+    await hit("transferOwnership", "POST", `${W}/owner`, { body: { accountId: owner.id }, headers: owner.headers });
+    await hit("transferOwnership", "POST", `${W}/owner`, { body: { accountId: invited.id }, headers: owner.headers });
+    await hit("transferOwnership", "POST", `${W}/owner`, { body: { accountId: owner.id }, headers: invited.headers });
     await hit("removeMember", "DELETE", `${W}/members/${owner.id}`, { headers: owner.headers });
     await hit("removeMember", "DELETE", `${W}/members/${invited.id}`, { headers: owner.headers });
     await hit("removeMember", "DELETE", `${W}/members/${invited.id}`, { headers: owner.headers });
@@ -465,7 +474,12 @@ describe("the API answers exactly as openapi.json describes", () => {
     await hit("listAudit", "GET", `${W}/audit?before=nonsense`, { headers: owner.headers });
     await hit("exportAudit", "GET", `${W}/audit.csv`, { headers: owner.headers });
     await hit("exportAudit", "GET", `${W}/audit.csv?from=2000-01-01`, { headers: owner.headers });
+    await hit("deleteWorkspace", "DELETE", W, { body: { confirm: "self-serve" }, headers: owner.headers });
+    await hit("deleteWorkspace", "DELETE", W, { body: { confirm: "Self-serve" }, headers: owner.headers });
+    await hit("getWorkspace", "GET", W, { headers: owner.headers });
     for (const [id, method, path] of [
+      ["deleteWorkspace", "DELETE", ""],
+      ["transferOwnership", "POST", "/owner"],
       ["listMembers", "GET", "/members"],
       ["listInvitations", "GET", "/invitations"],
       ["revokeInvitation", "DELETE", "/invitations/inv_none"],

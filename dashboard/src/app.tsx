@@ -3,6 +3,7 @@ import { sessionLost } from "./api";
 import { route } from "./router";
 import { SignIn } from "./screens/sign-in";
 import { CreateAccount, Forgot, Reset, Verify } from "./screens/account-entry";
+import { Invite } from "./screens/invite";
 import { Shell } from "./shell";
 import { endedElsewhere, refreshSession, replacedKey, session } from "./session";
 
@@ -14,6 +15,7 @@ export function App() {
   const [first, token] = route.value;
   if (first === "verify" && token) return <Verify token={token} />;
   if (first === "reset" && token) return <Reset token={token} />;
+  if (first === "invite" && token) return <Invite token={token} />;
   if (s === null || sessionLost.value) {
     if (first === "sign-up") return <CreateAccount />;
     if (first === "forgot") return <Forgot />;

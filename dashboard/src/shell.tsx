@@ -17,7 +17,9 @@ import { Search } from "./screens/search";
 import { SeoEngine } from "./screens/seo-engine";
 import { Workspace } from "./screens/workspace";
 import { Webhooks } from "./webhooks/webhooks-screen";
-import { loadSite, site, siteError } from "./site-state";
+import { Workspaces } from "./screens/workspaces";
+import { pendingInvite } from "./pending-invite";
+import { can, loadSite, site, siteError } from "./site-state";
 import type { Session } from "./types";
 import { ErrorNotice } from "./ui";
 
@@ -37,14 +39,19 @@ const NAV = [
 export function Shell(props: { session: Session; path: string[] }) {
   const { session: s, path } = props;
   const [first, screen, ...rest] = path;
-  const own = first === "operator" || first === "account" || first === "workspace";
+  const own = first === "operator" || first === "account" || first === "workspace" || first === "workspaces";
   const siteId = own ? undefined : (first ?? s.siteId);
 
   useEffect(() => {
     if (path.length === 0) {
       if (s.kind === "site") go(s.siteId!, "overview");
-      else if (s.kind === "account") go("account");
-      else go("operator");
+      // A person lands on their workspaces (a new one creates its first there), or back at the
+      // invitation they opened before signing up or in.
+      else if (s.kind === "account") {
+        const invite = pendingInvite();
+        if (invite) go("invite", invite);
+        else go("workspaces");
+      } else go("operator");
     } else if (siteId && site.value?.id !== siteId) {
       site.value = null;
       void loadSite(siteId);
@@ -68,7 +75,10 @@ export function Shell(props: { session: Session; path: string[] }) {
         <nav aria-label="Main">
           <ul>
             {open &&
-              NAV.map(([key, label]) => (
+              // Settings (rename, admin key) and Webhooks are only for roles that may change them; the API stays the authority.
+              NAV.filter(([key]) =>
+                key === "settings" ? can("site.settings", "keys.manage") : key === "webhooks" ? can("site.settings") : true,
+              ).map(([key, label]) => (
                 <li key={key}>
                   <a href={href(open.id, key)} aria-current={screenOf(screen) === key ? "page" : undefined}>
                     {label}
@@ -79,6 +89,13 @@ export function Shell(props: { session: Session; path: string[] }) {
               <li>
                 <a href={href("workspace", open.workspaceId)} aria-current={first === "workspace" ? "page" : undefined}>
                   Workspace
+                </a>
+              </li>
+            )}
+            {s.kind === "account" && (
+              <li>
+                <a href={href("workspaces")} aria-current={first === "workspaces" ? "page" : undefined}>
+                  Your workspaces
                 </a>
               </li>
             )}
@@ -109,6 +126,8 @@ export function Shell(props: { session: Session; path: string[] }) {
           <Workspace key={screen} workspaceId={screen} />
         ) : first === "account" ? (
           <AccountScreen />
+        ) : first === "workspaces" ? (
+          <Workspaces />
         ) : siteError.value ? (
           <ErrorNotice error={siteError.value} />
         ) : !open ? (

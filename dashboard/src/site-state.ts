@@ -1,9 +1,30 @@
 /** The open site and its collections, shared by every screen of the shell. */
 import { signal } from "@preact/signals";
 import { call, client } from "./api";
-import type { Collection, Site } from "./types";
+import type { CallerAccess, Collection, Site } from "./types";
 
 export const site = signal<Site | null>(null);
+/** What the signed-in caller may do on the open site (getSite's `access`); the API stays the authority. */
+export const access = signal<CallerAccess | null>(null);
+
+/** Whether the caller holds any of these permissions on the open site (README's role table). */
+export const can = (...permissions: string[]): boolean => {
+  const a = access.value;
+  return a === null || permissions.some((p) => a.permissions.includes(p));
+};
+
+/** How the dashboard names the caller's role on the open site. */
+export const ROLE_NAMES: Record<string, string> = {
+  owner: "Owner",
+  administrator: "Administrator",
+  editor: "Editor",
+  author: "Author",
+  contributor: "Contributor",
+  viewer: "Viewer",
+  "key:read": "read-only API key",
+  "key:full": "API key",
+  operator: "Operator",
+};
 export const collections = signal<Collection[] | null>(null);
 export const siteError = signal<unknown>(null);
 
@@ -17,6 +38,7 @@ export async function loadSite(siteId: string): Promise<void> {
   siteError.value = null;
   try {
     const [s, c] = await Promise.all([call(client.GET("/sites/{siteId}", { params: { path: { siteId } } })), listCollections(siteId)]);
+    access.value = s.access;
     site.value = s.site;
     collections.value = c.collections;
   } catch (err) {

@@ -9,6 +9,7 @@ import { FIELD_TYPES as SERVICE_FIELD_TYPES, INDEXABLE_TYPES } from "../../src/c
 type S = components["schemas"];
 export type Session = S["Session"];
 export type Site = S["Site"];
+export type CallerAccess = S["CallerAccess"];
 export type Collection = S["Collection"];
 export type Field = Collection["fields"][number];
 export type Item = S["DashboardItem"];

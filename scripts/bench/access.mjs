@@ -1,18 +1,28 @@
 // The added cost of the role check on a dashboard request (issue 25): `GET /sites/:id/collections`
 // with the site's admin key (the Owner of one site, checked by the site as before) against the
 // same request with a workspace API key (one hop to the workspace object, then the site checks
-// the principal header against src/access) and, where this build has accounts, a member's
-// session. Batches of 200 sequential requests, 10 batches; CPU is the workerd process's (front
+// the principal header against src/access) and a member's account session (`sa_` cookie: one hop
+// to the Account object for the session and its memberships, then the same check). The account
+// is made as a person makes one, through the product's own API and the local mail catcher's
+// inbox (sign up, follow the mailed link, accept the operator's invitation): no back door. Batches of 200 sequential requests, 10 batches; CPU is the workerd process's (front
 // Worker and every object), per request; p50 of the batch means. Run: `node scripts/bench/access.mjs`.
-import { api, must, percentile } from "../lib.mjs";
+import { api, mailedToken, must, percentile } from "../lib.mjs";
 import { buildWorker, startWorkerd, workerdCpuMs } from "../workerd-host.mjs";
+import { startMailCatcher } from "../mail-catcher.mjs";
 
 const BATCH = Number(process.env.BENCH_BATCH ?? 200);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 10);
 const operator = "bench-operator";
 
 const script = buildWorker(".bench/build");
-const host = await startWorkerd({ scriptPath: script, adminToken: operator, dashboard: false, embedderProcesses: 1 });
+const mail = await startMailCatcher();
+const host = await startWorkerd({
+  scriptPath: script,
+  adminToken: operator,
+  dashboard: false,
+  embedderProcesses: 1,
+  vars: { MAIL_TRANSPORT: "smtp", SMTP_HOST: "127.0.0.1", SMTP_PORT: String(mail.smtpPort), SMTP_STARTTLS: "false" },
+});
 try {
   const base = host.base;
   const { workspace } = await must(api(base, "POST", "/workspaces", operator, { name: "Bench", plan: "pro" }), "workspace");
@@ -25,10 +35,12 @@ try {
     api(base, "POST", `/workspaces/${workspace.id}/api-keys`, operator, { name: "bench", scope: "full" }),
     "key",
   );
+  const cookie = await memberSession(host.base, workspace.id);
   const path = `/sites/${site.id}/collections`;
   const callers = [
     ["site admin key (sk_, no role lookup)", { authorization: `Bearer ${site.adminKey}` }],
     ["workspace API key (ak_, workspace hop + role check)", { authorization: `Bearer ${apiKey.key}` }],
+    ["member's account session (sa_, account hop + role check)", { cookie, origin: host.base }],
   ];
   const rows = [];
   for (const [label, headers] of callers) {
@@ -62,4 +74,22 @@ try {
   console.log("\nGoal: the membership check adds < 1 ms of CPU at p50.");
 } finally {
   await host.dispose();
+  await mail.stop();
+}
+
+/** An Editor of the workspace, signed in: the session cookie, made through the public API and the inbox. */
+async function memberSession(base, workspaceId) {
+  const email = `bench+${Date.now()}@example.com`;
+  const own = { "content-type": "application/json", origin: base };
+  const post = (path, body, headers = {}) =>
+    fetch(`${base}${path}`, { method: "POST", headers: { ...own, ...headers }, body: JSON.stringify(body) });
+  const asked = await post("/accounts", { email });
+  if (asked.status !== 202) throw new Error(`sign-up refused: ${asked.status}`);
+  const made = await post("/accounts/verify", { token: await mailedToken(mail.inbox, email, "verify"), password: "correct horse battery" });
+  if (made.status !== 201) throw new Error(`account not created: ${made.status}`);
+  const cookie = made.headers.get("set-cookie").split(";")[0];
+  const { token } = await must(api(base, "POST", `/workspaces/${workspaceId}/invitations`, operator, { role: "editor" }), "invitation");
+  const accepted = await post("/invitations/accept", { token }, { cookie });
+  if (accepted.status !== 200) throw new Error(`invitation not accepted: ${accepted.status}`);
+  return cookie;
 }

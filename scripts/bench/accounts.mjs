@@ -8,7 +8,7 @@
 // (3 wrong per client and account, 20 per account a day) never refuse one.
 import { buildWorker, startWorkerd, workerdCpuMs } from "../workerd-host.mjs";
 import { startMailCatcher } from "../mail-catcher.mjs";
-import { percentile } from "../lib.mjs";
+import { mailedToken, percentile } from "../lib.mjs";
 
 const N = Math.min(20, Number(process.env.BENCH_SIGNINS ?? 20));
 const PASSWORD = "correct horse battery staple";
@@ -30,7 +30,7 @@ try {
     try {
       const email = `bench+${kdf}-${Date.now()}@example.com`;
       await post(host.base, "/accounts", { email }, nextIp());
-      const token = await linkToken(email);
+      const token = await mailedToken(mail.inbox, email, "verify");
       const made = await post(host.base, "/accounts/verify", { token, password: PASSWORD }, nextIp());
       if (made.status !== 201) throw new Error(`account not created: ${made.status}`);
       for (const [kind, body] of [
@@ -72,14 +72,4 @@ async function post(base, path, body, client) {
   });
   await r.arrayBuffer();
   return r;
-}
-
-async function linkToken(email) {
-  for (let i = 0; i < 100; i++) {
-    const all = await (await fetch(`${mail.inbox}/api/email`)).json();
-    const hit = all.find((m) => m.to.some((t) => t.address === email));
-    if (hit) return decodeURIComponent(/#\/verify\/(\S+)/.exec(hit.text)[1]);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("no sign-up mail");
 }

@@ -86,6 +86,11 @@ export function workspaceGrant(p: Principal, workspaceId: string): Grant | null 
   }
 }
 
+/** The grant as the API shows it to the caller (`access` on getSite/getWorkspace): it describes, never grants. */
+export function accessView(grant: Grant): { role: Grant["role"]; permissions: Permission[] } {
+  return { role: grant.role, permissions: [...grant.permissions].sort() };
+}
+
 const ROLE_NAME = (role: Grant["role"]): string =>
   role === "operator"
     ? "the operator"

@@ -33,6 +33,7 @@ export const ACCESS: readonly AccessEntry[] = [
   { id: "createWorkspace", method: "post", path: "/workspaces", kind: "Workspaces", access: { who: "account" } },
   { id: "getWorkspace", method: "get", path: W, kind: "Workspaces", access: m("site.read") },
   { id: "updateWorkspace", method: "patch", path: W, kind: "Workspaces", access: m("workspace.settings") },
+  { id: "deleteWorkspace", method: "delete", path: W, kind: "Workspaces", access: m("workspace.delete") },
   { id: "createSite", method: "post", path: "/sites", kind: "Sites", access: m("site.create") },
   { id: "getSite", method: "get", path: S, kind: "Sites", access: m("site.read") },
   { id: "updateSite", method: "patch", path: S, kind: "Sites", access: m("site.settings") },
@@ -136,6 +137,7 @@ export const ACCESS: readonly AccessEntry[] = [
   { id: "updateMember", method: "patch", path: `${W}/members/{accountId}`, kind: "Members", access: m("members.manage") },
   // Anyone may remove themselves (leave), except the Owner: checked by the workspace.
   { id: "removeMember", method: "delete", path: `${W}/members/{accountId}`, kind: "Members", access: m("members.manage") },
+  { id: "transferOwnership", method: "post", path: `${W}/owner`, kind: "Members", access: m("ownership.transfer") },
   { id: "listInvitations", method: "get", path: `${W}/invitations`, kind: "Members", access: m("members.manage") },
   { id: "createInvitation", method: "post", path: `${W}/invitations`, kind: "Members", access: m("members.manage") },
   { id: "revokeInvitation", method: "delete", path: `${W}/invitations/{invitationId}`, kind: "Members", access: m("members.manage") },

@@ -9,6 +9,7 @@ import { FIELD_TYPES } from "./field-types";
 import { fieldSchema } from "./fields";
 import { ERROR_STATUS, type ErrorCode } from "./errors";
 import { PLANS } from "./plans";
+import { ROLES } from "./principal";
 import { seoSchema } from "./ssr";
 
 const instant = z.string().describe("ISO 8601 instant, UTC");
@@ -102,6 +103,21 @@ export const Site = z.strictObject({
 export const CreatedSite = Site.extend({
   adminKey: z.string().describe("The site's admin key (sk_…), shown only in this answer."),
 });
+
+/**
+ * What the caller may do in the site or workspace just read: the dashboard hides or disables what
+ * is missing. It describes, it does not grant: every call is still checked (403 `forbidden`).
+ */
+export const CallerAccess = z
+  .strictObject({
+    role: z
+      .enum([...ROLES, "key:read", "key:full", "operator"])
+      .describe("The caller's role here; `key:read`/`key:full` for an API key, `owner` for a site admin key and its sessions."),
+    permissions: z
+      .array(z.string())
+      .describe("The permissions of README's role table the caller holds here; a `….own` one holds for their own items only."),
+  })
+  .describe("What the caller may do here, so a client can hide what it cannot; the API stays the authority.");
 
 export const Workspace = z.strictObject({
   id: z.string(),
@@ -243,6 +259,7 @@ export const COMPONENTS = {
   Site,
   CreatedSite,
   Workspace,
+  CallerAccess,
   FieldTypes,
   Capture,
   CustomHostname,

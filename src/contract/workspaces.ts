@@ -45,6 +45,18 @@ export const memberPatch = z
   .strict()
   .refine((p) => p.role !== undefined || p.siteIds !== undefined, { message: "send role and/or siteIds" });
 
+/** Handing the workspace to another member: they become its Owner, the Owner before them an Administrator. */
+export const ownerTransfer = z
+  .object({
+    accountId: z.string().min(1).max(64).describe("The member (an account id from the member list) who becomes the Owner."),
+  })
+  .strict();
+
+/** Deleting a workspace is confirmed by typing its name, so no stray click or script mistake deletes one. */
+export const workspaceDelete = z
+  .object({ confirm: z.string().max(200).describe("The workspace's name, exactly as it is shown.") })
+  .strict();
+
 /** A person's own new workspace: a name; it starts on the Free plan with them as Owner. */
 export const workspaceCreateByAccount = z.object({ name: z.string().trim().min(1).max(200) }).strict();
 

@@ -7,6 +7,7 @@ import { mediaInputSchema, mediaPatchSchema, sitePatchSchema, siteCreate, worksp
 import { DASHBOARD_SEARCH_MAX } from "../contract/limits";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "../shared/list-params";
 import {
+  CallerAccess,
   Collection,
   CreatedSite,
   DashboardItem,
@@ -35,6 +36,7 @@ const PAGING: Param[] = [
 const json = (description: string, schema: z.ZodType, example?: unknown) => ({ description, schema, headers: "json", example }) as const;
 const workspace = z.strictObject({ workspace: Workspace });
 const site = z.strictObject({ site: Site });
+const siteRead = z.strictObject({ site: Site, access: CallerAccess });
 const collection = z.strictObject({ collection: Collection });
 const item = z.strictObject({ item: DashboardItem });
 
@@ -89,8 +91,9 @@ const siteOps: Operation[] = [
     path: "/sites/{siteId}",
     tag: "Sites",
     summary: "Read a site, its plan and what the plan allows",
+    description: "`access` says what the caller may do on this site (its role and permissions), so a client can hide the rest.",
     auth: "siteKey",
-    responses: { 200: json("The site.", site) },
+    responses: { 200: json("The site.", siteRead) },
     errors: ["not_found"],
   }),
   operation({

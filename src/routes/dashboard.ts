@@ -90,8 +90,10 @@ export async function workspaceDashboard(request: Request, env: Env, ctx: Execut
       );
     }
   }
-  // A plan change reached every site; this isolate's copies of site facts follow at once.
-  if (request.method === "PATCH" && response.ok && new URL(request.url).pathname.split("/").length === 3) forgetAllSites();
+  // A plan change reached every site (or the workspace and its sites were deleted); this
+  // isolate's copies of site facts follow at once.
+  if ((request.method === "PATCH" || request.method === "DELETE") && response.ok && new URL(request.url).pathname.split("/").length === 3)
+    forgetAllSites();
   return response;
 }
 

@@ -9,9 +9,11 @@ import {
   invitationToken,
   Member,
   memberPatch,
+  ownerTransfer,
+  workspaceDelete,
 } from "../contract/workspaces";
 import { workspacePatch } from "../contract/sites";
-import { Workspace } from "../contract/responses";
+import { CallerAccess, Workspace } from "../contract/responses";
 import { P } from "../openapi/params";
 import { operation, type Operation, type Param } from "../openapi/registry";
 
@@ -86,10 +88,11 @@ export const workspaceOperations: Operation[] = [
     path: W,
     tag: "Workspaces",
     summary: "Read a workspace and its sites",
-    description: "Any member (a member limited to some sites sees those), a key of the workspace, or the operator.",
+    description:
+      "Any member (a member limited to some sites sees those), a key of the workspace, or the operator. `access` says what the caller may do in the workspace.",
     auth: "workspace",
     params: [P.workspaceId],
-    responses: { 200: json("The workspace.", z.strictObject({ workspace: Workspace })) },
+    responses: { 200: json("The workspace.", z.strictObject({ workspace: Workspace, access: CallerAccess })) },
     errors: ["not_found"],
   }),
   operation({
@@ -105,6 +108,43 @@ export const workspaceOperations: Operation[] = [
     body: workspacePatch,
     responses: { 200: json("The workspace.", z.strictObject({ workspace: Workspace })) },
     errors: ["not_found"],
+  }),
+  operation({
+    id: "deleteWorkspace",
+    method: "delete",
+    path: W,
+    tag: "Workspaces",
+    summary: "Delete a workspace and everything in it (the Owner)",
+    description:
+      "Confirmed by the workspace's name in `confirm`. Every site of the workspace is erased (content, media records, custom hostnames, sessions), every member loses it on their next request, invitations and API keys stop working. The deletion is recorded in the workspace's audit log, which is kept for the usual 400 days.",
+    auth: "workspace",
+    params: [P.workspaceId],
+    body: workspaceDelete,
+    responses: {
+      200: json(
+        "Deleted.",
+        z.strictObject({
+          deleted: z.literal(true),
+          workspaceId: z.string(),
+          siteIds: z.array(z.string()).describe("The sites erased with it."),
+        }),
+      ),
+    },
+    errors: ["not_found", "forbidden", "bad_request", "bad_gateway"],
+  }),
+  operation({
+    id: "transferOwnership",
+    method: "post",
+    path: `${W}/owner`,
+    tag: "Members",
+    summary: "Make another member the Owner (the Owner)",
+    description:
+      "The member becomes the Owner of the whole workspace; the Owner before them becomes an Administrator. Both accounts have their new role before this answers.",
+    auth: "workspace",
+    params: [P.workspaceId],
+    body: ownerTransfer,
+    responses: { 200: json("The new Owner and the one before.", z.strictObject({ owner: Member, previous: Member.nullable() })) },
+    errors: ["not_found", "forbidden", "conflict", "bad_gateway"],
   }),
   operation({
     id: "listMembers",

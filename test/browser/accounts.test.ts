@@ -39,6 +39,9 @@ describe("accounts in the dashboard", () => {
     await page.getByLabel("New password").fill(PASSWORD);
     await page.getByLabel("Repeat the password").fill(PASSWORD);
     await page.getByRole("button", { name: "Create account" }).click();
+    // A new account lands where it creates its workspace (test/browser/team.test.ts goes on from there).
+    await page.getByRole("heading", { name: "Welcome: set up your workspace" }).waitFor();
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Account" }).click();
     await page.getByRole("heading", { name: "Your account" }).waitFor();
     await page.getByText(email.toLowerCase()).first().waitFor();
     await page.getByRole("table").getByText("(this browser)").waitFor();
@@ -52,7 +55,7 @@ describe("accounts in the dashboard", () => {
     await page.getByText("do not match an account").waitFor();
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    await page.getByRole("heading", { name: "Your account" }).waitFor();
+    await page.getByRole("heading", { name: "Welcome: set up your workspace" }).waitFor();
 
     // A second browser (another context) forgets the password and resets it from the inbox.
     const other = await browser().newContext({ viewport: { width: 420, height: 900 } });
@@ -71,7 +74,7 @@ describe("accounts in the dashboard", () => {
     await phone.getByLabel("New password").fill("an entirely new passphrase");
     await phone.getByLabel("Repeat the password").fill("an entirely new passphrase");
     await phone.getByRole("button", { name: "Save new password" }).click();
-    await phone.getByRole("heading", { name: "Your account" }).waitFor();
+    await phone.getByRole("heading", { name: "Welcome: set up your workspace" }).waitFor();
 
     // The first browser's session ended with the reset: its next click finds it signed out.
     await page.reload();

@@ -23,6 +23,7 @@ import type { SiteContext } from "../context";
 import { mediaInputSchema, mediaPatchSchema, sitePatchSchema } from "../../../src/contract/sites";
 import { needs, ownItem, type SiteAccess } from "../access/site-access";
 import { recordAudit } from "../access/audit";
+import { accessView } from "../../../src/access/grant";
 
 /**
  * The site's dashboard API. The front Worker has already checked the caller
@@ -50,10 +51,10 @@ export function dashboardRoutes(s: SiteContext) {
   const dashboardItem = (row: ItemRow, c: Collection) => dashboardItems([row], c)[0];
 
   router
-    .get("/", () => {
+    .get("/", (_req, a) => {
       const site = s.site();
       if (!site) throw new ApiError("not_found", "No such site.");
-      return json({ site: presentSite(site) });
+      return json({ site: presentSite(site), access: accessView(a.grant) });
     })
     .patch("/", async (req, a) => {
       // The owner renames the site in the dashboard's Settings; the name can appear on rendered pages.

@@ -147,7 +147,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a site, its plan and what the plan allows */
+        /**
+         * Read a site, its plan and what the plan allows
+         * @description `access` says what the caller may do on this site (its role and permissions), so a client can hide the rest.
+         */
         get: operations["getSite"];
         put?: never;
         post?: never;
@@ -458,12 +461,16 @@ export interface paths {
         };
         /**
          * Read a workspace and its sites
-         * @description Any member (a member limited to some sites sees those), a key of the workspace, or the operator.
+         * @description Any member (a member limited to some sites sees those), a key of the workspace, or the operator. `access` says what the caller may do in the workspace.
          */
         get: operations["getWorkspace"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a workspace and everything in it (the Owner)
+         * @description Confirmed by the workspace's name in `confirm`. Every site of the workspace is erased (content, media records, custom hostnames, sessions), every member loses it on their next request, invitations and API keys stop working. The deletion is recorded in the workspace's audit log, which is kept for the usual 400 days.
+         */
+        delete: operations["deleteWorkspace"];
         options?: never;
         head?: never;
         /**
@@ -471,6 +478,26 @@ export interface paths {
          * @description Renaming needs `workspace.settings` (Owner, Administrator). Every site of the workspace has a new plan when this returns.
          */
         patch: operations["updateWorkspace"];
+        trace?: never;
+    };
+    "/workspaces/{id}/owner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make another member the Owner (the Owner)
+         * @description The member becomes the Owner of the whole workspace; the Owner before them becomes an Administrator. Both accounts have their new role before this answers.
+         */
+        post: operations["transferOwnership"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/workspaces/{id}/members": {
@@ -1384,6 +1411,16 @@ export interface components {
             /** @description ISO 8601 instant, UTC */
             updatedAt: string;
         };
+        /** @description What the caller may do here, so a client can hide what it cannot; the API stays the authority. */
+        CallerAccess: {
+            /**
+             * @description The caller's role here; `key:read`/`key:full` for an API key, `owner` for a site admin key and its sessions.
+             * @enum {string}
+             */
+            role: "owner" | "administrator" | "editor" | "author" | "contributor" | "viewer" | "key:read" | "key:full" | "operator";
+            /** @description The permissions of README's role table the caller holds here; a `….own` one holds for their own items only. */
+            permissions: string[];
+        };
         /** @description Field types by collection slug, then by field key. */
         FieldTypes: {
             [key: string]: {
@@ -1675,6 +1712,10 @@ export interface components {
         UpdateSiteResponse: {
             site: components["schemas"]["Site"];
         };
+        GetSiteResponse: {
+            site: components["schemas"]["Site"];
+            access: components["schemas"]["CallerAccess"];
+        };
         GetSearchStatusResponse: {
             search: components["schemas"]["SearchStatus"];
         };
@@ -1772,9 +1813,39 @@ export interface components {
         };
         GetWorkspaceResponse: {
             workspace: components["schemas"]["Workspace"];
+            access: components["schemas"]["CallerAccess"];
         };
         UpdateWorkspaceResponse: {
             workspace: components["schemas"]["Workspace"];
+        };
+        DeleteWorkspaceResponse: {
+            /** @constant */
+            deleted: true;
+            workspaceId: string;
+            /** @description The sites erased with it. */
+            siteIds: string[];
+        };
+        TransferOwnershipResponse: {
+            owner: {
+                accountId: string;
+                email: string;
+                name: string;
+                /** @enum {string} */
+                role: "owner" | "administrator" | "editor" | "author" | "contributor" | "viewer";
+                siteIds: string[] | null;
+                /** Format: date-time */
+                addedAt: string;
+            };
+            previous: {
+                accountId: string;
+                email: string;
+                name: string;
+                /** @enum {string} */
+                role: "owner" | "administrator" | "editor" | "author" | "contributor" | "viewer";
+                siteIds: string[] | null;
+                /** Format: date-time */
+                addedAt: string;
+            } | null;
         };
         ListMembersResponse: {
             members: {
@@ -2242,6 +2313,14 @@ export interface components {
             name?: string;
             /** @enum {string} */
             plan?: "free" | "starter" | "pro" | "seo_engine";
+        };
+        DeleteWorkspaceRequest: {
+            /** @description The workspace's name, exactly as it is shown. */
+            confirm: string;
+        };
+        TransferOwnershipRequest: {
+            /** @description The member (an account id from the member list) who becomes the Owner. */
+            accountId: string;
         };
         UpdateMemberRequest: {
             /** @enum {string} */
@@ -3229,7 +3308,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UpdateSiteResponse"];
+                    "application/json": components["schemas"]["GetSiteResponse"];
                 };
             };
             /** @description Error: `unauthorized`. */
@@ -5293,6 +5372,116 @@ export interface operations {
             };
         };
     };
+    deleteWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id (`ws_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteWorkspaceRequest"];
+            };
+        };
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteWorkspaceResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+            /** @description Error: `bad_gateway`. */
+            502: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_gateway"];
+                };
+            };
+        };
+    };
     updateWorkspace: {
         parameters: {
             query?: never;
@@ -5389,6 +5578,126 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    transferOwnership: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id (`ws_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferOwnershipRequest"];
+            };
+        };
+        responses: {
+            /** @description The new Owner and the one before. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransferOwnershipResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `conflict`. */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_conflict"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+            /** @description Error: `bad_gateway`. */
+            502: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_gateway"];
                 };
             };
         };

@@ -98,7 +98,7 @@ function NewPassword(props: {
       failed: (err) => err instanceof Mismatch && (setMismatch(true), true),
       onSaved: async () => {
         await refreshSession();
-        go("account");
+        go();
       },
     },
   );

@@ -6,7 +6,7 @@ import { MediaInput, type MediaValue } from "../fields/media-input";
 import { ReferencePicker } from "../fields/reference-picker";
 import { itemTitle } from "../item-title";
 import { go, goSaved, goSavedWith, guardUnsaved, href, takeFlash } from "../router";
-import { collections, inSite, site } from "../site-state";
+import { access, can, collections, inSite, ROLE_NAMES, site } from "../site-state";
 import { slugify } from "../slugify";
 import type { Collection, Field, Item, ItemData, MediaList } from "../types";
 import { Confirm, ErrorNotice, Field as Labelled, Heading, Notice, type Submit, when } from "../ui";
@@ -138,6 +138,8 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
   };
 
   const published = item?.status === "published";
+  // A role that cannot publish (Contributor) sees no Publish at all; the API would refuse it (403).
+  const mayPublish = can("items.publish.any", "items.publish.own");
   return (
     <section>
       <Heading>
@@ -186,33 +188,43 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
             />
           )}
         </Labelled>
+        {!mayPublish && (
+          <p class="muted">
+            Your role ({ROLE_NAMES[access.value?.role ?? ""] ?? "yours"}) saves drafts; an Editor or Administrator publishes them.
+          </p>
+        )}
         <div class="actions">
           {item ? (
             <>
               <button type="submit" disabled={busy}>
                 Save
               </button>
-              {published ? (
-                <button type="button" class="secondary" disabled={busy} onClick={() => setConfirm("unpublish")}>
-                  Unpublish
-                </button>
-              ) : (
-                <button type="button" class="secondary" disabled={busy} onClick={() => void save(true)}>
-                  Save and publish
+              {mayPublish &&
+                (published ? (
+                  <button type="button" class="secondary" disabled={busy} onClick={() => setConfirm("unpublish")}>
+                    Unpublish
+                  </button>
+                ) : (
+                  <button type="button" class="secondary" disabled={busy} onClick={() => void save(true)}>
+                    Save and publish
+                  </button>
+                ))}
+              {can("items.delete.any", "items.delete.own") && (
+                <button type="button" class="danger" disabled={busy} onClick={() => setConfirm("delete")}>
+                  Delete
                 </button>
               )}
-              <button type="button" class="danger" disabled={busy} onClick={() => setConfirm("delete")}>
-                Delete
-              </button>
             </>
           ) : (
             <>
-              <button type="submit" class="secondary" disabled={busy}>
+              <button type="submit" class={mayPublish ? "secondary" : undefined} disabled={busy}>
                 Save as draft
               </button>
-              <button type="button" disabled={busy} onClick={() => void save(true)}>
-                Save and publish
-              </button>
+              {mayPublish && (
+                <button type="button" disabled={busy} onClick={() => void save(true)}>
+                  Save and publish
+                </button>
+              )}
               <button type="button" class="secondary" onClick={() => go(s.id, "items", c.slug)}>
                 Cancel
               </button>

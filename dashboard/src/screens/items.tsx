@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import { call, client } from "../api";
 import { itemTitle } from "../item-title";
 import { href } from "../router";
-import { collections, inSite, site } from "../site-state";
+import { can, collections, inSite, site } from "../site-state";
 import { ErrorNotice, Field, Heading, Notice, Pager, type Submit, when } from "../ui";
 import { useLoad } from "../use-load";
 
@@ -133,9 +133,12 @@ export function Items(props: { collectionSlug: string }) {
       <ErrorNotice error={error ?? list.error} />
       {message && <Notice kind="ok">{message}</Notice>}
       <div class="bulk">
-        <button type="button" disabled={drafts.length === 0} onClick={() => void publishSelected()}>
-          Publish selected{drafts.length ? ` (${drafts.length})` : ""}
-        </button>
+        {/* A role that cannot publish (Contributor) is not offered it; the API would refuse (403). */}
+        {can("items.publish.any", "items.publish.own") && (
+          <button type="button" disabled={drafts.length === 0} onClick={() => void publishSelected()}>
+            Publish selected{drafts.length ? ` (${drafts.length})` : ""}
+          </button>
+        )}
         {search && <span class="muted">Results for “{search}”</span>}
       </div>
       <div class="table-wrap">

@@ -6,6 +6,8 @@
  */
 import { useState } from "preact/hooks";
 import { ApiFailure, call, client } from "../api";
+import { goSavedWith } from "../router";
+import { refreshSession } from "../session";
 import { Copy, ErrorNotice, Field, Heading, Notice, when } from "../ui";
 import { useForm } from "../use-form";
 import { useLoad } from "../use-load";
@@ -24,7 +26,17 @@ const refused = (e: unknown) => e instanceof ApiFailure && e.status === 403;
 
 export function Workspace(props: { workspaceId: string }) {
   const id = props.workspaceId;
-  const ws = useLoad(() => call(client.GET("/workspaces/{id}", { params: { path: { id } } })).then((r) => r.workspace), [id]);
+  // Bumped after ownership moves: every section asks again what the caller may do now.
+  const [round, setRound] = useState(0);
+  const [moved, setMoved] = useState<string | null>(null);
+  const read = useLoad(() => call(client.GET("/workspaces/{id}", { params: { path: { id } } })), [id, round]);
+  const ws = { data: read.data?.workspace ?? null, error: read.error };
+  const perms = read.data?.access.permissions ?? [];
+  // One list of members for the table and the Owner's choices: a change in one shows in the other.
+  const members = useLoad(
+    () => call(client.GET("/workspaces/{id}/members", { params: { path: { id } } })).then((r) => r.members),
+    [id, round],
+  );
   return (
     <section>
       <Heading>{ws.data ? `Workspace: ${ws.data.name}` : "Workspace"}</Heading>
@@ -39,16 +51,33 @@ export function Workspace(props: { workspaceId: string }) {
           ))}
         </p>
       )}
-      <Members id={id} />
-      <ApiKeys id={id} siteIds={ws.data?.siteIds ?? []} />
-      <Activity id={id} siteIds={ws.data?.siteIds ?? []} />
+      {moved && <Notice kind="ok">{moved}</Notice>}
+      <Members key={`m${round}`} id={id} members={members} />
+      <ApiKeys key={`k${round}`} id={id} siteIds={ws.data?.siteIds ?? []} />
+      <Activity key={`a${round}`} id={id} siteIds={ws.data?.siteIds ?? []} />
+      {ws.data && (perms.includes("ownership.transfer") || perms.includes("workspace.delete")) && (
+        <OwnerZone
+          key={`o${round}`}
+          id={id}
+          name={ws.data.name}
+          mayTransfer={perms.includes("ownership.transfer")}
+          mayDelete={perms.includes("workspace.delete")}
+          members={members.data ?? []}
+          onMoved={(message) => {
+            setMoved(message);
+            void refreshSession().then(() => setRound((n) => n + 1));
+          }}
+        />
+      )}
     </section>
   );
 }
 
-function Members(props: { id: string }) {
+type MemberList = ReturnType<typeof useLoad<{ accountId: string; email: string; role: string }[]>>;
+
+function Members(props: { id: string; members: MemberList }) {
   const id = props.id;
-  const members = useLoad(() => call(client.GET("/workspaces/{id}/members", { params: { path: { id } } })).then((r) => r.members), [id]);
+  const members = props.members;
   const invites = useLoad(
     () => call(client.GET("/workspaces/{id}/invitations", { params: { path: { id } } })).then((r) => r.invitations),
     [id],
@@ -431,6 +460,101 @@ function Activity(props: { id: string; siteIds: string[] }) {
         <button type="button" class="secondary" onClick={() => setBefore(page.data!.next)}>
           Older activity
         </button>
+      )}
+    </div>
+  );
+}
+
+/** What only the Owner does: hand the workspace to another member, and delete it (confirmed by typing its name). */
+function OwnerZone(props: {
+  id: string;
+  name: string;
+  mayTransfer: boolean;
+  mayDelete: boolean;
+  members: { accountId: string; email: string; role: string }[];
+  onMoved: (message: string) => void;
+}) {
+  const id = props.id;
+  const others = props.members.filter((m) => m.role !== "owner");
+  const transfer = useForm(
+    { accountId: "" },
+    (v) => call(client.POST("/workspaces/{id}/owner", { params: { path: { id } }, body: { accountId: v.accountId } })),
+    {
+      onSaved: (r) => props.onMoved(`${r.owner.email} is now the Owner; you are an Administrator.`),
+    },
+  );
+  const remove = useForm(
+    { confirm: "" },
+    (v) => call(client.DELETE("/workspaces/{id}", { params: { path: { id } }, body: { confirm: v.confirm } })),
+    {
+      onSaved: async () => {
+        await refreshSession();
+        goSavedWith(`The workspace “${props.name}” and its sites were deleted.`, "workspaces");
+      },
+    },
+  );
+  return (
+    <div class="card danger-zone">
+      <h2>Owner only</h2>
+      {props.mayTransfer && (
+        <form
+          class="form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const person = others.find((m) => m.accountId === transfer.values.accountId);
+            if (!person) return;
+            if (!window.confirm(`Make ${person.email} the Owner of ${props.name}? You become an Administrator.`)) return;
+            void transfer.submit();
+          }}
+        >
+          <h3>Transfer ownership</h3>
+          <p class="muted">The workspace has exactly one Owner, who alone can delete it. You stay as an Administrator.</p>
+          <ErrorNotice error={transfer.error} />
+          {others.length === 0 ? (
+            <p>Invite the person first: only a member can become the Owner.</p>
+          ) : (
+            <>
+              <Field label="New owner">
+                {(fid) => (
+                  <select id={fid} value={transfer.values.accountId} onChange={(e) => transfer.set("accountId", e.currentTarget.value)}>
+                    <option value="">Choose a member</option>
+                    {others.map((m) => (
+                      <option key={m.accountId} value={m.accountId}>
+                        {m.email} ({ROLE_NAME[m.role]})
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+              <button type="submit" class="secondary" disabled={!transfer.values.accountId || transfer.pending}>
+                Transfer ownership
+              </button>
+            </>
+          )}
+        </form>
+      )}
+      {props.mayDelete && (
+        <form class="form" onSubmit={remove.onSubmit}>
+          <h3>Delete this workspace</h3>
+          <p>
+            Deletes every site of the workspace with all its content, ends everyone's access and stops its invitations and API keys.{" "}
+            <strong>This cannot be undone.</strong>
+          </p>
+          <ErrorNotice error={remove.error} />
+          <Field label={`Type “${props.name}” to confirm`}>
+            {(fid) => (
+              <input
+                id={fid}
+                value={remove.values.confirm}
+                autoComplete="off"
+                onInput={(e) => remove.set("confirm", e.currentTarget.value)}
+              />
+            )}
+          </Field>
+          <button type="submit" class="danger" disabled={remove.values.confirm !== props.name || remove.pending}>
+            {remove.pending ? "Deleting…" : "Delete workspace"}
+          </button>
+        </form>
       )}
     </div>
   );

@@ -1,0 +1,182 @@
+/**
+ * Where a person signed in with their account starts: the workspaces they belong to, each with its
+ * sites and their role, to open any of them without signing in again (the address, `#/workspaces`,
+ * survives a reload and Back). A new account has none yet: it creates its workspace (Free plan)
+ * and its first site here, and lands in that site.
+ */
+import { call, client } from "../api";
+import { goSavedWith, href, takeFlash } from "../router";
+import { refreshSession, session } from "../session";
+import { ROLE_NAMES } from "../site-state";
+import { ErrorNotice, explain, Field, Heading, Notice } from "../ui";
+import { useForm } from "../use-form";
+import { useLoad } from "../use-load";
+import { useState } from "preact/hooks";
+
+type Membership = NonNullable<NonNullable<typeof session.value>["memberships"]>[number];
+
+export function Workspaces() {
+  const memberships = session.value?.memberships ?? [];
+  const [flash] = useState(takeFlash);
+  return (
+    <section>
+      <Heading>{memberships.length ? "Your workspaces" : "Welcome: set up your workspace"}</Heading>
+      {flash && <Notice kind="ok">{flash}</Notice>}
+      {memberships.length === 0 && (
+        <p>A workspace holds your sites and the people who work on them. You are its Owner; invite colleagues from it once it exists.</p>
+      )}
+      {memberships.map((m) => (
+        <WorkspaceCard key={m.workspaceId} membership={m} />
+      ))}
+      <NewWorkspace first={memberships.length === 0} />
+    </section>
+  );
+}
+
+function WorkspaceCard(props: { membership: Membership }) {
+  const m = props.membership;
+  const id = m.workspaceId;
+  // The workspace lists the sites this person may see; each site says its own name.
+  const sites = useLoad(async () => {
+    const { workspace } = await call(client.GET("/workspaces/{id}", { params: { path: { id } } }));
+    return Promise.all(
+      workspace.siteIds.map((siteId) =>
+        call(client.GET("/sites/{siteId}", { params: { path: { siteId } } })).then(
+          (r) => ({ id: siteId, name: r.site.name }),
+          () => ({ id: siteId, name: siteId }),
+        ),
+      ),
+    );
+  }, [id]);
+  const titleId = `ws-${id}`;
+  return (
+    <section class="card" aria-labelledby={titleId}>
+      <h2 id={titleId}>{m.workspaceName || id}</h2>
+      <p class="muted">
+        Your role: {ROLE_NAMES[m.role]}
+        {m.siteIds ? ` (on ${m.siteIds.length} of its sites)` : ""}.{" "}
+        <a href={href("workspace", id)}>People and activity of {m.workspaceName || id}</a>
+      </p>
+      <ErrorNotice error={sites.error} />
+      {sites.data === null && !sites.error && <p class="loading">Loading sites…</p>}
+      {sites.data && sites.data.length === 0 && (
+        <p>{m.role === "owner" || m.role === "administrator" ? "No site yet." : "No site you can open yet."}</p>
+      )}
+      {sites.data && sites.data.length > 0 && (
+        <ul class="site-list">
+          {sites.data.map((s) => (
+            <li key={s.id}>
+              <a href={href(s.id, "overview")}>Open {s.name}</a>
+            </li>
+          ))}
+        </ul>
+      )}
+      {sites.data && sites.data.length === 0 && (m.role === "owner" || m.role === "administrator") && (
+        <NewSite workspaceId={id} onMade={sites.reload} />
+      )}
+    </section>
+  );
+}
+
+function NewSite(props: { workspaceId: string; onMade: () => void }) {
+  const form = useForm(
+    { name: "" },
+    (v) => call(client.POST("/sites", { body: { name: v.name.trim(), workspaceId: props.workspaceId } })).then((r) => r.site),
+    { onSaved: (site) => goSavedWith(`Site “${site.name}” created.`, site.id, "overview") },
+  );
+  return (
+    <form class="form" onSubmit={form.onSubmit}>
+      <ErrorNotice error={form.error} />
+      <Field label="Site name" error={form.errors.name}>
+        {(fid, d) => (
+          <input
+            id={fid}
+            required
+            maxLength={200}
+            value={form.values.name}
+            aria-describedby={d}
+            onInput={(e) => form.set("name", e.currentTarget.value)}
+          />
+        )}
+      </Field>
+      <button type="submit" disabled={form.pending}>
+        {form.pending ? "Creating…" : "Create site"}
+      </button>
+    </form>
+  );
+}
+
+class SiteFailed extends Error {
+  constructor(
+    readonly workspaceName: string,
+    readonly siteError: unknown,
+  ) {
+    super("site");
+  }
+}
+
+/** A new workspace (Free plan, this person its Owner) and its first site, in one form. */
+function NewWorkspace(props: { first: boolean }) {
+  const [leftover, setLeftover] = useState<SiteFailed | null>(null);
+  const form = useForm(
+    { workspace: "", site: "" },
+    async (v) => {
+      setLeftover(null);
+      const { workspace } = await call(client.POST("/workspaces", { body: { name: v.workspace.trim() } }));
+      try {
+        return (await call(client.POST("/sites", { body: { name: v.site.trim(), workspaceId: workspace.id } }))).site;
+      } catch (err) {
+        throw new SiteFailed(workspace.name, err);
+      }
+    },
+    {
+      // The workspace exists even when its site could not be made: the list shows it, with a form to add the site.
+      failed: (err) => (err instanceof SiteFailed ? (setLeftover(err), void refreshSession(), true) : false),
+      onSaved: async (site) => {
+        await refreshSession();
+        goSavedWith(`Your workspace and the site “${site.name}” are ready.`, site.id, "overview");
+      },
+    },
+  );
+  const fieldOf = (path: string) => form.errors[path];
+  return (
+    <form class="card form" onSubmit={form.onSubmit} aria-labelledby="new-workspace-title">
+      <h2 id="new-workspace-title">{props.first ? "Create your workspace" : "Create another workspace"}</h2>
+      <p class="muted">It starts on the Free plan (one site, three people). Only the operator changes plans.</p>
+      <ErrorNotice error={form.error} />
+      {leftover && (
+        <Notice kind="error">
+          The workspace “{leftover.workspaceName}” was created, but its site was not: {explain(leftover.siteError)} Add the site from the
+          workspace above.
+        </Notice>
+      )}
+      <Field label="Workspace name" hint="Your team, company or client, e.g. “Acme Studio”." error={fieldOf("name")}>
+        {(fid, d) => (
+          <input
+            id={fid}
+            required
+            maxLength={200}
+            value={form.values.workspace}
+            aria-describedby={d}
+            onInput={(e) => form.set("workspace", e.currentTarget.value)}
+          />
+        )}
+      </Field>
+      <Field label="First site name" hint="The website whose content you will manage here.">
+        {(fid, d) => (
+          <input
+            id={fid}
+            required
+            maxLength={200}
+            value={form.values.site}
+            aria-describedby={d}
+            onInput={(e) => form.set("site", e.currentTarget.value)}
+          />
+        )}
+      </Field>
+      <button type="submit" disabled={form.pending}>
+        {form.pending ? "Creating…" : "Create workspace and site"}
+      </button>
+    </form>
+  );
+}

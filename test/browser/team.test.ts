@@ -1,0 +1,214 @@
+/**
+ * Issue 25's story in Chromium, two people in two browsers (contexts), no operator: Ada signs up
+ * from the inbox, creates her workspace and first site, invites Grace as Contributor; Grace signs
+ * up from the invitation, accepts, writes a draft, has no Publish (and the API refuses it); Ada
+ * publishes and sees who did what. Then several workspaces (the picker, reload, Back), ownership
+ * handed over and a workspace deleted by its new Owner; Ada removes Grace, whose next click is
+ * refused in words; Grace resets her password from the inbox. axe-core on every new screen.
+ */
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { service } from "./harness";
+import { checkScreen, dashboardBrowser } from "./dashboard-harness";
+import { linkIn, mailTo, uniqueEmail } from "../helpers/mail";
+
+const { newPage, browser } = dashboardBrowser();
+const PASSWORD = "correct horse battery staple";
+
+/** Sign-up the way a person does it: the form, the mail, the link in the address bar, a password. */
+async function signUpFrom(page: Page, name: string, email: string): Promise<void> {
+  await page.getByLabel("Your name").fill(name);
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Send me the link" }).click();
+  await page.getByRole("heading", { name: "Check your inbox" }).waitFor();
+  await page.goto(linkIn(await mailTo(email, /Confirm your email/)));
+  await page.getByLabel("New password").fill(PASSWORD);
+  await page.getByLabel("Repeat the password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create account" }).click();
+}
+
+/** The dashboard API as the page itself calls it (same origin, the session cookie). */
+function apiFrom(page: Page, method: string, path: string): Promise<{ status: number; code: string | null }> {
+  return page.evaluate(
+    async ([m, p]) => {
+      const r = await fetch(p!, { method: m, credentials: "same-origin" });
+      const body = (await r.json().catch(() => null)) as { error?: { code?: string } } | null;
+      return { status: r.status, code: body?.error?.code ?? null };
+    },
+    [method, path],
+  );
+}
+
+describe("a team in the dashboard, without the operator", () => {
+  it("sign up, workspace and site, invite a Contributor, draft without Publish, publish, switch, hand over, delete, remove, reset", async () => {
+    const ada = uniqueEmail("ada");
+    const grace = uniqueEmail("grace");
+
+    // Ada: sign up from the inbox; a new account is asked for its workspace and first site.
+    const owner = await newPage();
+    await owner.goto(`${service()}/dashboard/`);
+    await owner.getByRole("link", { name: "Create an account" }).click();
+    await signUpFrom(owner, "Ada Lovelace", ada);
+    await owner.getByRole("heading", { name: "Welcome: set up your workspace" }).waitFor();
+    await checkScreen(owner, "team-01-welcome");
+    await owner.getByLabel("Workspace name").fill("Acme Studio");
+    await owner.getByLabel("First site name").fill("Acme Blog");
+    await owner.getByRole("button", { name: "Create workspace and site" }).click();
+    await owner.getByRole("banner").getByText("Acme Blog").waitFor();
+    const siteId = new URL(owner.url()).hash.split("/")[1]!;
+    await owner.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Collections" }).click();
+    await owner.getByRole("link", { name: "New collection" }).click();
+    await owner.getByLabel("Collection name").fill("Posts");
+    await owner.getByRole("button", { name: "Create collection" }).click();
+    await owner.getByRole("heading", { name: "Posts" }).waitFor();
+
+    // Ada invites Grace by email as Contributor.
+    await owner.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Workspace", exact: true }).click();
+    await owner.getByRole("heading", { name: "Workspace: Acme Studio" }).waitFor();
+    await owner.getByLabel("Email (leave empty for a link to share)").fill(grace);
+    await owner.getByLabel("Role", { exact: true }).selectOption({ label: "Contributor" });
+    await owner.getByRole("button", { name: "Invite", exact: true }).click();
+    await owner.getByText("Invitation made.").waitFor();
+
+    // Grace, in her own browser: the mailed invitation, then sign-up, and back to the invitation by itself.
+    const other = await browser().newContext({ viewport: { width: 1280, height: 900 } });
+    const member = await other.newPage();
+    const invitation = linkIn(await mailTo(grace, /invited to Acme Studio/));
+    await member.goto(invitation);
+    await member.getByRole("heading", { name: "Join Acme Studio" }).waitFor();
+    await member.getByText("as Contributor").waitFor();
+    await checkScreen(member, "team-02-invitation");
+    await member.getByRole("link", { name: "Create an account" }).click();
+    await signUpFrom(member, "Grace Hopper", grace);
+    await member.getByRole("button", { name: "Accept and join Acme Studio" }).click();
+    await member.getByText("You joined Acme Studio as Contributor.").waitFor();
+    await member.getByRole("heading", { name: "Your workspaces" }).waitFor();
+    await member.getByText("Your role: Contributor").waitFor();
+    await checkScreen(member, "team-03-workspaces");
+    // The link worked once: opened again, it says so and what to do.
+    await member.goto(invitation);
+    await member.getByText("already used, withdrawn, or has expired. Ask the person who invited you").waitFor();
+    await checkScreen(member, "team-03b-invitation-used");
+    await member.getByRole("link", { name: "Go to the dashboard" }).click();
+    await member.getByRole("heading", { name: "Your workspaces" }).waitFor();
+
+    // A draft, with no Publish anywhere; the API refuses publishing all the same.
+    await member.getByRole("link", { name: "Open Acme Blog" }).click();
+    await member.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Collections" }).click();
+    await member.getByRole("link", { name: "Posts" }).first().click();
+    await member.getByRole("link", { name: "New item" }).click();
+    await member.getByLabel("title (required)").fill("Notes from Grace");
+    expect(await member.getByRole("button", { name: /publish/i }).count()).toBe(0);
+    await member.getByText("saves drafts; an Editor or Administrator publishes them").waitFor();
+    await checkScreen(member, "team-04-contributor-item");
+    await member.getByRole("button", { name: "Save as draft" }).click();
+    await member.getByText("Saved as a draft.").waitFor();
+    const draftUrl = member.url();
+    const itemId = new URL(draftUrl).hash.split("/").pop()!;
+    expect(await member.getByRole("button", { name: /publish/i }).count()).toBe(0);
+    expect(await apiFrom(member, "POST", `/sites/${siteId}/collections/posts/items/${itemId}/publish`)).toEqual({
+      status: 403,
+      code: "forbidden",
+    });
+    await member.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Collections" }).click();
+    await member.getByRole("link", { name: "Posts" }).first().click();
+    expect(await member.getByRole("button", { name: /Publish selected/ }).count()).toBe(0);
+
+    // Ada publishes Grace's draft and sees who did what.
+    await owner.goto(`${service()}/dashboard/#/${siteId}/items/posts/${itemId}`);
+    await owner.getByRole("button", { name: "Save and publish" }).click();
+    await owner.getByText("Published.").waitFor();
+    await owner.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Workspace", exact: true }).click();
+    await owner.getByLabel("Person (email or key name)").fill(grace);
+    await owner.getByLabel("Person (email or key name)").press("Tab");
+    await owner.getByRole("cell", { name: "createItem" }).waitFor();
+
+    // A second workspace for Ada; Grace joins it by a shared link as Editor: both now pick between two.
+    await owner.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Your workspaces" }).click();
+    await owner.getByRole("heading", { name: "Your workspaces" }).waitFor();
+    await owner.getByLabel("Workspace name").fill("Side Project");
+    await owner.getByLabel("First site name").fill("Side Site");
+    await owner.getByRole("button", { name: "Create workspace and site" }).click();
+    await owner.getByRole("banner").getByText("Side Site").waitFor();
+    await owner.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Workspace", exact: true }).click();
+    await owner.getByRole("heading", { name: "Workspace: Side Project" }).waitFor();
+    await owner.getByLabel("Role", { exact: true }).selectOption({ label: "Editor" });
+    await owner.getByRole("button", { name: "Invite", exact: true }).click();
+    const shared = (await owner.locator(".notice code").textContent())!;
+    await member.goto(shared);
+    await member.getByRole("button", { name: "Accept and join Side Project" }).click();
+    await member.getByText("You joined Side Project as Editor.").waitFor();
+    await member.getByRole("heading", { name: "Side Project" }).waitFor();
+    await member.getByRole("link", { name: "Open Side Site" }).click();
+    await member.getByRole("banner").getByText("Side Site").waitFor();
+    await member.reload();
+    await member.getByRole("banner").getByText("Side Site").waitFor();
+    await member.goBack();
+    await member.getByRole("heading", { name: "Your workspaces" }).waitFor();
+    await member.getByRole("link", { name: "Open Acme Blog" }).click();
+    await member.getByRole("banner").getByText("Acme Blog").waitFor();
+
+    // An invitation for someone else, opened by Grace: she is told to sign in with that address.
+    const someoneElse = uniqueEmail("someone");
+    await owner.getByLabel("Email (leave empty for a link to share)").fill(someoneElse);
+    await owner.getByLabel("Role", { exact: true }).selectOption({ label: "Viewer" });
+    await owner.getByRole("button", { name: "Invite", exact: true }).click();
+    await owner.getByRole("button", { name: `Withdraw the invitation to ${someoneElse}` }).waitFor();
+    await member.goto(linkIn(await mailTo(someoneElse, /invited to Side Project/)));
+    await member.getByText(`This invitation was sent to ${someoneElse}. Sign out, then sign in`).waitFor();
+    expect(await member.getByRole("button", { name: /^Accept/ }).count()).toBe(0);
+    await owner.getByRole("button", { name: `Withdraw the invitation to ${someoneElse}` }).click();
+
+    // Ada hands Side Project to Grace; Grace, its Owner now, deletes it by typing its name.
+    await owner.getByRole("heading", { name: "Owner only" }).waitFor();
+    await checkScreen(owner, "team-05-owner-zone");
+    await owner.getByLabel("New owner").selectOption({ label: `${grace} (Editor)` });
+    owner.once("dialog", (d) => void d.accept());
+    await owner.getByRole("button", { name: "Transfer ownership" }).click();
+    await owner.getByText(`${grace} is now the Owner; you are an Administrator.`).waitFor();
+    await expect.poll(() => owner.getByRole("button", { name: "Delete workspace" }).count()).toBe(0);
+    await member.goto(`${service()}/dashboard/#/workspaces`);
+    await member.getByRole("link", { name: "People and activity of Side Project" }).click();
+    await member.getByLabel("Type “Side Project” to confirm").fill("Side Projec");
+    expect(await member.getByRole("button", { name: "Delete workspace" }).isDisabled()).toBe(true);
+    await member.getByLabel("Type “Side Project” to confirm").fill("Side Project");
+    await member.getByRole("button", { name: "Delete workspace" }).click();
+    await member.getByText("The workspace “Side Project” and its sites were deleted.").waitFor();
+    expect(await member.getByRole("heading", { name: "Side Project" }).count()).toBe(0);
+
+    // Ada removes Grace from Acme Studio: Grace's very next click is refused, in words.
+    await member.goto(draftUrl);
+    await member.getByLabel("title (required)").fill("Notes from Grace, edited");
+    await owner.goto(`${service()}/dashboard/#/workspaces`);
+    await owner.getByRole("link", { name: "People and activity of Acme Studio" }).click();
+    owner.once("dialog", (d) => void d.accept());
+    await owner.getByRole("button", { name: `Remove ${grace}` }).click();
+    await expect.poll(() => owner.getByRole("button", { name: `Remove ${grace}` }).count()).toBe(0);
+    await member.getByRole("button", { name: "Save", exact: true }).click();
+    await member.getByText("you are no longer a member of its workspace").waitFor();
+
+    // Grace forgets her password: a reset from the inbox signs her in with the new one.
+    await member.getByRole("banner").getByRole("button", { name: "Sign out" }).click();
+    await member.getByRole("link", { name: "Forgot your password?" }).click();
+    await member.getByLabel("Email").fill(grace);
+    await member.getByRole("button", { name: "Send me a reset link" }).click();
+    await member.getByRole("heading", { name: "Check your inbox" }).waitFor();
+    await member.goto(linkIn(await mailTo(grace, /Reset your password/)));
+    await member.getByLabel("New password").fill("an entirely new passphrase");
+    await member.getByLabel("Repeat the password").fill("an entirely new passphrase");
+    await member.getByRole("button", { name: "Save new password" }).click();
+    await member.getByRole("heading", { name: "Welcome: set up your workspace" }).waitFor();
+
+    await other.close();
+    await owner.close();
+  });
+
+  it("a made-up invitation link says what to do", async () => {
+    const page = await newPage();
+    await page.goto(`${service()}/dashboard/#/invite/iv_aaaaaaaaaaaaaaaa_${"a".repeat(40)}`);
+    await page.getByText("This invitation link is not valid").waitFor();
+    await page.getByRole("link", { name: "Go to the dashboard" }).waitFor();
+    await checkScreen(page, "team-06-invitation-invalid");
+    await page.close();
+  });
+});
