@@ -1,4 +1,5 @@
 /** Exports (actors/site/transfer/) as operations of the OpenAPI document. */
+import { z } from "zod";
 import { operation, type Operation } from "../openapi/registry";
 import { P } from "../openapi/params";
 import { withSiteId } from "./dashboard.operations";
@@ -26,7 +27,33 @@ const ops: Operation[] = [
     description:
       '`{format: "open-content-edge/site-export", version: 1, exportedAt, site, seo, collections, media, items}`: collections with their fields, media metadata, the SEO Engine settings, and every item (drafts included) with its stored data (references as item ids, media as media ids) and publish state, one per line. No secrets (keys, tokens, webhook secrets and endpoints, hostname proofs, the audit log). Streamed (`Content-Disposition: attachment`).',
     auth: "siteKey",
-    responses: { 200: { description: "The JSON document.", media: ["application/json"], headers: "json" } },
+    responses: {
+      200: {
+        description: "The JSON document.",
+        headers: "json",
+        schema: z.object({
+          format: z.literal("open-content-edge/site-export"),
+          version: z.literal(1),
+          exportedAt: z.string(),
+          site: z.object({ name: z.string(), imageResizingHosts: z.array(z.string()) }),
+          seo: z.record(z.string(), z.unknown()).nullable(),
+          collections: z.array(z.object({ slug: z.string(), name: z.string(), fields: z.array(z.record(z.string(), z.unknown())) })),
+          media: z.array(z.record(z.string(), z.unknown())),
+          items: z.array(
+            z.object({
+              collection: z.string(),
+              id: z.string(),
+              slug: z.string(),
+              status: z.enum(["draft", "published"]),
+              publishedAt: z.string().nullable(),
+              createdAt: z.string(),
+              updatedAt: z.string(),
+              data: z.record(z.string(), z.unknown()),
+            }),
+          ),
+        }),
+      },
+    },
     errors: ["not_found"],
   }),
 ];

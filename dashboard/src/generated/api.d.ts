@@ -2199,6 +2199,43 @@ export interface components {
                 responseHead: string | null;
             }[];
         };
+        ExportSiteResponse: {
+            /** @constant */
+            format: "open-content-edge/site-export";
+            /** @constant */
+            version: 1;
+            exportedAt: string;
+            site: {
+                name: string;
+                imageResizingHosts: string[];
+            };
+            seo: {
+                [key: string]: unknown;
+            } | null;
+            collections: {
+                slug: string;
+                name: string;
+                fields: {
+                    [key: string]: unknown;
+                }[];
+            }[];
+            media: {
+                [key: string]: unknown;
+            }[];
+            items: {
+                collection: string;
+                id: string;
+                slug: string;
+                /** @enum {string} */
+                status: "draft" | "published";
+                publishedAt: string | null;
+                createdAt: string;
+                updatedAt: string;
+                data: {
+                    [key: string]: unknown;
+                };
+            }[];
+        };
         SignIn201Response: {
             session: components["schemas"]["Session"];
         };
@@ -8459,7 +8496,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/json": components["schemas"]["ExportSiteResponse"];
                 };
             };
             /** @description Error: `unauthorized`. */
