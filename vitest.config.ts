@@ -45,6 +45,8 @@ const BINDINGS = {
   BODY_READ_TIMEOUT_MS: "2000",
   // Slow customer pages time out after 4 s here (10 s in wrangler.toml).
   SSR_FETCH_TIMEOUT_MS: "4000",
+  // An outbound webhook receiver has 2 s here (10 s in wrangler.toml): the timeout tests stay short.
+  WEBHOOK_TIMEOUT_MS: "2000",
 };
 
 /**

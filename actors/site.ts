@@ -48,6 +48,9 @@ import { SEARCH_GENERATIONS, searchVersionOf } from "../src/contract/cache-versi
 
 /** Where the search generation is kept (the object's key-value storage, beside the migrations' own key). */
 const SEARCH_GENERATION_KEY = "searchGeneration";
+import { deliveryJob, scheduleDeliveries, WEBHOOKS_JOB } from "./site/webhooks/deliver";
+import type { webhookRoutes } from "./site/webhooks/routes";
+import type { transferRoutes } from "./site/transfer/routes";
 
 export interface SiteMeta {
   siteId: string;
@@ -103,6 +106,8 @@ export class Site extends DurableObject<Env> {
   // The dashboard's routes validate with zod: loaded on the first dashboard call, never by a public read.
   #dashboard: ReturnType<typeof dashboardRoutes> | null = null;
   #history: ReturnType<typeof historyRoutes> | null = null;
+  #webhooks: ReturnType<typeof webhookRoutes> | null = null;
+  #transfer: ReturnType<typeof transferRoutes> | null = null;
   #public: ReturnType<typeof publicRoutes>;
   #ssr: ReturnType<typeof ssrRoutes>;
   #context: SiteContext;
@@ -153,6 +158,8 @@ export class Site extends DurableObject<Env> {
       [REVISIONS_PRUNE_JOB]: retentionJob(this.#sql, () => this.#site?.plan ?? null),
       // Scheduled publish and unpublish, with every effect of a manual one (site/history/schedule.ts).
       [SCHEDULE_JOB]: scheduleJobHandler(context),
+      // Outbound webhooks: due deliveries of the events the triggers wrote (site/webhooks/).
+      [WEBHOOKS_JOB]: deliveryJob(context),
       [SEO_DOCUMENTS_JOB]: {
         // No cache version bump: while this job was queued the documents were served with
         // no-store (http/ssr-routes.ts), so no cache holds a stale copy, and pages are already current.
@@ -311,6 +318,8 @@ export class Site extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     if (!this.#site) return;
     await runDueJobs(this.ctx.storage, this.#jobs);
+    // A job's writes (a scheduled publish, a capture refresh) may have queued webhook deliveries.
+    scheduleDeliveries(this.ctx.storage);
   }
 
   override async fetch(request: Request): Promise<Response> {
@@ -358,9 +367,15 @@ export class Site extends DurableObject<Env> {
     // (The router itself is never a promise's value: itty-router's Proxy would pass for a thenable.)
     this.#dashboard ??= (await import("./site/http/dashboard-routes")).dashboardRoutes(this.#context);
     this.#history ??= (await import("./site/history/routes")).historyRoutes(this.#context);
+    this.#webhooks ??= (await import("./site/webhooks/routes")).webhookRoutes(this.#context);
+    this.#transfer ??= (await import("./site/transfer/routes")).transferRoutes(this.#context);
     const response = ((await this.#ssr.fetch(request, access)) ??
+      (await this.#webhooks.fetch(request, access)) ??
+      (await this.#transfer.fetch(request, access)) ??
       (await this.#dashboard.fetch(request, access)) ??
       (await this.#history.fetch(request, access))) as Response | undefined;
+    // Any write may have written webhook events (triggers on items, collections, the capture).
+    if (access.entry.method !== "get") scheduleDeliveries(this.ctx.storage);
     // A change whose handler awaited outside I/O-free code (a capture's fetch) records here, right
     // after its synchronous write; every other handler records inside its own transaction.
     if (response?.ok && access.entry.method !== "get" && !access.recorded) recordAudit(this.#sql, access, access.entry.path);

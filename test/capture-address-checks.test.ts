@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isPrivateHost } from "../actors/site/ssr/fetch-page";
+import { isPrivateHost } from "../src/net/ssrf";
 
 describe("capture refuses loopback and private addresses (when the deployment does not allow them)", () => {
   it("in every spelling", () => {

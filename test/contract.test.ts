@@ -6,7 +6,7 @@
  */
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { listPage } from "./fixtures/blog-pages";
 import { type CallOptions, type TestSite, ORIGIN, OPERATOR, addItem, call, callJson, newBlog } from "./helpers";
 import { settleIndex } from "./search-helpers";
@@ -736,6 +736,36 @@ describe("the API answers exactly as openapi.json describes", () => {
     await hit("deleteItem", "DELETE", item, { auth });
     await addItem(site, "posts", { slug: "h3", data: { title: "Taken" } });
     await hit("restoreDeletedItem", "POST", `${base}/trash/${a.id}/restore`, { auth });
+  });
+
+  it("describes outbound webhooks and exports", async () => {
+    const site = await newBlog("pro");
+    const auth = site.adminKey;
+    const B = `/sites/${site.id}/webhooks`;
+    const url = `${inject("webhookReceiver")}/hooks/contract`;
+    await hit("listWebhookEndpoints", "GET", B, { auth });
+    const created = await hit("createWebhookEndpoint", "POST", B, { auth, body: { url, events: ["item.created"] } });
+    const id = (created.body.endpoint as { id: string }).id;
+    for (let i = 1; i < 10; i++)
+      await hit("createWebhookEndpoint", "POST", B, { auth, body: { url: `${url}${i}`, events: ["item.deleted"] } });
+    await hit("createWebhookEndpoint", "POST", B, { auth, body: { url, events: ["item.created"] } });
+    const E = `${B}/${id}`;
+    await hit("getWebhookEndpoint", "GET", E, { auth });
+    await hit("updateWebhookEndpoint", "PATCH", E, { auth, body: { description: "Contract" } });
+    await hit("updateWebhookEndpoint", "PATCH", E, { auth, body: { events: [] } });
+    await hit("updateWebhookEndpoint", "PATCH", E, { auth, body: "name=x", headers: { "content-type": "text/plain" } });
+    await hit("rotateWebhookEndpointSecret", "POST", `${E}/rotate-secret`, { auth, body: { overlapHours: 1 } });
+    await hit("rotateWebhookEndpointSecret", "POST", `${E}/rotate-secret`, { auth, body: { overlapHours: 1000 } });
+    await hit("rotateWebhookEndpointSecret", "POST", `${E}/rotate-secret`, { auth, body: "x", headers: { "content-type": "text/plain" } });
+    const sent = await hit("sendWebhookTest", "POST", `${E}/test`, { auth });
+    const eventId = (sent.body.delivery as { eventId: string }).eventId;
+    await hit("listWebhookDeliveries", "GET", `${E}/deliveries`, { auth });
+    await hit("listWebhookDeliveries", "GET", `${E}/deliveries?limit=0`, { auth });
+    await hit("getWebhookDelivery", "GET", `${E}/deliveries/${eventId}`, { auth });
+    await hit("redeliverWebhook", "POST", `${E}/deliveries/${eventId}/redeliver`, { auth });
+    await hit("deleteWebhookEndpoint", "DELETE", E, { auth });
+    await hit("exportCollectionCsv", "GET", `/sites/${site.id}/collections/posts/export.csv`, { auth });
+    await hit("exportSite", "GET", `/sites/${site.id}/export.json`, { auth });
   });
 
   it("describes the service's own documents", async () => {

@@ -3,6 +3,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** Origin of the customer-site page server (test/node/page-server.ts). */
     pageServer: string;
+    /** Origin of the outbound webhook receiver (test/node/webhook-receiver.ts). */
+    webhookReceiver: string;
     /** Origin of the service running on workerd (browser tests only). */
     service: string;
     /** Origin of the DNS-over-HTTPS resolver the browser tests' service asks (scripts/doh-server.mjs). */

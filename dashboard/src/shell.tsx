@@ -16,6 +16,7 @@ import { PlanScreen } from "./screens/plan";
 import { Search } from "./screens/search";
 import { SeoEngine } from "./screens/seo-engine";
 import { Workspace } from "./screens/workspace";
+import { Webhooks } from "./webhooks/webhooks-screen";
 import { Workspaces } from "./screens/workspaces";
 import { pendingInvite } from "./pending-invite";
 import { can, loadSite, site, siteError } from "./site-state";
@@ -30,6 +31,7 @@ const NAV = [
   ["seo", "SEO Engine"],
   ["domains", "Domains"],
   ["integrate", "Integrate"],
+  ["webhooks", "Webhooks"],
   ["plan", "Plan"],
   ["settings", "Settings"],
 ] as const;
@@ -73,8 +75,10 @@ export function Shell(props: { session: Session; path: string[] }) {
         <nav aria-label="Main">
           <ul>
             {open &&
-              // Settings (rename, admin key) is only for roles that may change them; the API stays the authority.
-              NAV.filter(([key]) => key !== "settings" || can("site.settings", "keys.manage")).map(([key, label]) => (
+              // Settings (rename, admin key) and Webhooks are only for roles that may change them; the API stays the authority.
+              NAV.filter(([key]) =>
+                key === "settings" ? can("site.settings", "keys.manage") : key === "webhooks" ? can("site.settings") : true,
+              ).map(([key, label]) => (
                 <li key={key}>
                   <a href={href(open.id, key)} aria-current={screenOf(screen) === key ? "page" : undefined}>
                     {label}
@@ -156,6 +160,8 @@ function Screen(props: { screen: string | undefined; rest: string[] }) {
       return <Integrate />;
     case "settings":
       return <Settings />;
+    case "webhooks":
+      return <Webhooks />;
     case "search":
       return <Search />;
     case "seo":

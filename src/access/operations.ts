@@ -47,6 +47,9 @@ export const ACCESS: readonly AccessEntry[] = [
   { id: "getCollection", method: "get", path: `${S}/collections/{slug}`, kind: "Collections", access: m("site.read") },
   { id: "putCollection", method: "put", path: `${S}/collections/{slug}`, kind: "Collections", access: m("collections.manage") },
   { id: "deleteCollection", method: "delete", path: `${S}/collections/{slug}`, kind: "Collections", access: m("collections.manage") },
+  // Exports (site/transfer/): a collection's CSV to whoever may read the site; the whole site to its administrators
+  { id: "exportCollectionCsv", method: "get", path: `${S}/collections/{slug}/export.csv`, kind: "Export", access: m("site.read") },
+  { id: "exportSite", method: "get", path: `${S}/export.json`, kind: "Export", access: m("site.settings") },
   // Items (creating with `publish: true` also needs items.publish.own: checked by the site)
   { id: "listDashboardItems", method: "get", path: `${S}/collections/{slug}/items`, kind: "Items", access: m("site.read") },
   { id: "getDashboardItem", method: "get", path: `${S}/collections/{slug}/items/{id}`, kind: "Items", access: m("site.read") },
@@ -150,6 +153,41 @@ export const ACCESS: readonly AccessEntry[] = [
   { id: "getCustomHostname", method: "get", path: `${S}/ssr/custom-hostname`, kind: "Domains", access: m("site.read") },
   { id: "putCustomHostname", method: "post", path: `${S}/ssr/custom-hostname`, kind: "Domains", access: m("domains.manage") },
   { id: "deleteCustomHostname", method: "delete", path: `${S}/ssr/custom-hostname`, kind: "Domains", access: m("domains.manage") },
+  // Outbound webhooks (site/webhooks/): Administrator and up, like the site's other settings
+  { id: "listWebhookEndpoints", method: "get", path: `${S}/webhooks`, kind: "Webhooks", access: m("site.settings") },
+  { id: "createWebhookEndpoint", method: "post", path: `${S}/webhooks`, kind: "Webhooks", access: m("site.settings") },
+  { id: "getWebhookEndpoint", method: "get", path: `${S}/webhooks/{endpointId}`, kind: "Webhooks", access: m("site.settings") },
+  { id: "updateWebhookEndpoint", method: "patch", path: `${S}/webhooks/{endpointId}`, kind: "Webhooks", access: m("site.settings") },
+  { id: "deleteWebhookEndpoint", method: "delete", path: `${S}/webhooks/{endpointId}`, kind: "Webhooks", access: m("site.settings") },
+  {
+    id: "rotateWebhookEndpointSecret",
+    method: "post",
+    path: `${S}/webhooks/{endpointId}/rotate-secret`,
+    kind: "Webhooks",
+    access: m("site.settings"),
+  },
+  { id: "sendWebhookTest", method: "post", path: `${S}/webhooks/{endpointId}/test`, kind: "Webhooks", access: m("site.settings") },
+  {
+    id: "listWebhookDeliveries",
+    method: "get",
+    path: `${S}/webhooks/{endpointId}/deliveries`,
+    kind: "Webhooks",
+    access: m("site.settings"),
+  },
+  {
+    id: "getWebhookDelivery",
+    method: "get",
+    path: `${S}/webhooks/{endpointId}/deliveries/{eventId}`,
+    kind: "Webhooks",
+    access: m("site.settings"),
+  },
+  {
+    id: "redeliverWebhook",
+    method: "post",
+    path: `${S}/webhooks/{endpointId}/deliveries/{eventId}/redeliver`,
+    kind: "Webhooks",
+    access: m("site.settings"),
+  },
   // Members, invitations, API keys, audit (the workspace object)
   { id: "listMembers", method: "get", path: `${W}/members`, kind: "Members", access: m("members.read") },
   { id: "updateMember", method: "patch", path: `${W}/members/{accountId}`, kind: "Members", access: m("members.manage") },

@@ -73,6 +73,8 @@ export interface LogEvents {
   media_swept: Where & { objects: number; uploads: number };
   /** A scheduled publish or unpublish was applied by the alarm, `lateMs` after its time. */
   schedule_applied: Where & { action: "publish" | "unpublish"; lateMs: number };
+  /** One outbound webhook attempt (never the payload, the URL or the secret). */
+  webhook_attempt: Where & { endpointId: string; eventId: string; attempt: number; status: number | null; error: string | null };
 }
 
 const LEVEL: { [E in keyof LogEvents]: Level } = {
@@ -99,6 +101,7 @@ const LEVEL: { [E in keyof LogEvents]: Level } = {
   passkey_removed: "info",
   passkey_refused: "warn",
   schedule_applied: "info",
+  webhook_attempt: "info",
 };
 
 /** Where the lines go; tests swap it to read them. */

@@ -8,6 +8,8 @@ import { accountOperations } from "../routes/accounts.operations";
 import { ssrOperations } from "../routes/ssr.operations";
 import { workspaceOperations } from "../routes/workspaces.operations";
 import { mediaOperations } from "../routes/media.operations";
+import { webhookOperations } from "../routes/webhooks.operations";
+import { transferOperations } from "../routes/transfer.operations";
 import type { Operation } from "./registry";
 
 export const OPERATIONS: readonly Operation[] = [
@@ -17,6 +19,8 @@ export const OPERATIONS: readonly Operation[] = [
   ...historyOperations,
   ...workspaceOperations,
   ...ssrOperations,
+  ...webhookOperations,
+  ...transferOperations,
   ...sessionOperations,
   ...accountOperations,
   ...serviceOperations,

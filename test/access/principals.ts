@@ -31,5 +31,7 @@ export async function siteCall(
     new Request(`${ORIGIN}/sites/${siteId}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }),
   );
   const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : {} };
+  // Exports answer CSV: only JSON answers have a body to read here.
+  const isJson = res.headers.get("content-type")?.startsWith("application/json") && !res.headers.has("content-disposition");
+  return { status: res.status, body: text && isJson ? JSON.parse(text) : {} };
 }

@@ -61,6 +61,19 @@ function requestFor(e: AccessEntry, item: string): { method: string; path: strin
     getCustomHostname: { path: "/ssr/custom-hostname" },
     putCustomHostname: { path: "/ssr/custom-hostname", body: { hostname: "www.example.com" } },
     deleteCustomHostname: { path: "/ssr/custom-hostname" },
+    exportCollectionCsv: { path: "/collections/posts/export.csv" },
+    exportSite: { path: "/export.json" },
+    // Outbound webhooks: an endpoint id nobody made answers 404 once the role may ask.
+    listWebhookEndpoints: { path: "/webhooks" },
+    createWebhookEndpoint: { path: "/webhooks", body: { url: "ftp://refused.example/", events: ["item.created"] } },
+    getWebhookEndpoint: { path: "/webhooks/whe_none" },
+    updateWebhookEndpoint: { path: "/webhooks/whe_none", body: { description: "x" } },
+    deleteWebhookEndpoint: { path: "/webhooks/whe_none" },
+    rotateWebhookEndpointSecret: { path: "/webhooks/whe_none/rotate-secret", body: {} },
+    sendWebhookTest: { path: "/webhooks/whe_none/test" },
+    listWebhookDeliveries: { path: "/webhooks/whe_none/deliveries" },
+    getWebhookDelivery: { path: "/webhooks/whe_none/deliveries/msg_none" },
+    redeliverWebhook: { path: "/webhooks/whe_none/deliveries/msg_none/redeliver" },
   };
   const spec = specs[e.id];
   if (!spec) throw new Error(`no request for ${e.id}: add one here`);

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { isPrivateHost } from "../../actors/site/ssr/fetch-page";
+import { isPrivateHost } from "../../src/net/ssrf";
 
 /** The rows of docs/ssrf.md's table: what is refused, and its example. */
 function rows(): { what: string; example: string }[] {

@@ -1,4 +1,5 @@
 import { type SQLSchemaMigration, SQLSchemaMigrations } from "durable-utils/sql-migrations";
+import { WEBHOOKS_MIGRATION_SQL } from "../webhooks/schema";
 
 /**
  * The site database, one numbered step at a time. Append only: an applied
@@ -258,6 +259,11 @@ export const SITE_MIGRATIONS: SQLSchemaMigration[] = [
         DELETE FROM item_pending WHERE seq = old.seq;
       END;
     `,
+  },
+  {
+    idMonotonicInc: 17,
+    description: "outbound webhooks: endpoints, events written by triggers with the change, deliveries and attempts",
+    sql: WEBHOOKS_MIGRATION_SQL,
   },
 ];
 

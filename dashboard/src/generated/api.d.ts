@@ -1067,6 +1067,180 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sites/{siteId}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The site's webhook endpoints */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register a receiver of signed events
+         * @description Events go out after their change commits, at least once, in order per item, signed by the Standard Webhooks specification (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,…`). The URL must be `https:` and neither be nor resolve to a loopback or private address (400 with `details.reason` `bad_url`, `private_address` or `unreachable`). At most 10 endpoints per site (409). The answer's `secret` is shown once.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{siteId}/webhooks/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One endpoint and its state */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /** Delete an endpoint and its delivery log */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change, pause or resume an endpoint
+         * @description `enabled: false` pauses deliveries (they wait); `enabled: true` resumes them at once, also after the service disabled the endpoint (410 Gone, or every retry failed).
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/sites/{siteId}/webhooks/{endpointId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new signing secret, the old one still signing for a while
+         * @description During the overlap every delivery carries two signatures (`v1,<new> v1,<old>`), so the receiver can switch secrets at its own pace. The new `secret` is shown in this answer only.
+         */
+        post: operations["rotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{siteId}/webhooks/{endpointId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a `webhook.test` event to this endpoint now */
+        post: operations["sendWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{siteId}/webhooks/{endpointId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The endpoint's newest deliveries with their last attempt */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{siteId}/webhooks/{endpointId}/deliveries/{eventId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One delivery: its payload and every attempt */
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{siteId}/webhooks/{endpointId}/deliveries/{eventId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Try a delivery again now, same `webhook-id`
+         * @description A delivered, failed or cancelled delivery starts a new retry schedule.
+         */
+        post: operations["redeliverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{siteId}/collections/{slug}/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A collection as CSV, in the shape Webflow's CMS exports
+         * @description Columns `Name, Slug, Collection ID, Locale ID, Item ID, Archived, Draft, Created On, Updated On, Published On`, then one per field (its name; its key where names clash). References and multi-references as slugs (`; `-separated), images and videos as URLs, dates ISO 8601, drafts included. UTF-8 with a BOM, CRLF, streamed (`Content-Disposition: attachment`). Values are verbatim: a spreadsheet may evaluate a cell starting with `=`.
+         */
+        get: operations["exportCollectionCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{siteId}/export.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The whole site as one JSON document
+         * @description `{format: "open-content-edge/site-export", version: 1, exportedAt, site, seo, collections, media, items}`: collections with their fields, media metadata, the SEO Engine settings, and every item (drafts included) with its stored data (references as item ids, media as media ids) and publish state, one per line. No secrets (keys, tokens, webhook secrets and endpoints, hostname proofs, the audit log). Streamed (`Content-Disposition: attachment`).
+         */
+        get: operations["exportSite"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sessions": {
         parameters: {
             query?: never;
@@ -2515,6 +2689,193 @@ export interface components {
             /** @enum {string} */
             signature: "valid" | "unsigned";
         };
+        ListWebhookEndpointsResponse: {
+            endpoints: {
+                id: string;
+                url: string;
+                description: string;
+                events: ("item.created" | "item.updated" | "item.published" | "item.unpublished" | "item.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "capture.refreshed" | "import.finished")[];
+                /** @enum {string} */
+                state: "enabled" | "disabled";
+                /** @description `gone`: the receiver answered 410; `failing`: every retry of a delivery failed (about three days); `owner`: paused. */
+                disabledReason: ("gone" | "failing" | "owner") | null;
+                disabledAt: string | null;
+                /** @description While set, deliveries also carry a signature with the previous secret. */
+                previousSecretUntil: string | null;
+                /** @description Deliveries waiting to be sent. */
+                pending: number;
+                /** @description The last attempt to this endpoint. */
+                lastDelivery: {
+                    at: string;
+                    status: number | null;
+                    ok: boolean;
+                } | null;
+                createdAt: string;
+                updatedAt: string;
+            }[];
+        };
+        CreateWebhookEndpoint201Response: {
+            endpoint: {
+                id: string;
+                url: string;
+                description: string;
+                events: ("item.created" | "item.updated" | "item.published" | "item.unpublished" | "item.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "capture.refreshed" | "import.finished")[];
+                /** @enum {string} */
+                state: "enabled" | "disabled";
+                /** @description `gone`: the receiver answered 410; `failing`: every retry of a delivery failed (about three days); `owner`: paused. */
+                disabledReason: ("gone" | "failing" | "owner") | null;
+                disabledAt: string | null;
+                /** @description While set, deliveries also carry a signature with the previous secret. */
+                previousSecretUntil: string | null;
+                /** @description Deliveries waiting to be sent. */
+                pending: number;
+                /** @description The last attempt to this endpoint. */
+                lastDelivery: {
+                    at: string;
+                    status: number | null;
+                    ok: boolean;
+                } | null;
+                createdAt: string;
+                updatedAt: string;
+            };
+            /** @description `whsec_…`: the signing secret, shown in this answer only. */
+            secret: string;
+        };
+        GetWebhookEndpointResponse: {
+            endpoint: {
+                id: string;
+                url: string;
+                description: string;
+                events: ("item.created" | "item.updated" | "item.published" | "item.unpublished" | "item.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "capture.refreshed" | "import.finished")[];
+                /** @enum {string} */
+                state: "enabled" | "disabled";
+                /** @description `gone`: the receiver answered 410; `failing`: every retry of a delivery failed (about three days); `owner`: paused. */
+                disabledReason: ("gone" | "failing" | "owner") | null;
+                disabledAt: string | null;
+                /** @description While set, deliveries also carry a signature with the previous secret. */
+                previousSecretUntil: string | null;
+                /** @description Deliveries waiting to be sent. */
+                pending: number;
+                /** @description The last attempt to this endpoint. */
+                lastDelivery: {
+                    at: string;
+                    status: number | null;
+                    ok: boolean;
+                } | null;
+                createdAt: string;
+                updatedAt: string;
+            };
+        };
+        DeleteWebhookEndpointResponse: {
+            /** @constant */
+            deleted: true;
+            id: string;
+        };
+        SendWebhookTest202Response: {
+            delivery: {
+                /** @description The `webhook-id` header of every attempt of this event. */
+                eventId: string;
+                type: string;
+                orderKey: string;
+                /** @enum {string} */
+                state: "pending" | "delivered" | "failed" | "cancelled";
+                attempts: number;
+                nextAt: string | null;
+                createdAt: string;
+                lastStatus: number | null;
+                lastError: string | null;
+                lastDurationMs: number | null;
+                /** @description The first 1 KB of the receiver's last answer, as text. */
+                lastResponseHead: string | null;
+                lastAttemptAt: string | null;
+            };
+        };
+        ListWebhookDeliveriesResponse: {
+            deliveries: {
+                /** @description The `webhook-id` header of every attempt of this event. */
+                eventId: string;
+                type: string;
+                orderKey: string;
+                /** @enum {string} */
+                state: "pending" | "delivered" | "failed" | "cancelled";
+                attempts: number;
+                nextAt: string | null;
+                createdAt: string;
+                lastStatus: number | null;
+                lastError: string | null;
+                lastDurationMs: number | null;
+                /** @description The first 1 KB of the receiver's last answer, as text. */
+                lastResponseHead: string | null;
+                lastAttemptAt: string | null;
+            }[];
+            /** @description `before` for the next page. */
+            next: string | null;
+        };
+        GetWebhookDeliveryResponse: {
+            delivery: {
+                /** @description The `webhook-id` header of every attempt of this event. */
+                eventId: string;
+                type: string;
+                orderKey: string;
+                /** @enum {string} */
+                state: "pending" | "delivered" | "failed" | "cancelled";
+                attempts: number;
+                nextAt: string | null;
+                createdAt: string;
+                lastStatus: number | null;
+                lastError: string | null;
+                lastDurationMs: number | null;
+                /** @description The first 1 KB of the receiver's last answer, as text. */
+                lastResponseHead: string | null;
+                lastAttemptAt: string | null;
+            };
+            /** @description The exact body sent. */
+            payload: string;
+            attempts: {
+                at: string;
+                status: number | null;
+                durationMs: number;
+                error: string | null;
+                responseHead: string | null;
+            }[];
+        };
+        ExportSiteResponse: {
+            /** @constant */
+            format: "open-content-edge/site-export";
+            /** @constant */
+            version: 1;
+            exportedAt: string;
+            site: {
+                name: string;
+                imageResizingHosts: string[];
+            };
+            seo: {
+                [key: string]: unknown;
+            } | null;
+            collections: {
+                slug: string;
+                name: string;
+                fields: {
+                    [key: string]: unknown;
+                }[];
+            }[];
+            media: {
+                [key: string]: unknown;
+            }[];
+            items: {
+                collection: string;
+                id: string;
+                slug: string;
+                /** @enum {string} */
+                status: "draft" | "published";
+                publishedAt: string | null;
+                createdAt: string;
+                updatedAt: string;
+                data: {
+                    [key: string]: unknown;
+                };
+            }[];
+        };
         SignIn201Response: {
             session: components["schemas"]["Session"];
         };
@@ -2816,6 +3177,26 @@ export interface components {
         };
         PutCustomHostnameRequest: {
             hostname: string;
+        };
+        CreateWebhookEndpointRequest: {
+            /** @description The receiver, `https:` (loopback and private addresses refused). */
+            url: string;
+            description?: string;
+            /** @description The event types sent to this endpoint. */
+            events: ("item.created" | "item.updated" | "item.published" | "item.unpublished" | "item.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "capture.refreshed" | "import.finished")[];
+        };
+        UpdateWebhookEndpointRequest: {
+            /** @description The receiver, `https:` (loopback and private addresses refused). */
+            url?: string;
+            description?: string;
+            /** @description The event types sent to this endpoint. */
+            events?: ("item.created" | "item.updated" | "item.published" | "item.unpublished" | "item.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "capture.refreshed" | "import.finished")[];
+            /** @description false pauses deliveries (kept pending); true resumes them, also after an automatic disable. */
+            enabled?: boolean;
+        };
+        RotateWebhookEndpointSecretRequest: {
+            /** @description How long deliveries are signed with the old secret too (default 24). */
+            overlapHours?: number;
         };
         SignInRequest: {
             key: string;
@@ -9399,6 +9780,887 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints, oldest first. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListWebhookEndpointsResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description Registered. */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateWebhookEndpoint201Response"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `conflict`. */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_conflict"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The endpoint's id (`whe_…`). */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetWebhookEndpointResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The endpoint's id (`whe_…`). */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteWebhookEndpointResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The endpoint's id (`whe_…`). */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description Changed. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetWebhookEndpointResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The endpoint's id (`whe_…`). */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RotateWebhookEndpointSecretRequest"];
+            };
+        };
+        responses: {
+            /** @description Rotated. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateWebhookEndpoint201Response"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    sendWebhookTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The endpoint's id (`whe_…`). */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued; the delivery log shows the outcome. */
+            202: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendWebhookTest202Response"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description The previous page's `next`. */
+                before?: string;
+                /** @description 1 to 50. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The endpoint's id (`whe_…`). */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListWebhookDeliveriesResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The endpoint's id (`whe_…`). */
+                endpointId: string;
+                /** @description The event's id (`msg_…`), its `webhook-id` header. */
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetWebhookDeliveryResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    redeliverWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The endpoint's id (`whe_…`). */
+                endpointId: string;
+                /** @description The event's id (`msg_…`), its `webhook-id` header. */
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued. */
+            202: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendWebhookTest202Response"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    exportCollectionCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The collection's slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    exportSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The JSON document. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportSiteResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Error_not_found"];
                 };
             };

@@ -66,6 +66,13 @@ export function Items(props: { collectionSlug: string }) {
             <a class="button secondary" href={href(s.id, "collection", c.slug)}>
               Edit fields
             </a>
+            <a
+              class="button secondary"
+              href={`/sites/${encodeURIComponent(s.id)}/collections/${encodeURIComponent(c.slug)}/export.csv`}
+              download
+            >
+              Export CSV
+            </a>
             <a class="button" href={href(s.id, "items", c.slug, "new")}>
               New item
             </a>

@@ -98,6 +98,16 @@ export function Settings() {
         {hosts.saved && <Notice kind="ok">Saved. Published images follow at once.</Notice>}
       </form>
       <div class="card">
+        <h2>Export</h2>
+        <p>
+          The whole site as one JSON file: collections and their fields, every item with its data and publish state, media details and SEO
+          Engine settings. No keys or secrets are in it. Each collection's Items screen also exports that collection as CSV.
+        </p>
+        <a class="button secondary" href={`/sites/${encodeURIComponent(s.id)}/export.json`} download>
+          Export site (JSON)
+        </a>
+      </div>
+      <div class="card">
         <h2>Admin key</h2>
         {newKey ? (
           <>

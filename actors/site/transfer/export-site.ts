@@ -1,0 +1,82 @@
+/**
+ * The whole site as one JSON document: collections with their fields, media metadata, the SEO
+ * Engine's settings, then every item with its data and publish state, one item per line. No
+ * secret is in it (admin key hash, public token, sessions, webhook secrets and endpoints, custom
+ * hostname proofs, the audit log). Streamed: items a keyset page per pull.
+ */
+import type { SiteContext } from "../context";
+import type { ItemRow } from "../storage/rows";
+import { itemPages } from "./export-csv";
+
+export const SITE_EXPORT_FORMAT = "open-content-edge/site-export";
+
+export function siteJson(s: SiteContext, now = Date.now()): ReadableStream<Uint8Array> {
+  const site = s.site()!;
+  const collections = s.collections();
+  const capture = s.capture();
+  const slugOf = new Map(collections.map((c) => [c.id, c.slug]));
+  const head = {
+    format: SITE_EXPORT_FORMAT,
+    version: 1,
+    exportedAt: new Date(now).toISOString(),
+    site: { name: site.name, imageResizingHosts: site.imageResizingHosts },
+    // The capture's settings without its signing secrets (never exported).
+    seo: capture
+      ? {
+          pageUrl: capture.pageUrl,
+          publicUrl: capture.publicUrl,
+          collection: slugOf.get(capture.collectionId) ?? null,
+          showsList: capture.showsList,
+          seo: capture.extra.seo ?? null,
+        }
+      : null,
+    collections: collections.map((c) => ({ slug: c.slug, name: c.name, fields: c.fields })),
+    media: s.sql
+      .exec<{ id: string; url: string; alt: string; width: number | null; height: number | null; created_at: string }>(
+        "SELECT id, url, alt, width, height, created_at FROM media ORDER BY created_at, id",
+      )
+      .toArray()
+      .map((m) => ({ id: m.id, url: m.url, alt: m.alt, width: m.width, height: m.height, createdAt: m.created_at })),
+  };
+  const encoder = new TextEncoder();
+  const queue = collections.map((c) => itemPages(s.sql, c.id));
+  let first = true;
+  let started = false;
+  const line = (r: ItemRow) =>
+    JSON.stringify({
+      collection: slugOf.get(r.collection_id),
+      id: r.id,
+      slug: r.slug,
+      status: r.status,
+      publishedAt: r.published_at,
+      createdAt: r.created_at,
+      updatedAt: r.updated_at,
+      data: JSON.parse(r.data) as unknown,
+    });
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (!started) {
+          started = true;
+          const text = JSON.stringify(head, null, 1);
+          controller.enqueue(encoder.encode(`${text.slice(0, -2)},\n "items": [\n`));
+          return;
+        }
+        while (queue.length > 0) {
+          const next = queue[0]!.next();
+          if (next.done) {
+            queue.shift();
+            continue;
+          }
+          const chunk = next.value.map(line).join(",\n");
+          controller.enqueue(encoder.encode(`${first ? "" : ",\n"}${chunk}`));
+          first = false;
+          return;
+        }
+        controller.enqueue(encoder.encode("\n ]\n}\n"));
+        controller.close();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}

@@ -1,0 +1,335 @@
+/**
+ * Outbound webhooks: the receivers this site sends signed events to, their secrets (shown once),
+ * a test event, and each receiver's last deliveries with Redeliver. Not the SEO Engine's inbound
+ * publish webhook, which a site builder calls (SEO Engine screen).
+ */
+import { useEffect, useState } from "preact/hooks";
+import { call, client } from "../api";
+import { inSite } from "../site-state";
+import { Confirm, Copy, ErrorNotice, Field, Heading, Notice, when } from "../ui";
+import { useForm } from "../use-form";
+import { useLoad } from "../use-load";
+import type { components } from "../generated/api";
+
+type Endpoint = components["schemas"]["ListWebhookEndpointsResponse"]["endpoints"][number];
+type Delivery = components["schemas"]["ListWebhookDeliveriesResponse"]["deliveries"][number];
+type EventType = Endpoint["events"][number];
+
+const EVENT_GROUPS: readonly { legend: string; events: readonly { type: EventType; label: string }[] }[] = [
+  {
+    legend: "Item",
+    events: [
+      { type: "item.created", label: "Created" },
+      { type: "item.updated", label: "Updated" },
+      { type: "item.published", label: "Published" },
+      { type: "item.unpublished", label: "Unpublished" },
+      { type: "item.deleted", label: "Deleted" },
+    ],
+  },
+  {
+    legend: "Collection",
+    events: [
+      { type: "collection.created", label: "Created" },
+      { type: "collection.updated", label: "Changed" },
+      { type: "collection.deleted", label: "Deleted" },
+    ],
+  },
+  {
+    legend: "Other",
+    events: [
+      { type: "capture.refreshed", label: "SEO Engine page refreshed" },
+      { type: "import.finished", label: "Import finished" },
+    ],
+  },
+];
+
+const DISABLED_WHY: Record<NonNullable<Endpoint["disabledReason"]>, string> = {
+  gone: "The receiver answered 410 Gone, which means “stop sending”. Waiting deliveries were cancelled.",
+  failing: "A delivery failed every attempt for about three days. Waiting deliveries are kept.",
+  owner: "Paused. Deliveries wait until you resume.",
+};
+
+const listEndpoints = () => call(client.GET("/sites/{siteId}/webhooks", { params: { path: inSite() } })).then((r) => r.endpoints);
+
+export function Webhooks() {
+  const endpoints = useLoad(listEndpoints, []);
+  const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
+  const shown = (url: string, value: string) => setSecret({ url, secret: value });
+  return (
+    <section>
+      <Heading>Webhooks</Heading>
+      <p>
+        Outbound webhooks tell your other systems (a newsletter tool, a search service, a build hook) what changed on this site. Every event
+        is signed by the <a href="https://www.standardwebhooks.com/">Standard Webhooks</a> rules, sent in order per item, and retried for
+        about three days until your receiver answers 2xx. (The SEO Engine's <em>publish webhook</em>, which your site builder calls, is on
+        the SEO Engine screen.)
+      </p>
+      <ErrorNotice error={endpoints.error} />
+      {secret && (
+        <div class="card">
+          <Notice kind="ok">
+            The signing secret of <code>{secret.url}</code> is below. <strong>Copy it now: you will not see it again.</strong> Your receiver
+            verifies each delivery with it.
+          </Notice>
+          <p class="token">
+            <code tabIndex={0}>{secret.secret}</code> <Copy text={secret.secret} label="Copy signing secret" />
+          </p>
+          <button type="button" class="secondary small" onClick={() => setSecret(null)}>
+            I have copied the secret
+          </button>
+        </div>
+      )}
+      {endpoints.data?.map((e) => (
+        <EndpointCard key={e.id} endpoint={e} onChange={endpoints.reload} onSecret={shown} />
+      ))}
+      {endpoints.data?.length === 0 && <p>No endpoints yet.</p>}
+      <AddEndpoint
+        onAdded={(url, value) => {
+          shown(url, value);
+          endpoints.reload();
+        }}
+      />
+    </section>
+  );
+}
+
+function AddEndpoint(props: { onAdded: (url: string, secret: string) => void }) {
+  const form = useForm(
+    { url: "", description: "", events: ["item.published", "item.unpublished", "item.updated", "item.deleted"] as EventType[] },
+    (v) => call(client.POST("/sites/{siteId}/webhooks", { params: { path: inSite() }, body: v })),
+    {
+      onSaved: (r) => {
+        props.onAdded(r.endpoint.url, r.secret);
+        form.reset({ url: "", description: "", events: form.values.events });
+      },
+    },
+  );
+  const toggle = (type: EventType, on: boolean) =>
+    form.set("events", on ? [...form.values.events, type] : form.values.events.filter((t) => t !== type));
+  return (
+    <form class="card form" onSubmit={form.onSubmit}>
+      <h2>Add endpoint</h2>
+      <ErrorNotice error={form.error} />
+      <Field
+        label="Receiver URL"
+        hint="https:// address of your receiver. Private and local addresses are refused."
+        error={form.errors.url}
+      >
+        {(id, d) => (
+          <input
+            id={id}
+            type="url"
+            required
+            maxLength={2048}
+            placeholder="https://hooks.example.com/content"
+            value={form.values.url}
+            aria-describedby={d}
+            onInput={(ev) => form.set("url", ev.currentTarget.value)}
+          />
+        )}
+      </Field>
+      <Field label="Description" hint="Optional: what this receiver is for." error={form.errors.description}>
+        {(id, d) => (
+          <input
+            id={id}
+            maxLength={500}
+            value={form.values.description}
+            aria-describedby={d}
+            onInput={(ev) => form.set("description", ev.currentTarget.value)}
+          />
+        )}
+      </Field>
+      {EVENT_GROUPS.map((g) => (
+        <fieldset key={g.legend} class="checks">
+          <legend>{g.legend} events</legend>
+          {g.events.map((ev) => (
+            <label key={ev.type}>
+              <input
+                type="checkbox"
+                checked={form.values.events.includes(ev.type)}
+                onChange={(x) => toggle(ev.type, x.currentTarget.checked)}
+              />{" "}
+              {ev.label} <code>{ev.type}</code>
+            </label>
+          ))}
+        </fieldset>
+      ))}
+      {form.errors.events && <p class="error">{form.errors.events}</p>}
+      <button type="submit" disabled={form.pending || form.values.events.length === 0}>
+        Add endpoint
+      </button>
+    </form>
+  );
+}
+
+function EndpointCard(props: { endpoint: Endpoint; onChange: () => void; onSecret: (url: string, secret: string) => void }) {
+  const e = props.endpoint;
+  const path = inSite({ endpointId: e.id });
+  const [error, setError] = useState<unknown>(null);
+  const [confirm, setConfirm] = useState<"delete" | "rotate" | null>(null);
+  const [n, setN] = useState(0);
+  const log = useLoad(
+    () => call(client.GET("/sites/{siteId}/webhooks/{endpointId}/deliveries", { params: { path, query: { limit: 10 } } })),
+    [e.id, n],
+  );
+  // Look again while a delivery is on its way or due within a minute (the first retry comes after 5 s).
+  const waiting =
+    log.data?.deliveries.some(
+      (d) =>
+        d.state === "pending" &&
+        (d.attempts === 0 || d.lastAttemptAt === null || (d.nextAt !== null && Date.parse(d.nextAt) - Date.now() < 60_000)),
+    ) ?? false;
+  useEffect(() => {
+    if (!waiting) return;
+    const t = setTimeout(() => setN((x) => x + 1), 1000);
+    return () => clearTimeout(t);
+  }, [waiting, log.data]);
+  const act = async (what: () => Promise<unknown>) => {
+    setError(null);
+    try {
+      await what();
+      setN((x) => x + 1);
+      props.onChange();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  const test = () => act(() => call(client.POST("/sites/{siteId}/webhooks/{endpointId}/test", { params: { path } })));
+  const setEnabled = (enabled: boolean) =>
+    act(() => call(client.PATCH("/sites/{siteId}/webhooks/{endpointId}", { params: { path }, body: { enabled } })));
+  const rotate = () =>
+    act(async () => {
+      const r = await call(client.POST("/sites/{siteId}/webhooks/{endpointId}/rotate-secret", { params: { path }, body: {} }));
+      props.onSecret(r.endpoint.url, r.secret);
+    });
+  const remove = () => act(() => call(client.DELETE("/sites/{siteId}/webhooks/{endpointId}", { params: { path } })));
+  const redeliver = (d: Delivery) =>
+    act(() =>
+      call(
+        client.POST("/sites/{siteId}/webhooks/{endpointId}/deliveries/{eventId}/redeliver", {
+          params: { path: { ...path, eventId: d.eventId } },
+        }),
+      ),
+    );
+  return (
+    <article class="card" aria-label={`Endpoint ${e.url}`}>
+      <h2>
+        <code>{e.url}</code>{" "}
+        <span class={`badge ${e.state === "enabled" ? "published" : "draft"}`}>{e.state === "enabled" ? "Enabled" : "Disabled"}</span>
+      </h2>
+      {e.description && <p>{e.description}</p>}
+      <p>
+        Events:{" "}
+        {e.events.map((t) => (
+          <code key={t}>{t} </code>
+        ))}
+        {e.previousSecretUntil && <> · The previous secret also signs until {when(e.previousSecretUntil)}.</>}
+      </p>
+      {e.state === "disabled" && e.disabledReason && (
+        <Notice kind="error">
+          {DISABLED_WHY[e.disabledReason]}{" "}
+          {e.disabledReason === "owner"
+            ? "Resume to send them."
+            : "Fix the receiver, then enable the endpoint: waiting deliveries go out at once, and failed ones can be redelivered."}
+        </Notice>
+      )}
+      <ErrorNotice error={error} />
+      <div class="actions">
+        <button type="button" onClick={() => void test()} aria-label={`Send test event to ${e.url}`}>
+          Send test event
+        </button>
+        {e.state === "enabled" ? (
+          <button type="button" class="secondary" onClick={() => void setEnabled(false)} aria-label={`Pause ${e.url}`}>
+            Pause
+          </button>
+        ) : (
+          <button type="button" onClick={() => void setEnabled(true)} aria-label={`Enable ${e.url}`}>
+            Enable
+          </button>
+        )}
+        <button type="button" class="secondary" onClick={() => setConfirm("rotate")} aria-label={`Rotate secret of ${e.url}`}>
+          Rotate secret
+        </button>
+        <button type="button" class="danger" onClick={() => setConfirm("delete")} aria-label={`Delete ${e.url}`}>
+          Delete
+        </button>
+      </div>
+      <h3>Last deliveries</h3>
+      <ErrorNotice error={log.error} />
+      {log.data && log.data.deliveries.length === 0 && <p>Nothing sent yet. Send a test event to try the receiver.</p>}
+      {log.data && log.data.deliveries.length > 0 && (
+        <div class="table-wrap">
+          <table aria-label={`Last deliveries to ${e.url}`}>
+            <thead>
+              <tr>
+                <th scope="col">Event</th>
+                <th scope="col">State</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Answer</th>
+                <th scope="col">Duration</th>
+                <th scope="col">Response (first bytes)</th>
+                <th scope="col">Next attempt</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {log.data.deliveries.map((d) => (
+                <tr key={d.eventId}>
+                  <td>
+                    <code>{d.type}</code>
+                    <br />
+                    <small>{when(d.createdAt)}</small>
+                  </td>
+                  <td>{d.state}</td>
+                  <td>{d.attempts}</td>
+                  <td>{d.lastStatus ?? d.lastError ?? "—"}</td>
+                  <td>{d.lastDurationMs === null ? "—" : `${d.lastDurationMs} ms`}</td>
+                  <td>{d.lastResponseHead ? <code class="response-head">{d.lastResponseHead.slice(0, 120)}</code> : "—"}</td>
+                  <td>{d.nextAt ? when(d.nextAt) : "—"}</td>
+                  <td>
+                    <button
+                      type="button"
+                      class="secondary small"
+                      onClick={() => void redeliver(d)}
+                      aria-label={`Redeliver ${d.type} ${d.eventId}`}
+                    >
+                      Redeliver
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <button type="button" class="secondary small" onClick={() => setN((x) => x + 1)} aria-label={`Refresh deliveries of ${e.url}`}>
+        Refresh deliveries
+      </button>
+      <Confirm
+        open={confirm !== null}
+        title={confirm === "delete" ? "Delete this endpoint?" : "Rotate the signing secret?"}
+        confirmLabel={confirm === "delete" ? "Delete endpoint" : "Rotate secret"}
+        danger={confirm === "delete"}
+        onClose={(ok) => {
+          const what = confirm;
+          setConfirm(null);
+          if (ok && what === "delete") void remove();
+          if (ok && what === "rotate") void rotate();
+        }}
+      >
+        {confirm === "delete" ? (
+          <p>
+            Nothing more is sent to <code>{e.url}</code>, and its delivery log is deleted.
+          </p>
+        ) : (
+          <p>
+            A new secret is shown once. For 24 hours every delivery carries a signature with the old secret too, so your receiver can
+            switch.
+          </p>
+        )}
+      </Confirm>
+    </article>
+  );
+}

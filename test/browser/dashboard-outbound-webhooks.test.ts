@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Webhook } from "standardwebhooks";
+import { checkScreen, dashboardBrowser, OPERATOR, signIn } from "./dashboard-harness";
+import { api, blogSite, type Site } from "./harness";
+import { startWebhookReceiver, type Received, type WebhookReceiver } from "../node/webhook-receiver";
+
+const { newPage } = dashboardBrowser();
+let receiver: WebhookReceiver;
+
+beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+});
+afterAll(async () => {
+  await receiver.close();
+});
+
+const received = async (box: string): Promise<Received[]> =>
+  (await fetch(`${receiver.origin}/__received/${box}`)).json() as Promise<Received[]>;
+
+describe("outbound webhooks on the Webhooks screen, in Chromium", () => {
+  it("adds an endpoint, shows its secret once, sends a test event and shows the delivery", async () => {
+    const { site } = await api<{ site: Site }>("POST", "/sites", OPERATOR, { name: "Outbound", plan: "pro" });
+    const box = `ui${Date.now()}`;
+    const url = `${receiver.origin}/hooks/${box}`;
+    const page = await newPage();
+    await signIn(page, site.adminKey);
+    await page.getByRole("link", { name: "Webhooks" }).click();
+    await page.getByRole("heading", { name: "Webhooks", level: 1 }).waitFor();
+    await page.getByLabel("Receiver URL").fill(url);
+    await page.getByLabel("Description").fill("Newsletter tool");
+    // Item events are proposed; collections are opt-in.
+    expect(await page.getByRole("checkbox", { name: /Published item\.published/ }).isChecked()).toBe(true);
+    await page
+      .getByRole("group", { name: "Collection events" })
+      .getByRole("checkbox", { name: /Changed/ })
+      .check();
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    await page.getByText("you will not see it again").waitFor();
+    const secret = (await page.locator("code", { hasText: /^whsec_/ }).innerText()).trim();
+    expect(secret).toMatch(/^whsec_/);
+    const card = page.getByRole("article", { name: `Endpoint ${url}` });
+    await card.getByText("Nothing sent yet").waitFor();
+    await checkScreen(page, "60-webhooks-added");
+
+    await card.getByRole("button", { name: `Send test event to ${url}` }).click();
+    const row = card.getByRole("row", { name: /webhook\.test/ });
+    await row.getByRole("cell", { name: "delivered" }).waitFor({ timeout: 15_000 });
+    expect(await row.getByRole("cell", { name: "200", exact: true }).isVisible()).toBe(true);
+    expect(await row.getByRole("cell", { name: "ok", exact: true }).isVisible()).toBe(true);
+    const [delivery] = await received(box);
+    expect((new Webhook(secret).verify(delivery!.body, delivery!.headers) as { type: string }).type).toBe("webhook.test");
+
+    // The secret is gone from the screen once dismissed, and a reload never shows it again.
+    await page.getByRole("button", { name: "I have copied the secret" }).click();
+    await page.reload();
+    await card.getByRole("row", { name: /webhook\.test/ }).waitFor();
+    expect(await page.locator("code", { hasText: /^whsec_/ }).count()).toBe(0);
+
+    // A failing receiver: the answer and the retry time are shown, and the retry (5 s later) delivers it.
+    await fetch(`${receiver.origin}/__script/${box}`, { method: "PUT", body: JSON.stringify([{ status: 500, body: "database down" }]) });
+    await card.getByRole("button", { name: `Send test event to ${url}` }).click();
+    const failed = card.getByRole("row", { name: /database down/ });
+    await failed.waitFor({ timeout: 15_000 });
+    expect(await failed.getByRole("cell", { name: "pending" }).isVisible()).toBe(true);
+    expect(await failed.getByRole("cell", { name: "500", exact: true }).isVisible()).toBe(true);
+    await checkScreen(page, "61-webhooks-retry");
+    await failed.waitFor({ state: "detached", timeout: 20_000 });
+    const rows = card.getByRole("row", { name: /webhook\.test/ });
+    expect(await rows.count()).toBe(2);
+    for (const r of await rows.all()) expect(await r.getByRole("cell", { name: "delivered" }).isVisible()).toBe(true);
+    expect((await received(box)).length).toBe(3);
+    // Redeliver sends the first event again, with its id.
+    await rows
+      .last()
+      .getByRole("button", { name: /^Redeliver webhook\.test/ })
+      .click();
+    for (let i = 0; i < 50 && (await received(box)).length < 4; i++) await page.waitForTimeout(200);
+    const all = await received(box);
+    expect(all).toHaveLength(4);
+    expect(all[3]!.headers["webhook-id"]).toBe(all[0]!.headers["webhook-id"]);
+    await page.close();
+  });
+
+  it("explains a disabled endpoint and what to do", async () => {
+    const { site } = await api<{ site: Site }>("POST", "/sites", OPERATOR, { name: "Gone", plan: "pro" });
+    const box = `gone${Date.now()}`;
+    const url = `${receiver.origin}/hooks/${box}`;
+    await fetch(`${receiver.origin}/__script/${box}`, { method: "PUT", body: JSON.stringify([{ status: 410 }]) });
+    const { endpoint } = await api<{ endpoint: { id: string } }>("POST", `/sites/${site.id}/webhooks`, site.adminKey, {
+      url,
+      events: ["item.created"],
+    });
+    await api("POST", `/sites/${site.id}/webhooks/${endpoint.id}/test`, site.adminKey);
+    const page = await newPage();
+    await signIn(page, site.adminKey);
+    await page.getByRole("link", { name: "Webhooks" }).click();
+    const card = page.getByRole("article", { name: `Endpoint ${url}` });
+    for (let i = 0; i < 30 && !(await card.getByText("answered 410 Gone").isVisible()); i++) {
+      await page.waitForTimeout(500);
+      await page.reload();
+    }
+    await card.getByText("Fix the receiver, then enable the endpoint").waitFor();
+    await checkScreen(page, "62-webhooks-disabled");
+    await card.getByRole("button", { name: `Enable ${url}` }).click();
+    await card.getByText("Enabled", { exact: true }).waitFor();
+    await page.close();
+  });
+
+  it("downloads a collection as CSV and the whole site as JSON", async () => {
+    const site = await blogSite();
+    const page = await newPage();
+    await signIn(page, site.adminKey);
+    await page.getByRole("link", { name: "Collections" }).click();
+    await page.getByRole("link", { name: "Authors", exact: true }).first().click();
+    await page.getByRole("heading", { name: "Authors", level: 1 }).waitFor();
+    // The links download with the page's own session (same origin, its cookie).
+    const fetchLink = async (name: string) => {
+      const href = await page.getByRole("link", { name }).getAttribute("href");
+      const res = await page.request.get(new URL(href!, page.url()).href);
+      expect(res.status(), name).toBe(200);
+      expect(res.headers()["content-disposition"], name).toMatch(/^attachment; filename=/);
+      return res.text();
+    };
+    const text = await fetchLink("Export CSV");
+    expect(text).toContain("Name,Slug,Collection ID");
+    expect(text).toContain("Ada <Lovelace>,ada");
+    await page.getByRole("link", { name: "Settings" }).click();
+    await page.getByRole("heading", { name: "Export" }).waitFor();
+    const doc = JSON.parse(await fetchLink("Export site (JSON)")) as { collections: { slug: string }[]; items: unknown[] };
+    expect(doc.collections.map((c) => c.slug)).toEqual(["authors", "posts"]);
+    expect(doc.items).toHaveLength(2);
+    await checkScreen(page, "63-settings-export");
+    await page.close();
+  });
+});
