@@ -20,16 +20,29 @@ const uploaded = z.strictObject({
 });
 
 const fileParams = (onHost: boolean): Param[] => [
-  ...(onHost ? [] : [{ name: "siteId", in: "path" as const, description: "The site's id.", schema: z.string() }]),
-  { name: "mediaId", in: "path", description: "The media entry's id (`md_…`).", schema: z.string() },
-  { name: "hash", in: "path", description: "The first 12 hex digits of the file's SHA-256: its version.", schema: z.string() },
-  { name: "name", in: "path", description: "The file's name (any name is accepted; it is for people and downloads).", schema: z.string() },
+  ...(onHost ? [] : [{ name: "siteId", in: "path" as const, description: "The site's id.", schema: z.string(), required: true }]),
+  { name: "mediaId", in: "path", description: "The media entry's id (`md_…`).", schema: z.string(), required: true },
+  {
+    name: "hash",
+    in: "path",
+    description: "The first 12 hex digits of the file's SHA-256: its version.",
+    schema: z.string(),
+    required: true,
+  },
+  {
+    name: "name",
+    in: "path",
+    description: "The file's name (any name is accepted; it is for people and downloads).",
+    schema: z.string(),
+    required: true,
+  },
 ];
 const widthParam: Param = {
   name: "width",
   in: "path",
   description: `One of the widths in the entry's srcset (${MEDIA_VARIANT_WIDTHS.join(", ")}, the original's own when narrower, ${MEDIA_MAX_SERVED_WIDTH} for wider ones).`,
   schema: z.int(),
+  required: true,
 };
 const fileAnswer = {
   200: { description: "The file's bytes.", media: [...MEDIA_TYPES], headers: "media" as const },
@@ -101,7 +114,7 @@ export const mediaOperations: Operation[] = [
         "Refused with 409 `conflict` and `details.usedBy` (the items that show it) unless `detach=true`, which removes it from those items in the same change.",
       auth: "siteKey",
       params: [
-        { name: "mediaId", in: "path", description: "The media entry's id (`md_…`).", schema: z.string() },
+        { name: "mediaId", in: "path", description: "The media entry's id (`md_…`).", schema: z.string(), required: true },
         {
           name: "detach",
           in: "query",

@@ -252,9 +252,12 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
             <>
               {published ? (
                 <>
-                  <button type="submit" disabled={busy}>
-                    Save and publish changes
-                  </button>
+                  {/* Saving a published item's changes publishes them: only for a role that may publish. */}
+                  {mayPublish && (
+                    <button type="submit" disabled={busy}>
+                      Save and publish changes
+                    </button>
+                  )}
                   <button type="button" class="secondary" disabled={busy} onClick={() => void save("pending")}>
                     Save as pending changes
                   </button>
