@@ -8,7 +8,7 @@ import * as MP from "multipasta";
 import { ApiError, type ErrorCode } from "../contract/errors";
 import { MEDIA_LIMITS } from "../contract/limits";
 import { json } from "../http/json";
-import type { MediaCall } from "../../actors/site/media/calls";
+import type { MediaCall } from "../contract/media-calls";
 
 type Ev =
   | { kind: "field"; name: string; value: string }

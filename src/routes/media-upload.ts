@@ -15,7 +15,7 @@ import { fileTooLarge, kindOf, maxBytesOf, type MediaType, unsupported } from ".
 import { checkPixels, type Dimensions, HEADER_MAX_BYTES, readDimensions } from "../media/dimensions";
 import { sanitizeSvg } from "../media/svg";
 import { cleanName } from "../media/disposition";
-import type { BeginAnswer, CommitAnswer, MediaCall, Refused } from "../../actors/site/media/calls";
+import type { BeginAnswer, CommitAnswer, MediaCall, Refused } from "../contract/media-calls";
 import { uploadForm } from "./media-form";
 
 type Call = (call: MediaCall) => Promise<unknown>;

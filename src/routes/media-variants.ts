@@ -8,7 +8,7 @@ import { siteStub } from "../stubs";
 import { contentDisposition } from "../media/disposition";
 import { FORMAT_EXT, resizable, variantFormat, variantWidths } from "../media/variants";
 import { log, errorText } from "../log/log";
-import type { ServedFile } from "../../actors/site/media/store";
+import type { ServedFile } from "../contract/media-calls";
 import { MEDIA_CACHE_CONTROL } from "../contract/cache-control";
 import { MEDIA_SAFETY, matches } from "../media/headers";
 

@@ -4,23 +4,17 @@
  * access exactly as a dashboard request is (the same operation entry, uploadMedia), and
  * answers a refusal as data: an ApiError does not keep its code across RPC.
  */
-import { ApiError, type ErrorCode } from "../../../src/contract/errors";
+import { ApiError } from "../../../src/contract/errors";
 import type { SiteContext } from "../context";
 import type { SiteAccess } from "../access/site-access";
 import { recordAudit } from "../access/audit";
-import { abortUpload, beginUpload, type CommitInput, commitUpload, noteMultipart } from "./store";
+import { abortUpload, beginUpload, commitUpload, noteMultipart } from "./store";
+import type { BeginAnswer, CommitAnswer as ContractCommitAnswer, MediaCall, Refused } from "../../../src/contract/media-calls";
 import { mediaPath } from "../../../src/media/urls";
 import { mediaEntry, type MediaEntry } from "../content/media-library";
 
-export type MediaCall =
-  | { op: "begin"; bytes: number }
-  | { op: "multipart"; uploadId: string; multipartId: string }
-  | { op: "commit"; input: CommitInput }
-  | { op: "abort"; uploadId: string };
-
-export type Refused = { error: { code: ErrorCode; message: string; details?: unknown } };
-export type BeginAnswer = { uploadId: string; key: string };
-export type CommitAnswer = { media: MediaEntry; duplicate: boolean; discard: string | null };
+export type { MediaCall, Refused, BeginAnswer } from "../../../src/contract/media-calls";
+export type CommitAnswer = ContractCommitAnswer<MediaEntry>;
 
 export function refusal(err: unknown): Refused {
   if (err instanceof ApiError) return { error: { code: err.code, message: err.message, details: err.details } };

@@ -5,10 +5,11 @@
  * no row, and a crash leaves an upload row the sweep (sweep.ts) finds.
  */
 import { ApiError } from "../../../src/contract/errors";
-import { MEDIA_LIMITS, type MediaType } from "../../../src/contract/limits";
+import { MEDIA_LIMITS } from "../../../src/contract/limits";
 import type { Plan } from "../../../src/contract/plans";
 import { newMediaId, randomHex } from "../../../src/ids";
 import { servedWidth } from "../../../src/media/variants";
+import type { CommitInput, ServedFile, StoredFile } from "../../../src/contract/media-calls";
 
 /** How long an upload may stay open before the sweep treats it as abandoned. */
 export const UPLOAD_TTL_MS = 60 * 60_000;
@@ -17,17 +18,7 @@ export const objectKey = (siteId: string, uploadId: string) => `s/${siteId}/o/${
 export const variantKey = (objectKey: string, width: number, ext: string) => `${objectKey.replace("/o/", "/v/")}/${width}.${ext}`;
 export const sitePrefix = (siteId: string) => `s/${siteId}/`;
 
-export type StoredFile = {
-  id: string;
-  url: string;
-  object_key: string;
-  sha256: string;
-  type: MediaType;
-  bytes: number;
-  name: string;
-  width: number | null;
-  height: number | null;
-};
+export type { StoredFile, ServedFile, CommitInput } from "../../../src/contract/media-calls";
 
 /** Bytes of originals stored and reserved by uploads under way. */
 export function usedBytes(sql: SqlStorage, now: number): number {
@@ -68,20 +59,6 @@ export function noteMultipart(sql: SqlStorage, uploadId: string, multipartId: st
 /** Forgets an upload that failed (the front Worker deletes its object). */
 export function abortUpload(sql: SqlStorage, uploadId: string): void {
   sql.exec("DELETE FROM media_uploads WHERE id = ?", uploadId);
-}
-
-export interface CommitInput {
-  uploadId: string;
-  sha256: string;
-  type: MediaType;
-  bytes: number;
-  width: number | null;
-  height: number | null;
-  name: string;
-  alt: string;
-  /** The service origin the file is served from (`https://host`). */
-  origin: string;
-  createdBy: string | null;
 }
 
 const FILE_COLUMNS = "id, url, object_key, sha256, type, bytes, name, width, height";
@@ -131,9 +108,6 @@ export function commitUpload(
 }
 
 /** A stored file as the serving Worker needs it; `servedWidth`: its own URL serves this variant (a very wide original). */
-export interface ServedFile extends StoredFile {
-  servedWidth: number | null;
-}
 
 /** The stored file a public media URL names: its id and the start of its hash must both match. */
 export function resolveFile(sql: SqlStorage, mediaId: string, hashPrefix: string): ServedFile | null {
