@@ -79,9 +79,10 @@ function buildWork() {
 
 /** The Durable Object bindings a build can have: those whose class its bundle exports. */
 function durableObjectsOf(script) {
-  const tail = readFileSync(script, "utf8").slice(-2000);
+  // The bundle's last `export {…}`: esbuild writes it before the licence comments that end the file.
+  const source = readFileSync(script, "utf8");
   const exported = new Set(
-    [...tail.matchAll(/export\s*\{([^}]*)\}/g)].flatMap((m) =>
+    [...source.slice(source.lastIndexOf("export {")).matchAll(/export\s*\{([^}]*)\}/g)].flatMap((m) =>
       m[1].split(",").map((s) =>
         s
           .trim()
