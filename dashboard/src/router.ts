@@ -57,12 +57,16 @@ export function go(...parts: string[]): void {
   location.hash = href(...parts);
 }
 
-/** What the next screen says first (a save that moved to the saved item's own address). */
-let flash: string | null = null;
+/**
+ * What the next screen says first (a save that moved to the saved item's own address). It belongs
+ * to the address it was made for: a screen elsewhere (or a screen that shows no message) drops it,
+ * so it never turns up later on an unrelated screen.
+ */
+let flash: { message: string; hash: string } | null = null;
 export const takeFlash = (): string | null => {
   const f = flash;
   flash = null;
-  return f;
+  return f && f.hash === location.hash ? f.message : null;
 };
 
 /** Leaves without asking, after a save made the form clean; `message` is shown (and focused) there. */
@@ -72,6 +76,6 @@ export function goSaved(...parts: string[]): void {
 }
 
 export function goSavedWith(message: string, ...parts: string[]): void {
-  flash = message;
+  flash = { message, hash: href(...parts) };
   goSaved(...parts);
 }

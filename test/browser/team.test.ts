@@ -55,12 +55,15 @@ describe("a team in the dashboard, without the operator", () => {
     await owner.getByLabel("First site name").fill("Acme Blog");
     await owner.getByRole("button", { name: "Create workspace and site" }).click();
     await owner.getByRole("banner").getByText("Acme Blog").waitFor();
+    // The new site's Overview says it is ready; the message stays with that screen.
+    await owner.getByText("Your workspace and the site “Acme Blog” are ready.").waitFor();
     const siteId = new URL(owner.url()).hash.split("/")[1]!;
     await owner.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Collections" }).click();
     await owner.getByRole("link", { name: "New collection" }).click();
     await owner.getByLabel("Collection name").fill("Posts");
     await owner.getByRole("button", { name: "Create collection" }).click();
     await owner.getByRole("heading", { name: "Posts" }).waitFor();
+    expect(await owner.getByText("are ready").count()).toBe(0);
 
     // Ada invites Grace by email as Contributor.
     await owner.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Workspace", exact: true }).click();

@@ -1,13 +1,15 @@
 import { call, client } from "../api";
-import { href } from "../router";
+import { useState } from "preact/hooks";
+import { href, takeFlash } from "../router";
 import { collections, inSite, site } from "../site-state";
 import { PLAN_NAMES } from "../types";
-import { ErrorNotice, Heading, when } from "../ui";
+import { ErrorNotice, Heading, Notice, when } from "../ui";
 import { useLoad } from "../use-load";
 import { GoesLiveNext } from "../history/upcoming";
 
 export function Overview() {
   const s = site.value!;
+  const [flash] = useState(takeFlash);
   const { data, error } = useLoad(() => call(client.GET("/sites/{siteId}/stats", { params: { path: inSite() } })), [s.id]);
   const stats = data?.stats;
   const features: [string, boolean][] = [
@@ -53,6 +55,7 @@ export function Overview() {
   return (
     <section>
       <Heading>{s.name}</Heading>
+      {flash && <Notice kind="ok">{flash}</Notice>}
       <ErrorNotice error={error} />
       <div class="cards">
         <div class="card stat">
