@@ -13,6 +13,7 @@ import { type DocumentStats } from "./site/seo/document-stats";
 import { regenerateDocuments, SEO_DOCUMENTS_JOB } from "./site/seo/documents";
 import { runSiteMigrations } from "./site/storage/migrations";
 import { refreshPublicData } from "./site/reads/public-items";
+import { PUBLIC_REBUILD_JOB, PublicRebuild } from "./site/reads/public-rebuild";
 import { publicRoutes } from "./site/http/public-routes";
 import { INDEX_JOB, SiteSearch } from "./site/search/site-search";
 import type { dashboardRoutes } from "./site/http/dashboard-routes";
@@ -114,6 +115,8 @@ export class Site extends DurableObject<Env> {
   // Every kind of deferred work, by the `kind` its rows carry in the jobs table.
   #jobs: Readonly<Record<string, JobHandler>>;
   #search: SiteSearch;
+  // The kept public JSON of items with media, rebuilt a chunk per alarm run after the image resizing hosts change.
+  #publicRebuild: PublicRebuild;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -122,6 +125,7 @@ export class Site extends DurableObject<Env> {
     this.#public = publicRoutes(context);
     this.#ssr = ssrRoutes(context);
     this.#search = new SiteSearch(context, env);
+    this.#publicRebuild = new PublicRebuild(ctx.storage);
     this.#jobs = {
       [INDEX_JOB]: this.#search.job,
       [SSR_JOBS.nightly]: {
@@ -160,6 +164,7 @@ export class Site extends DurableObject<Env> {
       [SCHEDULE_JOB]: scheduleJobHandler(context),
       // Outbound webhooks: due deliveries of the events the triggers wrote (site/webhooks/).
       [WEBHOOKS_JOB]: deliveryJob(context),
+      [PUBLIC_REBUILD_JOB]: this.#publicRebuild.job(context.collections),
       [SEO_DOCUMENTS_JOB]: {
         // No cache version bump: while this job was queued the documents were served with
         // no-store (http/ssr-routes.ts), so no cache holds a stale copy, and pages are already current.
@@ -483,6 +488,8 @@ export class Site extends DurableObject<Env> {
         else this.#setSearchGeneration(this.#searchGeneration + 1);
       },
       search: () => this.#search,
+      publicStaleAfter: () => this.#publicRebuild.staleAfter,
+      rebuildPublicData: () => this.#publicRebuild.start(),
     };
   }
 }
