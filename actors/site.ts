@@ -33,7 +33,15 @@ import {
   validateHostname,
 } from "./site/hostnames/service";
 import { VALIDATION_PATH } from "../src/contract/hostnames";
-import { CACHE_VERSION_HEADER, RENDER_HEADER, HOST_HEADER, SESSION_HEADER, OPERATOR_HEADER } from "../src/contract/headers";
+import {
+  CACHE_VERSION_HEADER,
+  RENDER_HEADER,
+  HOST_HEADER,
+  SESSION_HEADER,
+  OPERATOR_HEADER,
+  REVALIDATE_HEADER,
+} from "../src/contract/headers";
+import { bodyEtag } from "../src/http/etag";
 import type { Principal, PrincipalHeader } from "../src/contract/principal";
 import { clientOf, readPrincipalHeader } from "../src/access/principal-header";
 import { siteAccess } from "./site/access/site-access";
@@ -65,7 +73,7 @@ export interface SiteStats {
   publicReads: number;
   /** Calls of `meta` and `metaForHost`: the front Worker's version checks. */
   metaReads: number;
-  /** Public reads answered "unchanged since your copy" (304, no body, nothing for the front Worker to store). */
+  /** Public reads (content API, rendered pages, documents) answered "unchanged since your copy" (304, no body, nothing for the front Worker to store). */
   unchangedReads: number;
   /** Search queries that needed a model call (a repeated query is answered from the cache of query vectors). */
   queryEmbeddings: number;
@@ -101,6 +109,8 @@ export class Site extends DurableObject<Env> {
   // Public reads (content API, rendered pages and documents) this object has answered since it started.
   #publicReads = 0;
   #metaReads = 0;
+  // Rendered pages and documents confirmed unchanged since the front Worker's copy (#unchangedPage).
+  #unchangedPages = 0;
   // Index changes since the cache version was last bumped: the generation of `/search` and
   // `/related` answers (src/contract/cache-version.ts), kept in the object's key-value storage.
   #searchGeneration = 0;
@@ -313,7 +323,7 @@ export class Site extends DurableObject<Env> {
     return {
       publicReads: this.#publicReads,
       metaReads: this.#metaReads,
-      unchangedReads: this.#public.unchanged(),
+      unchangedReads: this.#public.unchanged() + this.#unchangedPages,
       queryEmbeddings: this.#search.queries.calls,
       memo: { counts: this.#counts.size, answers: this.#public.memoSize(), queryVectors: this.#search.queries.size },
     };
@@ -343,7 +353,7 @@ export class Site extends DurableObject<Env> {
     if (request.headers.has(RENDER_HEADER)) {
       this.#publicReads++;
       if (!this.#metaOf(request.headers.get(RENDER_HEADER) ?? "")) return errorResponse("not_found", "Unknown service token.");
-      return renderRoute(this.#context, request, null);
+      return this.#unchangedPage(request, renderRoute(this.#context, request, null));
     }
     const host = request.headers.get(HOST_HEADER);
     if (host !== null && this.#site) {
@@ -355,7 +365,7 @@ export class Site extends DurableObject<Env> {
           : errorResponse("not_found", "Unknown validation token for this hostname.");
       }
       this.#publicReads++;
-      return renderRoute(this.#context, request, host);
+      return this.#unchangedPage(request, renderRoute(this.#context, request, host));
     }
     if (path.startsWith("/v1/")) {
       this.#publicReads++;
@@ -405,6 +415,22 @@ export class Site extends DurableObject<Env> {
       if (ok) principal = { kind: "siteKey", siteId: this.#site!.id };
     }
     return principal ? { principal, client } : null;
+  }
+
+  /**
+   * A rendered page or document the front Worker asks for while it holds an older version's copy
+   * (REVALIDATE_HEADER: the ETag of those bytes, src/http/etag.ts): rendered whole and hashed, and
+   * when it is the same bytes, 304 with no body, so the front Worker keeps its copy for the new
+   * version and writes nothing to the Cache API. Most pages do not change with one publish. An
+   * answer that must not be kept (no-store: a document whose rebuild is queued) is never "unchanged".
+   */
+  async #unchangedPage(request: Request, response: Response): Promise<Response> {
+    const validator = request.headers.get(REVALIDATE_HEADER);
+    if (validator === null || response.status !== 200 || /\bno-store\b/i.test(response.headers.get("cache-control") ?? "")) return response;
+    const body = await response.arrayBuffer();
+    if ((await bodyEtag(body)) !== validator) return new Response(body, response);
+    this.#unchangedPages++;
+    return new Response(null, { status: 304, headers: { etag: validator } });
   }
 
   /**
