@@ -52,48 +52,34 @@ async function drain(): Promise<void> {
   throw new Error("the rebuild did not finish");
 }
 
+/** A collection of the site, and its items published in one batch. */
+async function collectionWith(
+  slug: string,
+  fields: { key: string; type: string }[],
+  items: { slug: string; data: Record<string, unknown> }[],
+) {
+  const write = (method: string, path: string, body: unknown) =>
+    expectStatus(callJson(method, `/sites/${site.id}/collections/${path}`, { auth: site.adminKey, body }), 201);
+  await write("PUT", slug, { name: slug, fields });
+  await write("POST", `${slug}/items:batch`, { items: items.map((it) => ({ ...it, publish: true })) });
+}
+
 beforeAll(async () => {
   site = await newSite("pro");
   // A collection without media first (its items come first in `seq` order and are never rewritten).
-  await expectStatus(
-    callJson("PUT", `/sites/${site.id}/collections/notes`, {
-      auth: site.adminKey,
-      body: { name: "Notes", fields: [{ key: "title", type: "text" }] },
-    }),
-    201,
-  );
-  await expectStatus(
-    callJson("POST", `/sites/${site.id}/collections/notes/items:batch`, {
-      auth: site.adminKey,
-      body: { items: Array.from({ length: NOTES }, (_, i) => ({ slug: `note-${i}`, data: { title: `Note ${i}` }, publish: true })) },
-    }),
-    201,
-  );
-  await expectStatus(
-    callJson("PUT", `/sites/${site.id}/collections/posts`, {
-      auth: site.adminKey,
-      body: {
-        name: "Posts",
-        fields: [
-          { key: "title", type: "text" },
-          { key: "cover", type: "image" },
-        ],
-      },
-    }),
-    201,
-  );
-  await expectStatus(
-    callJson("POST", `/sites/${site.id}/collections/posts/items:batch`, {
-      auth: site.adminKey,
-      body: {
-        items: Array.from({ length: POSTS }, (_, i) => ({
-          slug: `post-${i}`,
-          data: { title: `Post ${i}`, cover: { url: `https://img.test/p${i}.jpg`, alt: "", width: 1000 } },
-          publish: true,
-        })),
-      },
-    }),
-    201,
+  const notes = Array.from({ length: NOTES }, (_, i) => ({ slug: `note-${i}`, data: { title: `Note ${i}` } }));
+  await collectionWith("notes", [{ key: "title", type: "text" }], notes);
+  const posts = Array.from({ length: POSTS }, (_, i) => ({
+    slug: `post-${i}`,
+    data: { title: `Post ${i}`, cover: { url: `https://img.test/p${i}.jpg`, alt: "", width: 1000 } },
+  }));
+  await collectionWith(
+    "posts",
+    [
+      { key: "title", type: "text" },
+      { key: "cover", type: "image" },
+    ],
+    posts,
   );
   // Whatever the writes queued (search indexing, documents) is done before the hosts change.
   for (let i = 0; i < 20 && (await runDurableObjectAlarm(stub())); i++);
