@@ -60,7 +60,10 @@ export function Copy(props: { text: string; label: string }) {
     <button
       type="button"
       class="secondary small"
-      aria-label={props.label}
+      // The visible word must stay part of the name (axe: label-content-name-mismatch once it says "Copied").
+      aria-label={
+        copied ? (/^Copy\b/.test(props.label) ? props.label.replace(/^Copy\b/, "Copied") : `Copied: ${props.label}`) : props.label
+      }
       onClick={async () => {
         await navigator.clipboard?.writeText(props.text).catch(() => undefined);
         setCopied(true);

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { CreatedPreviewLink, PreviewLinkView, previewLinkInputSchema } from "../contract/preview-links";
 import { PREVIEW_LINK_LIMITS as L } from "../contract/history-limits";
+import { PublicItem } from "../contract/responses";
 import { P } from "../openapi/params";
 import { operation, type Operation, type Param, type Success } from "../openapi/registry";
 import { withSiteId } from "./dashboard.operations";
@@ -74,8 +75,10 @@ const publicOps: Operation[] = [
     params: [token, { name: "format", in: "query", description: "`json`: the item as JSON.", schema: z.enum(["json"]) }],
     responses: {
       200: {
-        description: "The draft rendered (or its JSON), the password form, or the page that asks for a browser.",
-        media: ["text/html", "application/json"],
+        description:
+          "The draft rendered, the password form, or the page that asks for a browser (HTML); with `?format=json`, the item as the content API shapes it (a draft's `publishedAt` is null).",
+        schema: z.strictObject({ item: PublicItem.extend({ publishedAt: z.string().nullable() }) }),
+        media: ["text/html"],
         headers: "preview",
       },
       404: NOT_FOUND,

@@ -41,7 +41,7 @@ describe("share links in the dashboard", () => {
     const url = await urlBox.inputValue();
     expect(url).toMatch(new RegExp(`^${service()}/p/pv_${site.id}_[a-z2-7]{32}$`));
     await dialog.getByRole("button", { name: "Copy share link" }).click();
-    await dialog.getByRole("cell", { name: "Client review" }).waitFor();
+    await dialog.getByRole("cell", { name: "Client review", exact: true }).waitFor();
     await checkScreen(page, "73-share-created");
 
     // The client: another browser context, no cookies, no session, through the address bar.
@@ -52,7 +52,7 @@ describe("share links in the dashboard", () => {
     expect(opened?.headers()["cache-control"]).toBe("private, no-store");
     expect(opened?.headers()["x-robots-tag"]).toBe("noindex");
     await reader.getByRole("heading", { name: "Draft for the client" }).waitFor();
-    await reader.getByText("Nothing here is public yet.").waitFor();
+    await reader.getByText("Nothing here is public yet.", { exact: true }).waitFor();
     expect(await reader.locator('meta[name="robots"]').getAttribute("content")).toBe("noindex");
     expect(await client.cookies()).toEqual([]);
     await expectAccessible(reader, "74-share-opened");

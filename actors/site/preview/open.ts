@@ -9,7 +9,7 @@ import { siteIdOfPreviewToken } from "../../../src/contract/ids";
 import { entitlements } from "../../../src/contract/plans";
 import { titleFieldOf } from "../../../src/contract/item-title";
 import { PREVIEW_LINK_LIMITS } from "../../../src/contract/history-limits";
-import { errorPage, previewNotFound } from "../../../src/http/errors";
+import { previewNotFound } from "../../../src/http/errors";
 import { plainPage, previewHeaders } from "../../../src/http/preview-page";
 import { sha256Hex } from "../../../src/ids";
 import { escapeAttr, escapeHtml } from "../../../src/shared/escape";
@@ -81,7 +81,9 @@ function cookieOf(request: Request, name: string): string | null {
 
 async function checkPassword(link: PreviewLinkRow, request: Request, url: URL, unlock: string): Promise<Response> {
   const type = request.headers.get("content-type") ?? "";
-  const form = type.startsWith("application/x-www-form-urlencoded") ? new URLSearchParams(await request.text()) : new URLSearchParams();
+  const form = type.startsWith("application/x-www-form-urlencoded")
+    ? new URLSearchParams(new TextDecoder().decode(await request.arrayBuffer()))
+    : new URLSearchParams();
   const password = form.get("password") ?? "";
   const kdf = await import("../../../src/accounts/kdf");
   const ok =
