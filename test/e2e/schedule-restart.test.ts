@@ -69,7 +69,8 @@ describe("a schedule across a restart of the whole runtime", () => {
       slug: "after-restart",
       data: { title: "Porcupine quills after the restart" },
     });
-    const itemPath = `${base}/sites/${site.id}/collections/posts/items/${created.item.id}`;
+    // The runtime gets a new port at every start: addresses are made from the current base.
+    const itemPath = () => `${base}/sites/${site.id}/collections/posts/items/${created.item.id}`;
     const list = () =>
       json<{ items: { slug: string; publishedAt: string }[] }>("GET", `${base}/v1/${site.token}/collections/posts/items`, null);
     // The public list is read (and cached) before: the item is not there.
@@ -77,7 +78,7 @@ describe("a schedule across a restart of the whole runtime", () => {
 
     // Whole seconds, in the future by enough to stop the runtime before it.
     const due = Math.ceil((Date.now() + 5_000) / 1000) * 1000;
-    const scheduled = await json<{ item: { schedule: { publishAt: string } } }>("PUT", `${itemPath}/schedule`, key, {
+    const scheduled = await json<{ item: { schedule: { publishAt: string } } }>("PUT", `${itemPath()}/schedule`, key, {
       publishAt: new Date(due).toISOString(),
     });
     expect(scheduled.status).toBe(200);
@@ -110,11 +111,11 @@ describe("a schedule across a restart of the whole runtime", () => {
     }
     expect(found, "the scheduled item is found by search").toBe(true);
     const revisions = async () =>
-      (await json<{ revisions: { kind: string; actor: { kind: string } }[] }>("GET", `${itemPath}/revisions`, key)).body.revisions;
+      (await json<{ revisions: { kind: string; actor: { kind: string } }[] }>("GET", `${itemPath()}/revisions`, key)).body.revisions;
     const once = (await revisions()).filter((r) => r.kind === "scheduled_publish");
     expect(once).toHaveLength(1);
     expect(once[0]!.actor.kind).toBe("schedule");
-    const { body: item } = await json<{ item: { status: string; schedule: unknown } }>("GET", itemPath, key);
+    const { body: item } = await json<{ item: { status: string; schedule: unknown } }>("GET", itemPath(), key);
     expect(item.item).toMatchObject({ status: "published", schedule: null });
 
     // Another restart: nothing is published twice.

@@ -3,12 +3,12 @@
  * see its URL once with Copy, list the links with how often each was opened, revoke one. Loaded
  * lazily with the editor's Share button.
  */
-import { useEffect, useId, useRef, useState } from "preact/hooks";
+import { useEffect, useId, useState } from "preact/hooks";
 import { call, client } from "../api";
 import { inSite } from "../site-state";
 import type { Collection, Item } from "../types";
 import { useForm } from "../use-form";
-import { Copy, ErrorNotice, Field, Notice } from "../ui";
+import { Copy, ErrorNotice, Field, Notice, useModal } from "../ui";
 import { showInZone, viewerZone } from "./time-zone";
 import type { components } from "../generated/api";
 
@@ -32,20 +32,13 @@ interface Values {
 
 export function SharePanel(props: { open: boolean; collection: Collection; item: Item; onClose: () => void }) {
   const { collection: c, item } = props;
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModal(props.open);
   const titleId = useId();
   const [links, setLinks] = useState<Link[] | null>(null);
   const [created, setCreated] = useState<{ url: string; label: string } | null>(null);
   const [error, setError] = useState<unknown>(null);
   const zone = viewerZone();
   const path = inSite({ slug: c.slug, id: item.id });
-
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (props.open && !d.open) d.showModal();
-    if (!props.open && d.open) d.close();
-  }, [props.open]);
 
   const load = async () => {
     try {
