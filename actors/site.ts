@@ -408,15 +408,26 @@ export class Site extends DurableObject<Env> {
 
   /**
    * One step of an upload the front Worker streams into R2 (src/routes/media-upload.ts), with the
-   * caller's headers: checked as the dashboard request uploadMedia is, refusals answered as data.
+   * caller's headers: checked as the dashboard request uploadMedia (or, with `replaces`,
+   * replaceMedia) is, refusals answered as data.
    */
-  async mediaUpload(headers: [string, string][], call: MediaCall): Promise<ReturnType<typeof mediaCall> | ReturnType<typeof refusal>> {
+  async mediaUpload(
+    headers: [string, string][],
+    call: MediaCall,
+    replaces?: string,
+  ): Promise<Awaited<ReturnType<typeof mediaCall>> | ReturnType<typeof refusal>> {
     try {
       if (!this.#site) throw new ApiError("not_found", "No such site.");
-      const request = new Request(`https://site.internal/sites/${this.#site.id}/media/files`, { method: "POST", headers });
+      // Checked as the request it is part of: an upload (uploadMedia) or a replace (replaceMedia).
+      const request = replaces
+        ? new Request(`https://site.internal/sites/${this.#site.id}/media/${encodeURIComponent(replaces)}/file`, { method: "PUT", headers })
+        : new Request(`https://site.internal/sites/${this.#site.id}/media/files`, { method: "POST", headers });
+      if (call.op === "commit" && call.input.replaces !== replaces)
+        throw new ApiError("bad_request", "A replace names its entry in every step.");
       const caller = await this.#caller(request);
       if (!caller) throw new ApiError("unauthorized", "Missing or wrong site admin key, or the dashboard session has ended.");
-      return mediaCall(this.#context, siteAccess(this.#site, request, caller.principal, caller.client), call);
+      // Awaited here, so a refusal of the workspace's storage is answered as data too.
+      return await mediaCall(this.#context, siteAccess(this.#site, request, caller.principal, caller.client), call);
     } catch (err) {
       return refusal(err);
     }

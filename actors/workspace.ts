@@ -39,6 +39,9 @@ import {
 } from "./workspace/members";
 import { type AccountLookup, deliver, drain, enqueue, type MembershipHolder } from "./workspace/outbox";
 import { AUDIT_RETENTION_MS, type AuditFilter, type AuditRow } from "./site/access/audit";
+import { reserve, settle, workspaceUsage } from "./workspace/media-usage";
+import type { StorageReport } from "../src/contract/media-calls";
+import { MEDIA_LIMITS } from "../src/contract/limits";
 
 export interface WorkspaceRecord {
   id: string;
@@ -152,6 +155,36 @@ export class Workspace extends DurableObject<Env> {
     if (!this.#read()) return null;
     this.#sql.exec("INSERT OR IGNORE INTO sites (site_id, added_at) VALUES (?, ?)", siteId, new Date().toISOString());
     return this.#read();
+  }
+
+  /**
+   * Media storage is the workspace's, for all its sites together (workspace/media-usage.ts): a
+   * site reserves before an upload's first byte (refused as data: 413 storage), and settles after
+   * a commit, abort, delete or sweep with its new stored total.
+   */
+  async reserveMedia(r: {
+    siteId: string;
+    reservationId: string;
+    bytes: number;
+    stored: StorageReport;
+    expiresAt: number;
+  }): Promise<{ reserved: true } | Refusal> {
+    await this.#open();
+    const ws = this.#read();
+    if (!ws) return { error: { code: "not_found", message: "No such workspace." } };
+    return this.ctx.storage.transactionSync(() => reserve(this.#sql, ws.plan, r, Date.now()));
+  }
+
+  async settleMedia(r: { siteId: string; released: string[]; stored: StorageReport }): Promise<void> {
+    await this.#open();
+    this.ctx.storage.transactionSync(() => settle(this.#sql, r));
+  }
+
+  /** Bytes of media stored by every site and reserved by uploads under way (the workspace screen, tests). */
+  async mediaUsage(): Promise<{ usedBytes: number; limitBytes: number } | null> {
+    await this.#open();
+    const ws = this.#read();
+    return ws ? { usedBytes: workspaceUsage(this.#sql, Date.now()), limitBytes: MEDIA_LIMITS.storageBytes[ws.plan] } : null;
   }
 
   /**

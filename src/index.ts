@@ -90,6 +90,9 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
   .post("/invitations/accept", async (req, env) => (await invitations()).acceptInvitation(req, env))
   // Uploads stream into R2 from here (the body never goes through the site object); files are served by path.
   .post("/sites/:siteId/media/files", async (req, env) => (await mediaUpload()).uploadMedia(req, env, req.params.siteId))
+  .put("/sites/:siteId/media/:mediaId/file", async (req, env) =>
+    (await mediaUpload()).replaceMedia(req, env, req.params.siteId, req.params.mediaId ?? ""),
+  )
   .get("/m/*", async (req, env, ctx) => {
     const target = parseMediaPath(new URL(req.url).pathname, true);
     if (!target?.siteId) throw new ApiError("not_found", "No such media file.");
@@ -154,13 +157,15 @@ function oddTarget(request: Request): Response {
 
 /** A media upload's body may be up to the request cap and take minutes; its idle limit is everyone's. */
 const UPLOAD_PATH = /^\/sites\/[^/]+\/media\/files$/;
+const REPLACE_PATH = /^\/sites\/[^/]+\/media\/[^/]+\/file$/;
 function uploadLimits(env: Env): BodyLimits {
   return { maxBytes: MEDIA_LIMITS.requestBytes, idleMs: bodyLimits(env).idleMs, totalMs: MEDIA_LIMITS.uploadTotalMs };
 }
 
 async function answer(request: Request, env: Env, ctx: ExecutionContext, url: URL): Promise<Response> {
   const isHead = request.method === "HEAD";
-  const upload = request.method === "POST" && UPLOAD_PATH.test(url.pathname);
+  const upload =
+    (request.method === "POST" && UPLOAD_PATH.test(url.pathname)) || (request.method === "PUT" && REPLACE_PATH.test(url.pathname));
   const guard = new BodyGuard(request, upload ? uploadLimits(env) : bodyLimits(env));
   const req = isHead ? new Request(request, { method: "GET" }) : guard.request;
   let response: Response;
