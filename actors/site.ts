@@ -232,11 +232,15 @@ export class Site extends DurableObject<Env> {
 
   /**
    * Its workspace was deleted: the custom hostnames are let go (their claims and the provider's
-   * records), then everything the site stored is erased and the site answers 404 everywhere; a
-   * failure part-way throws and the workspace's retry finishes the job.
+   * records) and its vectors removed from the search index, then everything the site stored is
+   * erased and the site answers 404 everywhere; a failure part-way throws and the workspace's
+   * retry finishes the job.
    */
   async destroy(): Promise<void> {
-    if (this.#site) await removeHostnames(this.#context);
+    if (this.#site) {
+      await removeHostnames(this.#context);
+      await this.#search.removeAllVectors();
+    }
     this.#site = null;
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
