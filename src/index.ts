@@ -8,7 +8,8 @@ import { policiesFor } from "./limits/policies";
 import { clientKey } from "./limits/client";
 import { json } from "./http/json";
 import { contentUrl, keepContentUrl } from "./edge/content-key";
-import { CORS_HEADERS, contentApi, contentHit, withCors } from "./routes/content";
+import { CORS_HEADERS, contentApi, contentHit, contentMiss, planRefusal, withCors } from "./routes/content";
+import { knownSiteMeta } from "./edge/site-meta";
 import { customHostRequest, isServiceHost } from "./routes/custom-host";
 import { embedScript } from "./routes/embed";
 import { renderedPage, ssrWebhook } from "./routes/render";
@@ -94,6 +95,9 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
   .post("/invitations/accept", async (req, env) => (await invitations()).acceptInvitation(req, env))
   // Uploads stream into R2 from here (the body never goes through the site object); files are served by path.
   .post("/sites/:siteId/media/files", async (req, env) => (await mediaUpload()).uploadMedia(req, env, req.params.siteId))
+  .put("/sites/:siteId/media/:mediaId/file", async (req, env) =>
+    (await mediaUpload()).replaceMedia(req, env, req.params.siteId, req.params.mediaId ?? ""),
+  )
   .get("/m/*", async (req, env, ctx) => {
     const target = parseMediaPath(new URL(req.url).pathname, true);
     if (!target?.siteId) throw new ApiError("not_found", "No such media file.");
@@ -125,6 +129,13 @@ export default {
         // and the URL is not remembered (see contentUrl).
         const refused = contentRefusal(request, env, read);
         if (refused) return refused;
+        // A GET of a site this isolate knows, that its memory does not hold: the edge cache and the
+        // site object, without the router and the full path's wrapping (the same answer).
+        const meta = request.method === "GET" ? knownSiteMeta(read.token, read.siteId) : null;
+        if (meta && !planRefusal(meta.plan, read)) {
+          keepContentUrl(request.url, read);
+          return contentMiss(request, env, ctx, read, meta);
+        }
       }
     }
     // A dashboard call with an admin key of a site id nobody was issued: refused before the router.
@@ -141,9 +152,9 @@ async function full(request: Request, env: Env, ctx: ExecutionContext): Promise<
   const url = requestTarget(request.url);
   // The Host the client asked for (workerd builds request.url from it).
   const serviceHost = url === null || isServiceHost(env, url.host);
-  if (url === null) return withFrontHeaders(oddTarget(request), url, serviceHost);
+  if (url === null) return withFrontHeaders(oddTarget(request), false, serviceHost);
   const answered = withPolicies(await answer(request, env, ctx, url), policiesFor(request, url.pathname, serviceHost));
-  return withFrontHeaders(answered, url, serviceHost);
+  return withFrontHeaders(answered, url.protocol === "https:", serviceHost);
 }
 
 /**
@@ -158,13 +169,15 @@ function oddTarget(request: Request): Response {
 
 /** A media upload's body may be up to the request cap and take minutes; its idle limit is everyone's. */
 const UPLOAD_PATH = /^\/sites\/[^/]+\/media\/files$/;
+const REPLACE_PATH = /^\/sites\/[^/]+\/media\/[^/]+\/file$/;
 function uploadLimits(env: Env): BodyLimits {
   return { maxBytes: MEDIA_LIMITS.requestBytes, idleMs: bodyLimits(env).idleMs, totalMs: MEDIA_LIMITS.uploadTotalMs };
 }
 
 async function answer(request: Request, env: Env, ctx: ExecutionContext, url: URL): Promise<Response> {
   const isHead = request.method === "HEAD";
-  const upload = request.method === "POST" && UPLOAD_PATH.test(url.pathname);
+  const upload =
+    (request.method === "POST" && UPLOAD_PATH.test(url.pathname)) || (request.method === "PUT" && REPLACE_PATH.test(url.pathname));
   const guard = new BodyGuard(request, upload ? uploadLimits(env) : bodyLimits(env));
   const req = isHead ? new Request(request, { method: "GET" }) : guard.request;
   let response: Response;

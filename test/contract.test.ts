@@ -681,6 +681,71 @@ describe("the API answers exactly as openapi.json describes", () => {
     await hit("deleteMedia", "DELETE", `/sites/${blog.id}/media/${cover.mediaId}?detach=true`, { auth: blog.adminKey });
     await hit("deleteMedia", "DELETE", `/sites/${blog.id}/media/${cover.mediaId}`, { auth: blog.adminKey });
 
+    // Replace: done (200), unknown id (404), the bytes of another entry (409), another kind (415), pixels (413), empty (400), no length (411), stalled (408).
+    const put = (mediaId: string, bytes: Uint8Array | ReadableStream<Uint8Array>, length?: number) =>
+      new Request(`${ORIGIN}/sites/${blog.id}/media/${mediaId}/file`, {
+        method: "PUT",
+        headers: {
+          authorization: `Bearer ${blog.adminKey}`,
+          "x-file-name": "new.png",
+          ...(length !== undefined ? { "content-length": String(length) } : {}),
+        },
+        body: bytes,
+      });
+    const png2 = mediaFile("photo.png");
+    const target = (await hitRequest("uploadMedia", raw(mediaFile("small.jpg"), "target.jpg"))).body.media as { mediaId: string };
+    expect((await hitRequest("replaceMedia", put(target.mediaId, png2, png2.byteLength))).status).toBe(200);
+    await hitRequest("replaceMedia", put("md_missing", png2, png2.byteLength));
+    const jpg = mediaFile("photo.jpg");
+    await hitRequest("replaceMedia", put(target.mediaId, jpg, jpg.byteLength));
+    const mp4 = mediaFile("clip.mp4");
+    await hitRequest("replaceMedia", put(target.mediaId, mp4, mp4.byteLength));
+    const bomb = mediaFile("bomb.png");
+    await hitRequest("replaceMedia", put(target.mediaId, bomb, bomb.byteLength));
+    await hitRequest("replaceMedia", put(target.mediaId, new Uint8Array(0), 0));
+    await hitRequest(
+      "replaceMedia",
+      put(
+        target.mediaId,
+        new ReadableStream<Uint8Array>({
+          start(c) {
+            c.enqueue(png2);
+            c.close();
+          },
+        }),
+      ),
+    );
+    await hitRequest(
+      "replaceMedia",
+      put(
+        target.mediaId,
+        new ReadableStream<Uint8Array>({
+          pull(c) {
+            c.enqueue(png2.subarray(0, 2000));
+            return new Promise(() => undefined);
+          },
+        }),
+        png2.byteLength + 10,
+      ),
+    );
+    await hit("updateMedia", "PATCH", `/sites/${blog.id}/media/${target.mediaId}`, {
+      auth: blog.adminKey,
+      body: { focal: { x: 0.5, y: 0.1 } },
+    });
+
+    // Copy into library: stored (200), not a file (415), too many pixels (413), empty (400), the host failing (502), unknown (404).
+    const copyOf = async (url: string) => {
+      const made = await call("POST", `/sites/${blog.id}/media`, { auth: blog.adminKey, body: { url } });
+      const id = ((await made.json()) as { media: { mediaId: string } }).media.mediaId;
+      return hit("copyMedia", "POST", `/sites/${blog.id}/media/${id}/copy`, { auth: blog.adminKey });
+    };
+    expect((await copyOf(await putPage(mediaFile("small.jpg"), { type: "image/jpeg" }))).status).toBe(200);
+    await copyOf(await putPage("<!doctype html><p>a page</p>", { type: "text/html" }));
+    await copyOf(await putPage(mediaFile("bomb.png"), { type: "image/png" }));
+    await copyOf(await putPage(new Uint8Array(0), { type: "image/png" }));
+    await copyOf(await putPage("gone", { status: 404 }));
+    await hit("copyMedia", "POST", `/sites/${blog.id}/media/md_missing/copy`, { auth: blog.adminKey });
+
     const onHost = (url: string, headers: Record<string, string> = {}) =>
       new Request(`${ORIGIN}${new URL(url).pathname.replace(/^\/m\/[^/]+\//, "/_media/")}`, {
         headers: { [SERVICE_TOKEN_HEADER]: blog.token, ...headers },

@@ -8,6 +8,9 @@ import { loadavg } from "node:os";
 import { api, must, percentile } from "../lib.mjs";
 import { buildWorker, startWorkerd, workerdCpuMs } from "../workerd-host.mjs";
 
+// BENCH_ONLY runs one part of `npm run bench` (api.mjs, media.mjs): not this one.
+if (process.env.BENCH_ONLY) process.exit(0);
+
 const BATCH = Number(process.env.BENCH_BATCH ?? 100);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 8);
 const SCHEDULED = Number(process.env.BENCH_SCHEDULED ?? 8);

@@ -73,11 +73,9 @@ try {
   const paths = {
     list: [`${items}?page=3&limit=24&sort=-date`],
     item: [`${items}/post-424`],
-    "miss-list": Array.from(
-      { length: 41 * 4 },
-      (_, i) => `${items}?page=${(i % 41) + 1}&limit=24&sort=${["-date", "date", "-title", "title"][(i >> 6) & 3]}`,
-    ),
-    "miss-item": Array.from({ length: 1000 }, (_, i) => `${items}/post-${i}`),
+    // The compare bench's misses (scripts/lib.mjs missPaths): each URL read once.
+    "miss-list": missPaths(site.token, "list", Number(process.env.BENCH_ITEMS ?? 1000)),
+    "miss-item": missPaths(site.token, "item", Number(process.env.BENCH_ITEMS ?? 1000)),
     // Refusals (scripts/bench/api.mjs benchRefused): never-seen site ids, wrong tokens of the real site.
     "random-token": Array.from(
       { length: 50_000 },

@@ -164,6 +164,8 @@ export const ACCESS: readonly AccessEntry[] = [
   { id: "updateMedia", method: "patch", path: `${S}/media/{mediaId}`, kind: "Media", access: m("media.edit") },
   // Streamed into R2 by the front Worker; the site object checks this entry at the upload's begin and commit.
   { id: "uploadMedia", method: "post", path: `${S}/media/files`, kind: "Media", access: m("media.create") },
+  { id: "replaceMedia", method: "put", path: `${S}/media/{mediaId}/file`, kind: "Media", access: m("media.edit") },
+  { id: "copyMedia", method: "post", path: `${S}/media/{mediaId}/copy`, kind: "Media", access: m("media.create") },
   { id: "deleteMedia", method: "delete", path: `${S}/media/{mediaId}`, kind: "Media", access: m("media.edit") },
   // Server rendering, SEO Engine and domains
   { id: "getCapture", method: "get", path: `${S}/ssr/capture`, kind: "SEO", access: m("site.read") },

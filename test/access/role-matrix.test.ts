@@ -42,6 +42,8 @@ function requestFor(e: AccessEntry, item: string): { method: string; path: strin
     updateMedia: { path: "/media/md_none", body: { alt: "x" } },
     uploadMedia: { path: "/media/files" },
     deleteMedia: { path: "/media/md_none" },
+    replaceMedia: { path: "/media/md_none/file" },
+    copyMedia: { path: "/media/md_none/copy" },
     getCapture: { path: "/ssr/capture" },
     putCapture: { path: "/ssr/capture", body: {} },
     deleteCapture: { path: "/ssr/capture" },

@@ -398,7 +398,10 @@ export interface paths {
         delete: operations["deleteMedia"];
         options?: never;
         head?: never;
-        /** Change a media entry's alt text (every item showing it follows) */
+        /**
+         * Change a media entry's alt text or focal point (every item showing it follows)
+         * @description `focal` is a point of the image (`x` 0–1 across, `y` 0–1 down) that crops keep in view: MediaRefs carry it, and rendered pages and the embed bind it as the image's `object-position`. `null` puts it back in the centre.
+         */
         patch: operations["updateMedia"];
         trace?: never;
     };
@@ -433,6 +436,46 @@ export interface paths {
          * @description A raw body (the file's bytes, with Content-Length; `X-File-Name` and `X-Alt` percent-encoded) answers one entry; `multipart/form-data` (`file` parts, each after an optional `alt` field) answers one result per file, and a refused file leaves nothing while the others stand. Types by their bytes: image/jpeg, image/png, image/gif, image/webp, image/avif, image/svg+xml, video/mp4, video/webm, application/pdf. At most 20 MiB per image, 1 MiB per SVG, 20 MiB per PDF, 95 MiB per video, 100 MiB per request, 50 megapixels and 12000 px a side per image (read from the header, before decoding), 20 files per form; storage by plan (README "Limits"). Over a limit: 413 `payload_too_large` with `details.limit` (`file`, `request`, `pixels`, `files`, `storage`), before the body is read when Content-Length says so; nothing partial is kept. SVG is sanitised (no script, handlers or outside references). The same bytes uploaded twice are stored once.
          */
         post: operations["uploadMedia"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{siteId}/media/{mediaId}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace an entry's file, keeping its id
+         * @description The new file as a raw body (Content-Length; `X-File-Name` percent-encoded), with the upload's checks and limits. The entry keeps its id, alt text and focal point; its `url` changes with the bytes (the old URL answers 404), every item showing it shows the new file (one revision each), and the old file and its variants are removed. An image is replaced by an image, a video by a video (415 otherwise); bytes already in the library as another entry: 409 with `details.mediaId`.
+         */
+        put: operations["replaceMedia"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{siteId}/media/{mediaId}/copy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Copy media added by URL into the library
+         * @description Fetches the entry's URL by the same address rules as page capture (http(s), no private addresses, at most 5 redirects, one 60 s deadline) and stores it as an uploaded file: type from its bytes and the upload limits (413, 415). Every item whose image or video field showed an entry of that URL now shows the stored file (one revision each). The same bytes already in the library: that entry is used (`duplicate: true`). An entry already stored is answered as it is.
+         */
+        post: operations["copyMedia"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1724,6 +1767,11 @@ export interface components {
             alt: string;
             width?: number;
             height?: number;
+            /** @description When set: the point (0–1 across, 0–1 down) crops keep in view; rendered pages use it as `object-position`. */
+            focal?: {
+                x: number;
+                y: number;
+            };
         };
         /** @description A published item: media expanded to MediaRef, references resolved one level deep. */
         PublicItem: {
@@ -2009,6 +2057,11 @@ export interface components {
             alt: string;
             width?: number;
             height?: number;
+            /** @description The point (0–1 across, 0–1 down) crops keep in view; null for the centre. */
+            focal?: {
+                x: number;
+                y: number;
+            } | null;
             /** @description Uploaded files: the file's name (its extension is the type's). */
             name?: string;
             /**
@@ -2018,11 +2071,6 @@ export interface components {
             type?: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "image/avif" | "image/svg+xml" | "video/mp4" | "video/webm" | "application/pdf";
             /** @description Uploaded files: the stored size. */
             bytes?: number;
-            /** @description Uploaded files: the point (0–1 across, 0–1 down) crops keep in view; null for the centre. */
-            focal?: {
-                x: number;
-                y: number;
-            } | null;
             /** @description ISO 8601 instant, UTC */
             createdAt: string;
             /** @description Items whose image or video fields show this entry (at most 20). */
@@ -2296,19 +2344,30 @@ export interface components {
             /** @description Items it was removed from. */
             detached: number;
         };
-        Error_range_not_satisfiable: {
-            error: {
-                /** @enum {string} */
-                code: "range_not_satisfiable";
-                message: string;
-                /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
-                details?: unknown;
-            };
+        ReplaceMediaResponse: {
+            media: components["schemas"]["MediaEntry"];
+            unchanged: boolean;
+        };
+        CopyMediaResponse: {
+            media: components["schemas"]["MediaEntry"];
+            /** @description The library already held these exact bytes: this is that entry, nothing new was stored. */
+            duplicate: boolean;
+            /** @description Items now showing the stored file. */
+            repointed: number;
         };
         Error_bad_gateway: {
             error: {
                 /** @enum {string} */
                 code: "bad_gateway";
+                message: string;
+                /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
+                details?: unknown;
+            };
+        };
+        Error_range_not_satisfiable: {
+            error: {
+                /** @enum {string} */
+                code: "range_not_satisfiable";
                 message: string;
                 /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
                 details?: unknown;
@@ -3254,7 +3313,12 @@ export interface components {
             };
         };
         UpdateMediaRequest: {
-            alt: string;
+            alt?: string;
+            /** @description The focal point; null puts it back in the centre. */
+            focal?: {
+                x: number;
+                y: number;
+            } | null;
         };
         PutItemScheduleRequest: {
             /** @description ISO 8601 with seconds and an offset (`2026-11-30T09:00:00+01:00` or `…Z`); null clears it; missing keeps it. */
@@ -6434,6 +6498,262 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    replaceMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The media entry's id (`md_…`). */
+                mediaId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Types by their bytes: image/jpeg, image/png, image/gif, image/webp, image/avif, image/svg+xml, video/mp4, video/webm, application/pdf. At most 20 MiB per image, 1 MiB per SVG, 20 MiB per PDF, 95 MiB per video, 100 MiB per request, 50 megapixels and 12000 px a side per image (read from the header, before decoding), 20 files per form; storage by plan (README "Limits"). Over a limit: 413 `payload_too_large` with `details.limit` (`file`, `request`, `pixels`, `files`, `storage`), before the body is read when Content-Length says so; nothing partial is kept. */
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+                "image/*": string;
+                "video/*": string;
+                "application/pdf": string;
+            };
+        };
+        responses: {
+            /** @description Replaced (or `unchanged`: the same bytes as before). */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplaceMediaResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `request_timeout`. */
+            408: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_request_timeout"];
+                };
+            };
+            /** @description Error: `conflict`. */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_conflict"];
+                };
+            };
+            /** @description Error: `length_required`. */
+            411: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_length_required"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    copyMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The media entry's id (`md_…`). */
+                mediaId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Copied (or already stored); the items that showed the URL now show the stored file. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CopyMediaResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "bad_request",
+                     *         "message": "Cannot copy the file: 10.0.0.5 is a loopback or private address; copy files from public addresses only.",
+                     *         "details": {
+                     *           "reason": "private_address",
+                     *           "url": "http://10.0.0.5/cover.jpg"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+            /** @description Error: `bad_gateway`. */
+            502: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_gateway"];
                 };
             };
         };
