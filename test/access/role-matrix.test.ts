@@ -60,7 +60,7 @@ function requestFor(e: AccessEntry, item: string): { method: string; path: strin
     listUpcomingChanges: { path: "/schedule" },
     listTrash: { path: "/trash" },
     restoreDeletedItem: { path: `/trash/${item}/restore` },
-    // Share links: an empty body takes the defaults (7 days, no password, no limit).
+    // Share links: a link id nobody made answers 404 once the role may revoke.
     createPreviewLink: { path: `${it}/preview-links`, body: {} },
     listPreviewLinks: { path: `${it}/preview-links` },
     revokePreviewLink: { path: `${it}/preview-links/pl_none` },

@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect } from "vitest";
-import { launch, service } from "./harness";
+import { api, launch, service } from "./harness";
 
 export const OPERATOR = "browser-test-operator";
 
@@ -63,4 +63,17 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 export async function checkScreen(page: Page, name: string): Promise<void> {
   await expectAccessible(page, name);
   await screenshot(page, name);
+}
+
+/** A Pro site (made by the operator) with a `posts` collection of a required title and a rich-text body. */
+export async function postsSite(name: string): Promise<{ id: string; adminKey: string; token: string }> {
+  const { site } = await api<{ site: { id: string; adminKey: string; token: string } }>("POST", "/sites", OPERATOR, { name, plan: "pro" });
+  await api("PUT", `/sites/${site.id}/collections/posts`, site.adminKey, {
+    name: "Posts",
+    fields: [
+      { key: "title", type: "text", required: true },
+      { key: "body", type: "richText" },
+    ],
+  });
+  return site;
 }

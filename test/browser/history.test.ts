@@ -4,24 +4,11 @@
 import { describe, expect, it } from "vitest";
 import { api, service } from "./harness";
 import type { Page } from "playwright-core";
-import { checkScreen, dashboardBrowser, expectAccessible, OPERATOR, screenshot, signIn } from "./dashboard-harness";
+import { checkScreen, dashboardBrowser, expectAccessible, postsSite, screenshot, signIn } from "./dashboard-harness";
 
 const { newPage } = dashboardBrowser();
 
-async function newBlog(): Promise<{ id: string; adminKey: string; token: string }> {
-  const { site } = await api<{ site: { id: string; adminKey: string; token: string } }>("POST", "/sites", OPERATOR, {
-    name: "History",
-    plan: "pro",
-  });
-  await api("PUT", `/sites/${site.id}/collections/posts`, site.adminKey, {
-    name: "Posts",
-    fields: [
-      { key: "title", type: "text", required: true },
-      { key: "body", type: "richText" },
-    ],
-  });
-  return site;
-}
+const newBlog = () => postsSite("History");
 
 /** What has the keyboard's focus: its accessible name as a person hears it (label, text or aria-label). */
 function focused(page: Page): Promise<{ name: string; tag: string; inDialog: string | null }> {

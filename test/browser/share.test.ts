@@ -3,23 +3,13 @@
 // there, never indexed), see the open counted, revoke it, and the client's reload gets the 404 page.
 import { describe, expect, it } from "vitest";
 import { api, service } from "./harness";
-import { checkScreen, dashboardBrowser, expectAccessible, OPERATOR, screenshot, signIn } from "./dashboard-harness";
+import { checkScreen, dashboardBrowser, expectAccessible, postsSite, screenshot, signIn } from "./dashboard-harness";
 
 const { newPage, browser } = dashboardBrowser();
 
 describe("share links in the dashboard", () => {
   it("shares a draft with someone who has no session, counts the open, and revokes it", async () => {
-    const { site } = await api<{ site: { id: string; adminKey: string; token: string } }>("POST", "/sites", OPERATOR, {
-      name: "Sharing",
-      plan: "pro",
-    });
-    await api("PUT", `/sites/${site.id}/collections/posts`, site.adminKey, {
-      name: "Posts",
-      fields: [
-        { key: "title", type: "text", required: true },
-        { key: "body", type: "richText" },
-      ],
-    });
+    const site = await postsSite("Sharing");
     const { item } = await api<{ item: { id: string } }>("POST", `/sites/${site.id}/collections/posts/items`, site.adminKey, {
       slug: "for-the-client",
       data: { title: "Draft for the client", body: "<p>Nothing here is public yet.</p>" },
@@ -77,11 +67,7 @@ describe("share links in the dashboard", () => {
   });
 
   it("asks the client for the link's password once, by a form", async () => {
-    const { site } = await api<{ site: { id: string; adminKey: string } }>("POST", "/sites", OPERATOR, { name: "Locked", plan: "pro" });
-    await api("PUT", `/sites/${site.id}/collections/posts`, site.adminKey, {
-      name: "Posts",
-      fields: [{ key: "title", type: "text", required: true }],
-    });
+    const site = await postsSite("Locked");
     const { item } = await api<{ item: { id: string } }>("POST", `/sites/${site.id}/collections/posts/items`, site.adminKey, {
       slug: "locked",
       data: { title: "Behind the password" },

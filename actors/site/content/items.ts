@@ -157,6 +157,11 @@ export async function createItems(
   );
 }
 
+/**
+ * Applies a PATCH to `row`, which must have been read in the same synchronous turn (no await
+ * between the read and this call): it is the revision's "before" and the values merged into, and
+ * is not read again. Stamps `updated_by` with the change's actor in the same statement.
+ */
 export function patchItem(
   storage: DurableObjectStorage,
   collection: Collection,
@@ -176,6 +181,8 @@ export function patchItem(
   return storage.transactionSync(() => {
     for (const m of media) insertMedia(sql, m);
     keepPublicData(sql, collection, row.seq, data);
+    // `row` was read in this same synchronous turn (the route reads the body first), and who
+    // changed it is stamped in the same statement: one UPDATE, nothing read twice.
     return updateItemContent(
       sql,
       row.seq,
@@ -184,6 +191,7 @@ export function patchItem(
       searchTextOf(collection.fields, data),
       new Date().toISOString(),
       change,
+      { before: row, updatedBy: change.actor.id },
     );
   });
 }

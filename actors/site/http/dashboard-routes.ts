@@ -213,19 +213,17 @@ export function dashboardRoutes(s: SiteContext) {
       return json({ item: dashboardItem(readItem(s.sql, c, req.params.id ?? ""), c) });
     })
     .patch("/collections/:slug/items/:id", async (req, a) => {
+      // The body first: from here on nothing awaits, so the row read below is the row the
+      // change is made to (patchItem neither reads it again nor stamps the author apart).
+      const body = await readJsonObject(req);
       const c = collection(slugParam(req));
       const row = readItem(s.sql, c, req.params.id ?? "");
       ownItem(a, row);
-      const patch = parseBody(itemPatchSchema, await readJsonObject(req), "item");
+      const patch = parseBody(itemPatchSchema, body, "item");
       const updated = s.storage.transactionSync(() => {
-        const [u] = stampAuthor(
-          s.sql,
-          [patchItem(s.storage, c, lookupsFor(s.sql, s.collections()), row, patch, { actor: a.grant.actor })],
-          a.grant.actor.id,
-          false,
-        );
-        audit(a, `${c.slug}/${u!.slug}`, { id: u!.id });
-        return u!;
+        const u = patchItem(s.storage, c, lookupsFor(s.sql, s.collections()), row, patch, { actor: a.grant.actor });
+        audit(a, `${c.slug}/${u.slug}`, { id: u.id });
+        return u;
       });
       if (updated.status === "published") s.contentChanged();
       return json({ item: dashboardItem(updated, c) });
