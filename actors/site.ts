@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { toErrorResponse, errorResponse } from "../src/http/errors";
+import { toErrorResponse, errorResponse, previewNotFound } from "../src/http/errors";
 import { safeEqual, sha256Hex } from "../src/ids";
 import { newSiteSessionId } from "../src/sessions/policy";
 import { type SessionInfo, SessionStore } from "../src/sessions/store";
@@ -49,6 +49,7 @@ import { AUDIT_PRUNE_JOB, auditPage, type AuditFilter, type AuditRow, pruneAudit
 import { NO_STORE } from "../src/contract/cache-control";
 import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../src/shared/bounded-map";
 import { countWhere } from "./site/storage/items-table";
+import { benchRevisionsOff } from "./site/storage/revisions-table";
 import { type MediaCall, mediaCall, refusal } from "./site/media/calls";
 import { MEDIA_SWEEP_JOB, mediaSweepJob, SWEEP_EVERY_MS } from "./site/media/sweep";
 import { recordVariant, resolveFile, type ServedFile } from "./site/media/store";
@@ -60,6 +61,7 @@ const SEARCH_GENERATION_KEY = "searchGeneration";
 import { deliveryJob, scheduleDeliveries, WEBHOOKS_JOB } from "./site/webhooks/deliver";
 import type { webhookRoutes } from "./site/webhooks/routes";
 import type { transferRoutes } from "./site/transfer/routes";
+import type { previewLinkRoutes } from "./site/preview/routes";
 
 export interface SiteMeta {
   siteId: string;
@@ -119,6 +121,7 @@ export class Site extends DurableObject<Env> {
   #history: ReturnType<typeof historyRoutes> | null = null;
   #webhooks: ReturnType<typeof webhookRoutes> | null = null;
   #transfer: ReturnType<typeof transferRoutes> | null = null;
+  #previewLinks: ReturnType<typeof previewLinkRoutes> | null = null;
   #public: ReturnType<typeof publicRoutes>;
   #ssr: ReturnType<typeof ssrRoutes>;
   #context: SiteContext;
@@ -131,6 +134,7 @@ export class Site extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
+    benchRevisionsOff(env);
     const context = (this.#context = this.#makeContext());
     this.#public = publicRoutes(context);
     this.#ssr = ssrRoutes(context);
@@ -228,11 +232,15 @@ export class Site extends DurableObject<Env> {
 
   /**
    * Its workspace was deleted: the custom hostnames are let go (their claims and the provider's
-   * records), then everything the site stored is erased and the site answers 404 everywhere; a
-   * failure part-way throws and the workspace's retry finishes the job.
+   * records) and its vectors removed from the search index, then everything the site stored is
+   * erased and the site answers 404 everywhere; a failure part-way throws and the workspace's
+   * retry finishes the job.
    */
   async destroy(): Promise<void> {
-    if (this.#site) await removeHostnames(this.#context);
+    if (this.#site) {
+      await removeHostnames(this.#context);
+      await this.#search.removeAllVectors();
+    }
     this.#site = null;
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
@@ -373,6 +381,12 @@ export class Site extends DurableObject<Env> {
       if (!this.#metaOf(token)) return errorResponse("not_found", "Unknown site token.");
       return this.#public.fetch(request);
     }
+    // A share link (routed here from the service's own hosts only): the same 404 page for a site
+    // that does not exist as for a wrong token, and nothing is written for either.
+    if (path.startsWith("/p/")) {
+      if (!this.#site) return previewNotFound();
+      return (await import("./site/preview/open")).openPreview(this.#context, request);
+    }
     if (!this.#site) return errorResponse("not_found", "No such site.");
     const hook = /^\/hooks\/ssr\/[^/]+(?:\/([^/]+))?$/.exec(path);
     if (hook && request.method === "POST") return webhook(this.#context, request, hook[1] ?? null);
@@ -384,11 +398,13 @@ export class Site extends DurableObject<Env> {
     this.#history ??= (await import("./site/history/routes")).historyRoutes(this.#context);
     this.#webhooks ??= (await import("./site/webhooks/routes")).webhookRoutes(this.#context);
     this.#transfer ??= (await import("./site/transfer/routes")).transferRoutes(this.#context);
+    this.#previewLinks ??= (await import("./site/preview/routes")).previewLinkRoutes(this.#context);
     const response = ((await this.#ssr.fetch(request, access)) ??
       (await this.#webhooks.fetch(request, access)) ??
       (await this.#transfer.fetch(request, access)) ??
       (await this.#dashboard.fetch(request, access)) ??
-      (await this.#history.fetch(request, access))) as Response | undefined;
+      (await this.#history.fetch(request, access)) ??
+      (await this.#previewLinks.fetch(request, access))) as Response | undefined;
     // Any write may have written webhook events (triggers on items, collections, the capture).
     if (access.entry.method !== "get") scheduleDeliveries(this.ctx.storage);
     // A change whose handler awaited outside I/O-free code (a capture's fetch) records here, right

@@ -33,6 +33,7 @@ const passkeys = () => import("./routes/passkeys");
 const invitations = () => import("./routes/invitations");
 const mediaUpload = () => import("./routes/media-upload");
 const mediaServe = () => import("./routes/media-serve");
+const preview = () => import("./routes/preview");
 
 async function siteIdParam(env: Env, raw: string | undefined): Promise<string> {
   if (!raw || !(await mayBeIssued(env, raw))) throw new ApiError("not_found", "Unknown webhook URL.");
@@ -81,6 +82,9 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
     await enforce(env, "webhook", `${clientKey(req, env)}|${siteId}`);
     return ssrWebhook(req, env, siteId);
   })
+  // Share links: the service's own hosts only (the router is never reached from a customer hostname or the proxy).
+  .get("/p/:token", async (req, env) => (await preview()).previewLink(req, env, req.params.token ?? ""))
+  .post("/p/:token", async (req, env) => (await preview()).previewLink(req, env, req.params.token ?? ""))
   .options("/v1/*", () => new Response(null, { status: 204, headers: CORS_HEADERS }))
   .get("/v1/*", (req, env, ctx) => contentApi(req, env, ctx))
   .post("/workspaces", async (req, env) => (await dashboard()).createWorkspace(req, env))
