@@ -568,7 +568,7 @@ export class Workspace extends DurableObject<Env> {
         if (!page.next) break;
         before = parseCursor(page.next);
       }
-      return new Response(auditCsv(entries.slice(0, CSV_MAX_ROWS)), {
+      return new Response(await auditCsv(entries.slice(0, CSV_MAX_ROWS)), {
         headers: {
           "content-type": "text/csv; charset=utf-8",
           "content-disposition": `attachment; filename="activity-${ws.id}.csv"`,

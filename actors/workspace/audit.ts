@@ -3,7 +3,6 @@
  * the transaction of each change, merged on read with every site's rows (actors/site/access/audit.ts).
  * Owner of the workspace's table `audit`.
  */
-import Papa from "papaparse";
 import { ApiError } from "../../src/contract/errors";
 import type { Grant } from "../../src/access/grant";
 import type { AccessEntry } from "../../src/access/operations";
@@ -142,7 +141,9 @@ export const CSV_COLUMNS = ["time", "actor", "actor type", "operation", "kind", 
  * The entries as CSV (RFC 4180, header row). papaparse's `escapeFormulae` quotes any cell starting
  * with = + - @ (or a tab/CR) behind a ', so a spreadsheet never runs an actor's or target's text.
  */
-export function auditCsv(entries: readonly AuditEntry[]): string {
+export async function auditCsv(entries: readonly AuditEntry[]): Promise<string> {
+  // Loaded on first use: an isolate that only serves public reads never evaluates it (issue 29, point 4).
+  const { default: Papa } = await import("papaparse");
   return Papa.unparse(
     {
       fields: [...CSV_COLUMNS],
