@@ -60,6 +60,10 @@ function requestFor(e: AccessEntry, item: string): { method: string; path: strin
     listUpcomingChanges: { path: "/schedule" },
     listTrash: { path: "/trash" },
     restoreDeletedItem: { path: `/trash/${item}/restore` },
+    // Share links: an empty body takes the defaults (7 days, no password, no limit).
+    createPreviewLink: { path: `${it}/preview-links`, body: {} },
+    listPreviewLinks: { path: `${it}/preview-links` },
+    revokePreviewLink: { path: `${it}/preview-links/pl_none` },
     getCustomHostname: { path: "/ssr/custom-hostname" },
     putCustomHostname: { path: "/ssr/custom-hostname", body: { hostname: "www.example.com" } },
     deleteCustomHostname: { path: "/ssr/custom-hostname" },
