@@ -53,6 +53,19 @@ export function abortUpload(sql: SqlStorage, uploadId: string): void {
 
 const FILE_COLUMNS = "id, url, object_key, sha256, type, bytes, name, width, height";
 
+/** An open upload's object, its row removed (the commit's transaction puts it back if anything fails). */
+function takeUpload(sql: SqlStorage, uploadId: string): { object_key: string } {
+  const upload = sql.exec<{ object_key: string }>("SELECT object_key FROM media_uploads WHERE id = ?", uploadId).toArray()[0];
+  if (!upload) throw new ApiError("request_timeout", "This upload took too long and was abandoned; send the file again.");
+  sql.exec("DELETE FROM media_uploads WHERE id = ?", uploadId);
+  return upload;
+}
+
+function storedFile(id: string, objectKey: string, input: CommitInput): Omit<StoredFile, "url"> {
+  const { sha256, type, bytes, name, width, height } = input;
+  return { id, object_key: objectKey, sha256, type, bytes, name, width, height };
+}
+
 /**
  * Makes an upload a media entry, or (the same bytes are already in the library) answers the
  * existing entry. Call inside a transaction. `discard`: the new object, when it is not kept.
@@ -62,22 +75,11 @@ export function commitUpload(
   input: CommitInput,
   urlOf: (f: Omit<StoredFile, "url">) => string,
 ): { id: string; duplicate: boolean; discard: string[] } {
-  const upload = sql.exec<{ object_key: string }>("SELECT object_key FROM media_uploads WHERE id = ?", input.uploadId).toArray()[0];
-  if (!upload) throw new ApiError("request_timeout", "This upload took too long and was abandoned; send the file again.");
-  sql.exec("DELETE FROM media_uploads WHERE id = ?", input.uploadId);
+  const upload = takeUpload(sql, input.uploadId);
   const existing = sql.exec<{ id: string }>("SELECT id FROM media WHERE sha256 = ?", input.sha256).toArray()[0];
   if (existing) return { id: existing.id, duplicate: true, discard: [upload.object_key] };
   const id = newMediaId();
-  const file = {
-    id,
-    object_key: upload.object_key,
-    sha256: input.sha256,
-    type: input.type,
-    bytes: input.bytes,
-    name: input.name,
-    width: input.width,
-    height: input.height,
-  };
+  const file = storedFile(id, upload.object_key, input);
   sql.exec(
     `INSERT INTO media (id, url, alt, width, height, created_at, object_key, sha256, type, bytes, name, created_by)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -110,8 +112,7 @@ export function commitReplace(
   input: CommitInput & { replaces: string },
   urlOf: (f: Omit<StoredFile, "url">) => string,
 ): { id: string; duplicate: boolean; discard: string[] } {
-  const upload = sql.exec<{ object_key: string }>("SELECT object_key FROM media_uploads WHERE id = ?", input.uploadId).toArray()[0];
-  if (!upload) throw new ApiError("request_timeout", "This upload took too long and was abandoned; send the file again.");
+  const upload = takeUpload(sql, input.uploadId);
   const id = input.replaces;
   const old = sql
     .exec<{ object_key: string | null; sha256: string | null; type: string | null }>(
@@ -128,7 +129,6 @@ export function commitReplace(
         accepted: [old.type],
       },
     );
-  sql.exec("DELETE FROM media_uploads WHERE id = ?", input.uploadId);
   if (old.sha256 === input.sha256) return { id, duplicate: true, discard: [upload.object_key] };
   const other = sql.exec<{ id: string }>("SELECT id FROM media WHERE sha256 = ? AND id <> ?", input.sha256, id).toArray()[0];
   if (other)
@@ -141,16 +141,7 @@ export function commitReplace(
         .toArray()
         .map((v) => v.key)
     : [];
-  const file = {
-    id,
-    object_key: upload.object_key,
-    sha256: input.sha256,
-    type: input.type,
-    bytes: input.bytes,
-    name: input.name,
-    width: input.width,
-    height: input.height,
-  };
+  const file = storedFile(id, upload.object_key, input);
   sql.exec(
     "UPDATE media SET url = ?, object_key = ?, sha256 = ?, type = ?, bytes = ?, name = ?, width = ?, height = ? WHERE id = ?",
     urlOf(file),
