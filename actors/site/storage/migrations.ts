@@ -1,5 +1,6 @@
 import { type SQLSchemaMigration, SQLSchemaMigrations } from "durable-utils/sql-migrations";
 import { WEBHOOKS_MIGRATION_SQL } from "../webhooks/schema";
+import { IMPORTS_MIGRATION_SQL } from "../imports/schema";
 
 /**
  * The site database, one numbered step at a time. Append only: an applied
@@ -265,10 +266,17 @@ export const SITE_MIGRATIONS: SQLSchemaMigration[] = [
     description: "outbound webhooks: endpoints, events written by triggers with the change, deliveries and attempts",
     sql: WEBHOOKS_MIGRATION_SQL,
   },
+  {
+    idMonotonicInc: 18,
+    description:
+      "imports: the uploaded file staged a row per record, each row's dry-run plan and outcome; a webhook endpoint slowed down after 429/502/504",
+    // Statements: ADDED_COLUMNS, then AFTER (the column is added only where it is missing, so a replay is harmless).
+  },
 ];
 
 /** Columns added to existing tables, by migration number: [table, column, definition]. */
 const ADDED_COLUMNS: Record<number, readonly (readonly [string, string, string])[]> = {
+  18: [["webhook_endpoints", "throttled_until", "INTEGER"]],
   10: [["site", "image_resizing_hosts", "TEXT NOT NULL DEFAULT '[]'"]],
   11: [
     ["custom_hostnames", "challenge_name", "TEXT NOT NULL DEFAULT ''"],
@@ -301,6 +309,7 @@ const ADDED_COLUMNS: Record<number, readonly (readonly [string, string, string])
 
 /** Statements after a step's columns exist; each harmless when replayed. */
 const AFTER: Record<number, string> = {
+  18: IMPORTS_MIGRATION_SQL,
   11: "UPDATE custom_hostnames SET owner_verified = 1 WHERE ssl_status = 'active';",
   12: "CREATE TABLE IF NOT EXISTS webhook_deliveries (id TEXT PRIMARY KEY, seen_at INTEGER NOT NULL);",
   13: `CREATE TABLE IF NOT EXISTS audit (
