@@ -157,7 +157,7 @@ export function sniffDelimiter(line: string): string {
   return n[";"]! > n[","]! && n[";"]! >= n["\t"]! ? ";" : n["\t"]! > n[","]! ? "\t" : ",";
 }
 
-type CsvRecord = { record: string[]; info: { lines: number } };
+type CsvRecord = { record: string[]; info: { lines: number; empty_lines: number } };
 
 async function readCsv(
   body: ReadableStream<Uint8Array>,
@@ -196,13 +196,16 @@ async function readCsv(
   const records = parser.readable.getReader() as ReadableStreamDefaultReader<CsvRecord>;
   let header: string[] | null = null;
   let lastLine = 0;
+  let emptyLines = 0;
   try {
     for (;;) {
       const r = await records.read();
       if (r.done) break;
       const { record, info } = r.value;
-      const line = lastLine + 1;
-      lastLine = info.lines;
+      // csv-parse's own line count takes a CRLF inside quotes for two lines: count the record's breaks instead.
+      const line = lastLine + 1 + (info.empty_lines - emptyLines);
+      emptyLines = info.empty_lines;
+      lastLine = line + record.reduce((n, cell) => n + (cell.match(/\r\n|\r|\n/g)?.length ?? 0), 0);
       if (!header) {
         header = record.map((h) => h.trim());
         await stager.begin({

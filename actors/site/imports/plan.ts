@@ -122,6 +122,13 @@ export function planRow(p: PlanContext, cells: readonly string[]): RowPlan {
       }
     }
   });
+  const extra = cells.slice(p.mapping.length).filter((c) => c.trim() !== "");
+  if (extra.length)
+    problems.push({
+      column: "",
+      value: clipValue(extra.join(", ")),
+      reason: `has ${cells.length} cells but the header names ${p.mapping.length} columns (a separator or quote out of place?)`,
+    });
   if (out.slug === null) {
     const title = titleFieldOf(p.fields);
     const t = title ? out.values[title.key] : undefined;
@@ -224,7 +231,11 @@ export function checkData(
   try {
     const { data, newMedia } = validateItemData(fields, input, base, {
       mediaExists: (id) => p.knownMedia?.has(id) === true || mediaExists(sql, id),
-      resolveReference: () => null,
+      // References reach validation as the ids resolveRefs found (those waiting for the link pass are left out).
+      resolveReference: (collection, ref) => {
+        const target = p.collections.find((c) => c.slug === collection);
+        return target ? findItemIdByRef(sql, target.id, ref) : null;
+      },
     });
     return { data, media: newMedia };
   } catch (err) {

@@ -114,8 +114,9 @@ export function stageRows(sql: SqlStorage, id: string, first: number, rows: read
   });
 }
 
+/** Rows staged so far (they are numbered 1…n without gaps, so the last number is the count: one index lookup). */
 export function stagedCount(sql: SqlStorage, id: string): number {
-  return sql.exec<{ n: number }>("SELECT count(*) AS n FROM import_rows WHERE import_id = ?", id).one().n;
+  return sql.exec<{ n: number }>("SELECT coalesce(max(row), 0) AS n FROM import_rows WHERE import_id = ?", id).one().n;
 }
 
 /** Rows after `after`, in order (a slice of a pass). */

@@ -16,7 +16,7 @@ import { TYPE_NAMES } from "../types";
 import { fieldKeyOf } from "../slugify";
 import type { components } from "../generated/api";
 
-type ImportView = components["schemas"]["GetImportResponse"]["import"];
+type ImportView = components["schemas"]["ListImportsResponse"]["imports"][number];
 type Mapping = ImportView["mapping"][number];
 type Row = components["schemas"]["ListImportRowsResponse"]["rows"][number];
 
