@@ -365,7 +365,6 @@ function updateRow(
 
 function linkSlice(s: SiteContext, imp: ImportRow): boolean {
   const rows = pendingAfter(s.sql, imp.id, imp.pass_row, SLICE_ROWS);
-  const now = Date.now();
   if (rows.length === 0) {
     finish(s, imp, "done");
     return false;
