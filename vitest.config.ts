@@ -17,6 +17,14 @@ const modelDown = {
   script: `export default { fetch: () => new Response("model unavailable", { status: 503 }) };`,
   compatibilityDate: "2026-11-01",
 };
+// A model of one Vectorize index (test/fixtures/vectorize-model.mjs), bound as VECTORIZE over RPC.
+const vectorizeModel = {
+  name: "vectorize-model",
+  modules: true,
+  scriptPath: "./test/fixtures/vectorize-model.mjs",
+  compatibilityDate: "2026-11-01",
+};
+const VECTORIZE_TESTS = "test/vectorize/**/*.test.ts";
 const cloudflareApiMock = {
   name: "cloudflare-api-mock",
   modules: true,
@@ -71,6 +79,8 @@ interface WorkerdProject {
   /** Auxiliary Workers; by default the local embedder (built by `pretest`) behind the EMBEDDER binding. */
   workers?: object[];
   outboundService?: string;
+  /** Bindings to auxiliary Workers by name (a Worker standing in for a Cloudflare product). */
+  serviceBindings?: Record<string, string>;
 }
 
 /** A project whose tests run inside workerd, through the real front Worker and Durable Objects. */
@@ -85,6 +95,7 @@ function workerd(name: string, p: WorkerdProject) {
           workers: p.workers ?? [embedderWorker()],
           ...(p.realRateLimits ? {} : { ratelimits: LIFTED_RATE_LIMITS }),
           ...(p.outboundService ? { outboundService: p.outboundService } : {}),
+          ...(p.serviceBindings ? { serviceBindings: p.serviceBindings } : {}),
         },
       })),
     ],
@@ -113,7 +124,15 @@ export default defineConfig({
           "test/incomplete/**",
           MODEL_DOWN_TESTS,
           RATE_LIMIT_TESTS,
+          VECTORIZE_TESTS,
         ],
+      }),
+      // Production's vector index (Vectorize, through its adapter) against the model above.
+      workerd("workers-vectorize", {
+        include: [VECTORIZE_TESTS],
+        bindings: { SEARCH_VECTOR_INDEX: "vectorize" },
+        workers: [vectorizeModel, embedderWorker()],
+        serviceBindings: { VECTORIZE: "vectorize-model" },
       }),
       workerd("rate-limits", { include: [RATE_LIMIT_TESTS], realRateLimits: true }),
       workerd("model-down", { include: [MODEL_DOWN_TESTS], workers: [modelDown] }),

@@ -14,7 +14,15 @@ import { readPrincipalHeader } from "../src/access/principal-header";
 import type { Refusal } from "../src/contract/workspaces";
 import { WORKSPACE_MIGRATIONS } from "./workspace/migrations";
 import { insertKey, listKeys, prepareKey, revokeKey, verifyKey } from "./workspace/api-keys";
-import { auditCsv, type Changer, mergedAudit, parseCursor, pruneWorkspaceAudit, recordWorkspaceAudit } from "./workspace/audit";
+import {
+  auditCsv,
+  type Changer,
+  mergedAudit,
+  oldestAuditAt,
+  parseCursor,
+  pruneWorkspaceAudit,
+  recordWorkspaceAudit,
+} from "./workspace/audit";
 import {
   countMembers,
   deleteMember,
@@ -30,7 +38,10 @@ import {
   updateMemberRow,
 } from "./workspace/members";
 import { type AccountLookup, deliver, drain, enqueue, type MembershipHolder } from "./workspace/outbox";
-import type { AuditFilter, AuditRow } from "./site/access/audit";
+import { AUDIT_RETENTION_MS, type AuditFilter, type AuditRow } from "./site/access/audit";
+import { reserve, settle, workspaceUsage } from "./workspace/media-usage";
+import type { StorageReport } from "../src/contract/media-calls";
+import { MEDIA_LIMITS } from "../src/contract/limits";
 
 export interface WorkspaceRecord {
   id: string;
@@ -74,14 +85,24 @@ const CSV_MAX_RANGE_MS = 92 * DAY_MS;
  * pushed before a change is acknowledged (docs/proposals/accounts.md §4.3).
  */
 export class Workspace extends DurableObject<Env> {
-  #ready: Promise<void>;
+  #ready: Promise<void> | null = null;
   #router = this.#routes();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.#ready = ctx.blockConcurrencyWhile(() =>
-      new SQLSchemaMigrations({ doStorage: ctx.storage, migrations: WORKSPACE_MIGRATIONS }).runAll().then(() => undefined),
-    );
+    void this.#open();
+  }
+
+  /**
+   * The schema, built before any call sees the database; again after a deleted workspace erased
+   * its storage (a later stray call finds an empty workspace, "no such workspace"). A workspace
+   * from before the prune alarm was armed at creation gets it here.
+   */
+  #open(): Promise<void> {
+    return (this.#ready ??= this.ctx.blockConcurrencyWhile(async () => {
+      await new SQLSchemaMigrations({ doStorage: this.ctx.storage, migrations: WORKSPACE_MIGRATIONS }).runAll();
+      if (this.#read() && (await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + DAY_MS);
+    }));
   }
 
   get #sql(): SqlStorage {
@@ -97,7 +118,7 @@ export class Workspace extends DurableObject<Env> {
     /** Who is creating it, for the audit log. */
     by?: PrincipalHeader;
   }): Promise<WorkspaceRecord> {
-    await this.#ready;
+    await this.#open();
     if (this.#read()) throw new Error("workspace already exists");
     const now = new Date().toISOString();
     let seq: number | null = null;
@@ -117,21 +138,53 @@ export class Workspace extends DurableObject<Env> {
       if (input.by)
         recordWorkspaceAudit(this.#sql, this.#changer("createWorkspace", input.by.principal, input.by.client), `workspace ${input.name}`);
     });
+    // The daily audit prune; a failed push below brings the alarm forward.
+    await this.ctx.storage.setAlarm(Date.now() + DAY_MS);
     if (seq !== null) await this.#push(seq);
     return this.#read() as WorkspaceRecord;
   }
 
   async get(): Promise<WorkspaceRecord | null> {
-    await this.#ready;
+    await this.#open();
     return this.#read();
   }
 
   /** Registers a site; null when the workspace does not exist. The operator's path: no plan limit. */
   async addSite(siteId: string): Promise<WorkspaceRecord | null> {
-    await this.#ready;
+    await this.#open();
     if (!this.#read()) return null;
     this.#sql.exec("INSERT OR IGNORE INTO sites (site_id, added_at) VALUES (?, ?)", siteId, new Date().toISOString());
     return this.#read();
+  }
+
+  /**
+   * Media storage is the workspace's, for all its sites together (workspace/media-usage.ts): a
+   * site reserves before an upload's first byte (refused as data: 413 storage), and settles after
+   * a commit, abort, delete or sweep with its new stored total.
+   */
+  async reserveMedia(r: {
+    siteId: string;
+    reservationId: string;
+    bytes: number;
+    stored: StorageReport;
+    expiresAt: number;
+  }): Promise<{ reserved: true } | Refusal> {
+    await this.#open();
+    const ws = this.#read();
+    if (!ws) return { error: { code: "not_found", message: "No such workspace." } };
+    return this.ctx.storage.transactionSync(() => reserve(this.#sql, ws.plan, r, Date.now()));
+  }
+
+  async settleMedia(r: { siteId: string; released: string[]; stored: StorageReport }): Promise<void> {
+    await this.#open();
+    this.ctx.storage.transactionSync(() => settle(this.#sql, r));
+  }
+
+  /** Bytes of media stored by every site and reserved by uploads under way (the workspace screen, tests). */
+  async mediaUsage(): Promise<{ usedBytes: number; limitBytes: number } | null> {
+    await this.#open();
+    const ws = this.#read();
+    return ws ? { usedBytes: workspaceUsage(this.#sql, Date.now()), limitBytes: MEDIA_LIMITS.storageBytes[ws.plan] } : null;
   }
 
   /**
@@ -139,7 +192,7 @@ export class Workspace extends DurableObject<Env> {
    * and the site registered and audited, in one step. Refusals come back as data.
    */
   async addSiteAs(siteId: string, siteName: string, header: PrincipalHeader): Promise<{ workspace: WorkspaceRecord } | Refusal> {
-    await this.#ready;
+    await this.#open();
     try {
       const ws = this.#read();
       const grant = ws ? workspaceGrant(header.principal, ws.id) : null;
@@ -162,7 +215,7 @@ export class Workspace extends DurableObject<Env> {
   }
 
   async update(patch: { name?: string; plan?: Plan }): Promise<WorkspaceRecord | null> {
-    await this.#ready;
+    await this.#open();
     const current = this.#read();
     if (!current) return null;
     const now = new Date().toISOString();
@@ -178,7 +231,7 @@ export class Workspace extends DurableObject<Env> {
 
   /** An API key's grant when the key is live (and "last used" touched); null otherwise. */
   async verifyApiKey(key: string): Promise<VerifiedKey | null> {
-    await this.#ready;
+    await this.#open();
     if (!this.#read()) return null;
     const row = await verifyKey(this.#sql, key);
     return row ? { keyId: row.id, name: row.name, scope: row.scope, siteId: row.site_id } : null;
@@ -186,7 +239,7 @@ export class Workspace extends DurableObject<Env> {
 
   /** What an invitation offers, for the page that asks the person to accept it. */
   async lookupInvitation(token: string, now = Date.now()): Promise<{ invitation: Record<string, unknown> } | Refusal> {
-    await this.#ready;
+    await this.#open();
     try {
       const ws = this.#read();
       if (!ws) throw new ApiError("not_found", "This invitation link is not valid. Ask for a new one.");
@@ -218,7 +271,7 @@ export class Workspace extends DurableObject<Env> {
     client: PrincipalHeader["client"],
     now = Date.now(),
   ): Promise<{ membership: Membership } | Refusal> {
-    await this.#ready;
+    await this.#open();
     try {
       const ws = this.#read();
       if (!ws) throw new ApiError("not_found", "This invitation link is not valid. Ask for a new one.");
@@ -250,19 +303,37 @@ export class Workspace extends DurableObject<Env> {
 
   /** The one alarm: membership pushes still owed, and the daily audit prune. */
   override async alarm(): Promise<void> {
-    await this.#ready;
+    await this.#open();
     const nextPush = await drain(this.#sql, this.#accounts);
     const last = Number(this.ctx.storage.kv.get("audit_pruned_at") ?? 0);
     if (Date.now() - last >= DAY_MS) {
       pruneWorkspaceAudit(this.#sql, Date.now());
       this.ctx.storage.kv.put("audit_pruned_at", Date.now());
     }
-    const nextPrune = Number(this.ctx.storage.kv.get("audit_pruned_at")) + DAY_MS;
-    await this.ctx.storage.setAlarm(nextPush === null ? nextPrune : Math.min(nextPush, nextPrune));
+    await this.#arm(nextPush);
+  }
+
+  /**
+   * Sets the one alarm for what is due next: a push still owed, the daily prune. A deleted
+   * workspace keeps only its audit log (for the retention): it wakes when its oldest row expires
+   * (at most daily), and once no row and no push is left its storage and alarm go for good.
+   */
+  async #arm(nextPush: number | null): Promise<void> {
+    const nextPrune = Number(this.ctx.storage.kv.get("audit_pruned_at") ?? Date.now()) + DAY_MS;
+    if (this.#read()) return this.ctx.storage.setAlarm(nextPush === null ? nextPrune : Math.min(nextPush, nextPrune));
+    const oldest = oldestAuditAt(this.#sql);
+    if (oldest === null && nextPush === null) {
+      await this.ctx.storage.deleteAlarm();
+      await this.ctx.storage.deleteAll();
+      this.#ready = null;
+      return;
+    }
+    const expiry = oldest === null ? Infinity : Math.max(oldest + AUDIT_RETENTION_MS + 1, nextPrune);
+    await this.ctx.storage.setAlarm(Math.min(nextPush ?? Infinity, expiry));
   }
 
   override async fetch(request: Request): Promise<Response> {
-    await this.#ready;
+    await this.#open();
     try {
       const header = readPrincipalHeader(request);
       if (!header) return errorResponse("unauthorized", "Sign in to the dashboard, or send an API key as Authorization: Bearer <key>.");
@@ -341,7 +412,8 @@ export class Workspace extends DurableObject<Env> {
       });
       // Every member's account loses the workspace before this answers (or the alarm retries).
       const pushed = await Promise.all(seqs.map((seq) => deliver(this.#sql, seq, this.#accounts)));
-      if (pushed.includes(false)) await this.ctx.storage.setAlarm(Date.now() + 5_000);
+      // No more daily wake-ups: only the kept audit log's expiry (or a push still owed).
+      await this.#arm(pushed.includes(false) ? Date.now() + 5_000 : null);
       return json({ deleted: true, workspaceId: ws.id, siteIds: ws.siteIds });
     });
     router.post("/owner", async (req, c, ws) => {

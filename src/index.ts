@@ -8,7 +8,8 @@ import { policiesFor } from "./limits/policies";
 import { clientKey } from "./limits/client";
 import { json } from "./http/json";
 import { contentUrl, keepContentUrl } from "./edge/content-key";
-import { CORS_HEADERS, contentApi, contentHit, withCors } from "./routes/content";
+import { CORS_HEADERS, contentApi, contentHit, contentMiss, planRefusal, withCors } from "./routes/content";
+import { knownSiteMeta } from "./edge/site-meta";
 import { customHostRequest, isServiceHost } from "./routes/custom-host";
 import { embedScript } from "./routes/embed";
 import { renderedPage, ssrWebhook } from "./routes/render";
@@ -34,6 +35,7 @@ const invitations = () => import("./routes/invitations");
 const mediaUpload = () => import("./routes/media-upload");
 const mediaServe = () => import("./routes/media-serve");
 const imports = () => import("./routes/imports");
+const preview = () => import("./routes/preview");
 
 async function siteIdParam(env: Env, raw: string | undefined): Promise<string> {
   if (!raw || !(await mayBeIssued(env, raw))) throw new ApiError("not_found", "Unknown webhook URL.");
@@ -82,6 +84,9 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
     await enforce(env, "webhook", `${clientKey(req, env)}|${siteId}`);
     return ssrWebhook(req, env, siteId);
   })
+  // Share links: the service's own hosts only (the router is never reached from a customer hostname or the proxy).
+  .get("/p/:token", async (req, env) => (await preview()).previewLink(req, env, req.params.token ?? ""))
+  .post("/p/:token", async (req, env) => (await preview()).previewLink(req, env, req.params.token ?? ""))
   .options("/v1/*", () => new Response(null, { status: 204, headers: CORS_HEADERS }))
   .get("/v1/*", (req, env, ctx) => contentApi(req, env, ctx))
   .post("/workspaces", async (req, env) => (await dashboard()).createWorkspace(req, env))
@@ -92,6 +97,9 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
   .post("/invitations/accept", async (req, env) => (await invitations()).acceptInvitation(req, env))
   // Uploads stream into R2 from here (the body never goes through the site object); files are served by path.
   .post("/sites/:siteId/media/files", async (req, env) => (await mediaUpload()).uploadMedia(req, env, req.params.siteId))
+  .put("/sites/:siteId/media/:mediaId/file", async (req, env) =>
+    (await mediaUpload()).replaceMedia(req, env, req.params.siteId, req.params.mediaId ?? ""),
+  )
   .get("/m/*", async (req, env, ctx) => {
     const target = parseMediaPath(new URL(req.url).pathname, true);
     if (!target?.siteId) throw new ApiError("not_found", "No such media file.");
@@ -128,6 +136,13 @@ export default {
         // and the URL is not remembered (see contentUrl).
         const refused = contentRefusal(request, env, read);
         if (refused) return refused;
+        // A GET of a site this isolate knows, that its memory does not hold: the edge cache and the
+        // site object, without the router and the full path's wrapping (the same answer).
+        const meta = request.method === "GET" ? knownSiteMeta(read.token, read.siteId) : null;
+        if (meta && !planRefusal(meta.plan, read)) {
+          keepContentUrl(request.url, read);
+          return contentMiss(request, env, ctx, read, meta);
+        }
       }
     }
     // A dashboard call with an admin key of a site id nobody was issued: refused before the router.
@@ -144,9 +159,9 @@ async function full(request: Request, env: Env, ctx: ExecutionContext): Promise<
   const url = requestTarget(request.url);
   // The Host the client asked for (workerd builds request.url from it).
   const serviceHost = url === null || isServiceHost(env, url.host);
-  if (url === null) return withFrontHeaders(oddTarget(request), url, serviceHost);
+  if (url === null) return withFrontHeaders(oddTarget(request), false, serviceHost);
   const answered = withPolicies(await answer(request, env, ctx, url), policiesFor(request, url.pathname, serviceHost));
-  return withFrontHeaders(answered, url, serviceHost);
+  return withFrontHeaders(answered, url.protocol === "https:", serviceHost);
 }
 
 /**
@@ -161,6 +176,7 @@ function oddTarget(request: Request): Response {
 
 /** A media upload's body may be up to the request cap and take minutes; its idle limit is everyone's. */
 const UPLOAD_PATH = /^\/sites\/[^/]+\/media\/files$/;
+const REPLACE_PATH = /^\/sites\/[^/]+\/media\/[^/]+\/file$/;
 function uploadLimits(env: Env): BodyLimits {
   return { maxBytes: MEDIA_LIMITS.requestBytes, idleMs: bodyLimits(env).idleMs, totalMs: MEDIA_LIMITS.uploadTotalMs };
 }
@@ -173,7 +189,8 @@ function importLimits(env: Env): BodyLimits {
 
 async function answer(request: Request, env: Env, ctx: ExecutionContext, url: URL): Promise<Response> {
   const isHead = request.method === "HEAD";
-  const upload = request.method === "POST" && UPLOAD_PATH.test(url.pathname);
+  const upload =
+    (request.method === "POST" && UPLOAD_PATH.test(url.pathname)) || (request.method === "PUT" && REPLACE_PATH.test(url.pathname));
   const importing = request.method === "POST" && IMPORT_PATH.test(url.pathname);
   const guard = new BodyGuard(request, upload ? uploadLimits(env) : importing ? importLimits(env) : bodyLimits(env));
   const req = isHead ? new Request(request, { method: "GET" }) : guard.request;

@@ -682,6 +682,71 @@ describe("the API answers exactly as openapi.json describes", () => {
     await hit("deleteMedia", "DELETE", `/sites/${blog.id}/media/${cover.mediaId}?detach=true`, { auth: blog.adminKey });
     await hit("deleteMedia", "DELETE", `/sites/${blog.id}/media/${cover.mediaId}`, { auth: blog.adminKey });
 
+    // Replace: done (200), unknown id (404), the bytes of another entry (409), another kind (415), pixels (413), empty (400), no length (411), stalled (408).
+    const put = (mediaId: string, bytes: Uint8Array | ReadableStream<Uint8Array>, length?: number) =>
+      new Request(`${ORIGIN}/sites/${blog.id}/media/${mediaId}/file`, {
+        method: "PUT",
+        headers: {
+          authorization: `Bearer ${blog.adminKey}`,
+          "x-file-name": "new.png",
+          ...(length !== undefined ? { "content-length": String(length) } : {}),
+        },
+        body: bytes,
+      });
+    const png2 = mediaFile("photo.png");
+    const target = (await hitRequest("uploadMedia", raw(mediaFile("small.jpg"), "target.jpg"))).body.media as { mediaId: string };
+    expect((await hitRequest("replaceMedia", put(target.mediaId, png2, png2.byteLength))).status).toBe(200);
+    await hitRequest("replaceMedia", put("md_missing", png2, png2.byteLength));
+    const jpg = mediaFile("photo.jpg");
+    await hitRequest("replaceMedia", put(target.mediaId, jpg, jpg.byteLength));
+    const mp4 = mediaFile("clip.mp4");
+    await hitRequest("replaceMedia", put(target.mediaId, mp4, mp4.byteLength));
+    const bomb = mediaFile("bomb.png");
+    await hitRequest("replaceMedia", put(target.mediaId, bomb, bomb.byteLength));
+    await hitRequest("replaceMedia", put(target.mediaId, new Uint8Array(0), 0));
+    await hitRequest(
+      "replaceMedia",
+      put(
+        target.mediaId,
+        new ReadableStream<Uint8Array>({
+          start(c) {
+            c.enqueue(png2);
+            c.close();
+          },
+        }),
+      ),
+    );
+    await hitRequest(
+      "replaceMedia",
+      put(
+        target.mediaId,
+        new ReadableStream<Uint8Array>({
+          pull(c) {
+            c.enqueue(png2.subarray(0, 2000));
+            return new Promise(() => undefined);
+          },
+        }),
+        png2.byteLength + 10,
+      ),
+    );
+    await hit("updateMedia", "PATCH", `/sites/${blog.id}/media/${target.mediaId}`, {
+      auth: blog.adminKey,
+      body: { focal: { x: 0.5, y: 0.1 } },
+    });
+
+    // Copy into library: stored (200), not a file (415), too many pixels (413), empty (400), the host failing (502), unknown (404).
+    const copyOf = async (url: string) => {
+      const made = await call("POST", `/sites/${blog.id}/media`, { auth: blog.adminKey, body: { url } });
+      const id = ((await made.json()) as { media: { mediaId: string } }).media.mediaId;
+      return hit("copyMedia", "POST", `/sites/${blog.id}/media/${id}/copy`, { auth: blog.adminKey });
+    };
+    expect((await copyOf(await putPage(mediaFile("small.jpg"), { type: "image/jpeg" }))).status).toBe(200);
+    await copyOf(await putPage("<!doctype html><p>a page</p>", { type: "text/html" }));
+    await copyOf(await putPage(mediaFile("bomb.png"), { type: "image/png" }));
+    await copyOf(await putPage(new Uint8Array(0), { type: "image/png" }));
+    await copyOf(await putPage("gone", { status: 404 }));
+    await hit("copyMedia", "POST", `/sites/${blog.id}/media/md_missing/copy`, { auth: blog.adminKey });
+
     const onHost = (url: string, headers: Record<string, string> = {}) =>
       new Request(`${ORIGIN}${new URL(url).pathname.replace(/^\/m\/[^/]+\//, "/_media/")}`, {
         headers: { [SERVICE_TOKEN_HEADER]: blog.token, ...headers },
@@ -737,6 +802,44 @@ describe("the API answers exactly as openapi.json describes", () => {
     await hit("deleteItem", "DELETE", item, { auth });
     await addItem(site, "posts", { slug: "h3", data: { title: "Taken" } });
     await hit("restoreDeletedItem", "POST", `${base}/trash/${a.id}/restore`, { auth });
+  });
+
+  it("describes share links", async () => {
+    const site = await newBlog();
+    const auth = site.adminKey;
+    const a = await addItem(site, "posts", { slug: "draft", data: { title: "Draft" } });
+    const links = `/sites/${site.id}/collections/posts/items/${a.id}/preview-links`;
+    const created = await hit("createPreviewLink", "POST", links, { auth, body: { label: "Client", maxOpens: 5 } });
+    expect(created.status).toBe(201);
+    const url = new URL(created.body.url as string);
+    await hit("createPreviewLink", "POST", links, { auth, body: { expiresIn: 60 } });
+    await hit("createPreviewLink", "POST", `/sites/${site.id}/collections/posts/items/it_missing/preview-links`, { auth, body: {} });
+    const locked = await hit("createPreviewLink", "POST", links, { auth, body: { password: "open sesame" } });
+    for (let i = 0; i < 18; i++) await hit("createPreviewLink", "POST", links, { auth, body: {} });
+    await hit("createPreviewLink", "POST", links, { auth, body: {} });
+    await hit("listPreviewLinks", "GET", links, { auth });
+    await hit("listPreviewLinks", "GET", `/sites/${site.id}/collections/posts/items/it_missing/preview-links`, { auth });
+
+    const nav = { "sec-fetch-dest": "document", "sec-fetch-mode": "navigate" };
+    await hit("openPreviewLink", "GET", url.pathname, { headers: nav });
+    await hit("openPreviewLink", "GET", `${url.pathname}?format=json`, { headers: nav });
+    await hit("openPreviewLink", "GET", `/p/pv_${site.id}_${"a".repeat(32)}`, { headers: nav });
+    const form = { ...nav, "content-type": "application/x-www-form-urlencoded" };
+    const lockedPath = new URL(locked.body.url as string).pathname;
+    await hit("unlockPreviewLink", "POST", lockedPath, { body: "password=open%20sesame", headers: form });
+    await hit("unlockPreviewLink", "POST", lockedPath, { body: "password=wrong", headers: form });
+    await hit("unlockPreviewLink", "POST", lockedPath, { body: "password=wrong", headers: form });
+    await hit("unlockPreviewLink", "POST", lockedPath, { body: "password=wrong", headers: form });
+    await hit("unlockPreviewLink", "POST", lockedPath, { body: "password=wrong", headers: form });
+    await hit("unlockPreviewLink", "POST", `/p/pv_${site.id}_${"a".repeat(32)}`, { body: "password=x", headers: form });
+    await hit("unlockPreviewLink", "POST", lockedPath, {
+      body: "password=x",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+
+    const id = (created.body.link as { id: string }).id;
+    await hit("revokePreviewLink", "DELETE", `${links}/${id}`, { auth });
+    await hit("revokePreviewLink", "DELETE", `${links}/pl_missing`, { auth });
   });
 
   it("describes outbound webhooks and exports", async () => {

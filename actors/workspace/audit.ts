@@ -55,6 +55,11 @@ export function pruneWorkspaceAudit(sql: SqlStorage, now: number): number {
   return sql.exec("DELETE FROM audit WHERE at < ?", now - AUDIT_RETENTION_MS).rowsWritten;
 }
 
+/** When the oldest kept row was written (ms), or null when the log is empty. */
+export function oldestAuditAt(sql: SqlStorage): number | null {
+  return sql.exec<{ at: number | null }>("SELECT min(at) AS at FROM audit").one().at;
+}
+
 interface Cursor {
   at: number;
   source: string;

@@ -48,4 +48,14 @@ export const WORKSPACE_MIGRATIONS: SQLSchemaMigration[] = [
       );
     `,
   },
+  {
+    idMonotonicInc: 3,
+    description: "media storage of all the workspace's sites: each site's stored total, and reservations of uploads under way",
+    sql: `
+      CREATE TABLE IF NOT EXISTS media_usage (site_id TEXT PRIMARY KEY, stored_bytes INTEGER NOT NULL, seq INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS media_reservations (
+        id TEXT PRIMARY KEY, site_id TEXT NOT NULL, bytes INTEGER NOT NULL, expires_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];

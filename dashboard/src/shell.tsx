@@ -61,31 +61,26 @@ export function Shell(props: { session: Session; path: string[] }) {
 
   const current = site.value;
   const open = current && current.id === siteId ? current : null;
+  // On a narrow screen the sections row scrolls sideways: keep the current section in view.
+  useEffect(() => {
+    document.querySelector(".sections [aria-current=page]")?.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }, [screen, open?.id]);
   return (
     <div class="shell">
       <a class="skip" href="#main" onClick={(e) => (e.preventDefault(), document.querySelector<HTMLElement>("main h1")?.focus())}>
         Skip to content
       </a>
       <header class="top">
-        <div class="brand">
-          <span class="logo" aria-hidden="true">
-            ◆
-          </span>
-          {open ? open.name : "Content dashboard"}
-        </div>
-        <nav aria-label="Main">
-          <ul>
-            {open &&
-              // Settings (rename, admin key) and Webhooks are only for roles that may change them; the API stays the authority.
-              NAV.filter(([key]) =>
-                key === "settings" ? can("site.settings", "keys.manage") : key === "webhooks" ? can("site.settings") : true,
-              ).map(([key, label]) => (
-                <li key={key}>
-                  <a href={href(open.id, key)} aria-current={screenOf(screen) === key ? "page" : undefined}>
-                    {label}
-                  </a>
-                </li>
-              ))}
+        {/* Two rows that each fit at 1280 px: where you are (site, workspace, account) with Sign out,
+            then the open site's sections. One "Main" navigation holds both lists. */}
+        <nav aria-label="Main" class="top-nav">
+          <div class="brand">
+            <span class="logo" aria-hidden="true">
+              ◆
+            </span>
+            <span class="brand-name">{open ? open.name : "Content dashboard"}</span>
+          </div>
+          <ul class="places">
             {open && s.kind !== "site" && (
               <li>
                 <a href={href("workspace", open.workspaceId)} aria-current={first === "workspace" ? "page" : undefined}>
@@ -115,10 +110,26 @@ export function Shell(props: { session: Session; path: string[] }) {
               </li>
             )}
           </ul>
+          <button type="button" class="secondary small sign-out" onClick={() => void signOut()}>
+            Sign out
+          </button>
+          {open && (
+            // Narrow, the row scrolls sideways: a section reached by Tab comes wholly into view
+            // (the browser's own focus scrolling stops at partly visible).
+            <ul class="sections" onFocusIn={(e) => (e.target as HTMLElement).scrollIntoView({ block: "nearest", inline: "nearest" })}>
+              {/* Settings (rename, admin key) and Webhooks are only for roles that may change them; the API stays the authority. */}
+              {NAV.filter(([key]) =>
+                key === "settings" ? can("site.settings", "keys.manage") : key === "webhooks" ? can("site.settings") : true,
+              ).map(([key, label]) => (
+                <li key={key}>
+                  <a href={href(open.id, key)} aria-current={screenOf(screen) === key ? "page" : undefined}>
+                    {label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )}
         </nav>
-        <button type="button" class="secondary small" onClick={() => void signOut()}>
-          Sign out
-        </button>
       </header>
       <main id="main">
         {first === "operator" ? (

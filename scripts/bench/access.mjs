@@ -10,6 +10,9 @@ import { api, mailedToken, must, percentile } from "../lib.mjs";
 import { buildWorker, startWorkerd, workerdCpuMs } from "../workerd-host.mjs";
 import { startMailCatcher } from "../mail-catcher.mjs";
 
+// BENCH_ONLY runs one part of `npm run bench` (api.mjs, media.mjs): not this one.
+if (process.env.BENCH_ONLY) process.exit(0);
+
 const BATCH = Number(process.env.BENCH_BATCH ?? 200);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 10);
 const operator = "bench-operator";

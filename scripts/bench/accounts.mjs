@@ -14,6 +14,9 @@ import { mailedToken, percentile } from "../lib.mjs";
 // The workerd tests' software authenticator (real ES256 keys and CBOR), run here with Node's type stripping.
 import { SoftAuthenticator } from "../../test/helpers/soft-authenticator.ts";
 
+// BENCH_ONLY runs one part of `npm run bench` (api.mjs, media.mjs): not this one.
+if (process.env.BENCH_ONLY) process.exit(0);
+
 const N = Math.min(20, Number(process.env.BENCH_SIGNINS ?? 20));
 const PASSWORD = "correct horse battery staple";
 let ip = 0;

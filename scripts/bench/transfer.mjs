@@ -10,6 +10,9 @@ import { createServer } from "node:http";
 import { api, must, percentile } from "../lib.mjs";
 import { buildWorker, startWorkerd } from "../workerd-host.mjs";
 
+// BENCH_ONLY runs one part of `npm run bench` (api.mjs, media.mjs): not this one.
+if (process.env.BENCH_ONLY) process.exit(0);
+
 const DELIVERIES = Number(process.env.BENCH_WEBHOOKS ?? 2000);
 const EXPORT_ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 10000);
 const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 10000);

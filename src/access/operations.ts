@@ -148,12 +148,36 @@ export const ACCESS: readonly AccessEntry[] = [
     kind: "Items",
     access: m("items.delete.any", "items.delete.own"),
   },
+  // Share links of items (issue 27): creating and revoking one is an edit of the item
+  {
+    id: "createPreviewLink",
+    method: "post",
+    path: `${S}/collections/{slug}/items/{id}/preview-links`,
+    kind: "Items",
+    access: m("items.edit.any", "items.edit.own"),
+  },
+  {
+    id: "listPreviewLinks",
+    method: "get",
+    path: `${S}/collections/{slug}/items/{id}/preview-links`,
+    kind: "Items",
+    access: m("site.read"),
+  },
+  {
+    id: "revokePreviewLink",
+    method: "delete",
+    path: `${S}/collections/{slug}/items/{id}/preview-links/{linkId}`,
+    kind: "Items",
+    access: m("items.edit.any", "items.edit.own"),
+  },
   // Media
   { id: "listMedia", method: "get", path: `${S}/media`, kind: "Media", access: m("site.read") },
   { id: "createMedia", method: "post", path: `${S}/media`, kind: "Media", access: m("media.create") },
   { id: "updateMedia", method: "patch", path: `${S}/media/{mediaId}`, kind: "Media", access: m("media.edit") },
   // Streamed into R2 by the front Worker; the site object checks this entry at the upload's begin and commit.
   { id: "uploadMedia", method: "post", path: `${S}/media/files`, kind: "Media", access: m("media.create") },
+  { id: "replaceMedia", method: "put", path: `${S}/media/{mediaId}/file`, kind: "Media", access: m("media.edit") },
+  { id: "copyMedia", method: "post", path: `${S}/media/{mediaId}/copy`, kind: "Media", access: m("media.create") },
   { id: "deleteMedia", method: "delete", path: `${S}/media/{mediaId}`, kind: "Media", access: m("media.edit") },
   // Server rendering, SEO Engine and domains
   { id: "getCapture", method: "get", path: `${S}/ssr/capture`, kind: "SEO", access: m("site.read") },

@@ -81,6 +81,9 @@ export const MEDIA_LIMITS = {
   storageBytes: { free: 250 * MiB, starter: 1024 * MiB, pro: 10 * 1024 * MiB, seo_engine: 50 * 1024 * MiB },
   /** A stalled upload is cut after the usual idle time; the whole of one may take this long. */
   uploadTotalMs: 15 * 60_000,
+  /** Copying media added by URL into the library: one deadline for the fetch (redirects, headers, last byte), and its redirects. */
+  copyTimeoutMs: 60_000,
+  copyRedirects: 5,
 } as const;
 
 /** Widths a stored image is offered in (never wider than the original); larger originals are served at most this wide. */

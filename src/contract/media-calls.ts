@@ -20,6 +20,8 @@ export interface CommitInput {
   /** The service origin the file is served from (`https://host`). */
   origin: string;
   createdBy: string | null;
+  /** Replace: the entry whose file these bytes become (its id, alt, focal point and uses stay). */
+  replaces?: string;
 }
 
 export type MediaCall =
@@ -28,10 +30,17 @@ export type MediaCall =
   | { op: "commit"; input: CommitInput }
   | { op: "abort"; uploadId: string };
 
+/** A site's stored bytes of originals, stamped so the workspace keeps only the newest report. */
+export interface StorageReport {
+  bytes: number;
+  seq: number;
+}
+
 export type Refused = { error: { code: ErrorCode; message: string; details?: unknown } };
 export type BeginAnswer = { uploadId: string; key: string };
 /** `Media` is the library entry as the site object builds it; the front Worker only passes it on. */
-export type CommitAnswer<Media = unknown> = { media: Media; duplicate: boolean; discard: string | null };
+/** `discard`: R2 keys the front Worker deletes (a copy not kept, a replaced file and its variants). */
+export type CommitAnswer<Media = unknown> = { media: Media; duplicate: boolean; discard: string[] };
 
 /** A stored original as a public media URL resolves it. */
 export type StoredFile = {

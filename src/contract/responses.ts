@@ -31,6 +31,10 @@ export const MediaRef = z
     alt: z.string(),
     width: z.int().optional(),
     height: z.int().optional(),
+    focal: z
+      .strictObject({ x: z.number(), y: z.number() })
+      .optional()
+      .describe("When set: the point (0–1 across, 0–1 down) crops keep in view; rendered pages use it as `object-position`."),
   })
   .describe("A registered image or video.");
 
@@ -247,7 +251,7 @@ export const MediaEntry = MediaRef.extend({
     .strictObject({ x: z.number(), y: z.number() })
     .nullable()
     .optional()
-    .describe("Uploaded files: the point (0–1 across, 0–1 down) crops keep in view; null for the centre."),
+    .describe("The point (0–1 across, 0–1 down) crops keep in view; null for the centre."),
   createdAt: instant,
   usedBy: z
     .array(z.strictObject({ collection: z.string(), itemId: z.string(), slug: z.string(), field: z.string() }))

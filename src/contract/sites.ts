@@ -42,7 +42,16 @@ export const mediaInputSchema = z
   })
   .strict();
 
-export const mediaPatchSchema = z.object({ alt: z.string().max(1000) }).strict();
+/** A point of an image, 0–1 across and 0–1 down: what crops keep in view (CSS `object-position`). */
+export const focalSchema = z.strictObject({ x: z.number().min(0).max(1), y: z.number().min(0).max(1) });
+
+export const mediaPatchSchema = z
+  .object({
+    alt: z.string().max(1000).optional(),
+    focal: focalSchema.nullable().optional().describe("The focal point; null puts it back in the centre."),
+  })
+  .strict()
+  .refine((p) => p.alt !== undefined || p.focal !== undefined, "send `alt`, `focal` or both");
 
 /** `POST /sessions`: a site admin key or the operator token, or an account's email and password. */
 export const signInSchema = z.union([keySignInSchema, passwordSignInSchema]);

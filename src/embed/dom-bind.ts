@@ -1,5 +1,5 @@
 /** Applies the shared binding rules to DOM elements (the browser's half of the renderer). */
-import { type BindContext, type Op, ATTR, bindingOps, emptyStateOps, readBindings } from "../shared/binding/rules";
+import { type BindContext, type Op, ATTR, bindingOps, emptyStateOps, readBindings, withStyle } from "../shared/binding/rules";
 import type { BindableItem } from "../shared/binding/values";
 
 const WIDGETS = `[${ATTR.list}],[${ATTR.search}],[${ATTR.related}]`;
@@ -13,6 +13,7 @@ export function applyOps(el: Element, ops: readonly Op[]): boolean {
     if (op.op === "set") el.setAttribute(op.name, op.value);
     else if (op.op === "unset") el.removeAttribute(op.name);
     else if (op.op === "text") el.textContent = op.value;
+    else if (op.op === "style") el.setAttribute("style", withStyle(el.getAttribute("style"), op.property, op.value));
     else el.innerHTML = op.value;
   }
   return true;

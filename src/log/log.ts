@@ -71,16 +71,21 @@ export interface LogEvents {
   media_variant_failed: Where & { mediaId: string; width: number; format: string; error: string };
   /** The daily media sweep removed what no row names (a crashed upload, a deleted file's leftovers). */
   media_swept: Where & { objects: number; uploads: number };
+  /** A site's report of its media storage did not reach its workspace (the next report corrects it). */
+  media_storage_unsettled: Where & { error: string };
   /** A scheduled publish or unpublish was applied by the alarm, `lateMs` after its time. */
   schedule_applied: Where & { action: "publish" | "unpublish"; lateMs: number };
   /** One outbound webhook attempt (never the payload, the URL or the secret). */
   webhook_attempt: Where & { endpointId: string; eventId: string; attempt: number; status: number | null; error: string | null };
+  /** A share link was opened (never its token or the request path, which carries it). */
+  preview_opened: Where & { linkId: string; format: "page" | "json" };
 }
 
 const LEVEL: { [E in keyof LogEvents]: Level } = {
   unhandled_error: "error",
   media_variant_failed: "error",
   media_swept: "info",
+  media_storage_unsettled: "warn",
   origin_read_retry: "warn",
   search_start_failed: "error",
   search_indexing_gave_up: "error",
@@ -102,6 +107,7 @@ const LEVEL: { [E in keyof LogEvents]: Level } = {
   passkey_refused: "warn",
   schedule_applied: "info",
   webhook_attempt: "info",
+  preview_opened: "info",
 };
 
 /** Where the lines go; tests swap it to read them. */

@@ -345,7 +345,9 @@ const dashboardScreenOps: Operation[] = [
     method: "patch",
     path: "/sites/{siteId}/media/{mediaId}",
     tag: "Media",
-    summary: "Change a media entry's alt text (every item showing it follows)",
+    summary: "Change a media entry's alt text or focal point (every item showing it follows)",
+    description:
+      "`focal` is a point of the image (`x` 0–1 across, `y` 0–1 down) that crops keep in view: MediaRefs carry it, and rendered pages and the embed bind it as the image's `object-position`. `null` puts it back in the centre.",
     auth: "siteKey",
     params: [P.mediaId],
     body: mediaPatchSchema,

@@ -8,7 +8,7 @@ import * as MP from "multipasta";
 import { ApiError, type ErrorCode } from "../contract/errors";
 import { MEDIA_LIMITS } from "../contract/limits";
 import { json } from "../http/json";
-import type { MediaCall } from "../contract/media-calls";
+import { type Call, storeStream } from "../media/store-stream";
 
 type Ev =
   | { kind: "field"; name: string; value: string }
@@ -17,14 +17,6 @@ type Ev =
   | { kind: "end" }
   | { kind: "error"; error: MP.MultipartError }
   | { kind: "done" };
-
-/** storeStream of media-upload.ts, passed in (that module imports this one). */
-type Store = (
-  env: Env,
-  call: (c: MediaCall) => Promise<unknown>,
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  file: { length: number | null; name: string; alt: string; origin: string },
-) => Promise<{ media: unknown; duplicate: boolean }>;
 
 function formError(e: MP.MultipartError): ApiError {
   if (e._tag === "ReachedLimit") {
@@ -43,13 +35,7 @@ function formError(e: MP.MultipartError): ApiError {
   return new ApiError("bad_request", `The multipart/form-data body is malformed (${e._tag}).`);
 }
 
-export async function uploadForm(
-  request: Request,
-  env: Env,
-  call: (c: MediaCall) => Promise<unknown>,
-  origin: string,
-  storeStream: Store,
-): Promise<Response> {
+export async function uploadForm(request: Request, env: Env, call: Call, origin: string): Promise<Response> {
   if (!request.body) throw new ApiError("bad_request", "The form is empty: send at least one `file` part.");
   const body = request.body.getReader();
   const events: Ev[] = [];

@@ -138,6 +138,61 @@ export const mediaOperations: Operation[] = [
       },
     }),
   ),
+  withSiteId(
+    operation({
+      id: "replaceMedia",
+      method: "put",
+      path: "/sites/{siteId}/media/{mediaId}/file",
+      tag: "Media",
+      summary: "Replace an entry's file, keeping its id",
+      description:
+        "The new file as a raw body (Content-Length; `X-File-Name` percent-encoded), with the upload's checks and limits. " +
+        "The entry keeps its id, alt text and focal point; its `url` changes with the bytes (the old URL answers 404), every item " +
+        "showing it shows the new file (one revision each), and the old file and its variants are removed. An image is replaced by " +
+        "an image, a video by a video (415 otherwise); bytes already in the library as another entry: 409 with `details.mediaId`.",
+      auth: "siteKey",
+      params: [{ name: "mediaId", in: "path", description: "The media entry's id (`md_…`).", schema: z.string(), required: true }],
+      rawBody: { media: ["application/octet-stream", "image/*", "video/*", "application/pdf"], description: limitsText },
+      responses: {
+        200: {
+          description: "Replaced (or `unchanged`: the same bytes as before).",
+          schema: z.strictObject({ media: MediaEntry, unchanged: z.boolean() }),
+          headers: "json",
+        },
+      },
+      errors: ["bad_request", "not_found", "conflict", "request_timeout", "length_required", "payload_too_large", "unsupported_media_type"],
+    }),
+  ),
+  withSiteId(
+    operation({
+      id: "copyMedia",
+      method: "post",
+      path: "/sites/{siteId}/media/{mediaId}/copy",
+      tag: "Media",
+      summary: "Copy media added by URL into the library",
+      description:
+        `Fetches the entry's URL by the same address rules as page capture (http(s), no private addresses, at most ${L.copyRedirects} redirects, ` +
+        `one ${L.copyTimeoutMs / 1000} s deadline) and stores it as an uploaded file: type from its bytes and the upload limits (413, 415). ` +
+        "Every item whose image or video field showed an entry of that URL now shows the stored file (one revision each). " +
+        "The same bytes already in the library: that entry is used (`duplicate: true`). An entry already stored is answered as it is.",
+      auth: "siteKey",
+      params: [{ name: "mediaId", in: "path", description: "The media entry's id (`md_…`).", schema: z.string(), required: true }],
+      responses: {
+        200: {
+          description: "Copied (or already stored); the items that showed the URL now show the stored file.",
+          schema: uploaded.extend({ repointed: z.int().describe("Items now showing the stored file.") }),
+          headers: "json",
+        },
+      },
+      errors: ["bad_request", "not_found", "payload_too_large", "unsupported_media_type", "bad_gateway"],
+      errorExamples: {
+        bad_request: {
+          message: "Cannot copy the file: 10.0.0.5 is a loopback or private address; copy files from public addresses only.",
+          details: { reason: "private_address", url: "http://10.0.0.5/cover.jpg" },
+        },
+      },
+    }),
+  ),
   operation({
     id: "getMediaFile",
     method: "get",

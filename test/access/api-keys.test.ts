@@ -2,37 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { callJson, expectStatus, OPERATOR } from "../helpers";
-
-interface Made {
-  workspaceId: string;
-  a: { id: string; adminKey: string };
-  b: { id: string; adminKey: string };
-}
-
-async function workspaceWithTwoSites(): Promise<Made> {
-  const ws = await expectStatus(
-    callJson<{ workspace: { id: string } }>("POST", "/workspaces", { auth: OPERATOR, body: { name: "Acme", plan: "pro" } }),
-    201,
-  );
-  const site = async () =>
-    (
-      await expectStatus(
-        callJson<{ site: { id: string; adminKey: string } }>("POST", "/sites", {
-          auth: OPERATOR,
-          body: { name: "S", workspaceId: ws.workspace.id },
-        }),
-        201,
-      )
-    ).site;
-  const a = await site();
-  const b = await site();
-  for (const s of [a, b])
-    await expectStatus(
-      callJson("PUT", `/sites/${s.id}/collections/posts`, { auth: OPERATOR, body: { fields: [{ key: "title", type: "text" }] } }),
-      201,
-    );
-  return { workspaceId: ws.workspace.id, a, b };
-}
+import { type TwoSites, workspaceWithTwoSites } from "./workspace-fixture";
 
 async function newKey(workspaceId: string, body: Record<string, unknown>, auth = OPERATOR) {
   return callJson<{ apiKey: { id: string; key: string; name: string; lastUsedAt: string | null }; error?: { code: string } }>(
@@ -42,9 +12,9 @@ async function newKey(workspaceId: string, body: Record<string, unknown>, auth =
   );
 }
 
-let m: Made;
+let m: TwoSites;
 beforeAll(async () => {
-  m = await workspaceWithTwoSites();
+  m = await workspaceWithTwoSites("Acme");
 });
 
 describe("workspace API keys", () => {
@@ -92,7 +62,7 @@ describe("workspace API keys", () => {
     const { apiKey } = await expectStatus(newKey(m.workspaceId, { name: "site A only", scope: "full", siteId: m.a.id }), 201);
     expect((await callJson("GET", `/sites/${m.a.id}`, { auth: apiKey.key })).status).toBe(200);
     expect((await callJson("GET", `/sites/${m.b.id}`, { auth: apiKey.key })).status).toBe(404);
-    const other = await workspaceWithTwoSites();
+    const other = await workspaceWithTwoSites("Acme");
     expect((await callJson("GET", `/sites/${other.a.id}`, { auth: apiKey.key })).status).toBe(404);
     expect((await callJson("GET", `/workspaces/${other.workspaceId}`, { auth: apiKey.key })).status).toBe(404);
   });
@@ -137,7 +107,7 @@ describe("workspace API keys", () => {
   });
 
   it("refuses a key for a site outside the workspace (400)", async () => {
-    const other = await workspaceWithTwoSites();
+    const other = await workspaceWithTwoSites("Acme");
     const r = await newKey(m.workspaceId, { name: "x", scope: "read", siteId: other.a.id });
     expect(r.status).toBe(400);
   });

@@ -2,42 +2,10 @@ import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { call, callJson, expectStatus, OPERATOR } from "../helpers";
+import { workspaceWithTwoSites } from "./workspace-fixture";
+import type { AuditEntry as Entry } from "../../actors/workspace/audit";
 
-interface Entry {
-  id: string;
-  at: string;
-  actor: { kind: string; id: string | null; label: string };
-  operation: string;
-  kind: string;
-  target: string;
-  siteId: string | null;
-  ip: string | null;
-}
-
-async function setup() {
-  const ws = await expectStatus(
-    callJson<{ workspace: { id: string } }>("POST", "/workspaces", { auth: OPERATOR, body: { name: "Audit", plan: "pro" } }),
-    201,
-  );
-  const site = async () =>
-    (
-      await expectStatus(
-        callJson<{ site: { id: string; adminKey: string } }>("POST", "/sites", {
-          auth: OPERATOR,
-          body: { name: "S", workspaceId: ws.workspace.id },
-        }),
-        201,
-      )
-    ).site;
-  const a = await site();
-  const b = await site();
-  for (const s of [a, b])
-    await expectStatus(
-      callJson("PUT", `/sites/${s.id}/collections/posts`, { auth: s.adminKey, body: { fields: [{ key: "title", type: "text" }] } }),
-      201,
-    );
-  return { workspaceId: ws.workspace.id, a, b };
-}
+const setup = () => workspaceWithTwoSites("Audit", "site");
 
 const audit = (workspaceId: string, query = "") =>
   expectStatus(

@@ -10,6 +10,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { service } from "./harness";
 import { checkScreen, dashboardBrowser } from "./dashboard-harness";
+import { navRows, tabThroughHeader } from "./nav-checks";
 import { linkIn, mailTo, uniqueEmail } from "../helpers/mail";
 
 const { newPage, browser } = dashboardBrowser();
@@ -64,10 +65,25 @@ describe("a team in the dashboard, without the operator", () => {
     await owner.getByRole("button", { name: "Create collection" }).click();
     await owner.getByRole("heading", { name: "Posts" }).waitFor();
     expect(await owner.getByText("are ready").count()).toBe(0);
+    // An empty collection says what to do next.
+    await owner.getByText("No items yet. Choose New item to write the first one").waitFor();
+
+    // The navigation of an account session fits at 1280 px: the places and Sign out on one row,
+    // the site's ten sections on the row below. At 390 px Tab still reaches every link, each shown
+    // when focused (the sections row scrolls sideways).
+    expect(await navRows(owner)).toEqual({ places: 1, sections: 1 });
+    const everyLink = ["Workspace", "Your workspaces", "Account", "Sign out", "Overview", "Collections", "Media", "Search"];
+    const rest = ["SEO Engine", "Domains", "Integrate", "Webhooks", "Plan", "Settings"];
+    expect(await tabThroughHeader(owner)).toEqual({ names: [...everyLink, ...rest], notShown: [] });
+    await owner.setViewportSize({ width: 390, height: 844 });
+    expect(await tabThroughHeader(owner)).toEqual({ names: [...everyLink, ...rest], notShown: [] });
+    await checkScreen(owner, "team-01b-items-empty-390");
+    await owner.setViewportSize({ width: 1280, height: 900 });
 
     // Ada invites Grace by email as Contributor.
     await owner.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Workspace", exact: true }).click();
     await owner.getByRole("heading", { name: "Workspace: Acme Studio" }).waitFor();
+    await owner.getByText("No API keys yet.").waitFor();
     await owner.getByLabel("Email (leave empty for a link to share)").fill(grace);
     await owner.getByLabel("Role", { exact: true }).selectOption({ label: "Contributor" });
     await owner.getByRole("button", { name: "Invite", exact: true }).click();

@@ -1,7 +1,7 @@
 import { ApiError } from "../../../src/contract/errors";
 import type { Collection } from "../storage/rows";
 import { fieldExpr } from "../storage/field-sql";
-import { type MediaRef, toMediaRef } from "./media";
+import { type MediaRef, type MediaRow, toMediaRef } from "./media";
 import { ENTRY_COLUMNS, type EntryFacts, type EntryRow, toEntry } from "../media/entry";
 import type { ItemData } from "./item-data";
 import { keepPublicData } from "../reads/public-items";
@@ -15,21 +15,11 @@ export interface MediaUse {
   field: string;
 }
 
-export interface MediaEntry extends MediaRef, EntryFacts {
+export interface MediaEntry extends Omit<MediaRef, "focal">, EntryFacts {
   usedBy: MediaUse[];
 }
 
 const MAX_USES_SHOWN = 20;
-
-type MediaSqlRow = {
-  id: string;
-  url: string;
-  alt: string;
-  width: number | null;
-  height: number | null;
-  type: string | null;
-  created_at: string;
-};
 
 /** The media library page: newest first, each entry with the items that show it. */
 export function listMedia(
@@ -67,8 +57,8 @@ export function usesOfOne(sql: SqlStorage, collections: readonly Collection[], i
   return usesOf(sql, collections, [id]).get(id) ?? [];
 }
 
-/** Items whose image or video fields hold one of `ids` (one query per media field of the site). */
-function usesOf(sql: SqlStorage, collections: readonly Collection[], ids: readonly string[]): Map<string, MediaUse[]> {
+/** Items whose image or video fields hold one of `ids` (one query per media field of the site), by media id. */
+export function usesOf(sql: SqlStorage, collections: readonly Collection[], ids: readonly string[]): Map<string, MediaUse[]> {
   const out = new Map<string, MediaUse[]>();
   if (ids.length === 0) return out;
   for (const c of collections) {
@@ -87,17 +77,36 @@ function usesOf(sql: SqlStorage, collections: readonly Collection[], ids: readon
 }
 
 /**
- * Changes a media entry's alt text; every item showing it shows the new text (their kept
- * public JSON, which holds the expanded media, is written again). Call inside a transaction.
+ * Changes a media entry's alt text or focal point; every item showing it shows the change (their
+ * kept public JSON, which holds the expanded media, is written again). Call inside a transaction.
  */
-export function updateMediaAlt(sql: SqlStorage, collections: readonly Collection[], id: string, alt: string): MediaRef {
+export function updateMedia(
+  sql: SqlStorage,
+  collections: readonly Collection[],
+  id: string,
+  patch: { alt?: string; focal?: { x: number; y: number } | null },
+): MediaRef {
   const row = sql
-    .exec<Omit<MediaSqlRow, "created_at">>("UPDATE media SET alt = ? WHERE id = ? RETURNING id, url, alt, width, height, type", alt, id)
+    .exec<Required<MediaRow> & Record<string, SqlStorageValue>>(
+      `UPDATE media SET alt = coalesce(?, alt), focal_x = CASE WHEN ? THEN ? ELSE focal_x END, focal_y = CASE WHEN ? THEN ? ELSE focal_y END
+       WHERE id = ? RETURNING id, url, alt, width, height, type, focal_x, focal_y`,
+      patch.alt ?? null,
+      patch.focal !== undefined ? 1 : 0,
+      patch.focal?.x ?? null,
+      patch.focal !== undefined ? 1 : 0,
+      patch.focal?.y ?? null,
+      id,
+    )
     .toArray()[0];
   if (!row) throw new ApiError("not_found", "No such media entry.");
+  rewritePublicUses(sql, collections, id);
+  return toMediaRef(row, readImageResizingHosts(sql));
+}
+
+/** The kept public JSON of every item showing `id`, written again (its MediaRef changed). */
+export function rewritePublicUses(sql: SqlStorage, collections: readonly Collection[], id: string): void {
   const byId = new Map(collections.map((c) => [c.id, c]));
   const itemIds = (usesOf(sql, collections, [id]).get(id) ?? []).map((u) => u.itemId);
   const rows = dataByIds(sql, itemIds);
   for (const r of rows) keepPublicData(sql, byId.get(r.collection_id)!, r.seq, JSON.parse(r.data) as ItemData);
-  return toMediaRef(row, readImageResizingHosts(sql));
 }

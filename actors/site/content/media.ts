@@ -10,6 +10,9 @@ export interface MediaRow {
   height: number | null;
   /** Uploaded files (actors/site/media/): the type the bytes are; NULL for media added by URL. */
   type?: string | null;
+  /** The focal point, 0–1 across and down; NULL for the centre. */
+  focal_x?: number | null;
+  focal_y?: number | null;
 }
 
 /** What clients get for an image or video field. */
@@ -20,6 +23,8 @@ export interface MediaRef {
   alt: string;
   width?: number;
   height?: number;
+  /** Set only when the owner chose one: crops keep this point in view (`object-position`). */
+  focal?: { x: number; y: number };
 }
 
 export const SRCSET_WIDTHS = [320, 640, 960, 1280, 1920] as const;
@@ -51,10 +56,10 @@ export function mediaExists(sql: SqlStorage, id: string): boolean {
 }
 
 export function readMedia(sql: SqlStorage, ids: Iterable<string>): Map<string, MediaRow> {
-  const rows = selectIn<{ id: string; url: string; alt: string; width: number | null; height: number | null; type: string | null }>(
+  const rows = selectIn<Required<MediaRow>>(
     sql,
     ids,
-    (list) => `SELECT id, url, alt, width, height, type FROM media WHERE id IN (${list})`,
+    (list) => `SELECT id, url, alt, width, height, type, focal_x, focal_y FROM media WHERE id IN (${list})`,
   );
   return new Map(rows.map((r) => [r.id, r]));
 }
@@ -66,7 +71,12 @@ export function readMedia(sql: SqlStorage, ids: Iterable<string>): Map<string, M
  * known intrinsic width are left out (resizing never upscales usefully).
  */
 export function toMediaRef(m: MediaRow, resizingHosts: ReadonlySet<string>): MediaRef {
-  if (resizable(m.type) && m.width !== null) return uploadedRef(m, m.width);
+  const ref = resizable(m.type) && m.width !== null ? uploadedRef(m, m.width) : urlRef(m, resizingHosts);
+  if (m.focal_x != null && m.focal_y != null) ref.focal = { x: m.focal_x, y: m.focal_y };
+  return ref;
+}
+
+function urlRef(m: MediaRow, resizingHosts: ReadonlySet<string>): MediaRef {
   const srcset = resizes(m.url, resizingHosts) ? resizedSrcset(m) : m.width !== null ? `${m.url} ${m.width}w` : m.url;
   const ref: MediaRef = { mediaId: m.id, url: m.url, srcset, alt: m.alt };
   if (m.width !== null) ref.width = m.width;

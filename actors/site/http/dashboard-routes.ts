@@ -13,9 +13,8 @@ import { batchInputSchema, itemPatchSchema } from "../../../src/contract/items";
 import { createItems, deleteItem, patchItem, lookupsFor, readItem, setStatus, stampAuthor, toDashboardItem } from "../content/items";
 import { insertMedia, newMedia, toMediaRef } from "../content/media";
 import { readImageResizingHosts, setAdminKeyHash, updateSite } from "../storage/site-row";
-import { refreshPublicData } from "../reads/public-items";
 import { dashboardListQuery, listDashboardItems } from "../reads/dashboard-list";
-import { listMedia, updateMediaAlt } from "../content/media-library";
+import { listMedia, updateMedia } from "../content/media-library";
 import { siteStats } from "../reads/overview";
 import { newAdminKey, sha256Hex } from "../../../src/ids";
 import { SessionStore } from "../../../src/sessions/store";
@@ -24,6 +23,7 @@ import { mediaInputSchema, mediaPatchSchema, sitePatchSchema } from "../../../sr
 import { needs, ownItem, type SiteAccess } from "../access/site-access";
 import { recordAudit } from "../access/audit";
 import { deleteMediaEntry } from "../media/delete";
+import { copyMediaIntoLibrary } from "../media/copy";
 import { scheduleAfterManual, setSchedule } from "../history/schedule";
 import { applyPending } from "../history/pending";
 import { pendingOf } from "../storage/pending-table";
@@ -72,9 +72,12 @@ export function dashboardRoutes(s: SiteContext) {
       s.storage.transactionSync(() => {
         updateSite(s.sql, { ...patch, imageResizingHosts: hosts });
         audit(a, `site ${s.site()!.id}`, { fields: Object.keys(patch) });
-        // Every published srcset is kept with its item: they follow the new hosts at once.
-        if (hosts && hosts.join(",") !== before) for (const c of s.collections()) refreshPublicData(s.sql, c, false);
       });
+      // Every published srcset follows the new hosts at once: reads compute the public JSON of items
+      // with media until the alarm has rewritten their kept copies, a chunk per run (bounded work per
+      // request however many items the site has; reads/public-rebuild.ts). No await since the write:
+      // the object's implicit transaction holds both.
+      if (hosts && hosts.join(",") !== before) s.rebuildPublicData();
       s.siteChanged();
       s.cacheChanged();
       return json({ site: presentSite(s.site()!) });
@@ -86,8 +89,15 @@ export function dashboardRoutes(s: SiteContext) {
       const { detached } = await deleteMediaEntry(s, a, req.params.mediaId ?? "", detach);
       return json({ deleted: true, id: req.params.mediaId, detached });
     })
+    .post("/media/:mediaId/copy", async (req, a) => {
+      const copied = await copyMediaIntoLibrary(s, a, req.params.mediaId ?? "", new URL(req.url).origin);
+      return json(copied);
+    })
     .post("/media/files", () => {
       throw new ApiError("bad_request", "Upload files through the service's API: POST /sites/:siteId/media/files.");
+    })
+    .put("/media/:mediaId/file", () => {
+      throw new ApiError("bad_request", "Replace files through the service's API: PUT /sites/:siteId/media/:mediaId/file.");
     })
     .get("/search", () => json({ search: s.search().status() }))
     .post("/search/retry", (_req, a) => {
@@ -119,13 +129,13 @@ export function dashboardRoutes(s: SiteContext) {
       return json({ media, page, limit, total, totalPages: Math.ceil(total / limit) });
     })
     .patch("/media/:id", async (req, a) => {
-      const { alt } = parseBody(mediaPatchSchema, await readJsonObject(req), "media");
+      const patch = parseBody(mediaPatchSchema, await readJsonObject(req), "media");
       const media = s.storage.transactionSync(() => {
-        const m = updateMediaAlt(s.sql, s.collections(), req.params.id ?? "", alt);
-        audit(a, `media ${req.params.id ?? ""}`);
+        const m = updateMedia(s.sql, s.collections(), req.params.id ?? "", patch);
+        audit(a, `media ${req.params.id ?? ""}`, { fields: Object.keys(patch) });
         return m;
       });
-      // Published items show media alt text; cached answers must follow.
+      // Published items show media alt text and focal points; cached answers must follow.
       s.contentChanged();
       return json({ media });
     })

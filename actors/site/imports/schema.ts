@@ -1,5 +1,5 @@
 /**
- * Imports' tables (site migration 18). The parsed file is staged here, a row per record, so
+ * Imports' tables (site migration 20). The parsed file is staged here, a row per record, so
  * every pass of the import (dry run, write, link) walks rows by number and resumes after a
  * restart from the last row it committed; nothing is held in memory between slices.
  * Applied once per database: never edit this text; a change is a new migration.

@@ -28,13 +28,13 @@ export type EntryRow = {
 
 export const ENTRY_COLUMNS = "id, url, alt, width, height, created_at, object_key, sha256, type, bytes, name, focal_x, focal_y";
 
-export function toEntry(r: EntryRow, hosts: ReadonlySet<string>): MediaRef & EntryFacts {
-  const out: MediaRef & EntryFacts = { ...toMediaRef(r, hosts), createdAt: r.created_at };
+export function toEntry(r: EntryRow, hosts: ReadonlySet<string>): Omit<MediaRef, "focal"> & EntryFacts {
+  const out: Omit<MediaRef, "focal"> & EntryFacts = { ...toMediaRef(r, hosts), createdAt: r.created_at };
   if (r.object_key !== null) {
     if (r.name !== null) out.name = r.name;
     if (r.type !== null) out.type = r.type;
     if (r.bytes !== null) out.bytes = r.bytes;
-    out.focal = r.focal_x === null || r.focal_y === null ? null : { x: r.focal_x, y: r.focal_y };
   }
+  out.focal = r.focal_x === null || r.focal_y === null ? null : { x: r.focal_x, y: r.focal_y };
   return out;
 }

@@ -5,9 +5,7 @@
  * no row, and a crash leaves an upload row the sweep (sweep.ts) finds.
  */
 import { ApiError } from "../../../src/contract/errors";
-import { MEDIA_LIMITS } from "../../../src/contract/limits";
-import type { Plan } from "../../../src/contract/plans";
-import { newMediaId, randomHex } from "../../../src/ids";
+import { newMediaId } from "../../../src/ids";
 import { servedWidth } from "../../../src/media/variants";
 import type { CommitInput, ServedFile, StoredFile } from "../../../src/contract/media-calls";
 
@@ -20,25 +18,17 @@ export const sitePrefix = (siteId: string) => `s/${siteId}/`;
 
 export type { StoredFile, ServedFile, CommitInput } from "../../../src/contract/media-calls";
 
-/** Bytes of originals stored and reserved by uploads under way. */
-export function usedBytes(sql: SqlStorage, now: number): number {
-  const stored = sql.exec<{ n: number | null }>("SELECT sum(bytes) AS n FROM media WHERE object_key IS NOT NULL").one().n ?? 0;
-  const reserved =
-    sql.exec<{ n: number | null }>("SELECT sum(reserved_bytes) AS n FROM media_uploads WHERE expires_at > ?", now).one().n ?? 0;
-  return stored + reserved;
-}
-
-/** Reserves `bytes` for a new upload and names its R2 key; 413 when the plan's storage would be passed. */
-export function beginUpload(sql: SqlStorage, siteId: string, plan: Plan, bytes: number, now: number): { uploadId: string; key: string } {
-  const limit = MEDIA_LIMITS.storageBytes[plan];
-  const used = usedBytes(sql, now);
-  if (used + bytes > limit)
-    throw new ApiError(
-      "payload_too_large",
-      `This upload would pass the plan's storage for media (${Math.round(limit / 1024 / 1024)} MiB; ${Math.round(used / 1024 / 1024)} MiB used). Delete unused files or ask the operator for a larger plan.`,
-      { limit: "storage", usedBytes: used, limitBytes: limit },
-    );
-  const uploadId = randomHex(16);
+/**
+ * Opens an upload and names its R2 key. The workspace has already reserved its bytes
+ * (quota.ts): the plan's storage is for all the workspace's sites together.
+ */
+export function beginUpload(
+  sql: SqlStorage,
+  siteId: string,
+  uploadId: string,
+  bytes: number,
+  now: number,
+): { uploadId: string; key: string } {
   const key = objectKey(siteId, uploadId);
   sql.exec(
     "INSERT INTO media_uploads (id, object_key, multipart_id, reserved_bytes, started_at, expires_at) VALUES (?, ?, NULL, ?, ?, ?)",
@@ -71,12 +61,12 @@ export function commitUpload(
   sql: SqlStorage,
   input: CommitInput,
   urlOf: (f: Omit<StoredFile, "url">) => string,
-): { id: string; duplicate: boolean; discard: string | null } {
+): { id: string; duplicate: boolean; discard: string[] } {
   const upload = sql.exec<{ object_key: string }>("SELECT object_key FROM media_uploads WHERE id = ?", input.uploadId).toArray()[0];
   if (!upload) throw new ApiError("request_timeout", "This upload took too long and was abandoned; send the file again.");
   sql.exec("DELETE FROM media_uploads WHERE id = ?", input.uploadId);
   const existing = sql.exec<{ id: string }>("SELECT id FROM media WHERE sha256 = ?", input.sha256).toArray()[0];
-  if (existing) return { id: existing.id, duplicate: true, discard: upload.object_key };
+  if (existing) return { id: existing.id, duplicate: true, discard: [upload.object_key] };
   const id = newMediaId();
   const file = {
     id,
@@ -104,7 +94,76 @@ export function commitUpload(
     input.name,
     input.createdBy,
   );
-  return { id, duplicate: false, discard: null };
+  return { id, duplicate: false, discard: [] };
+}
+
+/** The family a type belongs to: a replacement stays in it, so an image field keeps showing an image. */
+const family = (type: string) => (type.startsWith("image/") ? "image" : type.startsWith("video/") ? "video" : type);
+
+/**
+ * Makes an upload the new file of entry `input.replaces`, keeping its id, alt text, focal point
+ * and uses; its URL changes with the bytes. Call inside a transaction. `discard`: the old file
+ * and its variants (or the new object, when the bytes did not change).
+ */
+export function commitReplace(
+  sql: SqlStorage,
+  input: CommitInput & { replaces: string },
+  urlOf: (f: Omit<StoredFile, "url">) => string,
+): { id: string; duplicate: boolean; discard: string[] } {
+  const upload = sql.exec<{ object_key: string }>("SELECT object_key FROM media_uploads WHERE id = ?", input.uploadId).toArray()[0];
+  if (!upload) throw new ApiError("request_timeout", "This upload took too long and was abandoned; send the file again.");
+  const id = input.replaces;
+  const old = sql
+    .exec<{ object_key: string | null; sha256: string | null; type: string | null }>(
+      "SELECT object_key, sha256, type FROM media WHERE id = ?",
+      id,
+    )
+    .toArray()[0];
+  if (!old) throw new ApiError("not_found", "No such media entry.");
+  if (old.type !== null && family(old.type) !== family(input.type))
+    throw new ApiError(
+      "unsupported_media_type",
+      `This entry is a ${family(old.type)} file; replace it with one of the same kind (this file is ${input.type}).`,
+      {
+        accepted: [old.type],
+      },
+    );
+  sql.exec("DELETE FROM media_uploads WHERE id = ?", input.uploadId);
+  if (old.sha256 === input.sha256) return { id, duplicate: true, discard: [upload.object_key] };
+  const other = sql.exec<{ id: string }>("SELECT id FROM media WHERE sha256 = ? AND id <> ?", input.sha256, id).toArray()[0];
+  if (other)
+    throw new ApiError("conflict", `These exact bytes are already in the library as ${other.id}; use that entry instead.`, {
+      mediaId: other.id,
+    });
+  const variants = old.object_key
+    ? sql
+        .exec<{ key: string }>("DELETE FROM media_variants WHERE object_key = ? RETURNING key", old.object_key)
+        .toArray()
+        .map((v) => v.key)
+    : [];
+  const file = {
+    id,
+    object_key: upload.object_key,
+    sha256: input.sha256,
+    type: input.type,
+    bytes: input.bytes,
+    name: input.name,
+    width: input.width,
+    height: input.height,
+  };
+  sql.exec(
+    "UPDATE media SET url = ?, object_key = ?, sha256 = ?, type = ?, bytes = ?, name = ?, width = ?, height = ? WHERE id = ?",
+    urlOf(file),
+    file.object_key,
+    file.sha256,
+    file.type,
+    file.bytes,
+    file.name,
+    file.width,
+    file.height,
+    id,
+  );
+  return { id, duplicate: false, discard: old.object_key ? [old.object_key, ...variants] : [] };
 }
 
 /** A stored file as the serving Worker needs it; `servedWidth`: its own URL serves this variant (a very wide original). */

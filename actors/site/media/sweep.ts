@@ -8,6 +8,7 @@ import type { SiteContext } from "../context";
 import type { JobHandler } from "../jobs";
 import { log } from "../../../src/log/log";
 import { sitePrefix } from "./store";
+import { settleStorage } from "./quota";
 
 export const MEDIA_SWEEP_JOB = "media-sweep";
 export const SWEEP_EVERY_MS = 86_400_000;
@@ -47,6 +48,11 @@ export async function sweepMedia(s: SiteContext, now: number): Promise<{ objects
     removed += orphans.length;
     cursor = page.truncated ? page.cursor : undefined;
   } while (cursor);
+  // The stored total is reported every day (it heals a report that never arrived); swept uploads' reservations go.
+  await settleStorage(
+    s,
+    expired.map((u) => u.id),
+  );
   if (removed + expired.length > 0) log("media_swept", { siteId, objects: removed, uploads: expired.length });
   return { objects: removed, uploads: expired.length };
 }

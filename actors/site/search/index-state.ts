@@ -106,3 +106,11 @@ export function retryFailed(sql: SqlStorage): number {
   return sql.exec("UPDATE search_index SET state = 'pending', gen = gen + 1, reason = NULL, updated_at = ? WHERE state = 'failed'", now())
     .rowsWritten;
 }
+
+/** Items that have (or may still have) a vector in the index: each row a model ever indexed. */
+export function itemsWithVectors(sql: SqlStorage): string[] {
+  return sql
+    .exec<{ item_id: string }>("SELECT item_id FROM search_index WHERE model IS NOT NULL")
+    .toArray()
+    .map((r) => r.item_id);
+}

@@ -20,6 +20,7 @@ import {
   forget,
   hasQueuedWork,
   indexViews,
+  itemsWithVectors,
   markFailed,
   markIndexed,
   type QueuedRow,
@@ -36,6 +37,8 @@ const QUEUE_KEY = "queue";
 // One embedding call per batch; the local model costs about the same per text in batches of 32 and up.
 const BATCH = 64;
 const MAX_ATTEMPTS = 6;
+// Ids per delete call when a whole site's vectors go (Vectorize takes up to 1,000 vectors per write).
+const REMOVE_BATCH = 1_000;
 // Fetched beyond `limit` so that matches dropped afterwards (unpublished, stale model) rarely shorten a page.
 const SLACK = 10;
 
@@ -102,6 +105,18 @@ export class SiteSearch implements SearchService {
   /** After any write: queue the index job if the triggers left work for it. */
   afterWrite(): void {
     if (this.#enabled() && hasQueuedWork(this.#s.sql)) scheduleJob(this.#s.storage, INDEX_JOB, QUEUE_KEY, Date.now());
+  }
+
+  /**
+   * The site is being erased (its workspace was deleted): every vector it put in the index is
+   * removed through the index, in batches. The site's own SQLite index goes with its storage
+   * anyway; production's shared Vectorize index would keep them otherwise. A failure throws, and
+   * the workspace's retry of the deletion removes the rest.
+   */
+  async removeAllVectors(): Promise<number> {
+    const ids = itemsWithVectors(this.#s.sql);
+    for (let i = 0; i < ids.length; i += REMOVE_BATCH) await this.#vectors.remove(ids.slice(i, i + REMOVE_BATCH));
+    return ids.length;
   }
 
   /** Index state of dashboard items; drafts have none. */
@@ -271,6 +286,7 @@ export class SiteSearch implements SearchService {
       this.#s.sql,
       kept.map((m) => byId.get(m.itemId)!),
       this.#s.collections(),
+      this.#s.publicStaleAfter(),
     );
     return kept.map((m, i) => ({ item: items[i]!, score: m.score }));
   }

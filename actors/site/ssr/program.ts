@@ -3,7 +3,7 @@
  * elements that carry bindings. Rendering an item is string concatenation
  * plus the shared binding rules; no parsing happens per request.
  */
-import { type BindContext, type Bindings, type Op, bindingOps, emptyStateOps } from "../../../src/shared/binding/rules";
+import { type BindContext, type Bindings, type Op, bindingOps, emptyStateOps, withStyle } from "../../../src/shared/binding/rules";
 import type { BindableItem } from "../../../src/shared/binding/values";
 import { escapeAttr, escapeHtml, requoteRawAttr } from "../../../src/shared/escape";
 
@@ -61,6 +61,12 @@ function startTag(tag: string, attrs: readonly [string, string][], ops: readonly
     } else if (op.op === "unset") {
       const at = list.findIndex(([n]) => n === op.name);
       if (at >= 0) list.splice(at, 1);
+    } else if (op.op === "style") {
+      const raw = attrs.find(([n]) => n === "style")?.[1] ?? null;
+      const value = `"${requoteRawAttr(withStyle(raw, op.property, op.value))}"`;
+      const at = list.findIndex(([n]) => n === "style");
+      if (at >= 0) list[at] = ["style", value];
+      else list.push(["style", value]);
     }
   }
   return `<${tag}${list.map(([n, v]) => ` ${n}=${v}`).join("")}>`;

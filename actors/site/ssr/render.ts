@@ -4,7 +4,7 @@
  * item pages, the page's item bound into `data-oc-item` scopes, by the same
  * shared rules the embed script applies in the browser.
  */
-import { type BindContext, type Op, ATTR, bindingOps, itemPath, readBindings } from "../../../src/shared/binding/rules";
+import { type BindContext, type Op, ATTR, bindingOps, itemPath, readBindings, withStyle } from "../../../src/shared/binding/rules";
 import type { BindableItem } from "../../../src/shared/binding/values";
 import { decodeEntities, escapeAttr } from "../../../src/shared/escape";
 import type { Collection } from "../storage/rows";
@@ -287,6 +287,8 @@ function applyOps(el: Element, ops: readonly Op[]): void {
     if (op.op === "set") el.setAttribute(op.name, escapeAttr(encodable(op.value)));
     else if (op.op === "unset") el.removeAttribute(op.name);
     else if (op.op === "text") el.setInnerContent(encodable(op.value));
+    // The attribute's source text stays as written; the declaration added is digits and `%` only.
+    else if (op.op === "style") el.setAttribute("style", withStyle(el.getAttribute("style"), op.property, op.value));
     else el.setInnerContent(encodable(op.value), { html: true });
   }
 }

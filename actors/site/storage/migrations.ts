@@ -267,16 +267,43 @@ export const SITE_MIGRATIONS: SQLSchemaMigration[] = [
     sql: WEBHOOKS_MIGRATION_SQL,
   },
   {
-    idMonotonicInc: 18,
+    idMonotonicInc: 19,
+    description: "share links: previews of an item's draft behind a secret URL (only its SHA-256 kept)",
+    // 18 is another branch's (import). Owner: actors/site/preview/links-table.ts. A link ends with
+    // its item: the trigger deletes it with the item row (undo delete does not bring it back).
+    sql: `
+      CREATE TABLE IF NOT EXISTS preview_links (
+        id TEXT PRIMARY KEY,
+        item_id TEXT NOT NULL,
+        token_hash TEXT NOT NULL UNIQUE,
+        label TEXT NOT NULL DEFAULT '',
+        created_at INTEGER NOT NULL,
+        created_by TEXT NOT NULL,
+        expires_at INTEGER NOT NULL,
+        password_hash TEXT,
+        max_opens INTEGER,
+        opens INTEGER NOT NULL DEFAULT 0,
+        last_opened_at INTEGER,
+        revoked_at INTEGER
+      );
+      CREATE INDEX IF NOT EXISTS preview_links_by_item ON preview_links (item_id);
+      CREATE TRIGGER IF NOT EXISTS preview_links_on_item_delete AFTER DELETE ON items BEGIN
+        DELETE FROM preview_links WHERE item_id = old.id;
+      END;
+    `,
+  },
+  {
+    idMonotonicInc: 20,
     description:
       "imports: the uploaded file staged a row per record, each row's dry-run plan and outcome; a webhook endpoint slowed down after 429/502/504",
-    // Statements: ADDED_COLUMNS, then AFTER (the column is added only where it is missing, so a replay is harmless).
+    // 18 was reserved for this step; 19 (share links) landed first, so it takes the next free number
+    // (a database that ran 19 would never run an 18). Statements: ADDED_COLUMNS, then AFTER.
   },
 ];
 
 /** Columns added to existing tables, by migration number: [table, column, definition]. */
 const ADDED_COLUMNS: Record<number, readonly (readonly [string, string, string])[]> = {
-  18: [["webhook_endpoints", "throttled_until", "INTEGER"]],
+  20: [["webhook_endpoints", "throttled_until", "INTEGER"]],
   10: [["site", "image_resizing_hosts", "TEXT NOT NULL DEFAULT '[]'"]],
   11: [
     ["custom_hostnames", "challenge_name", "TEXT NOT NULL DEFAULT ''"],
@@ -309,7 +336,7 @@ const ADDED_COLUMNS: Record<number, readonly (readonly [string, string, string])
 
 /** Statements after a step's columns exist; each harmless when replayed. */
 const AFTER: Record<number, string> = {
-  18: IMPORTS_MIGRATION_SQL,
+  20: IMPORTS_MIGRATION_SQL,
   11: "UPDATE custom_hostnames SET owner_verified = 1 WHERE ssl_status = 'active';",
   12: "CREATE TABLE IF NOT EXISTS webhook_deliveries (id TEXT PRIMARY KEY, seen_at INTEGER NOT NULL);",
   13: `CREATE TABLE IF NOT EXISTS audit (

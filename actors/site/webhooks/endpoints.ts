@@ -25,7 +25,7 @@ export type EndpointRow = {
   created_by: string | null;
   created_at: number;
   updated_at: number;
-  /** Until when the receiver asked to be left alone (429/502/504, Retry-After); epoch ms, migration 18. */
+  /** Until when the receiver asked to be left alone (429/502/504, Retry-After); epoch ms, migration 20. */
   throttled_until: number | null;
 };
 

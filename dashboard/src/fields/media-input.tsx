@@ -2,6 +2,7 @@ import { useId, useState } from "preact/hooks";
 import type { MediaEntry } from "../types";
 import { Field } from "../ui";
 import { Uploader } from "../media/uploader";
+import { CopyIntoLibrary } from "../media/card-actions";
 import { site } from "../site-state";
 
 /** An image or video field's value in the form: an existing media id, or a new URL with alt text. */
@@ -72,7 +73,7 @@ export function MediaInput(props: {
       )}
       {url && props.kind === "video" && <video class="preview" src={url} controls aria-label={`${props.label} preview`} />}
       {props.kind === "image" ? (
-        <div class="media-grid" role="radiogroup" aria-label={`${props.label}: choose from media`}>
+        <div class="media-picker" role="radiogroup" aria-label={`${props.label}: choose from media`}>
           {/* No library entry: nothing, or the new address typed below. */}
           <label class={chosenId === null ? "media-choice on" : "media-choice"}>
             <input type="radio" name={groupId} checked={chosenId === null} onChange={() => props.onChange(null)} />
@@ -139,6 +140,16 @@ export function MediaInput(props: {
           )}
         </Field>
       </div>
+      {existing && !existing.type && (
+        <CopyIntoLibrary
+          m={existing}
+          name={`${props.label} (${existing.url.split("/").pop() || existing.url})`}
+          onCopied={(m) => {
+            setAdded((a) => [m, ...a.filter((x) => x.mediaId !== m.mediaId)]);
+            props.onChange(m.mediaId);
+          }}
+        />
+      )}
       {props.error && (
         <p class="error" id={`${groupId}-err`}>
           {props.error}

@@ -398,7 +398,10 @@ export interface paths {
         delete: operations["deleteMedia"];
         options?: never;
         head?: never;
-        /** Change a media entry's alt text (every item showing it follows) */
+        /**
+         * Change a media entry's alt text or focal point (every item showing it follows)
+         * @description `focal` is a point of the image (`x` 0–1 across, `y` 0–1 down) that crops keep in view: MediaRefs carry it, and rendered pages and the embed bind it as the image's `object-position`. `null` puts it back in the centre.
+         */
         patch: operations["updateMedia"];
         trace?: never;
     };
@@ -433,6 +436,46 @@ export interface paths {
          * @description A raw body (the file's bytes, with Content-Length; `X-File-Name` and `X-Alt` percent-encoded) answers one entry; `multipart/form-data` (`file` parts, each after an optional `alt` field) answers one result per file, and a refused file leaves nothing while the others stand. Types by their bytes: image/jpeg, image/png, image/gif, image/webp, image/avif, image/svg+xml, video/mp4, video/webm, application/pdf. At most 20 MiB per image, 1 MiB per SVG, 20 MiB per PDF, 95 MiB per video, 100 MiB per request, 50 megapixels and 12000 px a side per image (read from the header, before decoding), 20 files per form; storage by plan (README "Limits"). Over a limit: 413 `payload_too_large` with `details.limit` (`file`, `request`, `pixels`, `files`, `storage`), before the body is read when Content-Length says so; nothing partial is kept. SVG is sanitised (no script, handlers or outside references). The same bytes uploaded twice are stored once.
          */
         post: operations["uploadMedia"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{siteId}/media/{mediaId}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace an entry's file, keeping its id
+         * @description The new file as a raw body (Content-Length; `X-File-Name` percent-encoded), with the upload's checks and limits. The entry keeps its id, alt text and focal point; its `url` changes with the bytes (the old URL answers 404), every item showing it shows the new file (one revision each), and the old file and its variants are removed. An image is replaced by an image, a video by a video (415 otherwise); bytes already in the library as another entry: 409 with `details.mediaId`.
+         */
+        put: operations["replaceMedia"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{siteId}/media/{mediaId}/copy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Copy media added by URL into the library
+         * @description Fetches the entry's URL by the same address rules as page capture (http(s), no private addresses, at most 5 redirects, one 60 s deadline) and stores it as an uploaded file: type from its bytes and the upload limits (413, 415). Every item whose image or video field showed an entry of that URL now shows the stored file (one revision each). The same bytes already in the library: that entry is used (`duplicate: true`). An entry already stored is answered as it is.
+         */
+        post: operations["copyMedia"];
         delete?: never;
         options?: never;
         head?: never;
@@ -646,6 +689,74 @@ export interface paths {
         get: operations["listUpcomingChanges"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{siteId}/collections/{slug}/items/{id}/preview-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An item's share links with how often each was opened
+         * @description Newest first; revoked and expired links stay listed (without their token) for 30 days.
+         */
+        get: operations["listPreviewLinks"];
+        put?: never;
+        /**
+         * Create a share link that shows the item's current draft
+         * @description Anyone with the URL sees the item as it is now (a published item's pending changes), on the service's own host only: rendered in the captured template when the site has the SEO Engine and the item is of the captured collection, otherwise as a plain page with its JSON. The URL holds a secret token and is answered only here; only its SHA-256 is stored. It works until it expires (default 7 days), is revoked, or has been opened `maxOpens` times. At most 20 working links per item and 500 per site (409 with `details.limit: "previewLinks"`).
+         */
+        post: operations["createPreviewLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{siteId}/collections/{slug}/items/{id}/preview-links/{linkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Turn a share link off for good
+         * @description The link answers the same 404 page as a wrong one from now on; it stays in the list with its opens.
+         */
+        delete: operations["revokePreviewLink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/p/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open a share link (a web page)
+         * @description Served on the service's own hosts only (never on a custom hostname or through the proxy), never cached (`private, no-store`), never indexed (`X-Robots-Tag` and `<meta name="robots" content="noindex">`), never framed, `Referrer-Policy: no-referrer`. Only a browser's navigation (`Sec-Fetch-Dest: document`, `Sec-Fetch-Mode: navigate`) opens it and counts as an open; anything else (a chat app's link preview) gets a page that asks to open it in a browser, whatever the token. A link with a password answers its form until the password was given (a cookie remembers it for 12 hours). `?format=json` answers the item as JSON (`{item}`, the content API's shape), counted as an open.
+         */
+        get: operations["openPreviewLink"];
+        put?: never;
+        /**
+         * Give a share link's password (the form's post)
+         * @description `application/x-www-form-urlencoded` with `password`. Right: 303 back to the link with a cookie (12 hours). Wrong: 401 with the form again. 3 wrong tries per client and link, then a doubling wait (429).
+         */
+        post: operations["unlockPreviewLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1815,6 +1926,11 @@ export interface components {
             alt: string;
             width?: number;
             height?: number;
+            /** @description When set: the point (0–1 across, 0–1 down) crops keep in view; rendered pages use it as `object-position`. */
+            focal?: {
+                x: number;
+                y: number;
+            };
         };
         /** @description A published item: media expanded to MediaRef, references resolved one level deep. */
         PublicItem: {
@@ -2100,6 +2216,11 @@ export interface components {
             alt: string;
             width?: number;
             height?: number;
+            /** @description The point (0–1 across, 0–1 down) crops keep in view; null for the centre. */
+            focal?: {
+                x: number;
+                y: number;
+            } | null;
             /** @description Uploaded files: the file's name (its extension is the type's). */
             name?: string;
             /**
@@ -2109,11 +2230,6 @@ export interface components {
             type?: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "image/avif" | "image/svg+xml" | "video/mp4" | "video/webm" | "application/pdf";
             /** @description Uploaded files: the stored size. */
             bytes?: number;
-            /** @description Uploaded files: the point (0–1 across, 0–1 down) crops keep in view; null for the centre. */
-            focal?: {
-                x: number;
-                y: number;
-            } | null;
             /** @description ISO 8601 instant, UTC */
             createdAt: string;
             /** @description Items whose image or video fields show this entry (at most 20). */
@@ -2387,19 +2503,30 @@ export interface components {
             /** @description Items it was removed from. */
             detached: number;
         };
-        Error_range_not_satisfiable: {
-            error: {
-                /** @enum {string} */
-                code: "range_not_satisfiable";
-                message: string;
-                /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
-                details?: unknown;
-            };
+        ReplaceMediaResponse: {
+            media: components["schemas"]["MediaEntry"];
+            unchanged: boolean;
+        };
+        CopyMediaResponse: {
+            media: components["schemas"]["MediaEntry"];
+            /** @description The library already held these exact bytes: this is that entry, nothing new was stored. */
+            duplicate: boolean;
+            /** @description Items now showing the stored file. */
+            repointed: number;
         };
         Error_bad_gateway: {
             error: {
                 /** @enum {string} */
                 code: "bad_gateway";
+                message: string;
+                /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
+                details?: unknown;
+            };
+        };
+        Error_range_not_satisfiable: {
+            error: {
+                /** @enum {string} */
+                code: "range_not_satisfiable";
                 message: string;
                 /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
                 details?: unknown;
@@ -2579,6 +2706,90 @@ export interface components {
                 at: string;
                 timeZone: string | null;
             }[];
+        };
+        CreatePreviewLink201Response: {
+            /** @description A share link, without its token (shown once, when it is created). */
+            link: {
+                /** @description `pl_…`: names the link for revoking; not the secret. */
+                id: string;
+                itemId: string;
+                label: string;
+                /** @description ISO 8601 instant, UTC */
+                createdAt: string;
+                /** @description Who created it, as recorded at the time. */
+                createdBy: string;
+                /** @description ISO 8601 instant, UTC */
+                expiresAt: string;
+                hasPassword: boolean;
+                maxOpens: number | null;
+                /** @description How many times the page was opened. */
+                opens: number;
+                lastOpenedAt: string | null;
+                revokedAt: string | null;
+                /** @enum {string} */
+                state: "live" | "expired" | "revoked" | "used up";
+            };
+            /** @description The link to share, with its secret token: answered only here, never again. */
+            url: string;
+        };
+        ListPreviewLinksResponse: {
+            links: {
+                /** @description `pl_…`: names the link for revoking; not the secret. */
+                id: string;
+                itemId: string;
+                label: string;
+                /** @description ISO 8601 instant, UTC */
+                createdAt: string;
+                /** @description Who created it, as recorded at the time. */
+                createdBy: string;
+                /** @description ISO 8601 instant, UTC */
+                expiresAt: string;
+                hasPassword: boolean;
+                maxOpens: number | null;
+                /** @description How many times the page was opened. */
+                opens: number;
+                lastOpenedAt: string | null;
+                revokedAt: string | null;
+                /** @enum {string} */
+                state: "live" | "expired" | "revoked" | "used up";
+            }[];
+        };
+        RevokePreviewLinkResponse: {
+            /** @description A share link, without its token (shown once, when it is created). */
+            link: {
+                /** @description `pl_…`: names the link for revoking; not the secret. */
+                id: string;
+                itemId: string;
+                label: string;
+                /** @description ISO 8601 instant, UTC */
+                createdAt: string;
+                /** @description Who created it, as recorded at the time. */
+                createdBy: string;
+                /** @description ISO 8601 instant, UTC */
+                expiresAt: string;
+                hasPassword: boolean;
+                maxOpens: number | null;
+                /** @description How many times the page was opened. */
+                opens: number;
+                lastOpenedAt: string | null;
+                revokedAt: string | null;
+                /** @enum {string} */
+                state: "live" | "expired" | "revoked" | "used up";
+            };
+        };
+        OpenPreviewLinkResponse: {
+            item: {
+                id: string;
+                slug: string;
+                collection: string;
+                publishedAt: string | null;
+                /** @description ISO 8601 instant, UTC */
+                updatedAt: string;
+                /** @description Field values by key; their shapes follow the field types (README: Field types and values). */
+                data: {
+                    [key: string]: unknown;
+                };
+            };
         };
         LookupInvitationResponse: {
             invitation: {
@@ -3428,7 +3639,12 @@ export interface components {
             };
         };
         UpdateMediaRequest: {
-            alt: string;
+            alt?: string;
+            /** @description The focal point; null puts it back in the centre. */
+            focal?: {
+                x: number;
+                y: number;
+            } | null;
         };
         PutItemScheduleRequest: {
             /** @description ISO 8601 with seconds and an offset (`2026-11-30T09:00:00+01:00` or `…Z`); null clears it; missing keeps it. */
@@ -3437,6 +3653,16 @@ export interface components {
             unpublishAt?: string | null;
             /** @description The IANA zone the owner picked the times in (display only). */
             timeZone?: string;
+        };
+        CreatePreviewLinkRequest: {
+            /** @description Seconds until the link stops working: 3600 (an hour) to 2592000 (30 days); default 7 days. */
+            expiresIn?: number;
+            /** @description 8–256 characters. Stored hashed as account passwords are; asked for by a form, never in the URL. */
+            password?: string;
+            /** @description How many times the page may be opened (a browser's navigation counts; link previews of chat apps do not). */
+            maxOpens?: number;
+            /** @description Who it is for, for the owner's list ("Client review"). */
+            label?: string;
         };
         LookupInvitationRequest: {
             token: string;
@@ -3713,6 +3939,16 @@ export interface components {
         "noindex.Cache-Control": "no-store";
         /** @description Keeps the page out of search engines. */
         "noindex.X-Robots-Tag": "noindex";
+        /** @description Kept by no cache, shared or the browser's: the URL is a secret. */
+        "preview.Cache-Control": "private, no-store";
+        /** @description Keeps the page out of search engines (the page also says so in a meta tag). */
+        "preview.X-Robots-Tag": "noindex";
+        /** @description The URL (and its token) is never sent on. */
+        "preview.Referrer-Policy": "no-referrer";
+        /** @description Never kept. */
+        "previewLimited.Cache-Control": "private, no-store";
+        /** @description Seconds to wait before trying the password again. */
+        "previewLimited.Retry-After": string;
         /** @description A file's URL changes when it is replaced, so its bytes are kept a year. */
         "media.Cache-Control": "public, max-age=31536000, immutable";
         /** @description A strong validator; send it back as If-None-Match. */
@@ -6625,6 +6861,262 @@ export interface operations {
             };
         };
     };
+    replaceMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The media entry's id (`md_…`). */
+                mediaId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Types by their bytes: image/jpeg, image/png, image/gif, image/webp, image/avif, image/svg+xml, video/mp4, video/webm, application/pdf. At most 20 MiB per image, 1 MiB per SVG, 20 MiB per PDF, 95 MiB per video, 100 MiB per request, 50 megapixels and 12000 px a side per image (read from the header, before decoding), 20 files per form; storage by plan (README "Limits"). Over a limit: 413 `payload_too_large` with `details.limit` (`file`, `request`, `pixels`, `files`, `storage`), before the body is read when Content-Length says so; nothing partial is kept. */
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+                "image/*": string;
+                "video/*": string;
+                "application/pdf": string;
+            };
+        };
+        responses: {
+            /** @description Replaced (or `unchanged`: the same bytes as before). */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplaceMediaResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `request_timeout`. */
+            408: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_request_timeout"];
+                };
+            };
+            /** @description Error: `conflict`. */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_conflict"];
+                };
+            };
+            /** @description Error: `length_required`. */
+            411: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_length_required"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    copyMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The media entry's id (`md_…`). */
+                mediaId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Copied (or already stored); the items that showed the URL now show the stored file. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CopyMediaResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "bad_request",
+                     *         "message": "Cannot copy the file: 10.0.0.5 is a loopback or private address; copy files from public addresses only.",
+                     *         "details": {
+                     *           "reason": "private_address",
+                     *           "url": "http://10.0.0.5/cover.jpg"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+            /** @description Error: `bad_gateway`. */
+            502: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_gateway"];
+                };
+            };
+        };
+    };
     getMediaFile: {
         parameters: {
             query?: never;
@@ -7651,6 +8143,378 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    listPreviewLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The collection's slug. */
+                slug: string;
+                /** @description The item's id (`it_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item's links. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListPreviewLinksResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    createPreviewLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The collection's slug. */
+                slug: string;
+                /** @description The item's id (`it_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePreviewLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description The link and its URL (shown once). */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatePreviewLink201Response"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `conflict`. */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_conflict"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    revokePreviewLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The collection's slug. */
+                slug: string;
+                /** @description The item's id (`it_…`). */
+                id: string;
+                /** @description The link's id (`pl_…`). */
+                linkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked link. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevokePreviewLinkResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    openPreviewLink: {
+        parameters: {
+            query?: {
+                /** @description `json`: the item as JSON. */
+                format?: "json";
+            };
+            header?: never;
+            path: {
+                /** @description The share link's secret token (`pv_…`), as the dashboard gave it. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The draft rendered, the password form, or the page that asks for a browser (HTML); with `?format=json`, the item as the content API shapes it (a draft's `publishedAt` is null). */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["preview.Cache-Control"];
+                    "X-Robots-Tag": components["headers"]["preview.X-Robots-Tag"];
+                    "Referrer-Policy": components["headers"]["preview.Referrer-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenPreviewLinkResponse"];
+                    "text/html": string;
+                };
+            };
+            /** @description The one answer for a token that is wrong, expired, revoked or used up, or whose item was deleted: the same page, whichever it is. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["preview.Cache-Control"];
+                    "X-Robots-Tag": components["headers"]["preview.X-Robots-Tag"];
+                    "Referrer-Policy": components["headers"]["preview.Referrer-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    unlockPreviewLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The share link's secret token (`pv_…`), as the dashboard gave it. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        /** @description `password=…` */
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": string;
+            };
+        };
+        responses: {
+            /** @description A request that is not a browser's navigation: the page that asks for a browser. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["preview.Cache-Control"];
+                    "X-Robots-Tag": components["headers"]["preview.X-Robots-Tag"];
+                    "Referrer-Policy": components["headers"]["preview.Referrer-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The password was right: back to the link, with the unlock cookie. */
+            303: {
+                headers: {
+                    Location: components["headers"]["redirect.Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Wrong password: the form again. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["preview.Cache-Control"];
+                    "X-Robots-Tag": components["headers"]["preview.X-Robots-Tag"];
+                    "Referrer-Policy": components["headers"]["preview.Referrer-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The one answer for a token that is wrong, expired, revoked or used up, or whose item was deleted: the same page, whichever it is. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["preview.Cache-Control"];
+                    "X-Robots-Tag": components["headers"]["preview.X-Robots-Tag"];
+                    "Referrer-Policy": components["headers"]["preview.Referrer-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Too many wrong passwords: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["previewLimited.Cache-Control"];
+                    "Retry-After": components["headers"]["previewLimited.Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
         };

@@ -11,14 +11,18 @@ export interface Uploaded {
   duplicate: boolean;
 }
 
+/** `replaces`: the entry whose file this becomes (same id, new URL); the answer's `duplicate` is then "unchanged". */
 export function uploadFile(
   siteId: string,
   file: File,
   onProgress: (loaded: number, total: number) => void,
+  replaces?: string,
 ): { done: Promise<Uploaded>; abort: () => void } {
   const xhr = new XMLHttpRequest();
   const done = new Promise<Uploaded>((resolve, reject) => {
-    xhr.open("POST", `/sites/${encodeURIComponent(siteId)}/media/files`);
+    const site = `/sites/${encodeURIComponent(siteId)}`;
+    if (replaces) xhr.open("PUT", `${site}/media/${encodeURIComponent(replaces)}/file`);
+    else xhr.open("POST", `${site}/media/files`);
     xhr.setRequestHeader("x-file-name", encodeURIComponent(file.name));
     xhr.setRequestHeader("content-type", "application/octet-stream");
     xhr.upload.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : file.size);
@@ -29,7 +33,10 @@ export function uploadFile(
       } catch {
         // Not JSON: a proxy's page; explained below.
       }
-      if (xhr.status === 200 || xhr.status === 201) return resolve(body as Uploaded);
+      if (xhr.status === 200 || xhr.status === 201) {
+        const b = body as { media: MediaEntry; duplicate?: boolean; unchanged?: boolean };
+        return resolve({ media: b.media, duplicate: b.duplicate ?? b.unchanged ?? false });
+      }
       const error = (body as { error?: ErrorEnvelope } | null)?.error;
       reject(new Error(error?.message ?? `The service answered ${xhr.status}. Try again.`));
     };

@@ -9,7 +9,8 @@ import { call, client } from "../api";
 import { makePasskey, passkeysUnavailable } from "../passkeys";
 import { go, href } from "../router";
 import { refreshSession } from "../session";
-import { Field, Notice } from "../ui";
+import { TextField } from "../form-fields";
+import { Notice } from "../ui";
 import { useForm } from "../use-form";
 
 const PASSWORD_HINT = "At least 10 characters. A few unrelated words are easy to remember and hard to guess.";
@@ -48,30 +49,8 @@ export function CreateAccount() {
         <h1 tabIndex={-1}>Create an account</h1>
         <p>We send a link to your address; you choose your password when you open it.</p>
         {form.failure && <Notice kind="error">{form.failure}</Notice>}
-        <Field label="Your name" error={form.errors.name}>
-          {(id, d) => (
-            <input
-              id={id}
-              autoComplete="name"
-              value={form.values.name}
-              aria-describedby={d}
-              onInput={(e) => form.set("name", e.currentTarget.value)}
-            />
-          )}
-        </Field>
-        <Field label="Email" error={form.errors.email}>
-          {(id, d) => (
-            <input
-              id={id}
-              type="email"
-              autoComplete="email"
-              required
-              value={form.values.email}
-              aria-describedby={d}
-              onInput={(e) => form.set("email", e.currentTarget.value)}
-            />
-          )}
-        </Field>
+        <TextField form={form} name="name" label="Your name" autoComplete="name" />
+        <TextField form={form} name="email" label="Email" type="email" autoComplete="email" required />
         <button type="submit" disabled={form.pending}>
           {form.pending ? "Sending…" : "Send me the link"}
         </button>
@@ -118,32 +97,24 @@ function NewPassword(props: {
             {Object.keys(form.errors).length === 0 && <a href={href(props.again[0])}>{props.again[1]}</a>}
           </Notice>
         )}
-        <Field label="New password" hint={PASSWORD_HINT} error={form.errors.password}>
-          {(id, d) => (
-            <input
-              id={id}
-              type="password"
-              autoComplete="new-password"
-              required
-              value={form.values.password}
-              aria-describedby={d}
-              onInput={(e) => form.set("password", e.currentTarget.value)}
-            />
-          )}
-        </Field>
-        <Field label="Repeat the password" error={mismatch ? "The two passwords differ; type the same one twice." : undefined}>
-          {(id, d) => (
-            <input
-              id={id}
-              type="password"
-              autoComplete="new-password"
-              required
-              value={form.values.confirm}
-              aria-describedby={d}
-              onInput={(e) => form.set("confirm", e.currentTarget.value)}
-            />
-          )}
-        </Field>
+        <TextField
+          form={form}
+          name="password"
+          label="New password"
+          hint={PASSWORD_HINT}
+          type="password"
+          autoComplete="new-password"
+          required
+        />
+        <TextField
+          form={form}
+          name="confirm"
+          label="Repeat the password"
+          error={mismatch ? "The two passwords differ; type the same one twice." : undefined}
+          type="password"
+          autoComplete="new-password"
+          required
+        />
         <button type="submit" disabled={form.pending}>
           {form.pending ? "Saving…" : props.button}
         </button>
@@ -223,19 +194,7 @@ export function Forgot() {
         <h1 tabIndex={-1}>Forgot your password?</h1>
         <p>We send a link to choose a new one. It works once, for one hour.</p>
         {form.failure && <Notice kind="error">{form.failure}</Notice>}
-        <Field label="Email" error={form.errors.email}>
-          {(id, d) => (
-            <input
-              id={id}
-              type="email"
-              autoComplete="email"
-              required
-              value={form.values.email}
-              aria-describedby={d}
-              onInput={(e) => form.set("email", e.currentTarget.value)}
-            />
-          )}
-        </Field>
+        <TextField form={form} name="email" label="Email" type="email" autoComplete="email" required />
         <button type="submit" disabled={form.pending}>
           {form.pending ? "Sending…" : "Send me a reset link"}
         </button>

@@ -2,7 +2,9 @@
 import { useState } from "preact/hooks";
 import { call, client } from "../api";
 import { makePasskey, passkeysUnavailable } from "../passkeys";
-import { Confirm, ErrorNotice, Field, Notice, when } from "../ui";
+import { DataTable } from "../data-table";
+import { TextField } from "../form-fields";
+import { Confirm, ErrorNotice, Notice, when } from "../ui";
 import { useForm } from "../use-form";
 import { useLoad } from "../use-load";
 
@@ -23,18 +25,7 @@ function RenameForm(props: { passkey: Passkey; done: (renamed: boolean) => void 
   return (
     <form onSubmit={form.onSubmit} class="inline-form">
       {form.failure && <Notice kind="error">{form.failure}</Notice>}
-      <Field label={`New name for “${props.passkey.name}”`} error={form.errors.name}>
-        {(id, d) => (
-          <input
-            id={id}
-            required
-            maxLength={100}
-            value={form.values.name}
-            aria-describedby={d}
-            onInput={(e) => form.set("name", e.currentTarget.value)}
-          />
-        )}
-      </Field>
+      <TextField form={form} name="name" label={`New name for “${props.passkey.name}”`} required maxLength={100} />
       <div class="actions">
         <button type="submit" class="small" disabled={form.pending}>
           {form.pending ? "Saving…" : "Save name"}
@@ -87,71 +78,53 @@ export function PasskeysPanel() {
       <p>Sign in with this device's fingerprint, face or screen lock, or a security key, instead of typing your password.</p>
       {notice && <Notice kind="ok">{notice}</Notice>}
       <ErrorNotice error={removeError ?? list.error} />
-      {list.data === null && !list.error && <p class="loading">Loading passkeys…</p>}
-      {list.data && list.data.passkeys.length === 0 && <p>No passkeys yet.</p>}
-      {list.data && list.data.passkeys.length > 0 && (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Added</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.passkeys.map((p) => (
-              <tr key={p.id}>
-                <td>
-                  {renaming === p.id ? (
-                    <RenameForm
-                      passkey={p}
-                      done={(renamed) => {
-                        setRenaming(null);
-                        if (renamed) list.reload();
-                      }}
-                    />
-                  ) : (
-                    p.name
-                  )}
-                </td>
-                <td>{when(p.createdAt)}</td>
-                <td>{p.lastUsedAt ? when(p.lastUsedAt) : "Never"}</td>
-                <td class="actions">
-                  <button type="button" class="secondary small" aria-label={`Rename passkey ${p.name}`} onClick={() => setRenaming(p.id)}>
-                    Rename
-                  </button>
-                  <button type="button" class="danger small" aria-label={`Remove passkey ${p.name}`} onClick={() => setRemoving(p)}>
-                    Remove
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <DataTable
+        label="Passkeys"
+        columns={["Name", "Added", "Last used", { hidden: "Actions" }]}
+        rows={list.data?.passkeys ?? null}
+        error={list.error}
+        loading="Loading passkeys…"
+        empty="No passkeys yet. Add one below to sign in without typing your password."
+        row={(p) => (
+          <tr key={p.id}>
+            <td>
+              {renaming === p.id ? (
+                <RenameForm
+                  passkey={p}
+                  done={(renamed) => {
+                    setRenaming(null);
+                    if (renamed) list.reload();
+                  }}
+                />
+              ) : (
+                p.name
+              )}
+            </td>
+            <td>{when(p.createdAt)}</td>
+            <td>{p.lastUsedAt ? when(p.lastUsedAt) : "Never"}</td>
+            <td class="actions">
+              <button type="button" class="secondary small" aria-label={`Rename passkey ${p.name}`} onClick={() => setRenaming(p.id)}>
+                Rename
+              </button>
+              <button type="button" class="danger small" aria-label={`Remove passkey ${p.name}`} onClick={() => setRemoving(p)}>
+                Remove
+              </button>
+            </td>
+          </tr>
+        )}
+      />
       {unavailable ? (
         <Notice>{unavailable}</Notice>
       ) : (
         <form onSubmit={add.onSubmit} class="add-passkey">
           {add.failure && <Notice kind="error">{add.failure}</Notice>}
-          <Field
+          <TextField
+            form={add}
+            name="name"
             label="Name for the new passkey (optional)"
             hint="So you can tell them apart, such as “Work laptop” or “Blue security key”."
-            error={add.errors.name}
-          >
-            {(id, d) => (
-              <input
-                id={id}
-                maxLength={100}
-                value={add.values.name}
-                aria-describedby={d}
-                onInput={(e) => add.set("name", e.currentTarget.value)}
-              />
-            )}
-          </Field>
+            maxLength={100}
+          />
           <button type="submit" disabled={add.pending}>
             {add.pending ? "Waiting for your device…" : "Add a passkey"}
           </button>

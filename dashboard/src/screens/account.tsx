@@ -2,6 +2,7 @@
 import { useState } from "preact/hooks";
 import { call, client } from "../api";
 import { session, signOut } from "../session";
+import { DataTable } from "../data-table";
 import { ErrorNotice, Heading, when } from "../ui";
 import { useLoad } from "../use-load";
 import { PasskeysPanel } from "./account-passkeys";
@@ -40,46 +41,36 @@ export function AccountScreen() {
         <h2 id="sessions-title">Sessions</h2>
         <p>Everywhere you are signed in. End any you do not recognise, then change your password.</p>
         <ErrorNotice error={error ?? list.error} />
-        {list.data === null && !list.error && <p class="loading">Loading sessions…</p>}
-        {list.data && (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Browser</th>
-                <th scope="col">From</th>
-                <th scope="col">Signed in</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.sessions.map((x) => (
-                <tr key={x.id}>
-                  <td>
-                    {x.userAgent ?? "Unknown browser"}
-                    {x.current && <strong> (this browser)</strong>}
-                  </td>
-                  <td>{[x.ip, x.country].filter(Boolean).join(", ") || "—"}</td>
-                  <td>{when(x.createdAt)}</td>
-                  <td>{when(x.lastSeenAt)}</td>
-                  <td>
-                    <button
-                      type="button"
-                      class="secondary small"
-                      disabled={ending !== null}
-                      aria-label={x.current ? "Sign out of this browser" : `End session signed in ${when(x.createdAt)}`}
-                      onClick={() => void end(x.id, x.current)}
-                    >
-                      {ending === x.id ? "Ending…" : x.current ? "Sign out" : "End"}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <DataTable
+          label="Sessions"
+          columns={["Browser", "From", "Signed in", "Last used", { hidden: "Actions" }]}
+          rows={list.data?.sessions ?? null}
+          error={list.error}
+          loading="Loading sessions…"
+          empty="You are not signed in anywhere else."
+          row={(x) => (
+            <tr key={x.id}>
+              <td>
+                {x.userAgent ?? "Unknown browser"}
+                {x.current && <strong> (this browser)</strong>}
+              </td>
+              <td>{[x.ip, x.country].filter(Boolean).join(", ") || "—"}</td>
+              <td>{when(x.createdAt)}</td>
+              <td>{when(x.lastSeenAt)}</td>
+              <td>
+                <button
+                  type="button"
+                  class="secondary small"
+                  disabled={ending !== null}
+                  aria-label={x.current ? "Sign out of this browser" : `End session signed in ${when(x.createdAt)}`}
+                  onClick={() => void end(x.id, x.current)}
+                >
+                  {ending === x.id ? "Ending…" : x.current ? "Sign out" : "End"}
+                </button>
+              </td>
+            </tr>
+          )}
+        />
       </section>
     </>
   );

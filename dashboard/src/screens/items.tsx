@@ -191,7 +191,11 @@ export function Items(props: { collectionSlug: string }) {
           </tbody>
         </table>
         {list.data && items.length === 0 && (
-          <p class="empty">{search || status ? "No items match." : "No items yet. Create the first one."}</p>
+          <p class="empty">
+            {search || status
+              ? "No items match. Clear the search or choose All items to see the others."
+              : "No items yet. Choose New item to write the first one; it stays a draft until you publish it."}
+          </p>
         )}
       </div>
       {list.data && <Pager page={list.data.page} totalPages={list.data.totalPages} onPage={setPage} />}

@@ -7,6 +7,7 @@ import { ErrorNotice, Field, Heading, Notice, Pager } from "../ui";
 import { useForm } from "../use-form";
 import { Uploader } from "../media/uploader";
 import { DeleteMedia, matchesFilter } from "../media/library";
+import { CopyIntoLibrary, FocalPicker, ReplaceFile } from "../media/card-actions";
 import { formatBytes } from "../media/upload";
 import { useLoad } from "../use-load";
 
@@ -56,6 +57,7 @@ export function Media() {
   );
 }
 
+/** `onDeleted`: the list is read again (after a delete, a replace or a copy). */
 function MediaCard(props: { m: MediaEntry; siteId: string; onDeleted: () => void }) {
   const { m } = props;
   const form = useForm({ alt: m.alt }, (body) =>
@@ -72,7 +74,7 @@ function MediaCard(props: { m: MediaEntry; siteId: string; onDeleted: () => void
       ) : m.type?.startsWith("video/") || /\.(mp4|webm|mov)(\?|$)/i.test(m.url) ? (
         <video src={m.url} controls aria-label={alt || name} />
       ) : (
-        <img src={m.url} srcset={m.srcset} sizes="200px" alt={alt} loading="lazy" />
+        <FocalPicker m={m} name={name} alt={alt} />
       )}
       <p class="small-text">
         <strong>{name}</strong>
@@ -92,6 +94,11 @@ function MediaCard(props: { m: MediaEntry; siteId: string; onDeleted: () => void
         {form.saved && <Notice kind="ok">Saved.</Notice>}
         <ErrorNotice error={form.error} />
       </form>
+      {m.type ? (
+        <ReplaceFile m={m} name={name} onReplaced={props.onDeleted} />
+      ) : (
+        <CopyIntoLibrary m={m} name={name} onCopied={props.onDeleted} />
+      )}
       <DeleteMedia m={m} name={name} onDeleted={props.onDeleted} />
       <p class="muted small-text">
         {m.usedBy.length === 0 ? "Not used by any item." : "Used by: "}

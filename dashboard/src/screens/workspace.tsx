@@ -8,7 +8,10 @@ import { useState } from "preact/hooks";
 import { ApiFailure, call, client } from "../api";
 import { goSavedWith } from "../router";
 import { refreshSession } from "../session";
+import { DataTable } from "../data-table";
+import { type Options, SelectField, TextField } from "../form-fields";
 import { Copy, ErrorNotice, Field, Heading, Notice, when } from "../ui";
+import { PLAN_NAMES } from "../types";
 import { useForm } from "../use-form";
 import { useLoad } from "../use-load";
 import { operationWords, type SiteName, siteNames } from "../workspace-sites";
@@ -22,6 +25,9 @@ const ROLES: [Role, string][] = [
   ["viewer", "Viewer"],
 ];
 const ROLE_NAME: Record<string, string> = { owner: "Owner", ...Object.fromEntries(ROLES) };
+
+/** "Every site" and each site of the workspace, for a site filter or limit. */
+const siteOptions = (sites: readonly SiteName[]): Options => [["", "Every site"], ...sites.map((s) => [s.id, s.name] as const)];
 
 const refused = (e: unknown) => e instanceof ApiFailure && e.status === 403;
 
@@ -48,7 +54,7 @@ export function Workspace(props: { workspaceId: string }) {
       <ErrorNotice error={ws.error} />
       {ws.data && (
         <p class="muted">
-          Plan: {ws.data.plan}. Sites:{" "}
+          Plan: {PLAN_NAMES[ws.data.plan]}. Sites:{" "}
           {sites.map((s, i) => (
             <span key={s.id}>
               {i > 0 && ", "}
@@ -128,95 +134,67 @@ function Members(props: { id: string; members: MemberList }) {
     <div class="card">
       <h2>Members</h2>
       <ErrorNotice error={members.error ?? failure} />
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Person</th>
-            <th scope="col">Role</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {(members.data ?? []).map((m) => (
-            <tr key={m.accountId}>
-              <td>{m.email}</td>
-              <td>
-                {m.role === "owner" ? (
-                  "Owner"
-                ) : (
-                  <select
-                    aria-label={`Role of ${m.email}`}
-                    value={m.role}
-                    onChange={(e) =>
+      <DataTable
+        label="Members"
+        columns={["Person", "Role", { hidden: "Actions" }]}
+        rows={members.data}
+        error={members.error}
+        loading="Loading members…"
+        empty="No members yet."
+        row={(m) => (
+          <tr key={m.accountId}>
+            <th scope="row">{m.email}</th>
+            <td>
+              {m.role === "owner" ? (
+                "Owner"
+              ) : (
+                <select
+                  aria-label={`Role of ${m.email}`}
+                  value={m.role}
+                  onChange={(e) =>
+                    void act(
+                      call(
+                        client.PATCH("/workspaces/{id}/members/{accountId}", {
+                          params: { path: { id, accountId: m.accountId } },
+                          body: { role: e.currentTarget.value as Role },
+                        }),
+                      ),
+                    )
+                  }
+                >
+                  {ROLES.map(([r, label]) => (
+                    <option key={r} value={r}>
+                      {label}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </td>
+            <td>
+              {m.role !== "owner" && (
+                <button
+                  type="button"
+                  class="secondary small"
+                  onClick={() => {
+                    if (window.confirm(`Remove ${m.email} from this workspace? Their next click is refused.`))
                       void act(
-                        call(
-                          client.PATCH("/workspaces/{id}/members/{accountId}", {
-                            params: { path: { id, accountId: m.accountId } },
-                            body: { role: e.currentTarget.value as Role },
-                          }),
-                        ),
-                      )
-                    }
-                  >
-                    {ROLES.map(([r, label]) => (
-                      <option key={r} value={r}>
-                        {label}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </td>
-              <td>
-                {m.role !== "owner" && (
-                  <button
-                    type="button"
-                    class="secondary small"
-                    onClick={() => {
-                      if (window.confirm(`Remove ${m.email} from this workspace? Their next click is refused.`))
-                        void act(
-                          call(client.DELETE("/workspaces/{id}/members/{accountId}", { params: { path: { id, accountId: m.accountId } } })),
-                        );
-                    }}
-                  >
-                    Remove {m.email}
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+                        call(client.DELETE("/workspaces/{id}/members/{accountId}", { params: { path: { id, accountId: m.accountId } } })),
+                      );
+                  }}
+                >
+                  Remove {m.email}
+                </button>
+              )}
+            </td>
+          </tr>
+        )}
+      />
       <form class="form" onSubmit={invite.onSubmit}>
         <h3>Invite someone</h3>
         <ErrorNotice error={invite.error} />
         <div class="row">
-          <Field label="Email (leave empty for a link to share)" error={invite.errors.email}>
-            {(fid, d) => (
-              <input
-                id={fid}
-                type="email"
-                value={invite.values.email}
-                aria-describedby={d}
-                onInput={(e) => invite.set("email", e.currentTarget.value)}
-              />
-            )}
-          </Field>
-          <Field label="Role" error={invite.errors.role}>
-            {(fid, d) => (
-              <select
-                id={fid}
-                value={invite.values.role}
-                aria-describedby={d}
-                onChange={(e) => invite.set("role", e.currentTarget.value as Role)}
-              >
-                {ROLES.map(([r, label]) => (
-                  <option key={r} value={r}>
-                    {label}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+          <TextField form={invite} name="email" label="Email (leave empty for a link to share)" type="email" />
+          <SelectField form={invite} name="role" label="Role" options={ROLES} />
         </div>
         <button type="submit" disabled={invite.pending}>
           Invite
@@ -290,16 +268,23 @@ function ApiKeys(props: { id: string; sites: SiteName[] }) {
         For scripts: send the key as Authorization: Bearer. Read keys read; full keys change content but never people or keys.
       </p>
       <ErrorNotice error={keys.error} />
-      <ul>
-        {(keys.data ?? []).map((k) => (
-          <li key={k.id}>
-            <strong>{k.name}</strong> ({k.scope}
-            {k.siteId ? `, site ${props.sites.find((s) => s.id === k.siteId)?.name ?? k.siteId}` : ""}) — last used {when(k.lastUsedAt)}
-            {k.revokedAt ? (
-              " — revoked"
-            ) : (
-              <>
-                {" "}
+      <DataTable
+        label="API keys"
+        columns={["Name", "Scope", "Site", "Last used", { hidden: "Actions" }]}
+        rows={keys.data}
+        error={keys.error}
+        loading="Loading API keys…"
+        empty="No API keys yet. Create one below for a script or a build step that reads or changes content."
+        row={(k) => (
+          <tr key={k.id}>
+            <th scope="row">{k.name}</th>
+            <td>{k.scope === "full" ? "Full" : "Read only"}</td>
+            <td>{k.siteId ? (props.sites.find((s) => s.id === k.siteId)?.name ?? k.siteId) : "Every site"}</td>
+            <td>{k.lastUsedAt ? when(k.lastUsedAt) : "Never"}</td>
+            <td>
+              {k.revokedAt ? (
+                "Revoked"
+              ) : (
                 <button
                   type="button"
                   class="secondary small"
@@ -312,47 +297,26 @@ function ApiKeys(props: { id: string; sites: SiteName[] }) {
                 >
                   Revoke {k.name}
                 </button>
-              </>
-            )}
-          </li>
-        ))}
-      </ul>
+              )}
+            </td>
+          </tr>
+        )}
+      />
       <form class="form" onSubmit={create.onSubmit}>
         <h3>New API key</h3>
         <ErrorNotice error={create.error} />
         <div class="row">
-          <Field label="Key name" error={create.errors.name}>
-            {(fid, d) => (
-              <input
-                id={fid}
-                required
-                maxLength={100}
-                value={create.values.name}
-                aria-describedby={d}
-                onInput={(e) => create.set("name", e.currentTarget.value)}
-              />
-            )}
-          </Field>
-          <Field label="Scope">
-            {(fid) => (
-              <select id={fid} value={create.values.scope} onChange={(e) => create.set("scope", e.currentTarget.value as "read" | "full")}>
-                <option value="read">Read only</option>
-                <option value="full">Full dashboard API</option>
-              </select>
-            )}
-          </Field>
-          <Field label="Limit to site">
-            {(fid) => (
-              <select id={fid} value={create.values.siteId} onChange={(e) => create.set("siteId", e.currentTarget.value)}>
-                <option value="">Every site</option>
-                {props.sites.map((s) => (
-                  <option key={s.id} value={s.id}>
-                    {s.name}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+          <TextField form={create} name="name" label="Key name" required maxLength={100} />
+          <SelectField
+            form={create}
+            name="scope"
+            label="Scope"
+            options={[
+              ["read", "Read only"],
+              ["full", "Full dashboard API"],
+            ]}
+          />
+          <SelectField form={create} name="siteId" label="Limit to site" options={siteOptions(props.sites)} />
         </div>
         <button type="submit" disabled={create.pending}>
           Create key
@@ -414,10 +378,9 @@ function Activity(props: { id: string; sites: SiteName[] }) {
               value={filter.siteId}
               onChange={(e) => (setBefore(null), setFilter({ ...filter, siteId: e.currentTarget.value }))}
             >
-              <option value="">Every site</option>
-              {props.sites.map((s) => (
-                <option key={s.id} value={s.id}>
-                  {s.name}
+              {siteOptions(props.sites).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
                 </option>
               ))}
             </select>
@@ -442,26 +405,26 @@ function Activity(props: { id: string; sites: SiteName[] }) {
         </a>
       </p>
       <ErrorNotice error={page.error} />
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Who</th>
-            <th scope="col">What</th>
-            <th scope="col">Target</th>
+      <DataTable
+        label="Activity"
+        columns={["When", "Who", "What", "Target"]}
+        rows={page.data?.entries ?? null}
+        error={page.error}
+        loading="Loading activity…"
+        empty={
+          query.actor || query.siteId || query.kind
+            ? "Nothing matches these filters. Clear a filter to see more."
+            : "No activity yet. Changes to content, people and keys show here, with who made them."
+        }
+        row={(e) => (
+          <tr key={e.id}>
+            <td>{when(e.at)}</td>
+            <td>{e.actor.label}</td>
+            <td>{operationWords(e.operation)}</td>
+            <td>{e.target}</td>
           </tr>
-        </thead>
-        <tbody>
-          {(page.data?.entries ?? []).map((e) => (
-            <tr key={e.id}>
-              <td>{when(e.at)}</td>
-              <td>{e.actor.label}</td>
-              <td>{operationWords(e.operation)}</td>
-              <td>{e.target}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        )}
+      />
       {page.data?.next && (
         <button type="button" class="secondary" onClick={() => setBefore(page.data!.next)}>
           Older activity
@@ -523,18 +486,12 @@ function OwnerZone(props: {
             <p>Invite the person first: only a member can become the Owner.</p>
           ) : (
             <>
-              <Field label="New owner">
-                {(fid) => (
-                  <select id={fid} value={transfer.values.accountId} onChange={(e) => transfer.set("accountId", e.currentTarget.value)}>
-                    <option value="">Choose a member</option>
-                    {others.map((m) => (
-                      <option key={m.accountId} value={m.accountId}>
-                        {m.email} ({ROLE_NAME[m.role]})
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Field>
+              <SelectField
+                form={transfer}
+                name="accountId"
+                label="New owner"
+                options={[["", "Choose a member"], ...others.map((m) => [m.accountId, `${m.email} (${ROLE_NAME[m.role]})`] as const)]}
+              />
               <button type="submit" class="secondary" disabled={!transfer.values.accountId || transfer.pending}>
                 Transfer ownership
               </button>
@@ -550,16 +507,7 @@ function OwnerZone(props: {
             <strong>This cannot be undone.</strong>
           </p>
           <ErrorNotice error={remove.error} />
-          <Field label={`Type “${props.name}” to confirm`}>
-            {(fid) => (
-              <input
-                id={fid}
-                value={remove.values.confirm}
-                autoComplete="off"
-                onInput={(e) => remove.set("confirm", e.currentTarget.value)}
-              />
-            )}
-          </Field>
+          <TextField form={remove} name="confirm" label={`Type “${props.name}” to confirm`} autoComplete="off" />
           <button type="submit" class="danger" disabled={remove.values.confirm !== props.name || remove.pending}>
             {remove.pending ? "Deleting…" : "Delete workspace"}
           </button>

@@ -8,7 +8,8 @@ import { call, client } from "../api";
 import { goSavedWith, href, takeFlash } from "../router";
 import { refreshSession, session } from "../session";
 import { ROLE_NAMES } from "../site-state";
-import { ErrorNotice, explain, Field, Heading, Notice } from "../ui";
+import { TextField } from "../form-fields";
+import { ErrorNotice, explain, Heading, Notice } from "../ui";
 import { useForm } from "../use-form";
 import { useLoad } from "../use-load";
 import { siteNames } from "../workspace-sites";
@@ -81,18 +82,7 @@ function NewSite(props: { workspaceId: string; onMade: () => void }) {
   return (
     <form class="form" onSubmit={form.onSubmit}>
       <ErrorNotice error={form.error} />
-      <Field label="Site name" error={form.errors.name}>
-        {(fid, d) => (
-          <input
-            id={fid}
-            required
-            maxLength={200}
-            value={form.values.name}
-            aria-describedby={d}
-            onInput={(e) => form.set("name", e.currentTarget.value)}
-          />
-        )}
-      </Field>
+      <TextField form={form} name="name" label="Site name" required maxLength={200} />
       <button type="submit" disabled={form.pending}>
         {form.pending ? "Creating…" : "Create site"}
       </button>
@@ -132,7 +122,6 @@ function NewWorkspace(props: { first: boolean }) {
       },
     },
   );
-  const fieldOf = (path: string) => form.errors[path];
   return (
     <form class="card form" onSubmit={form.onSubmit} aria-labelledby="new-workspace-title">
       <h2 id="new-workspace-title">{props.first ? "Create your workspace" : "Create another workspace"}</h2>
@@ -144,30 +133,24 @@ function NewWorkspace(props: { first: boolean }) {
           workspace above.
         </Notice>
       )}
-      <Field label="Workspace name" hint="Your team, company or client, e.g. “Acme Studio”." error={fieldOf("name")}>
-        {(fid, d) => (
-          <input
-            id={fid}
-            required
-            maxLength={200}
-            value={form.values.workspace}
-            aria-describedby={d}
-            onInput={(e) => form.set("workspace", e.currentTarget.value)}
-          />
-        )}
-      </Field>
-      <Field label="First site name" hint="The website whose content you will manage here.">
-        {(fid, d) => (
-          <input
-            id={fid}
-            required
-            maxLength={200}
-            value={form.values.site}
-            aria-describedby={d}
-            onInput={(e) => form.set("site", e.currentTarget.value)}
-          />
-        )}
-      </Field>
+      {/* The workspace's own field problems come back under `name` (the request's field). */}
+      <TextField
+        form={form}
+        name="workspace"
+        label="Workspace name"
+        hint="Your team, company or client, e.g. “Acme Studio”."
+        error={form.errors["name"]}
+        required
+        maxLength={200}
+      />
+      <TextField
+        form={form}
+        name="site"
+        label="First site name"
+        hint="The website whose content you will manage here."
+        required
+        maxLength={200}
+      />
       <button type="submit" disabled={form.pending}>
         {form.pending ? "Creating…" : "Create workspace and site"}
       </button>

@@ -6,7 +6,9 @@
 import { useEffect, useState } from "preact/hooks";
 import { call, client } from "../api";
 import { inSite } from "../site-state";
-import { Confirm, Copy, ErrorNotice, Field, Heading, Notice, when } from "../ui";
+import { DataTable } from "../data-table";
+import { TextField } from "../form-fields";
+import { Confirm, Copy, ErrorNotice, Heading, Notice, when } from "../ui";
 import { useForm } from "../use-form";
 import { useLoad } from "../use-load";
 import type { components } from "../generated/api";
@@ -82,7 +84,9 @@ export function Webhooks() {
       {endpoints.data?.map((e) => (
         <EndpointCard key={e.id} endpoint={e} onChange={endpoints.reload} onSecret={shown} />
       ))}
-      {endpoints.data?.length === 0 && <p>No endpoints yet.</p>}
+      {endpoints.data?.length === 0 && (
+        <p class="empty">No endpoints yet. Add your receiver's https:// address below; its signing secret is shown once when you add it.</p>
+      )}
       <AddEndpoint
         onAdded={(url, value) => {
           shown(url, value);
@@ -110,35 +114,17 @@ function AddEndpoint(props: { onAdded: (url: string, secret: string) => void }) 
     <form class="card form" onSubmit={form.onSubmit}>
       <h2>Add endpoint</h2>
       <ErrorNotice error={form.error} />
-      <Field
+      <TextField
+        form={form}
+        name="url"
         label="Receiver URL"
         hint="https:// address of your receiver. Private and local addresses are refused."
-        error={form.errors.url}
-      >
-        {(id, d) => (
-          <input
-            id={id}
-            type="url"
-            required
-            maxLength={2048}
-            placeholder="https://hooks.example.com/content"
-            value={form.values.url}
-            aria-describedby={d}
-            onInput={(ev) => form.set("url", ev.currentTarget.value)}
-          />
-        )}
-      </Field>
-      <Field label="Description" hint="Optional: what this receiver is for." error={form.errors.description}>
-        {(id, d) => (
-          <input
-            id={id}
-            maxLength={500}
-            value={form.values.description}
-            aria-describedby={d}
-            onInput={(ev) => form.set("description", ev.currentTarget.value)}
-          />
-        )}
-      </Field>
+        type="url"
+        required
+        maxLength={2048}
+        placeholder="https://hooks.example.com/content"
+      />
+      <TextField form={form} name="description" label="Description" hint="Optional: what this receiver is for." maxLength={500} />
       {EVENT_GROUPS.map((g) => (
         <fieldset key={g.legend} class="checks">
           <legend>{g.legend} events</legend>
@@ -256,54 +242,38 @@ function EndpointCard(props: { endpoint: Endpoint; onChange: () => void; onSecre
       </div>
       <h3>Last deliveries</h3>
       <ErrorNotice error={log.error} />
-      {log.data && log.data.deliveries.length === 0 && <p>Nothing sent yet. Send a test event to try the receiver.</p>}
-      {log.data && log.data.deliveries.length > 0 && (
-        <div class="table-wrap">
-          <table aria-label={`Last deliveries to ${e.url}`}>
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">State</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Answer</th>
-                <th scope="col">Duration</th>
-                <th scope="col">Response (first bytes)</th>
-                <th scope="col">Next attempt</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {log.data.deliveries.map((d) => (
-                <tr key={d.eventId}>
-                  <td>
-                    <code>{d.type}</code>
-                    <br />
-                    <small>{when(d.createdAt)}</small>
-                  </td>
-                  <td>{d.state}</td>
-                  <td>{d.attempts}</td>
-                  <td>{d.lastStatus ?? d.lastError ?? "—"}</td>
-                  <td>{d.lastDurationMs === null ? "—" : `${d.lastDurationMs} ms`}</td>
-                  <td>{d.lastResponseHead ? <code class="response-head">{d.lastResponseHead.slice(0, 120)}</code> : "—"}</td>
-                  <td>{d.nextAt ? when(d.nextAt) : "—"}</td>
-                  <td>
-                    <button
-                      type="button"
-                      class="secondary small"
-                      onClick={() => void redeliver(d)}
-                      aria-label={`Redeliver ${d.type} ${d.eventId}`}
-                    >
-                      Redeliver
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        label={`Last deliveries to ${e.url}`}
+        columns={["Event", "State", "Attempts", "Answer", "Duration", "Response (first bytes)", "Next attempt", { hidden: "Actions" }]}
+        rows={log.data?.deliveries ?? null}
+        error={log.error}
+        empty="Nothing sent yet. Send a test event to try the receiver."
+        row={(d) => (
+          <tr key={d.eventId}>
+            <td>
+              <code>{d.type}</code>
+              <br />
+              <small>{when(d.createdAt)}</small>
+            </td>
+            <td>{d.state}</td>
+            <td>{d.attempts}</td>
+            <td>{d.lastStatus ?? d.lastError ?? "—"}</td>
+            <td>{d.lastDurationMs === null ? "—" : `${d.lastDurationMs} ms`}</td>
+            <td>{d.lastResponseHead ? <code class="response-head">{d.lastResponseHead.slice(0, 120)}</code> : "—"}</td>
+            <td>{d.nextAt ? when(d.nextAt) : "—"}</td>
+            <td>
+              <button
+                type="button"
+                class="secondary small"
+                onClick={() => void redeliver(d)}
+                aria-label={`Redeliver ${d.type} ${d.eventId}`}
+              >
+                Redeliver
+              </button>
+            </td>
+          </tr>
+        )}
+      />
       <button type="button" class="secondary small" onClick={() => setN((x) => x + 1)} aria-label={`Refresh deliveries of ${e.url}`}>
         Refresh deliveries
       </button>

@@ -41,6 +41,8 @@ export type Op =
   | { op: "unset"; name: string }
   | { op: "text"; value: string }
   | { op: "html"; value: string }
+  /** One declaration of the element's `style`, the rest of it kept (see `withStyle`). */
+  | { op: "style"; property: string; value: string }
   | { op: "remove" };
 
 /** What an element asks for, read once from its attributes. */
@@ -155,6 +157,8 @@ function fieldOps(tag: string, value: unknown, type: string | undefined, format:
     const ops: Op[] = [{ op: "set", name: "src", value: value.url }];
     ops.push(value.srcset ? { op: "set", name: "srcset", value: value.srcset } : { op: "unset", name: "srcset" });
     ops.push({ op: "set", name: "alt", value: value.alt ?? "" });
+    const position = focalPosition(value.focal);
+    if (position) ops.push({ op: "style", property: "object-position", value: position });
     return ops;
   }
   if (MEDIA_TAGS.has(tag) && (type === "video" || type === "image" || isMedia(value))) {
@@ -169,6 +173,28 @@ function fieldOps(tag: string, value: unknown, type: string | undefined, format:
 }
 
 const MEDIA_TAGS = new Set(["video", "audio", "source"]);
+
+/** A focal point as CSS `object-position` (`30% 70%`); only numbers in 0–1 make one, so nothing else reaches the style. */
+function focalPosition(focal: unknown): string | null {
+  if (typeof focal !== "object" || focal === null) return null;
+  const { x, y } = focal as { x?: unknown; y?: unknown };
+  const ok = (n: unknown): n is number => typeof n === "number" && n >= 0 && n <= 1;
+  if (!ok(x) || !ok(y)) return null;
+  const pct = (n: number) => `${Math.round(n * 1000) / 10}%`;
+  return `${pct(x)} ${pct(y)}`;
+}
+
+/**
+ * A `style` attribute's text with one declaration set: any earlier declaration of `property` goes,
+ * the template's others stay as written. `style` is the attribute's source text (or null).
+ */
+export function withStyle(style: string | null, property: string, value: string): string {
+  const kept = (style ?? "")
+    .split(";")
+    .map((d) => d.trim())
+    .filter((d) => d !== "" && d.slice(0, d.indexOf(":")).trim().toLowerCase() !== property);
+  return [...kept, `${property}: ${value}`].join("; ");
+}
 
 /** The item page path: the list's base path (always ending in `/`) plus the slug. */
 export function itemPath(base: string, slug: string): string {

@@ -8,6 +8,8 @@ export interface BindableMedia {
   url: string;
   srcset?: string;
   alt?: string;
+  /** 0–1 across and down: bound images keep this point in view (`object-position`). */
+  focal?: { x: number; y: number };
 }
 
 export interface BindableItem {

@@ -1,0 +1,42 @@
+/**
+ * Writing again the items that show a media entry, when the entry changes under them (detached
+ * on delete, repointed to a copy in the library, its file replaced): each item's data through
+ * the items repository (so it gets a revision with `note`), and its kept public JSON. Call
+ * inside a transaction; answers whether a published item changed (the caller retires the cache).
+ */
+import type { SiteContext } from "../context";
+import type { SiteAccess } from "../access/site-access";
+import type { MediaUse } from "../content/media-library";
+import type { ItemData } from "../content/item-data";
+import { keepPublicData } from "../reads/public-items";
+import { searchTextOf } from "../content/search-text";
+import { dataByIds, updateItemContent } from "../storage/items-table";
+
+export function rewriteUses(
+  s: SiteContext,
+  a: SiteAccess,
+  uses: readonly MediaUse[],
+  change: (data: ItemData, field: string) => void,
+  note: string,
+): { published: boolean } {
+  const byId = new Map(s.collections().map((c) => [c.id, c]));
+  const fieldsByItem = new Map<string, string[]>();
+  for (const u of uses) fieldsByItem.set(u.itemId, [...(fieldsByItem.get(u.itemId) ?? []), u.field]);
+  const slugOf = new Map(uses.map((u) => [u.itemId, u.slug]));
+  const now = new Date().toISOString();
+  let published = false;
+  for (const [itemId, fields] of fieldsByItem) {
+    const r = dataByIds(s.sql, [itemId])[0];
+    if (!r) continue;
+    const c = byId.get(r.collection_id)!;
+    const data = JSON.parse(r.data) as ItemData;
+    for (const f of fields) change(data, f);
+    const updated = updateItemContent(s.sql, r.seq, slugOf.get(itemId)!, JSON.stringify(data), searchTextOf(c.fields, data), now, {
+      actor: a.grant.actor,
+      note,
+    });
+    keepPublicData(s.sql, c, r.seq, data);
+    if (updated.status === "published") published = true;
+  }
+  return { published };
+}
