@@ -5,7 +5,6 @@
  * runs the import on its alarm. Both sides take these shapes from here.
  */
 import type { Field } from "./fields";
-import type { ErrorCode } from "./errors";
 
 export const IMPORT_LIMITS = {
   /** A CSV file or a site export (streamed, parsed a record at a time). */
@@ -118,5 +117,6 @@ export type ImportCall =
   | { op: "finish"; id: string; fileBytes: number }
   | { op: "abort"; id: string };
 
-export type ImportRefused = { error: { code: ErrorCode; message: string; details?: unknown } };
+/** A refusal answered as data across RPC: the same shape as the media calls'. */
+export type { Refused as ImportRefused } from "./media-calls";
 export type ImportAnswer = { import: ImportView } | { id: string } | { done: true };

@@ -8,7 +8,7 @@
 import { ApiError } from "../../../src/contract/errors";
 import type { ColumnMapping, ImportProblem } from "../../../src/contract/imports";
 import type { Field } from "../../../src/contract/fields";
-import { isSlug, SLUG_RULE } from "../../../src/shared/slug";
+import { isSlug, slugify as slugFrom, SLUG_RULE } from "../../../src/shared/slug";
 import { titleFieldOf } from "../../../src/contract/item-title";
 import { type ItemData, validateItemData } from "../content/item-data";
 import { mediaExists, readMedia, type MediaRow } from "../content/media";
@@ -46,17 +46,6 @@ export interface PlanContext {
   collections: readonly Collection[];
   /** Media ids a site import brings (inserted when it starts), valid in its dry run. */
   knownMedia?: ReadonlySet<string>;
-}
-
-export function slugFrom(text: string): string {
-  return text
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 128)
-    .replace(/-+$/, "");
 }
 
 const clipValue = (v: string): string => (v.length > 200 ? `${v.slice(0, 200)}…` : v);
