@@ -58,9 +58,13 @@ import { SEARCH_GENERATIONS, searchVersionOf } from "../src/contract/cache-versi
 
 /** Where the search generation is kept (the object's key-value storage, beside the migrations' own key). */
 const SEARCH_GENERATION_KEY = "searchGeneration";
-import { deliveryJob, scheduleDeliveries, WEBHOOKS_JOB } from "./site/webhooks/deliver";
+import { deliveryJob, pruneJob, scheduleDeliveries, WEBHOOKS_JOB, WEBHOOKS_PRUNE_JOB } from "./site/webhooks/deliver";
 import type { webhookRoutes } from "./site/webhooks/routes";
 import type { transferRoutes } from "./site/transfer/routes";
+import type { importRoutes } from "./site/imports/routes";
+import type { importJob } from "./site/imports/job";
+import { IMPORT_JOB, importFailed, IMPORTS_PRUNE_JOB, pruneImports } from "./site/imports/store";
+import type { ImportCall } from "../src/contract/imports";
 import type { previewLinkRoutes } from "./site/preview/routes";
 
 export interface SiteMeta {
@@ -121,6 +125,9 @@ export class Site extends DurableObject<Env> {
   #history: ReturnType<typeof historyRoutes> | null = null;
   #webhooks: ReturnType<typeof webhookRoutes> | null = null;
   #transfer: ReturnType<typeof transferRoutes> | null = null;
+  #imports: ReturnType<typeof importRoutes> | null = null;
+  // The import job's code (csv, mapping and schema checks) loads on its first run, never for a read.
+  #importJob: ReturnType<typeof importJob> | null = null;
   #previewLinks: ReturnType<typeof previewLinkRoutes> | null = null;
   #public: ReturnType<typeof publicRoutes>;
   #ssr: ReturnType<typeof ssrRoutes>;
@@ -178,6 +185,22 @@ export class Site extends DurableObject<Env> {
       [SCHEDULE_JOB]: scheduleJobHandler(context),
       // Outbound webhooks: due deliveries of the events the triggers wrote (site/webhooks/).
       [WEBHOOKS_JOB]: deliveryJob(context),
+      // Daily: the delivery log's rows older than 30 days (site/webhooks/deliveries.ts).
+      [WEBHOOKS_PRUNE_JOB]: pruneJob(this.#sql),
+      // Imports: the dry run, the write and the link pass of one import, a slice of rows at a time (site/imports/job.ts).
+      [IMPORT_JOB]: {
+        run: async (id) => (this.#importJob ??= (await import("./site/imports/job")).importJob(context)).run(id),
+        maxAttempts: 5,
+        backoffMs: (attempt) => 5_000 * attempt,
+        failed: (id, error) => importFailed(this.#sql, id, error),
+      },
+      // Daily: staged rows of imports that ended a week ago (site/imports/store.ts).
+      [IMPORTS_PRUNE_JOB]: {
+        run: () => {
+          pruneImports(this.#sql, Date.now());
+          return { next: Date.now() + 86_400_000 };
+        },
+      },
       [PUBLIC_REBUILD_JOB]: this.#publicRebuild.job(context.collections),
       [SEO_DOCUMENTS_JOB]: {
         // No cache version bump: while this job was queued the documents were served with
@@ -211,6 +234,8 @@ export class Site extends DurableObject<Env> {
       if (!pendingJob(this.#sql, AUDIT_PRUNE_JOB, "all")) scheduleJob(ctx.storage, AUDIT_PRUNE_JOB, "all", Date.now() + 86_400_000);
       if (!pendingJob(this.#sql, MEDIA_SWEEP_JOB, "all")) scheduleJob(ctx.storage, MEDIA_SWEEP_JOB, "all", Date.now() + SWEEP_EVERY_MS);
       if (!pendingJob(this.#sql, REVISIONS_PRUNE_JOB, "all")) scheduleJob(ctx.storage, REVISIONS_PRUNE_JOB, "all", Date.now() + 86_400_000);
+      if (!pendingJob(this.#sql, WEBHOOKS_PRUNE_JOB, "all")) scheduleJob(ctx.storage, WEBHOOKS_PRUNE_JOB, "all", Date.now() + 86_400_000);
+      if (!pendingJob(this.#sql, IMPORTS_PRUNE_JOB, "all")) scheduleJob(ctx.storage, IMPORTS_PRUNE_JOB, "all", Date.now() + 86_400_000);
       // The schedule's job follows the items table (the truth), whatever a restart left.
       armSchedule(ctx.storage);
     });
@@ -398,10 +423,12 @@ export class Site extends DurableObject<Env> {
     this.#history ??= (await import("./site/history/routes")).historyRoutes(this.#context);
     this.#webhooks ??= (await import("./site/webhooks/routes")).webhookRoutes(this.#context);
     this.#transfer ??= (await import("./site/transfer/routes")).transferRoutes(this.#context);
+    this.#imports ??= (await import("./site/imports/routes")).importRoutes(this.#context);
     this.#previewLinks ??= (await import("./site/preview/routes")).previewLinkRoutes(this.#context);
     const response = ((await this.#ssr.fetch(request, access)) ??
       (await this.#webhooks.fetch(request, access)) ??
       (await this.#transfer.fetch(request, access)) ??
+      (await this.#imports.fetch(request, access)) ??
       (await this.#dashboard.fetch(request, access)) ??
       (await this.#history.fetch(request, access)) ??
       (await this.#previewLinks.fetch(request, access))) as Response | undefined;
@@ -471,6 +498,26 @@ export class Site extends DurableObject<Env> {
       if (!caller) throw new ApiError("unauthorized", "Missing or wrong site admin key, or the dashboard session has ended.");
       // Awaited here, so a refusal of the workspace's storage is answered as data too.
       return await mediaCall(this.#context, siteAccess(this.#site, request, caller.principal, caller.client), call);
+    } catch (err) {
+      return refusal(err);
+    }
+  }
+
+  /**
+   * One step of an import upload the front Worker parses (src/routes/imports.ts), with the
+   * caller's headers and the upload's path: checked as that dashboard request is, every step.
+   */
+  async importUpload(headers: [string, string][], path: string, call: ImportCall): Promise<unknown> {
+    try {
+      if (!this.#site) throw new ApiError("not_found", "No such site.");
+      const request = new Request(`https://site.internal${path}`, { method: "POST", headers });
+      const caller = await this.#caller(request);
+      if (!caller) throw new ApiError("unauthorized", "Missing or wrong site admin key, or the dashboard session has ended.");
+      const access = siteAccess(this.#site, request, caller.principal, caller.client);
+      if (access.entry.id !== "createImport" && access.entry.id !== "createSiteImport")
+        throw new ApiError("not_found", "No such endpoint.");
+      const { importCall } = await import("./site/imports/calls");
+      return importCall(this.#context, access, call);
     } catch (err) {
       return refusal(err);
     }

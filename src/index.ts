@@ -19,6 +19,7 @@ import { requestTarget, withFrontHeaders } from "./http/response-headers";
 import { contentRefusal, dashboardRefusal } from "./routes/refusals";
 import { rawTarget } from "./http/raw-target";
 import { MEDIA_LIMITS } from "./contract/limits";
+import { IMPORT_LIMITS } from "./contract/imports";
 import { parseMediaPath } from "./media/urls";
 
 type Args = [Env, ExecutionContext];
@@ -33,6 +34,7 @@ const passkeys = () => import("./routes/passkeys");
 const invitations = () => import("./routes/invitations");
 const mediaUpload = () => import("./routes/media-upload");
 const mediaServe = () => import("./routes/media-serve");
+const imports = () => import("./routes/imports");
 const preview = () => import("./routes/preview");
 
 async function siteIdParam(env: Env, raw: string | undefined): Promise<string> {
@@ -103,6 +105,11 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
     if (!target?.siteId) throw new ApiError("not_found", "No such media file.");
     return (await mediaServe()).serveMedia(req, env, ctx, target.siteId, target);
   })
+  // Import files are parsed here, a record at a time; the site object gets batches of parsed rows.
+  .post("/sites/:siteId/collections/:slug/imports", async (req, env) =>
+    (await imports()).uploadImport(req, env, req.params.siteId, decodeURIComponent(req.params.slug ?? "")),
+  )
+  .post("/sites/:siteId/imports", async (req, env) => (await imports()).uploadImport(req, env, req.params.siteId, null))
   .all("/sites/:siteId", async (req, env) => (await dashboard()).siteDashboard(req, env, req.params.siteId))
   .all("/sites/:siteId/*", async (req, env) => (await dashboard()).siteDashboard(req, env, req.params.siteId));
 
@@ -174,11 +181,18 @@ function uploadLimits(env: Env): BodyLimits {
   return { maxBytes: MEDIA_LIMITS.requestBytes, idleMs: bodyLimits(env).idleMs, totalMs: MEDIA_LIMITS.uploadTotalMs };
 }
 
+/** An import file may be up to IMPORT_LIMITS.bytes and take minutes to arrive. */
+const IMPORT_PATH = /^\/sites\/[^/]+(?:\/collections\/[^/]+)?\/imports$/;
+function importLimits(env: Env): BodyLimits {
+  return { maxBytes: IMPORT_LIMITS.bytes, idleMs: bodyLimits(env).idleMs, totalMs: IMPORT_LIMITS.uploadTotalMs };
+}
+
 async function answer(request: Request, env: Env, ctx: ExecutionContext, url: URL): Promise<Response> {
   const isHead = request.method === "HEAD";
   const upload =
     (request.method === "POST" && UPLOAD_PATH.test(url.pathname)) || (request.method === "PUT" && REPLACE_PATH.test(url.pathname));
-  const guard = new BodyGuard(request, upload ? uploadLimits(env) : bodyLimits(env));
+  const importing = request.method === "POST" && IMPORT_PATH.test(url.pathname);
+  const guard = new BodyGuard(request, upload ? uploadLimits(env) : importing ? importLimits(env) : bodyLimits(env));
   const req = isHead ? new Request(request, { method: "GET" }) : guard.request;
   let response: Response;
   try {

@@ -8,7 +8,7 @@ import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { listPage } from "./fixtures/blog-pages";
-import { type CallOptions, type TestSite, ORIGIN, OPERATOR, addItem, call, callJson, newBlog } from "./helpers";
+import { type CallOptions, type TestSite, ORIGIN, OPERATOR, addItem, call, callJson, newBlog, newSite } from "./helpers";
 import { settleIndex } from "./search-helpers";
 import { proveOwnership, view } from "./hostname-helpers";
 import { capture as putCapture, publishedPost, putPage, signedHeaders } from "./ssr-helpers";
@@ -18,6 +18,7 @@ import { fragmentToken, PASSWORD } from "./helpers/accounts";
 import { SoftAuthenticator } from "./helpers/soft-authenticator";
 import { mediaFile } from "./fixtures/media-files";
 import { SERVICE_TOKEN_HEADER } from "../src/contract/headers";
+import { until as importUntil } from "./import/helpers";
 
 const seen = new Set<string>();
 
@@ -869,6 +870,84 @@ describe("the API answers exactly as openapi.json describes", () => {
     await hit("deleteWebhookEndpoint", "DELETE", E, { auth });
     await hit("exportCollectionCsv", "GET", `/sites/${site.id}/collections/posts/export.csv`, { auth });
     await hit("exportSite", "GET", `/sites/${site.id}/export.json`, { auth });
+  });
+
+  it("describes imports", async () => {
+    const site = await newBlog("pro");
+    const auth = site.adminKey;
+    const post = (siteId: string, key: string, path: string, body: string | ReadableStream<Uint8Array>, type: string, length?: number) =>
+      new Request(`${ORIGIN}/sites/${siteId}${path}`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${key}`,
+          "content-type": type,
+          ...(length !== undefined ? { "content-length": String(length) } : {}),
+        },
+        body,
+      });
+    const raw = (path: string, body: string | ReadableStream<Uint8Array>, type = "text/csv", length?: number) =>
+      post(site.id, auth, path, body, type, length);
+    // A body that stops arriving: cut after the idle limit (2 s here).
+    const stalled = () =>
+      new ReadableStream<Uint8Array>({
+        pull(c) {
+          c.enqueue(new TextEncoder().encode("Name,Slug\n"));
+          return new Promise(() => undefined);
+        },
+      });
+    const csv = "Name,Slug,Views\nHello,hello-import,3\nBad,bad-import,x\n";
+    const made = await hitRequest("createImport", raw("/collections/posts/imports?name=a.csv", csv));
+    expect(made.status).toBe(201);
+    const id = (made.body.import as { id: string }).id;
+    const mapping = (made.body.import as { mapping: unknown[] }).mapping;
+    await hitRequest("createImport", raw("/collections/posts/imports", "Name,Slug\n"));
+    await hitRequest("createImport", raw("/collections/nope/imports", csv));
+    await hitRequest("createImport", raw("/collections/posts/imports", stalled(), "text/csv", 60 * 1024 * 1024));
+    await hitRequest("createImport", raw("/collections/posts/imports", stalled(), "text/csv", 5000));
+    const I = `/sites/${site.id}/imports`;
+    await hit("listImports", "GET", I, { auth });
+    await hit("getImport", "GET", `${I}/${id}`, { auth });
+    await hit("getImport", "GET", `${I}/imp_nope`, { auth });
+    await hit("startImport", "POST", `${I}/${id}/start`, { auth });
+    await hit("startImport", "POST", `${I}/imp_nope/start`, { auth });
+    await hit("setImportMapping", "PUT", `${I}/${id}/mapping`, { auth, body: { columns: [{ column: "Nope", use: "ignore" }] } });
+    await hit("setImportMapping", "PUT", `${I}/imp_nope/mapping`, { auth, body: { columns: mapping } });
+    await hit("setImportMapping", "PUT", `${I}/${id}/mapping`, { auth, body: "x", headers: { "content-type": "text/plain" } });
+    await hit("setImportMapping", "PUT", `${I}/${id}/mapping`, { auth, body: { columns: mapping } });
+    await importUntil(site, id, ["checked"]);
+    await hit("listImportRows", "GET", `${I}/${id}/rows?outcome=error`, { auth });
+    await hit("listImportRows", "GET", `${I}/${id}/rows?outcome=nope`, { auth });
+    await hit("listImportRows", "GET", `${I}/imp_nope/rows`, { auth });
+    await hit("startImport", "POST", `${I}/${id}/start`, { auth });
+    await importUntil(site, id, ["done"]);
+    await hit("setImportMapping", "PUT", `${I}/${id}/mapping`, { auth, body: { columns: mapping } });
+    await hit("getImportReport", "GET", `${I}/${id}/report.csv`, { auth });
+    await hit("getImportReport", "GET", `${I}/imp_nope/report.csv`, { auth });
+    await hit("cancelImport", "POST", `${I}/${id}/cancel`, { auth });
+    await hit("cancelImport", "POST", `${I}/imp_nope/cancel`, { auth });
+    await hit("deleteImport", "DELETE", `${I}/${id}`, { auth });
+    await hit("deleteImport", "DELETE", `${I}/${id}`, { auth });
+    // A larger file's dry run is still running right after it starts: it cannot be deleted, only cancelled.
+    const rows = Array.from({ length: 3000 }, (_, i) => `P ${i},p-${i},${i}`).join("\n");
+    const big = await hitRequest("createImport", raw("/collections/posts/imports", `Name,Slug,Views\n${rows}\n`));
+    const bigId = (big.body.import as { id: string; mapping: unknown[] }).id;
+    await hit("setImportMapping", "PUT", `${I}/${bigId}/mapping`, {
+      auth,
+      body: { columns: (big.body.import as { mapping: unknown[] }).mapping },
+    });
+    await hit("deleteImport", "DELETE", `${I}/${bigId}`, { auth });
+    await hit("cancelImport", "POST", `${I}/${bigId}/cancel`, { auth });
+    // A site export goes into an empty site only.
+    const exported = await (await call("GET", `/sites/${site.id}/export.json`, { auth })).text();
+    const empty = await newSite("pro");
+    const into = (body: string | ReadableStream<Uint8Array>, length?: number) =>
+      post(empty.id, empty.adminKey, "/imports?name=site.json", body, "application/json", length);
+    await hitRequest("createSiteImport", into("{}\n"));
+    await hitRequest("createSiteImport", into(stalled(), 60 * 1024 * 1024));
+    await hitRequest("createSiteImport", into(stalled(), 5000));
+    await hitRequest("createSiteImport", post(UNKNOWN_SITE, OPERATOR, "/imports", exported, "application/json"));
+    expect((await hitRequest("createSiteImport", into(exported))).status).toBe(201);
+    await hitRequest("createSiteImport", raw("/imports", exported, "application/json"));
   });
 
   it("describes the service's own documents", async () => {

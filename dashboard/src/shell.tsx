@@ -17,6 +17,7 @@ import { Search } from "./screens/search";
 import { SeoEngine } from "./screens/seo-engine";
 import { Workspace } from "./screens/workspace";
 import { Webhooks } from "./webhooks/webhooks-screen";
+import { ImportScreen } from "./import/import-screen";
 import { Workspaces } from "./screens/workspaces";
 import { pendingInvite } from "./pending-invite";
 import { can, loadSite, site, siteError } from "./site-state";
@@ -154,7 +155,8 @@ export function Shell(props: { session: Session; path: string[] }) {
 }
 
 /** Items and the collection editor live under "Collections" in the navigation. */
-const screenOf = (screen: string | undefined) => (screen === "items" || screen === "collection" ? "collections" : screen);
+const screenOf = (screen: string | undefined) =>
+  screen === "items" || screen === "collection" || screen === "import" ? "collections" : screen;
 
 function Screen(props: { screen: string | undefined; rest: string[] }) {
   const [a, b] = props.rest;
@@ -165,6 +167,8 @@ function Screen(props: { screen: string | undefined; rest: string[] }) {
       return <CollectionEditor slug={a === "new" ? null : (a ?? null)} />;
     case "items":
       return b ? <ItemEditor collectionSlug={a!} itemId={b === "new" ? null : b} /> : <Items collectionSlug={a!} />;
+    case "import":
+      return <ImportScreen collectionSlug={a!} importId={b ?? null} />;
     case "media":
       return <Media />;
     case "integrate":

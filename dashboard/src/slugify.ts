@@ -1,14 +1,4 @@
-/** A slug the API accepts (a-z, 0-9, single hyphens), from any title. */
-export function slugify(text: string): string {
-  return text
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 128)
-    .replace(/-+$/, "");
-}
+export { slugify } from "../../src/shared/slug";
 
 /** A field key the API accepts: a letter, then letters, digits or `_`. */
 export function fieldKeyOf(label: string): string {

@@ -1,9 +1,13 @@
-// Outbound webhooks and exports (issue 28): deliveries per second from one site object to a local
-// receiver that answers 204 at once (the site sends 6 at a time, each signed), and rows per second
-// of a collection's CSV export and of the whole site's JSON export, streamed from the object.
-// The built Worker on plain workerd (scripts/workerd-host.mjs). Run: `node scripts/bench/transfer.mjs`.
+// Outbound webhooks, exports and imports (issue 28): deliveries per second from one site object to
+// a local receiver that answers 204 at once (the site sends 6 at a time, each signed); rows per
+// second of a collection's CSV export and of the whole site's JSON export, streamed from the
+// object; rows per second of a CSV import (10,000 rows of ~2 KB: upload, dry run, write), and the
+// p50/p99 of public reads of the same site (each a miss, so the object answers) with and without
+// the import running (goal: p99 within 2x).
+// The built Worker on plain workerd (scripts/workerd-host.mjs). Run: `node scripts/bench/transfer.mjs`
+// (BENCH_WEBHOOKS, BENCH_EXPORT_ROWS, BENCH_IMPORT_ROWS change the sizes).
 import { createServer } from "node:http";
-import { api, must } from "../lib.mjs";
+import { api, must, percentile } from "../lib.mjs";
 import { buildWorker, startWorkerd } from "../workerd-host.mjs";
 
 // BENCH_ONLY runs one part of `npm run bench` (api.mjs, media.mjs): not this one.
@@ -11,6 +15,8 @@ if (process.env.BENCH_ONLY) process.exit(0);
 
 const DELIVERIES = Number(process.env.BENCH_WEBHOOKS ?? 2000);
 const EXPORT_ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 10000);
+const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 10000);
+const READERS = 4;
 const operator = "bench-operator";
 
 let received = 0;
@@ -86,10 +92,91 @@ try {
     rows.push([`${label} (${EXPORT_ROWS} rows, ${(bytes / 1e6).toFixed(1)} MB)`, EXPORT_ROWS / secs, "rows/s", secs]);
   }
 
-  console.log("\nOutbound webhooks and exports (one site object on workerd)\n");
+  // Import: IMPORT_ROWS rows of ~2 KB into a site that also answers public reads.
+  const { site: target } = await must(api(base, "POST", "/sites", operator, { name: "Import", plan: "pro" }), "site");
+  await must(api(base, "PUT", `/sites/${target.id}/collections/posts`, target.adminKey, { fields }), "collection");
+  await seed(base, target, 3000, "r");
+  const csv = ["Name,Slug,Body,Draft"];
+  for (let i = 0; i < IMPORT_ROWS; i++) csv.push(`"Post ${i}, ""quoted""",post-${i},"<p>${"lorem ipsum ".repeat(165)}${i}</p>",false`);
+  const file = `${csv.join("\r\n")}\r\n`;
+  // Readers: each read a different item (a miss: the object answers), READERS at once.
+  const readLoop = (from, to, keepGoing) => {
+    const times = [];
+    let next = from;
+    const one = async () => {
+      while (keepGoing() && next < to) {
+        const slug = `r-${next++}`;
+        const r0 = performance.now();
+        const res = await fetch(`${base}/v1/${target.token}/collections/posts/items/${slug}`);
+        await res.arrayBuffer();
+        if (res.status !== 200) throw new Error(`read ${slug}: ${res.status}`);
+        times.push(performance.now() - r0);
+      }
+    };
+    return Promise.all(Array.from({ length: READERS }, one)).then(() => times.sort((a, b) => a - b));
+  };
+  const alone = await readLoop(0, 1000, () => true);
+  const u0 = performance.now();
+  const up = await fetch(`${base}/sites/${target.id}/collections/posts/imports?name=bench.csv`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${target.adminKey}`, "content-type": "text/csv" },
+    body: file,
+  });
+  const uploaded = await up.json();
+  if (up.status !== 201) throw new Error(`import upload: ${up.status} ${JSON.stringify(uploaded)}`);
+  const importId = uploaded.import.id;
+  const uploadSecs = (performance.now() - u0) / 1000;
+  const state = async () => (await must(api(base, "GET", `/sites/${target.id}/imports/${importId}`, target.adminKey), "import")).import;
+  const waitFor = async (states) => {
+    for (;;) {
+      const s = await state();
+      if (states.includes(s.state)) return s;
+      if (s.state === "failed") throw new Error(`import failed: ${s.failure}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  const c0 = performance.now();
+  await must(
+    api(base, "PUT", `/sites/${target.id}/imports/${importId}/mapping`, target.adminKey, { columns: uploaded.import.mapping }),
+    "mapping",
+  );
+  await waitFor(["checked"]);
+  const checkSecs = (performance.now() - c0) / 1000;
+  const w0 = performance.now();
+  await must(api(base, "POST", `/sites/${target.id}/imports/${importId}/start`, target.adminKey), "start");
+  let importing = true;
+  const during = readLoop(1000, 3000, () => importing);
+  const end = await waitFor(["done"]);
+  importing = false;
+  const writeSecs = (performance.now() - w0) / 1000;
+  const duringTimes = await during;
+  if (end.done.created !== IMPORT_ROWS) throw new Error(`import created ${end.done.created} of ${IMPORT_ROWS}`);
+  const mb = (file.length / 1e6).toFixed(1);
+  rows.push([`CSV import: upload and parse (${IMPORT_ROWS} rows, ${mb} MB)`, IMPORT_ROWS / uploadSecs, "rows/s", uploadSecs]);
+  rows.push([`CSV import: dry run (${IMPORT_ROWS} rows)`, IMPORT_ROWS / checkSecs, "rows/s", checkSecs]);
+  rows.push([`CSV import: write, with revisions (${IMPORT_ROWS} rows)`, IMPORT_ROWS / writeSecs, "rows/s (goal ≥ 500)", writeSecs]);
+  rows.push([
+    `CSV import: all three (${IMPORT_ROWS} rows)`,
+    IMPORT_ROWS / (uploadSecs + checkSecs + writeSecs),
+    "rows/s",
+    uploadSecs + checkSecs + writeSecs,
+  ]);
+  const ms = (t, p) => percentile(t, p).toFixed(1);
+  const reads = [
+    ["public item reads, no import", alone],
+    ["public item reads during the import's write", duringTimes],
+  ];
+
+  console.log("\nOutbound webhooks, exports and imports (one site object on workerd)\n");
   console.log("| what | rate | unit | wall s |");
   console.log("| --- | --- | --- | --- |");
   for (const [what, rate, unit, secs] of rows) console.log(`| ${what} | ${Math.round(rate)} | ${unit} | ${secs.toFixed(1)} |`);
+  console.log(`\nReads of the same site (${READERS} at once, each a different item, so the object answers)\n`);
+  console.log("| reads | n | p50 ms | p99 ms |");
+  console.log("| --- | --- | --- | --- |");
+  for (const [what, t] of reads) console.log(`| ${what} | ${t.length} | ${ms(t, 50)} | ${ms(t, 99)} |`);
+  const ratio = percentile(duringTimes, 99) / percentile(alone, 99);
+  console.log(`\np99 during / p99 alone: ${ratio.toFixed(2)} (goal ≤ 2)`);
 } finally {
   await host.dispose();
   receiver.close();

@@ -50,6 +50,18 @@ export const ACCESS: readonly AccessEntry[] = [
   // Exports (site/transfer/): a collection's CSV to whoever may read the site; the whole site to its administrators
   { id: "exportCollectionCsv", method: "get", path: `${S}/collections/{slug}/export.csv`, kind: "Export", access: m("site.read") },
   { id: "exportSite", method: "get", path: `${S}/export.json`, kind: "Export", access: m("site.settings") },
+  // Imports (site/imports/): a collection's file by whoever may create, edit and publish any item (Editor and
+  // up; a mapping that adds fields also needs collections.manage, checked by the site); a whole site by its administrators
+  { id: "createImport", method: "post", path: `${S}/collections/{slug}/imports`, kind: "Import", access: m("items.publish.any") },
+  { id: "createSiteImport", method: "post", path: `${S}/imports`, kind: "Import", access: m("site.settings") },
+  { id: "listImports", method: "get", path: `${S}/imports`, kind: "Import", access: m("items.publish.any") },
+  { id: "getImport", method: "get", path: `${S}/imports/{importId}`, kind: "Import", access: m("items.publish.any") },
+  { id: "setImportMapping", method: "put", path: `${S}/imports/{importId}/mapping`, kind: "Import", access: m("items.publish.any") },
+  { id: "startImport", method: "post", path: `${S}/imports/{importId}/start`, kind: "Import", access: m("items.publish.any") },
+  { id: "cancelImport", method: "post", path: `${S}/imports/{importId}/cancel`, kind: "Import", access: m("items.publish.any") },
+  { id: "listImportRows", method: "get", path: `${S}/imports/{importId}/rows`, kind: "Import", access: m("items.publish.any") },
+  { id: "getImportReport", method: "get", path: `${S}/imports/{importId}/report.csv`, kind: "Import", access: m("items.publish.any") },
+  { id: "deleteImport", method: "delete", path: `${S}/imports/{importId}`, kind: "Import", access: m("items.publish.any") },
   // Items (creating with `publish: true` also needs items.publish.own: checked by the site)
   { id: "listDashboardItems", method: "get", path: `${S}/collections/{slug}/items`, kind: "Items", access: m("site.read") },
   { id: "getDashboardItem", method: "get", path: `${S}/collections/{slug}/items/{id}`, kind: "Items", access: m("site.read") },

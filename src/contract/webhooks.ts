@@ -50,6 +50,10 @@ export const WebhookEndpoint = z.strictObject({
   disabledAt: z.string().nullable(),
   previousSecretUntil: z.string().nullable().describe("While set, deliveries also carry a signature with the previous secret."),
   pending: z.number().int().describe("Deliveries waiting to be sent."),
+  throttledUntil: z
+    .string()
+    .nullable()
+    .describe("The receiver answered 429, 502 or 504: nothing is sent to it before this time (its Retry-After, else 30 s)."),
   lastDelivery: z
     .strictObject({ at: z.string(), status: z.number().int().nullable(), ok: z.boolean() })
     .nullable()

@@ -11,6 +11,7 @@ import { workspaceOperations } from "../routes/workspaces.operations";
 import { mediaOperations } from "../routes/media.operations";
 import { webhookOperations } from "../routes/webhooks.operations";
 import { transferOperations } from "../routes/transfer.operations";
+import { importOperations } from "../routes/imports.operations";
 import type { Operation } from "./registry";
 
 export const OPERATIONS: readonly Operation[] = [
@@ -23,6 +24,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...ssrOperations,
   ...webhookOperations,
   ...transferOperations,
+  ...importOperations,
   ...sessionOperations,
   ...accountOperations,
   ...serviceOperations,

@@ -10,3 +10,15 @@ export function isSlug(value: string): boolean {
 }
 
 export const SLUG_RULE = "1-128 characters: lowercase letters a-z, digits and single hyphens, not at the start or end";
+
+/** A slug the API accepts (a-z, 0-9, single hyphens), from any title (the dashboard's slug field, imports without a Slug column). */
+export function slugify(text: string): string {
+  return text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 128)
+    .replace(/-+$/, "");
+}

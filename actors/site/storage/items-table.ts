@@ -54,6 +54,9 @@ export interface NewItemRow {
   now: string;
   /** The account or key id that creates it (also stamped by setItemAuthor); recorded on its first revision. */
   createdBy?: string | null;
+  /** Times kept from elsewhere (a site import keeps them, so public answers stay the same); default `now`. */
+  createdAt?: string;
+  updatedAt?: string;
 }
 
 export function insertItem(sql: SqlStorage, r: NewItemRow, change: Change): ItemRow {
@@ -68,8 +71,8 @@ export function insertItem(sql: SqlStorage, r: NewItemRow, change: Change): Item
       r.data,
       r.searchText,
       r.publishedAt,
-      r.now,
-      r.now,
+      r.createdAt ?? r.now,
+      r.updatedAt ?? r.now,
       r.createdBy ?? null,
     )
     .one();

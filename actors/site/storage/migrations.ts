@@ -1,5 +1,6 @@
 import { type SQLSchemaMigration, SQLSchemaMigrations } from "durable-utils/sql-migrations";
 import { WEBHOOKS_MIGRATION_SQL } from "../webhooks/schema";
+import { IMPORTS_MIGRATION_SQL } from "../imports/schema";
 
 /**
  * The site database, one numbered step at a time. Append only: an applied
@@ -291,10 +292,18 @@ export const SITE_MIGRATIONS: SQLSchemaMigration[] = [
       END;
     `,
   },
+  {
+    idMonotonicInc: 20,
+    description:
+      "imports: the uploaded file staged a row per record, each row's dry-run plan and outcome; a webhook endpoint slowed down after 429/502/504",
+    // 18 was reserved for this step; 19 (share links) landed first, so it takes the next free number
+    // (a database that ran 19 would never run an 18). Statements: ADDED_COLUMNS, then AFTER.
+  },
 ];
 
 /** Columns added to existing tables, by migration number: [table, column, definition]. */
 const ADDED_COLUMNS: Record<number, readonly (readonly [string, string, string])[]> = {
+  20: [["webhook_endpoints", "throttled_until", "INTEGER"]],
   10: [["site", "image_resizing_hosts", "TEXT NOT NULL DEFAULT '[]'"]],
   11: [
     ["custom_hostnames", "challenge_name", "TEXT NOT NULL DEFAULT ''"],
@@ -327,6 +336,7 @@ const ADDED_COLUMNS: Record<number, readonly (readonly [string, string, string])
 
 /** Statements after a step's columns exist; each harmless when replayed. */
 const AFTER: Record<number, string> = {
+  20: IMPORTS_MIGRATION_SQL,
   11: "UPDATE custom_hostnames SET owner_verified = 1 WHERE ssl_status = 'active';",
   12: "CREATE TABLE IF NOT EXISTS webhook_deliveries (id TEXT PRIMARY KEY, seen_at INTEGER NOT NULL);",
   13: `CREATE TABLE IF NOT EXISTS audit (

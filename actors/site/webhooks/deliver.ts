@@ -9,8 +9,20 @@ import { log } from "../../../src/log/log";
 import { WEBHOOK_RESPONSE_HEAD_BYTES } from "../../../src/contract/webhook-limits";
 import { type JobHandler, pendingJob, scheduleJob } from "../jobs";
 import { checkReceiverUrl, ReceiverUrlError } from "./receiver-url";
-import { disableEndpoint, findEndpoint, signingSecrets } from "./endpoints";
-import { cancelPending, claim, type DueDelivery, dueDeliveries, finish, postpone, recordAttempt, soonestDue } from "./deliveries";
+import { disableEndpoint, findEndpoint, signingSecrets, throttleEndpoint } from "./endpoints";
+import {
+  cancelPending,
+  claim,
+  DELIVERY_LOG_DAYS,
+  type DueDelivery,
+  dueDeliveries,
+  finish,
+  postpone,
+  pruneDeliveries,
+  recordAttempt,
+  soonestDue,
+} from "./deliveries";
+import { pruneEvents } from "./outbox";
 import { MAX_ATTEMPTS, retryDelay } from "./schedule";
 import { signedHeaders } from "./sign";
 
@@ -23,6 +35,25 @@ const INVOCATION_BUDGET_MS = 25_000;
 const DEFAULT_TIMEOUT_MS = 10_000;
 /** The longest a receiver's Retry-After may hold a delivery back. */
 const RETRY_AFTER_MAX_MS = 24 * 3_600_000;
+/**
+ * Answers that mean "too much, slow down" (the Standard Webhooks spec: 429, 502, 504): the whole
+ * endpoint waits, for its Retry-After or this long, not just the one delivery.
+ */
+const THROTTLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 504]);
+export const THROTTLE_DEFAULT_MS = 30_000;
+/** The daily job that removes the delivery log's rows older than DELIVERY_LOG_DAYS. */
+export const WEBHOOKS_PRUNE_JOB = "webhooks-prune";
+
+export function pruneJob(sql: SqlStorage): JobHandler {
+  return {
+    run: () => {
+      const now = Date.now();
+      pruneDeliveries(sql, now);
+      pruneEvents(sql, now - DELIVERY_LOG_DAYS * 86_400_000);
+      return { next: now + 86_400_000 };
+    },
+  };
+}
 
 export interface DeliveryContext {
   env: Env;
@@ -95,7 +126,12 @@ async function attempt(s: DeliveryContext, d: DueDelivery): Promise<void> {
       disableEndpoint(s.sql, d.endpoint_id, "gone", done);
       cancelPending(s.sql, d.endpoint_id, done);
     } else if (delay === null) giveUp(s, d, done);
-    else if (outcome.retryAfterMs !== null) postpone(s.sql, target, done + Math.min(outcome.retryAfterMs, RETRY_AFTER_MAX_MS));
+    else {
+      const wait = outcome.retryAfterMs ?? (THROTTLE_STATUSES.has(outcome.status ?? 0) ? THROTTLE_DEFAULT_MS : null);
+      if (wait !== null) postpone(s.sql, target, done + Math.min(wait, RETRY_AFTER_MAX_MS));
+      if (wait !== null && THROTTLE_STATUSES.has(outcome.status ?? 0))
+        throttleEndpoint(s.sql, d.endpoint_id, done + Math.min(wait, RETRY_AFTER_MAX_MS));
+    }
   });
   log("webhook_attempt", {
     siteId: siteIdOf(s.sql) ?? undefined,

@@ -42,21 +42,24 @@ export function dueDeliveries(sql: SqlStorage, now: number, limit: number): DueD
     .exec<DueDelivery>(
       `SELECT d.endpoint_id, d.event_seq, d.attempts, ev.id, ev.payload
        FROM outbound_deliveries d
-       JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.state = 'enabled'
+       JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.state = 'enabled' AND coalesce(w.throttled_until, 0) <= ?1
        JOIN webhook_events ev ON ev.seq = d.event_seq
-       WHERE d.state = 'pending' AND d.next_at <= ? AND ${FIRST_OF_ITS_ITEM}
-       ORDER BY d.next_at, d.event_seq LIMIT ?`,
+       WHERE d.state = 'pending' AND d.next_at <= ?1 AND ${FIRST_OF_ITS_ITEM}
+       ORDER BY d.next_at, d.event_seq LIMIT ?2`,
       now,
       limit,
     )
     .toArray();
 }
 
-/** When the next delivery that may go (enabled endpoint, first of its item) is due; null when none waits. */
+/**
+ * When the next delivery that may go (enabled endpoint, first of its item, the endpoint not slowed
+ * down) is due; null when none waits.
+ */
 export function soonestDue(sql: SqlStorage): number | null {
   return sql
     .exec<{ t: number | null }>(
-      `SELECT min(d.next_at) AS t FROM outbound_deliveries d
+      `SELECT min(max(d.next_at, coalesce(w.throttled_until, 0))) AS t FROM outbound_deliveries d
        JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.state = 'enabled'
        WHERE d.state = 'pending' AND ${FIRST_OF_ITS_ITEM}`,
     )
@@ -124,6 +127,24 @@ export function resumePending(sql: SqlStorage, endpointId: string, now: number):
 export function forgetEndpoint(sql: SqlStorage, endpointId: string): void {
   sql.exec("DELETE FROM outbound_attempts WHERE endpoint_id = ?", endpointId);
   sql.exec("DELETE FROM outbound_deliveries WHERE endpoint_id = ?", endpointId);
+}
+
+/** How long finished deliveries, their attempts and their events are kept (the dashboard's log). */
+export const DELIVERY_LOG_DAYS = 30;
+
+/**
+ * Deliveries that ended (delivered, failed, cancelled) more than DELIVERY_LOG_DAYS ago, with their
+ * attempts; pending ones stay whatever their age. Returns how many deliveries went.
+ */
+export function pruneDeliveries(sql: SqlStorage, now: number): number {
+  const cutoff = now - DELIVERY_LOG_DAYS * 86_400_000;
+  sql.exec(
+    `DELETE FROM outbound_attempts WHERE EXISTS (SELECT 1 FROM outbound_deliveries d
+       WHERE d.endpoint_id = outbound_attempts.endpoint_id AND d.event_seq = outbound_attempts.event_seq
+         AND d.state != 'pending' AND d.done_at < ?)`,
+    cutoff,
+  );
+  return sql.exec("DELETE FROM outbound_deliveries WHERE state != 'pending' AND done_at < ?", cutoff).rowsWritten;
 }
 
 export function enqueue(sql: SqlStorage, endpointId: string, eventSeq: number, orderKey: string, now: number): void {

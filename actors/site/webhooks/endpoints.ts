@@ -25,10 +25,12 @@ export type EndpointRow = {
   created_by: string | null;
   created_at: number;
   updated_at: number;
+  /** Until when the receiver asked to be left alone (429/502/504, Retry-After); epoch ms, migration 20. */
+  throttled_until: number | null;
 };
 
 const COLUMNS =
-  "id, url, description, events, secret, previous_secret, previous_secret_until, state, disabled_reason, disabled_at, created_by, created_at, updated_at";
+  "id, url, description, events, secret, previous_secret, previous_secret_until, state, disabled_reason, disabled_at, created_by, created_at, updated_at, throttled_until";
 
 export function listEndpoints(sql: SqlStorage): EndpointRow[] {
   return sql.exec<EndpointRow>(`SELECT ${COLUMNS} FROM webhook_endpoints ORDER BY created_at, id`).toArray();
@@ -95,6 +97,14 @@ export function setEnabled(sql: SqlStorage, id: string, enabled: boolean, now: n
     );
     resumePending(sql, id, now);
   } else disableEndpoint(sql, id, "owner", now);
+}
+
+/**
+ * The receiver answered 429, 502 or 504: nothing goes to it before `until` (its Retry-After, or a
+ * pause), whichever delivery is next; a later answer can only lengthen the pause.
+ */
+export function throttleEndpoint(sql: SqlStorage, id: string, until: number): void {
+  sql.exec("UPDATE webhook_endpoints SET throttled_until = max(coalesce(throttled_until, 0), ?) WHERE id = ?", until, id);
 }
 
 export function disableEndpoint(sql: SqlStorage, id: string, reason: DisabledReason, now: number): void {

@@ -54,3 +54,11 @@ export function mute(sql: SqlStorage): void {
 export function unmute(sql: SqlStorage): void {
   sql.exec("DELETE FROM webhook_mute");
 }
+
+/** Events older than `cutoff` (epoch ms) that no delivery names any more (pruneDeliveries removed them). */
+export function pruneEvents(sql: SqlStorage, cutoff: number): void {
+  sql.exec(
+    "DELETE FROM webhook_events WHERE created_at < ? AND NOT EXISTS (SELECT 1 FROM outbound_deliveries d WHERE d.event_seq = webhook_events.seq)",
+    cutoff,
+  );
+}

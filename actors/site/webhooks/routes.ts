@@ -165,6 +165,7 @@ export function presentEndpoint(sql: SqlStorage, row: EndpointRow) {
     disabledAt: iso(row.disabled_at),
     previousSecretUntil: row.previous_secret && (row.previous_secret_until ?? 0) > Date.now() ? iso(row.previous_secret_until) : null,
     pending: pendingCount(sql, row.id),
+    throttledUntil: (row.throttled_until ?? 0) > Date.now() ? iso(row.throttled_until) : null,
     lastDelivery: last
       ? { at: iso(last.at)!, status: last.status, ok: last.status !== null && last.status >= 200 && last.status < 300 }
       : null,

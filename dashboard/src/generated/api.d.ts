@@ -1352,6 +1352,165 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sites/{siteId}/collections/{slug}/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a CSV or JSON file to import into a collection
+         * @description The raw file as the body (`?name=` its file name). CSV: RFC 4180 (quoted fields, newlines inside quotes, a BOM), separated by `,`, `;` or tab (read from the header line), UTF-8; Webflow's CMS export imports as it is. JSON: an array of items (or `{items: […]}`): Webflow's API shape (`fieldData`), this API's (`slug`, `status`, `data`) or flat objects. Answers the import with the proposed mapping and the first rows; nothing is written to the collection until a dry run (setImportMapping) and startImport. At most 50 MB (JSON files of a collection: 20 MB), 50000 rows, 200 columns, 1 MB per record.
+         */
+        post: operations["createImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{siteId}/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The site's imports, newest first (the last 50) */
+        get: operations["listImports"];
+        put?: never;
+        /**
+         * Upload a site export (export.json) into a new, empty site
+         * @description The file GET /sites/{siteId}/export.json gives, unchanged. Collections, media and items keep their slugs and ids, items their publish state and times, so every public list and item answers as in the exported site. Only into a site without collections (409). The dry run starts at once; then startImport. At most 50 MB (JSON files of a collection: 20 MB), 50000 rows, 200 columns, 1 MB per record.
+         */
+        post: operations["createSiteImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{siteId}/imports/{importId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One import: its state, progress and counts
+         * @description Poll it while the import runs: the progress is kept by the site, so a reload or a second tab shows the same.
+         */
+        get: operations["getImport"];
+        put?: never;
+        post?: never;
+        /** Delete an import's file and report (never the items it wrote) */
+        delete: operations["deleteImport"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{siteId}/imports/{importId}/mapping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Confirm the mapping and run the dry run
+         * @description Each column to a field, a new field (needs collections.manage), a system value or nothing; columns left out are ignored. The dry run plans every row (create, update by slug, skip, error with reasons) and writes nothing else. Allowed before the import starts.
+         */
+        put: operations["setImportMapping"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{siteId}/imports/{importId}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start the import after its dry run
+         * @description Adds the new fields, then writes the rows in slices on the site's alarm (reads and writes keep being served). Each row is written whole or not at all; references between rows are set once every row exists. One running import per site (409).
+         */
+        post: operations["startImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{siteId}/imports/{importId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an import
+         * @description Rows written stay (each whole); items still waiting for their references are removed. 409 once it has ended.
+         */
+        post: operations["cancelImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{siteId}/imports/{importId}/rows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The rows of an import with their outcome and problems */
+        get: operations["listImportRows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{siteId}/imports/{importId}/report.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The import's report as CSV
+         * @description `row, line, slug, outcome, column, value, reason`: one line per problem (a row without problems: one line). Cells a spreadsheet would run as formulas start with `'`.
+         */
+        get: operations["getImportReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sessions": {
         parameters: {
             query?: never;
@@ -2915,6 +3074,8 @@ export interface components {
                 previousSecretUntil: string | null;
                 /** @description Deliveries waiting to be sent. */
                 pending: number;
+                /** @description The receiver answered 429, 502 or 504: nothing is sent to it before this time (its Retry-After, else 30 s). */
+                throttledUntil: string | null;
                 /** @description The last attempt to this endpoint. */
                 lastDelivery: {
                     at: string;
@@ -2940,6 +3101,8 @@ export interface components {
                 previousSecretUntil: string | null;
                 /** @description Deliveries waiting to be sent. */
                 pending: number;
+                /** @description The receiver answered 429, 502 or 504: nothing is sent to it before this time (its Retry-After, else 30 s). */
+                throttledUntil: string | null;
                 /** @description The last attempt to this endpoint. */
                 lastDelivery: {
                     at: string;
@@ -2967,6 +3130,8 @@ export interface components {
                 previousSecretUntil: string | null;
                 /** @description Deliveries waiting to be sent. */
                 pending: number;
+                /** @description The receiver answered 429, 502 or 504: nothing is sent to it before this time (its Retry-After, else 30 s). */
+                throttledUntil: string | null;
                 /** @description The last attempt to this endpoint. */
                 lastDelivery: {
                     at: string;
@@ -3086,6 +3251,167 @@ export interface components {
                     [key: string]: unknown;
                 };
             }[];
+        };
+        CreateImport201Response: {
+            import: {
+                id: string;
+                /** @enum {string} */
+                kind: "csv" | "json" | "site";
+                collection: string | null;
+                fileName: string;
+                fileBytes: number;
+                delimiter: string;
+                header: string[];
+                /** @description The first rows, as cells. */
+                sample: string[][];
+                mapping: {
+                    /** @description The column's name, as in the file's header. */
+                    column: string;
+                    /**
+                     * @description `field`: fills an existing field; `new`: creates the field `create` when the import starts; `ignore`; `slug`, `draft`, `archived` (true: the row is skipped), `publishedOn`.
+                     * @enum {string}
+                     */
+                    use: "field" | "new" | "ignore" | "slug" | "draft" | "archived" | "publishedOn";
+                    /** @description `field` and `new`: the field's key. */
+                    field?: string;
+                    /** @description `new`: the field to add to the collection. */
+                    create?: {
+                        key: string;
+                        /** @enum {string} */
+                        type: "text" | "richText" | "number" | "boolean" | "date" | "link" | "image" | "video" | "reference" | "references" | "option";
+                        /** @description The label people see in the dashboard ("Cover image"); the API uses `key`. */
+                        name?: string;
+                        /** @description Help text shown under the field in the item form. */
+                        help?: string;
+                        indexed?: boolean;
+                        required?: boolean;
+                        collection?: string;
+                        /** @description An option field's choices, in order; items hold (and the API returns) one choice's `value`. */
+                        options?: {
+                            value: string;
+                            label?: string;
+                        }[];
+                    };
+                    /** @description Why the service proposed this. */
+                    note?: string;
+                }[];
+                /** @enum {string} */
+                state: "uploaded" | "checking" | "checked" | "importing" | "linking" | "cancelling" | "done" | "failed" | "cancelled";
+                /** @description The dry run's forecast. */
+                planned: {
+                    create: number;
+                    update: number;
+                    skip: number;
+                    error: number;
+                };
+                /** @description What the import did. */
+                done: {
+                    created: number;
+                    updated: number;
+                    skipped: number;
+                    failed: number;
+                };
+                progress: {
+                    pass: ("check" | "write" | "link") | null;
+                    rows: number;
+                    rowsTotal: number;
+                };
+                failure: string | null;
+                createdAt: string;
+                updatedAt: string;
+                finishedAt: string | null;
+            };
+        };
+        ListImportsResponse: {
+            imports: {
+                id: string;
+                /** @enum {string} */
+                kind: "csv" | "json" | "site";
+                collection: string | null;
+                fileName: string;
+                fileBytes: number;
+                delimiter: string;
+                header: string[];
+                /** @description The first rows, as cells. */
+                sample: string[][];
+                mapping: {
+                    /** @description The column's name, as in the file's header. */
+                    column: string;
+                    /**
+                     * @description `field`: fills an existing field; `new`: creates the field `create` when the import starts; `ignore`; `slug`, `draft`, `archived` (true: the row is skipped), `publishedOn`.
+                     * @enum {string}
+                     */
+                    use: "field" | "new" | "ignore" | "slug" | "draft" | "archived" | "publishedOn";
+                    /** @description `field` and `new`: the field's key. */
+                    field?: string;
+                    /** @description `new`: the field to add to the collection. */
+                    create?: {
+                        key: string;
+                        /** @enum {string} */
+                        type: "text" | "richText" | "number" | "boolean" | "date" | "link" | "image" | "video" | "reference" | "references" | "option";
+                        /** @description The label people see in the dashboard ("Cover image"); the API uses `key`. */
+                        name?: string;
+                        /** @description Help text shown under the field in the item form. */
+                        help?: string;
+                        indexed?: boolean;
+                        required?: boolean;
+                        collection?: string;
+                        /** @description An option field's choices, in order; items hold (and the API returns) one choice's `value`. */
+                        options?: {
+                            value: string;
+                            label?: string;
+                        }[];
+                    };
+                    /** @description Why the service proposed this. */
+                    note?: string;
+                }[];
+                /** @enum {string} */
+                state: "uploaded" | "checking" | "checked" | "importing" | "linking" | "cancelling" | "done" | "failed" | "cancelled";
+                /** @description The dry run's forecast. */
+                planned: {
+                    create: number;
+                    update: number;
+                    skip: number;
+                    error: number;
+                };
+                /** @description What the import did. */
+                done: {
+                    created: number;
+                    updated: number;
+                    skipped: number;
+                    failed: number;
+                };
+                progress: {
+                    pass: ("check" | "write" | "link") | null;
+                    rows: number;
+                    rowsTotal: number;
+                };
+                failure: string | null;
+                createdAt: string;
+                updatedAt: string;
+                finishedAt: string | null;
+            }[];
+        };
+        ListImportRowsResponse: {
+            rows: {
+                /** @description 1 = the first row after the header. */
+                row: number;
+                /** @description The line of the file it starts on. */
+                line: number;
+                slug: string | null;
+                planned: ("create" | "update" | "skip" | "error") | null;
+                done: ("created" | "updated" | "skipped" | "failed") | null;
+                itemId: string | null;
+                problems: {
+                    column: string;
+                    value: string;
+                    reason: string;
+                }[];
+            }[];
+            next: number | null;
+        };
+        DeleteImportResponse: {
+            deleted: string;
         };
         SignIn201Response: {
             session: components["schemas"]["Session"];
@@ -3423,6 +3749,39 @@ export interface components {
         RotateWebhookEndpointSecretRequest: {
             /** @description How long deliveries are signed with the old secret too (default 24). */
             overlapHours?: number;
+        };
+        SetImportMappingRequest: {
+            columns: {
+                /** @description The column's name, as in the file's header. */
+                column: string;
+                /**
+                 * @description `field`: fills an existing field; `new`: creates the field `create` when the import starts; `ignore`; `slug`, `draft`, `archived` (true: the row is skipped), `publishedOn`.
+                 * @enum {string}
+                 */
+                use: "field" | "new" | "ignore" | "slug" | "draft" | "archived" | "publishedOn";
+                /** @description `field` and `new`: the field's key. */
+                field?: string;
+                /** @description `new`: the field to add to the collection. */
+                create?: {
+                    key: string;
+                    /** @enum {string} */
+                    type: "text" | "richText" | "number" | "boolean" | "date" | "link" | "image" | "video" | "reference" | "references" | "option";
+                    /** @description The label people see in the dashboard ("Cover image"); the API uses `key`. */
+                    name?: string;
+                    /** @description Help text shown under the field in the item form. */
+                    help?: string;
+                    indexed?: boolean;
+                    required?: boolean;
+                    collection?: string;
+                    /** @description An option field's choices, in order; items hold (and the API returns) one choice's `value`. */
+                    options?: {
+                        value: string;
+                        label?: string;
+                    }[];
+                };
+                /** @description Why the service proposed this. */
+                note?: string;
+            }[];
         };
         SignInRequest: {
             key: string;
@@ -11506,6 +11865,820 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ExportSiteResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    createImport: {
+        parameters: {
+            query?: {
+                /** @description The file's name (shown in the list of imports). */
+                name?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The collection's slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        /** @description At most 50 MB (JSON files of a collection: 20 MB), 50000 rows, 200 columns, 1 MB per record. */
+        requestBody: {
+            content: {
+                "text/csv": string;
+                "application/json": string;
+            };
+        };
+        responses: {
+            /** @description Uploaded; the mapping is proposed. */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateImport201Response"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `request_timeout`. */
+            408: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_request_timeout"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    listImports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The imports. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListImportsResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    createSiteImport: {
+        parameters: {
+            query?: {
+                /** @description The file's name. */
+                name?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        /** @description At most 50 MB (JSON files of a collection: 20 MB), 50000 rows, 200 columns, 1 MB per record. */
+        requestBody: {
+            content: {
+                "application/json": string;
+            };
+        };
+        responses: {
+            /** @description Uploaded; the dry run is running. */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateImport201Response"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `request_timeout`. */
+            408: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_request_timeout"];
+                };
+            };
+            /** @description Error: `conflict`. */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_conflict"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The import's id (`imp_…`). */
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateImport201Response"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    deleteImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The import's id (`imp_…`). */
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteImportResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `conflict`. */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_conflict"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    setImportMapping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The import's id (`imp_…`). */
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetImportMappingRequest"];
+            };
+        };
+        responses: {
+            /** @description The dry run is running. */
+            202: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateImport201Response"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `conflict`. */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_conflict"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    startImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The import's id (`imp_…`). */
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Started. */
+            202: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateImport201Response"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `conflict`. */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_conflict"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    cancelImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The import's id (`imp_…`). */
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled, or cancelling. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateImport201Response"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `conflict`. */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_conflict"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    listImportRows: {
+        parameters: {
+            query?: {
+                /** @description Only rows planned (create, update, skip, error) or done (created, updated, skipped, failed) so. */
+                outcome?: string;
+                /** @description The previous page's `next`. */
+                after?: number;
+                /** @description 1 to 200 (50). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The import's id (`imp_…`). */
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of rows. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListImportRowsResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    getImportReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The import's id (`imp_…`). */
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
                 };
             };
             /** @description Error: `unauthorized`. */

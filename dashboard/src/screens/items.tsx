@@ -73,6 +73,12 @@ export function Items(props: { collectionSlug: string }) {
             >
               Export CSV
             </a>
+            {/* Importing creates, edits and publishes any item: offered to Editors and up (the API refuses others). */}
+            {can("items.publish.any") && (
+              <a class="button secondary" href={href(s.id, "import", c.slug)}>
+                Import
+              </a>
+            )}
             <a class="button" href={href(s.id, "items", c.slug, "new")}>
               New item
             </a>

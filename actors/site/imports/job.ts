@@ -1,0 +1,436 @@
+/**
+ * The import job (kind `import`, key = the import's id) on the site's one alarm. Each run takes
+ * up to SLICES_PER_RUN slices of SLICE_ROWS staged rows and yields between slices, so reads and
+ * writes of the site are answered while an import runs; then it asks to run again at once.
+ *
+ * Passes, each resumable at the row it last committed (`imports.pass_row`):
+ * - check (the dry run): every row planned (create, update, skip, error with reasons); writes
+ *   only `import_rows`. At its end, references to rows of the file that will not be created
+ *   turn those rows into errors too (repeated until nothing changes).
+ * - write: each row in its own transaction with its outcome and the pass position, so a row is
+ *   written whole or not at all. A row naming items the file creates later is written as a
+ *   draft without those references (or, for an existing item, not yet) and marked pending.
+ * - link: pending rows get their references (every item of the file exists now) and their
+ *   status; a row whose target failed is undone (its draft removed) and fails with the reason.
+ * Item webhooks are muted for the import's writes; `import.finished` announces the outcome.
+ */
+import type { JobHandler } from "../jobs";
+import type { SiteContext } from "../context";
+import type { ColumnMapping, ImportProblem } from "../../../src/contract/imports";
+import { newItemId } from "../../../src/ids";
+import type { Collection, ItemRow } from "../storage/rows";
+import type { Change } from "../storage/revisions-table";
+import {
+  deleteItemRow,
+  findItem,
+  findItemIdByRef,
+  insertItem,
+  setItemAuthor,
+  updateItemContent,
+  updateItemStatus,
+} from "../storage/items-table";
+import { insertMedia } from "../content/media";
+import { keepPublicData } from "../reads/public-items";
+import { searchTextOf } from "../content/search-text";
+import type { ItemData } from "../content/item-data";
+import { mute, recordEvent, unmute } from "../webhooks/outbox";
+import {
+  actorOf,
+  counts,
+  earlierRowWithSlug,
+  type ImportRow,
+  pendingAfter,
+  plannedRows,
+  rowsAfter,
+  setDone,
+  setImport,
+  setPlanned,
+  type StagedRowRecord,
+} from "./store";
+import { checkData, type PlanContext, planRow, resolveRefs, type RowPlan, sameData, statusOf } from "./plan";
+import { headCollections, planSiteItem, readSiteHead, type SiteItemPlan } from "./site-plan";
+import { fieldsWithNew } from "./mapping";
+
+export const SLICE_ROWS = 50;
+const SLICES_PER_RUN = 40;
+/** Public answers are retired at most this often while an import writes (and once at its end). */
+const BUMP_EVERY_MS = 2_000;
+
+/** The job's `run` (site.ts loads this module on the first run and adds the retry rules). */
+export function importJob(s: SiteContext): Pick<JobHandler, "run"> {
+  let lastBump = 0;
+  return {
+    async run(id) {
+      for (let i = 0; i < SLICES_PER_RUN; i++) {
+        const imp = s.sql.exec<ImportRow>("SELECT * FROM imports WHERE id = ?", id).toArray()[0];
+        if (!imp) return;
+        let wrote = false;
+        if (imp.state === "checking") checkSlice(s, imp);
+        else if (imp.state === "importing") wrote = writeSlice(s, imp);
+        else if (imp.state === "linking") wrote = linkSlice(s, imp);
+        else if (imp.state === "cancelling") wrote = cancelSlice(s, imp);
+        else return;
+        if (wrote && Date.now() - lastBump >= BUMP_EVERY_MS) {
+          lastBump = Date.now();
+          s.contentChanged();
+        }
+        // Reads and writes of the site get their turn between slices (a DO's clock stands still in synchronous code).
+        await scheduler.wait(1);
+      }
+      return { next: Date.now() };
+    },
+  };
+}
+
+// ---- Planning context -----------------------------------------------------------------------
+
+interface Plans {
+  csv: PlanContext | null;
+  site: Map<string, PlanContext> | null;
+}
+
+function plansOf(s: SiteContext, imp: ImportRow): Plans {
+  const collections = s.collections();
+  if (imp.kind === "site") {
+    const head = readSiteHead(JSON.parse(imp.head ?? "null"));
+    // Before the import starts, its collections exist only in the file.
+    const all = imp.state === "checking" ? headCollections(head) : collections;
+    const knownMedia = new Set(head.media.map((m) => m.id));
+    return {
+      csv: null,
+      site: new Map(all.map((c) => [c.slug, { collection: c, fields: c.fields, mapping: [], collections: all, knownMedia }])),
+    };
+  }
+  const c = collections.find((x) => x.id === imp.collection_id);
+  if (!c) throw new Error("the collection was deleted");
+  const mapping = JSON.parse(imp.mapping) as ColumnMapping[];
+  // The fields the mapping creates exist once the import started; the dry run plans with them.
+  const fields = fieldsWithNew(
+    { ...c, fields: c.fields },
+    mapping.filter((m) => !c.fields.some((f) => f.key === m.field)),
+  );
+  return { csv: { collection: c, fields, mapping, collections }, site: null };
+}
+
+interface Planned {
+  p: PlanContext;
+  plan: RowPlan | SiteItemPlan;
+  problems: ImportProblem[];
+}
+
+function planOf(plans: Plans, r: StagedRowRecord): Planned | { failed: ImportProblem[] } {
+  const cells = JSON.parse(r.cells) as string[];
+  if (plans.csv) {
+    const plan = planRow(plans.csv, cells);
+    return { p: plans.csv, plan, problems: [...plan.problems] };
+  }
+  const plan = planSiteItem(plans.site!, cells[0] ?? "");
+  const p = plans.site!.get(plan.collection);
+  return p ? { p, plan, problems: [...plan.problems] } : { failed: plan.problems };
+}
+
+/** The item a row updates: by slug in the collection (a site import always creates). */
+function existingOf(s: SiteContext, p: PlanContext, plan: RowPlan): ItemRow | null {
+  if (!plan.slug || "id" in plan) return null;
+  const id = findItemIdByRef(s.sql, p.collection.id, plan.slug);
+  return id ? (findItem(s.sql, p.collection.id, id) ?? null) : null;
+}
+
+/** What `import_rows.slug` holds: the slug, or for a site import the item id (references name ids). */
+const keyOf = (plan: RowPlan | SiteItemPlan): string | null => ("id" in plan ? plan.id : plan.slug);
+
+// ---- Check (dry run) ------------------------------------------------------------------------
+
+function checkSlice(s: SiteContext, imp: ImportRow): void {
+  const rows = rowsAfter(s.sql, imp.id, imp.pass_row, SLICE_ROWS);
+  const now = Date.now();
+  if (rows.length === 0) {
+    s.storage.transactionSync(() => {
+      closeCheck(s.sql, imp.id);
+      setImport(s.sql, imp.id, { state: "checked", pass_row: 0 }, now);
+    });
+    return;
+  }
+  const plans = plansOf(s, imp);
+  s.storage.transactionSync(() => {
+    for (const r of rows) checkRow(s, imp, plans, r);
+    setImport(s.sql, imp.id, { pass_row: rows[rows.length - 1]!.row }, now);
+  });
+}
+
+function checkRow(s: SiteContext, imp: ImportRow, plans: Plans, r: StagedRowRecord): void {
+  const planned = planOf(plans, r);
+  if ("failed" in planned)
+    return setPlanned(s.sql, imp.id, r.row, { slug: null, planned: "error", itemId: null, problems: planned.failed, refs: null });
+  const { p, plan, problems } = planned;
+  const key = keyOf(plan);
+  if (plan.archived) return setPlanned(s.sql, imp.id, r.row, { slug: key, planned: "skip", itemId: null, problems: [], refs: null });
+  if (key) {
+    const earlier = earlierRowWithSlug(s.sql, imp.id, key, r.row);
+    if (earlier !== null)
+      problems.push({ column: imp.kind === "site" ? "id" : "Slug", value: key, reason: `is also on row ${earlier} of the file` });
+  }
+  const existing = existingOf(s, p, plan);
+  // Before the write pass, an item of this file may be named by any row (checked when the pass ends).
+  const inFile = (collection: string) => imp.kind === "site" || collection === p.collection.slug;
+  const res = resolveRefs(s.sql, p, plan.refs, inFile, problems);
+  const base = existing ? (JSON.parse(existing.data) as ItemData) : null;
+  const checked = checkData(s.sql, p, plan, res, base, problems);
+  let outcome: "create" | "update" | "skip" | "error" = "create";
+  if (problems.length || !checked) outcome = "error";
+  else if (existing)
+    outcome = res.pending.length === 0 && sameData(checked.data, base!) && statusOf(plan, existing) === existing.status ? "skip" : "update";
+  setPlanned(s.sql, imp.id, r.row, {
+    slug: key,
+    planned: outcome,
+    itemId: existing?.id ?? null,
+    problems,
+    refs: outcome !== "error" && res.waiting.length ? res.waiting : null,
+  });
+}
+
+/** Rows naming items of the file that will not be created become errors, until nothing changes. */
+function closeCheck(sql: SqlStorage, id: string): void {
+  const rows = plannedRows(sql, id);
+  const valid = new Set(rows.filter((r) => r.planned === "create" || r.planned === "update").map((r) => r.slug));
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const r of rows) {
+      if ((r.planned !== "create" && r.planned !== "update") || !r.refs) continue;
+      const missing = (JSON.parse(r.refs) as { column: string; target: string }[]).filter((w) => !valid.has(w.target));
+      if (!missing.length) continue;
+      r.planned = "error";
+      valid.delete(r.slug);
+      changed = true;
+      const problems: ImportProblem[] = missing.map((w) => ({
+        column: w.column,
+        value: w.target,
+        reason: `no item "${w.target}": no row of the file creates it without errors, and the site has none`,
+      }));
+      sql.exec(
+        "UPDATE import_rows SET planned = 'error', problems = ? WHERE import_id = ? AND row = ?",
+        JSON.stringify(problems),
+        id,
+        r.row,
+      );
+    }
+  }
+}
+
+// ---- Write ------------------------------------------------------------------------------------
+
+const changeOf = (imp: ImportRow): Change => ({ actor: actorOf(imp), note: `import ${imp.id}` });
+
+/** A row of the file that will create (or update) `target` and has not failed. */
+function fileCreates(sql: SqlStorage, id: string, target: string): boolean {
+  return (
+    sql
+      .exec(
+        "SELECT 1 FROM import_rows WHERE import_id = ? AND slug = ? AND planned IN ('create', 'update') AND (done IS NULL OR done != 'failed') LIMIT 1",
+        id,
+        target,
+      )
+      .toArray().length > 0
+  );
+}
+
+function writeSlice(s: SiteContext, imp: ImportRow): boolean {
+  const rows = rowsAfter(s.sql, imp.id, imp.pass_row, SLICE_ROWS);
+  const now = Date.now();
+  if (rows.length === 0) {
+    const pending = pendingAfter(s.sql, imp.id, 0, 1).length > 0;
+    if (pending) setImport(s.sql, imp.id, { state: "linking", pass_row: 0 }, now);
+    else finish(s, imp, "done");
+    return false;
+  }
+  const plans = plansOf(s, imp);
+  eachRow(s, imp, rows, (r) => writeRow(s, imp, plans, r));
+  return true;
+}
+
+function writeRow(s: SiteContext, imp: ImportRow, plans: Plans, r: StagedRowRecord): void {
+  if (r.planned === "skip") return setDone(s.sql, imp.id, r.row, "skipped", null, null);
+  if (r.planned !== "create" && r.planned !== "update") return setDone(s.sql, imp.id, r.row, "failed", null, null);
+  const planned = planOf(plans, r);
+  if ("failed" in planned) return setDone(s.sql, imp.id, r.row, "failed", null, planned.failed);
+  const { p, plan, problems } = planned;
+  if (plan.archived) return setDone(s.sql, imp.id, r.row, "skipped", null, null);
+  const existing = existingOf(s, p, plan);
+  const res = resolveRefs(s.sql, p, plan.refs, (_c, target) => fileCreates(s.sql, imp.id, target), problems);
+  const base = existing ? (JSON.parse(existing.data) as ItemData) : null;
+  const checked = checkData(s.sql, p, plan, res, base, problems);
+  if (problems.length || !checked) return setDone(s.sql, imp.id, r.row, "failed", null, problems);
+  const status = statusOf(plan, existing);
+  const change = changeOf(imp);
+  const site = "id" in plan ? (plan as SiteItemPlan) : null;
+  {
+    if (res.pending.length) {
+      // Its references wait for the link pass: a new item waits as a draft without them, an existing one unchanged.
+      if (existing) return setDone(s.sql, imp.id, r.row, "pending", existing.id, null);
+      const row = insertRow(s, p.collection, checked, plan.slug!, "draft", null, change, imp, site);
+      return setDone(s.sql, imp.id, r.row, "pending", row.id, null);
+    }
+    if (!existing) {
+      const row = insertRow(s, p.collection, checked, plan.slug!, status, plan.publishedAt, change, imp, site);
+      return setDone(s.sql, imp.id, r.row, "created", row.id, null);
+    }
+    const same = sameData(checked.data, base!) && status === existing.status;
+    if (same) return setDone(s.sql, imp.id, r.row, "skipped", existing.id, null);
+    updateRow(s, p.collection, existing, checked, status, plan.publishedAt, change, imp, null);
+    setDone(s.sql, imp.id, r.row, "updated", existing.id, null);
+  }
+}
+
+/**
+ * Each row in its own transaction with the pass position: written whole or not at all. A row
+ * whose statement is refused (a slug or id taken meanwhile) rolls back alone and fails with why.
+ */
+function eachRow(s: SiteContext, imp: ImportRow, rows: readonly StagedRowRecord[], one: (r: StagedRowRecord) => void): void {
+  const now = Date.now();
+  for (const r of rows) {
+    try {
+      s.storage.transactionSync(() => {
+        mute(s.sql);
+        one(r);
+        unmute(s.sql);
+        setImport(s.sql, imp.id, { pass_row: r.row }, now);
+      });
+    } catch (err) {
+      const reason = `could not be written: ${err instanceof Error ? err.message : String(err)}`;
+      s.storage.transactionSync(() => {
+        setDone(s.sql, imp.id, r.row, "failed", null, [{ column: "", value: "", reason }]);
+        setImport(s.sql, imp.id, { pass_row: r.row }, now);
+      });
+    }
+  }
+}
+
+function insertRow(
+  s: SiteContext,
+  c: Collection,
+  checked: { data: ItemData; media: { id: string; url: string; alt: string; width: number | null; height: number | null }[] },
+  slug: string,
+  status: "draft" | "published",
+  publishedAt: string | null,
+  change: Change,
+  imp: ImportRow,
+  site: SiteItemPlan | null,
+): ItemRow {
+  const now = new Date().toISOString();
+  for (const m of checked.media) insertMedia(s.sql, m);
+  const row = insertItem(
+    s.sql,
+    {
+      id: site?.id ?? newItemId(),
+      collectionId: c.id,
+      slug,
+      status,
+      data: JSON.stringify(checked.data),
+      searchText: searchTextOf(c.fields, checked.data),
+      publishedAt: status === "published" ? (publishedAt ?? now) : null,
+      now,
+      createdAt: site?.createdAt ?? undefined,
+      updatedAt: site?.updatedAt ?? undefined,
+      createdBy: actorOf(imp).id,
+    },
+    change,
+  );
+  keepPublicData(s.sql, c, row.seq, checked.data);
+  return row;
+}
+
+function updateRow(
+  s: SiteContext,
+  c: Collection,
+  existing: ItemRow,
+  checked: { data: ItemData; media: { id: string; url: string; alt: string; width: number | null; height: number | null }[] },
+  status: "draft" | "published",
+  publishedAt: string | null,
+  change: Change,
+  imp: ImportRow,
+  site: SiteItemPlan | null,
+): void {
+  const now = site?.updatedAt ?? new Date().toISOString();
+  for (const m of checked.media) insertMedia(s.sql, m);
+  if (!sameData(checked.data, JSON.parse(existing.data) as ItemData)) {
+    updateItemContent(s.sql, existing.seq, existing.slug, JSON.stringify(checked.data), searchTextOf(c.fields, checked.data), now, change);
+    keepPublicData(s.sql, c, existing.seq, checked.data);
+  }
+  if (status !== existing.status)
+    updateItemStatus(s.sql, existing.seq, status, status === "published" ? (publishedAt ?? now) : null, now, change);
+  setItemAuthor(s.sql, existing.seq, actorOf(imp).id, false);
+}
+
+// ---- Link ---------------------------------------------------------------------------------------
+
+function linkSlice(s: SiteContext, imp: ImportRow): boolean {
+  const rows = pendingAfter(s.sql, imp.id, imp.pass_row, SLICE_ROWS);
+  if (rows.length === 0) {
+    finish(s, imp, "done");
+    return false;
+  }
+  const plans = plansOf(s, imp);
+  eachRow(s, imp, rows, (r) => linkRow(s, imp, plans, r));
+  return true;
+}
+
+function linkRow(s: SiteContext, imp: ImportRow, plans: Plans, r: StagedRowRecord): void {
+  const planned = planOf(plans, r);
+  if ("failed" in planned) return setDone(s.sql, imp.id, r.row, "failed", null, planned.failed);
+  const { p, plan, problems } = planned;
+  const item = r.item_id ? findItem(s.sql, p.collection.id, r.item_id) : undefined;
+  if (!item)
+    return setDone(s.sql, imp.id, r.row, "failed", null, [
+      { column: "Slug", value: plan.slug ?? "", reason: "the item was deleted during the import" },
+    ]);
+  const placeholder = r.planned === "create";
+  const res = resolveRefs(s.sql, p, plan.refs, () => false, problems);
+  const base = JSON.parse(item.data) as ItemData;
+  const checked = checkData(s.sql, p, plan, res, base, problems);
+  const change = changeOf(imp);
+  if (problems.length || !checked) {
+    // All or nothing: the draft written without its references goes again.
+    if (placeholder) deleteItemRow(s.sql, item.seq, change);
+    return setDone(s.sql, imp.id, r.row, "failed", null, problems);
+  }
+  const site = "id" in plan ? (plan as SiteItemPlan) : null;
+  updateRow(s, p.collection, item, checked, statusOf(plan, placeholder ? null : item), plan.publishedAt, change, imp, site);
+  setDone(s.sql, imp.id, r.row, placeholder ? "created" : "updated", item.id, null);
+}
+
+// ---- Cancel and finish ---------------------------------------------------------------------------
+
+/** Cancelled during the write or link pass: drafts still waiting for their references are removed. */
+function cancelSlice(s: SiteContext, imp: ImportRow): boolean {
+  const rows = pendingAfter(s.sql, imp.id, 0, SLICE_ROWS);
+  if (rows.length === 0) {
+    finish(s, imp, "cancelled");
+    return false;
+  }
+  const change = changeOf(imp);
+  for (const r of rows) {
+    s.storage.transactionSync(() => {
+      mute(s.sql);
+      if (r.planned === "create" && r.item_id) {
+        const item = s.sql.exec<ItemRow>("SELECT * FROM items WHERE id = ?", r.item_id).toArray()[0];
+        if (item) deleteItemRow(s.sql, item.seq, change);
+      }
+      unmute(s.sql);
+      setDone(s.sql, imp.id, r.row, "failed", null, [
+        { column: "", value: "", reason: "the import was cancelled before this row was finished" },
+      ]);
+    });
+  }
+  return true;
+}
+
+function finish(s: SiteContext, imp: ImportRow, state: "done" | "cancelled"): void {
+  const now = Date.now();
+  const { done } = counts(s.sql, imp.id);
+  const collection = s.collections().find((c) => c.id === imp.collection_id)?.slug ?? null;
+  s.storage.transactionSync(() => {
+    setImport(s.sql, imp.id, { state, pass_row: 0, finished_at: now }, now);
+    recordEvent(s.sql, "import.finished", imp.id, { siteId: s.site()!.id, import: { id: imp.id, state, collection, ...done } }, now);
+  });
+  s.contentChanged();
+}

@@ -1,0 +1,109 @@
+/**
+ * Which column goes where. Proposed from the header: a column whose name matches a field's key
+ * or name (case, spaces and punctuation ignored) fills that field; Webflow's system columns (Name,
+ * Slug, Draft, Archived, Published On; Collection ID, Locale ID, Item ID, Created On, Updated On
+ * are ignored) get their meaning; any other column is ignored unless the person picks a field
+ * or "new field" for it. A confirmed mapping is checked here before the dry run starts.
+ */
+import { ApiError, clip } from "../../../src/contract/errors";
+import { type ColumnMapping, COLUMN_USES } from "../../../src/contract/imports";
+import { fieldSchema, type Field } from "../../../src/contract/fields";
+import { titleFieldOf } from "../../../src/contract/item-title";
+import type { Collection } from "../storage/rows";
+
+/** A name compared without case, spaces or punctuation ("Featured?" and "featured" are one name). */
+export const normalName = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+
+const SYSTEM: Record<string, { use: ColumnMapping["use"]; note: string }> = {
+  slug: { use: "slug", note: "The item's slug: an item with this slug is updated, otherwise one is created." },
+  draft: { use: "draft", note: "true: imported as a draft." },
+  archived: { use: "archived", note: "true: the row is skipped (Webflow's archived items)." },
+  publishedon: { use: "publishedOn", note: "When the item was published; empty: imported as a draft." },
+  collectionid: { use: "ignore", note: "Webflow's collection id: not needed here." },
+  localeid: { use: "ignore", note: "Webflow's locale id: not needed here." },
+  itemid: { use: "ignore", note: "Webflow's item id: items are matched by slug." },
+  createdon: { use: "ignore", note: "Set by this service when the item is created." },
+  updatedon: { use: "ignore", note: "Set by this service when the item is saved." },
+};
+
+export function proposeMapping(header: readonly string[], c: Collection): ColumnMapping[] {
+  const title = titleFieldOf(c.fields);
+  const taken = new Set<string>();
+  const byName = (name: string): Field | undefined =>
+    c.fields.find((f) => !taken.has(f.key) && (normalName(f.key) === name || (f.name !== undefined && normalName(f.name) === name)));
+  return header.map((column) => {
+    const n = normalName(column);
+    const field = byName(n);
+    if (field) {
+      taken.add(field.key);
+      return { column, use: "field", field: field.key };
+    }
+    const system = SYSTEM[n];
+    if (system) return { column, use: system.use, note: system.note };
+    if (n === "name" && title && !taken.has(title.key)) {
+      taken.add(title.key);
+      return { column, use: "field", field: title.key, note: `Webflow's Name column fills the title field "${title.key}".` };
+    }
+    return { column, use: "ignore", note: "No field has this name: ignored unless you pick a field or create one." };
+  });
+}
+
+/**
+ * A mapping as the person confirmed it, checked against the header and the collection: each
+ * column once, fields that exist (or new ones with valid, unused keys), at most one system use
+ * each, and no field filled twice.
+ */
+export function checkMapping(input: unknown, header: readonly string[], c: Collection): ColumnMapping[] {
+  if (!Array.isArray(input)) throw new ApiError("bad_request", "`columns` must be an array of {column, use, field?, create?}.");
+  const issues: { path: string; message: string }[] = [];
+  const byColumn = new Map<string, ColumnMapping>();
+  const filled = new Map<string, string>();
+  const systems = new Map<string, string>();
+  input.forEach((raw, i) => {
+    const path = `columns.${i}`;
+    if (typeof raw !== "object" || raw === null) return issues.push({ path, message: "must be an object {column, use, field?, create?}" });
+    const m = raw as Record<string, unknown>;
+    const column = typeof m.column === "string" ? m.column : "";
+    if (!header.includes(column)) return issues.push({ path: `${path}.column`, message: `no column "${clip(column)}" in the file` });
+    if (byColumn.has(column)) return issues.push({ path: `${path}.column`, message: `column "${clip(column)}" is mapped twice` });
+    const use = m.use as ColumnMapping["use"];
+    if (!COLUMN_USES.includes(use)) return issues.push({ path: `${path}.use`, message: `must be one of ${COLUMN_USES.join(", ")}` });
+    const out: ColumnMapping = { column, use };
+    if (use === "field") {
+      const key = typeof m.field === "string" ? m.field : "";
+      if (!c.fields.some((f) => f.key === key))
+        return issues.push({ path: `${path}.field`, message: `no field "${clip(key)}" in collection "${c.slug}"` });
+      out.field = key;
+    } else if (use === "new") {
+      const parsed = fieldSchema.safeParse(m.create);
+      if (!parsed.success)
+        return issues.push({
+          path: `${path}.create`,
+          message: parsed.error.issues.map((x) => `${x.path.join(".") || "field"} ${x.message}`).join("; "),
+        });
+      if (c.fields.some((f) => f.key === parsed.data.key))
+        return issues.push({ path: `${path}.create.key`, message: `field "${parsed.data.key}" exists already: map the column to it` });
+      out.create = { ...parsed.data, required: false };
+      out.field = parsed.data.key;
+    } else if (use !== "ignore") {
+      const prior = systems.get(use);
+      if (prior !== undefined) return issues.push({ path: `${path}.use`, message: `"${use}" is already taken by column "${clip(prior)}"` });
+      systems.set(use, column);
+    }
+    if (out.field !== undefined) {
+      const prior = filled.get(out.field);
+      if (prior !== undefined)
+        return issues.push({ path: `${path}.field`, message: `field "${out.field}" is already filled by column "${clip(prior)}"` });
+      filled.set(out.field, column);
+    }
+    byColumn.set(column, out);
+  });
+  if (issues.length) throw new ApiError("bad_request", `Invalid mapping: ${issues[0]!.path} ${issues[0]!.message}`, { issues });
+  // Columns left out of the list are ignored.
+  return header.map((column) => byColumn.get(column) ?? { column, use: "ignore" });
+}
+
+/** The collection's fields with the ones the mapping creates (the dry run checks rows against these). */
+export function fieldsWithNew(c: Collection, mapping: readonly ColumnMapping[]): Field[] {
+  return [...c.fields, ...mapping.filter((m) => m.use === "new" && m.create).map((m) => m.create!)];
+}
