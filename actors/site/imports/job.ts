@@ -23,7 +23,7 @@ import type { Change } from "../storage/revisions-table";
 import {
   deleteItemRow,
   findItem,
-  findItemIdByRef,
+  findItemBySlug,
   insertItem,
   setItemAuthor,
   updateItemContent,
@@ -132,8 +132,7 @@ function planOf(plans: Plans, r: StagedRowRecord): Planned | { failed: ImportPro
 /** The item a row updates: by slug in the collection (a site import always creates). */
 function existingOf(s: SiteContext, p: PlanContext, plan: RowPlan): ItemRow | null {
   if (!plan.slug || "id" in plan) return null;
-  const id = findItemIdByRef(s.sql, p.collection.id, plan.slug);
-  return id ? (findItem(s.sql, p.collection.id, id) ?? null) : null;
+  return findItemBySlug(s.sql, p.collection.id, plan.slug) ?? null;
 }
 
 /** What `import_rows.slug` holds: the slug, or for a site import the item id (references name ids). */

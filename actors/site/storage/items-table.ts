@@ -339,6 +339,11 @@ export function findItem(sql: SqlStorage, collectionId: string, id: string): Ite
   return sql.exec<ItemRow>("SELECT * FROM items WHERE collection_id = ? AND id = ?", collectionId, id).toArray()[0];
 }
 
+/** An item of the collection by slug, in any status (one lookup of the (collection, slug) index). */
+export function findItemBySlug(sql: SqlStorage, collectionId: string, slug: string): ItemRow | undefined {
+  return sql.exec<ItemRow>("SELECT * FROM items WHERE collection_id = ? AND slug = ?", collectionId, slug).toArray()[0];
+}
+
 /** The id of the collection's item whose id or slug is `ref` (a reference being written). */
 export function findItemIdByRef(sql: SqlStorage, collectionId: string, ref: string): string | null {
   return (
