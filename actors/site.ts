@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { toErrorResponse, errorResponse } from "../src/http/errors";
+import { toErrorResponse, errorResponse, previewNotFound } from "../src/http/errors";
 import { safeEqual, sha256Hex } from "../src/ids";
 import { newSiteSessionId } from "../src/sessions/policy";
 import { type SessionInfo, SessionStore } from "../src/sessions/store";
@@ -13,6 +13,7 @@ import { type DocumentStats } from "./site/seo/document-stats";
 import { regenerateDocuments, SEO_DOCUMENTS_JOB } from "./site/seo/documents";
 import { runSiteMigrations } from "./site/storage/migrations";
 import { refreshPublicData } from "./site/reads/public-items";
+import { PUBLIC_REBUILD_JOB, PublicRebuild } from "./site/reads/public-rebuild";
 import { publicRoutes } from "./site/http/public-routes";
 import { INDEX_JOB, SiteSearch } from "./site/search/site-search";
 import type { dashboardRoutes } from "./site/http/dashboard-routes";
@@ -32,7 +33,15 @@ import {
   validateHostname,
 } from "./site/hostnames/service";
 import { VALIDATION_PATH } from "../src/contract/hostnames";
-import { CACHE_VERSION_HEADER, RENDER_HEADER, HOST_HEADER, SESSION_HEADER, OPERATOR_HEADER } from "../src/contract/headers";
+import {
+  CACHE_VERSION_HEADER,
+  RENDER_HEADER,
+  HOST_HEADER,
+  SESSION_HEADER,
+  OPERATOR_HEADER,
+  REVALIDATE_HEADER,
+} from "../src/contract/headers";
+import { bodyEtag } from "../src/http/etag";
 import type { Principal, PrincipalHeader } from "../src/contract/principal";
 import { clientOf, readPrincipalHeader } from "../src/access/principal-header";
 import { siteAccess } from "./site/access/site-access";
@@ -40,6 +49,7 @@ import { AUDIT_PRUNE_JOB, auditPage, type AuditFilter, type AuditRow, pruneAudit
 import { NO_STORE } from "../src/contract/cache-control";
 import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../src/shared/bounded-map";
 import { countWhere } from "./site/storage/items-table";
+import { benchRevisionsOff } from "./site/storage/revisions-table";
 import { type MediaCall, mediaCall, refusal } from "./site/media/calls";
 import { MEDIA_SWEEP_JOB, mediaSweepJob, SWEEP_EVERY_MS } from "./site/media/sweep";
 import { recordVariant, resolveFile, type ServedFile } from "./site/media/store";
@@ -51,6 +61,7 @@ const SEARCH_GENERATION_KEY = "searchGeneration";
 import { deliveryJob, scheduleDeliveries, WEBHOOKS_JOB } from "./site/webhooks/deliver";
 import type { webhookRoutes } from "./site/webhooks/routes";
 import type { transferRoutes } from "./site/transfer/routes";
+import type { previewLinkRoutes } from "./site/preview/routes";
 
 export interface SiteMeta {
   siteId: string;
@@ -64,7 +75,7 @@ export interface SiteStats {
   publicReads: number;
   /** Calls of `meta` and `metaForHost`: the front Worker's version checks. */
   metaReads: number;
-  /** Public reads answered "unchanged since your copy" (304, no body, nothing for the front Worker to store). */
+  /** Public reads (content API, rendered pages, documents) answered "unchanged since your copy" (304, no body, nothing for the front Worker to store). */
   unchangedReads: number;
   /** Search queries that needed a model call (a repeated query is answered from the cache of query vectors). */
   queryEmbeddings: number;
@@ -100,6 +111,8 @@ export class Site extends DurableObject<Env> {
   // Public reads (content API, rendered pages and documents) this object has answered since it started.
   #publicReads = 0;
   #metaReads = 0;
+  // Rendered pages and documents confirmed unchanged since the front Worker's copy (#unchangedPage).
+  #unchangedPages = 0;
   // Index changes since the cache version was last bumped: the generation of `/search` and
   // `/related` answers (src/contract/cache-version.ts), kept in the object's key-value storage.
   #searchGeneration = 0;
@@ -108,20 +121,25 @@ export class Site extends DurableObject<Env> {
   #history: ReturnType<typeof historyRoutes> | null = null;
   #webhooks: ReturnType<typeof webhookRoutes> | null = null;
   #transfer: ReturnType<typeof transferRoutes> | null = null;
+  #previewLinks: ReturnType<typeof previewLinkRoutes> | null = null;
   #public: ReturnType<typeof publicRoutes>;
   #ssr: ReturnType<typeof ssrRoutes>;
   #context: SiteContext;
   // Every kind of deferred work, by the `kind` its rows carry in the jobs table.
   #jobs: Readonly<Record<string, JobHandler>>;
   #search: SiteSearch;
+  // The kept public JSON of items with media, rebuilt a chunk per alarm run after the image resizing hosts change.
+  #publicRebuild: PublicRebuild;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
+    benchRevisionsOff(env);
     const context = (this.#context = this.#makeContext());
     this.#public = publicRoutes(context);
     this.#ssr = ssrRoutes(context);
     this.#search = new SiteSearch(context, env);
+    this.#publicRebuild = new PublicRebuild(ctx.storage);
     this.#jobs = {
       [INDEX_JOB]: this.#search.job,
       [SSR_JOBS.nightly]: {
@@ -160,6 +178,7 @@ export class Site extends DurableObject<Env> {
       [SCHEDULE_JOB]: scheduleJobHandler(context),
       // Outbound webhooks: due deliveries of the events the triggers wrote (site/webhooks/).
       [WEBHOOKS_JOB]: deliveryJob(context),
+      [PUBLIC_REBUILD_JOB]: this.#publicRebuild.job(context.collections),
       [SEO_DOCUMENTS_JOB]: {
         // No cache version bump: while this job was queued the documents were served with
         // no-store (http/ssr-routes.ts), so no cache holds a stale copy, and pages are already current.
@@ -312,7 +331,7 @@ export class Site extends DurableObject<Env> {
     return {
       publicReads: this.#publicReads,
       metaReads: this.#metaReads,
-      unchangedReads: this.#public.unchanged(),
+      unchangedReads: this.#public.unchanged() + this.#unchangedPages,
       queryEmbeddings: this.#search.queries.calls,
       memo: { counts: this.#counts.size, answers: this.#public.memoSize(), queryVectors: this.#search.queries.size },
     };
@@ -342,7 +361,7 @@ export class Site extends DurableObject<Env> {
     if (request.headers.has(RENDER_HEADER)) {
       this.#publicReads++;
       if (!this.#metaOf(request.headers.get(RENDER_HEADER) ?? "")) return errorResponse("not_found", "Unknown service token.");
-      return renderRoute(this.#context, request, null);
+      return this.#unchangedPage(request, renderRoute(this.#context, request, null));
     }
     const host = request.headers.get(HOST_HEADER);
     if (host !== null && this.#site) {
@@ -354,13 +373,19 @@ export class Site extends DurableObject<Env> {
           : errorResponse("not_found", "Unknown validation token for this hostname.");
       }
       this.#publicReads++;
-      return renderRoute(this.#context, request, host);
+      return this.#unchangedPage(request, renderRoute(this.#context, request, host));
     }
     if (path.startsWith("/v1/")) {
       this.#publicReads++;
       const token = decodeURIComponent(path.split("/")[2] ?? "");
       if (!this.#metaOf(token)) return errorResponse("not_found", "Unknown site token.");
       return this.#public.fetch(request);
+    }
+    // A share link (routed here from the service's own hosts only): the same 404 page for a site
+    // that does not exist as for a wrong token, and nothing is written for either.
+    if (path.startsWith("/p/")) {
+      if (!this.#site) return previewNotFound();
+      return (await import("./site/preview/open")).openPreview(this.#context, request);
     }
     if (!this.#site) return errorResponse("not_found", "No such site.");
     const hook = /^\/hooks\/ssr\/[^/]+(?:\/([^/]+))?$/.exec(path);
@@ -373,11 +398,13 @@ export class Site extends DurableObject<Env> {
     this.#history ??= (await import("./site/history/routes")).historyRoutes(this.#context);
     this.#webhooks ??= (await import("./site/webhooks/routes")).webhookRoutes(this.#context);
     this.#transfer ??= (await import("./site/transfer/routes")).transferRoutes(this.#context);
+    this.#previewLinks ??= (await import("./site/preview/routes")).previewLinkRoutes(this.#context);
     const response = ((await this.#ssr.fetch(request, access)) ??
       (await this.#webhooks.fetch(request, access)) ??
       (await this.#transfer.fetch(request, access)) ??
       (await this.#dashboard.fetch(request, access)) ??
-      (await this.#history.fetch(request, access))) as Response | undefined;
+      (await this.#history.fetch(request, access)) ??
+      (await this.#previewLinks.fetch(request, access))) as Response | undefined;
     // Any write may have written webhook events (triggers on items, collections, the capture).
     if (access.entry.method !== "get") scheduleDeliveries(this.ctx.storage);
     // A change whose handler awaited outside I/O-free code (a capture's fetch) records here, right
@@ -404,6 +431,22 @@ export class Site extends DurableObject<Env> {
       if (ok) principal = { kind: "siteKey", siteId: this.#site!.id };
     }
     return principal ? { principal, client } : null;
+  }
+
+  /**
+   * A rendered page or document the front Worker asks for while it holds an older version's copy
+   * (REVALIDATE_HEADER: the ETag of those bytes, src/http/etag.ts): rendered whole and hashed, and
+   * when it is the same bytes, 304 with no body, so the front Worker keeps its copy for the new
+   * version and writes nothing to the Cache API. Most pages do not change with one publish. An
+   * answer that must not be kept (no-store: a document whose rebuild is queued) is never "unchanged".
+   */
+  async #unchangedPage(request: Request, response: Response): Promise<Response> {
+    const validator = request.headers.get(REVALIDATE_HEADER);
+    if (validator === null || response.status !== 200 || /\bno-store\b/i.test(response.headers.get("cache-control") ?? "")) return response;
+    const body = await response.arrayBuffer();
+    if ((await bodyEtag(body)) !== validator) return new Response(body, response);
+    this.#unchangedPages++;
+    return new Response(null, { status: 304, headers: { etag: validator } });
   }
 
   /**
@@ -498,6 +541,8 @@ export class Site extends DurableObject<Env> {
         else this.#setSearchGeneration(this.#searchGeneration + 1);
       },
       search: () => this.#search,
+      publicStaleAfter: () => this.#publicRebuild.staleAfter,
+      rebuildPublicData: () => this.#publicRebuild.start(),
     };
   }
 }

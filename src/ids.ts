@@ -69,6 +69,9 @@ export const newAdminKey = (siteId: string): string => `${P.adminKey}${siteId}_$
 export const newItemId = (): string => `${P.item}${randomId(L.item)}`;
 export const newMediaId = (): string => `${P.media}${randomId(L.media)}`;
 export const newCollectionId = (): string => `${P.collection}${randomId(L.collection)}`;
+/** A share link's secret token (shown once; only its SHA-256 is stored) and its public id. */
+export const newPreviewToken = (siteId: string): string => `${P.previewToken}${siteId}_${randomId(L.previewToken)}`;
+export const newPreviewLinkId = (): string => `${P.previewLink}${randomId(L.previewLink)}`;
 
 export function toHex(bytes: ArrayBuffer | Uint8Array): string {
   return [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");

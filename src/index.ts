@@ -8,7 +8,8 @@ import { policiesFor } from "./limits/policies";
 import { clientKey } from "./limits/client";
 import { json } from "./http/json";
 import { contentUrl, keepContentUrl } from "./edge/content-key";
-import { CORS_HEADERS, contentApi, contentHit, withCors } from "./routes/content";
+import { CORS_HEADERS, contentApi, contentHit, contentMiss, planRefusal, withCors } from "./routes/content";
+import { knownSiteMeta } from "./edge/site-meta";
 import { customHostRequest, isServiceHost } from "./routes/custom-host";
 import { embedScript } from "./routes/embed";
 import { renderedPage, ssrWebhook } from "./routes/render";
@@ -32,6 +33,7 @@ const passkeys = () => import("./routes/passkeys");
 const invitations = () => import("./routes/invitations");
 const mediaUpload = () => import("./routes/media-upload");
 const mediaServe = () => import("./routes/media-serve");
+const preview = () => import("./routes/preview");
 
 async function siteIdParam(env: Env, raw: string | undefined): Promise<string> {
   if (!raw || !(await mayBeIssued(env, raw))) throw new ApiError("not_found", "Unknown webhook URL.");
@@ -80,6 +82,9 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
     await enforce(env, "webhook", `${clientKey(req, env)}|${siteId}`);
     return ssrWebhook(req, env, siteId);
   })
+  // Share links: the service's own hosts only (the router is never reached from a customer hostname or the proxy).
+  .get("/p/:token", async (req, env) => (await preview()).previewLink(req, env, req.params.token ?? ""))
+  .post("/p/:token", async (req, env) => (await preview()).previewLink(req, env, req.params.token ?? ""))
   .options("/v1/*", () => new Response(null, { status: 204, headers: CORS_HEADERS }))
   .get("/v1/*", (req, env, ctx) => contentApi(req, env, ctx))
   .post("/workspaces", async (req, env) => (await dashboard()).createWorkspace(req, env))
@@ -124,6 +129,13 @@ export default {
         // and the URL is not remembered (see contentUrl).
         const refused = contentRefusal(request, env, read);
         if (refused) return refused;
+        // A GET of a site this isolate knows, that its memory does not hold: the edge cache and the
+        // site object, without the router and the full path's wrapping (the same answer).
+        const meta = request.method === "GET" ? knownSiteMeta(read.token, read.siteId) : null;
+        if (meta && !planRefusal(meta.plan, read)) {
+          keepContentUrl(request.url, read);
+          return contentMiss(request, env, ctx, read, meta);
+        }
       }
     }
     // A dashboard call with an admin key of a site id nobody was issued: refused before the router.
@@ -140,9 +152,9 @@ async function full(request: Request, env: Env, ctx: ExecutionContext): Promise<
   const url = requestTarget(request.url);
   // The Host the client asked for (workerd builds request.url from it).
   const serviceHost = url === null || isServiceHost(env, url.host);
-  if (url === null) return withFrontHeaders(oddTarget(request), url, serviceHost);
+  if (url === null) return withFrontHeaders(oddTarget(request), false, serviceHost);
   const answered = withPolicies(await answer(request, env, ctx, url), policiesFor(request, url.pathname, serviceHost));
-  return withFrontHeaders(answered, url, serviceHost);
+  return withFrontHeaders(answered, url.protocol === "https:", serviceHost);
 }
 
 /**

@@ -803,6 +803,44 @@ describe("the API answers exactly as openapi.json describes", () => {
     await hit("restoreDeletedItem", "POST", `${base}/trash/${a.id}/restore`, { auth });
   });
 
+  it("describes share links", async () => {
+    const site = await newBlog();
+    const auth = site.adminKey;
+    const a = await addItem(site, "posts", { slug: "draft", data: { title: "Draft" } });
+    const links = `/sites/${site.id}/collections/posts/items/${a.id}/preview-links`;
+    const created = await hit("createPreviewLink", "POST", links, { auth, body: { label: "Client", maxOpens: 5 } });
+    expect(created.status).toBe(201);
+    const url = new URL(created.body.url as string);
+    await hit("createPreviewLink", "POST", links, { auth, body: { expiresIn: 60 } });
+    await hit("createPreviewLink", "POST", `/sites/${site.id}/collections/posts/items/it_missing/preview-links`, { auth, body: {} });
+    const locked = await hit("createPreviewLink", "POST", links, { auth, body: { password: "open sesame" } });
+    for (let i = 0; i < 18; i++) await hit("createPreviewLink", "POST", links, { auth, body: {} });
+    await hit("createPreviewLink", "POST", links, { auth, body: {} });
+    await hit("listPreviewLinks", "GET", links, { auth });
+    await hit("listPreviewLinks", "GET", `/sites/${site.id}/collections/posts/items/it_missing/preview-links`, { auth });
+
+    const nav = { "sec-fetch-dest": "document", "sec-fetch-mode": "navigate" };
+    await hit("openPreviewLink", "GET", url.pathname, { headers: nav });
+    await hit("openPreviewLink", "GET", `${url.pathname}?format=json`, { headers: nav });
+    await hit("openPreviewLink", "GET", `/p/pv_${site.id}_${"a".repeat(32)}`, { headers: nav });
+    const form = { ...nav, "content-type": "application/x-www-form-urlencoded" };
+    const lockedPath = new URL(locked.body.url as string).pathname;
+    await hit("unlockPreviewLink", "POST", lockedPath, { body: "password=open%20sesame", headers: form });
+    await hit("unlockPreviewLink", "POST", lockedPath, { body: "password=wrong", headers: form });
+    await hit("unlockPreviewLink", "POST", lockedPath, { body: "password=wrong", headers: form });
+    await hit("unlockPreviewLink", "POST", lockedPath, { body: "password=wrong", headers: form });
+    await hit("unlockPreviewLink", "POST", lockedPath, { body: "password=wrong", headers: form });
+    await hit("unlockPreviewLink", "POST", `/p/pv_${site.id}_${"a".repeat(32)}`, { body: "password=x", headers: form });
+    await hit("unlockPreviewLink", "POST", lockedPath, {
+      body: "password=x",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+
+    const id = (created.body.link as { id: string }).id;
+    await hit("revokePreviewLink", "DELETE", `${links}/${id}`, { auth });
+    await hit("revokePreviewLink", "DELETE", `${links}/pl_missing`, { auth });
+  });
+
   it("describes outbound webhooks and exports", async () => {
     const site = await newBlog("pro");
     const auth = site.adminKey;

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { versioned } from "../src/edge/cache";
 import { contentKeyBase } from "../src/edge/content-key";
 import { ORIGIN, addItem, call, callJson, expectStatus, newBlog } from "./helpers";
+import { capturedBlog, pathOf, publishedPost, rendered } from "./ssr-helpers";
 
 /** The Cache API key of a content read, as the front Worker builds it (docs/caching.md: parameters the endpoint understands). */
 const keyBase = (path: string): string => contentKeyBase(new URL(`${ORIGIN}${path}`)) as string;
@@ -49,5 +50,51 @@ describe("revalidation of an unchanged answer after a change", () => {
     const listKey = versioned({ base: keyBase(listUrl), siteId: site.id, version: after });
     for (let i = 0; i < 100 && !(await caches.default.match(listKey)); i++) await scheduler.wait(20);
     expect(await caches.default.match(listKey)).toBeDefined();
+  });
+
+  it("a rendered page the change did not touch is confirmed unchanged too; a page it did touch is rendered anew", async () => {
+    const { site, pageUrl } = await capturedBlog();
+    await publishedPost(site, "a", { title: "A" });
+    const bId = (await publishedPost(site, "b", { title: "B" })).id;
+    const stub = env.SITE.get(env.SITE.idFromName(site.id));
+    const base = pathOf(pageUrl);
+    /** Reads a page until this isolate's memory holds it (the copy is kept after its stream ends). */
+    const held = async (path: string) => {
+      for (let i = 0; i < 100; i++) {
+        const r = await rendered(site, path);
+        const html = await r.text();
+        if (r.headers.get("x-cache") === "HIT") return { html, etag: r.headers.get("etag") };
+        await scheduler.wait(10);
+      }
+      throw new Error(`${path} was never held`);
+    };
+    const a = await held(`${base}a`);
+    const b = await held(`${base}b`);
+    const { version: before } = (await stub.metaForHost()) as { version: number };
+    // A change to another item: b's page changes, a's does not.
+    await expectStatus(
+      callJson("PATCH", `/sites/${site.id}/collections/posts/items/${bId}`, { auth: site.adminKey, body: { data: { title: "B2" } } }),
+      200,
+    );
+    const { version: after } = (await stub.metaForHost()) as { version: number };
+    expect(after).toBeGreaterThan(before);
+
+    const unchanged = (await stub.stats()).unchangedReads;
+    const again = await rendered(site, `${base}a`);
+    expect(again.headers.get("x-cache")).toBe("MISS");
+    expect(await again.text()).toBe(a.html);
+    expect(again.headers.get("etag")).toBe(a.etag);
+    expect((await stub.stats()).unchangedReads - unchanged).toBe(1);
+    // Nothing was written under the new version's key; the next read is answered from memory.
+    const renderBase = (path: string) => `https://render.invalid/${site.id}${path}`;
+    expect(await caches.default.match(versioned({ base: renderBase(`${base}a`), siteId: site.id, version: after }))).toBeUndefined();
+    expect((await rendered(site, `${base}a`)).headers.get("x-cache")).toBe("HIT");
+
+    const changed = await rendered(site, `${base}b`);
+    const html = await changed.text();
+    expect(html).toContain("B2");
+    expect(html).not.toBe(b.html);
+    expect(changed.headers.get("etag")).not.toBe(b.etag);
+    expect((await stub.stats()).unchangedReads - unchanged).toBe(1);
   });
 });

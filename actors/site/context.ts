@@ -32,6 +32,13 @@ export interface SiteContext {
    * `/related` answers alone; no list, item or page answer depends on the index.
    */
   searchChanged(): void;
+  /**
+   * Null when every item's kept public JSON is current; else the `seq` through which the kept JSON
+   * of items with media is (a rebuild after the image resizing hosts changed, reads/public-rebuild.ts).
+   */
+  publicStaleAfter(): number | null;
+  /** The image resizing hosts changed: the public JSON of every item with media is rebuilt on the alarm, a chunk per run. */
+  rebuildPublicData(): void;
   /** Semantic search of the site (search/site-search.ts). */
   search(): SearchService;
 }

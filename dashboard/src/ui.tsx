@@ -60,7 +60,10 @@ export function Copy(props: { text: string; label: string }) {
     <button
       type="button"
       class="secondary small"
-      aria-label={props.label}
+      // The visible word must stay part of the name (axe: label-content-name-mismatch once it says "Copied").
+      aria-label={
+        copied ? (/^Copy\b/.test(props.label) ? props.label.replace(/^Copy\b/, "Copied") : `Copied: ${props.label}`) : props.label
+      }
       onClick={async () => {
         await navigator.clipboard?.writeText(props.text).catch(() => undefined);
         setCopied(true);
@@ -86,6 +89,41 @@ export function CodeBlock(props: { code: string; label: string }) {
   );
 }
 
+/**
+ * A `<dialog>` shown modal while `open`. The focus goes back to whatever opened it when it closes
+ * or is unmounted (Escape included): a dialog removed while still open would drop it to <body>.
+ */
+export function useModal(open: boolean) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  const giveBack = () => {
+    const o = opener.current;
+    opener.current = null;
+    if (o?.isConnected) o.focus();
+  };
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (open && !d.open) {
+      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      d.showModal();
+    }
+    if (!open) {
+      if (d.open) d.close();
+      giveBack();
+    }
+  }, [open]);
+  useEffect(
+    () => () => {
+      // Unmounted (its screen closed it by no longer rendering it): not modal any more, then the focus back.
+      if (ref.current?.open) ref.current.close();
+      giveBack();
+    },
+    [],
+  );
+  return ref;
+}
+
 /** A modal question with the consequences spelled out; resolves true when confirmed. */
 export function Confirm(props: {
   open: boolean;
@@ -95,13 +133,7 @@ export function Confirm(props: {
   onClose: (confirmed: boolean) => void;
   children: ComponentChildren;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (props.open && !d.open) d.showModal();
-    if (!props.open && d.open) d.close();
-  }, [props.open]);
+  const ref = useModal(props.open);
   const titleId = useId();
   // Closed at once, not on the next render: the page behind is usable the moment the choice is made.
   const close = (confirmed: boolean) => {

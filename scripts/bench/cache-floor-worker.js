@@ -2,17 +2,24 @@
 // contract. It looks the URL up in the Cache API and, on a miss, answers ~1 KB of
 // JSON and stores it, as the contract requires. No Durable Object, no SQLite: its
 // uncached throughput is the ceiling the local Cache API sets for ours. With `?noput`
-// it answers without storing: the difference is what the local Cache API's write costs.
-const body = JSON.stringify({ item: { id: "floor", slug: "floor", data: { title: "t".repeat(900) } } });
+// it answers without storing: the difference is what the local Cache API's write costs. With
+// `?bytes=N` the answer is N bytes of JSON (default ~1 KB), so a write can be measured at the size
+// of the answers it stands for (a list page is ~15 KB).
+const bodyOf = (bytes) => JSON.stringify({ item: { id: "floor", slug: "floor", data: { title: "t".repeat(Math.max(0, bytes - 60)) } } });
+const sized = new Map();
 
 export default {
   async fetch(request, _env, ctx) {
     const hit = await caches.default.match(request.url);
     if (hit) return hit;
+    const params = new URL(request.url).searchParams;
+    const bytes = Number(params.get("bytes") ?? 960);
+    let body = sized.get(bytes);
+    if (body === undefined) sized.set(bytes, (body = bodyOf(bytes)));
     const response = new Response(body, {
       headers: { "content-type": "application/json", "cache-control": "public, s-maxage=31536000" },
     });
-    if (!new URL(request.url).searchParams.has("noput")) ctx.waitUntil(caches.default.put(request.url, response.clone()));
+    if (!params.has("noput")) ctx.waitUntil(caches.default.put(request.url, response.clone()));
     return response;
   },
 };

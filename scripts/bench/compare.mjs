@@ -6,7 +6,7 @@
 //
 // BENCH_BASELINE=<commit>: the baseline (default: the last commit that recorded figures in
 // docs/caching.md's side-by-side table). BENCH_BUILDS=a,b,WORK: any commits in any order
-// (WORK = the working tree), for bisecting. BENCH_CACHED_REQUESTS: requests per cached case (15,000).
+// (WORK = the working tree; a path ending in .js = a Worker built by hand), for bisecting. BENCH_CACHED_REQUESTS: requests per cached case (15,000).
 // BENCH_COMPARE_MISSES=0 skips the misses; BENCH_COMPARE_ASSETS=1 runs with Miniflare's asset router.
 //
 // Per build: CPU per request of the service's workerd (user + system time from /proc, the
@@ -207,7 +207,10 @@ const order = process.env.BENCH_BUILDS
   ? process.env.BENCH_BUILDS.split(",").map((s) => s.trim())
   : [baselineCommit, ...Array.from({ length: ROUNDS }, () => ["WORK", baselineCommit]).flat()];
 const builds = new Map();
-for (const name of new Set(order)) builds.set(name, name === "WORK" ? buildWork() : buildCommit(name));
+// A name ending in `.js` is a Worker already built (a variant made by hand), measured as it is.
+const prebuilt = (path) => ({ label: path, script: resolve(path) });
+for (const name of new Set(order))
+  builds.set(name, name === "WORK" ? buildWork() : name.endsWith(".js") ? prebuilt(name) : buildCommit(name));
 // The local embedder (a workerd of its own) is the working tree's; buildWorker builds it with WORK.
 if (!builds.has("WORK")) execFileSync(process.execPath, ["embedder/build.mjs"], { stdio: "inherit" });
 

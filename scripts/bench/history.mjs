@@ -4,6 +4,7 @@
 // (2) how long after a schedule's due time the item shows on a cached public list: N items
 // scheduled a second apart, a client polling the cached list every 50 ms, first sighting minus
 // the due time. Run: `node scripts/bench/history.mjs`.
+import { loadavg } from "node:os";
 import { api, must, percentile } from "../lib.mjs";
 import { buildWorker, startWorkerd, workerdCpuMs } from "../workerd-host.mjs";
 
@@ -16,10 +17,11 @@ const SCHEDULED = Number(process.env.BENCH_SCHEDULED ?? 8);
 const operator = "bench-operator";
 const asc = (a) => [...a].sort((x, y) => x - y);
 
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
 const script = buildWorker(".bench/build");
-const host = await startWorkerd({ scriptPath: script, adminToken: operator, dashboard: false, embedderProcesses: 1 });
-try {
-  const base = host.base;
+
+/** A site with a published 5 KB item (a title and six paragraphs of prose). */
+async function fiveKbItem(base) {
   const { site } = await must(api(base, "POST", "/sites", operator, { name: "History bench", plan: "starter" }), "site");
   const key = site.adminKey;
   await must(
@@ -31,9 +33,6 @@ try {
     }),
     "collection",
   );
-  // A 5 KB item: a title and six paragraphs of prose.
-  const paragraph = (i, n) => `<p>Paragraph ${i} of save ${n}: ${"the quick brown fox jumps over the lazy dog ".repeat(18).trim()}.</p>`;
-  const body = (n) => Array.from({ length: 6 }, (_, i) => paragraph(i, n)).join("");
   const { item } = await must(
     api(base, "POST", `/sites/${site.id}/collections/posts/items`, key, {
       slug: "five-kb",
@@ -42,24 +41,60 @@ try {
     }),
     "item",
   );
-  const bytes = JSON.stringify({ title: "Five KB", body: body(0) }).length;
-  const cpu = [];
-  const wall = [];
-  let n = 0;
-  for (let b = 0; b < BATCHES + 1; b++) {
-    const c0 = workerdCpuMs();
-    for (let i = 0; i < BATCH; i++) {
-      const t0 = performance.now();
-      await must(api(base, "PATCH", `/sites/${site.id}/collections/posts/items/${item.id}`, key, { data: { body: body(++n) } }), "save");
-      wall.push(performance.now() - t0);
+  return { site, key, item };
+}
+const paragraph = (i, n) => `<p>Paragraph ${i} of save ${n}: ${"the quick brown fox jumps over the lazy dog ".repeat(18).trim()}.</p>`;
+const body = (n) => Array.from({ length: 6 }, (_, i) => paragraph(i, n)).join("");
+const bytes = JSON.stringify({ title: "Five KB", body: body(0) }).length;
+
+/**
+ * Sequential PATCHes of the 5 KB item on a fresh runtime: workerd CPU per save (batch means, the
+ * first batch warms up and is not counted) and wall time. `vars`: BENCH_NO_REVISIONS=1 for the
+ * build without history writes (the bench-only switch in actors/site/storage/revisions-table.ts).
+ */
+async function saves(vars) {
+  const h = await startWorkerd({ scriptPath: script, adminToken: operator, dashboard: false, embedderProcesses: 1, vars });
+  try {
+    const { site, key, item } = await fiveKbItem(h.base);
+    const cpu = [];
+    const wall = [];
+    let n = 0;
+    for (let b = 0; b < BATCHES + 1; b++) {
+      const c0 = workerdCpuMs();
+      for (let i = 0; i < BATCH; i++) {
+        const t0 = performance.now();
+        await must(
+          api(h.base, "PATCH", `/sites/${site.id}/collections/posts/items/${item.id}`, key, { data: { body: body(++n) } }),
+          "save",
+        );
+        wall.push(performance.now() - t0);
+      }
+      if (b > 0) cpu.push((workerdCpuMs() - c0) / BATCH);
     }
-    // The first batch warms the isolate and the object up; it is not counted.
-    if (b > 0) cpu.push((workerdCpuMs() - c0) / BATCH);
+    const revisions = await must(
+      api(h.base, "GET", `/sites/${site.id}/collections/posts/items/${item.id}/revisions?limit=1`, key),
+      "revisions",
+    );
+    return { cpu: percentile(asc(cpu), 50), wall: percentile(asc(wall), 50), revisions: revisions.total };
+  } finally {
+    await h.dispose();
   }
-  const revisions = await must(
-    api(base, "GET", `/sites/${site.id}/collections/posts/items/${item.id}/revisions?limit=1`, key),
-    "revisions",
-  );
+}
+
+// Alternating (with, without, with, without…) so a machine that gets busier shows as spread.
+const runs = [];
+for (let r = 0; r < ROUNDS; r++) {
+  runs.push({ mode: "with revisions", load: loadavg()[0], ...(await saves({})) });
+  runs.push({ mode: "BENCH_NO_REVISIONS=1", load: loadavg()[0], ...(await saves({ BENCH_NO_REVISIONS: "1" })) });
+}
+const median = (xs) => percentile(asc(xs), 50);
+const withRev = runs.filter((r) => r.mode === "with revisions");
+const without = runs.filter((r) => r.mode !== "with revisions");
+
+const host = await startWorkerd({ scriptPath: script, adminToken: operator, dashboard: false, embedderProcesses: 1 });
+try {
+  const base = host.base;
+  const { site, key } = await fiveKbItem(base);
 
   // Due moment → visible on the cached public list.
   const list = `${base}/v1/${site.token}/collections/posts/items?limit=100`;
@@ -92,13 +127,17 @@ try {
   const lag = asc(scheduled.filter((s) => s.seen).map((s) => s.seen - s.at));
 
   console.log(
-    `\nItem save with its revision (${BATCHES} × ${BATCH} sequential PATCH of a ${(bytes / 1024).toFixed(1)} KB published item; workerd CPU per save)\n`,
+    `\nItem save with and without its revision (${ROUNDS} rounds, each ${BATCHES} × ${BATCH} sequential PATCH of a ${(bytes / 1024).toFixed(1)} KB published item on a fresh runtime; workerd CPU per save)\n`,
   );
-  console.log("| what | CPU ms/save (p50 of batch means) | wall p50 ms | revisions kept after the run |");
-  console.log("| --- | --- | --- | --- |");
-  console.log(
-    `| PATCH, revision written in the same transaction | ${percentile(asc(cpu), 50).toFixed(3)} | ${percentile(asc(wall), 50).toFixed(2)} | ${revisions.total} |`,
+  console.log("| build | round | load (1 min) | CPU ms/save (p50 of batch means) | wall p50 ms | revisions kept |");
+  console.log("| --- | --- | --- | --- | --- | --- |");
+  runs.forEach((r, i) =>
+    console.log(
+      `| ${r.mode} | ${Math.floor(i / 2) + 1} | ${r.load.toFixed(1)} | ${r.cpu.toFixed(3)} | ${r.wall.toFixed(2)} | ${r.revisions} |`,
+    ),
   );
+  const share = median(withRev.map((r) => r.cpu)) - median(without.map((r) => r.cpu));
+  console.log(`\nThe revision's share: ${share.toFixed(3)} ms CPU per save (median with − median without).`);
   console.log("\nGoal: a 5 KB item save stays below 2 ms of CPU at p50.");
   console.log(
     `\nSchedule due → visible on the cached public list (${SCHEDULED} items 1 s apart; a client polling every 50 ms; ${reads} reads, ${hits} cache hits)\n`,

@@ -1,10 +1,11 @@
 // A CPU profile of the service's Worker under load, through workerd's V8 inspector:
 //   node_modules/.bin/node scripts/bench/profile.mjs [built index.js]
-//     [list|item|miss-list|miss-item|random-token|wrong-token|rate-limited|dashboard-random]
+//     [list|item|miss-list|miss-item|random-token|wrong-token|rate-limited|dashboard-random|save]
 // (default: a fresh build of the working tree, the cached list). Seeds 1,000 posts on a Pro
 // site, warms the read, profiles BENCH_SECONDS (5) of autocannon at 32 connections, and prints
 // the functions with the most self time and the bundle's parts by inclusive time. The profile
-// itself goes to .bench/profile.cpuprofile (Chromium's DevTools opens it).
+// itself goes to .bench/profile.cpuprofile (Chromium's DevTools opens it). `save`: PATCHes of a
+// published 5 KB item (scripts/bench/history.mjs's), one at a time, with no other items seeded.
 import autocannon from "autocannon";
 import { writeFileSync } from "node:fs";
 import { BENCH_POST_FIELDS, api, missPaths, must, seedItems } from "../lib.mjs";
@@ -34,28 +35,47 @@ try {
   const { base } = host;
   const { site } = await must(api(base, "POST", "/sites", "op", { name: "Profile", plan: "pro" }), "site");
   await must(api(base, "PUT", `/sites/${site.id}/collections/posts`, site.adminKey, { fields: BENCH_POST_FIELDS }), "collection");
-  await seedItems(base, site.id, site.adminKey, "posts", Number(process.env.BENCH_ITEMS ?? 1000), (i) => ({
-    slug: `post-${i}`,
-    publish: true,
-    data: {
-      title: `Post number ${i}`,
-      summary: `A short summary for post ${i}.`,
-      body: `<p>Body of post ${i}.</p>`,
-      category: ["news", "guides"][i % 2],
-      date: new Date(Date.UTC(2020, 0, 1) + i * 3_600_000).toISOString(),
-      cover: { url: `https://img.example.com/${i}.jpg`, alt: `Cover ${i}`, width: 1600, height: 900 },
-    },
-  }));
-  await waitForIndex(base, site.id, site.adminKey);
+  const save = mode === "save";
+  const saveBody = (n) =>
+    JSON.stringify({
+      data: {
+        body: Array.from(
+          { length: 6 },
+          (_, i) => `<p>Paragraph ${i} of save ${n}: ${"the quick brown fox jumps over the lazy dog ".repeat(18).trim()}.</p>`,
+        ).join(""),
+      },
+    });
+  if (save) {
+    const { item } = await must(
+      api(base, "POST", `/sites/${site.id}/collections/posts/items`, site.adminKey, {
+        slug: "five-kb",
+        publish: true,
+        data: { title: "Five KB" },
+      }),
+      "item",
+    );
+    site.saveItem = item.id;
+  } else
+    await seedItems(base, site.id, site.adminKey, "posts", Number(process.env.BENCH_ITEMS ?? 1000), (i) => ({
+      slug: `post-${i}`,
+      publish: true,
+      data: {
+        title: `Post number ${i}`,
+        summary: `A short summary for post ${i}.`,
+        body: `<p>Body of post ${i}.</p>`,
+        category: ["news", "guides"][i % 2],
+        date: new Date(Date.UTC(2020, 0, 1) + i * 3_600_000).toISOString(),
+        cover: { url: `https://img.example.com/${i}.jpg`, alt: `Cover ${i}`, width: 1600, height: 900 },
+      },
+    }));
+  if (!save) await waitForIndex(base, site.id, site.adminKey);
   const items = `/v1/${site.token}/collections/posts/items`;
   const paths = {
     list: [`${items}?page=3&limit=24&sort=-date`],
     item: [`${items}/post-424`],
-    "miss-list": Array.from(
-      { length: 41 * 4 },
-      (_, i) => `${items}?page=${(i % 41) + 1}&limit=24&sort=${["-date", "date", "-title", "title"][(i >> 6) & 3]}`,
-    ),
-    "miss-item": Array.from({ length: 1000 }, (_, i) => `${items}/post-${i}`),
+    // The compare bench's misses (scripts/lib.mjs missPaths): each URL read once.
+    "miss-list": missPaths(site.token, "list", Number(process.env.BENCH_ITEMS ?? 1000)),
+    "miss-item": missPaths(site.token, "item", Number(process.env.BENCH_ITEMS ?? 1000)),
     // Refusals (scripts/bench/api.mjs benchRefused): never-seen site ids, wrong tokens of the real site.
     "random-token": Array.from(
       { length: 50_000 },
@@ -68,6 +88,7 @@ try {
       { length: 50_000 },
       () => `/v1/pk_${site.id}_${random(24)}/collections/posts/items?page=3&limit=24&sort=-date`,
     ),
+    save: [`/sites/${site.id}/collections/posts/items/${site.saveItem}`],
   }[mode];
   if (mode === "list" || mode === "item") await (await fetch(`${base}${paths[0]}`)).arrayBuffer();
   const client = mode === "rate-limited" ? { "cf-connecting-ip": "203.0.113.7" } : {};
@@ -77,7 +98,12 @@ try {
       await res.arrayBuffer();
       refused = res.status === 429;
     }
-  const headersOf = (path) => (mode === "dashboard-random" ? { authorization: `Bearer sk_${path.split("/")[2]}_${random(40)}` } : client);
+  const headersOf = (path) =>
+    mode === "dashboard-random"
+      ? { authorization: `Bearer sk_${path.split("/")[2]}_${random(40)}` }
+      : save
+        ? { authorization: `Bearer ${site.adminKey}`, "content-type": "application/json" }
+        : client;
 
   const targets = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
   const target = targets.find((t) => /main/.test(t.title ?? t.id ?? "")) ?? targets[0];
@@ -100,12 +126,13 @@ try {
   let n = 0;
   const r = await autocannon({
     url: `${base}${paths[0]}`,
-    connections: mode.startsWith("miss") ? 8 : 32,
+    connections: mode.startsWith("miss") ? 8 : save ? 1 : 32,
     ...(mode.startsWith("miss") ? { amount: paths.length } : { duration: SECONDS }),
     requests: [
       {
         setupRequest: (req) => {
           const path = paths[n++ % paths.length];
+          if (save) return { ...req, path, method: "PATCH", body: saveBody(n), headers: { ...req.headers, ...headersOf(path) } };
           return { ...req, path, headers: { ...req.headers, ...headersOf(path) } };
         },
       },

@@ -136,6 +136,28 @@ export const ACCESS: readonly AccessEntry[] = [
     kind: "Items",
     access: m("items.delete.any", "items.delete.own"),
   },
+  // Share links of items (issue 27): creating and revoking one is an edit of the item
+  {
+    id: "createPreviewLink",
+    method: "post",
+    path: `${S}/collections/{slug}/items/{id}/preview-links`,
+    kind: "Items",
+    access: m("items.edit.any", "items.edit.own"),
+  },
+  {
+    id: "listPreviewLinks",
+    method: "get",
+    path: `${S}/collections/{slug}/items/{id}/preview-links`,
+    kind: "Items",
+    access: m("site.read"),
+  },
+  {
+    id: "revokePreviewLink",
+    method: "delete",
+    path: `${S}/collections/{slug}/items/{id}/preview-links/{linkId}`,
+    kind: "Items",
+    access: m("items.edit.any", "items.edit.own"),
+  },
   // Media
   { id: "listMedia", method: "get", path: `${S}/media`, kind: "Media", access: m("site.read") },
   { id: "createMedia", method: "post", path: `${S}/media`, kind: "Media", access: m("media.create") },

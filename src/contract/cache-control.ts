@@ -14,3 +14,6 @@ export const CLIENT_CACHE_CONTROL = "public, max-age=0, must-revalidate";
 
 /** Stored media files and their variants: the URL names the version (its hash), so a year, never revalidated. */
 export const MEDIA_CACHE_CONTROL = "public, max-age=31536000, immutable";
+
+/** Share-link previews (a draft behind a secret URL): no shared cache may keep them, nor the browser's. */
+export const PREVIEW_CACHE_CONTROL = "private, no-store";

@@ -17,3 +17,21 @@ export const TRASH_DAYS = 30;
 export const SCHEDULE_HORIZON_DAYS = 5 * 365;
 /** Items that may carry a schedule at once, per site. */
 export const MAX_SCHEDULED = 1000;
+
+/** Share links (previews of a draft): lifetime, password, opens, how many may be live at once. */
+export const PREVIEW_LINK_LIMITS = {
+  /** Seconds; the default when none is chosen is 7 days. */
+  minSeconds: 3600,
+  maxSeconds: 30 * 86_400,
+  defaultSeconds: 7 * 86_400,
+  passwordMin: 8,
+  passwordMax: 256,
+  maxOpens: 10_000,
+  labelMax: 100,
+  livePerItem: 20,
+  livePerSite: 500,
+  /** Wrong passwords one client may try on one link before waiting (then the wait doubles). */
+  freePasswordAttempts: 3,
+  /** How long a right password is remembered by the browser (a cookie), in seconds. */
+  unlockSeconds: 12 * 3600,
+} as const;

@@ -9,14 +9,33 @@
 export const ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz234567";
 
 /** Lengths of the random parts, by kind. */
-export const ID_LENGTH = { site: 16, workspace: 16, token: 24, adminKey: 40, item: 20, media: 20, collection: 16 } as const;
+export const ID_LENGTH = {
+  site: 16,
+  workspace: 16,
+  token: 24,
+  adminKey: 40,
+  item: 20,
+  media: 20,
+  collection: 16,
+  previewToken: 32,
+  previewLink: 16,
+} as const;
 /**
  * A site id issued since SITE_ID_SECRET: `random` characters, then `mac` characters of an
  * HMAC of them (30 bits), 16 in all as ever. Ids from before carry no MAC (LEGACY_SITE_IDS).
  */
 export const ID_SITE_MAC = { random: 10, mac: 6 } as const;
 /** Prefixes, by kind (a site id has none). */
-export const ID_PREFIX = { workspace: "ws_", token: "pk_", adminKey: "sk_", item: "it_", media: "md_", collection: "co_" } as const;
+export const ID_PREFIX = {
+  workspace: "ws_",
+  token: "pk_",
+  adminKey: "sk_",
+  item: "it_",
+  media: "md_",
+  collection: "co_",
+  previewToken: "pv_",
+  previewLink: "pl_",
+} as const;
 
 const SITE_ID = /^[a-z2-7]{16}$/;
 const WORKSPACE_ID = /^ws_[a-z2-7]{16}$/;
@@ -53,4 +72,16 @@ export function workspaceIdOfApiKey(key: string): string | null {
 export function workspaceIdOfInvitation(token: string): string | null {
   const ws = INVITATION.exec(token)?.[1];
   return ws ? `ws_${ws}` : null;
+}
+
+/**
+ * A share link's token `pv_<siteId>_<random32>` (160 random bits): the URL of a draft preview is
+ * its credential, so it carries its site for routing like `pk_`/`sk_`, and the site object keeps
+ * only its SHA-256 (README "Share links").
+ */
+const PREVIEW_TOKEN = /^pv_([a-z2-7]{16})_[a-z2-7]{32}$/;
+
+/** The site a share-link token names, or null when it is not one at all. */
+export function siteIdOfPreviewToken(token: string): string | null {
+  return PREVIEW_TOKEN.exec(token)?.[1] ?? null;
 }

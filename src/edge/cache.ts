@@ -19,6 +19,7 @@ import { hotGet, hotLatest, hotPut, hotRevalidate } from "./hot-tier";
 import type { SiteMeta } from "./site-meta";
 import { PUBLIC_CACHE_CONTROL, CLIENT_CACHE_CONTROL } from "../contract/cache-control";
 import { log, errorText } from "../log/log";
+import { bodyEtag, sha256Hex32 } from "../http/etag";
 
 /** The stored copy lives until its versioned key is retired (a change makes it unreachable). */
 /**
@@ -229,11 +230,13 @@ async function lead(
       ctx.waitUntil(remember(key, body, headers));
       return { response: conditional(request, body, headers, "HIT", mode.extraHeaders), hit: true };
     }
-    // Holding an older version's answer with the origin's ETag, ask whether the new one is the same
-    // bytes: most URLs of a site do not change with one publish, and "unchanged" costs no body and
-    // no Cache API write (the copy under the old key stays where it is).
-    const prior = mode.etag === "origin" ? hotLatest(key.base) : null;
-    const validator = prior && prior.version < key.version ? new Headers(prior.headers).get("etag") : null;
+    // Holding an older version's answer, ask whether the new one is the same bytes: most URLs of a
+    // site do not change with one publish, and "unchanged" costs no body and no Cache API write (the
+    // copy under the old key stays where it is). The validator is the origin's ETag of the copy, or
+    // for a rendered page (whose ETag comes from its key) the hash of its bytes.
+    const latest = mode.etag === "origin" || mode.stream ? hotLatest(key.base) : null;
+    const prior = latest && latest.version < key.version ? latest : null;
+    const validator = !prior ? null : mode.stream ? await bodyEtag(prior.body) : new Headers(prior.headers).get("etag");
     const fresh = await fromOrigin(() => origin(validator ? { [REVALIDATE_HEADER]: validator } : {}));
     if (fresh.status === 304 && prior && validator && fresh.headers.get("etag") === validator) {
       hotRevalidate(key.base, prior.version, key.version);
@@ -265,7 +268,7 @@ async function lead(
       return { response: conditional(request, null, headers, "MISS", mode.extraHeaders, toClient), hit: false };
     }
     const body = await fresh.arrayBuffer();
-    const headers = copyHeaders(fresh, etag ?? (mode.etag === "origin" ? fresh.headers.get("etag") : null) ?? (await etagOf(body)));
+    const headers = copyHeaders(fresh, etag ?? (mode.etag === "origin" ? fresh.headers.get("etag") : null) ?? (await bodyEtag(body)));
     settle({ status: 200, headers, body, stored: true });
     ctx.waitUntil(keep(key, vkey, body, headers));
     return { response: conditional(request, body, headers, "MISS", mode.extraHeaders), hit: false };
@@ -354,19 +357,9 @@ async function remember(key: CacheKey, body: ArrayBuffer | null, headers: Header
   if (replaced !== null) await caches.default.delete(versioned(key, replaced));
 }
 
-/** A strong ETag: the SHA-256 of the exact bytes served. */
-async function etagOf(body: ArrayBuffer): Promise<string> {
-  return `"${await sha256Hex32(body)}"`;
-}
-
 /** An ETag from the versioned key, for answers one version always gives byte for byte. */
 async function keyEtag(vkey: string, page: boolean): Promise<string> {
   return `"${page ? "p" : ""}${await sha256Hex32(new TextEncoder().encode(vkey))}"`;
-}
-
-async function sha256Hex32(data: ArrayBuffer | Uint8Array): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", data);
-  return [...new Uint8Array(digest).slice(0, 16)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** The client's answer: 304 for a matching If-None-Match, else the body, with `x-cache` saying how it was found. */

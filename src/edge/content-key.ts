@@ -10,6 +10,7 @@ import { parseLimit, parsePage, parseSort, usesAdvancedListParams } from "../sha
 import { isAsteriskForm } from "../http/response-headers";
 import { rawTarget } from "../http/raw-target";
 import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../shared/bounded-map";
+import { siteIdOfToken } from "../contract/ids";
 
 export type ContentRead = "list" | "item" | "schema" | "search" | "related";
 
@@ -102,6 +103,8 @@ export interface ContentUrl extends ContentRoute {
   readonly base: string;
   /** The plan feature the read needs (filters and search need advanced lists). */
   readonly needs: "aiSearch" | "advancedLists" | null;
+  /** The site the token names (null: not a token), read once per URL. */
+  readonly siteId: string | null;
 }
 
 /**
@@ -118,6 +121,7 @@ class ParsedRead implements ContentUrl {
   #url: URL | undefined;
   #base: string | undefined;
   #needs: ContentUrl["needs"] | undefined;
+  #siteId: string | null | undefined;
 
   constructor(route: ContentRoute, host: string, https: boolean, href: string, url?: URL) {
     this.read = route.read;
@@ -135,6 +139,11 @@ class ParsedRead implements ContentUrl {
 
   get base(): string {
     return (this.#base ??= `${this.#parsed.origin}${this.path}${canonicalQuery(this.read, this.#parsed.searchParams)}`);
+  }
+
+  get siteId(): string | null {
+    if (this.#siteId === undefined) this.#siteId = siteIdOfToken(this.token);
+    return this.#siteId;
   }
 
   get needs(): ContentUrl["needs"] {

@@ -80,17 +80,18 @@ export async function siteMeta(env: Env, token: string): Promise<SiteMeta | null
  * token), "wrong" (another token is the site's, or no site exists there), or null when the memo
  * does not know (expired or never asked); then the caller asks `siteMeta`.
  */
-export function knownToken(token: string): "real" | "wrong" | null {
-  const siteId = siteIdOfToken(token);
+export function knownToken(token: string, siteId: string | null = siteIdOfToken(token)): "real" | "wrong" | null {
   if (siteId === null) return "wrong";
   const hit = memo.get(siteId);
   if (!hit || hit.expires <= Date.now()) return null;
   return hit.meta && hit.token === token ? "real" : "wrong";
 }
 
-/** The memo's answer for `token` if it is current and says the token is real; otherwise the caller asks `siteMeta`. */
-export function knownSiteMeta(token: string): SiteMeta | null {
-  const siteId = siteIdOfToken(token);
+/**
+ * The memo's answer for `token` if it is current and says the token is real; otherwise the caller
+ * asks `siteMeta`. `siteId`: the token's site, when the caller knows it already (a parsed read).
+ */
+export function knownSiteMeta(token: string, siteId: string | null = siteIdOfToken(token)): SiteMeta | null {
   const hit = siteId === null ? undefined : memo.get(siteId);
   return hit && hit.meta && hit.token === token && hit.expires > Date.now() ? hit.meta : null;
 }

@@ -9,7 +9,7 @@
  */
 import { HSTS_VALUE, SERVICE_TOKEN_HEADER } from "../contract/headers";
 
-export function withFrontHeaders(response: Response, url: URL | null, serviceHost: boolean): Response {
+export function withFrontHeaders(response: Response, https: boolean, serviceHost: boolean): Response {
   // Responses from fetch() and the Cache API have immutable headers.
   let out: Response;
   try {
@@ -18,7 +18,7 @@ export function withFrontHeaders(response: Response, url: URL | null, serviceHos
   } catch {
     out = new Response(response.body, response);
   }
-  setFrontHeaders(out.headers, url?.protocol === "https:", serviceHost);
+  setFrontHeaders(out.headers, https, serviceHost);
   return out;
 }
 

@@ -47,10 +47,13 @@ export function policyRefusal(name: RateLimitName): ApiError {
 const MAX_REFUSED = 10_000;
 const refused = new BoundedMap<string, number>(MAX_REFUSED, 4 * 1024 * 1024);
 
-/** Whether `key` was refused under `name` by this isolate within the Retry-After it was told. */
-export function isRefused(name: RateLimitName, key: string): boolean {
+/**
+ * Whether `key` was refused under `name` by this isolate within the Retry-After it was told. The
+ * key may be given as a function: it is worked out only when some client was refused.
+ */
+export function isRefused(name: RateLimitName, key: string | (() => string)): boolean {
   if (refused.size === 0) return false;
-  const k = `${name}|${key}`;
+  const k = `${name}|${typeof key === "string" ? key : key()}`;
   const until = refused.get(k);
   if (until === undefined) return false;
   if (until > Date.now()) return true;
@@ -58,13 +61,17 @@ export function isRefused(name: RateLimitName, key: string): boolean {
   return false;
 }
 
-/** Counts one request under `key` against `name`; throws 429 once its quota is spent. */
-export async function enforce(env: Env, name: RateLimitName, key: string): Promise<void> {
+/**
+ * Counts one request under `key` against `name`; throws 429 once its quota is spent. The key may be
+ * given as a function: a deployment without the binding never works it out.
+ */
+export async function enforce(env: Env, name: RateLimitName, key: string | (() => string)): Promise<void> {
   const policy = RATE_LIMITS[name];
   const limiter = (env as unknown as Record<string, RateLimiter | undefined>)[policy.binding];
   if (!limiter) return;
-  if (isRefused(name, key)) throw policyRefusal(name);
-  const k = `${name}|${key}`;
+  const client = typeof key === "string" ? key : key();
+  if (isRefused(name, client)) throw policyRefusal(name);
+  const k = `${name}|${client}`;
   const { success } = await limiter.limit({ key: k });
   if (!success) {
     refused.set(k, Date.now() + policy.window * 1000, stringBytes(k) + ENTRY_OVERHEAD);

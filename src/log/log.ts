@@ -77,6 +77,8 @@ export interface LogEvents {
   schedule_applied: Where & { action: "publish" | "unpublish"; lateMs: number };
   /** One outbound webhook attempt (never the payload, the URL or the secret). */
   webhook_attempt: Where & { endpointId: string; eventId: string; attempt: number; status: number | null; error: string | null };
+  /** A share link was opened (never its token or the request path, which carries it). */
+  preview_opened: Where & { linkId: string; format: "page" | "json" };
 }
 
 const LEVEL: { [E in keyof LogEvents]: Level } = {
@@ -105,6 +107,7 @@ const LEVEL: { [E in keyof LogEvents]: Level } = {
   passkey_refused: "warn",
   schedule_applied: "info",
   webhook_attempt: "info",
+  preview_opened: "info",
 };
 
 /** Where the lines go; tests swap it to read them. */

@@ -5,7 +5,13 @@
  */
 import { z } from "zod";
 import { ERROR_STATUS } from "../contract/errors";
-import { MEDIA_CACHE_CONTROL, PUBLIC_CACHE_CONTROL, STATIC_CACHE_CONTROL, NO_STORE } from "../contract/cache-control";
+import {
+  MEDIA_CACHE_CONTROL,
+  PUBLIC_CACHE_CONTROL,
+  STATIC_CACHE_CONTROL,
+  NO_STORE,
+  PREVIEW_CACHE_CONTROL,
+} from "../contract/cache-control";
 import { COMPONENTS, errorEnvelope } from "../contract/responses";
 import { OPERATIONS } from "./operations";
 import { errorStatuses, type Auth, type HeaderSet, type Operation } from "./registry";
@@ -55,6 +61,15 @@ const HEADER_SETS: Record<
   noindex: {
     "Cache-Control": header("Never cached.", z.literal(NO_STORE)),
     "X-Robots-Tag": header("Keeps the page out of search engines.", z.literal("noindex")),
+  },
+  preview: {
+    "Cache-Control": header("Kept by no cache, shared or the browser's: the URL is a secret.", z.literal(PREVIEW_CACHE_CONTROL)),
+    "X-Robots-Tag": header("Keeps the page out of search engines (the page also says so in a meta tag).", z.literal("noindex")),
+    "Referrer-Policy": header("The URL (and its token) is never sent on.", z.literal("no-referrer")),
+  },
+  previewLimited: {
+    "Cache-Control": header("Never kept.", z.literal(PREVIEW_CACHE_CONTROL)),
+    "Retry-After": header("Seconds to wait before trying the password again.", z.string().regex(/^\d+$/)),
   },
   media: {
     "Cache-Control": header("A file's URL changes when it is replaced, so its bytes are kept a year.", z.literal(MEDIA_CACHE_CONTROL)),

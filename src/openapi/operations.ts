@@ -2,6 +2,7 @@
 import { contentOperations } from "../routes/content.operations";
 import { dashboardOperations } from "../routes/dashboard.operations";
 import { historyOperations } from "../routes/history.operations";
+import { previewOperations } from "../routes/preview.operations";
 import { serviceOperations } from "../routes/service.operations";
 import { sessionOperations } from "../routes/sessions.operations";
 import { accountOperations } from "../routes/accounts.operations";
@@ -17,6 +18,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...dashboardOperations,
   ...mediaOperations,
   ...historyOperations,
+  ...previewOperations,
   ...workspaceOperations,
   ...ssrOperations,
   ...webhookOperations,

@@ -23,7 +23,19 @@ export interface Param {
 }
 
 /** Response headers the document names, by what the answer is (see HEADER_SETS in document.ts). */
-export type HeaderSet = "json" | "session" | "content" | "page" | "redirect" | "noindex" | "static" | "dashboard" | "media" | "variant";
+export type HeaderSet =
+  | "json"
+  | "session"
+  | "content"
+  | "page"
+  | "redirect"
+  | "noindex"
+  | "static"
+  | "dashboard"
+  | "media"
+  | "variant"
+  | "preview"
+  | "previewLimited";
 
 export interface Success {
   description: string;

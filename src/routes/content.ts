@@ -2,13 +2,14 @@ import { cachedRead, edgeHit } from "../edge/cache";
 import { type ContentUrl, contentUrl } from "../edge/content-key";
 import { knownSiteMeta, type SiteMeta, siteMeta } from "../edge/site-meta";
 import { ApiError } from "../contract/errors";
-import { setFrontHeaders } from "../http/response-headers";
+import { setFrontHeaders, withFrontHeaders } from "../http/response-headers";
+import { toErrorResponse } from "../http/errors";
 import { entitlements, type Plan, planRequired } from "../contract/plans";
 import { siteStub } from "../stubs";
 import { fromSite, internalRequest } from "./forward";
 import { RATELIMIT_POLICY_HEADER, type RateLimitName } from "../contract/limits";
 import { clientKey } from "../limits/client";
-import { enforce, policyItem } from "../limits/rate-limit";
+import { enforce, policyItem, withPolicies } from "../limits/rate-limit";
 import { PUBLIC_CACHE_CONTROL } from "../contract/cache-control";
 
 export const CORS_HEADERS = {
@@ -38,13 +39,35 @@ export async function contentApi(request: Request, env: Env, ctx: ExecutionConte
   if (!meta) throw new ApiError("not_found", "Unknown site token.");
   const refused = planRefusal(meta.plan, read);
   if (refused) throw refused;
+  return readThrough(request, env, ctx, read, meta);
+}
+
+/**
+ * A GET of a site whose memo this isolate holds, its plan allowing the read, that the memory
+ * tier does not hold (a miss, a stale answer, a shared read): the edge cache and the site
+ * object, without the router, the body guard and the full path's second wrapping (src/index.ts
+ * `full`). The answer carries what the full path adds (CORS, the rate-limit policy, the front
+ * headers), the policy as a hit of the same URL names it (`policyOf`).
+ */
+export async function contentMiss(request: Request, env: Env, ctx: ExecutionContext, read: ContentUrl, meta: SiteMeta): Promise<Response> {
+  let response: Response;
+  try {
+    response = await readThrough(request, env, ctx, read, meta);
+  } catch (err) {
+    response = withCors(toErrorResponse(err));
+  }
+  return withFrontHeaders(withPolicies(response, [policyOf(read)]), read.https, true);
+}
+
+/** The read through the edge cache; a miss asks the site object (and counts against the client's `reads` or `search`). */
+async function readThrough(request: Request, env: Env, ctx: ExecutionContext, read: ContentUrl, meta: SiteMeta): Promise<Response> {
   const { response } = await cachedRead(
     request,
     ctx,
     { base: read.base, siteId: meta.siteId, ...versionOf(meta, read) },
     // Only a read that misses the cache costs the site object (and, for search, the model) work: only it counts.
     async (ours) => {
-      await enforce(env, policyOf(read), `${clientKey(request, env)}|${meta.siteId}`);
+      await enforce(env, policyOf(read), () => `${clientKey(request, env)}|${meta.siteId}`);
       return fromSite(meta.siteId, await siteStub(env, meta.siteId).fetch(internalRequest(request, ours)));
     },
     read.needs === "aiSearch" ? "body" : "origin",
@@ -61,7 +84,7 @@ export async function contentApi(request: Request, env: Env, ctx: ExecutionConte
  * Every visitor's read of a popular URL ends here: no router, no awaits, nothing parsed twice.
  */
 export function contentHit(request: Request, read: ContentUrl): Response | null {
-  const meta = knownSiteMeta(read.token);
+  const meta = knownSiteMeta(read.token, read.siteId);
   if (!meta || planRefusal(meta.plan, read)) return null;
   const search = read.needs === "aiSearch";
   return edgeHit(

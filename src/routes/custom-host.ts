@@ -77,7 +77,8 @@ export async function customHostRequest(request: Request, env: Env, ctx: Executi
   // A validation request is rare and must see a just-registered hostname: it skips the memo.
   const route = await lookup(env, hostname, validating);
   if (!route) throw new ApiError("not_found", `No site is connected to ${hostname}.`);
-  const forward = () => siteStub(env, route.siteId).fetch(pageRequest(request, { [HOST_HEADER]: hostname }));
+  const forward = (ours?: Record<string, string>) =>
+    siteStub(env, route.siteId).fetch(pageRequest(request, { ...ours, [HOST_HEADER]: hostname }));
   if (validating) return fromSite(route.siteId, await forward());
   if (!route.active) throw new ApiError("not_found", `${hostname} is not active yet.`);
   // The site's stored files, on its own host too (a slug never starts with "_").
@@ -88,9 +89,10 @@ export async function customHostRequest(request: Request, env: Env, ctx: Executi
   if (!meta) throw new ApiError("not_found", `No site is connected to ${hostname}.`);
   if (!entitlements(meta.plan).features.serverRendering) throw planRequired("serverRendering");
   const key = renderKey(meta, `/host/${hostname}`, url);
-  const { response } = await cachedStream(request, ctx, key, async () => {
+  // `ours`: a revalidation's validator when this isolate holds an older version of the page.
+  const { response } = await cachedStream(request, ctx, key, async (ours) => {
     await enforce(env, "reads", `${clientKey(request, env)}|${meta.siteId}`);
-    return pageResponse(fromSite(meta.siteId, await forward()));
+    return pageResponse(fromSite(meta.siteId, await forward(ours)));
   });
   return response;
 }

@@ -8,7 +8,7 @@
  * docs/caching.md). Every answer is byte for byte the one the full path gives.
  */
 import { type ErrorCode, errorBody } from "../contract/errors";
-import { siteIdOfAdminKey, siteIdOfToken } from "../contract/ids";
+import { siteIdOfAdminKey } from "../contract/ids";
 import { RATELIMIT_POLICY_HEADER, type RateLimitName } from "../contract/limits";
 import { type ContentUrl, keepContentUrl } from "../edge/content-key";
 import { knownSiteMeta, knownToken } from "../edge/site-meta";
@@ -84,19 +84,19 @@ function limited(policy: RateLimitName, https: boolean): Frozen {
 export function contentRefusal(request: Request, env: Env, read: ContentUrl): Response | null {
   const head = request.method === "HEAD";
   const policy = policyOf(read);
-  const verdict = knownToken(read.token);
+  const verdict = knownToken(read.token, read.siteId);
   if (verdict === "wrong") return unknown(policy, read.https, head);
   if (verdict === "real") {
-    const meta = knownSiteMeta(read.token);
+    const meta = knownSiteMeta(read.token, read.siteId);
     // A read the plan refuses is the full path's (403); a client refused within its Retry-After is refused again.
     if (!meta || planRefusal(meta.plan, read)) return null;
-    if (!isRefused(policy, `${clientKey(request, env)}|${meta.siteId}`)) return null;
+    if (!isRefused(policy, () => `${clientKey(request, env)}|${meta.siteId}`)) return null;
     // A real site's read: remembered like any other, so the client's next request of it parses nothing.
     keepContentUrl(request.url, read);
     return thaw(limited(policy, read.https), head);
   }
   // Not known here: the shape, then the id's MAC (one short synchronous HMAC, remembered).
-  return issuedNow(env, siteIdOfToken(read.token) as string) ? null : unknown(policy, read.https, head);
+  return issuedNow(env, read.siteId as string) ? null : unknown(policy, read.https, head);
 }
 
 function unknown(policy: RateLimitName, https: boolean, head: boolean): Response {

@@ -23,12 +23,15 @@ export async function renderedPage(request: Request, env: Env, ctx: ExecutionCon
   if (!entitlements(meta.plan).features.serverRendering) throw planRequired("serverRendering");
   if (request.method !== "GET") throw new ApiError("method_not_allowed", "Rendered pages answer GET and HEAD.");
   const key = renderKey(meta, "", new URL(request.url));
-  const { response } = await cachedStream(request, ctx, key, async () => {
+  // `ours`: a revalidation's validator when this isolate holds an older version of the page.
+  const { response } = await cachedStream(request, ctx, key, async (ours) => {
     // Through the customer's reverse-proxy Worker every visitor arrives from that Worker's egress
     // address, so a per-client count would be one bucket for all of them anyway, and a wrong one:
     // these renders count per site only.
     await enforce(env, "reads", `proxy|${meta.siteId}`);
-    return pageResponse(fromSite(meta.siteId, await siteStub(env, meta.siteId).fetch(pageRequest(request, { [RENDER_HEADER]: token }))));
+    return pageResponse(
+      fromSite(meta.siteId, await siteStub(env, meta.siteId).fetch(pageRequest(request, { ...ours, [RENDER_HEADER]: token }))),
+    );
   });
   return response;
 }

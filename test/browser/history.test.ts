@@ -3,7 +3,8 @@
 // public list (a second tab, nothing touched in the dashboard).
 import { describe, expect, it } from "vitest";
 import { api, service } from "./harness";
-import { checkScreen, dashboardBrowser, OPERATOR, screenshot, signIn } from "./dashboard-harness";
+import type { Page } from "playwright-core";
+import { checkScreen, dashboardBrowser, expectAccessible, OPERATOR, screenshot, signIn } from "./dashboard-harness";
 
 const { newPage } = dashboardBrowser();
 
@@ -20,6 +21,28 @@ async function newBlog(): Promise<{ id: string; adminKey: string; token: string 
     ],
   });
   return site;
+}
+
+/** What has the keyboard's focus: its accessible name as a person hears it (label, text or aria-label). */
+function focused(page: Page): Promise<{ name: string; tag: string; inDialog: string | null }> {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el) return { name: "", tag: "", inDialog: null };
+    const labelled = el.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : null;
+    const name = (el.getAttribute("aria-label") ?? labelled ?? el.textContent ?? "").trim();
+    const dialog = el.closest("dialog");
+    return { name, tag: el.tagName.toLowerCase(), inDialog: dialog ? (dialog.querySelector("h2")?.textContent ?? "") : null };
+  });
+}
+
+/** Presses Tab (only Tab) until the control named `name` has the focus; fails when it is never reached. */
+async function tabTo(page: Page, name: string | RegExp, max = 80): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press("Tab");
+    const f = await focused(page);
+    if (typeof name === "string" ? f.name === name : name.test(f.name)) return;
+  }
+  throw new Error(`Tab never reached "${String(name)}"`);
 }
 
 describe("history and scheduling in the dashboard", () => {
@@ -128,4 +151,87 @@ describe("history and scheduling in the dashboard", () => {
       await page.close();
     },
   );
+
+  it("works with the keyboard alone: History (open, compare, restore) and the schedule picker", { timeout: 120_000 }, async () => {
+    const site = await newBlog();
+    const { item } = await api<{ item: { id: string } }>("POST", `/sites/${site.id}/collections/posts/items`, site.adminKey, {
+      slug: "keys",
+      data: { title: "Typed first", body: "<p>Alpha beta gamma.</p>" },
+    });
+    await api("PATCH", `/sites/${site.id}/collections/posts/items/${item.id}`, site.adminKey, {
+      data: { title: "Typed second", body: "<p>Alpha delta gamma.</p>" },
+    });
+    const page = await newPage();
+    await signIn(page, site.adminKey);
+    await page.goto(`${service()}/dashboard/#/${site.id}/items/posts/${item.id}`);
+    await page.getByLabel("title (required)").waitFor();
+    await page.getByRole("heading", { name: "Schedule" }).waitFor();
+
+    // History: reached and opened with Tab and Enter; the focus moves into the dialog.
+    await tabTo(page, "History");
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("dialog", { name: "History" });
+    await dialog.getByRole("button", { name: "Version 1: Created" }).waitFor();
+    expect((await focused(page)).inDialog).toBe("History");
+    await tabTo(page, "Version 1: Created", 10);
+    await page.keyboard.press("Enter");
+    await dialog.getByRole("heading", { name: "Version 1 compared with the current version" }).waitFor();
+    expect((await dialog.locator("del").allInnerTexts()).join(" ")).toContain("beta");
+    await expectAccessible(page, "77-history-keyboard");
+    // Tab stays in the modal dialog: every stop on the way to Restore is inside it.
+    for (let i = 0; i < 10; i++) {
+      await page.keyboard.press("Tab");
+      const f = await focused(page);
+      expect(f.inDialog, `focus left the dialog at "${f.name}"`).toBe("History");
+      if (f.name === "Restore this version") break;
+    }
+    expect((await focused(page)).name).toBe("Restore this version");
+    await page.keyboard.press("Enter");
+    await tabTo(page, "Restore version 1", 10);
+    await page.keyboard.press("Enter");
+    await page.getByText("Restored: this version is the current draft.").waitFor();
+    expect(await page.getByLabel("title (required)").inputValue()).toBe("Typed first");
+
+    // Escape closes the dialog and the focus goes back to the History button.
+    await page.getByRole("button", { name: "History" }).focus();
+    await page.keyboard.press("Enter");
+    await dialog.getByRole("button", { name: "Version 3: Restored" }).waitFor();
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "hidden" });
+    expect((await focused(page)).name).toBe("History");
+
+    // The schedule picker: date and time typed into the fields, the zone kept, saved with Enter.
+    const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+    const due = Math.ceil((Date.now() + 2 * 86_400_000) / 60_000) * 60_000;
+    const parts = await page.evaluate((ms) => {
+      const d = new Date(ms);
+      const p = (n: number) => String(n).padStart(2, "0");
+      const h12 = d.getHours() % 12 || 12;
+      return {
+        keysDate: `${p(d.getMonth() + 1)}${p(d.getDate())}${d.getFullYear()}`,
+        keysTime: `${p(h12)}${p(d.getMinutes())}${d.getHours() < 12 ? "A" : "P"}`,
+        date: `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`,
+        time: `${p(d.getHours())}:${p(d.getMinutes())}`,
+      };
+    }, due);
+    await tabTo(page, "Time zone");
+    await tabTo(page, "Date", 5);
+    await page.keyboard.type(parts.keysDate);
+    await tabTo(page, "Time", 5);
+    await page.keyboard.type(parts.keysTime);
+    const publishOn = page.getByRole("group", { name: "Publish on", exact: true });
+    expect(await publishOn.getByLabel("Date").inputValue()).toBe(parts.date);
+    expect(await publishOn.getByLabel("Time").inputValue()).toBe(parts.time);
+    await tabTo(page, "Save schedule", 20);
+    await page.keyboard.press("Enter");
+    await page.getByText(/^Goes live (Mon|Tue|Wed|Thu|Fri|Sat|Sun)\b/).waitFor();
+    const { item: after } = await api<{ item: { schedule: { publishAt: string; timeZone: string } | null } }>(
+      "GET",
+      `/sites/${site.id}/collections/posts/items/${item.id}`,
+      site.adminKey,
+    );
+    expect(after.schedule).toMatchObject({ publishAt: new Date(due).toISOString(), timeZone: zone });
+    await checkScreen(page, "78-schedule-keyboard");
+    await page.close();
+  });
 });

@@ -30,6 +30,7 @@ function strangerRequests(siteId: string): Promise<Response>[] {
     call("GET", `/v1/${token}/collections/posts/items/hello/related`),
     call("GET", "/blog/", { headers: { "x-service-token": token } }),
     call("POST", `/hooks/ssr/${siteId}/${randomId(32)}`, { body: {} }),
+    call("GET", `/p/pv_${siteId}_${randomId(32)}`, { headers: { "sec-fetch-dest": "document", "sec-fetch-mode": "navigate" } }),
     call("GET", `/sites/${siteId}`, { auth: key }),
     call("GET", `/sites/${siteId}/collections`, { auth: OPERATOR }),
     call("PUT", `/sites/${siteId}/collections/posts`, { auth: key, body: { name: "x", fields: [] } }),

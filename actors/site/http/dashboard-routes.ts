@@ -13,7 +13,6 @@ import { batchInputSchema, itemPatchSchema } from "../../../src/contract/items";
 import { createItems, deleteItem, patchItem, lookupsFor, readItem, setStatus, stampAuthor, toDashboardItem } from "../content/items";
 import { insertMedia, newMedia, toMediaRef } from "../content/media";
 import { readImageResizingHosts, setAdminKeyHash, updateSite } from "../storage/site-row";
-import { refreshPublicData } from "../reads/public-items";
 import { dashboardListQuery, listDashboardItems } from "../reads/dashboard-list";
 import { listMedia, updateMedia } from "../content/media-library";
 import { siteStats } from "../reads/overview";
@@ -73,9 +72,12 @@ export function dashboardRoutes(s: SiteContext) {
       s.storage.transactionSync(() => {
         updateSite(s.sql, { ...patch, imageResizingHosts: hosts });
         audit(a, `site ${s.site()!.id}`, { fields: Object.keys(patch) });
-        // Every published srcset is kept with its item: they follow the new hosts at once.
-        if (hosts && hosts.join(",") !== before) for (const c of s.collections()) refreshPublicData(s.sql, c, false);
       });
+      // Every published srcset follows the new hosts at once: reads compute the public JSON of items
+      // with media until the alarm has rewritten their kept copies, a chunk per run (bounded work per
+      // request however many items the site has; reads/public-rebuild.ts). No await since the write:
+      // the object's implicit transaction holds both.
+      if (hosts && hosts.join(",") !== before) s.rebuildPublicData();
       s.siteChanged();
       s.cacheChanged();
       return json({ site: presentSite(s.site()!) });

@@ -3,6 +3,7 @@ import type { ItemData } from "../content/item-data";
 import { readMedia, toMediaRef } from "../content/media";
 import { readImageResizingHosts } from "../storage/site-row";
 import { dataOfCollection, dataOfSeq, publishedRowsByIds, type PublicRow } from "../storage/items-table";
+import { hasMediaFields } from "./media-fields";
 
 export type { PublicRow } from "../storage/items-table";
 
@@ -48,9 +49,13 @@ export function keepPublicData(sql: SqlStorage, collection: Collection, seq: num
   sql.exec("INSERT OR REPLACE INTO item_public (seq, public_json) VALUES (?, ?)", seq, publicDataJson(sql, collection, data));
 }
 
-/** The row's public data as JSON: as stored, or (for a row that has none yet) computed from its data. */
-function publicDataOf(sql: SqlStorage, c: Collection, row: PublicRow): string {
-  if (row.public_data) return row.public_data;
+/**
+ * The row's public data as JSON: as stored, or computed from its data for a row that has none yet
+ * or whose kept copy a rebuild has not reached (`staleAfter`, reads/public-rebuild.ts: the image
+ * resizing hosts changed, and items with media after that `seq` still hold the old srcset).
+ */
+function publicDataOf(sql: SqlStorage, c: Collection, row: PublicRow, staleAfter: number | null): string {
+  if (row.public_data && (staleAfter === null || row.seq <= staleAfter || !hasMediaFields(c))) return row.public_data;
   const data = row.data ?? dataOfSeq(sql, row.seq);
   return publicDataJson(sql, c, JSON.parse(data) as ItemData);
 }
@@ -73,17 +78,22 @@ const hasReferences = (c: Collection) => c.fields.some((f) => f.type === "refere
  * without reference fields is its stored public data in an envelope, with no decoding at
  * all; one with references has them resolved (`presentItems`).
  */
-export function publicItemsJson(sql: SqlStorage, rows: readonly PublicRow[], collections: readonly Collection[]): string[] {
+export function publicItemsJson(
+  sql: SqlStorage,
+  rows: readonly PublicRow[],
+  collections: readonly Collection[],
+  staleAfter: number | null,
+): string[] {
   const byId = new Map(collections.map((c) => [c.id, c]));
   const refCollections = new Set(collections.filter(hasReferences).map((c) => c.id));
   const withRefs = rows.filter((r) => refCollections.has(r.collection_id));
-  const resolved = withRefs.length ? presentItems(sql, withRefs, collections) : [];
+  const resolved = withRefs.length ? presentItems(sql, withRefs, collections, staleAfter) : [];
   const resolvedById = new Map(resolved.map((item) => [item.id, item]));
   return rows.map((row) => {
     const item = resolvedById.get(row.id);
     if (item) return JSON.stringify(item);
     const c = byId.get(row.collection_id) as Collection;
-    const data = publicDataOf(sql, c, row);
+    const data = publicDataOf(sql, c, row, staleAfter);
     // The same keys, in the same order, as JSON.stringify of a PublicItem.
     return `{"id":${JSON.stringify(row.id)},"slug":${JSON.stringify(row.slug)},"collection":${JSON.stringify(c.slug)},"publishedAt":${JSON.stringify(row.published_at)},"updatedAt":${JSON.stringify(row.updated_at)},"data":${data}}`;
   });
@@ -94,11 +104,16 @@ export function publicItemsJson(sql: SqlStorage, rows: readonly PublicRow[], col
  * each row's public data; references for the whole set are read in one batched query,
  * never one per item.
  */
-export function presentItems(sql: SqlStorage, rows: readonly PublicRow[], collections: readonly Collection[]): PublicItem[] {
+export function presentItems(
+  sql: SqlStorage,
+  rows: readonly PublicRow[],
+  collections: readonly Collection[],
+  staleAfter: number | null,
+): PublicItem[] {
   const byId = new Map(collections.map((c) => [c.id, c]));
   const shallow = (row: PublicRow): PublicItem => {
     const c = byId.get(row.collection_id) as Collection;
-    const data = JSON.parse(publicDataOf(sql, c, row)) as Record<string, unknown>;
+    const data = JSON.parse(publicDataOf(sql, c, row, staleAfter)) as Record<string, unknown>;
     return { id: row.id, slug: row.slug, collection: c.slug, publishedAt: row.published_at as string, updatedAt: row.updated_at, data };
   };
   const items = rows.map(shallow);

@@ -25,23 +25,23 @@ function itemRow(s: SiteContext, c: Collection, slug: string): PublicRow | undef
 /** One page of published items, read as the content API reads it (the renderer uses the same path). */
 export function readPublishedPage(s: SiteContext, c: Collection, params: URLSearchParams): PublishedPage {
   const page = pageRows(s, c, params);
-  return { ...page, items: presentItems(s.sql, page.items, s.collections()) };
+  return { ...page, items: presentItems(s.sql, page.items, s.collections(), s.publicStaleAfter()) };
 }
 
 /** The same page for the content API: each item as JSON text, assembled from its stored public JSON. */
 export function publishedPageJson(s: SiteContext, c: Collection, params: URLSearchParams): PublishedPage<string> {
   const page = pageRows(s, c, params);
-  return { ...page, items: publicItemsJson(s.sql, page.items, s.collections()) };
+  return { ...page, items: publicItemsJson(s.sql, page.items, s.collections(), s.publicStaleAfter()) };
 }
 
 export function readPublishedItem(s: SiteContext, c: Collection, slug: string): PublicItem | null {
   const row = itemRow(s, c, slug);
-  return row ? (presentItems(s.sql, [row], s.collections())[0] ?? null) : null;
+  return row ? (presentItems(s.sql, [row], s.collections(), s.publicStaleAfter())[0] ?? null) : null;
 }
 
 export function publishedItemJson(s: SiteContext, c: Collection, slug: string): string | null {
   const row = itemRow(s, c, slug);
-  return row ? (publicItemsJson(s.sql, [row], s.collections())[0] ?? null) : null;
+  return row ? (publicItemsJson(s.sql, [row], s.collections(), s.publicStaleAfter())[0] ?? null) : null;
 }
 
 /** An item of the connected collection in any status, shaped as the content API would publish it. */
@@ -61,5 +61,5 @@ export function readItemForPreview(s: SiteContext, collectionId: string, id: str
           public_data: publicDataJson(s.sql, c, JSON.parse(pending.data) as Record<string, unknown>),
         }
       : row;
-  return presentItems(s.sql, [shown], s.collections())[0] ?? null;
+  return presentItems(s.sql, [shown], s.collections(), s.publicStaleAfter())[0] ?? null;
 }

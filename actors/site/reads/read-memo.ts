@@ -7,6 +7,7 @@
  * site would not give now; bounded in entries and bytes (the URL keys counted too).
  */
 import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../../../src/shared/bounded-map";
+import { bodyEtag } from "../../../src/http/etag";
 
 const MAX_ENTRIES = 512;
 const MAX_BYTES = 4 * 1024 * 1024;
@@ -26,7 +27,7 @@ export class ReadMemo {
     const hit = this.#entries.get(key);
     if (hit) return hit;
     const text = build();
-    const answer = { text, etag: await etagOf(text) };
+    const answer = { text, etag: await bodyEtag(text) };
     // The version may have moved while the hash was computed: keep only a current answer.
     const bytes = stringBytes(text) + stringBytes(key) + stringBytes(answer.etag) + ENTRY_OVERHEAD;
     if (version === this.#version && bytes <= MAX_BYTES / 8) this.#entries.set(key, answer, bytes);
@@ -41,9 +42,4 @@ export class ReadMemo {
     this.#version = version;
     this.#entries.clear();
   }
-}
-
-async function etagOf(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return `"${[...new Uint8Array(digest).slice(0, 16)].map((b) => b.toString(16).padStart(2, "0")).join("")}"`;
 }

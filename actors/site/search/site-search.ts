@@ -286,6 +286,7 @@ export class SiteSearch implements SearchService {
       this.#s.sql,
       kept.map((m) => byId.get(m.itemId)!),
       this.#s.collections(),
+      this.#s.publicStaleAfter(),
     );
     return kept.map((m, i) => ({ item: items[i]!, score: m.score }));
   }

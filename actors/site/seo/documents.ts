@@ -66,7 +66,7 @@ export function regenerateDocuments(s: SiteContext): DocumentStats {
   const limit = settings.feedItems ?? DEFAULT_FEED_ITEMS;
   const rows = newestPublished(s.sql, collection.id, limit);
   const siteName = settings.siteName ?? (capture.page.siteName || s.site()!.name);
-  const items: FeedItem[] = presentItems(s.sql, rows, s.collections()).map((item) => {
+  const items: FeedItem[] = presentItems(s.sql, rows, s.collections(), s.publicStaleAfter()).map((item) => {
     const canonical = `${origin}${itemPath(base, item.slug)}`;
     const seo = resolveItemSeo(item, fields, settings, { canonical, home: `${origin}/`, siteName, list: null });
     const html = fields.body ? item.data[fields.body.key] : undefined;

@@ -9,7 +9,8 @@ import { parsePage } from "../../../src/shared/list-params";
 import { escapeAttr } from "../../../src/shared/escape";
 import type { SiteContext } from "../context";
 import { basePathOfUrl, publicBase } from "./public-base";
-import { renderPage } from "./render";
+import { type PageTarget, renderPage } from "./render";
+import type { StoredCapture } from "./capture-store";
 import { NO_STORE } from "../../../src/contract/cache-control";
 
 export function previewPage(s: SiteContext, request: Request): Response {
@@ -17,19 +18,11 @@ export function previewPage(s: SiteContext, request: Request): Response {
   if (!c) throw new ApiError("not_found", "This site has no captured page to preview yet.");
   const url = new URL(request.url);
   const itemId = url.searchParams.get("item");
-  const rendered = renderPage(
+  const response = renderedPreview(
     s,
     c,
     itemId ? { kind: "item", slug: "", previewId: itemId } : { kind: "list", page: parsePage(url.searchParams.get("page")) },
-    { base: basePathOfUrl(c.publicUrl), canonical: publicBase(s, c) },
   );
-  // Relative links of the captured page resolve against the page itself, as on the live site.
-  const withBase = new HTMLRewriter().on("head", {
-    element(el) {
-      el.prepend(`<base href="${escapeAttr(c.pageUrl)}">`, { html: true });
-    },
-  });
-  const response = withBase.transform(rendered);
   const headers = new Headers(response.headers);
   headers.set("cache-control", NO_STORE);
   headers.set("x-robots-tag", "noindex");
@@ -37,4 +30,20 @@ export function previewPage(s: SiteContext, request: Request): Response {
   headers.set("x-frame-options", "SAMEORIGIN");
   headers.set("referrer-policy", "same-origin");
   return new Response(response.body, { status: response.status, headers });
+}
+
+/**
+ * The page rendered in the captured template, drafts and pending changes included, with a
+ * `<base href>` of the captured page and `<meta name="robots" content="noindex">` in its head.
+ * The caller sets the headers (the dashboard's preview and share links differ in framing).
+ */
+export function renderedPreview(s: SiteContext, c: StoredCapture, target: PageTarget): Response {
+  const rendered = renderPage(s, c, target, { base: basePathOfUrl(c.publicUrl), canonical: publicBase(s, c) });
+  // Relative links of the captured page resolve against the page itself, as on the live site.
+  const withBase = new HTMLRewriter().on("head", {
+    element(el) {
+      el.prepend(`<meta name="robots" content="noindex"><base href="${escapeAttr(c.pageUrl)}">`, { html: true });
+    },
+  });
+  return withBase.transform(rendered);
 }

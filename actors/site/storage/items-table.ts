@@ -396,6 +396,17 @@ export function dataOfCollection(sql: SqlStorage, collectionId: string, onlyMiss
     .toArray();
 }
 
+/** Seq, collection and data of up to `limit` items after `seq`, in `seq` order (a chunked rebuild's next chunk). */
+export function dataAfterSeq(sql: SqlStorage, seq: number, limit: number): { seq: number; collection_id: string; data: string }[] {
+  return sql
+    .exec<{ seq: number; collection_id: string; data: string }>(
+      "SELECT seq, collection_id, data FROM items WHERE seq > ? ORDER BY seq LIMIT ?",
+      seq,
+      limit,
+    )
+    .toArray();
+}
+
 /** Ids and text values of one field of a collection's items (`expr` from fieldExpr). */
 export function textValuesOf(sql: SqlStorage, collectionId: string, expr: string): { id: string; v: string }[] {
   return sql

@@ -265,6 +265,32 @@ export const SITE_MIGRATIONS: SQLSchemaMigration[] = [
     description: "outbound webhooks: endpoints, events written by triggers with the change, deliveries and attempts",
     sql: WEBHOOKS_MIGRATION_SQL,
   },
+  {
+    idMonotonicInc: 19,
+    description: "share links: previews of an item's draft behind a secret URL (only its SHA-256 kept)",
+    // 18 is another branch's (import). Owner: actors/site/preview/links-table.ts. A link ends with
+    // its item: the trigger deletes it with the item row (undo delete does not bring it back).
+    sql: `
+      CREATE TABLE IF NOT EXISTS preview_links (
+        id TEXT PRIMARY KEY,
+        item_id TEXT NOT NULL,
+        token_hash TEXT NOT NULL UNIQUE,
+        label TEXT NOT NULL DEFAULT '',
+        created_at INTEGER NOT NULL,
+        created_by TEXT NOT NULL,
+        expires_at INTEGER NOT NULL,
+        password_hash TEXT,
+        max_opens INTEGER,
+        opens INTEGER NOT NULL DEFAULT 0,
+        last_opened_at INTEGER,
+        revoked_at INTEGER
+      );
+      CREATE INDEX IF NOT EXISTS preview_links_by_item ON preview_links (item_id);
+      CREATE TRIGGER IF NOT EXISTS preview_links_on_item_delete AFTER DELETE ON items BEGIN
+        DELETE FROM preview_links WHERE item_id = old.id;
+      END;
+    `,
+  },
 ];
 
 /** Columns added to existing tables, by migration number: [table, column, definition]. */

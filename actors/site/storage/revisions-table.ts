@@ -120,12 +120,23 @@ function insertRevision(
  * Call only from the items repository, inside the statement's transaction.
  */
 export function recordRevision(sql: SqlStorage, before: ItemRow | null, after: ItemRow, kind: RevisionKind, change: Change): void {
+  if (benchWithoutRevisions) return;
   let last = sql.exec<{ n: number | null }>("SELECT max(number) AS n FROM item_revisions WHERE item_id = ?", after.id).one().n ?? 0;
   if (last === 0 && before) {
     const at = Date.parse(before.updated_at);
     insertRevision(sql, before, ++last, "baseline", BEFORE_HISTORY, [], Number.isFinite(at) ? at : Date.now(), null);
   }
   insertRevision(sql, after, last + 1, change.kind ?? kind, change.actor, changedFields(before, after), Date.now(), change.note ?? null);
+}
+
+/**
+ * Bench-only: with `BENCH_NO_REVISIONS = "1"` (a variable no configuration of ours sets; only
+ * scripts/bench/history.mjs passes it to plain workerd) no revision is written, so the bench can
+ * measure what keeping one adds to a save. Never set it anywhere else: history would stop.
+ */
+let benchWithoutRevisions = false;
+export function benchRevisionsOff(env: object): void {
+  benchWithoutRevisions = (env as { BENCH_NO_REVISIONS?: string }).BENCH_NO_REVISIONS === "1";
 }
 
 // ---- Reads --------------------------------------------------------------------------------

@@ -695,6 +695,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sites/{siteId}/collections/{slug}/items/{id}/preview-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An item's share links with how often each was opened
+         * @description Newest first; revoked and expired links stay listed (without their token) for 30 days.
+         */
+        get: operations["listPreviewLinks"];
+        put?: never;
+        /**
+         * Create a share link that shows the item's current draft
+         * @description Anyone with the URL sees the item as it is now (a published item's pending changes), on the service's own host only: rendered in the captured template when the site has the SEO Engine and the item is of the captured collection, otherwise as a plain page with its JSON. The URL holds a secret token and is answered only here; only its SHA-256 is stored. It works until it expires (default 7 days), is revoked, or has been opened `maxOpens` times. At most 20 working links per item and 500 per site (409 with `details.limit: "previewLinks"`).
+         */
+        post: operations["createPreviewLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{siteId}/collections/{slug}/items/{id}/preview-links/{linkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Turn a share link off for good
+         * @description The link answers the same 404 page as a wrong one from now on; it stays in the list with its opens.
+         */
+        delete: operations["revokePreviewLink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/p/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open a share link (a web page)
+         * @description Served on the service's own hosts only (never on a custom hostname or through the proxy), never cached (`private, no-store`), never indexed (`X-Robots-Tag` and `<meta name="robots" content="noindex">`), never framed, `Referrer-Policy: no-referrer`. Only a browser's navigation (`Sec-Fetch-Dest: document`, `Sec-Fetch-Mode: navigate`) opens it and counts as an open; anything else (a chat app's link preview) gets a page that asks to open it in a browser, whatever the token. A link with a password answers its form until the password was given (a cookie remembers it for 12 hours). `?format=json` answers the item as JSON (`{item}`, the content API's shape), counted as an open.
+         */
+        get: operations["openPreviewLink"];
+        put?: never;
+        /**
+         * Give a share link's password (the form's post)
+         * @description `application/x-www-form-urlencoded` with `password`. Right: 303 back to the link with a cookie (12 hours). Wrong: 401 with the form again. 3 wrong tries per client and link, then a doubling wait (429).
+         */
+        post: operations["unlockPreviewLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/invitations/lookup": {
         parameters: {
             query?: never;
@@ -2480,6 +2548,90 @@ export interface components {
                 timeZone: string | null;
             }[];
         };
+        CreatePreviewLink201Response: {
+            /** @description A share link, without its token (shown once, when it is created). */
+            link: {
+                /** @description `pl_…`: names the link for revoking; not the secret. */
+                id: string;
+                itemId: string;
+                label: string;
+                /** @description ISO 8601 instant, UTC */
+                createdAt: string;
+                /** @description Who created it, as recorded at the time. */
+                createdBy: string;
+                /** @description ISO 8601 instant, UTC */
+                expiresAt: string;
+                hasPassword: boolean;
+                maxOpens: number | null;
+                /** @description How many times the page was opened. */
+                opens: number;
+                lastOpenedAt: string | null;
+                revokedAt: string | null;
+                /** @enum {string} */
+                state: "live" | "expired" | "revoked" | "used up";
+            };
+            /** @description The link to share, with its secret token: answered only here, never again. */
+            url: string;
+        };
+        ListPreviewLinksResponse: {
+            links: {
+                /** @description `pl_…`: names the link for revoking; not the secret. */
+                id: string;
+                itemId: string;
+                label: string;
+                /** @description ISO 8601 instant, UTC */
+                createdAt: string;
+                /** @description Who created it, as recorded at the time. */
+                createdBy: string;
+                /** @description ISO 8601 instant, UTC */
+                expiresAt: string;
+                hasPassword: boolean;
+                maxOpens: number | null;
+                /** @description How many times the page was opened. */
+                opens: number;
+                lastOpenedAt: string | null;
+                revokedAt: string | null;
+                /** @enum {string} */
+                state: "live" | "expired" | "revoked" | "used up";
+            }[];
+        };
+        RevokePreviewLinkResponse: {
+            /** @description A share link, without its token (shown once, when it is created). */
+            link: {
+                /** @description `pl_…`: names the link for revoking; not the secret. */
+                id: string;
+                itemId: string;
+                label: string;
+                /** @description ISO 8601 instant, UTC */
+                createdAt: string;
+                /** @description Who created it, as recorded at the time. */
+                createdBy: string;
+                /** @description ISO 8601 instant, UTC */
+                expiresAt: string;
+                hasPassword: boolean;
+                maxOpens: number | null;
+                /** @description How many times the page was opened. */
+                opens: number;
+                lastOpenedAt: string | null;
+                revokedAt: string | null;
+                /** @enum {string} */
+                state: "live" | "expired" | "revoked" | "used up";
+            };
+        };
+        OpenPreviewLinkResponse: {
+            item: {
+                id: string;
+                slug: string;
+                collection: string;
+                publishedAt: string | null;
+                /** @description ISO 8601 instant, UTC */
+                updatedAt: string;
+                /** @description Field values by key; their shapes follow the field types (README: Field types and values). */
+                data: {
+                    [key: string]: unknown;
+                };
+            };
+        };
         LookupInvitationResponse: {
             invitation: {
                 workspaceId: string;
@@ -3176,6 +3328,16 @@ export interface components {
             /** @description The IANA zone the owner picked the times in (display only). */
             timeZone?: string;
         };
+        CreatePreviewLinkRequest: {
+            /** @description Seconds until the link stops working: 3600 (an hour) to 2592000 (30 days); default 7 days. */
+            expiresIn?: number;
+            /** @description 8–256 characters. Stored hashed as account passwords are; asked for by a form, never in the URL. */
+            password?: string;
+            /** @description How many times the page may be opened (a browser's navigation counts; link previews of chat apps do not). */
+            maxOpens?: number;
+            /** @description Who it is for, for the owner's list ("Client review"). */
+            label?: string;
+        };
         LookupInvitationRequest: {
             token: string;
         };
@@ -3418,6 +3580,16 @@ export interface components {
         "noindex.Cache-Control": "no-store";
         /** @description Keeps the page out of search engines. */
         "noindex.X-Robots-Tag": "noindex";
+        /** @description Kept by no cache, shared or the browser's: the URL is a secret. */
+        "preview.Cache-Control": "private, no-store";
+        /** @description Keeps the page out of search engines (the page also says so in a meta tag). */
+        "preview.X-Robots-Tag": "noindex";
+        /** @description The URL (and its token) is never sent on. */
+        "preview.Referrer-Policy": "no-referrer";
+        /** @description Never kept. */
+        "previewLimited.Cache-Control": "private, no-store";
+        /** @description Seconds to wait before trying the password again. */
+        "previewLimited.Retry-After": string;
         /** @description A file's URL changes when it is replaced, so its bytes are kept a year. */
         "media.Cache-Control": "public, max-age=31536000, immutable";
         /** @description A strong validator; send it back as If-None-Match. */
@@ -7612,6 +7784,378 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    listPreviewLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The collection's slug. */
+                slug: string;
+                /** @description The item's id (`it_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item's links. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListPreviewLinksResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    createPreviewLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The collection's slug. */
+                slug: string;
+                /** @description The item's id (`it_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePreviewLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description The link and its URL (shown once). */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatePreviewLink201Response"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `conflict`. */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_conflict"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    revokePreviewLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The collection's slug. */
+                slug: string;
+                /** @description The item's id (`it_…`). */
+                id: string;
+                /** @description The link's id (`pl_…`). */
+                linkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked link. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevokePreviewLinkResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    openPreviewLink: {
+        parameters: {
+            query?: {
+                /** @description `json`: the item as JSON. */
+                format?: "json";
+            };
+            header?: never;
+            path: {
+                /** @description The share link's secret token (`pv_…`), as the dashboard gave it. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The draft rendered, the password form, or the page that asks for a browser (HTML); with `?format=json`, the item as the content API shapes it (a draft's `publishedAt` is null). */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["preview.Cache-Control"];
+                    "X-Robots-Tag": components["headers"]["preview.X-Robots-Tag"];
+                    "Referrer-Policy": components["headers"]["preview.Referrer-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenPreviewLinkResponse"];
+                    "text/html": string;
+                };
+            };
+            /** @description The one answer for a token that is wrong, expired, revoked or used up, or whose item was deleted: the same page, whichever it is. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["preview.Cache-Control"];
+                    "X-Robots-Tag": components["headers"]["preview.X-Robots-Tag"];
+                    "Referrer-Policy": components["headers"]["preview.Referrer-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    unlockPreviewLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The share link's secret token (`pv_…`), as the dashboard gave it. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        /** @description `password=…` */
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": string;
+            };
+        };
+        responses: {
+            /** @description A request that is not a browser's navigation: the page that asks for a browser. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["preview.Cache-Control"];
+                    "X-Robots-Tag": components["headers"]["preview.X-Robots-Tag"];
+                    "Referrer-Policy": components["headers"]["preview.Referrer-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The password was right: back to the link, with the unlock cookie. */
+            303: {
+                headers: {
+                    Location: components["headers"]["redirect.Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Wrong password: the form again. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["preview.Cache-Control"];
+                    "X-Robots-Tag": components["headers"]["preview.X-Robots-Tag"];
+                    "Referrer-Policy": components["headers"]["preview.Referrer-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The one answer for a token that is wrong, expired, revoked or used up, or whose item was deleted: the same page, whichever it is. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["preview.Cache-Control"];
+                    "X-Robots-Tag": components["headers"]["preview.X-Robots-Tag"];
+                    "Referrer-Policy": components["headers"]["preview.Referrer-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Too many wrong passwords: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["previewLimited.Cache-Control"];
+                    "Retry-After": components["headers"]["previewLimited.Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
         };

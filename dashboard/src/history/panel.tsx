@@ -3,11 +3,11 @@
  * selected one compared field by field with the current version, and Restore. Loaded lazily
  * with the editor's History button; the comparison module (jsdiff) never reaches the items list.
  */
-import { useEffect, useId, useRef, useState } from "preact/hooks";
+import { useEffect, useId, useState } from "preact/hooks";
 import { call, client } from "../api";
 import { inSite } from "../site-state";
 import type { Collection, Item } from "../types";
-import { ErrorNotice, Notice } from "../ui";
+import { ErrorNotice, Notice, useModal } from "../ui";
 import { compareItems, type FieldDiff, type Piece } from "./compare";
 import { showInZone, viewerZone } from "./time-zone";
 import type { components } from "../generated/api";
@@ -105,7 +105,7 @@ export function HistoryPanel(props: {
   onRestored: (item: Item, dropped: string[]) => void;
 }) {
   const { collection: c, item } = props;
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModal(props.open);
   const titleId = useId();
   const [list, setList] = useState<Summary[]>([]);
   const [page, setPage] = useState(1);
@@ -116,13 +116,6 @@ export function HistoryPanel(props: {
   const [busy, setBusy] = useState(false);
   const zone = viewerZone();
   const path = inSite({ slug: c.slug, id: item.id });
-
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (props.open && !d.open) d.showModal();
-    if (!props.open && d.open) d.close();
-  }, [props.open]);
 
   const load = async (p: number) => {
     try {

@@ -16,6 +16,7 @@ const RichText = lazy(() => import("../fields/rich-text").then((m) => ({ default
 // History, schedule and pending changes (issue 27): dashboard/src/history/.
 const HistoryPanel = lazy(() => import("../history/panel").then((m) => ({ default: m.HistoryPanel })));
 const ScheduleForm = lazy(() => import("../history/schedule-form").then((m) => ({ default: m.ScheduleForm })));
+const SharePanel = lazy(() => import("../history/share-panel").then((m) => ({ default: m.SharePanel })));
 /** What the editor shows of an item: a published item's pending changes when it has them. */
 const shownOf = (i: Item) => i.pendingChanges ?? { slug: i.slug, data: i.data };
 
@@ -47,6 +48,7 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
   const messageBox = useRef<HTMLDivElement>(null);
   const [confirm, setConfirm] = useState<"delete" | "unpublish" | "discard" | null>(null);
   const [historyOpen, setHistoryOpen] = useState(false);
+  const [shareOpen, setShareOpen] = useState(false);
   // Bumped when the values come from the service rather than the keyboard (restore, discard), so
   // inputs that keep their own state (the rich-text editor) start again from the new values.
   const [generation, setGeneration] = useState(0);
@@ -275,6 +277,11 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
               <button type="button" class="secondary" disabled={busy} onClick={() => setHistoryOpen(true)}>
                 History
               </button>
+              {can("items.edit.any", "items.edit.own") && (
+                <button type="button" class="secondary" disabled={busy} onClick={() => setShareOpen(true)}>
+                  Share
+                </button>
+              )}
               {mayPublish &&
                 (published ? (
                   <button type="button" class="secondary" disabled={busy} onClick={() => setConfirm("unpublish")}>
@@ -311,6 +318,11 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
       {item && mayPublish && (
         <Suspense fallback={<p class="muted">Loading the schedule…</p>}>
           <ScheduleForm key={`${item.id}-${item.updatedAt}`} item={item} collectionSlug={c.slug} onChanged={setItem} />
+        </Suspense>
+      )}
+      {item && shareOpen && (
+        <Suspense fallback={<p class="muted">Loading sharing…</p>}>
+          <SharePanel open={shareOpen} collection={c} item={item} onClose={() => setShareOpen(false)} />
         </Suspense>
       )}
       {item && historyOpen && (

@@ -1,0 +1,111 @@
+/**
+ * Share links of items (`preview_links`, site migration 19): every statement on the table is here.
+ * The token itself is never stored, only its SHA-256 (`token_hash`), so a read of the database
+ * yields no working link; a password is stored as accounts store theirs (a PHC string).
+ */
+import { PREVIEW_LINK_LIMITS } from "../../../src/contract/history-limits";
+
+export type PreviewLinkRow = {
+  id: string;
+  item_id: string;
+  token_hash: string;
+  label: string;
+  created_at: number;
+  created_by: string;
+  expires_at: number;
+  password_hash: string | null;
+  max_opens: number | null;
+  opens: number;
+  last_opened_at: number | null;
+  revoked_at: number | null;
+};
+
+export type LinkState = "live" | "expired" | "revoked" | "used up";
+
+export function stateOf(row: PreviewLinkRow, now: number): LinkState {
+  if (row.revoked_at !== null) return "revoked";
+  if (row.expires_at <= now) return "expired";
+  if (row.max_opens !== null && row.opens >= row.max_opens) return "used up";
+  return "live";
+}
+
+/** A live link, as SQL: not revoked, not expired, opens left. `?` is now. */
+const LIVE = "revoked_at IS NULL AND expires_at > ? AND (max_opens IS NULL OR opens < max_opens)";
+
+/** Links that ended this long ago leave the owner's list when the item gets a new one. */
+const KEEP_ENDED_MS = 30 * 86_400_000;
+
+export function insertLink(sql: SqlStorage, row: Omit<PreviewLinkRow, "opens" | "last_opened_at" | "revoked_at">): PreviewLinkRow {
+  // Long-ended links of the item go first: the list stays bounded without a job of its own.
+  const cutoff = row.created_at - KEEP_ENDED_MS;
+  sql.exec(
+    `DELETE FROM preview_links WHERE item_id = ? AND (revoked_at < ? OR expires_at < ?
+       OR (max_opens IS NOT NULL AND opens >= max_opens AND COALESCE(last_opened_at, created_at) < ?))`,
+    row.item_id,
+    cutoff,
+    cutoff,
+    cutoff,
+  );
+  return sql
+    .exec<PreviewLinkRow>(
+      `INSERT INTO preview_links (id, item_id, token_hash, label, created_at, created_by, expires_at, password_hash, max_opens)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+      row.id,
+      row.item_id,
+      row.token_hash,
+      row.label,
+      row.created_at,
+      row.created_by,
+      row.expires_at,
+      row.password_hash,
+      row.max_opens,
+    )
+    .one();
+}
+
+/** Live links of the item and of the whole site, for the limits. */
+export function liveCounts(sql: SqlStorage, itemId: string, now: number): { item: number; site: number } {
+  return sql
+    .exec<{ item: number; site: number }>(
+      `SELECT COALESCE(SUM(item_id = ?), 0) AS item, COUNT(*) AS site FROM preview_links WHERE ${LIVE}`,
+      itemId,
+      now,
+    )
+    .one();
+}
+
+export function linksOfItem(sql: SqlStorage, itemId: string): PreviewLinkRow[] {
+  return sql.exec<PreviewLinkRow>("SELECT * FROM preview_links WHERE item_id = ? ORDER BY created_at DESC, id", itemId).toArray();
+}
+
+export function findLink(sql: SqlStorage, itemId: string, id: string): PreviewLinkRow | undefined {
+  return sql.exec<PreviewLinkRow>("SELECT * FROM preview_links WHERE item_id = ? AND id = ?", itemId, id).toArray()[0];
+}
+
+/** The link a token names (by its hash), whatever its state: one indexed lookup. */
+export function linkByTokenHash(sql: SqlStorage, tokenHash: string): PreviewLinkRow | undefined {
+  return sql.exec<PreviewLinkRow>("SELECT * FROM preview_links WHERE token_hash = ?", tokenHash).toArray()[0];
+}
+
+export function revokeLink(sql: SqlStorage, id: string, now: number): PreviewLinkRow {
+  return sql.exec<PreviewLinkRow>("UPDATE preview_links SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? RETURNING *", now, id).one();
+}
+
+/**
+ * Counts one open if the link is still live: the check and the count are one statement, so two
+ * opens racing for the last allowed one cannot both get it. Null when it was not live.
+ */
+export function countOpen(sql: SqlStorage, id: string, now: number): PreviewLinkRow | null {
+  return (
+    sql
+      .exec<PreviewLinkRow>(
+        `UPDATE preview_links SET opens = opens + 1, last_opened_at = ? WHERE id = ? AND ${LIVE} RETURNING *`,
+        now,
+        id,
+        now,
+      )
+      .toArray()[0] ?? null
+  );
+}
+
+export const LIVE_LIMITS = { perItem: PREVIEW_LINK_LIMITS.livePerItem, perSite: PREVIEW_LINK_LIMITS.livePerSite } as const;

@@ -1,0 +1,160 @@
+/**
+ * `GET|POST /p/:token[?format=json]`: a share link opened. The front Worker routes it here only
+ * from the service's own hosts and only for a browser's navigation (src/routes/preview.ts). The
+ * link shows the item's current draft (a published item's pending changes) each time, rendered in
+ * the captured template when the site has the SEO Engine and the item is of the captured
+ * collection, otherwise as a plain readable page with its JSON. Every failure is the same 404.
+ */
+import { siteIdOfPreviewToken } from "../../../src/contract/ids";
+import { entitlements } from "../../../src/contract/plans";
+import { titleFieldOf } from "../../../src/contract/item-title";
+import { PREVIEW_LINK_LIMITS } from "../../../src/contract/history-limits";
+import { previewNotFound } from "../../../src/http/errors";
+import { plainPage, previewHeaders } from "../../../src/http/preview-page";
+import { sha256Hex } from "../../../src/ids";
+import { escapeAttr, escapeHtml } from "../../../src/shared/escape";
+import { log } from "../../../src/log/log";
+import type { SiteContext } from "../context";
+import type { Collection } from "../storage/rows";
+import { rowsByIds } from "../storage/items-table";
+import { readItemForPreview } from "../reads/published-list";
+import type { PublicItem } from "../reads/public-items";
+import { renderedPreview } from "../ssr/preview";
+import { countOpen, linkByTokenHash, type PreviewLinkRow, stateOf } from "./links-table";
+
+/** The captured template runs no script of ours, is never framed, loads the customer's assets. */
+const TEMPLATE_CSP = "sandbox; frame-ancestors 'none'";
+
+export async function openPreview(s: SiteContext, request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  // A token is base32 and an underscore: nothing to decode, and a stray `%` must not throw.
+  const token = url.pathname.slice("/p/".length);
+  // Always hash and look up once, whatever the token looks like: a wrong token costs what a right one does.
+  const hash = await sha256Hex(token);
+  const now = Date.now();
+  const link = siteIdOfPreviewToken(token) === s.site()!.id ? linkByTokenHash(s.sql, hash) : undefined;
+  if (!link || stateOf(link, now) !== "live") return previewNotFound();
+  const item = rowsByIds(s.sql, [link.item_id])[0];
+  const c = item && s.collections().find((x) => x.id === item.collection_id);
+  if (!item || !c) return previewNotFound();
+
+  if (link.password_hash !== null) {
+    const unlock = await unlockValue(link);
+    if (request.method === "POST") return checkPassword(link, request, url, unlock);
+    if (cookieOf(request, cookieName(link)) !== unlock) return passwordForm(200, url);
+  } else if (request.method === "POST") return redirectToSelf(url);
+
+  // Counted (and limited) in one statement: the last allowed open goes to one request only.
+  const counted = countOpen(s.sql, link.id, now);
+  if (!counted) return previewNotFound();
+  const json = url.searchParams.get("format") === "json";
+  log("preview_opened", { siteId: s.site()!.id, linkId: link.id, format: json ? "json" : "page" });
+  const shown = readItemForPreview(s, c.id, item.id);
+  if (!shown) return previewNotFound();
+  if (json) return new Response(JSON.stringify({ item: shown }), { headers: previewHeaders(undefined, "application/json; charset=utf-8") });
+
+  const capture = s.capture();
+  if (capture && capture.collectionId === c.id && entitlements(s.site()!.plan).features.serverRendering) {
+    const rendered = renderedPreview(s, capture, { kind: "item", slug: "", previewId: item.id });
+    return new Response(rendered.body, { status: rendered.status, headers: previewHeaders(TEMPLATE_CSP) });
+  }
+  return new Response(plainItemPage(c, shown, url), { headers: previewHeaders() });
+}
+
+const cookieName = (link: PreviewLinkRow) => `oc_pv_${link.id}`;
+
+/**
+ * What the browser keeps after the right password: derived from the stored hash (secret, salted),
+ * so it needs no key of its own, and nobody without the database can make one.
+ */
+function unlockValue(link: PreviewLinkRow): Promise<string> {
+  return sha256Hex(`share-link-unlock|${link.id}|${link.password_hash}`);
+}
+
+function cookieOf(request: Request, name: string): string | null {
+  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return null;
+}
+
+async function checkPassword(link: PreviewLinkRow, request: Request, url: URL, unlock: string): Promise<Response> {
+  const type = request.headers.get("content-type") ?? "";
+  const form = type.startsWith("application/x-www-form-urlencoded")
+    ? new URLSearchParams(new TextDecoder().decode(await request.arrayBuffer()))
+    : new URLSearchParams();
+  const password = form.get("password") ?? "";
+  const kdf = await import("../../../src/accounts/kdf");
+  const ok =
+    password.length > 0 &&
+    password.length <= PREVIEW_LINK_LIMITS.passwordMax &&
+    (await kdf.verifyPassword(link.password_hash!, password)).ok;
+  if (!ok) return passwordForm(401, url, "That password is not right. Try again.");
+  const secure = url.protocol === "https:" ? "; Secure" : "";
+  const res = redirectToSelf(url);
+  res.headers.append(
+    "set-cookie",
+    `${cookieName(link)}=${unlock}; Path=/p/; HttpOnly; SameSite=Lax; Max-Age=${PREVIEW_LINK_LIMITS.unlockSeconds}${secure}`,
+  );
+  return res;
+}
+
+/** After the form: the same address with GET (a reload does not post the password again). */
+function redirectToSelf(url: URL): Response {
+  const headers = previewHeaders();
+  headers.set("location", `${url.pathname}${url.search}`);
+  return new Response(null, { status: 303, headers });
+}
+
+function passwordForm(status: number, url: URL, problem?: string): Response {
+  const body =
+    `<h1>This preview needs a password</h1>` +
+    (problem
+      ? `<p class="note" role="alert">${escapeHtml(problem)}</p>`
+      : `<p>Ask the person who sent you the link for its password.</p>`) +
+    `<form method="post" action="${escapeAttr(url.pathname + url.search)}">` +
+    `<label for="password">Password</label>` +
+    `<input id="password" name="password" type="password" required autocomplete="off" autofocus maxlength="${PREVIEW_LINK_LIMITS.passwordMax}">` +
+    `<div><button type="submit">Open the preview</button></div></form>`;
+  return new Response(plainPage("Password needed", body), { status, headers: previewHeaders() });
+}
+
+/** One field's value as HTML, for the plain page. Rich text is stored cleaned (an allowlist on write). */
+function valueHtml(type: string, v: unknown): string {
+  if (v === null || v === undefined || v === "") return `<em>(empty)</em>`;
+  if (type === "richText" && typeof v === "string") return v;
+  if ((type === "image" || type === "video") && typeof v === "object") {
+    const m = v as { url?: string; alt?: string };
+    if (!m.url) return `<em>(none)</em>`;
+    return type === "image"
+      ? `<img src="${escapeAttr(m.url)}" alt="${escapeAttr(m.alt ?? "")}">`
+      : `<a href="${escapeAttr(m.url)}">${escapeHtml(m.url)}</a>`;
+  }
+  if (type === "reference" && typeof v === "object") return escapeHtml((v as { slug?: string }).slug ?? "");
+  if (type === "references" && Array.isArray(v)) return escapeHtml(v.map((r) => (r as { slug?: string }).slug ?? "").join(", "));
+  if (type === "boolean") return v ? "Yes" : "No";
+  if (type === "link" && typeof v === "string" && /^https?:\/\//i.test(v)) return `<a href="${escapeAttr(v)}">${escapeHtml(v)}</a>`;
+  return escapeHtml(typeof v === "string" ? v : JSON.stringify(v));
+}
+
+/** The plain readable page: the title, each field by its label in schema order, and the item's JSON. */
+function plainItemPage(c: Collection, item: PublicItem, url: URL): string {
+  const titleKey = titleFieldOf(c.fields)?.key;
+  const rawTitle = titleKey ? item.data[titleKey] : undefined;
+  const title = typeof rawTitle === "string" && rawTitle ? rawTitle : item.slug;
+  const fields = c.fields
+    .filter((f) => f.key !== titleKey)
+    .map((f) => `<dt>${escapeHtml(f.name ?? f.key)}</dt><dd>${valueHtml(f.type, item.data[f.key])}</dd>`)
+    .join("");
+  const json = new URL(url);
+  json.searchParams.set("format", "json");
+  const body =
+    `<p class="note">Preview of a draft: not published. Shared with you by link; please do not pass it on.</p>` +
+    `<h1>${escapeHtml(title)}</h1>` +
+    `<p>${escapeHtml(c.name)} · <code>${escapeHtml(item.slug)}</code></p>` +
+    `<dl>${fields}</dl>` +
+    `<h2>As JSON</h2><p><a href="${escapeAttr(json.pathname + json.search)}">Open the JSON</a></p>` +
+    `<pre>${escapeHtml(JSON.stringify({ item }, null, 2))}</pre>`;
+  return plainPage(`Preview: ${title}`, body);
+}

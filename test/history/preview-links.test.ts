@@ -1,0 +1,268 @@
+/**
+ * Share links (issue 27, "Preview links"): a link shows the item's current draft (pending changes
+ * of a published item) to a browser with no session; it expires, can be revoked, allows a number
+ * of opens, can need a password; it is never cached, never on a customer hostname or through the
+ * proxy, and every failure is one identical 404 page. The token never reaches a log line.
+ */
+import { runInDurableObject } from "cloudflare:test";
+import { exports } from "cloudflare:workers";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { ORIGIN, addItem, call, callJson, expectStatus, newBlog, type TestSite } from "../helpers";
+import { stubOf } from "./alarm";
+import { listPage } from "../fixtures/blog-pages";
+import { capture, pathOf, putPage, rendered } from "../ssr-helpers";
+import { activeOn, onHost, uniqueHost } from "../hostname-helpers";
+
+type Link = { id: string; opens: number; state: string; maxOpens: number | null; hasPassword: boolean; expiresAt: string };
+const NAV = { "sec-fetch-dest": "document", "sec-fetch-mode": "navigate", "sec-fetch-site": "none" };
+const linksOf = (site: TestSite, itemId: string) => `/sites/${site.id}/collections/posts/items/${itemId}/preview-links`;
+
+async function share(site: TestSite, itemId: string, body: Record<string, unknown> = {}): Promise<{ link: Link; url: string }> {
+  return expectStatus(callJson<{ link: Link; url: string }>("POST", linksOf(site, itemId), { auth: site.adminKey, body }), 201);
+}
+
+/** A browser opening the link from the address bar (no session, no cookie unless given). */
+function open(url: string, headers: Record<string, string> = {}): Promise<Response> {
+  return exports.default.fetch(new Request(url, { headers: { ...NAV, ...headers }, redirect: "manual" }));
+}
+
+async function listed(site: TestSite, itemId: string): Promise<Link[]> {
+  return (await expectStatus(callJson<{ links: Link[] }>("GET", linksOf(site, itemId), { auth: site.adminKey }), 200)).links;
+}
+
+/** Status, headers that matter and body of a response, to compare two answers byte for byte. */
+async function shape(res: Response) {
+  const headers = Object.fromEntries(
+    ["content-type", "cache-control", "x-robots-tag", "referrer-policy", "content-security-policy", "set-cookie"].map((h) => [
+      h,
+      res.headers.get(h),
+    ]),
+  );
+  return { status: res.status, headers, body: await res.text() };
+}
+
+let lines: string[] = [];
+beforeEach(() => {
+  lines = [];
+  for (const level of ["log", "info", "warn", "error", "debug"] as const)
+    vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(" ")));
+});
+afterEach(() => vi.restoreAllMocks());
+
+describe("share links", () => {
+  it("show a draft to a browser with no session, never cached, never indexed, counted, and the token is never logged", async () => {
+    const site = await newBlog("pro");
+    const a = await addItem(site, "posts", {
+      slug: "draft-one",
+      data: { title: "Unreleased walrus story", body: "<p>Tusks <b>and</b> more</p>" },
+    });
+    const { url, link } = await share(site, a.id, { label: "Client" });
+    expect(url).toMatch(new RegExp(`^${ORIGIN}/p/pv_${site.id}_[a-z2-7]{32}$`));
+    expect(link).toMatchObject({ opens: 0, state: "live", hasPassword: false, maxOpens: null });
+    // Default expiry: 7 days.
+    expect(Math.abs(Date.parse(link.expiresAt) - Date.now() - 7 * 86_400_000)).toBeLessThan(60_000);
+
+    for (let i = 0; i < 2; i++) {
+      const res = await open(url);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("cache-control")).toBe("private, no-store");
+      expect(res.headers.get("x-robots-tag")).toBe("noindex");
+      expect(res.headers.get("referrer-policy")).toBe("no-referrer");
+      expect(res.headers.get("content-security-policy")).toMatch(/frame-ancestors 'none'/);
+      const html = await res.text();
+      expect(html).toContain('<meta name="robots" content="noindex">');
+      expect(html).toContain("Unreleased walrus story");
+      expect(html).toContain("<p>Tusks <b>and</b> more</p>");
+    }
+    const json = await open(`${url}?format=json`);
+    expect(json.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(json.headers.get("cache-control")).toBe("private, no-store");
+    expect(((await json.json()) as { item: { slug: string; data: { title: string } } }).item).toMatchObject({
+      slug: "draft-one",
+      data: { title: "Unreleased walrus story" },
+    });
+    // Three opens counted: no cache answered any of them.
+    expect((await listed(site, a.id))[0]).toMatchObject({ id: link.id, opens: 3 });
+    // The public API still does not know the draft.
+    expect((await call("GET", `/v1/${site.token}/collections/posts/items/draft-one`)).status).toBe(404);
+
+    const token = url.slice(url.lastIndexOf("/") + 1);
+    expect(lines.some((l) => l.includes('"preview_opened"') && l.includes(link.id))).toBe(true);
+    expect(lines.filter((l) => l.includes(token) || l.includes(token.slice(-32)))).toEqual([]);
+    // Only the token's hash is stored.
+    const stored = await runInDurableObject(stubOf(site), (_i, state) =>
+      state.storage.sql.exec<{ token_hash: string }>("SELECT token_hash FROM preview_links").toArray(),
+    );
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.token_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(stored)).not.toContain(token.slice(-32));
+  });
+
+  it("show a published item's pending changes, and nothing public shows them", async () => {
+    const site = await newBlog("pro");
+    const a = await addItem(site, "posts", { slug: "live", data: { title: "Live headline" }, publish: true });
+    await expectStatus(
+      callJson("PUT", `/sites/${site.id}/collections/posts/items/${a.id}/pending`, {
+        auth: site.adminKey,
+        body: { data: { title: "Pending headline" } },
+      }),
+      200,
+    );
+    const { url } = await share(site, a.id);
+    const html = await (await open(url)).text();
+    expect(html).toContain("Pending headline");
+    expect(html).not.toContain("Live headline");
+    expect(await (await call("GET", `/v1/${site.token}/collections/posts/items/live`)).text()).toContain("Live headline");
+  });
+
+  it("answer one identical 404 page when wrong, expired, revoked, used up, of a deleted item or an unknown site", async () => {
+    const site = await newBlog("pro");
+    const a = await addItem(site, "posts", { slug: "a", data: { title: "A draft" } });
+    const b = await addItem(site, "posts", { slug: "b", data: { title: "B draft" } });
+    const expiring = await share(site, a.id, { expiresIn: 3600 });
+    const revoked = await share(site, a.id);
+    const limited = await share(site, a.id, { maxOpens: 2 });
+    const ofDeleted = await share(site, b.id);
+
+    // Expiry: the link's time is moved into the past (as if an hour went by).
+    expect((await open(expiring.url)).status).toBe(200);
+    await runInDurableObject(stubOf(site), (_i, state) => {
+      state.storage.sql.exec("UPDATE preview_links SET expires_at = ? WHERE id = ?", Date.now() - 1, expiring.link.id);
+    });
+    expect((await open(revoked.url)).status).toBe(200);
+    await expectStatus(callJson("DELETE", `${linksOf(site, a.id)}/${revoked.link.id}`, { auth: site.adminKey }), 200);
+    expect((await open(limited.url)).status).toBe(200);
+    expect((await open(limited.url)).status).toBe(200);
+    await expectStatus(callJson("DELETE", `/sites/${site.id}/collections/posts/items/${b.id}`, { auth: site.adminKey }), 200);
+
+    const wrong = `${ORIGIN}/p/pv_${site.id}_${"a".repeat(32)}`;
+    const unknownSite = `${ORIGIN}/p/pv_${"b".repeat(16)}_${"a".repeat(32)}`;
+    const answers = await Promise.all(
+      [expiring.url, revoked.url, limited.url, ofDeleted.url, wrong, unknownSite, `${ORIGIN}/p/nonsense`].map(async (u) =>
+        shape(await open(u)),
+      ),
+    );
+    expect(answers[0]).toMatchObject({ status: 404, headers: { "cache-control": "private, no-store", "x-robots-tag": "noindex" } });
+    expect(answers[0]!.body).toContain('<meta name="robots" content="noindex">');
+    for (const other of answers.slice(1)) expect(other).toEqual(answers[0]);
+
+    const states = Object.fromEntries((await listed(site, a.id)).map((l) => [l.id, l.state]));
+    expect(states).toEqual({ [expiring.link.id]: "expired", [revoked.link.id]: "revoked", [limited.link.id]: "used up" });
+    expect((await listed(site, a.id)).find((l) => l.id === limited.link.id)!.opens).toBe(2);
+  });
+
+  it("count only a browser's navigation: a chat app's link preview sees nothing and uses up nothing", async () => {
+    const site = await newBlog("pro");
+    const a = await addItem(site, "posts", { slug: "once", data: { title: "Only once" } });
+    const { url, link } = await share(site, a.id, { maxOpens: 1 });
+    const bot = await exports.default.fetch(new Request(url, { headers: { "user-agent": "Slackbot-LinkExpanding 1.0" } }));
+    expect(bot.status).toBe(200);
+    expect(bot.headers.get("cache-control")).toBe("private, no-store");
+    const botText = await bot.text();
+    expect(botText).not.toContain("Only once");
+    // The same page for a wrong token: it says nothing about the link.
+    const botWrong = await exports.default.fetch(new Request(`${ORIGIN}/p/pv_${site.id}_${"c".repeat(32)}`));
+    expect(await botWrong.text()).toBe(botText);
+    expect((await listed(site, a.id))[0]).toMatchObject({ id: link.id, opens: 0 });
+    expect(await (await open(url)).text()).toContain("Only once");
+    expect((await open(url)).status).toBe(404);
+  });
+
+  it("ask for a password by a form, remember it by a cookie, and throttle wrong ones", async () => {
+    const site = await newBlog("pro");
+    const a = await addItem(site, "posts", { slug: "secret", data: { title: "Behind a password" } });
+    const { url, link } = await share(site, a.id, { password: "correct horse" });
+    expect(link.hasPassword).toBe(true);
+    const form = await open(url);
+    expect(form.status).toBe(200);
+    const formHtml = await form.text();
+    expect(formHtml).toContain('type="password"');
+    expect(formHtml).not.toContain("Behind a password");
+    const post = (password: string, ip = "198.51.100.7") =>
+      exports.default.fetch(
+        new Request(url, {
+          method: "POST",
+          body: new URLSearchParams({ password }).toString(),
+          headers: { ...NAV, "content-type": "application/x-www-form-urlencoded", "cf-connecting-ip": ip },
+          redirect: "manual",
+        }),
+      );
+    const wrong = await post("wrong horse");
+    expect(wrong.status).toBe(401);
+    expect(await wrong.text()).not.toContain("Behind a password");
+    const right = await post("correct horse");
+    expect(right.status).toBe(303);
+    expect(right.headers.get("location")).toBe(pathOf(url));
+    const cookie = right.headers.get("set-cookie")!;
+    expect(cookie).toMatch(new RegExp(`^oc_pv_${link.id}=[0-9a-f]{64}; Path=/p/; HttpOnly; SameSite=Lax; Max-Age=43200; Secure$`));
+    expect(cookie).not.toContain("correct");
+    const unlocked = await open(url, { cookie: cookie.split(";")[0]! });
+    expect(await unlocked.text()).toContain("Behind a password");
+    // A made-up cookie value is not a password.
+    expect(await (await open(url, { cookie: `oc_pv_${link.id}=${"0".repeat(64)}` })).text()).not.toContain("Behind a password");
+    // Only the opens of the page count (the form and the password posts do not).
+    expect((await listed(site, a.id))[0]!.opens).toBe(1);
+
+    // Another client guessing: three wrong tries, then a wait, even for the right password.
+    for (let i = 0; i < 3; i++) expect((await post(`guess ${i}`, "198.51.100.8")).status).toBe(401);
+    const throttled = await post("correct horse", "198.51.100.8");
+    expect(throttled.status).toBe(429);
+    expect(Number(throttled.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(throttled.headers.get("cache-control")).toBe("private, no-store");
+  });
+
+  it("render the draft in the captured template on the SEO Engine, and only on the service's own host", async () => {
+    const site = await newBlog("seo_engine");
+    const pageUrl = await putPage(listPage({ service: ORIGIN, token: site.token }));
+    const base = pathOf(pageUrl);
+    await expectStatus(capture(site, { pageUrl, collection: "posts" }), 201);
+    await addItem(site, "posts", { slug: "hello", data: { title: "Hello, published" }, publish: true });
+    const a = await addItem(site, "posts", { slug: "draft-seo", data: { title: "Templated draft headline" } });
+    const { url } = await share(site, a.id);
+    const res = await open(url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-security-policy")).toBe("sandbox; frame-ancestors 'none'");
+    expect(res.headers.get("cache-control")).toBe("private, no-store");
+    const html = await res.text();
+    expect(html).toContain("Templated draft headline");
+    expect(html).toContain('<meta name="robots" content="noindex">');
+    // The captured page's own markup is there (its widget was rendered).
+    expect(html).toContain("data-oc-rendered");
+
+    const path = pathOf(url);
+    // Through the customer's reverse proxy: a page of the site, never the preview.
+    const proxied = await rendered(site, path);
+    expect(proxied.headers.get("x-robots-tag") === "noindex" && proxied.status === 200).toBe(false);
+    expect(await proxied.text()).not.toContain("Templated draft headline");
+    const underBase = await rendered(site, `${base}p/${path.slice(3)}`, NAV);
+    expect(await underBase.text()).not.toContain("Templated draft headline");
+    // On the site's custom hostname: the same.
+    const host = uniqueHost("share");
+    await activeOn(site, host);
+    const onCustom = await onHost(host, path);
+    expect(await onCustom.text()).not.toContain("Templated draft headline");
+    // The service's own host still serves it, and all of these were not counted.
+    expect((await listed(site, a.id))[0]!.opens).toBe(1);
+  });
+
+  it("refuse bad input and too many live links with the error envelope", async () => {
+    const site = await newBlog("pro");
+    const a = await addItem(site, "posts", { slug: "x", data: { title: "X" } });
+    for (const body of [{ expiresIn: 60 }, { expiresIn: 31 * 86_400 }, { password: "short" }, { maxOpens: 0 }, { extra: 1 }]) {
+      const r = await callJson<{ error: { code: string } }>("POST", linksOf(site, a.id), { auth: site.adminKey, body });
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body.error.code).toBe("bad_request");
+    }
+    for (let i = 0; i < 20; i++) await share(site, a.id);
+    const over = await callJson<{ error: { code: string; details: { limit: string } } }>("POST", linksOf(site, a.id), {
+      auth: site.adminKey,
+      body: {},
+    });
+    expect(over.status).toBe(409);
+    expect(over.body.error.details.limit).toBe("previewLinks");
+    // Revoking one makes room.
+    const first = (await listed(site, a.id))[0]!;
+    await expectStatus(callJson("DELETE", `${linksOf(site, a.id)}/${first.id}`, { auth: site.adminKey }), 200);
+    await share(site, a.id);
+  });
+});
