@@ -2,7 +2,8 @@ import type { Plan } from "./types";
 
 /** What each plan adds, in the words the Plan screen and the plan gates use. */
 export const PLAN_FEATURES: { label: string; from: Plan }[] = [
-  { label: "Collections, items and media; the content API and the embed script", from: "starter" },
+  // Free is Starter's features with fewer sites and people (src/contract/plans.ts).
+  { label: "Collections, items and media; the content API and the embed script", from: "free" },
   { label: "Filters and text search in lists", from: "pro" },
   { label: "Semantic search and related items", from: "pro" },
   {

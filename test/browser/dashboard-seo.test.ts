@@ -221,11 +221,13 @@ describe("the dashboard's SEO Engine, Domains, Search and Plan screens in Chromi
     const page = await newPage();
     await signIn(page, site.adminKey);
     for (const [link, text] of [
-      ["SEO Engine", "part of the SEO Engine plan"],
-      ["Search", "is the Pro plan"],
-      ["Domains", "part of the SEO Engine plan"],
+      ["SEO Engine", "included in the SEO Engine plan"],
+      ["Search", "included in the Pro plan"],
+      ["Domains", "included in the SEO Engine plan"],
     ] as const) {
       await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: link }).click();
+      // The screen keeps its own heading (where Skip to content lands) above the plan's offer.
+      await page.getByRole("heading", { name: link, level: 1 }).waitFor();
       await page.getByText(text).waitFor();
     }
     await checkScreen(page, "27-plan-gate");

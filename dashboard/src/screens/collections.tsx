@@ -17,7 +17,10 @@ export function Collections() {
         Collections
       </Heading>
       {list.length === 0 ? (
-        <p>A collection is a kind of content, such as blog posts, products or jobs. Create one to start adding items.</p>
+        <p class="empty">
+          No collections yet. A collection is a kind of content, such as blog posts, products or jobs: choose New collection, name its
+          fields, then add items to it.
+        </p>
       ) : (
         <ul class="collection-list">
           {list.map((c) => (

@@ -87,7 +87,7 @@ export function Domains() {
     },
   );
   const hostname = form.values.hostname;
-  if (!s.features.serverRendering) return <PlanGate needs="seo_engine" what="A custom domain for your rendered pages" />;
+  if (!s.features.serverRendering) return <PlanGate title="Domains" needs="seo_engine" what="A custom domain for your rendered pages" />;
 
   // Registering the same hostname again makes the service look at its DNS records now.
   const [checking, setChecking] = useState(false);

@@ -3,6 +3,7 @@ import { session } from "../session";
 import { includes, PLAN_FEATURES } from "../plans";
 import { inSite, site } from "../site-state";
 import { PLAN_NAMES, type Plan } from "../types";
+import { PLAN_LIMITS } from "../../../src/contract/plans";
 import { ErrorNotice, Field, Heading, Notice } from "../ui";
 import { useForm } from "../use-form";
 
@@ -32,6 +33,14 @@ export function PlanScreen() {
             </tr>
           </thead>
           <tbody>
+            <tr>
+              <th scope="row">Sites and people per workspace</th>
+              {PLANS.map((p) => (
+                <td key={p}>
+                  {PLAN_LIMITS[p].sites} {PLAN_LIMITS[p].sites === 1 ? "site" : "sites"}, {PLAN_LIMITS[p].members} people
+                </td>
+              ))}
+            </tr>
             {PLAN_FEATURES.map((f) => (
               <tr key={f.label}>
                 <th scope="row">{f.label}</th>

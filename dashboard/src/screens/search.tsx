@@ -42,7 +42,7 @@ export function Search() {
     setResults(semantic.results);
     setKeyword(found.flat().slice(0, 20));
   });
-  if (!s.flags.aiSearch) return <PlanGate needs="pro" what="Semantic search and related items" />;
+  if (!s.flags.aiSearch) return <PlanGate title="Search" needs="pro" what="Semantic search and related items" />;
 
   const showRelated = async (item: PublicItem) => {
     setError(null);

@@ -30,7 +30,7 @@ export function SeoEngine() {
     );
   };
   useEffect(() => void load(), [s.id]);
-  if (!s.features.serverRendering) return <PlanGate needs="seo_engine" what="Server-side rendering of your pages" />;
+  if (!s.features.serverRendering) return <PlanGate title="SEO Engine" needs="seo_engine" what="Server-side rendering of your pages" />;
   if (capture === undefined) return <p class="loading">Loading…</p>;
   return (
     <section>
