@@ -22,6 +22,9 @@ export function previewPage(s: SiteContext, request: Request): Response {
     s,
     c,
     itemId ? { kind: "item", slug: "", previewId: itemId } : { kind: "list", page: parsePage(url.searchParams.get("page")) },
+    // The dashboard reads this page's head to show what crawlers will see of the live page: a
+    // robots meta of ours would be reported as the page's own (X-Robots-Tag keeps it unindexed).
+    false,
   );
   const headers = new Headers(response.headers);
   headers.set("cache-control", NO_STORE);
@@ -34,15 +37,17 @@ export function previewPage(s: SiteContext, request: Request): Response {
 
 /**
  * The page rendered in the captured template, drafts and pending changes included, with a
- * `<base href>` of the captured page and `<meta name="robots" content="noindex">` in its head.
+ * `<base href>` of the captured page and, with `noindexMeta`, `<meta name="robots" content="noindex">`
+ * in its head (share links; the dashboard's crawler preview leaves it out, see previewPage).
  * The caller sets the headers (the dashboard's preview and share links differ in framing).
  */
-export function renderedPreview(s: SiteContext, c: StoredCapture, target: PageTarget): Response {
+export function renderedPreview(s: SiteContext, c: StoredCapture, target: PageTarget, noindexMeta = true): Response {
   const rendered = renderPage(s, c, target, { base: basePathOfUrl(c.publicUrl), canonical: publicBase(s, c) });
   // Relative links of the captured page resolve against the page itself, as on the live site.
   const withBase = new HTMLRewriter().on("head", {
     element(el) {
-      el.prepend(`<meta name="robots" content="noindex"><base href="${escapeAttr(c.pageUrl)}">`, { html: true });
+      const robots = noindexMeta ? `<meta name="robots" content="noindex">` : "";
+      el.prepend(`${robots}<base href="${escapeAttr(c.pageUrl)}">`, { html: true });
     },
   });
   return withBase.transform(rendered);
