@@ -6,7 +6,8 @@
  * shows the same screen; the progress is polled once a second while the import runs.
  */
 import { useEffect, useState } from "preact/hooks";
-import { ApiFailure, call, client, type ErrorEnvelope } from "../api";
+import { ApiFailure, call, client } from "../api";
+import { sendFile } from "../send-file";
 import { go, href } from "../router";
 import { can, collections, inSite, site } from "../site-state";
 import { Confirm, ErrorNotice, Field, Heading, Notice, type Submit, when } from "../ui";
@@ -44,29 +45,17 @@ export function ImportScreen(props: { collectionSlug: string; importId: string |
 // ---- Step 1: the file -------------------------------------------------------------------------
 
 function upload(collection: string, file: File, onProgress: (loaded: number, total: number) => void): Promise<ImportView> {
-  const xhr = new XMLHttpRequest();
-  return new Promise((resolve, reject) => {
-    xhr.open(
-      "POST",
-      `/sites/${encodeURIComponent(site.value!.id)}/collections/${encodeURIComponent(collection)}/imports?name=${encodeURIComponent(file.name)}`,
-    );
-    xhr.setRequestHeader("content-type", /\.json$/i.test(file.name) ? "application/json" : "text/csv");
-    xhr.upload.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : file.size);
-    xhr.onload = () => {
-      let body: unknown = null;
-      try {
-        body = JSON.parse(xhr.responseText);
-      } catch {
-        // Not JSON: explained below.
-      }
-      if (xhr.status === 201) return resolve((body as { import: ImportView }).import);
-      const error = (body as { error?: ErrorEnvelope } | null)?.error;
-      reject(new ApiFailure(xhr.status, error ?? { code: "unknown", message: `The service answered ${xhr.status}. Try again.` }));
-    };
-    xhr.onerror = () =>
-      reject(new ApiFailure(0, { code: "network", message: "The upload broke off: check your connection and try again." }));
-    xhr.send(file);
-  });
+  const url = `/sites/${encodeURIComponent(site.value!.id)}/collections/${encodeURIComponent(collection)}/imports?name=${encodeURIComponent(file.name)}`;
+  const type = /\.json$/i.test(file.name) ? "application/json" : "text/csv";
+  return sendFile("POST", url, { "content-type": type }, file, onProgress).done.then(
+    ({ status, body, error }) => {
+      if (status === 201) return (body as { import: ImportView }).import;
+      throw new ApiFailure(status, error ?? { code: "unknown", message: `The service answered ${status}. Try again.` });
+    },
+    (err: Error) => {
+      throw new ApiFailure(0, { code: "network", message: err.message });
+    },
+  );
 }
 
 function Upload(props: { collection: string; name: string }) {
