@@ -113,6 +113,13 @@ export function useModal(open: boolean) {
       giveBack();
     }
   }, [open]);
+  useEffect(() => {
+    // The native close (Escape included) gives the focus back at once: the re-render that unmounts the
+    // dialog may come later, and until then the focus would sit on <body>.
+    const d = ref.current;
+    d?.addEventListener("close", giveBack);
+    return () => d?.removeEventListener("close", giveBack);
+  }, []);
   useEffect(
     () => () => {
       // Unmounted (its screen closed it by no longer rendering it): not modal any more, then the focus back.

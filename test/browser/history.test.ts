@@ -185,7 +185,7 @@ describe("history and scheduling in the dashboard", () => {
     await dialog.getByRole("button", { name: "Version 3: Restored" }).waitFor();
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "hidden" });
-    expect((await focused(page)).name).toBe("History");
+    await expect.poll(async () => (await focused(page)).name).toBe("History");
 
     // The schedule picker: date and time typed into the fields, the zone kept, saved with Enter.
     const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
