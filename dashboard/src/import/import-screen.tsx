@@ -323,10 +323,11 @@ function Progress(props: { imp: ImportView }) {
   );
 }
 
-function ProblemTable(props: { rows: Row[]; caption: string }) {
-  const lines = props.rows.flatMap((r) =>
-    (r.problems.length ? r.problems : [{ column: "", value: "", reason: "" }]).map((p, k) => ({ r, p, k })),
-  );
+function ProblemTable(props: { rows: Row[]; caption: string; notes?: boolean }) {
+  const lines = props.rows.flatMap((r) => {
+    const listed = props.notes ? r.notes : r.problems;
+    return (listed.length ? listed : [{ column: "", value: "", reason: "" }]).map((p, k) => ({ r, p, k }));
+  });
   return (
     <table class="problems">
       <caption>{props.caption}</caption>
@@ -337,7 +338,7 @@ function ProblemTable(props: { rows: Row[]; caption: string }) {
           <th scope="col">Slug</th>
           <th scope="col">Column</th>
           <th scope="col">Value</th>
-          <th scope="col">Problem</th>
+          <th scope="col">{props.notes ? "Note" : "Problem"}</th>
         </tr>
       </thead>
       <tbody>
@@ -455,6 +456,15 @@ function Report(props: { imp: ImportView; collection: string }) {
       ),
     [props.imp.id],
   );
+  const noted = useLoad(
+    () =>
+      call(
+        client.GET("/sites/{siteId}/imports/{importId}/rows", {
+          params: { path: inSite({ importId: props.imp.id }), query: { outcome: "noted", limit: 200 } },
+        }),
+      ),
+    [props.imp.id],
+  );
   const d = props.imp.done;
   const words = props.imp.state === "done" ? "Import finished" : props.imp.state === "cancelled" ? "Import cancelled" : "Import stopped";
   return (
@@ -466,6 +476,14 @@ function Report(props: { imp: ImportView; collection: string }) {
       </Notice>
       <ErrorNotice error={failed.error} />
       {d.failed > 0 && failed.data && <ProblemTable rows={failed.data.rows} caption="Rows not imported, and why" />}
+      <ErrorNotice error={noted.error} />
+      {noted.data && noted.data.rows.length > 0 && (
+        <ProblemTable
+          rows={noted.data.rows}
+          notes
+          caption={`Rows imported with notes${noted.data.next !== null ? " (the first 200; the report has all)" : ""}`}
+        />
+      )}
       <div class="actions">
         <a class="button" href={reportHref(props.imp)} download>
           Download the report (CSV)
