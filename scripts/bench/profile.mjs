@@ -144,20 +144,22 @@ try {
     const secs = t.uploadSecs + t.checkSecs + t.writeSecs;
     return { requests: { total: rowsToImport, average: rowsToImport / secs }, non2xx: 0 };
   };
-  const r = importing ? await profileImport() : await autocannon({
-    url: `${base}${paths[0]}`,
-    connections: mode.startsWith("miss") ? 8 : save ? 1 : 32,
-    ...(mode.startsWith("miss") ? { amount: paths.length } : { duration: SECONDS }),
-    requests: [
-      {
-        setupRequest: (req) => {
-          const path = paths[n++ % paths.length];
-          if (save) return { ...req, path, method: "PATCH", body: saveBody(n), headers: { ...req.headers, ...headersOf(path) } };
-          return { ...req, path, headers: { ...req.headers, ...headersOf(path) } };
-        },
-      },
-    ],
-  });
+  const r = importing
+    ? await profileImport()
+    : await autocannon({
+        url: `${base}${paths[0]}`,
+        connections: mode.startsWith("miss") ? 8 : save ? 1 : 32,
+        ...(mode.startsWith("miss") ? { amount: paths.length } : { duration: SECONDS }),
+        requests: [
+          {
+            setupRequest: (req) => {
+              const path = paths[n++ % paths.length];
+              if (save) return { ...req, path, method: "PATCH", body: saveBody(n), headers: { ...req.headers, ...headersOf(path) } };
+              return { ...req, path, headers: { ...req.headers, ...headersOf(path) } };
+            },
+          },
+        ],
+      });
   const { result } = await call("Profiler.stop");
   ws.close();
   const profile = result.profile;

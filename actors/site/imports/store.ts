@@ -134,12 +134,16 @@ export function firstRows(sql: SqlStorage, id: string, n: number): string[][] {
   return rowsAfter(sql, id, 0, n).map((r) => JSON.parse(r.cells) as string[]);
 }
 
-/** The earlier row of this import with the same slug, if any (a slug twice in one file). */
+/**
+ * The earlier row of this import with the same slug, if any (a slug twice in one file). Through
+ * the slug index by name: left to choose, SQLite walked the primary key's `row < ?` range, reading
+ * every earlier row's cells, once per row (a 2,000-row dry run took 12 s, a 10,000-row one minutes).
+ */
 export function earlierRowWithSlug(sql: SqlStorage, id: string, slug: string, row: number): number | null {
   return (
     sql
       .exec<{ row: number }>(
-        "SELECT row FROM import_rows WHERE import_id = ? AND slug = ? AND row < ? AND planned IN ('create', 'update', 'skip') LIMIT 1",
+        "SELECT row FROM import_rows INDEXED BY import_rows_by_slug WHERE import_id = ? AND slug = ? AND row < ? AND planned IN ('create', 'update', 'skip') LIMIT 1",
         id,
         slug,
         row,

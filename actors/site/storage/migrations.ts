@@ -301,8 +301,7 @@ export const SITE_MIGRATIONS: SQLSchemaMigration[] = [
   },
   {
     idMonotonicInc: 21,
-    description:
-      "imports: the origin an import copies its images into the library under; import rows counted by outcome from an index",
+    description: "imports: the origin an import copies its images into the library under; import rows counted by outcome from an index",
     // Statements: ADDED_COLUMNS, then AFTER.
   },
 ];

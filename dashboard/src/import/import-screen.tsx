@@ -359,18 +359,18 @@ function ProblemTable(props: { rows: Row[]; caption: string; notes?: boolean }) 
   );
 }
 
+/** The first 200 rows of an import with an outcome (the screens' tables; the report CSV has all). */
+const firstRows = (importId: string, outcome: "error" | "failed" | "noted") => () =>
+  call(
+    client.GET("/sites/{siteId}/imports/{importId}/rows", {
+      params: { path: inSite({ importId }), query: { outcome, limit: 200 } },
+    }),
+  );
+
 const reportHref = (imp: ImportView) => `/sites/${encodeURIComponent(site.value!.id)}/imports/${encodeURIComponent(imp.id)}/report.csv`;
 
 function DryRun(props: { imp: ImportView; onDone: (i: ImportView) => void; onError: (e: unknown) => void }) {
-  const errors = useLoad(
-    () =>
-      call(
-        client.GET("/sites/{siteId}/imports/{importId}/rows", {
-          params: { path: inSite({ importId: props.imp.id }), query: { outcome: "error", limit: 200 } },
-        }),
-      ),
-    [props.imp.id, props.imp.updatedAt],
-  );
+  const errors = useLoad(firstRows(props.imp.id, "error"), [props.imp.id, props.imp.updatedAt]);
   const [pending, setPending] = useState(false);
   const n = props.imp.planned;
   const begin = async () => {
@@ -447,24 +447,8 @@ function Running(props: { imp: ImportView; onDone: (i: ImportView) => void; onEr
 }
 
 function Report(props: { imp: ImportView; collection: string }) {
-  const failed = useLoad(
-    () =>
-      call(
-        client.GET("/sites/{siteId}/imports/{importId}/rows", {
-          params: { path: inSite({ importId: props.imp.id }), query: { outcome: "failed", limit: 200 } },
-        }),
-      ),
-    [props.imp.id],
-  );
-  const noted = useLoad(
-    () =>
-      call(
-        client.GET("/sites/{siteId}/imports/{importId}/rows", {
-          params: { path: inSite({ importId: props.imp.id }), query: { outcome: "noted", limit: 200 } },
-        }),
-      ),
-    [props.imp.id],
-  );
+  const failed = useLoad(firstRows(props.imp.id, "failed"), [props.imp.id]);
+  const noted = useLoad(firstRows(props.imp.id, "noted"), [props.imp.id]);
   const d = props.imp.done;
   const words = props.imp.state === "done" ? "Import finished" : props.imp.state === "cancelled" ? "Import cancelled" : "Import stopped";
   return (
