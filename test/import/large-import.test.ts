@@ -89,7 +89,7 @@ describe("import: a large file", () => {
       auth: site.adminKey,
     });
     expect(last.body.items[0]!.data.n).toBe(ROWS - 1);
-  }, 600_000);
+  }, 180_000);
 
   it("a row the database refuses at write time fails alone: the rows of its slice around it are written once, whole", async () => {
     const site = await newSite();
