@@ -95,7 +95,8 @@ export function useCopies(p: PlanContext, plan: RowPlan, copies: Copies): Import
       notes.push({
         column: p.mapping.find((m) => m.field === key)?.column ?? key,
         value: url,
-        reason: `kept as a link to the image: it could not be copied into the media library (${c.reason})`,
+        // The copy's refusal says what happened ("Cannot copy the file: … answered HTTP 404.").
+        reason: `kept as a link, not in the media library: ${c.reason}`,
       });
   }
   return notes;
