@@ -49,7 +49,11 @@ describe("import: images given as URLs", () => {
     expect(noted.map((r) => [r.slug, r.done])).toEqual([["gone", "created"]]);
     expect(noted[0]!.problems).toEqual([]);
     expect(noted[0]!.notes).toEqual([
-      { column: "Cover", value: missing, reason: expect.stringMatching(/^kept as a link, not in the media library: Cannot copy the file: .*answered HTTP 404/) },
+      {
+        column: "Cover",
+        value: missing,
+        reason: expect.stringMatching(/^kept as a link, not in the media library: Cannot copy the file: .*answered HTTP 404/),
+      },
     ]);
     // Every other row has no note.
     const all = await rowsOf(blog, end.id);
