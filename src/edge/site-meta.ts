@@ -1,6 +1,6 @@
 import { siteIdOfToken } from "../contract/ids";
 import type { Plan } from "../contract/plans";
-import { searchVersionOf } from "../contract/cache-version";
+import { mergeChanges, searchVersionOf, untouchedBetween, type VersionChanges } from "../contract/cache-version";
 import { mayBeIssued } from "../sites/issued";
 import { siteStub } from "../stubs";
 import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../shared/bounded-map";
@@ -24,6 +24,8 @@ export interface SiteMeta {
    */
   searchVersion: number;
   searchPrevious?: SiteMeta["previous"];
+  /** What the site's recent versions changed, as the site object said (src/contract/cache-version.ts). */
+  changes?: VersionChanges;
 }
 
 interface Entry {
@@ -150,9 +152,23 @@ function successor(old: number, oldPrevious: SiteMeta["previous"], fresh: number
   return fresh === old ? oldPrevious : undefined;
 }
 
-/** Called after a dashboard write returns the site's new cache version. */
-export function noteVersion(siteId: string, version: number): void {
+/**
+ * Whether this isolate knows that every version of the site after `from`, up to `to` (not past
+ * the memo's own), changed other items than `item` and nothing else: an answer that depends on
+ * `item` alone is then the same at `to` as at `from` (src/edge/cache.ts, `carried`).
+ */
+export function untouched(siteId: string, from: number, to: number, item: string): boolean {
+  const meta = memo.get(siteId)?.meta;
+  return !!meta && to <= meta.version && untouchedBetween(meta.changes, from, to, item);
+}
+
+/** Called after a dashboard write returns the site's new cache version, and what the recent versions changed. */
+export function noteVersion(siteId: string, version: number, changes?: VersionChanges): void {
   const hit = memo.get(siteId);
+  if (hit?.meta && changes) {
+    hit.meta = { ...hit.meta, changes: mergeChanges(hit.meta.changes, changes) };
+    remember(siteId, hit);
+  }
   if (hit?.meta && hit.meta.version < version) {
     // The old version was current until this write, which has just returned.
     const now = Date.now();
@@ -189,8 +205,21 @@ function remember(siteId: string, entry: Entry): void {
   memo.set(
     siteId,
     entry,
-    stringBytes(siteId) + stringBytes(entry.token) + (entry.meta ? stringBytes(entry.meta.siteId) : 0) + 4 * ENTRY_OVERHEAD,
+    stringBytes(siteId) +
+      stringBytes(entry.token) +
+      (entry.meta ? stringBytes(entry.meta.siteId) + changesBytes(entry.meta.changes) : 0) +
+      4 * ENTRY_OVERHEAD,
   );
+}
+
+/** What a site's list of recent changes keeps alive (at most CHANGES_KEPT versions of CHANGED_ITEMS_MAX ids). */
+function changesBytes(changes: VersionChanges | undefined): number {
+  let n = 0;
+  for (const c of changes ?? []) {
+    n += 2 * ENTRY_OVERHEAD;
+    for (const id of c.items ?? []) n += stringBytes(id);
+  }
+  return n;
 }
 
 function ttl(env: Env): number {
