@@ -66,11 +66,15 @@ type Facts = { token: string; meta: SiteMeta } | null;
  * it: a loop of made-up tokens costs the site object one call per memo lifetime per isolate
  * (the call that renews the memo, shared by every request waiting), never one per request.
  */
-export async function siteMeta(env: Env, token: string): Promise<SiteMeta | null> {
+export async function siteMeta(env: Env, token: string, ctx?: ExecutionContext): Promise<SiteMeta | null> {
   const siteId = siteIdOfToken(token);
   if (!siteId) return null;
   const hit = memo.get(siteId);
-  if (hit && hit.expires > Date.now()) return hit.meta && hit.token === token ? hit.meta : null;
+  if (hit && hit.expires > Date.now()) {
+    if (!hit.meta || hit.token !== token) return null;
+    if (ctx) renewAhead(env, ctx, siteId);
+    return hit.meta;
+  }
   // A token for a site id nobody was issued costs no object.
   if (!(await mayBeIssued(env, siteId))) return null;
   const facts = await shared(env, siteId);
@@ -96,6 +100,24 @@ export function knownToken(token: string, siteId: string | null = siteIdOfToken(
 export function knownSiteMeta(token: string, siteId: string | null = siteIdOfToken(token)): SiteMeta | null {
   const hit = siteId === null ? undefined : memo.get(siteId);
   return hit && hit.meta && hit.token === token && hit.expires > Date.now() ? hit.meta : null;
+}
+
+/** How close to its expiry (a share of the TTL) a site's memo is renewed ahead by the reads that use it. */
+const RENEW_AHEAD = 0.25;
+
+/**
+ * Called by a read answered from the memo: when the memo expires within the last quarter of its
+ * TTL, one call per site renews it in the background (kept alive by this request's waitUntil),
+ * so under steady traffic the memo is renewed before it expires and no read waits for the site
+ * object, which after a change is busy with the new version's reads. The memo is then fresher,
+ * never older: the freshness bounds are unchanged.
+ */
+export function renewAhead(env: Env, ctx: ExecutionContext, siteId: string | null): void {
+  const hit = siteId === null ? undefined : memo.get(siteId);
+  if (!hit?.meta || pending.has(siteId!)) return;
+  const ttlMs = ttl(env);
+  if (hit.expires - Date.now() > ttlMs * RENEW_AHEAD) return;
+  ctx.waitUntil(shared(env, siteId!).catch(() => null));
 }
 
 /** The memo for a site reached by custom hostname: same entry, no token to check. */
