@@ -9,22 +9,20 @@ import { capture, putPage, rendered } from "./ssr-helpers";
  * else is read again as before, and the changed item's own answers are never carried.
  */
 
+/** The `notes` collection, with no reference fields, and `extra` fields after its own. */
+const putNotes = (site: TestSite, extra: Record<string, unknown>[] = []) =>
+  callJson("PUT", `/sites/${site.id}/collections/notes`, {
+    auth: site.adminKey,
+    body: {
+      name: "Notes",
+      fields: [{ key: "title", type: "text", indexed: true, required: true }, { key: "date", type: "date", indexed: true }, ...extra],
+    },
+  });
+
 /** A site whose `notes` have no reference fields, with a captured page listing them at /blog/. */
 async function notesSite() {
   const site = await newSite("seo_engine");
-  await expectStatus(
-    callJson("PUT", `/sites/${site.id}/collections/notes`, {
-      auth: site.adminKey,
-      body: {
-        name: "Notes",
-        fields: [
-          { key: "title", type: "text", indexed: true, required: true },
-          { key: "date", type: "date", indexed: true },
-        ],
-      },
-    }),
-    201,
-  );
+  await expectStatus(putNotes(site), 201);
   const pageUrl = await putPage(`<!doctype html><html><head><title>Notes</title></head><body>
     <div data-oc-list="notes" data-oc-sort="-date" data-oc-limit="10"><article><a data-oc-link data-oc-field="title"></a></article></div>
     <script src="${ORIGIN}/embed.js" data-oc-token="${site.token}" defer></script></body></html>`);
@@ -82,20 +80,7 @@ describe("single-item answers carried across versions that changed other items",
 
     // A change that is not one item's (here the collection's fields) carries nothing.
     await held(() => call("GET", url("b")));
-    await expectStatus(
-      callJson("PUT", `/sites/${site.id}/collections/notes`, {
-        auth: site.adminKey,
-        body: {
-          name: "Notes",
-          fields: [
-            { key: "title", type: "text", indexed: true, required: true },
-            { key: "date", type: "date", indexed: true },
-            { key: "mood", type: "text" },
-          ],
-        },
-      }),
-      200,
-    );
+    await expectStatus(putNotes(site, [{ key: "mood", type: "text" }]), 200);
     reads = (await stub.stats()).publicReads;
     expect((await call("GET", url("b"))).headers.get("x-cache")).toBe("MISS");
     expect((await stub.stats()).publicReads - reads).toBe(1);
