@@ -66,6 +66,7 @@ import type { importJob } from "./site/imports/job";
 import { IMPORT_JOB, importFailed, IMPORTS_PRUNE_JOB, pruneImports } from "./site/imports/store";
 import type { ImportCall } from "../src/contract/imports";
 import type { previewLinkRoutes } from "./site/preview/routes";
+import { PREVIEW_LINKS_PRUNE_JOB, previewLinksPruneJob } from "./site/preview/prune";
 
 export interface SiteMeta {
   siteId: string;
@@ -201,6 +202,8 @@ export class Site extends DurableObject<Env> {
           return { next: Date.now() + 86_400_000 };
         },
       },
+      // Daily: share links that ended more than 30 days ago, of every item (site/preview/prune.ts).
+      [PREVIEW_LINKS_PRUNE_JOB]: previewLinksPruneJob(this.#sql),
       [PUBLIC_REBUILD_JOB]: this.#publicRebuild.job(context.collections),
       [SEO_DOCUMENTS_JOB]: {
         // No cache version bump: while this job was queued the documents were served with
@@ -231,11 +234,17 @@ export class Site extends DurableObject<Env> {
       for (const c of readCollections(this.#sql)) refreshPublicData(this.#sql, c, cleaned === 0);
       // Published items from before search existed, work left by a restart, or a new model.
       this.#search.wake();
-      if (!pendingJob(this.#sql, AUDIT_PRUNE_JOB, "all")) scheduleJob(ctx.storage, AUDIT_PRUNE_JOB, "all", Date.now() + 86_400_000);
-      if (!pendingJob(this.#sql, MEDIA_SWEEP_JOB, "all")) scheduleJob(ctx.storage, MEDIA_SWEEP_JOB, "all", Date.now() + SWEEP_EVERY_MS);
-      if (!pendingJob(this.#sql, REVISIONS_PRUNE_JOB, "all")) scheduleJob(ctx.storage, REVISIONS_PRUNE_JOB, "all", Date.now() + 86_400_000);
-      if (!pendingJob(this.#sql, WEBHOOKS_PRUNE_JOB, "all")) scheduleJob(ctx.storage, WEBHOOKS_PRUNE_JOB, "all", Date.now() + 86_400_000);
-      if (!pendingJob(this.#sql, IMPORTS_PRUNE_JOB, "all")) scheduleJob(ctx.storage, IMPORTS_PRUNE_JOB, "all", Date.now() + 86_400_000);
+      // The recurring clean-ups, each armed once (a restart keeps the time a job already has).
+      const recurring: [kind: string, everyMs: number][] = [
+        [AUDIT_PRUNE_JOB, 86_400_000],
+        [MEDIA_SWEEP_JOB, SWEEP_EVERY_MS],
+        [REVISIONS_PRUNE_JOB, 86_400_000],
+        [WEBHOOKS_PRUNE_JOB, 86_400_000],
+        [IMPORTS_PRUNE_JOB, 86_400_000],
+        [PREVIEW_LINKS_PRUNE_JOB, 86_400_000],
+      ];
+      for (const [kind, everyMs] of recurring)
+        if (!pendingJob(this.#sql, kind, "all")) scheduleJob(ctx.storage, kind, "all", Date.now() + everyMs);
       // The schedule's job follows the items table (the truth), whatever a restart left.
       armSchedule(ctx.storage);
     });
