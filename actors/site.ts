@@ -434,10 +434,14 @@ export class Site extends DurableObject<Env> {
     this.#transfer ??= (await import("./site/transfer/routes")).transferRoutes(this.#context);
     this.#imports ??= (await import("./site/imports/routes")).importRoutes(this.#context);
     this.#previewLinks ??= (await import("./site/preview/routes")).previewLinkRoutes(this.#context);
-    const response = ((await this.#ssr.fetch(request, access)) ??
-      (await this.#webhooks.fetch(request, access)) ??
-      (await this.#transfer.fetch(request, access)) ??
-      (await this.#imports.fetch(request, access)) ??
+    // Routers whose base (/sites/:siteId/ssr, /webhooks, /imports) or paths (the exports) cannot
+    // match are not asked: each router parses the URL and tries its routes in turn.
+    const section = path.split("/", 4)[3];
+    const exporting = path.endsWith("/export.csv") || path.endsWith("/export.json");
+    const response = ((section === "ssr" ? await this.#ssr.fetch(request, access) : undefined) ??
+      (section === "webhooks" ? await this.#webhooks.fetch(request, access) : undefined) ??
+      (exporting ? await this.#transfer.fetch(request, access) : undefined) ??
+      (section === "imports" ? await this.#imports.fetch(request, access) : undefined) ??
       (await this.#dashboard.fetch(request, access)) ??
       (await this.#history.fetch(request, access)) ??
       (await this.#previewLinks.fetch(request, access))) as Response | undefined;
@@ -588,7 +592,8 @@ export class Site extends DurableObject<Env> {
       },
       cacheChanged: () => {
         const v = bumpCacheVersion(this.#sql);
-        this.#site = readSite(this.#sql);
+        // Only the version changed: the row in memory follows without reading it again.
+        if (this.#site) this.#site = { ...this.#site, cacheVersion: v };
         if (this.#searchGeneration !== 0) this.#setSearchGeneration(0);
         return v;
       },
