@@ -40,6 +40,8 @@ import {
   SESSION_HEADER,
   OPERATOR_HEADER,
   REVALIDATE_HEADER,
+  CHANGES_HEADER,
+  DEPENDS_HEADER,
 } from "../src/contract/headers";
 import { bodyEtag } from "../src/http/etag";
 import type { Principal, PrincipalHeader } from "../src/contract/principal";
@@ -54,7 +56,15 @@ import { type MediaCall, mediaCall, refusal } from "./site/media/calls";
 import { MEDIA_SWEEP_JOB, mediaSweepJob, SWEEP_EVERY_MS } from "./site/media/sweep";
 import { recordVariant, resolveFile, type ServedFile } from "./site/media/store";
 import { ApiError } from "../src/contract/errors";
-import { SEARCH_GENERATIONS, searchVersionOf } from "../src/contract/cache-version";
+import {
+  CHANGED_ITEMS_MAX,
+  CHANGES_KEPT,
+  encodeChanges,
+  SEARCH_GENERATIONS,
+  searchVersionOf,
+  type VersionChange,
+  type VersionChanges,
+} from "../src/contract/cache-version";
 
 /** Where the search generation is kept (the object's key-value storage, beside the migrations' own key). */
 const SEARCH_GENERATION_KEY = "searchGeneration";
@@ -66,6 +76,7 @@ import type { importJob } from "./site/imports/job";
 import { IMPORT_JOB, importFailed, IMPORTS_PRUNE_JOB, pruneImports } from "./site/imports/store";
 import type { ImportCall } from "../src/contract/imports";
 import type { previewLinkRoutes } from "./site/preview/routes";
+import { PREVIEW_LINKS_PRUNE_JOB, previewLinksPruneJob } from "./site/preview/prune";
 
 export interface SiteMeta {
   siteId: string;
@@ -73,6 +84,8 @@ export interface SiteMeta {
   version: number;
   /** The version of `/search` and `/related` answers (src/contract/cache-version.ts). */
   searchVersion: number;
+  /** What the recent versions changed (src/contract/cache-version.ts): lets the front Worker carry single-item answers across. */
+  changes: VersionChanges;
 }
 
 export interface SiteStats {
@@ -120,6 +133,9 @@ export class Site extends DurableObject<Env> {
   // Index changes since the cache version was last bumped: the generation of `/search` and
   // `/related` answers (src/contract/cache-version.ts), kept in the object's key-value storage.
   #searchGeneration = 0;
+  // What the last CHANGES_KEPT cache versions changed, in memory only: after a restart the versions
+  // before it are unknown, which counts as "anything changed" (src/contract/cache-version.ts).
+  #changes: VersionChange[] = [];
   // The dashboard's routes validate with zod: loaded on the first dashboard call, never by a public read.
   #dashboard: ReturnType<typeof dashboardRoutes> | null = null;
   #history: ReturnType<typeof historyRoutes> | null = null;
@@ -201,6 +217,8 @@ export class Site extends DurableObject<Env> {
           return { next: Date.now() + 86_400_000 };
         },
       },
+      // Daily: share links that ended more than 30 days ago, of every item (site/preview/prune.ts).
+      [PREVIEW_LINKS_PRUNE_JOB]: previewLinksPruneJob(this.#sql),
       [PUBLIC_REBUILD_JOB]: this.#publicRebuild.job(context.collections),
       [SEO_DOCUMENTS_JOB]: {
         // No cache version bump: while this job was queued the documents were served with
@@ -231,11 +249,17 @@ export class Site extends DurableObject<Env> {
       for (const c of readCollections(this.#sql)) refreshPublicData(this.#sql, c, cleaned === 0);
       // Published items from before search existed, work left by a restart, or a new model.
       this.#search.wake();
-      if (!pendingJob(this.#sql, AUDIT_PRUNE_JOB, "all")) scheduleJob(ctx.storage, AUDIT_PRUNE_JOB, "all", Date.now() + 86_400_000);
-      if (!pendingJob(this.#sql, MEDIA_SWEEP_JOB, "all")) scheduleJob(ctx.storage, MEDIA_SWEEP_JOB, "all", Date.now() + SWEEP_EVERY_MS);
-      if (!pendingJob(this.#sql, REVISIONS_PRUNE_JOB, "all")) scheduleJob(ctx.storage, REVISIONS_PRUNE_JOB, "all", Date.now() + 86_400_000);
-      if (!pendingJob(this.#sql, WEBHOOKS_PRUNE_JOB, "all")) scheduleJob(ctx.storage, WEBHOOKS_PRUNE_JOB, "all", Date.now() + 86_400_000);
-      if (!pendingJob(this.#sql, IMPORTS_PRUNE_JOB, "all")) scheduleJob(ctx.storage, IMPORTS_PRUNE_JOB, "all", Date.now() + 86_400_000);
+      // The recurring clean-ups, each armed once (a restart keeps the time a job already has).
+      const recurring: [kind: string, everyMs: number][] = [
+        [AUDIT_PRUNE_JOB, 86_400_000],
+        [MEDIA_SWEEP_JOB, SWEEP_EVERY_MS],
+        [REVISIONS_PRUNE_JOB, 86_400_000],
+        [WEBHOOKS_PRUNE_JOB, 86_400_000],
+        [IMPORTS_PRUNE_JOB, 86_400_000],
+        [PREVIEW_LINKS_PRUNE_JOB, 86_400_000],
+      ];
+      for (const [kind, everyMs] of recurring)
+        if (!pendingJob(this.#sql, kind, "all")) scheduleJob(ctx.storage, kind, "all", Date.now() + everyMs);
       // The schedule's job follows the items table (the truth), whatever a restart left.
       armSchedule(ctx.storage);
     });
@@ -311,7 +335,16 @@ export class Site extends DurableObject<Env> {
       plan: site.plan,
       version: site.cacheVersion,
       searchVersion: searchVersionOf(site.cacheVersion, this.#searchGeneration),
+      changes: this.#changes,
     };
+  }
+
+  /** Records what `version` changed: the ids of the items it touched, or null for anything else. */
+  #noteChange(version: number, items: readonly string[] | null): void {
+    // A version is recorded once: should a bump ever be rolled back and its number reused, the later word counts.
+    this.#changes = this.#changes.filter((c) => c.version < version);
+    this.#changes.push({ version, items: items && items.length <= CHANGED_ITEMS_MAX ? [...items] : null });
+    if (this.#changes.length > CHANGES_KEPT) this.#changes.shift();
   }
 
   /** The same facts as `meta`, for a request the front Worker routed by custom hostname (no token). */
@@ -346,6 +379,7 @@ export class Site extends DurableObject<Env> {
     updateSite(this.#sql, { plan });
     this.#counts.clear();
     const version = bumpCacheVersion(this.#sql);
+    this.#noteChange(version, null);
     this.#site = readSite(this.#sql);
     this.#search.afterWrite();
     return version;
@@ -377,7 +411,11 @@ export class Site extends DurableObject<Env> {
     } catch (err) {
       response = toErrorResponse(err, { siteId: this.#site?.id, requestId: request.headers.get("cf-ray") ?? undefined });
     }
-    if (this.#site) response.headers.set(CACHE_VERSION_HEADER, String(this.#site.cacheVersion));
+    if (this.#site) {
+      response.headers.set(CACHE_VERSION_HEADER, String(this.#site.cacheVersion));
+      // A write's answer says what the recent versions changed, so the writer's isolate carries the rest across.
+      if (request.method !== "GET" && this.#changes.length) response.headers.set(CHANGES_HEADER, encodeChanges(this.#changes));
+    }
     return response;
   }
 
@@ -425,10 +463,14 @@ export class Site extends DurableObject<Env> {
     this.#transfer ??= (await import("./site/transfer/routes")).transferRoutes(this.#context);
     this.#imports ??= (await import("./site/imports/routes")).importRoutes(this.#context);
     this.#previewLinks ??= (await import("./site/preview/routes")).previewLinkRoutes(this.#context);
-    const response = ((await this.#ssr.fetch(request, access)) ??
-      (await this.#webhooks.fetch(request, access)) ??
-      (await this.#transfer.fetch(request, access)) ??
-      (await this.#imports.fetch(request, access)) ??
+    // Routers whose base (/sites/:siteId/ssr, /webhooks, /imports) or paths (the exports) cannot
+    // match are not asked: each router parses the URL and tries its routes in turn.
+    const section = path.split("/", 4)[3];
+    const exporting = path.endsWith("/export.csv") || path.endsWith("/export.json");
+    const response = ((section === "ssr" ? await this.#ssr.fetch(request, access) : undefined) ??
+      (section === "webhooks" ? await this.#webhooks.fetch(request, access) : undefined) ??
+      (exporting ? await this.#transfer.fetch(request, access) : undefined) ??
+      (section === "imports" ? await this.#imports.fetch(request, access) : undefined) ??
       (await this.#dashboard.fetch(request, access)) ??
       (await this.#history.fetch(request, access)) ??
       (await this.#previewLinks.fetch(request, access))) as Response | undefined;
@@ -473,7 +515,10 @@ export class Site extends DurableObject<Env> {
     const body = await response.arrayBuffer();
     if ((await bodyEtag(body)) !== validator) return new Response(body, response);
     this.#unchangedPages++;
-    return new Response(null, { status: 304, headers: { etag: validator } });
+    const unchanged = new Response(null, { status: 304, headers: { etag: validator } });
+    const dependsOn = response.headers.get(DEPENDS_HEADER);
+    if (dependsOn !== null) unchanged.headers.set(DEPENDS_HEADER, dependsOn);
+    return unchanged;
   }
 
   /**
@@ -568,18 +613,20 @@ export class Site extends DurableObject<Env> {
         }
         return n;
       },
-      contentChanged: () => {
+      contentChanged: (items) => {
         this.#counts.clear();
         // The sitemap and feeds follow every visible change, off the request path (the alarm runs it at once).
         if (this.#context.capture()) scheduleJob(this.ctx.storage, SEO_DOCUMENTS_JOB, "all", Date.now());
-        const v = this.#context.cacheChanged();
+        const v = this.#context.cacheChanged(items);
         // Every change a reader could see may change what search should index.
         this.#search.afterWrite();
         return v;
       },
-      cacheChanged: () => {
+      cacheChanged: (items) => {
         const v = bumpCacheVersion(this.#sql);
-        this.#site = readSite(this.#sql);
+        this.#noteChange(v, items ?? null);
+        // Only the version changed: the row in memory follows without reading it again.
+        if (this.#site) this.#site = { ...this.#site, cacheVersion: v };
         if (this.#searchGeneration !== 0) this.#setSearchGeneration(0);
         return v;
       },
