@@ -111,7 +111,10 @@ if (allowPrivateFetch)
     api(base, "PUT", `/sites/${demo.id}/ssr/capture`, demo.adminKey, { pageUrl: `${demoPages}/blog/`, collection: "posts" }),
     "capture demo page",
   );
-else console.log(`SSR_ALLOW_PRIVATE_FETCH=false: private addresses are refused as in production; the demo page (${demoPages}) is not captured.`);
+else
+  console.log(
+    `SSR_ALLOW_PRIVATE_FETCH=false: private addresses are refused as in production; the demo page (${demoPages}) is not captured.`,
+  );
 printWelcome(demo);
 
 async function ensureDemoSite() {

@@ -306,7 +306,9 @@ async function benchRefused() {
     for (const [i, row] of rows.entries()) {
       row["CPU vs cached"] = `${(Number(row["CPU ms/req"]) / Number(cached["CPU ms/req"])).toFixed(2)}x`;
       // Against the cached row of the same round (the machine's load drifts between rounds).
-      row["vs cached, each round"] = runs[i].map((r, n) => (Number(r["CPU ms/req"]) / Number(runs[0][n]["CPU ms/req"])).toFixed(2)).join(" / ");
+      row["vs cached, each round"] = runs[i]
+        .map((r, n) => (Number(r["CPU ms/req"]) / Number(runs[0][n]["CPU ms/req"])).toFixed(2))
+        .join(" / ");
       row["req/s vs cached"] = `${(row["req/s"] / cached["req/s"]).toFixed(2)}x`;
     }
     console.log(`\nRefused requests beside a cached read (workerd, Rate Limiting bindings of wrangler.toml, ${items} items)`);
@@ -344,7 +346,14 @@ async function drive(origin, path, opts = {}) {
         : undefined;
   const splitBefore = workerdCpuSplitMs(pids);
   const cpuBefore = cpuMs(pids);
-  const r = await autocannon({ url: `${origin}${path}`, connections, duration, headers, requests, ...(overallRate ? { overallRate } : {}) });
+  const r = await autocannon({
+    url: `${origin}${path}`,
+    connections,
+    duration,
+    headers,
+    requests,
+    ...(overallRate ? { overallRate } : {}),
+  });
   const cpu = cpuMs(pids) - cpuBefore;
   const split = workerdCpuSplitMs(pids);
   return {

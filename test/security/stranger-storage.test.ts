@@ -71,7 +71,12 @@ describe("strangers cannot create storage", () => {
         new Request(`${ORIGIN}/p/${token}`, {
           method: "POST",
           body: new URLSearchParams({ password: "guess" }).toString(),
-          headers: { ...client, "content-type": "application/x-www-form-urlencoded", "sec-fetch-dest": "document", "sec-fetch-mode": "navigate" },
+          headers: {
+            ...client,
+            "content-type": "application/x-www-form-urlencoded",
+            "sec-fetch-dest": "document",
+            "sec-fetch-mode": "navigate",
+          },
           redirect: "manual",
         }),
       ),
