@@ -40,6 +40,8 @@ import {
   SESSION_HEADER,
   OPERATOR_HEADER,
   REVALIDATE_HEADER,
+  CHANGES_HEADER,
+  DEPENDS_HEADER,
 } from "../src/contract/headers";
 import { bodyEtag } from "../src/http/etag";
 import type { Principal, PrincipalHeader } from "../src/contract/principal";
@@ -54,7 +56,15 @@ import { type MediaCall, mediaCall, refusal } from "./site/media/calls";
 import { MEDIA_SWEEP_JOB, mediaSweepJob, SWEEP_EVERY_MS } from "./site/media/sweep";
 import { recordVariant, resolveFile, type ServedFile } from "./site/media/store";
 import { ApiError } from "../src/contract/errors";
-import { SEARCH_GENERATIONS, searchVersionOf } from "../src/contract/cache-version";
+import {
+  CHANGED_ITEMS_MAX,
+  CHANGES_KEPT,
+  encodeChanges,
+  SEARCH_GENERATIONS,
+  searchVersionOf,
+  type VersionChange,
+  type VersionChanges,
+} from "../src/contract/cache-version";
 
 /** Where the search generation is kept (the object's key-value storage, beside the migrations' own key). */
 const SEARCH_GENERATION_KEY = "searchGeneration";
@@ -73,6 +83,8 @@ export interface SiteMeta {
   version: number;
   /** The version of `/search` and `/related` answers (src/contract/cache-version.ts). */
   searchVersion: number;
+  /** What the recent versions changed (src/contract/cache-version.ts): lets the front Worker carry single-item answers across. */
+  changes: VersionChanges;
 }
 
 export interface SiteStats {
@@ -120,6 +132,9 @@ export class Site extends DurableObject<Env> {
   // Index changes since the cache version was last bumped: the generation of `/search` and
   // `/related` answers (src/contract/cache-version.ts), kept in the object's key-value storage.
   #searchGeneration = 0;
+  // What the last CHANGES_KEPT cache versions changed, in memory only: after a restart the versions
+  // before it are unknown, which counts as "anything changed" (src/contract/cache-version.ts).
+  #changes: VersionChange[] = [];
   // The dashboard's routes validate with zod: loaded on the first dashboard call, never by a public read.
   #dashboard: ReturnType<typeof dashboardRoutes> | null = null;
   #history: ReturnType<typeof historyRoutes> | null = null;
@@ -317,7 +332,16 @@ export class Site extends DurableObject<Env> {
       plan: site.plan,
       version: site.cacheVersion,
       searchVersion: searchVersionOf(site.cacheVersion, this.#searchGeneration),
+      changes: this.#changes,
     };
+  }
+
+  /** Records what `version` changed: the ids of the items it touched, or null for anything else. */
+  #noteChange(version: number, items: readonly string[] | null): void {
+    // A version is recorded once: should a bump ever be rolled back and its number reused, the later word counts.
+    this.#changes = this.#changes.filter((c) => c.version < version);
+    this.#changes.push({ version, items: items && items.length <= CHANGED_ITEMS_MAX ? [...items] : null });
+    if (this.#changes.length > CHANGES_KEPT) this.#changes.shift();
   }
 
   /** The same facts as `meta`, for a request the front Worker routed by custom hostname (no token). */
@@ -352,6 +376,7 @@ export class Site extends DurableObject<Env> {
     updateSite(this.#sql, { plan });
     this.#counts.clear();
     const version = bumpCacheVersion(this.#sql);
+    this.#noteChange(version, null);
     this.#site = readSite(this.#sql);
     this.#search.afterWrite();
     return version;
@@ -383,7 +408,11 @@ export class Site extends DurableObject<Env> {
     } catch (err) {
       response = toErrorResponse(err, { siteId: this.#site?.id, requestId: request.headers.get("cf-ray") ?? undefined });
     }
-    if (this.#site) response.headers.set(CACHE_VERSION_HEADER, String(this.#site.cacheVersion));
+    if (this.#site) {
+      response.headers.set(CACHE_VERSION_HEADER, String(this.#site.cacheVersion));
+      // A write's answer says what the recent versions changed, so the writer's isolate carries the rest across.
+      if (request.method !== "GET" && this.#changes.length) response.headers.set(CHANGES_HEADER, encodeChanges(this.#changes));
+    }
     return response;
   }
 
@@ -479,7 +508,10 @@ export class Site extends DurableObject<Env> {
     const body = await response.arrayBuffer();
     if ((await bodyEtag(body)) !== validator) return new Response(body, response);
     this.#unchangedPages++;
-    return new Response(null, { status: 304, headers: { etag: validator } });
+    const unchanged = new Response(null, { status: 304, headers: { etag: validator } });
+    const dependsOn = response.headers.get(DEPENDS_HEADER);
+    if (dependsOn !== null) unchanged.headers.set(DEPENDS_HEADER, dependsOn);
+    return unchanged;
   }
 
   /**
@@ -574,17 +606,18 @@ export class Site extends DurableObject<Env> {
         }
         return n;
       },
-      contentChanged: () => {
+      contentChanged: (items) => {
         this.#counts.clear();
         // The sitemap and feeds follow every visible change, off the request path (the alarm runs it at once).
         if (this.#context.capture()) scheduleJob(this.ctx.storage, SEO_DOCUMENTS_JOB, "all", Date.now());
-        const v = this.#context.cacheChanged();
+        const v = this.#context.cacheChanged(items);
         // Every change a reader could see may change what search should index.
         this.#search.afterWrite();
         return v;
       },
-      cacheChanged: () => {
+      cacheChanged: (items) => {
         const v = bumpCacheVersion(this.#sql);
+        this.#noteChange(v, items ?? null);
         this.#site = readSite(this.#sql);
         if (this.#searchGeneration !== 0) this.#setSearchGeneration(0);
         return v;

@@ -107,7 +107,8 @@ export async function ssrBenchSite(name, fields) {
   const { buildWorker, startWorkerd } = await import("./workerd-host.mjs");
   const operator = "bench-operator";
   const host = await startWorkerd({
-    scriptPath: buildWorker(".bench/build"),
+    // BENCH_SCRIPT: a Worker built before (another commit's, e.g. .bench/compare/<sha>/build/index.js) instead of the working tree.
+    scriptPath: process.env.BENCH_SCRIPT || buildWorker(".bench/build"),
     adminToken: operator,
     vars: { SSR_ALLOW_PRIVATE_FETCH: "true" },
     embedderProcesses: 1,

@@ -9,7 +9,7 @@ import { clientKey } from "./limits/client";
 import { json } from "./http/json";
 import { contentUrl, keepContentUrl } from "./edge/content-key";
 import { CORS_HEADERS, contentApi, contentHit, contentMiss, planRefusal, withCors } from "./routes/content";
-import { knownSiteMeta } from "./edge/site-meta";
+import { knownSiteMeta, renewAhead } from "./edge/site-meta";
 import { customHostRequest, isServiceHost } from "./routes/custom-host";
 import { embedScript } from "./routes/embed";
 import { renderedPage, ssrWebhook } from "./routes/render";
@@ -136,6 +136,7 @@ export default {
         const hit = contentHit(request, read);
         if (hit) {
           keepContentUrl(href, read);
+          renewAhead(env, ctx, read.siteId);
           return method === "HEAD" ? new Response(null, hit) : hit;
         }
         // A made-up token, a wrong one, a client already refused: answered before the full path,

@@ -23,10 +23,14 @@ export interface SiteContext {
   /** The last sitemap/feed rebuild since the object started (null before one). */
   documents(): DocumentStats | null;
   documentsBuilt(stats: DocumentStats): void;
-  /** Retires every cached response of the site without anything else following; returns the new version. */
-  cacheChanged(): number;
-  /** Retires every cached response of the site; returns the new version. */
-  contentChanged(): number;
+  /**
+   * Retires every cached response of the site without anything else following; returns the new
+   * version. `items`: the change touched these items and nothing else (their data, status or
+   * existence), so the front Worker may carry answers that depend on other single items across it.
+   */
+  cacheChanged(items?: readonly string[]): number;
+  /** Retires every cached response of the site; returns the new version. `items` as for `cacheChanged`. */
+  contentChanged(items?: readonly string[]): number;
   /**
    * The search index changed (items embedded or removed): retires the cached `/search` and
    * `/related` answers alone; no list, item or page answer depends on the index.

@@ -32,8 +32,8 @@ if (only === "issue29") {
   await import("./issue29.mjs");
   process.exit(0);
 }
-// BENCH_ONLY=media: scripts/bench/media.mjs alone (the last step of `npm run bench`).
-if (only === "media") process.exit(0);
+// BENCH_ONLY=media or transfer: scripts/bench/media.mjs or transfer.mjs alone (later steps of `npm run bench`).
+if (only === "media" || only === "transfer") process.exit(0);
 const cpuMs = workerdCpuMs;
 let base = "";
 if (only !== "busy" && only !== "refused") {

@@ -5,6 +5,7 @@
 // direct socket, no wrangler dev proxy). Reports throughput, latency, errors, site object
 // requests per publish, CPU split into ours and the local Cache API's write, resident
 // memory of each workerd process every 5 s, and freshness after the 2 s bound.
+// BENCH_SCRIPT=<index.js> runs a Worker built before (another commit's) instead of the working tree.
 import autocannon from "autocannon";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";

@@ -1,16 +1,19 @@
 // A CPU profile of the service's Worker under load, through workerd's V8 inspector:
 //   node_modules/.bin/node scripts/bench/profile.mjs [built index.js]
-//     [list|item|miss-list|miss-item|random-token|wrong-token|rate-limited|dashboard-random|save]
+//     [list|item|miss-list|miss-item|random-token|wrong-token|rate-limited|dashboard-random|save|import]
 // (default: a fresh build of the working tree, the cached list). Seeds 1,000 posts on a Pro
 // site, warms the read, profiles BENCH_SECONDS (5) of autocannon at 32 connections, and prints
 // the functions with the most self time and the bundle's parts by inclusive time. The profile
 // itself goes to .bench/profile.cpuprofile (Chromium's DevTools opens it). `save`: PATCHes of a
 // published 5 KB item (scripts/bench/history.mjs's), one at a time, with no other items seeded.
+// `import`: one CSV import of BENCH_IMPORT_ROWS (2,000) published ~2 KB rows (scripts/bench/import-run.mjs),
+// profiled from the upload to the end of the write; "per request" then means per row.
 import autocannon from "autocannon";
 import { writeFileSync } from "node:fs";
 import { BENCH_POST_FIELDS, api, missPaths, must, seedItems } from "../lib.mjs";
 import { waitForIndex } from "./search.mjs";
 import { buildWorker, startWorkerd } from "../workerd-host.mjs";
+import { benchImportCsv, timedImport } from "./import-run.mjs";
 import { randomBytes } from "node:crypto";
 
 /** `length` random characters of the id alphabet (src/contract/ids.ts). */
@@ -34,7 +37,14 @@ const host = await startWorkerd({
 try {
   const { base } = host;
   const { site } = await must(api(base, "POST", "/sites", "op", { name: "Profile", plan: "pro" }), "site");
-  await must(api(base, "PUT", `/sites/${site.id}/collections/posts`, site.adminKey, { fields: BENCH_POST_FIELDS }), "collection");
+  const importing = mode === "import";
+  const fields = importing
+    ? [
+        { key: "title", type: "text" },
+        { key: "body", type: "richText" },
+      ]
+    : BENCH_POST_FIELDS;
+  await must(api(base, "PUT", `/sites/${site.id}/collections/posts`, site.adminKey, { fields }), "collection");
   const save = mode === "save";
   const saveBody = (n) =>
     JSON.stringify({
@@ -55,7 +65,7 @@ try {
       "item",
     );
     site.saveItem = item.id;
-  } else
+  } else if (!importing)
     await seedItems(base, site.id, site.adminKey, "posts", Number(process.env.BENCH_ITEMS ?? 1000), (i) => ({
       slug: `post-${i}`,
       publish: true,
@@ -68,7 +78,7 @@ try {
         cover: { url: `https://img.example.com/${i}.jpg`, alt: `Cover ${i}`, width: 1600, height: 900 },
       },
     }));
-  if (!save) await waitForIndex(base, site.id, site.adminKey);
+  if (!save && !importing) await waitForIndex(base, site.id, site.adminKey);
   const items = `/v1/${site.token}/collections/posts/items`;
   const paths = {
     list: [`${items}?page=3&limit=24&sort=-date`],
@@ -124,20 +134,32 @@ try {
   await call("Profiler.setSamplingInterval", { interval: 100 });
   await call("Profiler.start");
   let n = 0;
-  const r = await autocannon({
-    url: `${base}${paths[0]}`,
-    connections: mode.startsWith("miss") ? 8 : save ? 1 : 32,
-    ...(mode.startsWith("miss") ? { amount: paths.length } : { duration: SECONDS }),
-    requests: [
-      {
-        setupRequest: (req) => {
-          const path = paths[n++ % paths.length];
-          if (save) return { ...req, path, method: "PATCH", body: saveBody(n), headers: { ...req.headers, ...headersOf(path) } };
-          return { ...req, path, headers: { ...req.headers, ...headersOf(path) } };
-        },
-      },
-    ],
-  });
+  const rowsToImport = Number(process.env.BENCH_IMPORT_ROWS ?? 2000);
+  const profileImport = async () => {
+    const t = await timedImport(base, site, "posts", benchImportCsv(rowsToImport));
+    console.log(
+      `import of ${rowsToImport} rows: upload ${t.uploadSecs.toFixed(1)} s, dry run ${t.checkSecs.toFixed(1)} s, write ${t.writeSecs.toFixed(1)} s` +
+        ` (${Math.round(rowsToImport / t.writeSecs)} rows/s written), done ${JSON.stringify(t.end.done)}`,
+    );
+    const secs = t.uploadSecs + t.checkSecs + t.writeSecs;
+    return { requests: { total: rowsToImport, average: rowsToImport / secs }, non2xx: 0 };
+  };
+  const r = importing
+    ? await profileImport()
+    : await autocannon({
+        url: `${base}${paths[0]}`,
+        connections: mode.startsWith("miss") ? 8 : save ? 1 : 32,
+        ...(mode.startsWith("miss") ? { amount: paths.length } : { duration: SECONDS }),
+        requests: [
+          {
+            setupRequest: (req) => {
+              const path = paths[n++ % paths.length];
+              if (save) return { ...req, path, method: "PATCH", body: saveBody(n), headers: { ...req.headers, ...headersOf(path) } };
+              return { ...req, path, headers: { ...req.headers, ...headersOf(path) } };
+            },
+          },
+        ],
+      });
   const { result } = await call("Profiler.stop");
   ws.close();
   const profile = result.profile;

@@ -5,13 +5,16 @@
 // p50/p99 of public reads of the same site (each a miss, so the object answers) with and without
 // the import running (goal: p99 within 2x).
 // The built Worker on plain workerd (scripts/workerd-host.mjs). Run: `node scripts/bench/transfer.mjs`
-// (BENCH_WEBHOOKS, BENCH_EXPORT_ROWS, BENCH_IMPORT_ROWS change the sizes).
+// or `BENCH_ONLY=transfer npm run bench` (BENCH_WEBHOOKS, BENCH_EXPORT_ROWS, BENCH_IMPORT_ROWS change
+// the sizes; 0 skips that part).
 import { createServer } from "node:http";
 import { api, must, percentile } from "../lib.mjs";
 import { buildWorker, startWorkerd } from "../workerd-host.mjs";
+import { waitForIndex } from "./search.mjs";
+import { benchImportCsv, timedImport } from "./import-run.mjs";
 
-// BENCH_ONLY runs one part of `npm run bench` (api.mjs, media.mjs): not this one.
-if (process.env.BENCH_ONLY) process.exit(0);
+// BENCH_ONLY runs one part of `npm run bench`: this one with BENCH_ONLY=transfer.
+if (process.env.BENCH_ONLY && process.env.BENCH_ONLY !== "transfer") process.exit(0);
 
 const DELIVERIES = Number(process.env.BENCH_WEBHOOKS ?? 2000);
 const EXPORT_ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 10000);
@@ -57,7 +60,21 @@ try {
   ];
   const rows = [];
 
-  // Webhook deliveries: one item.created event per item, one endpoint.
+  // Webhook deliveries: one item.created event per item, one endpoint (BENCH_WEBHOOKS=0 skips them).
+  if (DELIVERIES > 0) await benchDeliveries(base, fields, rows);
+  // Exports: a collection of EXPORT_ROWS items of ~1.6 KB (BENCH_EXPORT_ROWS=0 skips them).
+  if (EXPORT_ROWS > 0) await benchExports(base, fields, rows);
+  if (IMPORT_ROWS > 0) await benchImport(base, fields, rows);
+  console.log("\nOutbound webhooks, exports and imports (one site object on workerd)\n");
+  console.log("| what | rate | unit | wall s |");
+  console.log("| --- | --- | --- | --- |");
+  for (const [what, rate, unit, secs] of rows) console.log(`| ${what} | ${Math.round(rate)} | ${unit} | ${secs.toFixed(1)} |`);
+} finally {
+  await host.dispose();
+  receiver.close();
+}
+
+async function benchDeliveries(base, fields, rows) {
   const { site: hooked } = await must(api(base, "POST", "/sites", operator, { name: "Hooks", plan: "pro" }), "site");
   await must(api(base, "PUT", `/sites/${hooked.id}/collections/posts`, hooked.adminKey, { fields }), "collection");
   await must(api(base, "POST", `/sites/${hooked.id}/webhooks`, hooked.adminKey, { url: hookUrl, events: ["item.created"] }), "endpoint");
@@ -74,8 +91,9 @@ try {
     "deliveries/s (first to last received)",
     (sent - t0) / 1000,
   ]);
+}
 
-  // Exports: a collection of EXPORT_ROWS items of ~1.6 KB.
+async function benchExports(base, fields, rows) {
   const { site } = await must(api(base, "POST", "/sites", operator, { name: "Export", plan: "pro" }), "site");
   await must(api(base, "PUT", `/sites/${site.id}/collections/posts`, site.adminKey, { fields }), "collection");
   await seed(base, site, EXPORT_ROWS, "e");
@@ -91,14 +109,16 @@ try {
     const secs = (performance.now() - s0) / 1000;
     rows.push([`${label} (${EXPORT_ROWS} rows, ${(bytes / 1e6).toFixed(1)} MB)`, EXPORT_ROWS / secs, "rows/s", secs]);
   }
+}
 
-  // Import: IMPORT_ROWS rows of ~2 KB into a site that also answers public reads.
+/** IMPORT_ROWS rows of ~2 KB into a site that also answers public reads. */
+async function benchImport(base, fields, rows) {
   const { site: target } = await must(api(base, "POST", "/sites", operator, { name: "Import", plan: "pro" }), "site");
   await must(api(base, "PUT", `/sites/${target.id}/collections/posts`, target.adminKey, { fields }), "collection");
   await seed(base, target, 3000, "r");
-  const csv = ["Name,Slug,Body,Draft"];
-  for (let i = 0; i < IMPORT_ROWS; i++) csv.push(`"Post ${i}, ""quoted""",post-${i},"<p>${"lorem ipsum ".repeat(165)}${i}</p>",false`);
-  const file = `${csv.join("\r\n")}\r\n`;
+  // The readers' items are embedded for search first: reads "alone" are measured on a site with nothing else to do.
+  await waitForIndex(base, target.id, target.adminKey);
+  const file = benchImportCsv(IMPORT_ROWS);
   // Readers: each read a different item (a miss: the object answers), READERS at once.
   const readLoop = (from, to, keepGoing) => {
     const times = [];
@@ -116,39 +136,13 @@ try {
     return Promise.all(Array.from({ length: READERS }, one)).then(() => times.sort((a, b) => a - b));
   };
   const alone = await readLoop(0, 1000, () => true);
-  const u0 = performance.now();
-  const up = await fetch(`${base}/sites/${target.id}/collections/posts/imports?name=bench.csv`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${target.adminKey}`, "content-type": "text/csv" },
-    body: file,
+  let importing = false;
+  let during = Promise.resolve([]);
+  const { end, uploadSecs, checkSecs, writeSecs } = await timedImport(base, target, "posts", file, () => {
+    importing = true;
+    during = readLoop(1000, 3000, () => importing);
   });
-  const uploaded = await up.json();
-  if (up.status !== 201) throw new Error(`import upload: ${up.status} ${JSON.stringify(uploaded)}`);
-  const importId = uploaded.import.id;
-  const uploadSecs = (performance.now() - u0) / 1000;
-  const state = async () => (await must(api(base, "GET", `/sites/${target.id}/imports/${importId}`, target.adminKey), "import")).import;
-  const waitFor = async (states) => {
-    for (;;) {
-      const s = await state();
-      if (states.includes(s.state)) return s;
-      if (s.state === "failed") throw new Error(`import failed: ${s.failure}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
-  const c0 = performance.now();
-  await must(
-    api(base, "PUT", `/sites/${target.id}/imports/${importId}/mapping`, target.adminKey, { columns: uploaded.import.mapping }),
-    "mapping",
-  );
-  await waitFor(["checked"]);
-  const checkSecs = (performance.now() - c0) / 1000;
-  const w0 = performance.now();
-  await must(api(base, "POST", `/sites/${target.id}/imports/${importId}/start`, target.adminKey), "start");
-  let importing = true;
-  const during = readLoop(1000, 3000, () => importing);
-  const end = await waitFor(["done"]);
   importing = false;
-  const writeSecs = (performance.now() - w0) / 1000;
   const duringTimes = await during;
   if (end.done.created !== IMPORT_ROWS) throw new Error(`import created ${end.done.created} of ${IMPORT_ROWS}`);
   const mb = (file.length / 1e6).toFixed(1);
@@ -166,18 +160,10 @@ try {
     ["public item reads, no import", alone],
     ["public item reads during the import's write", duringTimes],
   ];
-
-  console.log("\nOutbound webhooks, exports and imports (one site object on workerd)\n");
-  console.log("| what | rate | unit | wall s |");
-  console.log("| --- | --- | --- | --- |");
-  for (const [what, rate, unit, secs] of rows) console.log(`| ${what} | ${Math.round(rate)} | ${unit} | ${secs.toFixed(1)} |`);
   console.log(`\nReads of the same site (${READERS} at once, each a different item, so the object answers)\n`);
   console.log("| reads | n | p50 ms | p99 ms |");
   console.log("| --- | --- | --- | --- |");
   for (const [what, t] of reads) console.log(`| ${what} | ${t.length} | ${ms(t, 50)} | ${ms(t, 99)} |`);
   const ratio = percentile(duringTimes, 99) / percentile(alone, 99);
   console.log(`\np99 during / p99 alone: ${ratio.toFixed(2)} (goal ≤ 2)`);
-} finally {
-  await host.dispose();
-  receiver.close();
 }

@@ -14,3 +14,58 @@ export const SEARCH_GENERATIONS = 1_000_000;
 export function searchVersionOf(cacheVersion: number, generation = 0): number {
   return cacheVersion * SEARCH_GENERATIONS + generation;
 }
+
+/**
+ * What each recent cache version changed, as the site object tells the front Worker: the ids of
+ * the items a version's change touched (an item's edit, publish, unpublish, create or delete), or
+ * null for any other change (a collection, the plan, media, the captured page, a hostname, ...).
+ * A version missing from the list is unknown and counts as null: nothing may be carried across it.
+ */
+export type VersionChanges = readonly VersionChange[];
+export interface VersionChange {
+  version: number;
+  items: readonly string[] | null;
+}
+
+/** How many recent versions the site object keeps, and how many item ids one version may name. */
+export const CHANGES_KEPT = 8;
+export const CHANGED_ITEMS_MAX = 16;
+
+/** `12:itm_a,itm_b;13:*` — for the CHANGES_HEADER of a write's answer. */
+export function encodeChanges(changes: VersionChanges): string {
+  return changes.map((c) => `${c.version}:${c.items ? c.items.join(",") : "*"}`).join(";");
+}
+
+export function decodeChanges(text: string): VersionChanges {
+  const out: VersionChange[] = [];
+  for (const part of text.split(";").slice(-CHANGES_KEPT)) {
+    const at = part.indexOf(":");
+    const version = Number(part.slice(0, at));
+    if (at < 1 || !Number.isSafeInteger(version)) continue;
+    const items = part.slice(at + 1);
+    out.push({ version, items: items === "*" ? null : items.split(",").slice(0, CHANGED_ITEMS_MAX) });
+  }
+  return out;
+}
+
+/**
+ * Whether an answer that depends on item `item` alone (docs/caching.md, "Carried across a
+ * version") is the same at version `to` as at `from`: every version after `from` up to `to` is
+ * known, and each changed other items only.
+ */
+export function untouchedBetween(changes: VersionChanges | undefined, from: number, to: number, item: string): boolean {
+  if (!changes || to <= from || to - from > changes.length) return false;
+  for (let v = from + 1; v <= to; v++) {
+    const entry = changes.find((c) => c.version === v);
+    if (!entry?.items || entry.items.includes(item)) return false;
+  }
+  return true;
+}
+
+/** Keeps the newest CHANGES_KEPT versions of both lists, the later word for a version winning. */
+export function mergeChanges(older: VersionChanges | undefined, newer: VersionChanges): VersionChanges {
+  const byVersion = new Map<number, VersionChange>();
+  for (const c of older ?? []) byVersion.set(c.version, c);
+  for (const c of newer) byVersion.set(c.version, c);
+  return [...byVersion.values()].sort((a, b) => a.version - b.version).slice(-CHANGES_KEPT);
+}

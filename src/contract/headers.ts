@@ -15,6 +15,18 @@ export const RENDER_HEADER = "x-oc-render-token";
 export const HOST_HEADER = "x-oc-custom-host";
 /** Set by the front Worker on a dashboard request signed in with a session cookie; carries the session id. */
 export const SESSION_HEADER = "x-oc-session";
+/**
+ * On a write's answer: what the site's recent cache versions changed (`encodeChanges`,
+ * src/contract/cache-version.ts); the front Worker reads and drops it.
+ */
+export const CHANGES_HEADER = "x-oc-cache-changes";
+/**
+ * Sent by the front Worker on a read it will keep ("1"); the site object answers with the id of
+ * the one item the answer depends on, when it depends on nothing else (a single item of a
+ * collection without references, or that item's rendered page with no list on it). The front
+ * Worker then carries its copy across versions that changed other items only, with no read.
+ */
+export const DEPENDS_HEADER = "x-oc-depends-on";
 /** Set by the front Worker with the ETag of its copy of an older version of the same URL; 304 when still the same bytes. */
 export const REVALIDATE_HEADER = "x-oc-if-body";
 

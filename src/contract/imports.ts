@@ -68,6 +68,8 @@ export interface ImportRowView {
   done: DoneOutcome | null;
   itemId: string | null;
   problems: ImportProblem[];
+  /** What happened besides the outcome of a row written (an image kept as a link, and why). */
+  notes: ImportProblem[];
 }
 
 export interface ImportView {

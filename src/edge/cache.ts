@@ -13,10 +13,10 @@
  * background.
  */
 import { ApiError } from "../contract/errors";
-import { REVALIDATE_HEADER } from "../contract/headers";
+import { DEPENDS_HEADER, REVALIDATE_HEADER } from "../contract/headers";
 import { parsePage } from "../shared/list-params";
-import { hotGet, hotLatest, hotPut, hotRevalidate } from "./hot-tier";
-import type { SiteMeta } from "./site-meta";
+import { type DependsOn, hotGet, hotLatest, hotPut, hotRevalidate } from "./hot-tier";
+import { type SiteMeta, untouched } from "./site-meta";
 import { PUBLIC_CACHE_CONTROL, CLIENT_CACHE_CONTROL } from "../contract/cache-control";
 import { log, errorText } from "../log/log";
 import { bodyEtag, sha256Hex32 } from "../http/etag";
@@ -170,7 +170,7 @@ export function edgeHit(
   extra: Readonly<Record<string, string>>,
   finish?: (headers: Headers) => void,
 ): Response | null {
-  const entry = hotGet(base, version);
+  const entry = hotGet(base, version) ?? carried(base, version);
   if (!entry) return null;
   let prepared = entry.hit;
   if (prepared?.for !== extra || prepared.finish !== finish) {
@@ -191,6 +191,22 @@ export function edgeHit(
   // grew ~7 KB a hit, to 700 MB in the bench. ArrayBuffer memory counts, so V8 collects in step
   // with the traffic (docs/caching.md, "Memory").
   return new Response(entry.body.slice(0), { status: 200, headers: prepared.headers });
+}
+
+/**
+ * The held answer of an older version of `base`, carried to `version` without a read: the site
+ * object said it shows one item and nothing else (a single item of a collection without
+ * references, or its rendered page with no list on it), and every version since changed other
+ * items only (what the site object says each version changed, src/edge/site-meta.ts). After one
+ * edit, the other items' answers and pages cost no site object read, no render and no Cache API
+ * call (docs/caching.md, "Carried across a version").
+ */
+function carried(base: string, version: number): ReturnType<typeof hotGet> {
+  const held = hotLatest(base);
+  if (!held?.dependsOn || held.version >= version) return null;
+  if (!untouched(held.dependsOn.siteId, held.version, version, held.dependsOn.item)) return null;
+  hotRevalidate(base, held.version, version);
+  return hotGet(base, version);
 }
 
 /** Whether an If-None-Match value names `etag` (or is `*`). */
@@ -237,9 +253,11 @@ async function lead(
     const latest = mode.etag === "origin" || mode.stream ? hotLatest(key.base) : null;
     const prior = latest && latest.version < key.version ? latest : null;
     const validator = !prior ? null : mode.stream ? await bodyEtag(prior.body) : new Headers(prior.headers).get("etag");
-    const fresh = await fromOrigin(() => origin(validator ? { [REVALIDATE_HEADER]: validator } : {}));
+    // Asked every time: the site object names the one item an answer depends on, if it is one (`carried`).
+    const fresh = await fromOrigin(() => origin(validator ? { [REVALIDATE_HEADER]: validator, [DEPENDS_HEADER]: "1" } : ASK_DEPENDS));
+    const dependsOn = dependencyOf(key, fresh);
     if (fresh.status === 304 && prior && validator && fresh.headers.get("etag") === validator) {
-      hotRevalidate(key.base, prior.version, key.version);
+      hotRevalidate(key.base, prior.version, key.version, dependsOn);
       const headers = new Headers(prior.headers);
       settle({ status: 200, headers, body: prior.body, stored: true });
       return { response: conditional(request, prior.body, headers, "MISS", mode.extraHeaders), hit: false };
@@ -248,9 +266,11 @@ async function lead(
       // Errors and no-store answers are shared as they are, never kept. A definite answer (a 404, a
       // document being rebuilt) also ends stale serving of this URL: its previous version is gone.
       const body = await fresh.arrayBuffer();
-      settle({ status: fresh.status, headers: fresh.headers, body, stored: false });
+      const headers = new Headers(fresh.headers);
+      headers.delete(DEPENDS_HEADER);
+      settle({ status: fresh.status, headers, body, stored: false });
       if (fresh.status < 500) ctx.waitUntil(remember(key, null, null));
-      return { response: new Response(body, fresh), hit: false };
+      return { response: new Response(body, { status: fresh.status, statusText: fresh.statusText, headers }), hit: false };
     }
     const etag = mode.etag === "key" ? await keyEtag(vkey, mode.stream) : null;
     if (mode.stream && fresh.body) {
@@ -260,7 +280,7 @@ async function lead(
         whole.then(
           (body) => {
             settle({ status: 200, headers, body, stored: true });
-            return keep(key, vkey, body, headers);
+            return keep(key, vkey, body, headers, dependsOn);
           },
           () => settle(null),
         ),
@@ -270,7 +290,7 @@ async function lead(
     const body = await fresh.arrayBuffer();
     const headers = copyHeaders(fresh, etag ?? (mode.etag === "origin" ? fresh.headers.get("etag") : null) ?? (await bodyEtag(body)));
     settle({ status: 200, headers, body, stored: true });
-    ctx.waitUntil(keep(key, vkey, body, headers));
+    ctx.waitUntil(keep(key, vkey, body, headers, dependsOn));
     return { response: conditional(request, body, headers, "MISS", mode.extraHeaders), hit: false };
   } catch (err) {
     settle(null);
@@ -333,17 +353,26 @@ function storable(response: Response): boolean {
   return response.status === 200 && !/\bno-store\b/i.test(response.headers.get("cache-control") ?? "");
 }
 
-/** The stored copy's headers: the origin's, with our ETag and the edge lifetime. */
+const ASK_DEPENDS: Readonly<Record<string, string>> = Object.freeze({ [DEPENDS_HEADER]: "1" });
+
+/** The one item the origin said this answer depends on (DEPENDS_HEADER), if it said so. */
+function dependencyOf(key: CacheKey, fresh: Response): DependsOn | null {
+  const item = fresh.headers.get(DEPENDS_HEADER);
+  return item ? { siteId: key.siteId, item } : null;
+}
+
+/** The stored copy's headers: the origin's (less ours), with our ETag and the edge lifetime. */
 function copyHeaders(fresh: Response, etag: string): Headers {
   const headers = new Headers(fresh.headers);
+  headers.delete(DEPENDS_HEADER);
   headers.set("etag", etag);
   headers.set("cache-control", PUBLIC_CACHE_CONTROL);
   return headers;
 }
 
 /** Both tiers: this isolate's memory at once, then the Cache API (the caller waits for that write). */
-async function keep(key: CacheKey, vkey: string, body: ArrayBuffer, headers: Headers): Promise<void> {
-  await remember(key, body, headers);
+async function keep(key: CacheKey, vkey: string, body: ArrayBuffer, headers: Headers, dependsOn: DependsOn | null): Promise<void> {
+  await remember(key, body, headers, dependsOn);
   await caches.default.put(vkey, new Response(body, { status: 200, headers }));
 }
 
@@ -352,8 +381,13 @@ async function keep(key: CacheKey, vkey: string, body: ArrayBuffer, headers: Hea
  * version's Cache API entry is deleted: nothing can ask for it any more, and the
  * local runtime's cache store otherwise keeps every version for a year.
  */
-async function remember(key: CacheKey, body: ArrayBuffer | null, headers: Headers | null): Promise<void> {
-  const replaced = hotPut(key.base, key.version, body, headers);
+async function remember(
+  key: CacheKey,
+  body: ArrayBuffer | null,
+  headers: Headers | null,
+  dependsOn: DependsOn | null = null,
+): Promise<void> {
+  const replaced = hotPut(key.base, key.version, body, headers, dependsOn);
   if (replaced !== null) await caches.default.delete(versioned(key, replaced));
 }
 

@@ -20,6 +20,8 @@ export interface HotEntry {
   headers: [string, string][];
   /** The version whose Cache API key holds this body (older than `version` after a revalidation), if any. */
   stored: number | null;
+  /** The one item this answer depends on, when the site object said so (cache.ts, `carried`); else null. */
+  dependsOn: DependsOn | null;
   /**
    * The headers of a hit as the client gets them, built on the first hit for one set of extra
    * headers (`for`): every later hit hands them to its Response as they are.
@@ -37,6 +39,12 @@ function sizeOf(base: string, body: ArrayBuffer | null, headers: [string, string
   return stringBytes(base) + (body?.byteLength ?? 0) + 2 * h + 4 * ENTRY_OVERHEAD;
 }
 
+/** An answer that shows item `item` of site `siteId` and nothing else. */
+export interface DependsOn {
+  siteId: string;
+  item: string;
+}
+
 const hot = new BoundedMap<string, HotEntry>(MAX_ENTRIES, MAX_BYTES);
 
 /** The answer for `base` if this tier holds exactly `version` of it. */
@@ -47,16 +55,23 @@ export function hotGet(base: string, version: number): (HotEntry & { body: Array
 }
 
 /** The newest answer held for `base`, whatever its version. */
-export function hotLatest(base: string): { version: number; body: ArrayBuffer; headers: [string, string][] } | null {
+export function hotLatest(
+  base: string,
+): { version: number; body: ArrayBuffer; headers: [string, string][]; dependsOn: DependsOn | null } | null {
   const e = hot.get(base);
-  return e?.body ? { version: e.version, body: e.body, headers: e.headers } : null;
+  return e?.body ? { version: e.version, body: e.body, headers: e.headers, dependsOn: e.dependsOn } : null;
 }
 
-/** The site object said `version` of `base` is the same bytes as `from`: the entry now answers for both. */
-export function hotRevalidate(base: string, from: number, version: number): boolean {
+/**
+ * `version` of `base` is the same bytes as `from` (the site object said so, or no version since
+ * changed what it depends on): the entry now answers for both. `dependsOn`, when the site object
+ * said it again, is kept.
+ */
+export function hotRevalidate(base: string, from: number, version: number, dependsOn?: DependsOn | null): boolean {
   const e = hot.get(base);
   if (!e?.body || e.version !== from || version <= from) return false;
   e.version = version;
+  if (dependsOn !== undefined) e.dependsOn = dependsOn;
   return true;
 }
 
@@ -65,14 +80,21 @@ export function hotRevalidate(base: string, from: number, version: number): bool
  * old version never overwrites a newer one). Returns the version under which the
  * Cache API held the replaced body, if any: nothing can ask for that key any more.
  */
-export function hotPut(base: string, version: number, body: ArrayBuffer | null, headers: Headers | null): number | null {
+export function hotPut(
+  base: string,
+  version: number,
+  body: ArrayBuffer | null,
+  headers: Headers | null,
+  dependsOn: DependsOn | null = null,
+): number | null {
   const old = hot.get(base);
   if (old && old.version >= version) return null;
   const entry: HotEntry =
     body && body.byteLength <= MAX_ENTRY_BYTES
-      ? { version, body, headers: [...(headers ?? [])], stored: version }
-      : { version, body: null, headers: [], stored: null };
-  hot.set(base, entry, sizeOf(base, entry.body, entry.headers));
+      ? { version, body, headers: [...(headers ?? [])], stored: version, dependsOn }
+      : { version, body: null, headers: [], stored: null, dependsOn: null };
+  const deps = entry.dependsOn ? stringBytes(entry.dependsOn.siteId) + stringBytes(entry.dependsOn.item) + ENTRY_OVERHEAD : 0;
+  hot.set(base, entry, sizeOf(base, entry.body, entry.headers) + deps);
   return old ? old.stored : null;
 }
 

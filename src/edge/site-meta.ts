@@ -1,6 +1,6 @@
 import { siteIdOfToken } from "../contract/ids";
 import type { Plan } from "../contract/plans";
-import { searchVersionOf } from "../contract/cache-version";
+import { mergeChanges, searchVersionOf, untouchedBetween, type VersionChanges } from "../contract/cache-version";
 import { mayBeIssued } from "../sites/issued";
 import { siteStub } from "../stubs";
 import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../shared/bounded-map";
@@ -24,6 +24,8 @@ export interface SiteMeta {
    */
   searchVersion: number;
   searchPrevious?: SiteMeta["previous"];
+  /** What the site's recent versions changed, as the site object said (src/contract/cache-version.ts). */
+  changes?: VersionChanges;
 }
 
 interface Entry {
@@ -64,11 +66,15 @@ type Facts = { token: string; meta: SiteMeta } | null;
  * it: a loop of made-up tokens costs the site object one call per memo lifetime per isolate
  * (the call that renews the memo, shared by every request waiting), never one per request.
  */
-export async function siteMeta(env: Env, token: string): Promise<SiteMeta | null> {
+export async function siteMeta(env: Env, token: string, ctx?: ExecutionContext): Promise<SiteMeta | null> {
   const siteId = siteIdOfToken(token);
   if (!siteId) return null;
   const hit = memo.get(siteId);
-  if (hit && hit.expires > Date.now()) return hit.meta && hit.token === token ? hit.meta : null;
+  if (hit && hit.expires > Date.now()) {
+    if (!hit.meta || hit.token !== token) return null;
+    if (ctx) renewAhead(env, ctx, siteId);
+    return hit.meta;
+  }
   // A token for a site id nobody was issued costs no object.
   if (!(await mayBeIssued(env, siteId))) return null;
   const facts = await shared(env, siteId);
@@ -94,6 +100,24 @@ export function knownToken(token: string, siteId: string | null = siteIdOfToken(
 export function knownSiteMeta(token: string, siteId: string | null = siteIdOfToken(token)): SiteMeta | null {
   const hit = siteId === null ? undefined : memo.get(siteId);
   return hit && hit.meta && hit.token === token && hit.expires > Date.now() ? hit.meta : null;
+}
+
+/** How close to its expiry (a share of the TTL) a site's memo is renewed ahead by the reads that use it. */
+const RENEW_AHEAD = 0.25;
+
+/**
+ * Called by a read answered from the memo: when the memo expires within the last quarter of its
+ * TTL, one call per site renews it in the background (kept alive by this request's waitUntil),
+ * so under steady traffic the memo is renewed before it expires and no read waits for the site
+ * object, which after a change is busy with the new version's reads. The memo is then fresher,
+ * never older: the freshness bounds are unchanged.
+ */
+export function renewAhead(env: Env, ctx: ExecutionContext, siteId: string | null): void {
+  const hit = siteId === null ? undefined : memo.get(siteId);
+  if (!hit?.meta || pending.has(siteId!)) return;
+  const ttlMs = ttl(env);
+  if (hit.expires - Date.now() > ttlMs * RENEW_AHEAD) return;
+  ctx.waitUntil(shared(env, siteId!).catch(() => null));
 }
 
 /** The memo for a site reached by custom hostname: same entry, no token to check. */
@@ -150,9 +174,23 @@ function successor(old: number, oldPrevious: SiteMeta["previous"], fresh: number
   return fresh === old ? oldPrevious : undefined;
 }
 
-/** Called after a dashboard write returns the site's new cache version. */
-export function noteVersion(siteId: string, version: number): void {
+/**
+ * Whether this isolate knows that every version of the site after `from`, up to `to` (not past
+ * the memo's own), changed other items than `item` and nothing else: an answer that depends on
+ * `item` alone is then the same at `to` as at `from` (src/edge/cache.ts, `carried`).
+ */
+export function untouched(siteId: string, from: number, to: number, item: string): boolean {
+  const meta = memo.get(siteId)?.meta;
+  return !!meta && to <= meta.version && untouchedBetween(meta.changes, from, to, item);
+}
+
+/** Called after a dashboard write returns the site's new cache version, and what the recent versions changed. */
+export function noteVersion(siteId: string, version: number, changes?: VersionChanges): void {
   const hit = memo.get(siteId);
+  if (hit?.meta && changes) {
+    hit.meta = { ...hit.meta, changes: mergeChanges(hit.meta.changes, changes) };
+    remember(siteId, hit);
+  }
   if (hit?.meta && hit.meta.version < version) {
     // The old version was current until this write, which has just returned.
     const now = Date.now();
@@ -189,8 +227,21 @@ function remember(siteId: string, entry: Entry): void {
   memo.set(
     siteId,
     entry,
-    stringBytes(siteId) + stringBytes(entry.token) + (entry.meta ? stringBytes(entry.meta.siteId) : 0) + 4 * ENTRY_OVERHEAD,
+    stringBytes(siteId) +
+      stringBytes(entry.token) +
+      (entry.meta ? stringBytes(entry.meta.siteId) + changesBytes(entry.meta.changes) : 0) +
+      4 * ENTRY_OVERHEAD,
   );
+}
+
+/** What a site's list of recent changes keeps alive (at most CHANGES_KEPT versions of CHANGED_ITEMS_MAX ids). */
+function changesBytes(changes: VersionChanges | undefined): number {
+  let n = 0;
+  for (const c of changes ?? []) {
+    n += 2 * ENTRY_OVERHEAD;
+    for (const id of c.items ?? []) n += stringBytes(id);
+  }
+  return n;
 }
 
 function ttl(env: Env): number {

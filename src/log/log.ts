@@ -79,6 +79,11 @@ export interface LogEvents {
   webhook_attempt: Where & { endpointId: string; eventId: string; attempt: number; status: number | null; error: string | null };
   /** A share link was opened (never its token or the request path, which carries it). */
   preview_opened: Where & { linkId: string; format: "page" | "json" };
+  /**
+   * One alarm run of an import's job: which pass, how many rows it went through in how many slices,
+   * its wall time (`durationMs`) and its longest slice (the longest the site's reads waited).
+   */
+  import_run: Where & { importId: string; pass: string; rows: number; slices: number; maxSliceMs: number };
 }
 
 const LEVEL: { [E in keyof LogEvents]: Level } = {
@@ -108,6 +113,7 @@ const LEVEL: { [E in keyof LogEvents]: Level } = {
   schedule_applied: "info",
   webhook_attempt: "info",
   preview_opened: "info",
+  import_run: "info",
 };
 
 /** Where the lines go; tests swap it to read them. */

@@ -1,4 +1,5 @@
-import { CACHE_VERSION_HEADER, INTERNAL_HEADER_PREFIX } from "../contract/headers";
+import { CACHE_VERSION_HEADER, CHANGES_HEADER, INTERNAL_HEADER_PREFIX } from "../contract/headers";
+import { decodeChanges } from "../contract/cache-version";
 import { noteVersion } from "../edge/site-meta";
 import { MAX_BODY_BYTES } from "../contract/limits";
 import { tooLarge } from "../http/json";
@@ -37,12 +38,17 @@ export function pageResponse(response: Response): Response {
   return out;
 }
 
-/** Learns the site's new cache version from a site response and hides our header from the client. */
+/**
+ * Learns the site's new cache version (and, from a write's answer, what the recent versions
+ * changed) from a site response and hides our headers from the client.
+ */
 export function fromSite(siteId: string, response: Response): Response {
   const version = Number(response.headers.get(CACHE_VERSION_HEADER));
-  if (Number.isInteger(version) && version > 0) noteVersion(siteId, version);
+  const changes = response.headers.get(CHANGES_HEADER);
+  if (Number.isInteger(version) && version > 0) noteVersion(siteId, version, changes === null ? undefined : decodeChanges(changes));
   const out = new Response(response.body, response);
   out.headers.delete(CACHE_VERSION_HEADER);
+  if (changes !== null) out.headers.delete(CHANGES_HEADER);
   return out;
 }
 

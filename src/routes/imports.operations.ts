@@ -54,7 +54,8 @@ const Row = z.strictObject({
   planned: z.enum(["create", "update", "skip", "error"]).nullable(),
   done: z.enum(["created", "updated", "skipped", "failed"]).nullable(),
   itemId: z.string().nullable(),
-  problems: z.array(Problem),
+  problems: z.array(Problem).describe("Why the row fails (empty for a row written)."),
+  notes: z.array(Problem).describe("What happened besides the outcome of a row written: an image kept as a link, and why."),
 });
 const limits = `At most ${IMPORT_LIMITS.bytes / 1024 / 1024} MB (JSON files of a collection: ${IMPORT_LIMITS.jsonBytes / 1024 / 1024} MB), ${IMPORT_LIMITS.rows} rows, ${IMPORT_LIMITS.columns} columns, ${IMPORT_LIMITS.recordBytes / 1024 / 1024} MB per record.`;
 
@@ -158,7 +159,8 @@ const ops: Operation[] = [
       {
         name: "outcome",
         in: "query",
-        description: "Only rows planned (create, update, skip, error) or done (created, updated, skipped, failed) so.",
+        description:
+          "Only rows planned (create, update, skip, error) or done (created, updated, skipped, failed) so; `noted`: rows written with notes.",
         schema: z.string(),
       },
       { name: "after", in: "query", description: "The previous page's `next`.", schema: z.int() },
@@ -174,7 +176,7 @@ const ops: Operation[] = [
     tag: TAG,
     summary: "The import's report as CSV",
     description:
-      "`row, line, slug, outcome, column, value, reason`: one line per problem (a row without problems: one line). Cells a spreadsheet would run as formulas start with `'`.",
+      "`row, line, slug, outcome, column, value, reason`: one line per problem or note (a row without either: one line). Cells a spreadsheet would run as formulas start with `'`.",
     auth: "siteKey",
     params: [importId],
     responses: { 200: { description: "The report.", media: ["text/csv"], headers: "json" } },

@@ -15,7 +15,7 @@ import { IMPORT_LIMITS, type ImportCall, type ImportRefused, type StagedRow } fr
 import { json, tooLarge } from "../http/json";
 import { readCapped } from "../http/read-capped";
 import { siteStub } from "../stubs";
-import { siteCallerHeaders, siteWriteAllowed } from "./site-caller";
+import { siteWriteCaller } from "./site-caller";
 
 type Call = (call: ImportCall) => Promise<unknown>;
 
@@ -26,12 +26,7 @@ const BATCH_BYTES = 512 * 1024;
 const SNIFF_BYTES = 64 * 1024;
 
 export async function uploadImport(request: Request, env: Env, siteId: string | undefined, collection: string | null): Promise<Response> {
-  const headers = await siteCallerHeaders(request, env, siteId);
-  const id = siteId!;
-  await siteWriteAllowed(request, env, id);
-  const auth: [string, string][] = Object.entries(headers);
-  const authorization = request.headers.get("authorization");
-  if (authorization) auth.push(["authorization", authorization]);
+  const { id, auth } = await siteWriteCaller(request, env, siteId);
   const url = new URL(request.url);
   const stub = siteStub(env, id);
   const call: Call = async (c) => {

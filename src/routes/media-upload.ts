@@ -8,7 +8,7 @@ import { ApiError } from "../contract/errors";
 import { MEDIA_LIMITS } from "../contract/limits";
 import { json } from "../http/json";
 import { siteStub } from "../stubs";
-import { siteCallerHeaders, siteWriteAllowed } from "./site-caller";
+import { siteWriteCaller } from "./site-caller";
 import type { Refused } from "../contract/media-calls";
 import { type Call, storeStream } from "../media/store-stream";
 import { uploadForm } from "./media-form";
@@ -44,12 +44,7 @@ export async function replaceMedia(request: Request, env: Env, siteId: string | 
 
 /** The site object's side of an upload, as the caller (its headers go with every step, checked there). */
 async function siteCall(request: Request, env: Env, siteId: string | undefined, replaces?: string): Promise<Call> {
-  const headers = await siteCallerHeaders(request, env, siteId);
-  const id = siteId!;
-  await siteWriteAllowed(request, env, id);
-  const auth: [string, string][] = Object.entries(headers);
-  const authorization = request.headers.get("authorization");
-  if (authorization) auth.push(["authorization", authorization]);
+  const { id, auth } = await siteWriteCaller(request, env, siteId);
   const stub = siteStub(env, id);
   return async (c) => {
     const r = (await stub.mediaUpload(auth, c, replaces)) as unknown;

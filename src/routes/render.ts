@@ -15,7 +15,7 @@ import { parseMediaPath } from "../media/urls";
  * (tracking tags) share one cache entry.
  */
 export async function renderedPage(request: Request, env: Env, ctx: ExecutionContext, token: string): Promise<Response> {
-  const meta = await siteMeta(env, token);
+  const meta = await siteMeta(env, token, ctx);
   if (!meta) throw new ApiError("not_found", "Unknown service token.");
   // The site's stored files through the customer's proxy route as well.
   const media = parseMediaPath(new URL(request.url).pathname, false);

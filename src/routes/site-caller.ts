@@ -36,3 +36,22 @@ export async function siteWriteAllowed(request: Request, env: Env, siteId: strin
   await enforce(env, "writes", `${clientKey(request, env)}|${siteId}`);
   if (!(await mayBeIssued(env, siteId))) throw new ApiError("not_found", "No such site.");
 }
+
+/**
+ * A write that streams its body itself (uploads, imports) and so calls the site object's RPC
+ * rather than its HTTP router: the caller's headers (with the request's Authorization, which the
+ * object checks again) as pairs, once the write is allowed.
+ */
+export async function siteWriteCaller(
+  request: Request,
+  env: Env,
+  siteId: string | undefined,
+): Promise<{ id: string; auth: [string, string][] }> {
+  const headers = await siteCallerHeaders(request, env, siteId);
+  const id = siteId!;
+  await siteWriteAllowed(request, env, id);
+  const auth: [string, string][] = Object.entries(headers);
+  const authorization = request.headers.get("authorization");
+  if (authorization) auth.push(["authorization", authorization]);
+  return { id, auth };
+}

@@ -106,6 +106,17 @@ describe("history and scheduling in the dashboard", () => {
       }, due);
       expect(await page.getByLabel("Time zone").inputValue()).toBe(zone);
       const publishOn = page.getByRole("group", { name: "Publish on", exact: true });
+      // First a time that has passed: the picker itself says what is wrong and what to do.
+      const past = await page.evaluate(() => {
+        const d = new Date(Date.now() - 3_600_000);
+        const p = (n: number) => String(n).padStart(2, "0");
+        return { date: `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`, time: `${p(d.getHours())}:${p(d.getMinutes())}` };
+      });
+      await publishOn.getByLabel("Date").fill(past.date);
+      await publishOn.getByLabel("Time").fill(past.time);
+      await page.getByRole("button", { name: "Save schedule" }).click();
+      await publishOn.getByText("This time is in the past; pick a time in the future.").waitFor();
+      expect(await publishOn.getByLabel("Time").getAttribute("aria-invalid")).toBe("true");
       await publishOn.getByLabel("Date").fill(local.date);
       await publishOn.getByLabel("Time").fill(local.time);
       await page.getByRole("button", { name: "Save schedule" }).click();

@@ -3,10 +3,8 @@ import { describe, expect, it } from "vitest";
 import { addItem, call, callJson, expectStatus, newSite } from "../helpers";
 import { getImport, setMapping, start, stubOf, until, upload } from "./helpers";
 
-// Issue 28 asks for 10,000 rows; at 10,000 this test did not finish in 5 minutes on a quiet
-// machine (2026-11-25), so the import job is far from 500 rows/s. It runs at 1,000 until the job is
-// made faster; the bench (scripts/bench/transfer.mjs) is where the 10,000-row rate is measured.
-const ROWS = 1_000;
+// Issue 28's size: 10,000 rows in one import while the site keeps answering reads.
+const ROWS = 10_000;
 
 describe("import: a large file", () => {
   // Rows of ~200 bytes keep the test's memory small; the bench (scripts/bench/transfer.mjs) imports 2 KB rows.
@@ -91,7 +89,54 @@ describe("import: a large file", () => {
       auth: site.adminKey,
     });
     expect(last.body.items[0]!.data.n).toBe(ROWS - 1);
-  }, 600_000);
+  }, 180_000);
+
+  it("a row the database refuses at write time fails alone: the rows of its slice around it are written once, whole", async () => {
+    const site = await newSite();
+    await expectStatus(
+      callJson("PUT", `/sites/${site.id}/collections/posts`, {
+        auth: site.adminKey,
+        body: { fields: [{ key: "title", type: "text", required: true }] },
+      }),
+      201,
+    );
+    const lines = ["Name,Slug,Draft"];
+    for (let i = 0; i < 120; i++) lines.push(`P ${i},p-${i},true`);
+    const up = await upload(site, "posts", lines.join("\n"), "refused.csv");
+    const id = up.body.import.id;
+    await setMapping(site, id, up.body.import.mapping);
+    await until(site, id, ["checked"]);
+    // Something the dry run could not foresee: the database refuses one row's item (here a trigger of the test's own).
+    await runInDurableObject(stubOf(site), (_i, state) => {
+      state.storage.sql.exec(
+        "CREATE TRIGGER test_refuse_p_7 BEFORE INSERT ON items WHEN new.slug = 'p-7' BEGIN SELECT RAISE(ABORT, 'refused for the test'); END",
+      );
+    });
+    await start(site, id);
+    const done = await until(site, id, ["done", "failed"]);
+    await runInDurableObject(stubOf(site), (_i, state) => state.storage.sql.exec("DROP TRIGGER test_refuse_p_7"));
+    expect(done.state).toBe("done");
+    expect(done.done).toEqual({ created: 119, updated: 0, skipped: 0, failed: 1 });
+    const failed = await callJson<{ rows: { slug: string; problems: { reason: string }[] }[] }>(
+      "GET",
+      `/sites/${site.id}/imports/${id}/rows?outcome=failed`,
+      { auth: site.adminKey },
+    );
+    expect(failed.body.rows.map((r) => [r.slug, r.problems[0]!.reason])).toEqual([
+      ["p-7", expect.stringMatching(/^could not be written: .*refused for the test/)],
+    ]);
+    await runInDurableObject(stubOf(site), (_i, state) => {
+      const sql = state.storage.sql;
+      expect(sql.exec<{ n: number; slugs: number }>("SELECT count(*) AS n, count(DISTINCT slug) AS slugs FROM items").one()).toEqual({
+        n: 119,
+        slugs: 119,
+      });
+      expect(sql.exec<{ n: number }>("SELECT count(*) AS n FROM items WHERE slug = 'p-7'").one().n).toBe(0);
+      // One creation revision per item written, none for the refused row.
+      const revisions = sql.exec<{ n: number }>("SELECT count(*) AS n FROM item_revisions WHERE note = ?", `import ${id}`).one().n;
+      expect(revisions).toBe(119);
+    });
+  });
 
   it("cancels a running import: rows written stay whole, drafts waiting for references are removed", async () => {
     const site = await newSite();

@@ -189,13 +189,13 @@ export function dashboardRoutes(s: SiteContext) {
       };
       if (req.params.itemsPath === "items") {
         const [row] = await create([await readJsonObject(req)], () => "");
-        if (row?.status === "published") s.contentChanged();
+        if (row?.status === "published") s.contentChanged([row.id]);
         return json({ item: dashboardItem(row!, c) }, 201);
       }
       if (req.params.itemsPath === "items:batch") {
         const { items } = parseBody(batchInputSchema, await readJsonObject(req), "batch");
         const rows = await create(items, (i) => `items.${i}`);
-        if (rows.some((r) => r.status === "published")) s.contentChanged();
+        if (rows.some((r) => r.status === "published")) s.contentChanged(rows.map((r) => r.id));
         return json({ items: dashboardItems(rows, c), count: rows.length }, 201);
       }
       return undefined;
@@ -225,7 +225,7 @@ export function dashboardRoutes(s: SiteContext) {
         audit(a, `${c.slug}/${u.slug}`, { id: u.id });
         return u;
       });
-      if (updated.status === "published") s.contentChanged();
+      if (updated.status === "published") s.contentChanged([updated.id]);
       return json({ item: dashboardItem(updated, c) });
     })
     .delete("/collections/:slug/items/:id", (req, a) => {
@@ -236,7 +236,7 @@ export function dashboardRoutes(s: SiteContext) {
         deleteItem(s.sql, row, { actor: a.grant.actor });
         audit(a, `${c.slug}/${row.slug}`, { id: row.id });
       });
-      if (row.status === "published") s.contentChanged();
+      if (row.status === "published") s.contentChanged([row.id]);
       return json({ deleted: true, id: row.id });
     })
     .post("/collections/:slug/items/:id/:action", (req, a) => {
@@ -261,7 +261,7 @@ export function dashboardRoutes(s: SiteContext) {
         const kept = scheduleAfterManual(n!, action, keepSchedule);
         return kept ? setSchedule(s, n!, kept, a.grant.actor) : n!;
       });
-      if (row.status !== next.status || next.status === "published") s.contentChanged();
+      if (row.status !== next.status || next.status === "published") s.contentChanged([row.id]);
       return json({ item: dashboardItem(next, c) });
     });
   return router;

@@ -6,7 +6,8 @@ import type { SiteContext } from "../context";
 import { publishedItemJson, publishedPageJson } from "../reads/published-list";
 import { type Answer, ReadMemo } from "../reads/read-memo";
 import { schemaFor } from "../reads/schema-map";
-import { REVALIDATE_HEADER } from "../../../src/contract/headers";
+import { DEPENDS_HEADER, REVALIDATE_HEADER } from "../../../src/contract/headers";
+import { hasReferences } from "../reads/public-items";
 import { publicJson, publicJsonText } from "./public-json";
 
 /** The public content API, behind a token the front Worker has routed here. */
@@ -43,7 +44,15 @@ export function publicRoutes(s: SiteContext) {
         if (!item) throw new ApiError("not_found", `No published item "${clip(req.params.itemSlug ?? "")}" in "${c.slug}".`);
         return `{"item":${item}}`;
       });
-      return answered(req, site.id, c.id, await answer, () => unchanged++);
+      const built = await answer;
+      const response = answered(req, site.id, c.id, built, () => unchanged++);
+      // Without references the answer is this item's alone: the front Worker may carry it across
+      // versions that changed other items (docs/caching.md, "Carried across a version").
+      if (req.headers.has(DEPENDS_HEADER) && !hasReferences(c)) {
+        const id = ITEM_ID.exec(built.text)?.[1];
+        if (id) response.headers.set(DEPENDS_HEADER, id);
+      }
+      return response;
     })
     // What a renderer needs beside the items: field types of the collection and of every collection it references.
     .get("/collections/:slug/schema", (req) => {
@@ -56,6 +65,9 @@ export function publicRoutes(s: SiteContext) {
     );
   return { fetch: (request: Request) => router.fetch(request), memoSize: () => memo.size, unchanged: () => unchanged };
 }
+
+/** The id at the head of a single item's answer (`{"item":{"id":"…"`, as publicItemsJson writes it). */
+const ITEM_ID = /^\{"item":\{"id":"([^"\\]+)"/;
 
 /**
  * A list or item answer with its ETag; 304 with no body when the front Worker's copy of an

@@ -23,6 +23,7 @@ import { previewPage } from "../ssr/preview";
 import { activeHostname } from "../hostnames/store";
 import { currentRecords, presentHostname, providerOf, registerHostname, removeHostnames } from "../hostnames/service";
 import { NO_STORE, PUBLIC_CACHE_CONTROL } from "../../../src/contract/cache-control";
+import { DEPENDS_HEADER } from "../../../src/contract/headers";
 
 export const SSR_JOBS = { nightly: "ssr-nightly", webhook: "ssr-webhook" } as const;
 
@@ -174,7 +175,7 @@ export function renderRoute(s: SiteContext, request: Request, hostname: string |
   else if (/^[^/]+\/$/.test(rest)) return redirect(`${base}${rest.slice(0, -1)}${url.search}`);
   else if (!rest.includes("/")) target = { kind: "item", slug: safeDecode(rest) };
   else throw new ApiError("not_found", "No such page.");
-  return renderPage(s, c, target, { base, canonical: publicBase(s, c) });
+  return renderPage(s, c, target, { base, canonical: publicBase(s, c), sayDependency: request.headers.has(DEPENDS_HEADER) });
 }
 
 function robots(hostname: string): Response {

@@ -5,6 +5,7 @@
  * and videos as URLs (kept as URL media). A cell that cannot be read gives a reason in words.
  */
 import type { Field } from "../../../src/contract/fields";
+import { escapeHtml } from "../../../src/shared/escape";
 import { normalizeDate } from "../content/values";
 
 /** Webflow's `Date.prototype.toString()` form; Date.parse reads it exactly (the offset is in it). */
@@ -40,9 +41,10 @@ export type CellValue = { value: unknown } | { refs: string[] } | { reason: stri
 export function readCell(field: Field, cell: string): CellValue {
   switch (field.type) {
     case "text":
-    case "richText":
     case "link":
       return { value: cell };
+    case "richText":
+      return { value: richTextOf(cell) };
     case "number": {
       const n = Number(cell.trim().replace(/^\+/, ""));
       return cell.trim() !== "" && Number.isFinite(n) ? { value: n } : { reason: "is not a number" };
@@ -75,4 +77,22 @@ export function readCell(field: Field, cell: string): CellValue {
     case "references":
       return { refs: splitList(cell) };
   }
+}
+
+/** A tag, a comment or a character reference: the cell is HTML (cleaned by the write as any rich text). */
+const LOOKS_LIKE_HTML = /<(?:[a-z][a-z0-9-]*[\s/>]|\/[a-z][a-z0-9-]*\s*>|!--)|&(?:[a-z][a-z0-9]*|#\d+|#x[0-9a-f]+);/i;
+
+/**
+ * A rich-text cell as HTML: HTML as it is; plain text as the editor would hold it, a paragraph
+ * per block of lines (blank lines split them), a line break within one, every character escaped.
+ */
+export function richTextOf(cell: string): string {
+  if (LOOKS_LIKE_HTML.test(cell)) return cell;
+  return cell
+    .replace(/\r\n?/g, "\n")
+    .split(/\n[ \t]*\n\s*/)
+    .map((p) => p.trim())
+    .filter((p) => p !== "")
+    .map((p) => `<p>${escapeHtml(p).replace(/[ \t]*\n[ \t]*/g, "<br>")}</p>`)
+    .join("");
 }

@@ -1,6 +1,6 @@
 /**
  * The import job (kind `import`, key = the import's id) on the site's one alarm. Each run takes
- * up to SLICES_PER_RUN slices of SLICE_ROWS staged rows and yields between slices, so reads and
+ * slices of SLICE_ROWS staged rows for up to RUN_MS and yields between slices, so reads and
  * writes of the site are answered while an import runs; then it asks to run again at once.
  *
  * Passes, each resumable at the row it last committed (`imports.pass_row`):
@@ -15,6 +15,7 @@
  * Item webhooks are muted for the import's writes; `import.finished` announces the outcome.
  */
 import type { JobHandler } from "../jobs";
+import { log } from "../../../src/log/log";
 import type { SiteContext } from "../context";
 import type { ColumnMapping, ImportProblem } from "../../../src/contract/imports";
 import { newItemId } from "../../../src/ids";
@@ -50,34 +51,61 @@ import {
 import { checkData, type PlanContext, planRow, resolveRefs, type RowPlan, sameData, statusOf } from "./plan";
 import { headCollections, planSiteItem, readSiteHead, type SiteItemPlan } from "./site-plan";
 import { fieldsWithNew } from "./mapping";
+import { type Copies, copyImages, imageUrlsOf, useCopies } from "./images";
 
 export const SLICE_ROWS = 50;
-const SLICES_PER_RUN = 40;
+/**
+ * How long one alarm run goes on slicing (wall time) before it hands the alarm to the site's other
+ * jobs and asks to run again at once. Other due jobs run between two runs, in the same alarm: the
+ * search index embeds a batch of the items just published (seconds with the local model), so a run
+ * of only 40 slices spent most of an import waiting behind it (2,000 rows written in 1.8 s, then
+ * 11 s of embedding before the next run).
+ */
+const RUN_MS = 10_000;
+/** Image URLs remembered per import between slices (a file reusing one image copies it once). */
+const KNOWN_COPIES_MAX = 5_000;
 /** Public answers are retired at most this often while an import writes (and once at its end). */
 const BUMP_EVERY_MS = 2_000;
 
 /** The job's `run` (site.ts loads this module on the first run and adds the retry rules). */
 export function importJob(s: SiteContext): Pick<JobHandler, "run"> {
   let lastBump = 0;
+  // The images this object copied for the running import (a restart copies again: the same bytes are one file).
+  let copied = { id: "", copies: new Map() as Copies };
+  const knownCopies = (id: string): Copies => {
+    if (copied.id !== id || copied.copies.size > KNOWN_COPIES_MAX) copied = { id, copies: new Map() };
+    return copied.copies;
+  };
   return {
     async run(id) {
-      for (let i = 0; i < SLICES_PER_RUN; i++) {
-        const imp = s.sql.exec<ImportRow>("SELECT * FROM imports WHERE id = ?", id).toArray()[0];
-        if (!imp) return;
-        let wrote = false;
-        if (imp.state === "checking") checkSlice(s, imp);
-        else if (imp.state === "importing") wrote = writeSlice(s, imp);
-        else if (imp.state === "linking") wrote = linkSlice(s, imp);
-        else if (imp.state === "cancelling") wrote = cancelSlice(s, imp);
-        else return;
-        if (wrote && Date.now() - lastBump >= BUMP_EVERY_MS) {
-          lastBump = Date.now();
-          s.contentChanged();
+      const started = Date.now();
+      const seen = { pass: "", rows: 0, slices: 0, maxSliceMs: 0 };
+      try {
+        while (Date.now() - started < RUN_MS) {
+          const imp = s.sql.exec<ImportRow>("SELECT * FROM imports WHERE id = ?", id).toArray()[0];
+          if (!imp) return;
+          const sliceStart = Date.now();
+          let rows = 0;
+          if (imp.state === "checking") rows = checkSlice(s, imp);
+          else if (imp.state === "importing") rows = await writeSlice(s, imp, knownCopies(imp.id));
+          else if (imp.state === "linking") rows = await linkSlice(s, imp, knownCopies(imp.id));
+          else if (imp.state === "cancelling") rows = cancelSlice(s, imp);
+          else return;
+          if (rows > 0 && imp.state !== "checking" && Date.now() - lastBump >= BUMP_EVERY_MS) {
+            lastBump = Date.now();
+            s.contentChanged();
+          }
+          // Reads and writes of the site get their turn between slices (a DO's clock stands still in synchronous code).
+          await scheduler.wait(1);
+          seen.pass = imp.state;
+          seen.rows += rows;
+          seen.slices++;
+          seen.maxSliceMs = Math.max(seen.maxSliceMs, Date.now() - sliceStart - 1);
         }
-        // Reads and writes of the site get their turn between slices (a DO's clock stands still in synchronous code).
-        await scheduler.wait(1);
+        return { next: Date.now() };
+      } finally {
+        if (seen.slices > 0) log("import_run", { siteId: s.site()?.id, importId: id, ...seen, durationMs: Date.now() - started });
       }
-      return { next: Date.now() };
     },
   };
 }
@@ -116,17 +144,42 @@ interface Planned {
   p: PlanContext;
   plan: RowPlan | SiteItemPlan;
   problems: ImportProblem[];
+  /** Images kept as links (null: none). */
+  notes: ImportProblem[] | null;
 }
 
-function planOf(plans: Plans, r: StagedRowRecord): Planned | { failed: ImportProblem[] } {
+/** The row planned again; with `copies`, its image cells name the library's files copied for its slice. */
+function planOf(plans: Plans, r: StagedRowRecord, copies: Copies | null = null): Planned | { failed: ImportProblem[] } {
   const cells = JSON.parse(r.cells) as string[];
   if (plans.csv) {
     const plan = planRow(plans.csv, cells);
-    return { p: plans.csv, plan, problems: [...plan.problems] };
+    const notes = copies ? useCopies(plans.csv, plan, copies) : [];
+    return { p: plans.csv, plan, problems: [...plan.problems], notes: notes.length ? notes : null };
   }
   const plan = planSiteItem(plans.site!, cells[0] ?? "");
   const p = plans.site!.get(plan.collection);
-  return p ? { p, plan, problems: [...plan.problems] } : { failed: plan.problems };
+  return p ? { p, plan, problems: [...plan.problems], notes: null } : { failed: plan.problems };
+}
+
+/**
+ * The images of a slice's rows copied into the library (images.ts), when the import copies them
+ * (a collection's file started by someone who may add media) and its fields hold images.
+ */
+async function sliceCopies(s: SiteContext, imp: ImportRow, plans: Plans, rows: readonly StagedRowRecord[], known: Copies) {
+  const p = plans.csv;
+  if (!p || !imp.media_origin || !p.fields.some((f) => f.type === "image" || f.type === "video")) return null;
+  const urls = new Set<string>();
+  for (const r of rows) {
+    if (r.planned !== "create" && r.planned !== "update") continue;
+    for (const url of imageUrlsOf(p, planRow(p, JSON.parse(r.cells) as string[])).values()) urls.add(url);
+  }
+  return urls.size ? copyImages(s, imp, urls, known) : null;
+}
+
+/** After a slice waited (its copies), whether its rows are still the import's next ones (no cancel, no other run took them). */
+function stillNext(s: SiteContext, imp: ImportRow): boolean {
+  const now = s.sql.exec<ImportRow>("SELECT * FROM imports WHERE id = ?", imp.id).toArray()[0];
+  return now?.state === imp.state && now.pass_row === imp.pass_row;
 }
 
 /** The item a row updates: by slug in the collection (a site import always creates). */
@@ -140,7 +193,8 @@ const keyOf = (plan: RowPlan | SiteItemPlan): string | null => ("id" in plan ? p
 
 // ---- Check (dry run) ------------------------------------------------------------------------
 
-function checkSlice(s: SiteContext, imp: ImportRow): void {
+/** A slice of the dry run; answers how many rows it planned. */
+function checkSlice(s: SiteContext, imp: ImportRow): number {
   const rows = rowsAfter(s.sql, imp.id, imp.pass_row, SLICE_ROWS);
   const now = Date.now();
   if (rows.length === 0) {
@@ -148,13 +202,14 @@ function checkSlice(s: SiteContext, imp: ImportRow): void {
       closeCheck(s.sql, imp.id);
       setImport(s.sql, imp.id, { state: "checked", pass_row: 0 }, now);
     });
-    return;
+    return 0;
   }
   const plans = plansOf(s, imp);
   s.storage.transactionSync(() => {
     for (const r of rows) checkRow(s, imp, plans, r);
     setImport(s.sql, imp.id, { pass_row: rows[rows.length - 1]!.row }, now);
   });
+  return rows.length;
 }
 
 function checkRow(s: SiteContext, imp: ImportRow, plans: Plans, r: StagedRowRecord): void {
@@ -225,7 +280,7 @@ function fileCreates(sql: SqlStorage, id: string, target: string): boolean {
   return (
     sql
       .exec(
-        "SELECT 1 FROM import_rows WHERE import_id = ? AND slug = ? AND planned IN ('create', 'update') AND (done IS NULL OR done != 'failed') LIMIT 1",
+        "SELECT 1 FROM import_rows INDEXED BY import_rows_by_slug WHERE import_id = ? AND slug = ? AND planned IN ('create', 'update') AND (done IS NULL OR done != 'failed') LIMIT 1",
         id,
         target,
       )
@@ -233,26 +288,29 @@ function fileCreates(sql: SqlStorage, id: string, target: string): boolean {
   );
 }
 
-function writeSlice(s: SiteContext, imp: ImportRow): boolean {
+/** A slice of the write pass; answers how many rows it wrote (0: the pass ended). */
+async function writeSlice(s: SiteContext, imp: ImportRow, known: Copies): Promise<number> {
   const rows = rowsAfter(s.sql, imp.id, imp.pass_row, SLICE_ROWS);
   const now = Date.now();
   if (rows.length === 0) {
     const pending = pendingAfter(s.sql, imp.id, 0, 1).length > 0;
     if (pending) setImport(s.sql, imp.id, { state: "linking", pass_row: 0 }, now);
     else finish(s, imp, "done");
-    return false;
+    return 0;
   }
+  const copies = await sliceCopies(s, imp, plansOf(s, imp), rows, known);
+  if (copies && !stillNext(s, imp)) return 0;
   const plans = plansOf(s, imp);
-  eachRow(s, imp, rows, (r) => writeRow(s, imp, plans, r));
-  return true;
+  eachRow(s, imp, rows, (r) => writeRow(s, imp, plans, r, copies));
+  return rows.length;
 }
 
-function writeRow(s: SiteContext, imp: ImportRow, plans: Plans, r: StagedRowRecord): void {
+function writeRow(s: SiteContext, imp: ImportRow, plans: Plans, r: StagedRowRecord, copies: Copies | null): void {
   if (r.planned === "skip") return setDone(s.sql, imp.id, r.row, "skipped", null, null);
   if (r.planned !== "create" && r.planned !== "update") return setDone(s.sql, imp.id, r.row, "failed", null, null);
-  const planned = planOf(plans, r);
+  const planned = planOf(plans, r, copies);
   if ("failed" in planned) return setDone(s.sql, imp.id, r.row, "failed", null, planned.failed);
-  const { p, plan, problems } = planned;
+  const { p, plan, problems, notes } = planned;
   if (plan.archived) return setDone(s.sql, imp.id, r.row, "skipped", null, null);
   const existing = existingOf(s, p, plan);
   const res = resolveRefs(s.sql, p, plan.refs, (_c, target) => fileCreates(s.sql, imp.id, target), problems);
@@ -267,25 +325,38 @@ function writeRow(s: SiteContext, imp: ImportRow, plans: Plans, r: StagedRowReco
       // Its references wait for the link pass: a new item waits as a draft without them, an existing one unchanged.
       if (existing) return setDone(s.sql, imp.id, r.row, "pending", existing.id, null);
       const row = insertRow(s, p.collection, checked, plan.slug!, "draft", null, change, imp, site);
-      return setDone(s.sql, imp.id, r.row, "pending", row.id, null);
+      return setDone(s.sql, imp.id, r.row, "pending", row.id, notes);
     }
     if (!existing) {
       const row = insertRow(s, p.collection, checked, plan.slug!, status, plan.publishedAt, change, imp, site);
-      return setDone(s.sql, imp.id, r.row, "created", row.id, null);
+      return setDone(s.sql, imp.id, r.row, "created", row.id, notes);
     }
     const same = sameData(checked.data, base!) && status === existing.status;
-    if (same) return setDone(s.sql, imp.id, r.row, "skipped", existing.id, null);
+    if (same) return setDone(s.sql, imp.id, r.row, "skipped", existing.id, notes);
     updateRow(s, p.collection, existing, checked, status, plan.publishedAt, change, imp, null);
-    setDone(s.sql, imp.id, r.row, "updated", existing.id, null);
+    setDone(s.sql, imp.id, r.row, "updated", existing.id, notes);
   }
 }
 
 /**
- * Each row in its own transaction with the pass position: written whole or not at all. A row
- * whose statement is refused (a slug or id taken meanwhile) rolls back alone and fails with why.
+ * The slice's rows in one transaction with the pass position (one commit, one mute). If any row's
+ * statement is refused (a slug or id taken meanwhile), the whole slice rolls back and is written
+ * again a row at a time, each in its own transaction: a row is written whole or not at all, and
+ * only the refused row fails, with why.
  */
 function eachRow(s: SiteContext, imp: ImportRow, rows: readonly StagedRowRecord[], one: (r: StagedRowRecord) => void): void {
   const now = Date.now();
+  try {
+    s.storage.transactionSync(() => {
+      mute(s.sql);
+      for (const r of rows) one(r);
+      unmute(s.sql);
+      setImport(s.sql, imp.id, { pass_row: rows[rows.length - 1]!.row }, now);
+    });
+    return;
+  } catch {
+    // Rolled back whole: row by row below finds the row that is refused.
+  }
   for (const r of rows) {
     try {
       s.storage.transactionSync(() => {
@@ -362,21 +433,23 @@ function updateRow(
 
 // ---- Link ---------------------------------------------------------------------------------------
 
-function linkSlice(s: SiteContext, imp: ImportRow): boolean {
+async function linkSlice(s: SiteContext, imp: ImportRow, known: Copies): Promise<number> {
   const rows = pendingAfter(s.sql, imp.id, imp.pass_row, SLICE_ROWS);
   if (rows.length === 0) {
     finish(s, imp, "done");
-    return false;
+    return 0;
   }
+  const copies = await sliceCopies(s, imp, plansOf(s, imp), rows, known);
+  if (copies && !stillNext(s, imp)) return 0;
   const plans = plansOf(s, imp);
-  eachRow(s, imp, rows, (r) => linkRow(s, imp, plans, r));
-  return true;
+  eachRow(s, imp, rows, (r) => linkRow(s, imp, plans, r, copies));
+  return rows.length;
 }
 
-function linkRow(s: SiteContext, imp: ImportRow, plans: Plans, r: StagedRowRecord): void {
-  const planned = planOf(plans, r);
+function linkRow(s: SiteContext, imp: ImportRow, plans: Plans, r: StagedRowRecord, copies: Copies | null): void {
+  const planned = planOf(plans, r, copies);
   if ("failed" in planned) return setDone(s.sql, imp.id, r.row, "failed", null, planned.failed);
-  const { p, plan, problems } = planned;
+  const { p, plan, problems, notes } = planned;
   const item = r.item_id ? findItem(s.sql, p.collection.id, r.item_id) : undefined;
   if (!item)
     return setDone(s.sql, imp.id, r.row, "failed", null, [
@@ -394,17 +467,17 @@ function linkRow(s: SiteContext, imp: ImportRow, plans: Plans, r: StagedRowRecor
   }
   const site = "id" in plan ? (plan as SiteItemPlan) : null;
   updateRow(s, p.collection, item, checked, statusOf(plan, placeholder ? null : item), plan.publishedAt, change, imp, site);
-  setDone(s.sql, imp.id, r.row, placeholder ? "created" : "updated", item.id, null);
+  setDone(s.sql, imp.id, r.row, placeholder ? "created" : "updated", item.id, notes);
 }
 
 // ---- Cancel and finish ---------------------------------------------------------------------------
 
 /** Cancelled during the write or link pass: drafts still waiting for their references are removed. */
-function cancelSlice(s: SiteContext, imp: ImportRow): boolean {
+function cancelSlice(s: SiteContext, imp: ImportRow): number {
   const rows = pendingAfter(s.sql, imp.id, 0, SLICE_ROWS);
   if (rows.length === 0) {
     finish(s, imp, "cancelled");
-    return false;
+    return 0;
   }
   const change = changeOf(imp);
   for (const r of rows) {
@@ -420,7 +493,7 @@ function cancelSlice(s: SiteContext, imp: ImportRow): boolean {
       ]);
     });
   }
-  return true;
+  return rows.length;
 }
 
 function finish(s: SiteContext, imp: ImportRow, state: "done" | "cancelled"): void {

@@ -96,7 +96,9 @@ export function importRoutes(s: SiteContext) {
           const fields = [...col.fields, ...creates.map((m) => m.create!).filter((f) => !col.fields.some((x) => x.key === f.key))];
           putCollection(s.sql, s.collections(), col.slug, { name: col.name, fields }, false, { actor: a.grant.actor });
         }
-        setImport(s.sql, imp.id, { state: "importing", pass_row: 0, actor: JSON.stringify(a.grant.actor) }, now);
+        // Images given as URLs are copied into the library when the person may add media (else they stay links).
+        const mediaOrigin = imp.kind !== "site" && a.grant.permissions.has("media.create") ? new URL(req.url).origin : null;
+        setImport(s.sql, imp.id, { state: "importing", pass_row: 0, actor: JSON.stringify(a.grant.actor), media_origin: mediaOrigin }, now);
         recordAudit(s.sql, a, `import ${imp.id}`, { planned: c.planned });
       });
       s.collectionsChanged();
@@ -121,7 +123,7 @@ export function importRoutes(s: SiteContext) {
       const imp = load(req);
       const url = new URL(req.url);
       const outcome = url.searchParams.get("outcome");
-      const allowed = ["create", "update", "skip", "error", "created", "updated", "skipped", "failed"];
+      const allowed = ["create", "update", "skip", "error", "created", "updated", "skipped", "failed", "noted"];
       if (outcome !== null && !allowed.includes(outcome))
         throw new ApiError("bad_request", `outcome must be one of ${allowed.join(", ")}.`, {
           issues: [{ path: "outcome", message: "unknown outcome" }],
@@ -156,7 +158,8 @@ export function importRoutes(s: SiteContext) {
             const lines: string[][] = [];
             for (const r of rows.map(rowView)) {
               const outcome = r.done ?? r.planned ?? "";
-              const problems: ImportProblem[] = r.problems.length ? r.problems : [{ column: "", value: "", reason: "" }];
+              const listed = [...r.problems, ...r.notes];
+              const problems: ImportProblem[] = listed.length ? listed : [{ column: "", value: "", reason: "" }];
               for (const p of problems)
                 lines.push([
                   String(r.row),

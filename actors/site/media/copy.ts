@@ -31,7 +31,8 @@ export interface FetchedEntry {
 
 /**
  * Fetches `url` and stores its bytes as an uploaded file of this site, as `a` (created by, audit).
- * `origin` is the service origin its URLs are served from (`https://host`). Refusals are
+ * `origin` is the service origin its URLs are served from (`https://host`); `timeoutMs` bounds the
+ * whole fetch (default MEDIA_LIMITS.copyTimeoutMs). Refusals are
  * ApiErrors: 400 `bad_request` for an address the rules refuse (`details.reason`
  * `bad_url` or `private_address`), 502 `bad_gateway` when the host fails (`unreachable`,
  * `http_status`, `timeout`, `too_many_redirects`), and the upload's own 413/415.
@@ -40,14 +41,15 @@ export async function fetchIntoLibrary(
   s: SiteContext,
   a: SiteAccess,
   url: string,
-  file: { alt?: string; origin: string },
+  file: { alt?: string; origin: string; timeoutMs?: number },
   fetcher?: typeof fetch,
 ): Promise<FetchedEntry> {
+  const timeoutMs = file.timeoutMs ?? MEDIA_LIMITS.copyTimeoutMs;
   let fetched: Awaited<ReturnType<typeof safeFetch>>;
   try {
     fetched = await safeFetch(url, {
       allowPrivate: s.env.SSR_ALLOW_PRIVATE_FETCH === "true",
-      timeoutMs: MEDIA_LIMITS.copyTimeoutMs,
+      timeoutMs,
       maxRedirects: MEDIA_LIMITS.copyRedirects,
       accept: ACCEPT,
       noun: "file",
@@ -80,7 +82,7 @@ export async function fetchIntoLibrary(
     await res.body.cancel().catch(() => undefined);
     if (err instanceof ApiError) throw err;
     if (deadline.aborted)
-      throw new ApiError("bad_gateway", `${url} did not send the whole file within ${MEDIA_LIMITS.copyTimeoutMs / 1000} s.`, {
+      throw new ApiError("bad_gateway", `${url} did not send the whole file within ${timeoutMs / 1000} s.`, {
         reason: "timeout",
         url,
       });

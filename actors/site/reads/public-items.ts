@@ -71,7 +71,8 @@ export function refreshPublicData(sql: SqlStorage, collection: Collection, onlyM
   return rows.length;
 }
 
-const hasReferences = (c: Collection) => c.fields.some((f) => f.type === "reference" || f.type === "references");
+/** Whether items of `c` show other items (their answers then depend on those items too). */
+export const hasReferences = (c: Collection) => c.fields.some((f) => f.type === "reference" || f.type === "references");
 
 /**
  * Published rows as the content API's items, as JSON text each. An item of a collection

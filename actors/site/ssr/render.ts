@@ -9,7 +9,8 @@ import type { BindableItem } from "../../../src/shared/binding/values";
 import { decodeEntities, escapeAttr } from "../../../src/shared/escape";
 import type { Collection } from "../storage/rows";
 import type { SiteContext } from "../context";
-import type { PublicItem } from "../reads/public-items";
+import { hasReferences, type PublicItem } from "../reads/public-items";
+import { DEPENDS_HEADER } from "../../../src/contract/headers";
 import { readPublishedItem, readPublishedPage, readItemForPreview } from "../reads/published-list";
 import { schemaFor } from "../reads/schema-map";
 import { seoFields } from "../seo/fields";
@@ -34,6 +35,8 @@ export interface RenderOptions {
   base: string;
   /** Where the pages canonically live (`https://example.com` + `/blog/`), for canonical URLs and breadcrumbs. */
   canonical: PublicBase;
+  /** Say in DEPENDS_HEADER when the page shows its own item alone (the front Worker asked, to carry its copy across versions). */
+  sayDependency?: boolean;
 }
 
 /** Everything a page render needs from the database, gathered before the page starts streaming. */
@@ -48,6 +51,8 @@ export interface PageData {
   head: string | null;
   /** Which of the page's JSON-LD scripts describe the captured page (removed when `head` is set). */
   pageJsonLd: number[];
+  /** The one item this page shows and depends on, when it reads nothing else (no list, no references); else null. */
+  dependsOn?: string | null;
 }
 
 export function renderPage(s: SiteContext, capture: StoredCapture, target: PageTarget, opts: RenderOptions): Response {
@@ -61,6 +66,8 @@ export function gatherPageData(s: SiteContext, capture: StoredCapture, target: P
   let status: 200 | 404 = 200;
   let item: PublicItem | null = null;
   let page = 1;
+  // Whether a widget ran a list query: the page then depends on more than its own item.
+  let listed = false;
   if (target.kind === "item") {
     if (primary) item = target.previewId ? readItemForPreview(s, primary.id, target.previewId) : readPublishedItem(s, primary, target.slug);
     if (!item) status = 404;
@@ -75,6 +82,7 @@ export function gatherPageData(s: SiteContext, capture: StoredCapture, target: P
     if (!c) return [];
     Object.assign(ctx.schema, schemaFor(c, collections));
     if (item && !capture.page.hasItemScope && c.id === capture.collectionId) return [item];
+    listed = true;
     return widgetItems(s, c, w, page);
   });
   // Past the last page of the connected list there is nothing to show: not found, not indexed.
@@ -94,7 +102,23 @@ export function gatherPageData(s: SiteContext, capture: StoredCapture, target: P
       renderFailed("item head", { ...where, itemId: item.id, itemSlug: item.slug }, err);
     }
   }
-  return { status, widgetHtml, item: status === 200 ? item : null, ctx, head, pageJsonLd: capture.page.pageJsonLd ?? [] };
+  const alone =
+    opts.sayDependency &&
+    status === 200 &&
+    item &&
+    primary &&
+    !listed &&
+    !(target.kind === "item" && target.previewId) &&
+    !hasReferences(primary);
+  return {
+    status,
+    widgetHtml,
+    item: status === 200 ? item : null,
+    ctx,
+    head,
+    pageJsonLd: capture.page.pageJsonLd ?? [],
+    dependsOn: alone ? item!.id : null,
+  };
 }
 
 /** Where a part of a page was being rendered, for its log line. */
@@ -137,6 +161,7 @@ export function renderDocument(html: string, data: PageData): Response {
   if (data.item) rewriter = bindItemScopes(rewriter, data.item, data.ctx);
   if (data.head !== null) rewriter = replaceHead(rewriter, encodable(data.head), data.pageJsonLd);
   const headers = new Headers(PAGE_HEADERS);
+  if (data.dependsOn) headers.set(DEPENDS_HEADER, data.dependsOn);
   if (data.status !== 200) {
     headers.set("x-robots-tag", "noindex");
     // A not-found page must not outlive the publish that fills it.

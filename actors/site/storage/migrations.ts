@@ -299,11 +299,17 @@ export const SITE_MIGRATIONS: SQLSchemaMigration[] = [
     // 18 was reserved for this step; 19 (share links) landed first, so it takes the next free number
     // (a database that ran 19 would never run an 18). Statements: ADDED_COLUMNS, then AFTER.
   },
+  {
+    idMonotonicInc: 21,
+    description: "imports: the origin an import copies its images into the library under; import rows counted by outcome from an index",
+    // Statements: ADDED_COLUMNS, then AFTER.
+  },
 ];
 
 /** Columns added to existing tables, by migration number: [table, column, definition]. */
 const ADDED_COLUMNS: Record<number, readonly (readonly [string, string, string])[]> = {
   20: [["webhook_endpoints", "throttled_until", "INTEGER"]],
+  21: [["imports", "media_origin", "TEXT"]],
   10: [["site", "image_resizing_hosts", "TEXT NOT NULL DEFAULT '[]'"]],
   11: [
     ["custom_hostnames", "challenge_name", "TEXT NOT NULL DEFAULT ''"],
@@ -337,6 +343,8 @@ const ADDED_COLUMNS: Record<number, readonly (readonly [string, string, string])
 /** Statements after a step's columns exist; each harmless when replayed. */
 const AFTER: Record<number, string> = {
   20: IMPORTS_MIGRATION_SQL,
+  // A progress poll counts an import's rows by outcome: from this index, not from the staged rows' cells.
+  21: "CREATE INDEX IF NOT EXISTS import_rows_by_outcome ON import_rows (import_id, planned, done);",
   11: "UPDATE custom_hostnames SET owner_verified = 1 WHERE ssl_status = 'active';",
   12: "CREATE TABLE IF NOT EXISTS webhook_deliveries (id TEXT PRIMARY KEY, seen_at INTEGER NOT NULL);",
   13: `CREATE TABLE IF NOT EXISTS audit (

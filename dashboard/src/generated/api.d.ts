@@ -1500,7 +1500,7 @@ export interface paths {
         };
         /**
          * The import's report as CSV
-         * @description `row, line, slug, outcome, column, value, reason`: one line per problem (a row without problems: one line). Cells a spreadsheet would run as formulas start with `'`.
+         * @description `row, line, slug, outcome, column, value, reason`: one line per problem or note (a row without either: one line). Cells a spreadsheet would run as formulas start with `'`.
          */
         get: operations["getImportReport"];
         put?: never;
@@ -3402,7 +3402,14 @@ export interface components {
                 planned: ("create" | "update" | "skip" | "error") | null;
                 done: ("created" | "updated" | "skipped" | "failed") | null;
                 itemId: string | null;
+                /** @description Why the row fails (empty for a row written). */
                 problems: {
+                    column: string;
+                    value: string;
+                    reason: string;
+                }[];
+                /** @description What happened besides the outcome of a row written: an image kept as a link, and why. */
+                notes: {
                     column: string;
                     value: string;
                     reason: string;
@@ -12585,7 +12592,7 @@ export interface operations {
     listImportRows: {
         parameters: {
             query?: {
-                /** @description Only rows planned (create, update, skip, error) or done (created, updated, skipped, failed) so. */
+                /** @description Only rows planned (create, update, skip, error) or done (created, updated, skipped, failed) so; `noted`: rows written with notes. */
                 outcome?: string;
                 /** @description The previous page's `next`. */
                 after?: number;

@@ -4,7 +4,7 @@
  * refused in words, a time it has twice is asked about. The API gets instants with an offset.
  */
 import { useId, useState } from "preact/hooks";
-import { call, client } from "../api";
+import { ApiFailure, call, client } from "../api";
 import { inSite } from "../site-state";
 import type { Item } from "../types";
 import { ErrorNotice, Notice } from "../ui";
@@ -24,17 +24,39 @@ function WhenInput(props: {
   zone: string;
   value: { date: string; time: string; pick: number };
   onChange: (v: { date: string; time: string; pick: number }) => void;
+  /** The service's word on this time (in the past, before the publish time...), shown in the picker. */
+  error?: string | undefined;
 }) {
   const id = useId();
+  const errorId = props.error ? `${id}-error` : undefined;
   const { date, time, pick } = props.value;
   const options = date && time ? instantsOf(props.zone, `${date}T${time}`) : [];
   return (
     <fieldset class="when">
       <legend>{props.legend}</legend>
       <label for={`${id}-d`}>Date</label>
-      <input id={`${id}-d`} type="date" value={date} onInput={(e) => props.onChange({ ...props.value, date: e.currentTarget.value })} />
+      <input
+        id={`${id}-d`}
+        type="date"
+        value={date}
+        aria-invalid={errorId ? true : undefined}
+        aria-describedby={errorId}
+        onInput={(e) => props.onChange({ ...props.value, date: e.currentTarget.value })}
+      />
       <label for={`${id}-t`}>Time</label>
-      <input id={`${id}-t`} type="time" value={time} onInput={(e) => props.onChange({ ...props.value, time: e.currentTarget.value })} />
+      <input
+        id={`${id}-t`}
+        type="time"
+        value={time}
+        aria-invalid={errorId ? true : undefined}
+        aria-describedby={errorId}
+        onInput={(e) => props.onChange({ ...props.value, time: e.currentTarget.value })}
+      />
+      {props.error && (
+        <p class="error" id={errorId}>
+          This time {props.error}.
+        </p>
+      )}
       {date && time && options.length === 0 && (
         <p class="error" role="alert">
           {time} does not exist on {date} in {props.zone} (the clocks go forward): pick a later time.
@@ -116,6 +138,8 @@ export function ScheduleForm(props: { item: Item; collectionSlug: string; onChan
     }
   };
   const s = item.schedule;
+  // The service names the time it refused (`publishAt`, `unpublishAt`): said in that picker.
+  const fieldErrors = error instanceof ApiFailure ? error.fieldErrors : {};
   return (
     <section class="card schedule" aria-labelledby={`${zoneId}-h`}>
       <h2 id={`${zoneId}-h`}>Schedule</h2>
@@ -139,11 +163,18 @@ export function ScheduleForm(props: { item: Item; collectionSlug: string; onChan
             </option>
           ))}
         </select>
+        {fieldErrors.timeZone && <p class="error">Time zone: {fieldErrors.timeZone}.</p>}
       </div>
       {canPublish && (
-        <WhenInput legend={published ? "Publish the pending changes on" : "Publish on"} zone={zone} value={publish} onChange={setPublish} />
+        <WhenInput
+          legend={published ? "Publish the pending changes on" : "Publish on"}
+          zone={zone}
+          value={publish}
+          onChange={setPublish}
+          error={fieldErrors.publishAt}
+        />
       )}
-      <WhenInput legend="Unpublish on (optional)" zone={zone} value={unpublish} onChange={setUnpublish} />
+      <WhenInput legend="Unpublish on (optional)" zone={zone} value={unpublish} onChange={setUnpublish} error={fieldErrors.unpublishAt} />
       <p class="hint">
         Publishing by hand cancels the scheduled publish and keeps the unpublish time; unpublishing by hand cancels the schedule.
       </p>

@@ -323,10 +323,11 @@ function Progress(props: { imp: ImportView }) {
   );
 }
 
-function ProblemTable(props: { rows: Row[]; caption: string }) {
-  const lines = props.rows.flatMap((r) =>
-    (r.problems.length ? r.problems : [{ column: "", value: "", reason: "" }]).map((p, k) => ({ r, p, k })),
-  );
+function ProblemTable(props: { rows: Row[]; caption: string; notes?: boolean }) {
+  const lines = props.rows.flatMap((r) => {
+    const listed = props.notes ? r.notes : r.problems;
+    return (listed.length ? listed : [{ column: "", value: "", reason: "" }]).map((p, k) => ({ r, p, k }));
+  });
   return (
     <table class="problems">
       <caption>{props.caption}</caption>
@@ -337,7 +338,7 @@ function ProblemTable(props: { rows: Row[]; caption: string }) {
           <th scope="col">Slug</th>
           <th scope="col">Column</th>
           <th scope="col">Value</th>
-          <th scope="col">Problem</th>
+          <th scope="col">{props.notes ? "Note" : "Problem"}</th>
         </tr>
       </thead>
       <tbody>
@@ -358,18 +359,18 @@ function ProblemTable(props: { rows: Row[]; caption: string }) {
   );
 }
 
+/** The first 200 rows of an import with an outcome (the screens' tables; the report CSV has all). */
+const firstRows = (importId: string, outcome: "error" | "failed" | "noted") => () =>
+  call(
+    client.GET("/sites/{siteId}/imports/{importId}/rows", {
+      params: { path: inSite({ importId }), query: { outcome, limit: 200 } },
+    }),
+  );
+
 const reportHref = (imp: ImportView) => `/sites/${encodeURIComponent(site.value!.id)}/imports/${encodeURIComponent(imp.id)}/report.csv`;
 
 function DryRun(props: { imp: ImportView; onDone: (i: ImportView) => void; onError: (e: unknown) => void }) {
-  const errors = useLoad(
-    () =>
-      call(
-        client.GET("/sites/{siteId}/imports/{importId}/rows", {
-          params: { path: inSite({ importId: props.imp.id }), query: { outcome: "error", limit: 200 } },
-        }),
-      ),
-    [props.imp.id, props.imp.updatedAt],
-  );
+  const errors = useLoad(firstRows(props.imp.id, "error"), [props.imp.id, props.imp.updatedAt]);
   const [pending, setPending] = useState(false);
   const n = props.imp.planned;
   const begin = async () => {
@@ -446,15 +447,8 @@ function Running(props: { imp: ImportView; onDone: (i: ImportView) => void; onEr
 }
 
 function Report(props: { imp: ImportView; collection: string }) {
-  const failed = useLoad(
-    () =>
-      call(
-        client.GET("/sites/{siteId}/imports/{importId}/rows", {
-          params: { path: inSite({ importId: props.imp.id }), query: { outcome: "failed", limit: 200 } },
-        }),
-      ),
-    [props.imp.id],
-  );
+  const failed = useLoad(firstRows(props.imp.id, "failed"), [props.imp.id]);
+  const noted = useLoad(firstRows(props.imp.id, "noted"), [props.imp.id]);
   const d = props.imp.done;
   const words = props.imp.state === "done" ? "Import finished" : props.imp.state === "cancelled" ? "Import cancelled" : "Import stopped";
   return (
@@ -466,6 +460,14 @@ function Report(props: { imp: ImportView; collection: string }) {
       </Notice>
       <ErrorNotice error={failed.error} />
       {d.failed > 0 && failed.data && <ProblemTable rows={failed.data.rows} caption="Rows not imported, and why" />}
+      <ErrorNotice error={noted.error} />
+      {noted.data && noted.data.rows.length > 0 && (
+        <ProblemTable
+          rows={noted.data.rows}
+          notes
+          caption={`Rows imported with notes${noted.data.next !== null ? " (the first 200; the report has all)" : ""}`}
+        />
+      )}
       <div class="actions">
         <a class="button" href={reportHref(props.imp)} download>
           Download the report (CSV)
