@@ -300,6 +300,12 @@ export class Site extends DurableObject<Env> {
     return this.#site !== null;
   }
 
+  /** Whether a share link's token is live and asks for a password (asked before a password attempt is counted). */
+  async previewLinkLocked(token: string): Promise<boolean> {
+    if (!this.#site) return false;
+    return (await import("./site/preview/open")).linkLocked(this.#context, token);
+  }
+
   /** What the front Worker needs before it may answer from the edge cache. Null for a wrong token. */
   meta(token: string): SiteMeta | null {
     this.#metaReads++;

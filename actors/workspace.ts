@@ -75,6 +75,8 @@ const refusal = (e: unknown): Refusal => {
 };
 
 const DAY_MS = 86_400_000;
+/** What SQLSchemaMigrations keeps once it has run (durable-utils): present wherever a schema was built. */
+const MIGRATION_MARKER = "__sql_migrations_lastID";
 const CSV_MAX_ROWS = 10_000;
 const CSV_MAX_RANGE_MS = 92 * DAY_MS;
 
@@ -86,6 +88,12 @@ const CSV_MAX_RANGE_MS = 92 * DAY_MS;
  */
 export class Workspace extends DurableObject<Env> {
   #ready: Promise<void> | null = null;
+  /**
+   * No workspace was ever created here (or a deleted one's storage is gone): nothing is built and
+   * nothing written. A stranger's made-up API key or invitation token names a random workspace
+   * id, and the object it reaches must not grow storage to say "no" (issue 24 point 2).
+   */
+  #empty = true;
   #router = this.#routes();
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -94,15 +102,27 @@ export class Workspace extends DurableObject<Env> {
   }
 
   /**
-   * The schema, built before any call sees the database; again after a deleted workspace erased
-   * its storage (a later stray call finds an empty workspace, "no such workspace"). A workspace
-   * from before the prune alarm was armed at creation gets it here.
+   * The schema, brought up to date before any call sees the database, where one exists; `create`
+   * builds it (#build). A workspace from before the prune alarm was armed at creation gets it here.
    */
   #open(): Promise<void> {
     return (this.#ready ??= this.ctx.blockConcurrencyWhile(async () => {
-      await new SQLSchemaMigrations({ doStorage: this.ctx.storage, migrations: WORKSPACE_MIGRATIONS }).runAll();
+      this.#empty = this.ctx.storage.kv.get(MIGRATION_MARKER) === undefined;
+      if (this.#empty) return;
+      await this.#migrate();
       if (this.#read() && (await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + DAY_MS);
     }));
+  }
+
+  async #migrate(): Promise<void> {
+    await new SQLSchemaMigrations({ doStorage: this.ctx.storage, migrations: WORKSPACE_MIGRATIONS }).runAll();
+    this.#empty = false;
+  }
+
+  /** The schema of a workspace being created (the first write this object makes). */
+  async #build(): Promise<void> {
+    await this.#open();
+    if (this.#empty) await this.ctx.blockConcurrencyWhile(() => this.#migrate());
   }
 
   get #sql(): SqlStorage {
@@ -118,7 +138,7 @@ export class Workspace extends DurableObject<Env> {
     /** Who is creating it, for the audit log. */
     by?: PrincipalHeader;
   }): Promise<WorkspaceRecord> {
-    await this.#open();
+    await this.#build();
     if (this.#read()) throw new Error("workspace already exists");
     const now = new Date().toISOString();
     let seq: number | null = null;
@@ -177,6 +197,7 @@ export class Workspace extends DurableObject<Env> {
 
   async settleMedia(r: { siteId: string; released: string[]; stored: StorageReport }): Promise<void> {
     await this.#open();
+    if (this.#empty) return;
     this.ctx.storage.transactionSync(() => settle(this.#sql, r));
   }
 
@@ -304,6 +325,7 @@ export class Workspace extends DurableObject<Env> {
   /** The one alarm: membership pushes still owed, and the daily audit prune. */
   override async alarm(): Promise<void> {
     await this.#open();
+    if (this.#empty) return;
     const nextPush = await drain(this.#sql, this.#accounts);
     const last = Number(this.ctx.storage.kv.get("audit_pruned_at") ?? 0);
     if (Date.now() - last >= DAY_MS) {
@@ -326,6 +348,7 @@ export class Workspace extends DurableObject<Env> {
       await this.ctx.storage.deleteAlarm();
       await this.ctx.storage.deleteAll();
       this.#ready = null;
+      this.#empty = true;
       return;
     }
     const expiry = oldest === null ? Infinity : Math.max(oldest + AUDIT_RETENTION_MS + 1, nextPrune);
@@ -639,6 +662,7 @@ export class Workspace extends DurableObject<Env> {
   }
 
   #read(): WorkspaceRecord | null {
+    if (this.#empty) return null;
     const sql = this.#sql;
     const row = sql
       .exec<{ id: string; name: string; plan: string; created_at: string; updated_at: string }>("SELECT * FROM workspace")

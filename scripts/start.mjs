@@ -19,6 +19,7 @@ const dnsPort = Number(process.env.DNS_PORT ?? port + 3);
 const mailSmtpPort = Number(process.env.MAIL_SMTP_PORT ?? port + 4);
 const mailInboxPort = Number(process.env.MAIL_INBOX_PORT ?? port + 5);
 const persistDir = resolve(process.env.PERSIST_DIR ?? ".wrangler/state");
+const allowPrivateFetch = process.env.SSR_ALLOW_PRIVATE_FETCH !== "false";
 const base = `http://127.0.0.1:${port}`;
 const { token: operator, source } = adminToken();
 const idSecret = siteIdSecret();
@@ -84,8 +85,10 @@ const service = wrangler([
   "--var",
   `LEGACY_SITE_IDS:${process.env.LEGACY_SITE_IDS ?? "refuse"}`,
   // Local dev may capture pages served on 127.0.0.1 (the demo pages below); production refuses them.
+  // `SSR_ALLOW_PRIVATE_FETCH=false npm start` refuses them as production does (docs/ssrf.md), to
+  // try those refusals by hand; the demo page is then not captured.
   "--var",
-  "SSR_ALLOW_PRIVATE_FETCH:true",
+  `SSR_ALLOW_PRIVATE_FETCH:${allowPrivateFetch}`,
   // Custom hostnames the laptop way: *.localhost resolves to this machine.
   "--var",
   "CUSTOM_HOSTNAMES:local",
@@ -103,10 +106,15 @@ const demo = await ensureDemoSite();
 const demoPages = `http://127.0.0.1:${demoPort}`;
 await startDemoPages(demoPort, base, demo.token);
 // Capture the demo page so server-side rendering works out of the box (again on every start: the page server is new).
-await must(
-  api(base, "PUT", `/sites/${demo.id}/ssr/capture`, demo.adminKey, { pageUrl: `${demoPages}/blog/`, collection: "posts" }),
-  "capture demo page",
-);
+if (allowPrivateFetch)
+  await must(
+    api(base, "PUT", `/sites/${demo.id}/ssr/capture`, demo.adminKey, { pageUrl: `${demoPages}/blog/`, collection: "posts" }),
+    "capture demo page",
+  );
+else
+  console.log(
+    `SSR_ALLOW_PRIVATE_FETCH=false: private addresses are refused as in production; the demo page (${demoPages}) is not captured.`,
+  );
 printWelcome(demo);
 
 async function ensureDemoSite() {

@@ -273,6 +273,21 @@ export function workerdCpuMs(pids = workerdPids()) {
   }, 0);
 }
 
+/** User and system CPU time (ms) apart, as `workerdCpuMs` sums them. */
+export function workerdCpuSplitMs(pids = workerdPids()) {
+  return pids.reduce(
+    (sum, pid) => {
+      try {
+        const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+        return { user: sum.user + Number(f[11]) * 10, sys: sum.sys + Number(f[12]) * 10 };
+      } catch {
+        return sum;
+      }
+    },
+    { user: 0, sys: 0 },
+  );
+}
+
 /** The customer's reverse-proxy Worker (proxy/) in its own workerd process, in front of `ssrUrl`. */
 export async function startProxy({ scriptPath, ssrUrl, serviceToken }) {
   const mf = new Miniflare(

@@ -17,7 +17,7 @@ import { SERVICE_TOKEN_HEADER } from "./contract/headers";
 import { dashboardAsset } from "./routes/dashboard-assets";
 import { requestTarget, withFrontHeaders } from "./http/response-headers";
 import { contentRefusal, dashboardRefusal } from "./routes/refusals";
-import { rawTarget } from "./http/raw-target";
+import { type RawTarget, rawTarget } from "./http/raw-target";
 import { MEDIA_LIMITS } from "./contract/limits";
 import { IMPORT_LIMITS } from "./contract/imports";
 import { parseMediaPath } from "./media/urls";
@@ -121,17 +121,23 @@ function bodyLimits(env: Env): BodyLimits {
 
 export default {
   fetch(request, env, ctx): Response | Promise<Response> {
+    const href = request.url;
+    const early = request.body === null && !request.headers.has(SERVICE_TOKEN_HEADER);
+    // The request target read off the string, worked out at most once (null: not a plain URL).
+    let target: RawTarget | null | undefined;
     // A public read this isolate already holds (most requests, and the ones every visitor pays
     // for) is answered here, synchronously, with the front headers baked into the held answer;
     // anything it cannot answer outright goes the full way.
-    if ((request.method === "GET" || request.method === "HEAD") && request.body === null && !request.headers.has(SERVICE_TOKEN_HEADER)) {
-      const read = contentUrl(request.url, false);
+    const method = request.method;
+    if (early && (method === "GET" || method === "HEAD")) {
+      // A plain path outside /v1/ (the dashboard API) is no content read: not looked up or parsed as one.
+      const read = onContentPath(href) || (target = rawTarget(href)) === null ? contentUrl(href, false) : null;
       if (read && isServiceHost(env, read.host)) {
         const hit = contentHit(request, read);
         if (hit) {
-          keepContentUrl(request.url, read);
+          keepContentUrl(href, read);
           renewAhead(env, ctx, read.siteId);
-          return request.method === "HEAD" ? new Response(null, hit) : hit;
+          return method === "HEAD" ? new Response(null, hit) : hit;
         }
         // A made-up token, a wrong one, a client already refused: answered before the full path,
         // and the URL is not remembered (see contentUrl).
@@ -139,22 +145,32 @@ export default {
         if (refused) return refused;
         // A GET of a site this isolate knows, that its memory does not hold: the edge cache and the
         // site object, without the router and the full path's wrapping (the same answer).
-        const meta = request.method === "GET" ? knownSiteMeta(read.token, read.siteId) : null;
+        const meta = method === "GET" ? knownSiteMeta(read.token, read.siteId) : null;
         if (meta && !planRefusal(meta.plan, read)) {
-          keepContentUrl(request.url, read);
+          keepContentUrl(href, read);
           return contentMiss(request, env, ctx, read, meta);
         }
       }
     }
     // A dashboard call with an admin key of a site id nobody was issued: refused before the router.
-    if (request.body === null && request.headers.has("authorization") && !request.headers.has(SERVICE_TOKEN_HEADER)) {
-      const target = rawTarget(request.url);
+    if (early && request.headers.has("authorization")) {
+      if (target === undefined) target = rawTarget(href);
       const refused = target && isServiceHost(env, target.host) ? dashboardRefusal(request, env, target) : null;
       if (refused) return refused;
     }
     return full(request, env, ctx);
   },
 } satisfies ExportedHandler<Env>;
+
+/**
+ * Whether the URL's path starts with `/v1/`, from the string alone (`http://host/v1/...`). False
+ * says only that the written path does not: the caller then reads the target (rawTarget), and a
+ * path that is not plain (dot segments, escapes) still goes to contentUrl's parser.
+ */
+function onContentPath(href: string): boolean {
+  const slash = href.indexOf("/", href.indexOf("//") + 2);
+  return slash >= 0 && href.startsWith("/v1/", slash);
+}
 
 async function full(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
   const url = requestTarget(request.url);

@@ -12,7 +12,7 @@ import { loadavg } from "node:os";
 import autocannon from "autocannon";
 import { BENCH_POST_FIELDS, CATEGORIES, api, missPaths, must, percentile, seedItems } from "../lib.mjs";
 import { benchSearch, waitForIndex } from "./search.mjs";
-import { buildWorker, startCacheFloor, startWorkerd, workerdCpuMs } from "../workerd-host.mjs";
+import { buildWorker, servicePid, startCacheFloor, startWorkerd, workerdCpuMs, workerdCpuSplitMs } from "../workerd-host.mjs";
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -195,8 +195,20 @@ async function benchRefused() {
 
     const query = "?page=3&limit=24&sort=-date";
     const listPath = `/v1/${site.token}/collections/posts/items${query}`;
-    const fresh = (make) => [{ setupRequest: (req) => ({ ...req, ...make() }) }];
     await fetch(`${origin}${listPath}`); // warm the cache entry
+
+    // Every row sends requests made before the run, one after another from a list (the cached row
+    // too, a list of its one URL), so autocannon does the same work per request in every row. Made
+    // per request (random ids drawn inside setupRequest), the client's own cost differed by row; on
+    // this 2-core machine a slower client means fewer requests per wake-up of workerd, and so more
+    // of workerd's CPU per request: the rows measured the client as much as the refusal.
+    // A row's `before` makes its list anew each round: an id or token is never sent twice.
+    const perRound = Math.ceil(seconds * 15_000);
+    const lists = {};
+    const fromList = (name) => {
+      let n = 0;
+      return [{ setupRequest: (req) => ({ ...req, ...lists[name][n++ % lists[name].length] }) }];
+    };
 
     // Rate limited: one client (its address in CF-Connecting-IP, as Cloudflare sets it) spends
     // the `reads` quota on uncached single items right before its row (the local limiter counts
@@ -215,49 +227,65 @@ async function benchRefused() {
         refused = res.status === 429;
       }
     };
-    const misses = missPaths(site.token, "list", items);
-    let next = 0;
+    lists.cached = [{ path: listPath }];
+    lists.limited = missPaths(site.token, "list", items).map((path) => ({ path, headers: client }));
+    const make = (name, one) => () => {
+      lists[name] = Array.from({ length: perRound }, one);
+    };
 
     const cases = [
-      ["cached read: list p3, limit 24 (as (a))", 200, { path: listPath }],
+      ["cached read: list p3, limit 24 (as (a))", 200, { requests: fromList("cached") }],
       [
         "random site id in a public token (fresh per request)",
         404,
-        { requests: fresh(() => ({ path: `/v1/pk_${random(16)}_${random(24)}/collections/posts/items${query}` })) },
+        {
+          before: make("random", () => ({ path: `/v1/pk_${random(16)}_${random(24)}/collections/posts/items${query}` })),
+          requests: fromList("random"),
+        },
       ],
       [
         "wrong token of the real site (fresh per request)",
         404,
-        { requests: fresh(() => ({ path: `/v1/pk_${site.id}_${random(24)}/collections/posts/items${query}` })) },
+        {
+          before: make("wrong", () => ({ path: `/v1/pk_${site.id}_${random(24)}/collections/posts/items${query}` })),
+          requests: fromList("wrong"),
+        },
       ],
       [
         "dashboard: random site id + random admin key",
         401,
         {
-          requests: fresh(() => {
+          before: make("dashboard", () => {
             const id = random(16);
             return {
               path: `/sites/${id}/collections/posts/items?page=3&limit=24`,
               headers: { authorization: `Bearer sk_${id}_${random(40)}` },
             };
           }),
+          requests: fromList("dashboard"),
         },
       ],
-      [
-        "rate limited: reads quota spent, uncached list",
-        429,
-        { before: spendQuota, headers: client, requests: fresh(() => ({ path: misses[next++ % misses.length], headers: client })) },
-      ],
+      ["rate limited: reads quota spent, uncached list", 429, { before: spendQuota, requests: fromList("limited") }],
     ];
     // BENCH_REFUSED_ROUNDS rounds (3) of every row in turn, each row's figure the median of its
     // rounds: on a shared machine one 4 s run of a row varies by ±30 %, and a machine getting busier
     // or quieter during the rows otherwise shows up as a difference between them.
     const rounds = Math.max(1, Number(process.env.BENCH_REFUSED_ROUNDS ?? 3));
+    // The service's workerd alone: the embedder's process (idle here, the site indexed) adds only noise.
+    const service = [servicePid()];
+    const loadBefore = loadavg();
+    // BENCH_REFUSED_RATE: every row at that offered rate (requests/s over the 32 connections)
+    // instead of as fast as the client can (the default). workerd's CPU per request falls as its
+    // throughput rises (more requests per wake-up of its event loop), so on a busy machine, where
+    // throughput moves from row to row with the other load, rows run flat out compare their
+    // throughputs as much as their work. At one rate below every row's capacity they carry the
+    // same traffic.
+    const rate = Number(process.env.BENCH_REFUSED_RATE ?? 0);
     const runs = cases.map(() => []);
     for (let round = 0; round < rounds; round++)
       for (const [i, [, expected, how]] of cases.entries()) {
         await how.before?.();
-        const row = await drive(origin, how.path ?? listPath, { ...how, duration: seconds, statuses: true });
+        const row = await drive(origin, listPath, { ...how, duration: seconds, statuses: true, pids: service, overallRate: rate });
         if (row.status.split(", ").some((seen) => !seen.startsWith(`${expected}:`))) row.status += ` (expected ${expected})`;
         runs[i].push(row);
       }
@@ -269,19 +297,25 @@ async function benchRefused() {
       "p99 ms": median(runs[i].map((r) => r["p99 ms"])),
       "CPU ms/req": median(runs[i].map((r) => Number(r["CPU ms/req"]))).toFixed(3),
       "CPU ms/req of each round": runs[i].map((r) => r["CPU ms/req"]).join(" / "),
+      // User and system time apart (medians): the system part is the sockets' and the memory's.
+      "user / sys ms/req": `${median(runs[i].map((r) => r.userMs)).toFixed(3)} / ${median(runs[i].map((r) => r.sysMs)).toFixed(3)}`,
       status: runs[i].map((r) => r.status).join("; "),
       errors: runs[i].reduce((n, r) => n + r.errors, 0),
     }));
     const [cached] = rows;
-    for (const row of rows) {
+    for (const [i, row] of rows.entries()) {
       row["CPU vs cached"] = `${(Number(row["CPU ms/req"]) / Number(cached["CPU ms/req"])).toFixed(2)}x`;
+      // Against the cached row of the same round (the machine's load drifts between rounds).
+      row["vs cached, each round"] = runs[i]
+        .map((r, n) => (Number(r["CPU ms/req"]) / Number(runs[0][n]["CPU ms/req"])).toFixed(2))
+        .join(" / ");
       row["req/s vs cached"] = `${(row["req/s"] / cached["req/s"]).toFixed(2)}x`;
     }
     console.log(`\nRefused requests beside a cached read (workerd, Rate Limiting bindings of wrangler.toml, ${items} items)`);
     console.log(
-      `autocannon: ${CONNECTIONS} connections, ${seconds} s per row, ${rounds} rounds of every row in turn (figures: medians); status: answers seen (code: count), per round; load ${loadavg()
+      `autocannon: ${CONNECTIONS} connections, ${rate ? `${rate} requests/s offered, ` : ""}${seconds} s per row, ${rounds} rounds of every row in turn (figures: medians); CPU: the service's workerd process; status: answers seen (code: count), per round; load (1, 5, 15 min) ${loadBefore.map((l) => l.toFixed(1)).join(" ")} before the rows, ${loadavg()
         .map((l) => l.toFixed(1))
-        .join(" ")}\n`,
+        .join(" ")} after\n`,
     );
     console.table(rows);
   } finally {
@@ -298,10 +332,10 @@ function random(length) {
 /**
  * One autocannon run against `path`. With `unique`, each request gets a never-seen query
  * parameter of that name (for what is never cached: the dashboard, the floor Worker); with
- * `misses`, each request takes the next of those URLs. CPU is all workerd processes' time.
+ * `misses`, each request takes the next of those URLs. CPU is all workerd processes' time, or `pids`'.
  */
 async function drive(origin, path, opts = {}) {
-  const { unique, misses, headers, connections = CONNECTIONS, duration = DURATION, statuses } = opts;
+  const { unique, misses, headers, connections = CONNECTIONS, duration = DURATION, statuses, pids, overallRate } = opts;
   const sep = path.includes("?") ? "&" : "?";
   const requests = opts.requests
     ? opts.requests
@@ -310,9 +344,18 @@ async function drive(origin, path, opts = {}) {
       : unique
         ? [{ setupRequest: (req) => ({ ...req, path: `${path}${sep}${unique}=${requestNumber++}` }) }]
         : undefined;
-  const cpuBefore = cpuMs();
-  const r = await autocannon({ url: `${origin}${path}`, connections, duration, headers, requests });
-  const cpu = cpuMs() - cpuBefore;
+  const splitBefore = workerdCpuSplitMs(pids);
+  const cpuBefore = cpuMs(pids);
+  const r = await autocannon({
+    url: `${origin}${path}`,
+    connections,
+    duration,
+    headers,
+    requests,
+    ...(overallRate ? { overallRate } : {}),
+  });
+  const cpu = cpuMs(pids) - cpuBefore;
+  const split = workerdCpuSplitMs(pids);
   return {
     "req/s": Math.round(r.requests.average),
     "p50 ms": r.latency.p50,
@@ -324,6 +367,8 @@ async function drive(origin, path, opts = {}) {
             .map(([code, { count }]) => `${code}: ${count}`)
             .join(", "),
           errors: r.errors,
+          userMs: r.requests.total ? (split.user - splitBefore.user) / r.requests.total : 0,
+          sysMs: r.requests.total ? (split.sys - splitBefore.sys) / r.requests.total : 0,
         }
       : { errors: r.errors + r.non2xx }),
   };

@@ -64,6 +64,15 @@ async function readText(request: Request, maxBytes: number): Promise<string> {
   }
 }
 
+/**
+ * 413 for a whole request body over its cap. `details.limit` names the limit as every other 413
+ * does ("request"; media's per-file, pixel, files and storage limits name theirs), `max` is the
+ * cap; `maxBytes` (the same number) stays for clients written before `limit` and `max`.
+ */
 export function tooLarge(maxBytes: number): ApiError {
-  return new ApiError("payload_too_large", `The request body is larger than ${maxBytes} bytes.`, { maxBytes });
+  return new ApiError("payload_too_large", `The request body is larger than ${maxBytes} bytes.`, {
+    limit: "request",
+    max: maxBytes,
+    maxBytes,
+  });
 }

@@ -111,7 +111,7 @@ const DESCRIPTION = `Content delivery and edge server rendering: the public cont
   .map(([code, status]) => `\`${code}\` ${status}`)
   .join(
     ", ",
-  )}. Each operation lists the codes it answers. Unexpected failures are logged and answered with 500 \`internal_error\` by any operation. Validation errors list every problem in \`details.issues[{path, message}]\`.`;
+  )}. Each operation lists the codes it answers. Unexpected failures are logged and answered with 500 \`internal_error\` by any operation. Validation errors list every problem in \`details.issues[{path, message}]\`. A 413 names the limit it crossed in \`details.limit\` (a whole request body over its cap: \`{limit: "request", max, maxBytes}\`).`;
 
 /** The document; built once per isolate (the Worker) or per run (scripts/openapi.mjs). */
 export function buildDocument(version: string): Json {

@@ -45,6 +45,10 @@ export async function previewLink(request: Request, env: Env, token: string): Pr
   const siteId = siteIdOfPreviewToken(token);
   if (!siteId || !(await mayBeIssued(env, siteId))) return previewNotFound();
   if (request.method !== "POST") return fromSite(siteId, await siteStub(env, siteId).fetch(await forSite(request)));
+  // Only a live link with a password has a password to guess: anything else is answered as the
+  // site answers it (the same 404, or back to the page) without a throttle object for a made-up token.
+  if (!(await siteStub(env, siteId).previewLinkLocked(token)))
+    return fromSite(siteId, await siteStub(env, siteId).fetch(await forSite(request)));
   // A password: each wrong one counts for this client on this link (3 free, then a doubling wait).
   const throttle = signInThrottleStub(env, `${clientKey(request, env)}|pv:${(await sha256Hex(token)).slice(0, 32)}`);
   const r = await throttle.attempt(Date.now(), PREVIEW_LINK_LIMITS.freePasswordAttempts);

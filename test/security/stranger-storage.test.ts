@@ -1,13 +1,13 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { randomId } from "../../src/ids";
+import { randomId, sha256Hex } from "../../src/ids";
 import { SIGN_IN_POLICY } from "../../src/contract/limits";
 import { OPERATOR, ORIGIN, call, newBlog } from "../helpers";
 
 /** What an object has stored: its tables and KV keys (a Site object with a site has both). */
-async function stored(ns: "SITE" | "SIGN_IN_THROTTLE", name: string): Promise<{ tables: number; keys: number }> {
-  const stub = ns === "SITE" ? env.SITE.get(env.SITE.idFromName(name)) : env.SIGN_IN_THROTTLE.get(env.SIGN_IN_THROTTLE.idFromName(name));
+async function stored(ns: "SITE" | "SIGN_IN_THROTTLE" | "WORKSPACE", name: string): Promise<{ tables: number; keys: number }> {
+  const stub = env[ns].get(env[ns].idFromName(name));
   return runInDurableObject(stub, async (_i: unknown, state: DurableObjectState) => ({
     tables: state.storage.sql
       .exec<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '_cf_%'")
@@ -51,6 +51,40 @@ describe("strangers cannot create storage", () => {
     await Promise.all(answers.map((r) => r.body?.cancel()));
     expect(await stored("SITE", siteId)).toEqual({ tables: 0, keys: 0 });
     expect(await stored("SIGN_IN_THROTTLE", `198.51.100.99|${siteId}`)).toEqual({ tables: 0, keys: 0 });
+  });
+
+  it("a made-up workspace API key or invitation, and a made-up share link's password, store nothing", async () => {
+    // Workspace ids carry no MAC: what the request reaches is the Workspace object, which must not
+    // build its schema to say no. A share link names a real site (its id is public) with a random token.
+    const site = await newBlog("pro");
+    const ws = randomId(16);
+    const apiKey = `ak_${ws}_${randomId(40)}`;
+    const token = `pv_${site.id}_${randomId(32)}`;
+    const client = { "cf-connecting-ip": "198.51.100.77", origin: ORIGIN };
+    const answers = await Promise.all([
+      call("GET", `/workspaces/ws_${ws}`, { auth: apiKey }),
+      call("GET", `/workspaces/ws_${ws}/members`, { auth: apiKey }),
+      call("GET", `/sites/${site.id}/collections`, { auth: apiKey }),
+      call("GET", `/workspaces/ws_${ws}`, { auth: OPERATOR }),
+      call("POST", "/invitations/lookup", { body: { token: `iv_${ws}_${randomId(40)}` }, headers: client }),
+      exports.default.fetch(
+        new Request(`${ORIGIN}/p/${token}`, {
+          method: "POST",
+          body: new URLSearchParams({ password: "guess" }).toString(),
+          headers: {
+            ...client,
+            "content-type": "application/x-www-form-urlencoded",
+            "sec-fetch-dest": "document",
+            "sec-fetch-mode": "navigate",
+          },
+          redirect: "manual",
+        }),
+      ),
+    ]);
+    expect(answers.map((r) => r.status)).toEqual([401, 401, 401, 404, 404, 404]);
+    await Promise.all(answers.map((r) => r.body?.cancel()));
+    expect(await stored("WORKSPACE", `ws_${ws}`)).toEqual({ tables: 0, keys: 0 });
+    expect(await stored("SIGN_IN_THROTTLE", `198.51.100.77|pv:${(await sha256Hex(token)).slice(0, 32)}`)).toEqual({ tables: 0, keys: 0 });
   });
 
   it("wrong operator-looking keys from many addresses leave throttle state only until it is forgotten", async () => {

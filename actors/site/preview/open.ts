@@ -61,6 +61,17 @@ export async function openPreview(s: SiteContext, request: Request): Promise<Res
   return new Response(plainItemPage(c, shown, url, counted.max_opens !== null), { headers: previewHeaders() });
 }
 
+/**
+ * Whether `token` is a live link of this site with a password: only then does the front Worker
+ * count a password attempt (src/routes/preview.ts). A made-up token costs no throttle object,
+ * whose storage would otherwise outlive the request by a day (issue 24 point 2).
+ */
+export async function linkLocked(s: SiteContext, token: string): Promise<boolean> {
+  if (siteIdOfPreviewToken(token) !== s.site()!.id) return false;
+  const link = linkByTokenHash(s.sql, await sha256Hex(token));
+  return link !== undefined && stateOf(link, Date.now()) === "live" && link.password_hash !== null;
+}
+
 const cookieName = (link: PreviewLinkRow) => `oc_pv_${link.id}`;
 
 /**
