@@ -76,6 +76,7 @@ import type { importJob } from "./site/imports/job";
 import { IMPORT_JOB, importFailed, IMPORTS_PRUNE_JOB, pruneImports } from "./site/imports/store";
 import type { ImportCall } from "../src/contract/imports";
 import type { previewLinkRoutes } from "./site/preview/routes";
+import { PREVIEW_LINKS_PRUNE_JOB, previewLinksPruneJob } from "./site/preview/prune";
 
 export interface SiteMeta {
   siteId: string;
@@ -216,6 +217,8 @@ export class Site extends DurableObject<Env> {
           return { next: Date.now() + 86_400_000 };
         },
       },
+      // Daily: share links that ended more than 30 days ago, of every item (site/preview/prune.ts).
+      [PREVIEW_LINKS_PRUNE_JOB]: previewLinksPruneJob(this.#sql),
       [PUBLIC_REBUILD_JOB]: this.#publicRebuild.job(context.collections),
       [SEO_DOCUMENTS_JOB]: {
         // No cache version bump: while this job was queued the documents were served with
@@ -246,11 +249,17 @@ export class Site extends DurableObject<Env> {
       for (const c of readCollections(this.#sql)) refreshPublicData(this.#sql, c, cleaned === 0);
       // Published items from before search existed, work left by a restart, or a new model.
       this.#search.wake();
-      if (!pendingJob(this.#sql, AUDIT_PRUNE_JOB, "all")) scheduleJob(ctx.storage, AUDIT_PRUNE_JOB, "all", Date.now() + 86_400_000);
-      if (!pendingJob(this.#sql, MEDIA_SWEEP_JOB, "all")) scheduleJob(ctx.storage, MEDIA_SWEEP_JOB, "all", Date.now() + SWEEP_EVERY_MS);
-      if (!pendingJob(this.#sql, REVISIONS_PRUNE_JOB, "all")) scheduleJob(ctx.storage, REVISIONS_PRUNE_JOB, "all", Date.now() + 86_400_000);
-      if (!pendingJob(this.#sql, WEBHOOKS_PRUNE_JOB, "all")) scheduleJob(ctx.storage, WEBHOOKS_PRUNE_JOB, "all", Date.now() + 86_400_000);
-      if (!pendingJob(this.#sql, IMPORTS_PRUNE_JOB, "all")) scheduleJob(ctx.storage, IMPORTS_PRUNE_JOB, "all", Date.now() + 86_400_000);
+      // The recurring clean-ups, each armed once (a restart keeps the time a job already has).
+      const recurring: [kind: string, everyMs: number][] = [
+        [AUDIT_PRUNE_JOB, 86_400_000],
+        [MEDIA_SWEEP_JOB, SWEEP_EVERY_MS],
+        [REVISIONS_PRUNE_JOB, 86_400_000],
+        [WEBHOOKS_PRUNE_JOB, 86_400_000],
+        [IMPORTS_PRUNE_JOB, 86_400_000],
+        [PREVIEW_LINKS_PRUNE_JOB, 86_400_000],
+      ];
+      for (const [kind, everyMs] of recurring)
+        if (!pendingJob(this.#sql, kind, "all")) scheduleJob(ctx.storage, kind, "all", Date.now() + everyMs);
       // The schedule's job follows the items table (the truth), whatever a restart left.
       armSchedule(ctx.storage);
     });
@@ -454,10 +463,14 @@ export class Site extends DurableObject<Env> {
     this.#transfer ??= (await import("./site/transfer/routes")).transferRoutes(this.#context);
     this.#imports ??= (await import("./site/imports/routes")).importRoutes(this.#context);
     this.#previewLinks ??= (await import("./site/preview/routes")).previewLinkRoutes(this.#context);
-    const response = ((await this.#ssr.fetch(request, access)) ??
-      (await this.#webhooks.fetch(request, access)) ??
-      (await this.#transfer.fetch(request, access)) ??
-      (await this.#imports.fetch(request, access)) ??
+    // Routers whose base (/sites/:siteId/ssr, /webhooks, /imports) or paths (the exports) cannot
+    // match are not asked: each router parses the URL and tries its routes in turn.
+    const section = path.split("/", 4)[3];
+    const exporting = path.endsWith("/export.csv") || path.endsWith("/export.json");
+    const response = ((section === "ssr" ? await this.#ssr.fetch(request, access) : undefined) ??
+      (section === "webhooks" ? await this.#webhooks.fetch(request, access) : undefined) ??
+      (exporting ? await this.#transfer.fetch(request, access) : undefined) ??
+      (section === "imports" ? await this.#imports.fetch(request, access) : undefined) ??
       (await this.#dashboard.fetch(request, access)) ??
       (await this.#history.fetch(request, access)) ??
       (await this.#previewLinks.fetch(request, access))) as Response | undefined;
@@ -612,7 +625,8 @@ export class Site extends DurableObject<Env> {
       cacheChanged: (items) => {
         const v = bumpCacheVersion(this.#sql);
         this.#noteChange(v, items ?? null);
-        this.#site = readSite(this.#sql);
+        // Only the version changed: the row in memory follows without reading it again.
+        if (this.#site) this.#site = { ...this.#site, cacheVersion: v };
         if (this.#searchGeneration !== 0) this.#setSearchGeneration(0);
         return v;
       },

@@ -81,13 +81,13 @@ export function toHex(bytes: ArrayBuffer | Uint8Array): string {
 export const randomHex = (bytes: number): string => toHex(crypto.getRandomValues(new Uint8Array(bytes)));
 
 export async function sha256Hex(text: string): Promise<string> {
-  return toHex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  return toHex(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
 }
 
 /** Equality that takes the same time wherever the strings differ. */
 export function safeEqual(a: string, b: string): boolean {
-  const ea = new TextEncoder().encode(a);
-  const eb = new TextEncoder().encode(b);
+  const ea = encoder.encode(a);
+  const eb = encoder.encode(b);
   if (ea.byteLength !== eb.byteLength) return false;
   return crypto.subtle.timingSafeEqual(ea, eb);
 }

@@ -3,7 +3,7 @@
 // 100 sequential saves, workerd process CPU per save, p50 of the batch means (goal < 2 ms); and
 // (2) how long after a schedule's due time the item shows on a cached public list: N items
 // scheduled a second apart, a client polling the cached list every 50 ms, first sighting minus
-// the due time. Run: `node scripts/bench/history.mjs`.
+// the due time. Run: `node scripts/bench/history.mjs` (BENCH_SCRIPT=<built index.js> to measure another build).
 import { loadavg } from "node:os";
 import { api, must, percentile } from "../lib.mjs";
 import { buildWorker, startWorkerd, workerdCpuMs } from "../workerd-host.mjs";
@@ -18,7 +18,8 @@ const operator = "bench-operator";
 const asc = (a) => [...a].sort((x, y) => x - y);
 
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
-const script = buildWorker(".bench/build");
+// BENCH_SCRIPT: a Worker already built (e.g. of an earlier commit, to compare); default: build this tree.
+const script = process.env.BENCH_SCRIPT ?? buildWorker(".bench/build");
 
 /** A site with a published 5 KB item (a title and six paragraphs of prose). */
 async function fiveKbItem(base) {

@@ -1,5 +1,5 @@
 import { ApiError } from "../contract/errors";
-import { readCapped } from "./read-capped";
+import { readBodyBytes } from "./read-capped";
 import { MAX_BODY_BYTES } from "../contract/limits";
 import { NO_STORE } from "../contract/cache-control";
 
@@ -56,7 +56,7 @@ export function wellFormed(value: unknown, depth = 0): unknown {
 
 async function readText(request: Request, maxBytes: number): Promise<string> {
   if (!request.body) return "";
-  const bytes = await readCapped(request.body, maxBytes, () => tooLarge(maxBytes));
+  const bytes = await readBodyBytes(request, maxBytes, () => tooLarge(maxBytes));
   try {
     return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {

@@ -11,7 +11,7 @@ import { clientKey } from "../limits/client";
 import { enforce } from "../limits/rate-limit";
 import { siteStub, workspaceStub } from "../stubs";
 import { OPERATOR_HEADER } from "../contract/headers";
-import { fromSite, internalRequest, withBufferedBody } from "./forward";
+import { bufferedInternalRequest, fromSite, internalRequest } from "./forward";
 import { siteCallerHeaders } from "./site-caller";
 import { workspaceCreate, siteCreate } from "../contract/sites";
 import { type Site } from "../contract/responses";
@@ -68,9 +68,7 @@ export async function workspaceDashboard(request: Request, env: Env, ctx: Execut
   const principal = await workspacePrincipal(request, env);
   const wsId = workspaceId(id);
   if (request.method !== "GET" && request.method !== "HEAD") await enforce(env, "writes", `${clientKey(request, env)}|${wsId}`);
-  const response = await workspaceStub(env, wsId).fetch(
-    internalRequest(await withBufferedBody(request), principalHeader(principal, request)),
-  );
+  const response = await workspaceStub(env, wsId).fetch(await bufferedInternalRequest(request, principalHeader(principal, request)));
   // An invitation to an address is mailed from here (after the answer, through the one mail interface).
   if (request.method === "POST" && response.status === 201 && new URL(request.url).pathname.endsWith("/invitations")) {
     const body = (await response.clone().json()) as {
@@ -155,5 +153,5 @@ async function siteRequest(request: Request, env: Env, siteId: string, extra: Re
   }
   // The operator may name any id; one nobody was issued is answered here, costing no object.
   if (!(await mayBeIssued(env, siteId))) throw new ApiError("not_found", "No such site.");
-  return fromSite(siteId, await siteStub(env, siteId).fetch(internalRequest(await withBufferedBody(request), extra)));
+  return fromSite(siteId, await siteStub(env, siteId).fetch(await bufferedInternalRequest(request, extra)));
 }

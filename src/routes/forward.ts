@@ -3,20 +3,25 @@ import { decodeChanges } from "../contract/cache-version";
 import { noteVersion } from "../edge/site-meta";
 import { MAX_BODY_BYTES } from "../contract/limits";
 import { tooLarge } from "../http/json";
-import { readCapped } from "../http/read-capped";
+import { readBodyBytes } from "../http/read-capped";
 
 /**
  * A copy of the client's request for a site object. Headers under `x-oc-`
  * are ours alone: whatever a client sent under that prefix is dropped here,
  * and only the front Worker sets them.
  */
-export function internalRequest(request: Request, extra: Record<string, string> = {}): Request {
+export function internalRequest(request: Request, extra: Record<string, string> = {}, body?: Uint8Array | null): Request {
   const headers = new Headers();
   for (const [k, v] of request.headers) if (!k.startsWith(INTERNAL_HEADER_PREFIX)) headers.set(k, v);
   for (const [k, v] of Object.entries(extra)) headers.set(k, v);
   const hasBody = request.method !== "GET" && request.method !== "HEAD";
   // A redirect from the site object is the client's to follow, never ours.
-  return new Request(request.url, { method: request.method, headers, body: hasBody ? request.body : null, redirect: "manual" });
+  return new Request(request.url, {
+    method: request.method,
+    headers,
+    body: hasBody ? (body !== undefined ? body : request.body) : null,
+    redirect: "manual",
+  });
 }
 
 /**
@@ -53,13 +58,12 @@ export function fromSite(siteId: string, response: Response): Response {
 }
 
 /**
- * The client's body read here, in the front Worker, before a site object sees it: the
- * body guard's size and time limits apply (their errors are this request's answer), and
- * a site object never waits on a client's upload nor leaves one half-read. Call it after
- * the caller's credentials are checked.
+ * `internalRequest` with the client's body read here, in the front Worker, before a site object
+ * sees it: the body guard's size and time limits apply (their errors are this request's answer),
+ * and a site object never waits on a client's upload nor leaves one half-read. One copy of the
+ * request is made, with the bytes as its body. Call it after the caller's credentials are checked.
  */
-export async function withBufferedBody(request: Request): Promise<Request> {
-  if (request.method === "GET" || request.method === "HEAD" || !request.body) return request;
-  const bytes = await readCapped(request.body, MAX_BODY_BYTES, () => tooLarge(MAX_BODY_BYTES));
-  return new Request(request, { body: bytes });
+export async function bufferedInternalRequest(request: Request, extra: Record<string, string> = {}): Promise<Request> {
+  if (request.method === "GET" || request.method === "HEAD" || !request.body) return internalRequest(request, extra);
+  return internalRequest(request, extra, await readBodyBytes(request, MAX_BODY_BYTES, () => tooLarge(MAX_BODY_BYTES)));
 }

@@ -11,7 +11,7 @@ import { sha256Hex } from "../ids";
 import { clientKey } from "../limits/client";
 import { mayBeIssued } from "../sites/issued";
 import { signInThrottleStub, siteStub } from "../stubs";
-import { fromSite, internalRequest, withBufferedBody } from "./forward";
+import { bufferedInternalRequest, fromSite } from "./forward";
 
 /**
  * A browser's own navigation (Fetch Metadata). Chat apps and link checkers fetch a pasted link
@@ -30,7 +30,7 @@ function openInBrowser(): Response {
 
 /** The request for the site object: its own unlock cookies only (never the dashboard's session), the body read here. */
 async function forSite(request: Request): Promise<Request> {
-  const out = internalRequest(await withBufferedBody(request));
+  const out = await bufferedInternalRequest(request);
   const kept = (request.headers.get("cookie") ?? "")
     .split(";")
     .map((c) => c.trim())

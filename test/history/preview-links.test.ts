@@ -4,7 +4,7 @@
  * of opens, can need a password; it is never cached, never on a customer hostname or through the
  * proxy, and every failure is one identical 404 page. The token never reaches a log line.
  */
-import { runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ORIGIN, addItem, call, callJson, expectStatus, newBlog, type TestSite } from "../helpers";
@@ -264,5 +264,61 @@ describe("share links", () => {
     const first = (await listed(site, a.id))[0]!;
     await expectStatus(callJson("DELETE", `${linksOf(site, a.id)}/${first.id}`, { auth: site.adminKey }), 200);
     await share(site, a.id);
+  });
+
+  it("show a link with a number of opens its JSON inline only, since following a JSON link would use an open", async () => {
+    const site = await newBlog("pro");
+    const a = await addItem(site, "posts", { slug: "once-json", data: { title: "Counted draft" } });
+    const once = await share(site, a.id, { maxOpens: 1 });
+    const html = await (await open(once.url)).text();
+    expect(html).toContain(`"title": "Counted draft"`);
+    expect(html).not.toContain("format=json");
+    expect(html).toContain("the JSON is shown here only");
+    // The one open is used by the page itself; the link is used up.
+    expect((await listed(site, a.id))[0]).toMatchObject({ opens: 1, state: "used up" });
+    // A link without a limit keeps the JSON link, which works.
+    const open2 = await share(site, a.id);
+    const page = await (await open(open2.url)).text();
+    const href = /href="([^"]*format=json)"/.exec(page)?.[1];
+    expect(href).toBeDefined();
+    expect((await open(`${ORIGIN}${href!.replaceAll("&amp;", "&")}`)).status).toBe(200);
+  });
+
+  it("are deleted site-wide by a daily job 30 days after they ended, whichever item they belong to", async () => {
+    const site = await newBlog("starter");
+    const a = await addItem(site, "posts", { slug: "a", data: { title: "A" } });
+    const b = await addItem(site, "posts", { slug: "b", data: { title: "B" } });
+    const live = await share(site, a.id);
+    const longExpired = await share(site, a.id);
+    const recentlyRevoked = await share(site, a.id);
+    const longRevoked = await share(site, b.id);
+    const longUsedUp = await share(site, b.id, { maxOpens: 1 });
+    const recentlyUsedUp = await share(site, b.id, { maxOpens: 1 });
+    expect((await open(longUsedUp.url)).status).toBe(200);
+    expect((await open(recentlyUsedUp.url)).status).toBe(200);
+    await expectStatus(callJson("DELETE", `${linksOf(site, a.id)}/${recentlyRevoked.link.id}`, { auth: site.adminKey }), 200);
+    await expectStatus(callJson("DELETE", `${linksOf(site, b.id)}/${longRevoked.link.id}`, { auth: site.adminKey }), 200);
+    const day = 86_400_000;
+    await runInDurableObject(stubOf(site), (_i, state) => {
+      const sql = state.storage.sql;
+      // As if 31 days went by for three of them (nobody made a new link since).
+      sql.exec("UPDATE preview_links SET expires_at = ? WHERE id = ?", Date.now() - 31 * day, longExpired.link.id);
+      sql.exec("UPDATE preview_links SET revoked_at = ? WHERE id = ?", Date.now() - 31 * day, longRevoked.link.id);
+      sql.exec("UPDATE preview_links SET last_opened_at = ? WHERE id = ?", Date.now() - 31 * day, longUsedUp.link.id);
+      // The prune is armed with the site's other daily jobs; made due now.
+      expect(sql.exec("SELECT count(*) AS n FROM jobs WHERE kind = 'preview-links-prune'").one().n).toBe(1);
+      sql.exec("UPDATE jobs SET run_at = ? WHERE kind = 'preview-links-prune'", Date.now() - 1);
+      void state.storage.setAlarm(Date.now() - 1);
+    });
+    expect(await runDurableObjectAlarm(stubOf(site))).toBe(true);
+    const ids = (l: Link[]) => l.map((x) => x.id).sort();
+    expect(ids(await listed(site, a.id))).toEqual([live.link.id, recentlyRevoked.link.id].sort());
+    expect(ids(await listed(site, b.id))).toEqual([recentlyUsedUp.link.id]);
+    // And again tomorrow.
+    const next = await runInDurableObject(
+      stubOf(site),
+      (_i, state) => state.storage.sql.exec<{ run_at: number }>("SELECT run_at FROM jobs WHERE kind = 'preview-links-prune'").one().run_at,
+    );
+    expect(next - Date.now()).toBeGreaterThan(day - 60_000);
   });
 });

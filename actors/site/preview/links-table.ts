@@ -32,20 +32,19 @@ export function stateOf(row: PreviewLinkRow, now: number): LinkState {
 /** A live link, as SQL: not revoked, not expired, opens left. `?` is now. */
 const LIVE = "revoked_at IS NULL AND expires_at > ? AND (max_opens IS NULL OR opens < max_opens)";
 
-/** Links that ended this long ago leave the owner's list when the item gets a new one. */
-const KEEP_ENDED_MS = 30 * 86_400_000;
+/**
+ * Links that ended this long ago leave the owner's list: the item's when it gets a new link, and
+ * every item's by the daily `preview-links-prune` job (preview/prune.ts).
+ */
+export const KEEP_ENDED_MS = 30 * 86_400_000;
+
+/** A link that ended (revoked, expired or used up) before `?1`. */
+const ENDED_BEFORE = `(revoked_at < ?1 OR expires_at < ?1
+  OR (max_opens IS NOT NULL AND opens >= max_opens AND COALESCE(last_opened_at, created_at) < ?1))`;
 
 export function insertLink(sql: SqlStorage, row: Omit<PreviewLinkRow, "opens" | "last_opened_at" | "revoked_at">): PreviewLinkRow {
-  // Long-ended links of the item go first: the list stays bounded without a job of its own.
-  const cutoff = row.created_at - KEEP_ENDED_MS;
-  sql.exec(
-    `DELETE FROM preview_links WHERE item_id = ? AND (revoked_at < ? OR expires_at < ?
-       OR (max_opens IS NOT NULL AND opens >= max_opens AND COALESCE(last_opened_at, created_at) < ?))`,
-    row.item_id,
-    cutoff,
-    cutoff,
-    cutoff,
-  );
+  // Long-ended links of the item go first: its list stays bounded between the daily prunes.
+  sql.exec(`DELETE FROM preview_links WHERE ${ENDED_BEFORE} AND item_id = ?2`, row.created_at - KEEP_ENDED_MS, row.item_id);
   return sql
     .exec<PreviewLinkRow>(
       `INSERT INTO preview_links (id, item_id, token_hash, label, created_at, created_by, expires_at, password_hash, max_opens)
@@ -109,3 +108,9 @@ export function countOpen(sql: SqlStorage, id: string, now: number): PreviewLink
 }
 
 export const LIVE_LIMITS = { perItem: PREVIEW_LINK_LIMITS.livePerItem, perSite: PREVIEW_LINK_LIMITS.livePerSite } as const;
+
+/** Deletes at most `limit` links of any item that ended before `cutoff`; returns how many went. */
+export function deleteEndedLinks(sql: SqlStorage, cutoff: number, limit: number): number {
+  return sql.exec(`DELETE FROM preview_links WHERE id IN (SELECT id FROM preview_links WHERE ${ENDED_BEFORE} LIMIT ?2)`, cutoff, limit)
+    .rowsWritten;
+}

@@ -58,7 +58,7 @@ export async function openPreview(s: SiteContext, request: Request): Promise<Res
     const rendered = renderedPreview(s, capture, { kind: "item", slug: "", previewId: item.id });
     return new Response(rendered.body, { status: rendered.status, headers: previewHeaders(TEMPLATE_CSP) });
   }
-  return new Response(plainItemPage(c, shown, url), { headers: previewHeaders() });
+  return new Response(plainItemPage(c, shown, url, counted.max_opens !== null), { headers: previewHeaders() });
 }
 
 const cookieName = (link: PreviewLinkRow) => `oc_pv_${link.id}`;
@@ -138,8 +138,12 @@ function valueHtml(type: string, v: unknown): string {
   return escapeHtml(typeof v === "string" ? v : JSON.stringify(v));
 }
 
-/** The plain readable page: the title, each field by its label in schema order, and the item's JSON. */
-function plainItemPage(c: Collection, item: PublicItem, url: URL): string {
+/**
+ * The plain readable page: the title, each field by its label in schema order, and the item's
+ * JSON. `limited`: the link allows a number of opens, and following a JSON link would use one
+ * more (it is a browser's navigation too), so the JSON is only shown inline.
+ */
+function plainItemPage(c: Collection, item: PublicItem, url: URL, limited: boolean): string {
   const titleKey = titleFieldOf(c.fields)?.key;
   const rawTitle = titleKey ? item.data[titleKey] : undefined;
   const title = typeof rawTitle === "string" && rawTitle ? rawTitle : item.slug;
@@ -154,7 +158,10 @@ function plainItemPage(c: Collection, item: PublicItem, url: URL): string {
     `<h1>${escapeHtml(title)}</h1>` +
     `<p>${escapeHtml(c.name)} · <code>${escapeHtml(item.slug)}</code></p>` +
     `<dl>${fields}</dl>` +
-    `<h2>As JSON</h2><p><a href="${escapeAttr(json.pathname + json.search)}">Open the JSON</a></p>` +
+    `<h2>As JSON</h2>` +
+    (limited
+      ? `<p>This link allows a set number of opens, so the JSON is shown here only.</p>`
+      : `<p><a href="${escapeAttr(json.pathname + json.search)}">Open the JSON</a></p>`) +
     `<pre>${escapeHtml(JSON.stringify({ item }, null, 2))}</pre>`;
   return plainPage(`Preview: ${title}`, body);
 }

@@ -79,54 +79,72 @@ export function changedFields(before: ItemRow | null, after: ItemRow): string[] 
   return changed;
 }
 
+/**
+ * Inserts `row` as a revision and returns its number: `number`, or (null) the item's next one,
+ * worked out in the same statement.
+ */
 function insertRevision(
   sql: SqlStorage,
   row: ItemRow,
-  number: number,
+  number: number | null,
   kind: RevisionKind,
   actor: RevisionActor,
   changed: string[],
   at: number,
   note: string | null,
-): void {
+): number {
   if (row.data.length + row.slug.length > MAX_REVISION_BYTES) {
     throw new Error(`item ${row.id}: a revision of ${row.data.length} bytes exceeds ${MAX_REVISION_BYTES}`);
   }
-  sql.exec(
-    `INSERT INTO item_revisions (item_id, collection_id, number, kind, status, slug, data, published_at, created_by, changed, at,
-       actor_kind, actor_id, actor_label, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    row.id,
-    row.collection_id,
-    number,
-    kind,
-    row.status,
-    row.slug,
-    row.data,
-    row.published_at,
-    row.created_by ?? null,
-    JSON.stringify(changed),
-    at,
-    actor.kind,
-    actor.id,
-    actor.label,
-    note,
-  );
+  return sql
+    .exec<{ number: number }>(
+      `INSERT INTO item_revisions (item_id, collection_id, number, kind, status, slug, data, published_at, created_by, changed, at,
+         actor_kind, actor_id, actor_label, note)
+       VALUES (?1, ?2, COALESCE(?3, (SELECT COALESCE(max(number), 0) + 1 FROM item_revisions WHERE item_id = ?1)),
+         ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15) RETURNING number`,
+      row.id,
+      row.collection_id,
+      number,
+      kind,
+      row.status,
+      row.slug,
+      row.data,
+      row.published_at,
+      row.created_by ?? null,
+      JSON.stringify(changed),
+      at,
+      actor.kind,
+      actor.id,
+      actor.label,
+      note,
+    )
+    .one().number;
 }
 
 /**
  * Records the item as it is after a change (`after`; for a delete, as it was). `before` is the
  * row before the change, or null for a new item. An item that has no revision yet (written
- * before history existed) first gets a `baseline` of `before`, so its old state can be restored.
- * Call only from the items repository, inside the statement's transaction.
+ * before history existed) also gets a `baseline` of `before` as its first, so its old state can
+ * be restored. Call only from the items repository, inside the statement's transaction.
  */
 export function recordRevision(sql: SqlStorage, before: ItemRow | null, after: ItemRow, kind: RevisionKind, change: Change): void {
   if (benchWithoutRevisions) return;
-  let last = sql.exec<{ n: number | null }>("SELECT max(number) AS n FROM item_revisions WHERE item_id = ?", after.id).one().n ?? 0;
-  if (last === 0 && before) {
-    const at = Date.parse(before.updated_at);
-    insertRevision(sql, before, ++last, "baseline", BEFORE_HISTORY, [], Number.isFinite(at) ? at : Date.now(), null);
-  }
-  insertRevision(sql, after, last + 1, change.kind ?? kind, change.actor, changedFields(before, after), Date.now(), change.note ?? null);
+  // One statement in the usual case: the number is the item's next, worked out by the INSERT.
+  const number = insertRevision(
+    sql,
+    after,
+    null,
+    change.kind ?? kind,
+    change.actor,
+    changedFields(before, after),
+    Date.now(),
+    change.note ?? null,
+  );
+  if (number !== 1 || !before) return;
+  // The item's first revision of a change: the state before it goes first, as number 1.
+  sql.exec("UPDATE item_revisions SET number = 2 WHERE item_id = ? AND number = 1", after.id);
+  const at = Date.parse(before.updated_at);
+  insertRevision(sql, before, 1, "baseline", BEFORE_HISTORY, [], Number.isFinite(at) ? at : Date.now(), null);
 }
 
 /**
