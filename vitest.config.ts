@@ -44,6 +44,7 @@ const BINDINGS = {
   DOH_URL: doh.url,
   // No site here predates the MAC in site ids: an id without it is refused by the front Worker.
   LEGACY_SITE_IDS: "refuse",
+  LEGACY_WORKSPACE_IDS: "refuse",
   SITE_META_TTL_MS: "1000",
   SSR_ALLOW_PRIVATE_FETCH: "true",
   SERVICE_HOSTNAMES: "api.test,localhost,127.0.0.1",

@@ -84,6 +84,9 @@ const service = wrangler([
   // an id without it is refused before any object exists for it.
   "--var",
   `LEGACY_SITE_IDS:${process.env.LEGACY_SITE_IDS ?? "refuse"}`,
+  // Workspaces made by npm start carry it too; LEGACY_WORKSPACE_IDS=check for older local data.
+  "--var",
+  `LEGACY_WORKSPACE_IDS:${process.env.LEGACY_WORKSPACE_IDS ?? "refuse"}`,
   // Local dev may capture pages served on 127.0.0.1 (the demo pages below); production refuses them.
   // `SSR_ALLOW_PRIVATE_FETCH=false npm start` refuses them as production does (docs/ssrf.md), to
   // try those refusals by hand; the demo page is then not captured.

@@ -168,6 +168,7 @@ export async function startWorkerd({
               SITE_ID_SECRET: "local-site-id-secret-for-workerd-runs",
               AUTH_SECRET: "local-auth-secret-for-workerd-runs",
               LEGACY_SITE_IDS: "refuse",
+              LEGACY_WORKSPACE_IDS: "refuse",
               SITE_META_TTL_MS: "1000",
               SSR_ALLOW_PRIVATE_FETCH: "false",
               SEARCH_EMBEDDER: "local",

@@ -6,7 +6,7 @@ import { json, readJsonObject } from "../http/json";
 import { parseBody } from "../http/validation";
 import { isWorkspaceId } from "../contract/ids";
 import { newAdminKey, newPublicToken, newSiteId, newWorkspaceId } from "../ids";
-import { mayBeIssued, siteIdSecret } from "../sites/issued";
+import { mayBeIssued, siteIdSecret, workspaceMayBeIssued } from "../sites/issued";
 import { clientKey } from "../limits/client";
 import { enforce } from "../limits/rate-limit";
 import { siteStub, workspaceStub } from "../stubs";
@@ -37,7 +37,7 @@ export async function createWorkspace(request: Request, env: Env): Promise<Respo
     const input = parseBody(workspaceCreateByAccount, await readJsonObject(request), "workspace");
     if (account.memberships.length >= MAX_MEMBERSHIPS)
       throw new ApiError("conflict", `An account may belong to at most ${MAX_MEMBERSHIPS} workspaces.`);
-    const id = newWorkspaceId();
+    const id = newWorkspaceId(siteIdSecret(env));
     const workspace = await workspaceStub(env, id).create({
       id,
       name: input.name,
@@ -50,7 +50,7 @@ export async function createWorkspace(request: Request, env: Env): Promise<Respo
   await requireOperator(request, env);
   await enforce(env, "writes", `${clientKey(request, env)}|operator`);
   const input = parseBody(workspaceCreate, await readJsonObject(request), "workspace");
-  const id = newWorkspaceId();
+  const id = newWorkspaceId(siteIdSecret(env));
   const workspace = await workspaceStub(env, id).create({
     id,
     ...input,
@@ -68,6 +68,8 @@ export async function workspaceDashboard(request: Request, env: Env, ctx: Execut
   const principal = await workspacePrincipal(request, env);
   const wsId = workspaceId(id);
   if (request.method !== "GET" && request.method !== "HEAD") await enforce(env, "writes", `${clientKey(request, env)}|${wsId}`);
+  // A workspace nobody was given: the answer its object would give, without making the object.
+  if (!workspaceMayBeIssued(env, wsId)) throw new ApiError("not_found", "No such workspace.");
   const response = await workspaceStub(env, wsId).fetch(await bufferedInternalRequest(request, principalHeader(principal, request)));
   // An invitation to an address is mailed from here (after the answer, through the one mail interface).
   if (request.method === "POST" && response.status === 201 && new URL(request.url).pathname.endsWith("/invitations")) {
@@ -112,11 +114,11 @@ export async function createSite(request: Request, env: Env): Promise<Response> 
   const by: PrincipalHeader = { principal: account ?? { kind: "operator" }, client: clientOf(request) };
   let wsId = input.workspaceId;
   if (wsId === undefined) {
-    wsId = newWorkspaceId();
+    wsId = newWorkspaceId(secret);
     await workspaceStub(env, wsId).create({ id: wsId, name: input.name, plan: input.plan ?? "starter", by });
   }
   // The workspace registers and audits the site (the operator is held to no plan limit).
-  const added = isWorkspaceId(wsId) ? await workspaceStub(env, wsId).addSiteAs(siteId, input.name, by) : null;
+  const added = workspaceMayBeIssued(env, wsId) ? await workspaceStub(env, wsId).addSiteAs(siteId, input.name, by) : null;
   if (!added) throw new ApiError("not_found", `No workspace "${wsId}".`, { workspaceId: wsId });
   if ("error" in added) {
     const { error } = added as Refusal;

@@ -5,6 +5,7 @@
  */
 import { ApiError } from "../contract/errors";
 import { workspaceIdOfInvitation } from "../contract/ids";
+import { workspaceMayBeIssued } from "../sites/issued";
 import { invitationToken, type Refusal } from "../contract/workspaces";
 import { json, readJsonObject } from "../http/json";
 import { parseBody } from "../http/validation";
@@ -23,10 +24,11 @@ function answer<T extends object>(result: T | Refusal): Response {
   return json(result);
 }
 
-async function tokenOf(request: Request): Promise<{ token: string; workspaceId: string }> {
+async function tokenOf(request: Request, env: Env): Promise<{ token: string; workspaceId: string }> {
   const { token } = parseBody(invitationToken, await readJsonObject(request), "invitation");
   const workspaceId = workspaceIdOfInvitation(token);
-  if (!workspaceId) throw new ApiError("not_found", "This invitation link is not valid. Ask for a new one.");
+  if (!workspaceId || !workspaceMayBeIssued(env, workspaceId))
+    throw new ApiError("not_found", "This invitation link is not valid. Ask for a new one.");
   return { token, workspaceId };
 }
 
@@ -34,7 +36,7 @@ export async function lookupInvitation(request: Request, env: Env): Promise<Resp
   if (!notFromOtherOrigin(request)) throw new ApiError("forbidden", "Open the invitation from the dashboard's own page.");
   // Guessing tokens costs time, as guessing keys does.
   await enforce(env, "operator", clientKey(request, env));
-  const { token, workspaceId } = await tokenOf(request);
+  const { token, workspaceId } = await tokenOf(request, env);
   return answer(await workspaceStub(env, workspaceId).lookupInvitation(token));
 }
 
@@ -42,7 +44,7 @@ export async function acceptInvitation(request: Request, env: Env): Promise<Resp
   const account = await accountOf(request, env);
   if (!account) throw new ApiError("unauthorized", "Sign in (or create your account) to accept the invitation.");
   await enforce(env, "writes", `${clientKey(request, env)}|${account.accountId}`);
-  const { token, workspaceId } = await tokenOf(request);
+  const { token, workspaceId } = await tokenOf(request, env);
   return answer(
     await workspaceStub(env, workspaceId).acceptInvitation(
       token,

@@ -13,6 +13,7 @@ import { sessionOwner } from "../sessions/policy";
 import { clientKey } from "../limits/client";
 import { enforce } from "../limits/rate-limit";
 import { workspaceStub } from "../stubs";
+import { workspaceMayBeIssued } from "../sites/issued";
 
 /** The API key principal of the request's `Authorization: Bearer ak_…`; null when it carries no API key. */
 export async function apiKeyPrincipal(request: Request, env: Env): Promise<Principal | null> {
@@ -21,7 +22,7 @@ export async function apiKeyPrincipal(request: Request, env: Env): Promise<Princ
   const workspaceId = workspaceIdOfApiKey(key);
   // Every presented key is counted per client, as the operator token is: guessing costs time.
   await enforce(env, "operator", clientKey(request, env));
-  const verified = workspaceId ? await workspaceStub(env, workspaceId).verifyApiKey(key) : null;
+  const verified = workspaceId && workspaceMayBeIssued(env, workspaceId) ? await workspaceStub(env, workspaceId).verifyApiKey(key) : null;
   if (!workspaceId || !verified) throw new ApiError("unauthorized", "Wrong or revoked API key.");
   return { kind: "apiKey", workspaceId, keyId: verified.keyId, label: verified.name, scope: verified.scope, siteId: verified.siteId };
 }

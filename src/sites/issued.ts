@@ -9,8 +9,8 @@
  *    object, which writes nothing unless a site was really created there (actors/site.ts);
  *  - "refuse": a deployment without such sites refuses them here, so a random id costs no object.
  */
-import { ID_SITE_MAC, isSiteId } from "../contract/ids";
-import { siteIdMac } from "../ids";
+import { ID_PREFIX, ID_SITE_MAC, isSiteId, isWorkspaceId } from "../contract/ids";
+import { idMac, siteIdMac } from "../ids";
 import { siteStub } from "../stubs";
 import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../shared/bounded-map";
 
@@ -87,4 +87,18 @@ export async function siteExists(env: Env, siteId: string): Promise<boolean> {
   if (!isSiteId(siteId)) return false;
   if (await carriesMac(env, siteId)) return true;
   return legacyMode(env) === "check" && (await siteStub(env, siteId).exists());
+}
+
+/**
+ * Whether a request naming workspace `workspaceId` (in a path, an API key `ak_…` or an invitation
+ * `iv_…`) may reach the workspace's object: workerd makes an object's file on its first call, so
+ * a made-up id is refused here. Ids from before the MAC follow LEGACY_WORKSPACE_IDS as site ids
+ * follow LEGACY_SITE_IDS ("check": let the object answer; "refuse").
+ */
+export function workspaceMayBeIssued(env: Env, workspaceId: string): boolean {
+  if (!isWorkspaceId(workspaceId)) return false;
+  const secret = siteIdSecret(env);
+  const body = workspaceId.slice(ID_PREFIX.workspace.length);
+  if (secret && sameText(body.slice(ID_SITE_MAC.random), idMac(secret, "workspace", body.slice(0, ID_SITE_MAC.random)))) return true;
+  return (env as { LEGACY_WORKSPACE_IDS?: string }).LEGACY_WORKSPACE_IDS !== "refuse";
 }

@@ -23,7 +23,7 @@ function snapshot(dir: string): Map<string, number> {
   return out;
 }
 
-/** One request of each kind that names a site, for a site id (and token, key, session) nobody was issued. */
+/** One request of each kind that names a site or a workspace, for an id (and token, key, session) nobody was issued. */
 function strangerRequest(base: string, kind: number): [string, RequestInit] {
   const siteId = rid(16);
   const token = `pk_${siteId}_${rid(24)}`;
@@ -45,6 +45,11 @@ function strangerRequest(base: string, kind: number): [string, RequestInit] {
     [`/sites/${siteId}`, { headers: cookie }],
     ["/sessions/current", { headers: cookie }],
     ["/sessions", { method: "POST", headers: json, body: JSON.stringify({ key }) }],
+    // A made-up workspace: its API key, an invitation to it, its own path (the operator's call).
+    [`/sites/${siteId}`, { headers: { authorization: `Bearer ak_${rid(16)}_${rid(40)}` } }],
+    [`/workspaces/ws_${rid(16)}`, { headers: { authorization: `Bearer ak_${rid(16)}_${rid(40)}` } }],
+    ["/invitations/lookup", { method: "POST", headers: json, body: JSON.stringify({ token: `iv_${rid(16)}_${rid(40)}` }) }],
+    [`/workspaces/ws_${rid(16)}`, { headers: { authorization: `Bearer ${OPERATOR}` } }],
   ];
   const [path, init] = kinds[kind % kinds.length]!;
   return [`${base}${path}`, init];

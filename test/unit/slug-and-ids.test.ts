@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createHmac } from "node:crypto";
-import { newSiteId, siteIdMac } from "../../src/ids";
+import { idMac, newSiteId, newWorkspaceId, siteIdMac } from "../../src/ids";
 import { isSiteId, isWorkspaceId, siteIdOfAdminKey, siteIdOfToken } from "../../src/contract/ids";
 import { isHttpUrl } from "../../src/contract/urls";
 import { isSlug, SLUG_MAX } from "../../src/shared/slug";
@@ -61,5 +61,29 @@ describe("site id MAC", () => {
       }
     const id = newSiteId("local-site-id-secret-for-workerd-runs");
     expect(id.slice(10)).toBe(reference("local-site-id-secret-for-workerd-runs", id.slice(0, 10)));
+  });
+});
+
+describe("workspace id MAC", () => {
+  const secret = "local-site-id-secret-for-workerd-runs";
+  it("signs a new workspace id under its own label, so a site id's MAC never passes for it", () => {
+    const id = newWorkspaceId(secret);
+    expect(isWorkspaceId(id)).toBe(true);
+    const random = id.slice(3, 13);
+    const mac = createHmac("sha256", secret).update(`workspace:${random}`).digest();
+    let bits = mac.readUInt32BE(0) >>> 2;
+    let want = "";
+    for (let i = 0; i < 6; i++) {
+      want = "abcdefghijklmnopqrstuvwxyz234567"[bits & 31] + want;
+      bits >>>= 5;
+    }
+    expect(id.slice(13)).toBe(want);
+    expect(idMac(secret, "workspace", random)).toBe(want);
+    expect(siteIdMac(secret, random)).not.toBe(want);
+  });
+  it("stays random (and of the same shape) where no secret is configured", () => {
+    const a = newWorkspaceId(null);
+    expect(isWorkspaceId(a)).toBe(true);
+    expect(a).not.toBe(newWorkspaceId(null));
   });
 });
