@@ -135,6 +135,8 @@ describe("the Media screen by keyboard alone", () => {
     await signIn(page, site.adminKey);
     await page.goto(`${service()}/dashboard/#/${site.id}/media`);
     await page.getByRole("button", { name: /Drop files here/ }).waitFor();
+    // The screen has loaded (its list answered) before the keyboard starts, as a person waits for it.
+    await page.getByText("No media yet.").waitFor();
     // The drop zone is a button: Enter opens the file chooser.
     await tabTo(page, /^Drop files here/);
     const chooser = page.waitForEvent("filechooser");
