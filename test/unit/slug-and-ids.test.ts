@@ -39,20 +39,20 @@ describe("id and token formats", () => {
   });
 });
 
-describe("site id MAC", () => {
-  // Ids already issued must keep passing: the MAC is HMAC-SHA-256 of "site:" + the random part,
-  // its first 30 bits in the id alphabet. Worked out here with Node's own HMAC, not ours.
-  const reference = (secret: string, random: string) => {
-    const mac = createHmac("sha256", secret).update(`site:${random}`).digest();
-    let bits = mac.readUInt32BE(0) >>> 2;
-    let out = "";
-    for (let i = 0; i < 6; i++) {
-      out = "abcdefghijklmnopqrstuvwxyz234567"[bits & 31] + out;
-      bits >>>= 5;
-    }
-    return out;
-  };
+// Ids already issued must keep passing: the MAC is HMAC-SHA-256 of "<kind>:" + the random part,
+// its first 30 bits in the id alphabet. Worked out here with Node's own HMAC, not ours.
+const reference = (secret: string, random: string, kind = "site") => {
+  const mac = createHmac("sha256", secret).update(`${kind}:${random}`).digest();
+  let bits = mac.readUInt32BE(0) >>> 2;
+  let out = "";
+  for (let i = 0; i < 6; i++) {
+    out = "abcdefghijklmnopqrstuvwxyz234567"[bits & 31] + out;
+    bits >>>= 5;
+  }
+  return out;
+};
 
+describe("site id MAC", () => {
   it("is the documented HMAC for random parts of every shape, and the same twice", () => {
     for (const secret of ["local-site-id-secret-for-workerd-runs", "another secret, longer than one SHA-256 block of sixty-four bytes!"])
       for (const random of ["abcdefghij", "2345672345", "zzzzzzzzzz", "short", "éèàçùâêîôû", "abcdefghijk"]) {
@@ -70,13 +70,7 @@ describe("workspace id MAC", () => {
     const id = newWorkspaceId(secret);
     expect(isWorkspaceId(id)).toBe(true);
     const random = id.slice(3, 13);
-    const mac = createHmac("sha256", secret).update(`workspace:${random}`).digest();
-    let bits = mac.readUInt32BE(0) >>> 2;
-    let want = "";
-    for (let i = 0; i < 6; i++) {
-      want = "abcdefghijklmnopqrstuvwxyz234567"[bits & 31] + want;
-      bits >>>= 5;
-    }
+    const want = reference(secret, random, "workspace");
     expect(id.slice(13)).toBe(want);
     expect(idMac(secret, "workspace", random)).toBe(want);
     expect(siteIdMac(secret, random)).not.toBe(want);

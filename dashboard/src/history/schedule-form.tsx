@@ -3,6 +3,7 @@
  * time zone (the viewer's, unless they pick another), always named; a time the zone skips is
  * refused in words, a time it has twice is asked about. The API gets instants with an offset.
  */
+import { Fragment } from "preact";
 import { useId, useState } from "preact/hooks";
 import { ApiFailure, call, client } from "../api";
 import { inSite } from "../site-state";
@@ -34,24 +35,19 @@ function WhenInput(props: {
   return (
     <fieldset class="when">
       <legend>{props.legend}</legend>
-      <label for={`${id}-d`}>Date</label>
-      <input
-        id={`${id}-d`}
-        type="date"
-        value={date}
-        aria-invalid={errorId ? true : undefined}
-        aria-describedby={errorId}
-        onInput={(e) => props.onChange({ ...props.value, date: e.currentTarget.value })}
-      />
-      <label for={`${id}-t`}>Time</label>
-      <input
-        id={`${id}-t`}
-        type="time"
-        value={time}
-        aria-invalid={errorId ? true : undefined}
-        aria-describedby={errorId}
-        onInput={(e) => props.onChange({ ...props.value, time: e.currentTarget.value })}
-      />
+      {(["date", "time"] as const).map((part) => (
+        <Fragment key={part}>
+          <label for={`${id}-${part}`}>{part === "date" ? "Date" : "Time"}</label>
+          <input
+            id={`${id}-${part}`}
+            type={part}
+            value={props.value[part]}
+            aria-invalid={errorId ? true : undefined}
+            aria-describedby={errorId}
+            onInput={(e) => props.onChange({ ...props.value, [part]: e.currentTarget.value })}
+          />
+        </Fragment>
+      ))}
       {props.error && (
         <p class="error" id={errorId}>
           This time {props.error}.
