@@ -13,7 +13,7 @@
  * background.
  */
 import { ApiError } from "../contract/errors";
-import { DEPENDS_HEADER, REVALIDATE_HEADER } from "../contract/headers";
+import { CACHE_VERSION_HEADER, CHANGES_HEADER, DEPENDS_HEADER, REVALIDATE_HEADER } from "../contract/headers";
 import { parsePage } from "../shared/list-params";
 import { type DependsOn, hotGet, hotLatest, hotPut, hotRevalidate } from "./hot-tier";
 import { type SiteMeta, untouched } from "./site-meta";
@@ -266,8 +266,7 @@ async function lead(
       // Errors and no-store answers are shared as they are, never kept. A definite answer (a 404, a
       // document being rebuilt) also ends stale serving of this URL: its previous version is gone.
       const body = await fresh.arrayBuffer();
-      const headers = new Headers(fresh.headers);
-      headers.delete(DEPENDS_HEADER);
+      const headers = withoutInternal(new Headers(fresh.headers));
       settle({ status: fresh.status, headers, body, stored: false });
       if (fresh.status < 500) ctx.waitUntil(remember(key, null, null));
       return { response: new Response(body, { status: fresh.status, statusText: fresh.statusText, headers }), hit: false };
@@ -361,10 +360,22 @@ function dependencyOf(key: CacheKey, fresh: Response): DependsOn | null {
   return item ? { siteId: key.siteId, item } : null;
 }
 
+/**
+ * Our headers off a copy of an origin answer's: what the site object tells the front Worker (the
+ * version it answered at, what recent versions changed, the item an answer depends on) reaches
+ * neither the client nor the Cache API. The origin hands its answer over as the site object sent
+ * it (`noteSite`): this copy is the only one made.
+ */
+function withoutInternal(headers: Headers): Headers {
+  headers.delete(CACHE_VERSION_HEADER);
+  headers.delete(CHANGES_HEADER);
+  headers.delete(DEPENDS_HEADER);
+  return headers;
+}
+
 /** The stored copy's headers: the origin's (less ours), with our ETag and the edge lifetime. */
 function copyHeaders(fresh: Response, etag: string): Headers {
-  const headers = new Headers(fresh.headers);
-  headers.delete(DEPENDS_HEADER);
+  const headers = withoutInternal(new Headers(fresh.headers));
   headers.set("etag", etag);
   headers.set("cache-control", PUBLIC_CACHE_CONTROL);
   return headers;
