@@ -426,7 +426,8 @@ export class Site extends DurableObject<Env> {
   }
 
   async #route(request: Request): Promise<Response | undefined> {
-    const path = new URL(request.url).pathname;
+    const url = new URL(request.url);
+    const path = url.pathname;
     if (request.headers.has(RENDER_HEADER)) {
       this.#publicReads++;
       if (!this.#metaOf(request.headers.get(RENDER_HEADER) ?? "")) return errorResponse("not_found", "Unknown service token.");
@@ -448,7 +449,7 @@ export class Site extends DurableObject<Env> {
       this.#publicReads++;
       const token = decodeURIComponent(path.split("/")[2] ?? "");
       if (!this.#metaOf(token)) return errorResponse("not_found", "Unknown site token.");
-      return this.#public.fetch(request);
+      return this.#public.fetch(request, url);
     }
     // A share link (routed here from the service's own hosts only): the same 404 page for a site
     // that does not exist as for a wrong token, and nothing is written for either.
