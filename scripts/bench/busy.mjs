@@ -171,6 +171,12 @@ try {
       `${b.run}: throughput ${((100 * b["req/s"]) / q["req/s"]).toFixed(0)}% of no writer (goal ≥ 60%), without the Cache API write ${((100 * b["req/s w/o Cache API write (est.)"]) / q["req/s w/o Cache API write (est.)"]).toFixed(0)}%; p99 ${(b["p99 ms"] / Math.max(1, q["p99 ms"])).toFixed(1)} × the quiet p99 (goal ≤ 3); p99/p50 ${(b["p99 ms"] / Math.max(1, b["p50 ms"])).toFixed(1)}; site object requests per new version ${b["site object reqs / version"]} vs ${urls.length + 2} distinct URLs read after each (with the probe's two)`,
     );
   }
+  for (const r of [quiet, busy, same]) {
+    console.log(
+      `\nWhere a sampled request waits (${r.writer ? `writer via ${r.writer}` : "no writer"}): one request of the mix at a time beside the load`,
+    );
+    console.table(r.phases);
+  }
   console.log("\nResident memory (MB) of each workerd process, every 5 s:");
   console.table([quiet, busy, same].flatMap((r) => r.rss));
   for (const r of [quiet, busy, same])
@@ -211,6 +217,8 @@ async function loadRun({ urls, writer, siteReads, liveId, service }) {
   const sampler = setInterval(() => rss.push(rssRow(writer?.name ?? "no writer", performance.now() - t0)), 5000);
   const writing = writer ? writeLoop(writer.call, liveId, ops, () => running) : Promise.resolve();
   const probing = probeLoop(probes, () => running);
+  const samples = [];
+  const sampling = sampleLoop(urls, samples, () => running);
   const r = await autocannon({
     url: base,
     connections: CONNECTIONS,
@@ -226,7 +234,7 @@ async function loadRun({ urls, writer, siteReads, liveId, service }) {
   });
   running = false;
   clearInterval(sampler);
-  await Promise.all([writing, probing]);
+  await Promise.all([writing, probing, sampling]);
   const cpuMs = workerdCpuMs([service]) - cpu0;
   const reads1 = await siteReads();
   const reads = reads1.all - reads0.all;
@@ -251,6 +259,7 @@ async function loadRun({ urls, writer, siteReads, liveId, service }) {
     fresh,
     probed,
     rss,
+    phases: phasesOf(samples, ops),
     rssGrowth: at15 ? `${(((serviceRss.at(-1) - at15) / at15) * 100).toFixed(1)}% (${at15} → ${serviceRss.at(-1)} MB; goal < 10%)` : "-",
   };
 }
@@ -269,6 +278,59 @@ async function writeLoop(call, liveId, ops, running) {
     ops.push({ k, returned: performance.now(), published: change.published, rev: change.rev ?? prev?.rev ?? 0 });
     await new Promise((r) => setTimeout(r, Math.max(0, 1000 - (performance.now() - started))));
   }
+}
+
+/**
+ * Reads a URL of the mix every few ms beside the load, one at a time, recording when it was
+ * issued, how long it took and how it was answered (`x-cache`): where requests wait after a change.
+ */
+async function sampleLoop(urls, samples, running) {
+  for (let i = 0; running(); i++) {
+    const u = urls[(i * 7919) % urls.length];
+    const issued = performance.now();
+    const res = await fetch(`${base}${u.path}`, { headers: u.headers });
+    await res.arrayBuffer();
+    samples.push({ issued, ms: performance.now() - issued, cache: res.headers.get("x-cache") ?? "none", kind: kindOf(u) });
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+const kindOf = (u) =>
+  u.headers
+    ? u.path.includes("sitemap")
+      ? "sitemap"
+      : /\/blog\/(\?|$)/.test(u.path)
+        ? "page, list"
+        : "page, item"
+    : /\?/.test(u.path)
+      ? u.path.includes("search=")
+        ? "search"
+        : "list"
+      : "item";
+
+/**
+ * The samples by how long after the last change returned they were issued (250 ms buckets) and by
+ * how they were answered: count, p50 and p99 ms. A run without a writer is one bucket.
+ */
+function phasesOf(samples, ops) {
+  const groups = new Map();
+  for (const s of samples) {
+    let last = null;
+    for (const o of ops) if (o.returned <= s.issued) last = o;
+    const after = last ? `${Math.min(4, Math.floor((s.issued - last.returned) / 250)) * 250} ms+` : "no change";
+    for (const key of [`${after} | all`, `${after} | ${s.cache}`, `all | ${s.kind} ${s.cache}`]) {
+      if (!groups.has(key)) groups.set(key, []);
+      groups.get(key).push(s.ms);
+    }
+  }
+  return [...groups]
+    .sort((a, b) => a[0].localeCompare(b[0], "en", { numeric: true }))
+    .map(([key, ms]) => {
+      const sorted = ms.sort((a, b) => a - b);
+      const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))].toFixed(1);
+      const [after, answer] = key.split(" | ");
+      return { "after the last change": after, answer, n: sorted.length, "p50 ms": at(0.5), "p99 ms": at(0.99) };
+    });
 }
 
 /** Reads the live item through the content API and as a rendered page, one at a time, recording what each saw. */
