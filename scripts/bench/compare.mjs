@@ -17,13 +17,13 @@
 // write at that size), peak resident memory, bundle size.
 import autocannon from "autocannon";
 import { execFileSync, execSync } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, statSync, symlinkSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { resolve } from "node:path";
 import { api, missPaths, must } from "../lib.mjs";
 import { seedBenchPosts } from "./posts.mjs";
 import { floorCpuBySize, meanAnswerBytes, sample } from "./floor.mjs";
-import { SERVICE_DURABLE_OBJECTS, buildWorker, residentMb, servicePid, startWorkerd, workerdCpuMs } from "../workerd-host.mjs";
+import { buildWorker, durableObjectsOf, residentMb, servicePid, startWorkerd, workerdCpuMs } from "../workerd-host.mjs";
 
 const CACHED_REQUESTS = Number(process.env.BENCH_CACHED_REQUESTS ?? 15_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -68,23 +68,6 @@ function buildWork() {
   const dirty = sh("git", ["status", "--porcelain", "--untracked-files=no"]) !== "";
   const head = sh("git", ["rev-parse", "--short=7", "HEAD"]);
   return { label: `working tree (${head}${dirty ? "+changes" : ""})`, script: buildWorker(".bench/compare/work") };
-}
-
-/** The Durable Object bindings a build can have: those whose class its bundle exports. */
-function durableObjectsOf(script) {
-  // The bundle's last `export {…}`: esbuild writes it before the licence comments that end the file.
-  const source = readFileSync(script, "utf8");
-  const exported = new Set(
-    [...source.slice(source.lastIndexOf("export {")).matchAll(/export\s*\{([^}]*)\}/g)].flatMap((m) =>
-      m[1].split(",").map((s) =>
-        s
-          .trim()
-          .split(/\s+as\s+/)
-          .at(-1),
-      ),
-    ),
-  );
-  return Object.fromEntries(Object.entries(SERVICE_DURABLE_OBJECTS).filter(([, cls]) => exported.has(cls)));
 }
 
 /** The read cases: the cached URL, and distinct URLs doing the same work, each read once as a miss. */
