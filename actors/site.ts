@@ -57,7 +57,7 @@ import { MEDIA_SWEEP_JOB, mediaSweepJob, SWEEP_EVERY_MS } from "./site/media/swe
 import { recordVariant, resolveFile, type ServedFile } from "./site/media/store";
 import { ApiError } from "../src/contract/errors";
 import {
-  CHANGED_ITEMS_MAX,
+  changeOf,
   CHANGES_KEPT,
   encodeChanges,
   SEARCH_GENERATIONS,
@@ -345,11 +345,11 @@ export class Site extends DurableObject<Env> {
     };
   }
 
-  /** Records what `version` changed: the ids of the items it touched, or null for anything else. */
-  #noteChange(version: number, items: readonly string[] | null): void {
+  /** Records what `version` changed: the ids of the items it touched (and the keys an edit changed), or null for anything else. */
+  #noteChange(version: number, items: readonly string[] | null, fields?: readonly string[]): void {
     // A version is recorded once: should a bump ever be rolled back and its number reused, the later word counts.
     this.#changes = this.#changes.filter((c) => c.version < version);
-    this.#changes.push({ version, items: items && items.length <= CHANGED_ITEMS_MAX ? [...items] : null });
+    this.#changes.push(changeOf(version, items, fields));
     if (this.#changes.length > CHANGES_KEPT) this.#changes.shift();
   }
 
@@ -620,18 +620,18 @@ export class Site extends DurableObject<Env> {
         }
         return n;
       },
-      contentChanged: (items) => {
+      contentChanged: (items, fields) => {
         this.#counts.clear();
         // The sitemap and feeds follow every visible change, off the request path (the alarm runs it at once).
         if (this.#context.capture()) scheduleJob(this.ctx.storage, SEO_DOCUMENTS_JOB, "all", Date.now());
-        const v = this.#context.cacheChanged(items);
+        const v = this.#context.cacheChanged(items, fields);
         // Every change a reader could see may change what search should index.
         this.#search.afterWrite();
         return v;
       },
-      cacheChanged: (items) => {
+      cacheChanged: (items, fields) => {
         const v = bumpCacheVersion(this.#sql);
-        this.#noteChange(v, items ?? null);
+        this.#noteChange(v, items ?? null, fields);
         // Only the version changed: the row in memory follows without reading it again.
         if (this.#site) this.#site = { ...this.#site, cacheVersion: v };
         if (this.#searchGeneration !== 0) this.#setSearchGeneration(0);

@@ -27,10 +27,13 @@ export interface SiteContext {
    * Retires every cached response of the site without anything else following; returns the new
    * version. `items`: the change touched these items and nothing else (their data, status or
    * existence), so the front Worker may carry answers that depend on other single items across it.
+   * `fields`: the change was edits of published items that stayed published, and these are the
+   * public keys they changed (`changedPublicKeys`): lists that show none of the items and depend on
+   * none of the keys may be carried too.
    */
-  cacheChanged(items?: readonly string[]): number;
-  /** Retires every cached response of the site; returns the new version. `items` as for `cacheChanged`. */
-  contentChanged(items?: readonly string[]): number;
+  cacheChanged(items?: readonly string[], fields?: readonly string[]): number;
+  /** Retires every cached response of the site; returns the new version. `items`, `fields` as for `cacheChanged`. */
+  contentChanged(items?: readonly string[], fields?: readonly string[]): number;
   /**
    * The search index changed (items embedded or removed): retires the cached `/search` and
    * `/related` answers alone; no list, item or page answer depends on the index.

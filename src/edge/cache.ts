@@ -13,13 +13,14 @@
  * background.
  */
 import { ApiError } from "../contract/errors";
-import { CACHE_VERSION_HEADER, CHANGES_HEADER, DEPENDS_HEADER, REVALIDATE_HEADER } from "../contract/headers";
+import { CACHE_VERSION_HEADER, CHANGES_HEADER, DEPENDS_HEADER, DEPENDS_ON_LIST, REVALIDATE_HEADER } from "../contract/headers";
 import { parsePage } from "../shared/list-params";
 import { type DependsOn, hotGet, hotLatest, hotPut, hotRevalidate } from "./hot-tier";
-import { type SiteMeta, untouched } from "./site-meta";
+import { listUntouched, type SiteMeta, untouched } from "./site-meta";
 import { PUBLIC_CACHE_CONTROL, CLIENT_CACHE_CONTROL } from "../contract/cache-control";
 import { log, errorText } from "../log/log";
 import { bodyEtag, sha256Hex32 } from "../http/etag";
+import { Buffer } from "node:buffer";
 
 /** The stored copy lives until its versioned key is retired (a change makes it unreachable). */
 /**
@@ -203,8 +204,15 @@ export function edgeHit(
  */
 function carried(base: string, version: number): ReturnType<typeof hotGet> {
   const held = hotLatest(base);
-  if (!held?.dependsOn || held.version >= version) return null;
-  if (!untouched(held.dependsOn.siteId, held.version, version, held.dependsOn.item)) return null;
+  const deps = held?.dependsOn;
+  if (!held || !deps || held.version >= version) return null;
+  if (deps.list) {
+    // A list shows the items whose ids are in it (`"id":"…"`, as the site object writes each item),
+    // looked for in the held bytes as they are (node:buffer's native search; nothing decoded or kept).
+    const bytes = Buffer.from(held.body);
+    const shows = (item: string) => bytes.includes(`"id":${JSON.stringify(item)}`);
+    if (!listUntouched(deps.siteId, held.version, version, deps.list, shows)) return null;
+  } else if (!untouched(deps.siteId, held.version, version, deps.item)) return null;
   hotRevalidate(base, held.version, version);
   return hotGet(base, version);
 }
@@ -354,10 +362,12 @@ function storable(response: Response): boolean {
 
 const ASK_DEPENDS: Readonly<Record<string, string>> = Object.freeze({ [DEPENDS_HEADER]: "1" });
 
-/** The one item the origin said this answer depends on (DEPENDS_HEADER), if it said so. */
+/** What the origin said this answer depends on (DEPENDS_HEADER): one item, or a list's keys; null if it did not say. */
 function dependencyOf(key: CacheKey, fresh: Response): DependsOn | null {
-  const item = fresh.headers.get(DEPENDS_HEADER);
-  return item ? { siteId: key.siteId, item } : null;
+  const said = fresh.headers.get(DEPENDS_HEADER);
+  if (!said) return null;
+  if (said.startsWith(DEPENDS_ON_LIST)) return { siteId: key.siteId, list: said.slice(DEPENDS_ON_LIST.length).split(",") };
+  return { siteId: key.siteId, item: said };
 }
 
 /**

@@ -5,7 +5,8 @@ import type { SiteContext } from "../context";
 import { publishedItemJson, publishedPageJson } from "../reads/published-list";
 import { type Answer, ReadMemo } from "../reads/read-memo";
 import { schemaFor } from "../reads/schema-map";
-import { DEPENDS_HEADER, REVALIDATE_HEADER } from "../../../src/contract/headers";
+import { DEPENDS_HEADER, DEPENDS_ON_LIST, REVALIDATE_HEADER } from "../../../src/contract/headers";
+import { listDependsOn } from "../reads/list-query";
 import { hasReferences } from "../reads/public-items";
 import { publicJson, publicJsonText } from "./public-json";
 
@@ -40,7 +41,14 @@ export function publicRoutes(s: SiteContext) {
       const head = `{"items":[${items.join(",")}],"page":${q.page},"limit":${q.limit},"total":${total},"totalPages":${Math.ceil(total / q.limit)}`;
       return `${head}}`;
     });
-    return answered(req, site.id, c.id, await answer, () => unchanged++);
+    const response = answered(req, site.id, c.id, await answer, () => unchanged++);
+    // What its order and membership depend on: the front Worker may carry it across edits of
+    // items it does not show that change none of these keys (docs/caching.md).
+    if (req.headers.has(DEPENDS_HEADER)) {
+      const keys = listDependsOn(c, url.searchParams);
+      if (keys) response.headers.set(DEPENDS_HEADER, `${DEPENDS_ON_LIST}${keys.join(",")}`);
+    }
+    return response;
   };
 
   const item = async (req: Request, slug: string, itemSlug: string) => {
