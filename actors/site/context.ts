@@ -17,6 +17,11 @@ export interface SiteContext {
   siteChanged(): void;
   /** Memoised `count(*)` for a list query, valid until the next content change. */
   countOf(where: string, args: readonly (string | number)[]): number;
+  /**
+   * The seqs of a list query's rows in its order, memoised like `countOf`, for a query of at most
+   * ORDER_MEMO_ROWS rows (else null): every page of one order is then a slice of it.
+   */
+  orderOf(where: string, args: readonly (string | number)[], orderBy: string, total: number): readonly number[] | null;
   /** The captured page for server rendering, memoised; null before the first capture. */
   capture(): StoredCapture | null;
   captureChanged(): void;
