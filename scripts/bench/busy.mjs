@@ -86,10 +86,7 @@ try {
     uncached.push({ name, kind, ...r, bytes: await meanAnswerBytes(base, sample(paths)) });
   }
   // The floor writes as many bytes as the answers it stands for (scripts/bench/floor.mjs).
-  const floors = await floorCpuBySize(
-    uncached.map((u) => u.bytes),
-    { requests: 2000 },
-  );
+  const floors = await floorCpuBySize(uncached.map((u) => u.bytes));
   // The Cache API writes under a writer are mostly list pages and rendered pages: costed at a list's size.
   const putMs = floors[uncached[0].bytes].put;
   const runtimeMs = floors[uncached[0].bytes].runtime;

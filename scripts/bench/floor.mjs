@@ -12,9 +12,11 @@ export const DEFAULT_FLOOR_BYTES = 960;
 
 /**
  * CPU ms per request of the floor Worker at each of `sizes` (bytes of body): `{ [bytes]: { put, runtime } }`.
- * Each size and mode is its own autocannon run of `requests` distinct URLs at `connections`.
+ * `rounds` rounds, each an autocannon run of `requests` distinct URLs at `connections` per size and
+ * mode, interleaved (every size with and without the write, then again): each figure is the median
+ * of its rounds, so a burst of other load during one run does not decide it.
  */
-export async function floorCpuBySize(sizes, { requests = 3000, connections = 8 } = {}) {
+export async function floorCpuBySize(sizes, { requests = 1000, rounds = 3, connections = 8 } = {}) {
   const before = new Set(workerdPids());
   const floor = await startCacheFloor();
   const pids = workerdPids().filter((p) => !before.has(p));
@@ -34,12 +36,19 @@ export async function floorCpuBySize(sizes, { requests = 3000, connections = 8 }
     if (r.non2xx || r.errors) throw new Error(`floor ${bytes} B: ${r.non2xx} non-2xx, ${r.errors} errors`);
     return (workerdCpuMs(pids) - cpu0) / r.requests.total;
   };
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   try {
+    const unique = [...new Set(sizes.map((b) => Math.round(b)))];
+    const runs = new Map(unique.map((b) => [b, { withPut: [], without: [] }]));
+    for (let round = 0; round < rounds; round++)
+      for (const bytes of unique) {
+        runs.get(bytes).withPut.push(await perRequest(bytes, false));
+        runs.get(bytes).without.push(await perRequest(bytes, true));
+      }
     const out = {};
-    for (const bytes of new Set(sizes.map((b) => Math.round(b)))) {
-      const withPut = await perRequest(bytes, false);
-      const runtime = await perRequest(bytes, true);
-      out[bytes] = { put: Math.max(0, withPut - runtime), runtime };
+    for (const [bytes, r] of runs) {
+      const runtime = median(r.without);
+      out[bytes] = { put: Math.max(0, median(r.withPut) - runtime), runtime };
     }
     return out;
   } finally {
