@@ -45,7 +45,10 @@ export function Media() {
         </Field>
       </div>
       <ErrorNotice error={list.error} />
-      {list.data?.media.length === 0 && <p>No media yet.</p>}
+      {!list.data && !list.error && <p class="muted">Loading media…</p>}
+      {list.data?.media.length === 0 && (
+        <p class="empty">No media yet. Files you drop, choose or paste above appear here, ready for any item's image field.</p>
+      )}
       {list.data && list.data.media.length > 0 && shown.length === 0 && <p>No media on this page matches.</p>}
       <ul class="media-grid">
         {shown.map((m) => (
