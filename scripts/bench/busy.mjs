@@ -292,8 +292,9 @@ async function sampleLoop(urls, samples, running) {
   }
 }
 
-const kindOf = (u) =>
-  u.headers
+/** The kind of read a URL of the mix is (a function declaration: the run above calls it before this line). */
+function kindOf(u) {
+  return u.headers
     ? u.path.includes("sitemap")
       ? "sitemap"
       : /\/blog\/(\?|$)/.test(u.path)
@@ -304,6 +305,7 @@ const kindOf = (u) =>
         ? "search"
         : "list"
       : "item";
+}
 
 /**
  * The samples by how long after the last change returned they were issued (250 ms buckets) and by
