@@ -512,8 +512,9 @@ export const ORDER_MEMO_ROWS = 5000;
 
 /** The seqs of the rows a list query selects, in its order (every page of it is a slice). */
 export function orderedSeqs(sql: SqlStorage, where: string, orderBy: string, args: readonly SqlStorageValue[]): number[] {
+  // Rows as arrays (`raw`): an object per row cost about three times the query itself for 1,000 rows.
   const out: number[] = [];
-  for (const row of sql.exec<{ seq: number }>(`SELECT seq FROM items WHERE ${where} ORDER BY ${orderBy}`, ...args)) out.push(row.seq);
+  for (const [seq] of sql.exec(`SELECT seq FROM items WHERE ${where} ORDER BY ${orderBy}`, ...args).raw()) out.push(seq as number);
   return out;
 }
 
