@@ -16,7 +16,7 @@ import autocannon from "autocannon";
 import { writeFileSync } from "node:fs";
 import { BENCH_POST_FIELDS, api, missPaths, must, seedItems } from "../lib.mjs";
 import { waitForIndex } from "./search.mjs";
-import { buildWorker, servicePid, startWorkerd, workerdCpuMs } from "../workerd-host.mjs";
+import { buildWorker, servicePid, startInspectedWorkerd, workerdCpuMs } from "../workerd-host.mjs";
 import { benchImportCsv, timedImport } from "./import-run.mjs";
 import { randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
@@ -30,17 +30,9 @@ const mode = modes[0];
 if (modes.length > 1 && modes.some((m) => m === "save" || m === "import" || m.startsWith("miss")))
   throw new Error("several modes: only list, item and the refusal modes");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const port = 9300 + Math.floor(Math.random() * 500);
 // The refusal modes run with wrangler.toml's Rate Limiting bindings, as `BENCH_ONLY=refused` does.
-const rateLimits = modes.includes("rate-limited");
-const host = await startWorkerd({
-  scriptPath: script,
-  adminToken: "op",
-  dashboard: false,
-  embedderProcesses: 1,
-  inspectorPort: port,
-  rateLimits,
-});
+const host = await startInspectedWorkerd(script, { rateLimits: modes.includes("rate-limited") });
+const port = host.inspectorPort;
 
 try {
   const { base } = host;
