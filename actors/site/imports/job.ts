@@ -12,7 +12,10 @@
  *   draft without those references (or, for an existing item, not yet) and marked pending.
  * - link: pending rows get their references (every item of the file exists now) and their
  *   status; a row whose target failed is undone (its draft removed) and fails with the reason.
- * Item webhooks are muted for the import's writes; `import.finished` announces the outcome.
+ * Webhooks: every row sends the item events a dashboard write of it would (the `items` triggers,
+ * in the row's transaction), and `import.finished` the outcome. A new item waiting for the link
+ * pass is written without events and announced (`item.created`, `item.published`) by the link
+ * pass once whole; a waiting draft removed (its target failed, a cancel) was never announced.
  */
 import type { JobHandler } from "../jobs";
 import { log } from "../../../src/log/log";
@@ -34,7 +37,7 @@ import { insertMedia } from "../content/media";
 import { keepPublicData } from "../reads/public-items";
 import { searchTextOf } from "../content/search-text";
 import type { ItemData } from "../content/item-data";
-import { mute, recordEvent, unmute } from "../webhooks/outbox";
+import { recordEvent, recordItemCreated, withoutItemEvents } from "../webhooks/outbox";
 import {
   actorOf,
   counts,
@@ -330,7 +333,7 @@ function writeRow(s: SiteContext, imp: ImportRow, plans: Plans, r: StagedRowReco
     if (res.pending.length) {
       // Its references wait for the link pass: a new item waits as a draft without them, an existing one unchanged.
       if (existing) return setDone(s.sql, imp.id, r.row, "pending", existing.id, null);
-      const row = insertRow(s, p.collection, checked, plan.slug!, "draft", null, change, imp, site);
+      const row = withoutItemEvents(s.sql, () => insertRow(s, p.collection, checked, plan.slug!, "draft", null, change, imp, site));
       return setDone(s.sql, imp.id, r.row, "pending", row.id, notes);
     }
     if (!existing) {
@@ -345,7 +348,7 @@ function writeRow(s: SiteContext, imp: ImportRow, plans: Plans, r: StagedRowReco
 }
 
 /**
- * The slice's rows in one transaction with the pass position (one commit, one mute). If any row's
+ * The slice's rows in one transaction with the pass position (one commit). If any row's
  * statement is refused (a slug or id taken meanwhile), the whole slice rolls back and is written
  * again a row at a time, each in its own transaction: a row is written whole or not at all, and
  * only the refused row fails, with why.
@@ -354,9 +357,7 @@ function eachRow(s: SiteContext, imp: ImportRow, rows: readonly StagedRowRecord[
   const now = Date.now();
   try {
     s.storage.transactionSync(() => {
-      mute(s.sql);
       for (const r of rows) one(r);
-      unmute(s.sql);
       setImport(s.sql, imp.id, { pass_row: rows[rows.length - 1]!.row }, now);
     });
     return;
@@ -366,9 +367,7 @@ function eachRow(s: SiteContext, imp: ImportRow, rows: readonly StagedRowRecord[
   for (const r of rows) {
     try {
       s.storage.transactionSync(() => {
-        mute(s.sql);
         one(r);
-        unmute(s.sql);
         setImport(s.sql, imp.id, { pass_row: r.row }, now);
       });
     } catch (err) {
@@ -467,12 +466,17 @@ function linkRow(s: SiteContext, imp: ImportRow, plans: Plans, r: StagedRowRecor
   const checked = checkData(s.sql, p, plan, res, base, problems);
   const change = changeOf(imp);
   if (problems.length || !checked) {
-    // All or nothing: the draft written without its references goes again.
-    if (placeholder) deleteItemRow(s.sql, item.seq, change);
+    // All or nothing: the draft written without its references goes again (never announced, so silently).
+    if (placeholder) withoutItemEvents(s.sql, () => deleteItemRow(s.sql, item.seq, change));
     return setDone(s.sql, imp.id, r.row, "failed", null, problems);
   }
   const site = "id" in plan ? (plan as SiteItemPlan) : null;
-  updateRow(s, p.collection, item, checked, statusOf(plan, placeholder ? null : item), plan.publishedAt, change, imp, site);
+  const link = () => updateRow(s, p.collection, item, checked, statusOf(plan, placeholder ? null : item), plan.publishedAt, change, imp, site);
+  if (placeholder) {
+    // Whole now: announced as a dashboard create of it would be, not as the update of a draft no receiver heard of.
+    withoutItemEvents(s.sql, link);
+    recordItemCreated(s.sql, s.site()!.id, p.collection.slug, findItem(s.sql, p.collection.id, item.id)!, Date.now());
+  } else link();
   setDone(s.sql, imp.id, r.row, placeholder ? "created" : "updated", item.id, notes);
 }
 
@@ -488,12 +492,11 @@ function cancelSlice(s: SiteContext, imp: ImportRow): number {
   const change = changeOf(imp);
   for (const r of rows) {
     s.storage.transactionSync(() => {
-      mute(s.sql);
       if (r.planned === "create" && r.item_id) {
         const item = s.sql.exec<ItemRow>("SELECT * FROM items WHERE id = ?", r.item_id).toArray()[0];
-        if (item) deleteItemRow(s.sql, item.seq, change);
+        // A draft waiting for its references was never announced: it goes without an event.
+        if (item) withoutItemEvents(s.sql, () => deleteItemRow(s.sql, item.seq, change));
       }
-      unmute(s.sql);
       setDone(s.sql, imp.id, r.row, "failed", null, [
         { column: "", value: "", reason: "the import was cancelled before this row was finished" },
       ]);
