@@ -10,7 +10,7 @@ async function blogWithPosts(): Promise<TestSite> {
   const site = await newBlog();
   // Its image and video as URL media on a plain local host (as a customer's files are on theirs).
   const dir = `/rt-${crypto.randomUUID().slice(0, 8)}`;
-  const cover = await putPage(mediaFile("photo.jpg"), { path: `${dir}/cover.jpg`, type: "image/jpeg" });
+  const cover = await putPage(mediaFile("small.jpg"), { path: `${dir}/cover.jpg`, type: "image/jpeg" });
   const clip = await putPage(mediaFile("clip.mp4"), { path: `${dir}/clip.mp4`, type: "video/mp4" });
   const ada = await addItem(site, "authors", { slug: "ada", data: { name: "Ada" }, publish: true });
   const bob = await addItem(site, "authors", { slug: "bob", data: { name: "Bob" } });

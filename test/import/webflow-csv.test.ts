@@ -52,7 +52,7 @@ const asExcel = (text: string) => `\ufeff${text.replace(/\r?\n/g, "\r\n")}`;
  */
 async function withLocalImages(text: string): Promise<string> {
   const dir = `/wf-${crypto.randomUUID().slice(0, 8)}`;
-  const hello = await putPage(mediaFile("photo.jpg"), { path: `${dir}/hello.jpg`, type: "image/jpeg" });
+  const hello = await putPage(mediaFile("small.jpg"), { path: `${dir}/hello.jpg`, type: "image/jpeg" });
   await putPage(mediaFile("photo.png"), { path: `${dir}/four.jpg`, type: "image/png" });
   return text.replaceAll("https://images.example/", hello.slice(0, hello.length - "hello.jpg".length));
 }
@@ -150,7 +150,7 @@ describe("import: Webflow's CMS CSV", () => {
     );
     expect(pub.status).toBe(200);
     expect(pub.body.item.data.cover.url).toMatch(new RegExp(`/m/${site.id}/[^/]+/[0-9a-f]{12}/hello\\.jpg$`));
-    expect(new Uint8Array(await (await get(pub.body.item.data.cover.url)).arrayBuffer())).toEqual(mediaFile("photo.jpg"));
+    expect(new Uint8Array(await (await get(pub.body.item.data.cover.url)).arrayBuffer())).toEqual(mediaFile("small.jpg"));
     // A multi-image cell: its first image (a PNG named .jpg: the type comes from the bytes).
     const four = await callJson<{ item: { publishedAt: string; data: { cover: { url: string } } } }>(
       "GET",
