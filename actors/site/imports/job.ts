@@ -1,7 +1,8 @@
 /**
  * The import job (kind `import`, key = the import's id) on the site's one alarm. Each run takes
- * slices of SLICE_ROWS staged rows for up to RUN_MS and yields between slices, so reads and
- * writes of the site are answered while an import runs; then it asks to run again at once.
+ * slices of staged rows (SLICE_ROWS at most; in the write and link passes as many as fit
+ * SLICE_WORK_MS) for up to RUN_MS and yields between slices, so reads and writes of the site are
+ * answered while an import runs; then it asks to run again at once.
  *
  * Passes, each resumable at the row it last committed (`imports.pass_row`):
  * - check (the dry run): every row planned (create, update, skip, error with reasons); writes
@@ -56,13 +57,28 @@ import { headCollections, planSiteItem, readSiteHead, type SiteItemPlan } from "
 import { fieldsWithNew } from "./mapping";
 import { type Copies, copyImages, imageUrlsOf, useCopies } from "./images";
 
-/**
- * Rows a slice writes before the job yields: a read of the site waits at most one slice. About 1 ms
- * of CPU a row (2 KB, with its revision and public JSON), so ~50 ms a slice. The transfer bench at
- * load 8-13 put the read p99 during an import at 11.9x the p99 without it with 50 rows, 2.0x with 25
- * (and the write rate lower with 25: the bench's readers took the time); see docs/import.md.
- */
+/** Rows a slice takes at most (the dry run's slices, and the write and link passes' before the work bound). */
 export const SLICE_ROWS = 50;
+/**
+ * The write and link passes end a slice when the work of its rows, estimated from their size,
+ * reaches SLICE_WORK_MS: a read of the site waits at most about that long behind the import,
+ * whatever the rows' size. The estimate stands in for a clock: a Worker's clock does not move
+ * while synchronous code runs, so a slice (one synchronous transaction) cannot time itself.
+ * Measured (docs/import.md "Speed"): a row costs about ROW_MS plus KB_MS per KB of its cells.
+ */
+export const SLICE_WORK_MS = 25;
+const ROW_MS = 0.2;
+const KB_MS = 0.35;
+
+/** The first rows of `rows` whose estimated work fits SLICE_WORK_MS (always at least one). */
+export function sliceByWork<R extends { cells: string }>(rows: readonly R[]): readonly R[] {
+  let ms = 0;
+  for (let i = 0; i < rows.length; i++) {
+    ms += ROW_MS + (rows[i]!.cells.length / 1024) * KB_MS;
+    if (ms >= SLICE_WORK_MS) return rows.slice(0, i + 1);
+  }
+  return rows;
+}
 /**
  * How long one alarm run goes on slicing (wall time) before it hands the alarm to the site's other
  * jobs and asks to run again at once. Other due jobs run between two runs, in the same alarm: the
@@ -299,7 +315,7 @@ function fileCreates(sql: SqlStorage, id: string, target: string): boolean {
 
 /** A slice of the write pass; answers how many rows it wrote (0: the pass ended). */
 async function writeSlice(s: SiteContext, imp: ImportRow, known: Copies): Promise<number> {
-  const rows = rowsAfter(s.sql, imp.id, imp.pass_row, SLICE_ROWS);
+  const rows = sliceByWork(rowsAfter(s.sql, imp.id, imp.pass_row, SLICE_ROWS));
   const now = Date.now();
   if (rows.length === 0) {
     const pending = pendingAfter(s.sql, imp.id, 0, 1).length > 0;
@@ -439,7 +455,7 @@ function updateRow(
 // ---- Link ---------------------------------------------------------------------------------------
 
 async function linkSlice(s: SiteContext, imp: ImportRow, known: Copies): Promise<number> {
-  const rows = pendingAfter(s.sql, imp.id, imp.pass_row, SLICE_ROWS);
+  const rows = sliceByWork(pendingAfter(s.sql, imp.id, imp.pass_row, SLICE_ROWS));
   if (rows.length === 0) {
     finish(s, imp, "done");
     return 0;
@@ -471,7 +487,8 @@ function linkRow(s: SiteContext, imp: ImportRow, plans: Plans, r: StagedRowRecor
     return setDone(s.sql, imp.id, r.row, "failed", null, problems);
   }
   const site = "id" in plan ? (plan as SiteItemPlan) : null;
-  const link = () => updateRow(s, p.collection, item, checked, statusOf(plan, placeholder ? null : item), plan.publishedAt, change, imp, site);
+  const link = () =>
+    updateRow(s, p.collection, item, checked, statusOf(plan, placeholder ? null : item), plan.publishedAt, change, imp, site);
   if (placeholder) {
     // Whole now: announced as a dashboard create of it would be, not as the update of a draft no receiver heard of.
     withoutItemEvents(s.sql, link);
