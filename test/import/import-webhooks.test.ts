@@ -4,11 +4,11 @@
  * verifies every one. A new item written in two steps (its references name a later row) is
  * announced once, whole; a waiting draft that cannot be finished is removed without an event.
  */
-import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import { Webhook } from "standardwebhooks";
-import { addItem, callJson, expectStatus, newSite, type TestSite } from "../helpers";
-import { importFile, setMapping, start, stubOf, until, upload } from "./helpers";
+import { addItem, callJson, expectStatus, newSite, putCollection, type TestSite } from "../helpers";
+import { importFile, importRefusing, stubOf } from "./helpers";
 
 const RECEIVER = inject("webhookReceiver");
 const EVENTS = ["item.created", "item.updated", "item.published", "item.unpublished", "item.deleted", "import.finished"];
@@ -28,19 +28,13 @@ const received = async (name: string): Promise<Received[]> => (await fetch(`${RE
 /** Posts whose `related` field names other posts (rows of one file may point at each other). */
 async function postsSite(): Promise<TestSite> {
   const site = await newSite("starter");
-  await expectStatus(
-    callJson("PUT", `/sites/${site.id}/collections/posts`, {
-      auth: site.adminKey,
-      body: {
-        name: "Posts",
-        fields: [
-          { key: "title", type: "text", required: true },
-          { key: "related", type: "references", collection: "posts", name: "Related" },
-        ],
-      },
-    }),
-    201,
-  );
+  await putCollection(site, "posts", {
+    name: "Posts",
+    fields: [
+      { key: "title", type: "text", required: true },
+      { key: "related", type: "references", collection: "posts", name: "Related" },
+    ],
+  });
   return site;
 }
 
@@ -131,20 +125,8 @@ describe("import: webhooks for every row", () => {
     const name = box();
     const secret = await subscribe(site, name);
     const csv = ["Name,Slug,Draft,Related", "Waits,waits,false,target", "Target,target,false,", "Plain,plain,false,"].join("\n");
-    const up = await upload(site, "posts", csv, "posts.csv");
-    expect(up.status).toBe(201);
-    const id = up.body.import.id;
-    await setMapping(site, id, up.body.import.mapping);
-    await until(site, id, ["checked"]);
-    // Something the dry run could not foresee: the database refuses the target's item (a trigger of the test's own).
-    await runInDurableObject(stubOf(site), (_i, state) => {
-      state.storage.sql.exec(
-        "CREATE TRIGGER test_refuse_target BEFORE INSERT ON items WHEN new.slug = 'target' BEGIN SELECT RAISE(ABORT, 'refused for the test'); END",
-      );
-    });
-    await start(site, id);
-    const end = await until(site, id, ["done", "failed"]);
-    await runInDurableObject(stubOf(site), (_i, state) => state.storage.sql.exec("DROP TRIGGER test_refuse_target"));
+    // Something the dry run could not foresee: the database refuses the target's item.
+    const end = await importRefusing(site, "posts", csv, "target");
     expect(end.done).toEqual({ created: 1, updated: 0, skipped: 0, failed: 2 });
     const items = await expectStatus(
       callJson<{ items: { slug: string }[] }>("GET", `/sites/${site.id}/collections/posts/items`, { auth: site.adminKey }),
