@@ -171,9 +171,11 @@ export function patchItem(
   change: Change,
 ): ItemRow {
   const sql = storage.sql;
-  let data = JSON.parse(row.data) as ItemData;
+  // Parsed once: the base the patch merges into, and the revision's "before" (validateItemData copies it).
+  const stored = JSON.parse(row.data) as ItemData;
+  let data = stored;
   let media: MediaRow[] = [];
-  if (patch.data !== undefined) ({ data, newMedia: media } = validateItemData(collection.fields, patch.data, data, lookups));
+  if (patch.data !== undefined) ({ data, newMedia: media } = validateItemData(collection.fields, patch.data, stored, lookups));
   const slug = patch.slug ?? row.slug;
   if (slug !== row.slug && takenSlugs(sql, collection.id, [slug]).length) {
     throw new ApiError("conflict", `Slug "${slug}" is already used in collection "${collection.slug}".`, { slugs: [slug] });
@@ -191,7 +193,7 @@ export function patchItem(
       searchTextOf(collection.fields, data),
       new Date().toISOString(),
       change,
-      { before: row, updatedBy: change.actor.id },
+      { before: row, updatedBy: change.actor.id, parsed: { before: stored, after: data } },
     );
   });
 }
