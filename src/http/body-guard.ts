@@ -56,7 +56,15 @@ export class BodyGuard implements GuardedBody {
   // Whether the guarded stream or readAll took the body (only one of them ever reads it).
   #taken = false;
 
-  constructor(request: Request, limits: BodyLimits) {
+  /**
+   * `whole`: the request's route reads the body whole before it forwards anything (the dashboard
+   * API: bufferedInternalRequest, readJsonObject), so the client's request is handed on as it is
+   * and the guard reads the body itself when asked (readAll), with no JavaScript stream in between.
+   * Its body stays locked to the guard: a route that tried to forward it raw would fail loudly
+   * instead of handing an unguarded body on. Otherwise the routes get a copy whose body is the
+   * guarded stream.
+   */
+  constructor(request: Request, limits: BodyLimits, whole = false) {
     const declared = Number(request.headers.get("content-length") ?? "NaN");
     if (Number.isFinite(declared) && declared > limits.maxBytes) {
       this.#failure = tooLarge(limits.maxBytes);
@@ -98,6 +106,11 @@ export class BodyGuard implements GuardedBody {
       return result.value;
     };
     const next = this.#next;
+    if (whole) {
+      this.request = request;
+      watchBody(request, this);
+      return;
+    }
     // highWaterMark 0: nothing is pulled from the client until a route reads.
     const guarded = new ReadableStream<Uint8Array>(
       {
@@ -121,9 +134,9 @@ export class BodyGuard implements GuardedBody {
 
   /**
    * The whole body, read with the same limits as the guarded stream (idle and total time, bytes)
-   * but without going through it: a dashboard write reads its body once, whole, before it is
-   * forwarded, and pulling a small body through a JavaScript stream cost more than the rest of
-   * the front Worker's part of a save (docs/history.md). A refusal is recorded as the stream's is.
+   * but without going through one: a dashboard write reads its body once, whole, before it is
+   * forwarded, and making and pulling a JavaScript stream for it was the largest front-Worker
+   * cost of a save (docs/history.md). A refusal is recorded as the stream's is.
    */
   async readAll(): Promise<Uint8Array> {
     const next = this.#next;
