@@ -50,14 +50,14 @@ import { siteAccess } from "./site/access/site-access";
 import { AUDIT_PRUNE_JOB, auditPage, type AuditFilter, type AuditRow, pruneAudit, recordAudit } from "./site/access/audit";
 import { NO_STORE } from "../src/contract/cache-control";
 import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../src/shared/bounded-map";
-import { countWhere } from "./site/storage/items-table";
+import { countWhere, ORDER_MEMO_ROWS, orderedSeqs } from "./site/storage/items-table";
 import { benchRevisionsOff } from "./site/storage/revisions-table";
 import { type MediaCall, mediaCall, refusal } from "./site/media/calls";
 import { MEDIA_SWEEP_JOB, mediaSweepJob, SWEEP_EVERY_MS } from "./site/media/sweep";
 import { recordVariant, resolveFile, type ServedFile } from "./site/media/store";
 import { ApiError } from "../src/contract/errors";
 import {
-  CHANGED_ITEMS_MAX,
+  changeOf,
   CHANGES_KEPT,
   encodeChanges,
   SEARCH_GENERATIONS,
@@ -125,6 +125,9 @@ export class Site extends DurableObject<Env> {
   #documents: DocumentStats | null = null;
   // Totals for list queries; every page of one query shares its count. Cleared on any content change.
   #counts = new BoundedMap<string, number>(1000, 512 * 1024);
+  // The order of a list query's rows (their seqs), for queries of up to ORDER_MEMO_ROWS rows: a page
+  // of it is a slice, not an OFFSET scan. Cleared with the totals, on any content change.
+  #orders = new BoundedMap<string, readonly number[]>(256, 1024 * 1024);
   // Public reads (content API, rendered pages and documents) this object has answered since it started.
   #publicReads = 0;
   #metaReads = 0;
@@ -346,11 +349,11 @@ export class Site extends DurableObject<Env> {
     };
   }
 
-  /** Records what `version` changed: the ids of the items it touched, or null for anything else. */
-  #noteChange(version: number, items: readonly string[] | null): void {
+  /** Records what `version` changed: the ids of the items it touched (and the keys an edit changed), or null for anything else. */
+  #noteChange(version: number, items: readonly string[] | null, fields?: readonly string[]): void {
     // A version is recorded once: should a bump ever be rolled back and its number reused, the later word counts.
     this.#changes = this.#changes.filter((c) => c.version < version);
-    this.#changes.push({ version, items: items && items.length <= CHANGED_ITEMS_MAX ? [...items] : null });
+    this.#changes.push(changeOf(version, items, fields));
     if (this.#changes.length > CHANGES_KEPT) this.#changes.shift();
   }
 
@@ -385,6 +388,7 @@ export class Site extends DurableObject<Env> {
   setPlan(plan: Plan): number {
     updateSite(this.#sql, { plan });
     this.#counts.clear();
+    this.#orders.clear();
     const version = bumpCacheVersion(this.#sql);
     this.#noteChange(version, null);
     this.#site = readSite(this.#sql);
@@ -400,7 +404,12 @@ export class Site extends DurableObject<Env> {
       metaReads: this.#metaReads,
       unchangedReads: this.#public.unchanged() + this.#unchangedPages,
       queryEmbeddings: this.#search.queries.calls,
-      memo: { counts: this.#counts.size, answers: this.#public.memoSize(), queryVectors: this.#search.queries.size },
+      memo: {
+        counts: this.#counts.size,
+        orders: this.#orders.size,
+        answers: this.#public.memoSize(),
+        queryVectors: this.#search.queries.size,
+      },
     };
   }
 
@@ -428,7 +437,8 @@ export class Site extends DurableObject<Env> {
   }
 
   async #route(request: Request): Promise<Response | undefined> {
-    const path = new URL(request.url).pathname;
+    const url = new URL(request.url);
+    const path = url.pathname;
     if (request.headers.has(RENDER_HEADER)) {
       this.#publicReads++;
       if (!this.#metaOf(request.headers.get(RENDER_HEADER) ?? "")) return errorResponse("not_found", "Unknown service token.");
@@ -450,7 +460,7 @@ export class Site extends DurableObject<Env> {
       this.#publicReads++;
       const token = decodeURIComponent(path.split("/")[2] ?? "");
       if (!this.#metaOf(token)) return errorResponse("not_found", "Unknown site token.");
-      return this.#public.fetch(request);
+      return this.#public.fetch(request, url);
     }
     // A share link (routed here from the service's own hosts only): the same 404 page for a site
     // that does not exist as for a wrong token, and nothing is written for either.
@@ -612,6 +622,16 @@ export class Site extends DurableObject<Env> {
       siteChanged: () => {
         this.#site = readSite(this.#sql);
       },
+      orderOf: (where, args, orderBy, total) => {
+        if (total > ORDER_MEMO_ROWS) return null;
+        const key = `${where}\u0000${JSON.stringify(args)}\u0000${orderBy}`;
+        let seqs = this.#orders.get(key);
+        if (seqs === undefined) {
+          seqs = orderedSeqs(this.#sql, where, orderBy, args);
+          this.#orders.set(key, seqs, stringBytes(key) + 8 * seqs.length + ENTRY_OVERHEAD);
+        }
+        return seqs;
+      },
       countOf: (where, args) => {
         const key = `${where}\u0000${JSON.stringify(args)}`;
         let n = this.#counts.get(key);
@@ -621,18 +641,19 @@ export class Site extends DurableObject<Env> {
         }
         return n;
       },
-      contentChanged: (items) => {
+      contentChanged: (items, fields) => {
         this.#counts.clear();
+        this.#orders.clear();
         // The sitemap and feeds follow every visible change, off the request path (the alarm runs it at once).
         if (this.#context.capture()) scheduleJob(this.ctx.storage, SEO_DOCUMENTS_JOB, "all", Date.now());
-        const v = this.#context.cacheChanged(items);
+        const v = this.#context.cacheChanged(items, fields);
         // Every change a reader could see may change what search should index.
         this.#search.afterWrite();
         return v;
       },
-      cacheChanged: (items) => {
+      cacheChanged: (items, fields) => {
         const v = bumpCacheVersion(this.#sql);
-        this.#noteChange(v, items ?? null);
+        this.#noteChange(v, items ?? null, fields);
         // Only the version changed: the row in memory follows without reading it again.
         if (this.#site) this.#site = { ...this.#site, cacheVersion: v };
         if (this.#searchGeneration !== 0) this.#setSearchGeneration(0);

@@ -132,6 +132,23 @@ export const SERVICE_DURABLE_OBJECTS = {
   ACCOUNT: "Account",
 };
 
+/** The Durable Object bindings a build can have: those whose class its bundle exports (an older commit's exports fewer). */
+export function durableObjectsOf(script) {
+  // The bundle's last `export {…}`: esbuild writes it before the licence comments that end the file.
+  const source = readFileSync(script, "utf8");
+  const exported = new Set(
+    [...source.slice(source.lastIndexOf("export {")).matchAll(/export\s*\{([^}]*)\}/g)].flatMap((m) =>
+      m[1].split(",").map((s) =>
+        s
+          .trim()
+          .split(/\s+as\s+/)
+          .at(-1),
+      ),
+    ),
+  );
+  return Object.fromEntries(Object.entries(SERVICE_DURABLE_OBJECTS).filter(([, cls]) => exported.has(cls)));
+}
+
 export async function startWorkerd({
   scriptPath,
   adminToken,

@@ -143,3 +143,65 @@ describe("single-item answers carried across versions that changed other items",
     expect(after.unchangedReads - unchangedReads).toBe(0);
   });
 });
+
+describe("list answers carried across edits of items they do not show", () => {
+  it("an edit elsewhere costs a list no read; an edit of a shown item, of its sort key, or a publish reads it again", async () => {
+    const { site, stub } = await notesSite();
+    const ids: string[] = [];
+    // Dates 1..8: sorted by -date, page 2 of limit 3 shows notes 5, 4, 3.
+    for (let i = 1; i <= 8; i++)
+      ids.push((await addItem(site, "notes", { slug: `n${i}`, publish: true, data: { title: `N${i}`, date: `2026-01-0${i}` } })).id);
+    const items = `/v1/${site.token}/collections/notes/items`;
+    const page2 = `${items}?sort=-date&limit=3&page=2`;
+    const byTitle = `${items}?sort=title&limit=3&page=2`;
+    const searched = `${items}?search=n&limit=3&page=2`;
+    const readsOf = async () => (await stub.stats()).publicReads;
+    const expectRead = async (url: string, state: "HIT" | "MISS", reads: number, body?: string) => {
+      const before = await readsOf();
+      const r = await call("GET", url);
+      expect(r.headers.get("x-cache")).toBe(state);
+      if (body !== undefined) expect(await r.text()).toBe(body);
+      else await r.arrayBuffer();
+      expect([...r.headers.keys()].filter((k) => k.startsWith("x-oc-"))).toEqual([]);
+      expect((await readsOf()) - before).toBe(reads);
+    };
+
+    // The title of note 8 (page 1): page 2 by date neither shows it nor is ordered by its title.
+    let held2 = await held(() => call("GET", page2));
+    await held(() => call("GET", byTitle));
+    await held(() => call("GET", searched));
+    await patch(site, ids[7]!, "N8 edited");
+    await expectRead(page2, "HIT", 0, held2.body);
+    // Ordered by title, or searched: the edit may move an item onto the page; read again.
+    await expectRead(byTitle, "MISS", 1);
+    await expectRead(searched, "MISS", 1);
+
+    // An edit of a note the page shows: read again, and the edit is there.
+    held2 = await held(() => call("GET", page2));
+    await patch(site, ids[3]!, "N4 edited");
+    const shown = await callJson<{ items: { data: { title: string } }[] }>("GET", page2);
+    expect(shown.res.headers.get("x-cache")).toBe("MISS");
+    expect(shown.body.items.map((i) => i.data.title)).toEqual(["N5", "N4 edited", "N3"]);
+
+    // An edit of the sort key of a note on another page: it may move onto this one.
+    held2 = await held(() => call("GET", page2));
+    await expectStatus(
+      callJson("PATCH", `/sites/${site.id}/collections/notes/items/${ids[7]}`, {
+        auth: site.adminKey,
+        body: { data: { date: "2025-01-01" } },
+      }),
+      200,
+    );
+    const moved = await callJson<{ items: { data: { title: string } }[] }>("GET", page2);
+    expect(moved.res.headers.get("x-cache")).toBe("MISS");
+    expect(moved.body.items.map((i) => i.data.title)).toEqual(["N4 edited", "N3", "N2"]);
+
+    // A new published note joins the list: read again.
+    held2 = await held(() => call("GET", page2));
+    await addItem(site, "notes", { slug: "n9", publish: true, data: { title: "N9", date: "2026-01-09" } });
+    const joined = await callJson<{ items: { data: { title: string } }[]; total: number }>("GET", page2);
+    expect(joined.res.headers.get("x-cache")).toBe("MISS");
+    expect(joined.body.total).toBe(9);
+    expect(joined.body.items.map((i) => i.data.title)).toEqual(["N5", "N4 edited", "N3"]);
+  });
+});

@@ -17,6 +17,11 @@ export interface SiteContext {
   siteChanged(): void;
   /** Memoised `count(*)` for a list query, valid until the next content change. */
   countOf(where: string, args: readonly (string | number)[]): number;
+  /**
+   * The seqs of a list query's rows in its order, memoised like `countOf`, for a query of at most
+   * ORDER_MEMO_ROWS rows (else null): every page of one order is then a slice of it.
+   */
+  orderOf(where: string, args: readonly (string | number)[], orderBy: string, total: number): readonly number[] | null;
   /** The captured page for server rendering, memoised; null before the first capture. */
   capture(): StoredCapture | null;
   captureChanged(): void;
@@ -27,10 +32,13 @@ export interface SiteContext {
    * Retires every cached response of the site without anything else following; returns the new
    * version. `items`: the change touched these items and nothing else (their data, status or
    * existence), so the front Worker may carry answers that depend on other single items across it.
+   * `fields`: the change was edits of published items that stayed published, and these are the
+   * public keys they changed (`changedPublicKeys`): lists that show none of the items and depend on
+   * none of the keys may be carried too.
    */
-  cacheChanged(items?: readonly string[]): number;
-  /** Retires every cached response of the site; returns the new version. `items` as for `cacheChanged`. */
-  contentChanged(items?: readonly string[]): number;
+  cacheChanged(items?: readonly string[], fields?: readonly string[]): number;
+  /** Retires every cached response of the site; returns the new version. `items`, `fields` as for `cacheChanged`. */
+  contentChanged(items?: readonly string[], fields?: readonly string[]): number;
   /**
    * The search index changed (items embedded or removed): retires the cached `/search` and
    * `/related` answers alone; no list, item or page answer depends on the index.

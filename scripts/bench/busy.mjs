@@ -11,7 +11,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { BENCH_POST_FIELDS, api, missPaths, must, seedItems, ssrBenchSite } from "../lib.mjs";
 import { waitForIndex } from "./search.mjs";
-import { residentMb, servicePid, startCacheFloor, workerdCpuMs, workerdPids, workerdPidsByAge } from "../workerd-host.mjs";
+import { residentMb, servicePid, workerdCpuMs, workerdPidsByAge } from "../workerd-host.mjs";
+import { floorCpuBySize, meanAnswerBytes, sample } from "./floor.mjs";
 
 const SECONDS = Number(process.env.BENCH_BUSY_SECONDS ?? 60);
 const CONNECTIONS = Number(process.env.BENCH_BUSY_CONNECTIONS ?? 64);
@@ -75,24 +76,34 @@ try {
   // CPU of the service's workerd alone (not the embedder's, which re-embeds changed items),
   // uncached reads first, on a quiet site.
   const service = servicePid();
-  const { putMs, runtimeMs } = await floorCpuMs();
   const uncached = [];
   for (const [name, kind] of [
     ["list, about 24 items (page, limit 20-28, sort)", "list"],
     ["single item", "item"],
   ]) {
-    const r = await uncachedCpu(missPaths(site.token, kind, ITEMS), service);
-    uncached.push({
-      read: name,
-      "req/s": r.rps,
-      "CPU ms/req, all": r.cpu.toFixed(3),
-      "Cache API write": putMs.toFixed(3),
-      "ours + HTTP + match": (r.cpu - putMs).toFixed(3),
-      "HTTP + match (floor)": runtimeMs.toFixed(3),
-      ours: (r.cpu - putMs - runtimeMs).toFixed(3),
-      goal: name.startsWith("list") ? "≤ 0.6" : "≤ 0.3",
-    });
+    const paths = missPaths(site.token, kind, ITEMS);
+    const r = await uncachedCpu(paths, service);
+    uncached.push({ name, kind, ...r, bytes: await meanAnswerBytes(base, sample(paths)) });
   }
+  // The floor writes as many bytes as the answers it stands for (scripts/bench/floor.mjs).
+  const floors = await floorCpuBySize(uncached.map((u) => u.bytes));
+  // The Cache API writes under a writer are mostly list pages and rendered pages: costed at a list's size.
+  const putMs = floors[uncached[0].bytes].put;
+  const runtimeMs = floors[uncached[0].bytes].runtime;
+  const uncachedRows = uncached.map((u) => {
+    const f = floors[u.bytes];
+    return {
+      read: u.name,
+      "answer bytes": u.bytes,
+      "req/s": u.rps,
+      "CPU ms/req, all": u.cpu.toFixed(3),
+      "Cache API write": f.put.toFixed(3),
+      "ours + HTTP + match": (u.cpu - f.put).toFixed(3),
+      "HTTP + match (floor)": f.runtime.toFixed(3),
+      ours: (u.cpu - f.put - f.runtime).toFixed(3),
+      goal: u.kind === "list" ? "≤ 0.6" : "≤ 0.3",
+    };
+  });
 
   const quiet = await loadRun({ urls, writer: null, siteReads, service });
   const busy = await loadRun({ urls, writer: { name: "another isolate", call: direct }, siteReads, liveId: live.item.id, service });
@@ -157,14 +168,20 @@ try {
       `${b.run}: throughput ${((100 * b["req/s"]) / q["req/s"]).toFixed(0)}% of no writer (goal ≥ 60%), without the Cache API write ${((100 * b["req/s w/o Cache API write (est.)"]) / q["req/s w/o Cache API write (est.)"]).toFixed(0)}%; p99 ${(b["p99 ms"] / Math.max(1, q["p99 ms"])).toFixed(1)} × the quiet p99 (goal ≤ 3); p99/p50 ${(b["p99 ms"] / Math.max(1, b["p50 ms"])).toFixed(1)}; site object requests per new version ${b["site object reqs / version"]} vs ${urls.length + 2} distinct URLs read after each (with the probe's two)`,
     );
   }
+  for (const r of [quiet, busy, same]) {
+    console.log(
+      `\nWhere a sampled request waits (${r.writer ? `writer via ${r.writer}` : "no writer"}): one request of the mix at a time beside the load`,
+    );
+    console.table(r.phases);
+  }
   console.log("\nResident memory (MB) of each workerd process, every 5 s:");
   console.table([quiet, busy, same].flatMap((r) => r.rss));
   for (const r of [quiet, busy, same])
     console.log(`${r.writer ? `writer via ${r.writer}` : "no writer"}: service RSS growth after 15 s: ${r.rssGrowth}`);
   console.log(
-    `\nCPU per uncached read (unique URLs, 8 connections). The floor Worker (scripts/bench/cache-floor-worker.js) measures the local runtime's part alone: serving an HTTP request with a Cache API match ${runtimeMs.toFixed(3)} ms, and the Cache API write ${putMs.toFixed(3)} ms`,
+    `\nCPU per uncached read (unique URLs, 8 connections). The floor Worker (scripts/bench/cache-floor-worker.js) measures the local runtime's part alone, answering and writing as many bytes as each read's answers: serving an HTTP request with a Cache API match, and the Cache API write (the list's ${putMs.toFixed(3)} ms costs the busy runs' writes above; HTTP + match ${runtimeMs.toFixed(3)} ms)`,
   );
-  console.table(uncached);
+  console.table(uncachedRows);
 } finally {
   await close();
 }
@@ -197,6 +214,8 @@ async function loadRun({ urls, writer, siteReads, liveId, service }) {
   const sampler = setInterval(() => rss.push(rssRow(writer?.name ?? "no writer", performance.now() - t0)), 5000);
   const writing = writer ? writeLoop(writer.call, liveId, ops, () => running) : Promise.resolve();
   const probing = probeLoop(probes, () => running);
+  const samples = [];
+  const sampling = sampleLoop(urls, samples, () => running);
   const r = await autocannon({
     url: base,
     connections: CONNECTIONS,
@@ -212,7 +231,7 @@ async function loadRun({ urls, writer, siteReads, liveId, service }) {
   });
   running = false;
   clearInterval(sampler);
-  await Promise.all([writing, probing]);
+  await Promise.all([writing, probing, sampling]);
   const cpuMs = workerdCpuMs([service]) - cpu0;
   const reads1 = await siteReads();
   const reads = reads1.all - reads0.all;
@@ -237,6 +256,7 @@ async function loadRun({ urls, writer, siteReads, liveId, service }) {
     fresh,
     probed,
     rss,
+    phases: phasesOf(samples, ops),
     rssGrowth: at15 ? `${(((serviceRss.at(-1) - at15) / at15) * 100).toFixed(1)}% (${at15} → ${serviceRss.at(-1)} MB; goal < 10%)` : "-",
   };
 }
@@ -255,6 +275,61 @@ async function writeLoop(call, liveId, ops, running) {
     ops.push({ k, returned: performance.now(), published: change.published, rev: change.rev ?? prev?.rev ?? 0 });
     await new Promise((r) => setTimeout(r, Math.max(0, 1000 - (performance.now() - started))));
   }
+}
+
+/**
+ * Reads a URL of the mix every few ms beside the load, one at a time, recording when it was
+ * issued, how long it took and how it was answered (`x-cache`): where requests wait after a change.
+ */
+async function sampleLoop(urls, samples, running) {
+  for (let i = 0; running(); i++) {
+    const u = urls[(i * 7919) % urls.length];
+    const issued = performance.now();
+    const res = await fetch(`${base}${u.path}`, { headers: u.headers });
+    await res.arrayBuffer();
+    samples.push({ issued, ms: performance.now() - issued, cache: res.headers.get("x-cache") ?? "none", kind: kindOf(u) });
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** The kind of read a URL of the mix is (a function declaration: the run above calls it before this line). */
+function kindOf(u) {
+  return u.headers
+    ? u.path.includes("sitemap")
+      ? "sitemap"
+      : /\/blog\/(\?|$)/.test(u.path)
+        ? "page, list"
+        : "page, item"
+    : /\?/.test(u.path)
+      ? u.path.includes("search=")
+        ? "search"
+        : "list"
+      : "item";
+}
+
+/**
+ * The samples by how long after the last change returned they were issued (250 ms buckets) and by
+ * how they were answered: count, p50 and p99 ms. A run without a writer is one bucket.
+ */
+function phasesOf(samples, ops) {
+  const groups = new Map();
+  for (const s of samples) {
+    let last = null;
+    for (const o of ops) if (o.returned <= s.issued) last = o;
+    const after = last ? `${Math.min(4, Math.floor((s.issued - last.returned) / 250)) * 250} ms+` : "no change";
+    for (const key of [`${after} | all`, `${after} | ${s.cache}`, `all | ${s.kind} ${s.cache}`]) {
+      if (!groups.has(key)) groups.set(key, []);
+      groups.get(key).push(s.ms);
+    }
+  }
+  return [...groups]
+    .sort((a, b) => a[0].localeCompare(b[0], "en", { numeric: true }))
+    .map(([key, ms]) => {
+      const sorted = ms.sort((a, b) => a - b);
+      const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))].toFixed(1);
+      const [after, answer] = key.split(" | ");
+      return { "after the last change": after, answer, n: sorted.length, "p50 ms": at(0.5), "p99 ms": at(0.99) };
+    });
 }
 
 /** Reads the live item through the content API and as a rendered page, one at a time, recording what each saw. */
@@ -306,34 +381,4 @@ async function uncachedCpu(paths, service) {
     requests: [{ setupRequest: (req) => ({ ...req, path: paths[n++ % paths.length] }) }],
   });
   return { rps: Math.round(r.requests.average), cpu: (workerdCpuMs([service]) - cpu0) / r.requests.total };
-}
-
-/**
- * The local runtime's share of a miss, measured on the floor Worker in a workerd process of
- * its own: an HTTP request with a Cache API match (`?noput`), and the Cache API write (the
- * same Worker storing each miss, less that).
- */
-async function floorCpuMs() {
-  const before = new Set(workerdPids());
-  const floor = await startCacheFloor();
-  const floorPids = workerdPids().filter((p) => !before.has(p));
-  try {
-    const perRequest = async (noput) => {
-      let n = 0;
-      const own = () => workerdCpuMs(floorPids);
-      const cpu0 = own();
-      const r = await autocannon({
-        url: `${floor.base}/floor`,
-        connections: 8,
-        duration: 5,
-        requests: [{ setupRequest: (req) => ({ ...req, path: `/floor?${noput ? "noput&" : ""}u=${n++}` }) }],
-      });
-      return (own() - cpu0) / r.requests.total;
-    };
-    const withPut = await perRequest(false);
-    const without = await perRequest(true);
-    return { putMs: Math.max(0, withPut - without), runtimeMs: without };
-  } finally {
-    await floor.dispose();
-  }
 }

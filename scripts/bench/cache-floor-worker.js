@@ -4,8 +4,9 @@
 // uncached throughput is the ceiling the local Cache API sets for ours. With `?noput`
 // it answers without storing: the difference is what the local Cache API's write costs. With
 // `?bytes=N` the answer is N bytes of JSON (default ~1 KB), so a write can be measured at the size
-// of the answers it stands for (a list page is ~15 KB).
-const bodyOf = (bytes) => JSON.stringify({ item: { id: "floor", slug: "floor", data: { title: "t".repeat(Math.max(0, bytes - 60)) } } });
+// of the answers it stands for (a list page is ~13 KB): the body is exactly N bytes (at least its ~55-byte envelope).
+const envelope = (title) => JSON.stringify({ item: { id: "floor", slug: "floor", data: { title } } });
+const bodyOf = (bytes) => envelope("t".repeat(Math.max(0, bytes - envelope("").length)));
 const sized = new Map();
 
 export default {

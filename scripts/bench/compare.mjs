@@ -12,25 +12,18 @@
 // Per build: CPU per request of the service's workerd (user + system time from /proc, the
 // embedder's processes not counted) and req/s for three cached reads (32 connections) and
 // the same three as misses (each request a URL nobody asked before, 8 connections), the
-// local runtime's floor (scripts/bench/cache-floor-worker.js), our part of a miss (all less
-// the floor's HTTP + match and Cache API write), peak resident memory, bundle size.
+// local runtime's floor (scripts/bench/floor.mjs: the floor Worker answering and writing as many
+// bytes as each case's answers), our part of a miss (all less the floor's HTTP + match and Cache API
+// write at that size), peak resident memory, bundle size.
 import autocannon from "autocannon";
 import { execFileSync, execSync } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, statSync, symlinkSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { resolve } from "node:path";
 import { api, missPaths, must } from "../lib.mjs";
 import { seedBenchPosts } from "./posts.mjs";
-import {
-  SERVICE_DURABLE_OBJECTS,
-  buildWorker,
-  residentMb,
-  servicePid,
-  startCacheFloor,
-  startWorkerd,
-  workerdCpuMs,
-  workerdPids,
-} from "../workerd-host.mjs";
+import { floorCpuBySize, meanAnswerBytes, sample } from "./floor.mjs";
+import { buildWorker, durableObjectsOf, residentMb, servicePid, startWorkerd, workerdCpuMs } from "../workerd-host.mjs";
 
 const CACHED_REQUESTS = Number(process.env.BENCH_CACHED_REQUESTS ?? 15_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -77,23 +70,6 @@ function buildWork() {
   return { label: `working tree (${head}${dirty ? "+changes" : ""})`, script: buildWorker(".bench/compare/work") };
 }
 
-/** The Durable Object bindings a build can have: those whose class its bundle exports. */
-function durableObjectsOf(script) {
-  // The bundle's last `export {…}`: esbuild writes it before the licence comments that end the file.
-  const source = readFileSync(script, "utf8");
-  const exported = new Set(
-    [...source.slice(source.lastIndexOf("export {")).matchAll(/export\s*\{([^}]*)\}/g)].flatMap((m) =>
-      m[1].split(",").map((s) =>
-        s
-          .trim()
-          .split(/\s+as\s+/)
-          .at(-1),
-      ),
-    ),
-  );
-  return Object.fromEntries(Object.entries(SERVICE_DURABLE_OBJECTS).filter(([, cls]) => exported.has(cls)));
-}
-
 /** The read cases: the cached URL, and distinct URLs doing the same work, each read once as a miss. */
 function cases(token) {
   const items = `/v1/${token}/collections/posts/items`;
@@ -116,26 +92,6 @@ async function autocannonRun(origin, paths, { connections, duration, amount }) {
     ...(duration ? { duration } : { amount }),
     requests: paths.length > 1 ? [{ setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length] }) }] : undefined,
   });
-}
-
-/** The floor Worker alone: an HTTP request with a Cache API match, and the Cache API write. */
-async function floorCpu() {
-  const before = new Set(workerdPids());
-  const floor = await startCacheFloor();
-  const pids = workerdPids().filter((p) => !before.has(p));
-  try {
-    const perRequest = async (noput) => {
-      const paths = Array.from({ length: 3000 }, (_, n) => `/floor?${noput ? "noput&" : ""}u=${n}`);
-      const cpu0 = workerdCpuMs(pids);
-      const r = await autocannonRun(floor.base, paths, { connections: MISS_CONNECTIONS, amount: paths.length });
-      return (workerdCpuMs(pids) - cpu0) / r.requests.total;
-    };
-    const withPut = await perRequest(false);
-    const runtime = await perRequest(true);
-    return { put: Math.max(0, withPut - runtime), runtime };
-  } finally {
-    await floor.dispose();
-  }
 }
 
 /** One build, fresh workerd: seed, misses, cached reads, floor, peak memory. */
@@ -169,6 +125,9 @@ async function measure(build) {
     }
     memory.misses = residentMb(pid);
     memory.missesPeak = residentMb(pid, "VmHWM");
+    // The size of each case's answers (a sample of its misses, now held): the floor writes as many bytes.
+    const bytes = {};
+    for (const c of MISSES ? all : []) bytes[c.name] = await meanAnswerBytes(base, sample(c.misses));
     for (const c of all) {
       const warm = await fetch(`${base}${c.cached}`);
       if (warm.status !== 200) throw new Error(`${build.label} ${c.cached}: ${warm.status} ${await warm.text()}`);
@@ -187,10 +146,14 @@ async function measure(build) {
     const peakMb = residentMb(pid, "VmHWM");
     memory.cached = residentMb(pid);
     await host.dispose();
-    const floor = MISSES ? await floorCpu() : { put: NaN, runtime: NaN };
-    for (const r of Object.values(rows)) r.ours = r.missCpu - floor.put - floor.runtime;
+    // The local runtime's floor at each case's answer size (scripts/bench/floor.mjs): ours is the rest.
+    const floors = MISSES ? await floorCpuBySize(Object.values(bytes)) : {};
+    for (const [name, r] of Object.entries(rows)) {
+      const f = floors[bytes[name]] ?? { put: NaN, runtime: NaN };
+      Object.assign(r, { bytes: bytes[name] ?? NaN, floorPut: f.put, floorRuntime: f.runtime, ours: r.missCpu - f.put - f.runtime });
+    }
     load.end = loadavg()[0];
-    return { label: build.label, bundleKb: Math.round(statSync(build.script).size / 1024), peakMb, memory, floor, rows, load };
+    return { label: build.label, bundleKb: Math.round(statSync(build.script).size / 1024), peakMb, memory, rows, load };
   } catch (err) {
     await host.dispose().catch(() => undefined);
     throw err;
@@ -232,9 +195,13 @@ const summary = [...builds.keys()].map((name) => {
     runs: mine.length,
     bundleKb: mine[0].bundleKb,
     peakMb: median(mine.map((r) => r.peakMb)),
-    floor: { put: median(mine.map((r) => r.floor.put)), runtime: median(mine.map((r) => r.floor.runtime)) },
     cases: Object.fromEntries(
-      caseNames.map((c) => [c, Object.fromEntries(["cpu", "rps", "p50", "p99", "missCpu", "missRps", "ours"].map((k) => [k, pick(c, k)]))]),
+      caseNames.map((c) => [
+        c,
+        Object.fromEntries(
+          ["cpu", "rps", "p50", "p99", "missCpu", "missRps", "ours", "bytes", "floorPut", "floorRuntime"].map((k) => [k, pick(c, k)]),
+        ),
+      ]),
     ),
   };
 });
@@ -317,9 +284,24 @@ for (const other of others) {
   });
   console.table(table);
 }
-console.log(
-  `\nFloor (local runtime, per request): HTTP + Cache API match ${summary.map((s) => `${s.floor.runtime.toFixed(3)}`).join(" / ")} ms, Cache API write ${summary.map((s) => s.floor.put.toFixed(3)).join(" / ")} ms; ours = miss CPU less both.`,
-);
+if (MISSES) {
+  console.log(
+    "\nFloor (local runtime, per request, the floor Worker answering and writing as many bytes as the case's answers; ours = miss CPU less both):",
+  );
+  console.table(
+    summary.flatMap((s) =>
+      Object.entries(s.cases).map(([c, x]) => ({
+        build: s.label,
+        read: c,
+        "answer bytes": Math.round(x.bytes),
+        "HTTP + Cache API match ms": x.floorRuntime.toFixed(3),
+        "Cache API write ms": x.floorPut.toFixed(3),
+        "miss ms": x.missCpu.toFixed(3),
+        "ours ms": x.ours.toFixed(3),
+      })),
+    ),
+  );
+}
 
 // Issue 29's goals for the working tree against the baseline, each figure beside its goal.
 const work = summary.find((s) => s.name === "WORK");
@@ -340,7 +322,7 @@ if (work && work !== base) {
         ].map(([c, limit]) => ({
           point: "3",
           goal: `${c} — our part of a miss ≤ ${limit} ms`,
-          figure: `${work.cases[c].ours.toFixed(3)} ms (miss ${work.cases[c].missCpu.toFixed(2)} less floor ${(work.floor.runtime + work.floor.put).toFixed(2)})`,
+          figure: `${work.cases[c].ours.toFixed(3)} ms (miss ${work.cases[c].missCpu.toFixed(2)} less floor ${(work.cases[c].floorRuntime + work.cases[c].floorPut).toFixed(2)} at ${Math.round(work.cases[c].bytes)} B)`,
           holds: work.cases[c].ours <= limit,
         }))
       : []),

@@ -25,15 +25,26 @@ export type VersionChanges = readonly VersionChange[];
 export interface VersionChange {
   version: number;
   items: readonly string[] | null;
+  /**
+   * When the version's change was edits of published items that stayed published (no item joined
+   * or left any list), the public keys those edits changed (field keys, and `slug`, `updatedAt`,
+   * `publishedAt`); otherwise absent or null. A list that shows none of `items` and whose order
+   * and membership depend on none of these keys is the same bytes after the change.
+   */
+  fields?: readonly string[] | null;
 }
 
 /** How many recent versions the site object keeps, and how many item ids one version may name. */
 export const CHANGES_KEPT = 8;
 export const CHANGED_ITEMS_MAX = 16;
 
-/** `12:itm_a,itm_b;13:*` — for the CHANGES_HEADER of a write's answer. */
+/**
+ * `12:itm_a,itm_b,=title,=updatedAt;13:*` — for the CHANGES_HEADER of a write's answer. A changed
+ * key is written `=key` among the ids (at most CHANGED_ITEMS_MAX in all, see `changeOf`): a reader
+ * that knows no keys takes it for one more changed id, which only ever carries less.
+ */
 export function encodeChanges(changes: VersionChanges): string {
-  return changes.map((c) => `${c.version}:${c.items ? c.items.join(",") : "*"}`).join(";");
+  return changes.map((c) => `${c.version}:${c.items ? [...c.items, ...(c.fields ?? []).map((f) => `=${f}`)].join(",") : "*"}`).join(";");
 }
 
 export function decodeChanges(text: string): VersionChanges {
@@ -42,10 +53,26 @@ export function decodeChanges(text: string): VersionChanges {
     const at = part.indexOf(":");
     const version = Number(part.slice(0, at));
     if (at < 1 || !Number.isSafeInteger(version)) continue;
-    const items = part.slice(at + 1);
-    out.push({ version, items: items === "*" ? null : items.split(",").slice(0, CHANGED_ITEMS_MAX) });
+    const listed = part.slice(at + 1);
+    if (listed === "*") {
+      out.push({ version, items: null });
+      continue;
+    }
+    const tokens = listed.split(",").slice(0, CHANGED_ITEMS_MAX);
+    const fields = tokens.filter((t) => t.startsWith("=")).map((t) => t.slice(1));
+    out.push({ version, items: tokens.filter((t) => !t.startsWith("=")), fields: fields.length ? fields : null });
   }
   return out;
+}
+
+/**
+ * What the site object records for a version: the items, and the keys an edit changed only when
+ * both fit in CHANGED_ITEMS_MAX together (else the keys are left out: lists are read again).
+ */
+export function changeOf(version: number, items: readonly string[] | null, fields?: readonly string[] | null): VersionChange {
+  if (!items || items.length > CHANGED_ITEMS_MAX) return { version, items: null };
+  const keep = fields && fields.length && items.length + fields.length <= CHANGED_ITEMS_MAX ? [...fields] : null;
+  return { version, items: [...items], fields: keep };
 }
 
 /**
@@ -58,6 +85,30 @@ export function untouchedBetween(changes: VersionChanges | undefined, from: numb
   for (let v = from + 1; v <= to; v++) {
     const entry = changes.find((c) => c.version === v);
     if (!entry?.items || entry.items.includes(item)) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether a list answer is the same at version `to` as at `from`: every version after `from` up to
+ * `to` is known to be edits only (`fields`), of items the answer does not show (`shows`), changing
+ * no key the list's order or membership depends on (`dependsOn`, compared ignoring case as the
+ * site object folds a key's case).
+ */
+export function listUntouchedBetween(
+  changes: VersionChanges | undefined,
+  from: number,
+  to: number,
+  dependsOn: readonly string[],
+  shows: (item: string) => boolean,
+): boolean {
+  if (!changes || to <= from || to - from > changes.length) return false;
+  const keys = new Set(dependsOn.map((k) => k.toLowerCase()));
+  for (let v = from + 1; v <= to; v++) {
+    const entry = changes.find((c) => c.version === v);
+    if (!entry?.items || !entry.fields) return false;
+    if (entry.fields.some((f) => keys.has(f.toLowerCase()))) return false;
+    if (entry.items.some(shows)) return false;
   }
   return true;
 }

@@ -27,6 +27,13 @@ export const CHANGES_HEADER = "x-oc-cache-changes";
  * Worker then carries its copy across versions that changed other items only, with no read.
  */
 export const DEPENDS_HEADER = "x-oc-depends-on";
+/**
+ * The DEPENDS_HEADER value of a list answer (a list of a collection without references, with no
+ * `search`): `list:` and the keys its order and membership depend on (its sort keys, or
+ * `publishedAt`, and its filter keys). The front Worker carries it across versions that were edits
+ * of items it does not show, changing none of those keys (src/contract/cache-version.ts).
+ */
+export const DEPENDS_ON_LIST = "list:";
 /** Set by the front Worker with the ETag of its copy of an older version of the same URL; 304 when still the same bytes. */
 export const REVALIDATE_HEADER = "x-oc-if-body";
 

@@ -13,13 +13,14 @@
  * background.
  */
 import { ApiError } from "../contract/errors";
-import { DEPENDS_HEADER, REVALIDATE_HEADER } from "../contract/headers";
+import { CACHE_VERSION_HEADER, CHANGES_HEADER, DEPENDS_HEADER, DEPENDS_ON_LIST, REVALIDATE_HEADER } from "../contract/headers";
 import { parsePage } from "../shared/list-params";
 import { type DependsOn, hotGet, hotLatest, hotPut, hotRevalidate } from "./hot-tier";
-import { type SiteMeta, untouched } from "./site-meta";
+import { listUntouched, type SiteMeta, untouched } from "./site-meta";
 import { PUBLIC_CACHE_CONTROL, CLIENT_CACHE_CONTROL } from "../contract/cache-control";
 import { log, errorText } from "../log/log";
 import { bodyEtag, sha256Hex32 } from "../http/etag";
+import { Buffer } from "node:buffer";
 
 /** The stored copy lives until its versioned key is retired (a change makes it unreachable). */
 /**
@@ -203,8 +204,15 @@ export function edgeHit(
  */
 function carried(base: string, version: number): ReturnType<typeof hotGet> {
   const held = hotLatest(base);
-  if (!held?.dependsOn || held.version >= version) return null;
-  if (!untouched(held.dependsOn.siteId, held.version, version, held.dependsOn.item)) return null;
+  const deps = held?.dependsOn;
+  if (!held || !deps || held.version >= version) return null;
+  if (deps.list) {
+    // A list shows the items whose ids are in it (`"id":"…"`, as the site object writes each item),
+    // looked for in the held bytes as they are (node:buffer's native search; nothing decoded or kept).
+    const bytes = Buffer.from(held.body);
+    const shows = (item: string) => bytes.includes(`"id":${JSON.stringify(item)}`);
+    if (!listUntouched(deps.siteId, held.version, version, deps.list, shows)) return null;
+  } else if (!untouched(deps.siteId, held.version, version, deps.item)) return null;
   hotRevalidate(base, held.version, version);
   return hotGet(base, version);
 }
@@ -266,8 +274,7 @@ async function lead(
       // Errors and no-store answers are shared as they are, never kept. A definite answer (a 404, a
       // document being rebuilt) also ends stale serving of this URL: its previous version is gone.
       const body = await fresh.arrayBuffer();
-      const headers = new Headers(fresh.headers);
-      headers.delete(DEPENDS_HEADER);
+      const headers = withoutInternal(new Headers(fresh.headers));
       settle({ status: fresh.status, headers, body, stored: false });
       if (fresh.status < 500) ctx.waitUntil(remember(key, null, null));
       return { response: new Response(body, { status: fresh.status, statusText: fresh.statusText, headers }), hit: false };
@@ -355,16 +362,30 @@ function storable(response: Response): boolean {
 
 const ASK_DEPENDS: Readonly<Record<string, string>> = Object.freeze({ [DEPENDS_HEADER]: "1" });
 
-/** The one item the origin said this answer depends on (DEPENDS_HEADER), if it said so. */
+/** What the origin said this answer depends on (DEPENDS_HEADER): one item, or a list's keys; null if it did not say. */
 function dependencyOf(key: CacheKey, fresh: Response): DependsOn | null {
-  const item = fresh.headers.get(DEPENDS_HEADER);
-  return item ? { siteId: key.siteId, item } : null;
+  const said = fresh.headers.get(DEPENDS_HEADER);
+  if (!said) return null;
+  if (said.startsWith(DEPENDS_ON_LIST)) return { siteId: key.siteId, list: said.slice(DEPENDS_ON_LIST.length).split(",") };
+  return { siteId: key.siteId, item: said };
+}
+
+/**
+ * Our headers off a copy of an origin answer's: what the site object tells the front Worker (the
+ * version it answered at, what recent versions changed, the item an answer depends on) reaches
+ * neither the client nor the Cache API. The origin hands its answer over as the site object sent
+ * it (`noteSite`): this copy is the only one made.
+ */
+function withoutInternal(headers: Headers): Headers {
+  headers.delete(CACHE_VERSION_HEADER);
+  headers.delete(CHANGES_HEADER);
+  headers.delete(DEPENDS_HEADER);
+  return headers;
 }
 
 /** The stored copy's headers: the origin's (less ours), with our ETag and the edge lifetime. */
 function copyHeaders(fresh: Response, etag: string): Headers {
-  const headers = new Headers(fresh.headers);
-  headers.delete(DEPENDS_HEADER);
+  const headers = withoutInternal(new Headers(fresh.headers));
   headers.set("etag", etag);
   headers.set("cache-control", PUBLIC_CACHE_CONTROL);
   return headers;

@@ -39,11 +39,12 @@ function sizeOf(base: string, body: ArrayBuffer | null, headers: [string, string
   return stringBytes(base) + (body?.byteLength ?? 0) + 2 * h + 4 * ENTRY_OVERHEAD;
 }
 
-/** An answer that shows item `item` of site `siteId` and nothing else. */
-export interface DependsOn {
-  siteId: string;
-  item: string;
-}
+/**
+ * What an answer of site `siteId` depends on, as the site object said: item `item` and nothing
+ * else, or (`list`) the items it shows, whose ids are in it, and the keys its order and membership
+ * depend on.
+ */
+export type DependsOn = { siteId: string; item: string; list?: undefined } | { siteId: string; item?: undefined; list: readonly string[] };
 
 const hot = new BoundedMap<string, HotEntry>(MAX_ENTRIES, MAX_BYTES);
 
@@ -93,9 +94,17 @@ export function hotPut(
     body && body.byteLength <= MAX_ENTRY_BYTES
       ? { version, body, headers: [...(headers ?? [])], stored: version, dependsOn }
       : { version, body: null, headers: [], stored: null, dependsOn: null };
-  const deps = entry.dependsOn ? stringBytes(entry.dependsOn.siteId) + stringBytes(entry.dependsOn.item) + ENTRY_OVERHEAD : 0;
+  const deps = entry.dependsOn ? dependsBytes(entry.dependsOn) : 0;
   hot.set(base, entry, sizeOf(base, entry.body, entry.headers) + deps);
   return old ? old.stored : null;
+}
+
+/** What a dependency keeps alive: its strings and the objects holding them. */
+function dependsBytes(d: DependsOn): number {
+  let n = stringBytes(d.siteId) + 2 * ENTRY_OVERHEAD;
+  if (d.item !== undefined) n += stringBytes(d.item);
+  for (const k of d.list ?? []) n += stringBytes(k) + ENTRY_OVERHEAD;
+  return n;
 }
 
 /** Entries and bytes held (for the no-growth tests and the bench). */

@@ -1,6 +1,6 @@
 import { siteIdOfToken } from "../contract/ids";
 import type { Plan } from "../contract/plans";
-import { mergeChanges, searchVersionOf, untouchedBetween, type VersionChanges } from "../contract/cache-version";
+import { listUntouchedBetween, mergeChanges, searchVersionOf, untouchedBetween, type VersionChanges } from "../contract/cache-version";
 import { mayBeIssued } from "../sites/issued";
 import { siteStub } from "../stubs";
 import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../shared/bounded-map";
@@ -182,6 +182,22 @@ function successor(old: number, oldPrevious: SiteMeta["previous"], fresh: number
 export function untouched(siteId: string, from: number, to: number, item: string): boolean {
   const meta = memo.get(siteId)?.meta;
   return !!meta && to <= meta.version && untouchedBetween(meta.changes, from, to, item);
+}
+
+/**
+ * Whether this isolate knows that every version of the site after `from`, up to `to`, was edits of
+ * items a list answer does not show (`shows`), changing none of the keys it depends on
+ * (`dependsOn`): the list is then the same at `to` as at `from` (src/edge/cache.ts, `carried`).
+ */
+export function listUntouched(
+  siteId: string,
+  from: number,
+  to: number,
+  dependsOn: readonly string[],
+  shows: (item: string) => boolean,
+): boolean {
+  const meta = memo.get(siteId)?.meta;
+  return !!meta && to <= meta.version && listUntouchedBetween(meta.changes, from, to, dependsOn, shows);
 }
 
 /** Called after a dashboard write returns the site's new cache version, and what the recent versions changed. */

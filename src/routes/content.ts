@@ -6,7 +6,7 @@ import { setFrontHeaders, withFrontHeaders } from "../http/response-headers";
 import { toErrorResponse } from "../http/errors";
 import { entitlements, type Plan, planRequired } from "../contract/plans";
 import { siteStub } from "../stubs";
-import { fromSite, internalRequest } from "./forward";
+import { contentReadRequest, noteSite } from "./forward";
 import { RATELIMIT_POLICY_HEADER, type RateLimitName } from "../contract/limits";
 import { clientKey } from "../limits/client";
 import { enforce, policyItem, withPolicies } from "../limits/rate-limit";
@@ -59,6 +59,8 @@ export async function contentMiss(request: Request, env: Env, ctx: ExecutionCont
   return withFrontHeaders(withPolicies(response, [policyOf(read)]), read.https, true);
 }
 
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
 /** The read through the edge cache; a miss asks the site object (and counts against the client's `reads` or `search`). */
 async function readThrough(request: Request, env: Env, ctx: ExecutionContext, read: ContentUrl, meta: SiteMeta): Promise<Response> {
   const { response } = await cachedRead(
@@ -68,7 +70,8 @@ async function readThrough(request: Request, env: Env, ctx: ExecutionContext, re
     // Only a read that misses the cache costs the site object (and, for search, the model) work: only it counts.
     async (ours) => {
       await enforce(env, policyOf(read), () => `${clientKey(request, env)}|${meta.siteId}`);
-      return fromSite(meta.siteId, await siteStub(env, meta.siteId).fetch(internalRequest(request, ours)));
+      // Read only by the edge cache, which drops our headers from what it keeps and answers.
+      return noteSite(meta.siteId, await siteStub(env, meta.siteId).fetch(contentReadRequest(request, ours ?? NO_HEADERS)));
     },
     read.needs === "aiSearch" ? "body" : "origin",
     CONTENT_HEADERS,

@@ -10,7 +10,7 @@ import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../shared/bounded-map";
 import { hostnameStub, siteStub } from "../stubs";
 import { clientKey } from "../limits/client";
 import { enforce } from "../limits/rate-limit";
-import { fromSite, pageRequest, pageResponse } from "./forward";
+import { fromSite, noteSite, pageRequest, pageResponse } from "./forward";
 import { parseMediaPath } from "../media/urls";
 
 /**
@@ -92,7 +92,8 @@ export async function customHostRequest(request: Request, env: Env, ctx: Executi
   // `ours`: a revalidation's validator when this isolate holds an older version of the page.
   const { response } = await cachedStream(request, ctx, key, async (ours) => {
     await enforce(env, "reads", `${clientKey(request, env)}|${meta.siteId}`);
-    return pageResponse(fromSite(meta.siteId, await forward(ours)));
+    // Read only by the edge cache, which drops our headers from what it keeps and answers.
+    return pageResponse(noteSite(meta.siteId, await forward(ours)));
   });
   return response;
 }

@@ -25,6 +25,16 @@ export function internalRequest(request: Request, extra: Record<string, string> 
 }
 
 /**
+ * A public content read (`GET /v1/...`) for a site object: its URL, our headers and the request id.
+ * The site object answers a content read from its URL alone (it reads no header of the client's),
+ * so the client's headers (a browser sends a dozen) are not copied on every miss.
+ */
+export function contentReadRequest(request: Request, extra: Readonly<Record<string, string>>): Request {
+  const ray = request.headers.get("cf-ray");
+  return new Request(request.url, { headers: ray === null ? extra : { ...extra, "cf-ray": ray }, redirect: "manual" });
+}
+
+/**
  * A rendered page's request for a site object: as `internalRequest`, without the visitor's
  * cookies. A page comes through the customer's proxy or on their hostname; it has no use for
  * cookies, and the dashboard's session cookie must never reach (or be read on) that path.
@@ -48,13 +58,23 @@ export function pageResponse(response: Response): Response {
  * changed) from a site response and hides our headers from the client.
  */
 export function fromSite(siteId: string, response: Response): Response {
+  noteSite(siteId, response);
+  const out = new Response(response.body, response);
+  out.headers.delete(CACHE_VERSION_HEADER);
+  if (out.headers.has(CHANGES_HEADER)) out.headers.delete(CHANGES_HEADER);
+  return out;
+}
+
+/**
+ * `fromSite` without the copy, for an answer that only the edge cache reads (src/edge/cache.ts):
+ * it copies the headers it keeps and drops ours itself (`withoutInternal`), so a miss makes one
+ * Response fewer (its native state lives until V8 collects it). Returns the same response.
+ */
+export function noteSite(siteId: string, response: Response): Response {
   const version = Number(response.headers.get(CACHE_VERSION_HEADER));
   const changes = response.headers.get(CHANGES_HEADER);
   if (Number.isInteger(version) && version > 0) noteVersion(siteId, version, changes === null ? undefined : decodeChanges(changes));
-  const out = new Response(response.body, response);
-  out.headers.delete(CACHE_VERSION_HEADER);
-  if (changes !== null) out.headers.delete(CHANGES_HEADER);
-  return out;
+  return response;
 }
 
 /**

@@ -5,7 +5,7 @@ import { ApiError } from "../contract/errors";
 import { entitlements, planRequired } from "../contract/plans";
 import { siteStub } from "../stubs";
 import { enforce } from "../limits/rate-limit";
-import { fromSite, internalRequest, pageRequest, pageResponse } from "./forward";
+import { fromSite, internalRequest, noteSite, pageRequest, pageResponse } from "./forward";
 import { parseMediaPath } from "../media/urls";
 
 /**
@@ -29,8 +29,9 @@ export async function renderedPage(request: Request, env: Env, ctx: ExecutionCon
     // address, so a per-client count would be one bucket for all of them anyway, and a wrong one:
     // these renders count per site only.
     await enforce(env, "reads", `proxy|${meta.siteId}`);
+    // Read only by the edge cache, which drops our headers from what it keeps and answers.
     return pageResponse(
-      fromSite(meta.siteId, await siteStub(env, meta.siteId).fetch(pageRequest(request, { ...ours, [RENDER_HEADER]: token }))),
+      noteSite(meta.siteId, await siteStub(env, meta.siteId).fetch(pageRequest(request, { ...ours, [RENDER_HEADER]: token }))),
     );
   });
   return response;

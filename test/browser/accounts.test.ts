@@ -45,6 +45,9 @@ describe("accounts in the dashboard", () => {
     await page.getByRole("heading", { name: "Your account" }).waitFor();
     await page.getByText(email.toLowerCase()).first().waitFor();
     await page.getByRole("table").getByText("(this browser)").waitFor();
+    // The browser is named in words; the whole User-Agent stays in the cell's title.
+    const browserCell = page.getByRole("table").getByText(/^Headless Chrome on Linux$/);
+    expect(await browserCell.getAttribute("title")).toMatch(/HeadlessChrome\/[\d.]+/);
     await checkScreen(page, "account-sessions");
 
     // Sign out, then back in with the password (the address typed in capitals).

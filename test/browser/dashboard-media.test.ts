@@ -92,6 +92,20 @@ describe("the Media screen", () => {
     await checkScreen(page, "60-media-uploaded");
     const list = await api<{ media: { name: string; type: string }[] }>("GET", `/sites/${site.id}/media`, site.adminKey);
     expect(list.media.map((m) => m.name).sort()).toEqual(["blue.jpg", "green.jpg", "red.jpg"]);
+
+    // A file refused for what it is says why and offers no Retry: sending it again cannot help.
+    const text = await page.evaluateHandle(() => {
+      const d = new DataTransfer();
+      d.items.add(new File(["just some words"], "notes.txt", { type: "text/plain" }));
+      return d;
+    });
+    await zone.dispatchEvent("dragenter", { dataTransfer: text });
+    await zone.dispatchEvent("drop", { dataTransfer: text });
+    await page
+      .getByRole("alert")
+      .filter({ hasText: /^notes\.txt: .*image\/jpeg/ })
+      .waitFor();
+    expect(await page.getByRole("button", { name: "Retry notes.txt" }).count()).toBe(0);
     await page.close();
   });
 });

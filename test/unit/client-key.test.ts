@@ -21,6 +21,13 @@ describe("rate-limit client keys", () => {
     expect(parseIpv6("2001:db8::1::2")).toBeNull();
     expect(parseIpv6("1:2:3:4:5:6:7:8:9")).toBeNull();
     expect(addressKey("not an address")).toBeNull();
+    // IPv4 as written by Cloudflare is its own key; other spellings of it are the same key.
+    expect(addressKey("203.0.113.7")).toBe("203.0.113.7");
+    expect(addressKey("203.000.113.07")).toBe("203.0.113.7");
+    expect(addressKey(" 10.0.0.1 ")).toBe("10.0.0.1");
+    expect(addressKey("0.0.0.0")).toBe("0.0.0.0");
+    expect(addressKey("256.1.1.1")).toBeNull();
+    expect(addressKey("1.2.3")).toBeNull();
   });
 
   it("locally (LOCAL_CLIENT_KEYS), clients without CF-Connecting-IP do not share one bucket", () => {

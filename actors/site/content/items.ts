@@ -197,6 +197,22 @@ export function patchItem(
   );
 }
 
+/**
+ * The public keys an edit changed between two versions of a row: its data's field keys whose
+ * values differ, and `slug`, `updatedAt`, `publishedAt` when those did. A value compared as JSON
+ * text: one written with its keys in another order counts as changed, which only carries less.
+ */
+export function changedPublicKeys(before: ItemRow, after: ItemRow): string[] {
+  const a = JSON.parse(before.data) as ItemData;
+  const b = JSON.parse(after.data) as ItemData;
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  const changed = [...keys].filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
+  if (before.slug !== after.slug) changed.push("slug");
+  if (before.updated_at !== after.updated_at) changed.push("updatedAt");
+  if (before.published_at !== after.published_at) changed.push("publishedAt");
+  return changed;
+}
+
 /** Publishing keeps the first publish time, so unpublish and publish again does not move an item in date order. */
 export function setStatus(sql: SqlStorage, row: ItemRow, status: "draft" | "published", change: Change): ItemRow {
   const now = new Date().toISOString();

@@ -10,7 +10,17 @@ import { deleteCollection, putCollection } from "../content/collections";
 import { collectionInputSchema } from "../../../src/contract/fields";
 import { seoDefaultsOf, titleFieldOf } from "../../../src/contract/item-title";
 import { batchInputSchema, itemPatchSchema } from "../../../src/contract/items";
-import { createItems, deleteItem, patchItem, lookupsFor, readItem, setStatus, stampAuthor, toDashboardItem } from "../content/items";
+import {
+  changedPublicKeys,
+  createItems,
+  deleteItem,
+  patchItem,
+  lookupsFor,
+  readItem,
+  setStatus,
+  stampAuthor,
+  toDashboardItem,
+} from "../content/items";
 import { insertMedia, newMedia, toMediaRef } from "../content/media";
 import { readImageResizingHosts, setAdminKeyHash, updateSite } from "../storage/site-row";
 import { dashboardListQuery, listDashboardItems } from "../reads/dashboard-list";
@@ -225,7 +235,10 @@ export function dashboardRoutes(s: SiteContext) {
         audit(a, `${c.slug}/${u.slug}`, { id: u.id });
         return u;
       });
-      if (updated.status === "published") s.contentChanged([updated.id]);
+      // An edit that kept the item published joins or leaves no list: the keys it changed let lists
+      // that show other items and depend on none of them be carried (docs/caching.md).
+      if (updated.status === "published")
+        s.contentChanged([updated.id], row.status === "published" ? changedPublicKeys(row, updated) : undefined);
       return json({ item: dashboardItem(updated, c) });
     })
     .delete("/collections/:slug/items/:id", (req, a) => {

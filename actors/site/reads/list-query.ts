@@ -1,5 +1,6 @@
 import { ApiError, clip } from "../../../src/contract/errors";
 import { FILTER_OPS, type FilterParam, parseFilterParam, parseLimit, parsePage, parseSort } from "../../../src/shared/list-params";
+import { hasReferences } from "./public-items";
 import { suggest } from "../../../src/shared/suggest";
 import type { Collection } from "../storage/rows";
 import type { Field } from "../../../src/contract/fields";
@@ -268,4 +269,22 @@ function splitIn(raw: string, bad: (m: string) => ApiError): string[] {
   if (values.length > MAX_IN_VALUES) throw bad(`give at most ${MAX_IN_VALUES} values`);
   if (values.some((v) => v.length > MAX_FILTER_VALUE)) throw bad(`a filter value is at most ${MAX_FILTER_VALUE} characters`);
   return values;
+}
+
+/**
+ * The keys a list's order and membership depend on, as its query names them: its sort keys (or
+ * `publishedAt`, the default order) and its filter keys. Null when more than keys decide: a
+ * `search` (the indexed text of every searchable field) or a collection with references (a list
+ * shows the items it references, and a reference filter reads them).
+ */
+export function listDependsOn(collection: Collection, params: URLSearchParams): string[] | null {
+  if (hasReferences(collection) || params.has("search")) return null;
+  const keys = parseSort(params.get("sort")).map((s) => s.key);
+  if (keys.length === 0) keys.push("publishedAt");
+  for (const [name, value] of params) {
+    const f = parseFilterParam(name, value);
+    if (f === "malformed") return null;
+    if (f) keys.push(f.key);
+  }
+  return keys;
 }

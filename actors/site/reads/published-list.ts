@@ -2,7 +2,7 @@ import type { SiteContext } from "../context";
 import { type ListQuery, buildListQuery } from "./list-query";
 import { type PublicItem, type PublicRow, presentItems, publicDataJson, publicItemsJson } from "./public-items";
 import { findPending } from "../storage/pending-table";
-import { findItem, findPublishedBySlug, publishedPage } from "../storage/items-table";
+import { findItem, findPublishedBySlug, publishedBySeqs, publishedPage } from "../storage/items-table";
 import type { Collection } from "../storage/rows";
 
 export interface PublishedPage<T = PublicItem> {
@@ -14,7 +14,12 @@ export interface PublishedPage<T = PublicItem> {
 function pageRows(s: SiteContext, c: Collection, params: URLSearchParams): PublishedPage<PublicRow> {
   const query = buildListQuery(params, c, s.collections());
   const total = s.countOf(query.where, query.args);
-  const items = publishedPage(s.sql, query.where, query.orderBy, query.args, query.limit, (query.page - 1) * query.limit);
+  const offset = (query.page - 1) * query.limit;
+  // Every page of one order shares it: a slice of the memoised order, not an OFFSET scan per page.
+  const order = s.orderOf(query.where, query.args, query.orderBy, total);
+  const items = order
+    ? publishedBySeqs(s.sql, order.slice(offset, offset + query.limit))
+    : publishedPage(s.sql, query.where, query.orderBy, query.args, query.limit, offset);
   return { query, items, total };
 }
 

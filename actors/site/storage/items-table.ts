@@ -506,6 +506,29 @@ export function publishedPage(
     .toArray();
 }
 
+/**
+ * The most rows a list query may have for its order to be kept in memory (the site object's order
+ * memo, `SiteContext.orderOf`): about 8 bytes a row. Longer lists page with LIMIT … OFFSET.
+ */
+export const ORDER_MEMO_ROWS = 5000;
+
+/** The seqs of the rows a list query selects, in its order (every page of it is a slice). */
+export function orderedSeqs(sql: SqlStorage, where: string, orderBy: string, args: readonly SqlStorageValue[]): number[] {
+  const out: number[] = [];
+  for (const row of sql.exec<{ seq: number }>(`SELECT seq FROM items WHERE ${where} ORDER BY ${orderBy}`, ...args)) out.push(row.seq);
+  return out;
+}
+
+/** Rows by seq, as `publishedPage` reads them, in the order of `seqs` (one bound value: a JSON array). */
+export function publishedBySeqs(sql: SqlStorage, seqs: readonly number[]): PublicRow[] {
+  if (seqs.length === 0) return [];
+  const rows = sql
+    .exec<PublicRow>(`SELECT ${PUBLIC_COLUMNS} FROM items WHERE seq IN (SELECT value FROM json_each(?))`, JSON.stringify(seqs))
+    .toArray();
+  const at = new Map(seqs.map((seq, i) => [seq, i]));
+  return rows.sort((a, b) => (at.get(a.seq) as number) - (at.get(b.seq) as number));
+}
+
 /** The dashboard list's statements, newest first; migration 7 indexes exactly this order. */
 export function dashboardListSql(status: Status | null): { count: string; page: string } {
   const where = status ? "collection_id = ? AND status = ?" : "collection_id = ?";

@@ -4,6 +4,7 @@ import { Field } from "../ui";
 import { Uploader } from "../media/uploader";
 import { CopyIntoLibrary } from "../media/card-actions";
 import { site } from "../site-state";
+import { AltTextField, useAltText } from "../media/alt-text";
 
 /** An image or video field's value in the form: an existing media id, or a new URL with alt text. */
 export type MediaValue = string | { url: string; alt: string } | null;
@@ -121,24 +122,20 @@ export function MediaInput(props: {
             />
           )}
         </Field>
-        <Field
-          label={`${props.label}: alt text`}
-          hint={
-            typeof v === "string"
-              ? "Change an existing entry's alt text on the Media screen."
-              : "Describe the image for people who cannot see it."
-          }
-        >
-          {(id, d) => (
-            <input
-              id={id}
-              value={alt}
-              readOnly={typeof v === "string"}
-              aria-describedby={d}
-              onInput={(e) => props.onChange({ url, alt: e.currentTarget.value })}
-            />
-          )}
-        </Field>
+        {typeof v === "string" && existing ? (
+          <EntryAltText
+            key={existing.mediaId}
+            m={existing}
+            label={props.label}
+            onSaved={(m) => setAdded((a) => [m, ...a.filter((x) => x.mediaId !== m.mediaId)])}
+          />
+        ) : (
+          <Field label={`${props.label}: alt text`} hint="Describe the image for people who cannot see it.">
+            {(id, d) => (
+              <input id={id} value={alt} aria-describedby={d} onInput={(e) => props.onChange({ url, alt: e.currentTarget.value })} />
+            )}
+          </Field>
+        )}
       </div>
       {existing && !existing.type && (
         <CopyIntoLibrary
@@ -156,5 +153,18 @@ export function MediaInput(props: {
         </p>
       )}
     </fieldset>
+  );
+}
+
+/** A library entry's alt text, saved on the entry by its own button (keyed by entry: a new choice starts afresh). */
+function EntryAltText(props: { m: MediaEntry; label: string; onSaved: (m: MediaEntry) => void }) {
+  const form = useAltText(props.m, props.onSaved);
+  return (
+    <AltTextField
+      form={form}
+      label={`${props.label}: alt text`}
+      name={props.label}
+      hint="Saved on the media entry: every item that shows this image follows."
+    />
   );
 }

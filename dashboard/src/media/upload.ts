@@ -23,11 +23,30 @@ export function uploadFile(
     onProgress,
   );
   const done = sent.done.then(({ status, body, error }) => {
-    if (status !== 200 && status !== 201) throw new Error(error?.message ?? `The service answered ${status}. Try again.`);
+    if (status !== 200 && status !== 201)
+      throw new UploadRefused(
+        error?.message ?? `The service answered ${status}. Try again.`,
+        refusedForGood(status, error?.details?.["limit"]),
+      );
     const b = body as { media: MediaEntry; duplicate?: boolean; unchanged?: boolean };
     return { media: b.media, duplicate: b.duplicate ?? b.unchanged ?? false };
   });
   return { done, abort: sent.abort };
+}
+
+/** A refused upload; `forGood` when the file itself is the reason, so sending it again cannot help. */
+export class UploadRefused extends Error {
+  constructor(
+    message: string,
+    readonly forGood: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/** Its type, emptiness, size or pixels refuse a file for good; a full library, a rate limit or an outage do not. */
+function refusedForGood(status: number, limit: unknown): boolean {
+  return status === 400 || status === 415 || (status === 413 && limit !== "storage");
 }
 
 export function formatBytes(n: number): string {

@@ -1,11 +1,11 @@
 /**
  * The upload queue: drop many files, pick them, or paste; each file has its own progress bar and,
- * when refused, the reason in words and a Retry; a total bar covers the queue. At most three
+ * when refused, the reason in words and a Retry (none when the file itself is the reason); a total bar covers the queue. At most three
  * uploads run at once.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { MediaEntry } from "../types";
-import { formatBytes, uploadFile } from "./upload";
+import { formatBytes, uploadFile, UploadRefused } from "./upload";
 
 const ACCEPT = "image/jpeg,image/png,image/gif,image/webp,image/avif,image/svg+xml,video/mp4,video/webm,application/pdf";
 const PARALLEL = 3;
@@ -16,6 +16,8 @@ interface Row {
   loaded: number;
   state: "queued" | "uploading" | "done" | "failed";
   message?: string;
+  /** Refused for what the file is: no Retry is offered. */
+  forGood?: boolean;
   media?: MediaEntry;
   duplicate?: boolean;
 }
@@ -50,7 +52,7 @@ export function Uploader(props: {
           update(r.key, { state: "done", loaded: r.file.size, media: u.media, duplicate: u.duplicate });
           props.onUploaded(u.media);
         },
-        (e: Error) => update(r.key, { state: "failed", message: e.message }),
+        (e: Error) => update(r.key, { state: "failed", message: e.message, forGood: e instanceof UploadRefused && e.forGood }),
       );
     }
   }, [rows]);
@@ -137,13 +139,15 @@ export function Uploader(props: {
                     <span class="error" role="alert">
                       {r.file.name}: {r.message}
                     </span>{" "}
-                    <button
-                      type="button"
-                      class="secondary small"
-                      onClick={() => update(r.key, { state: "queued", loaded: 0, message: undefined })}
-                    >
-                      Retry {r.file.name}
-                    </button>
+                    {!r.forGood && (
+                      <button
+                        type="button"
+                        class="secondary small"
+                        onClick={() => update(r.key, { state: "queued", loaded: 0, message: undefined })}
+                      >
+                        Retry {r.file.name}
+                      </button>
+                    )}
                   </>
                 )}
               </li>

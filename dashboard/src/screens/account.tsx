@@ -1,5 +1,6 @@
 /** Account: who this is, their passkeys (account-passkeys.tsx), and the sessions where they are signed in (end any). */
 import { useState } from "preact/hooks";
+import { browserName } from "../browser-name";
 import { call, client } from "../api";
 import { session, signOut } from "../session";
 import { DataTable } from "../data-table";
@@ -51,7 +52,7 @@ export function AccountScreen() {
           row={(x) => (
             <tr key={x.id}>
               <td>
-                {x.userAgent ?? "Unknown browser"}
+                <span title={x.userAgent ?? undefined}>{browserName(x.userAgent)}</span>
                 {x.current && <strong> (this browser)</strong>}
               </td>
               <td>{[x.ip, x.country].filter(Boolean).join(", ") || "—"}</td>

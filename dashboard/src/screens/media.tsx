@@ -3,12 +3,12 @@ import { call, client } from "../api";
 import { href } from "../router";
 import { inSite, site } from "../site-state";
 import type { MediaEntry } from "../types";
-import { ErrorNotice, Field, Heading, Notice, Pager } from "../ui";
-import { useForm } from "../use-form";
+import { ErrorNotice, Field, Heading, Pager } from "../ui";
 import { Uploader } from "../media/uploader";
 import { DeleteMedia, matchesFilter } from "../media/library";
 import { CopyIntoLibrary, FocalPicker, ReplaceFile } from "../media/card-actions";
 import { formatBytes } from "../media/upload";
+import { AltTextField, useAltText } from "../media/alt-text";
 import { useLoad } from "../use-load";
 
 export function Media() {
@@ -45,7 +45,10 @@ export function Media() {
         </Field>
       </div>
       <ErrorNotice error={list.error} />
-      {list.data?.media.length === 0 && <p>No media yet.</p>}
+      {!list.data && !list.error && <p class="muted">Loading media…</p>}
+      {list.data?.media.length === 0 && (
+        <p class="empty">No media yet. Files you drop, choose or paste above appear here, ready for any item's image field.</p>
+      )}
       {list.data && list.data.media.length > 0 && shown.length === 0 && <p>No media on this page matches.</p>}
       <ul class="media-grid">
         {shown.map((m) => (
@@ -60,9 +63,7 @@ export function Media() {
 /** `onDeleted`: the list is read again (after a delete, a replace or a copy). */
 function MediaCard(props: { m: MediaEntry; siteId: string; onDeleted: () => void }) {
   const { m } = props;
-  const form = useForm({ alt: m.alt }, (body) =>
-    call(client.PATCH("/sites/{siteId}/media/{mediaId}", { params: { path: inSite({ mediaId: m.mediaId }) }, body })),
-  );
+  const form = useAltText(m);
   const alt = form.values.alt;
   const name = m.name ?? (m.url.split("/").pop() || m.url);
   return (
@@ -82,18 +83,7 @@ function MediaCard(props: { m: MediaEntry; siteId: string; onDeleted: () => void
         {m.bytes !== undefined ? ` · ${formatBytes(m.bytes)}` : ""}
       </p>
       {!alt && m.type?.startsWith("image/") && <p class="muted small-text">No alt text yet: describe the image below.</p>}
-      <form onSubmit={form.onSubmit}>
-        <Field label={`Alt text for ${name}`} error={form.errors.alt}>
-          {(id, d) => (
-            <input id={id} value={alt} maxLength={1000} aria-describedby={d} onInput={(e) => form.set("alt", e.currentTarget.value)} />
-          )}
-        </Field>
-        <button type="submit" class="secondary small" disabled={form.pending}>
-          Save alt text for {name}
-        </button>
-        {form.saved && <Notice kind="ok">Saved.</Notice>}
-        <ErrorNotice error={form.error} />
-      </form>
+      <AltTextField form={form} label={`Alt text for ${name}`} name={name} />
       {m.type ? (
         <ReplaceFile m={m} name={name} onReplaced={props.onDeleted} />
       ) : (
