@@ -308,7 +308,9 @@ export const SITE_MIGRATIONS: SQLSchemaMigration[] = [
     idMonotonicInc: 22,
     description: "fewer pages per item save: revisions indexed for the trash alone; no search queue row on plans without search",
     // Every save inserts a revision and (published) rewrote the item's search queue row: each index
-    // of item_revisions and the queue row are pages of that save's commit (docs/history.md).
+    // of item_revisions and the queue row are pages of that save's commit, and their originals went
+    // into the savepoint's statement journal, which past 64 KiB spills into a temporary file
+    // (created and deleted on every save before this step; docs/history.md).
     // - item_revisions_by_at served no query; item_revisions_by_kind (kind, at) only the trash's
     //   `kind = 'delete' AND at >= ?`: a partial index of deletes serves it, and an edit touches none.
     // - search_paused (one row or none; owner actors/site/search/index-state.ts) holds its row while
