@@ -14,6 +14,7 @@ import { ApiError } from "../contract/errors";
 import { MAX_BODY_BYTES } from "../contract/limits";
 import { tooLarge } from "./json";
 import { type GuardedBody, watchBody } from "./guarded-bodies";
+import { joinChunks } from "./read-capped";
 
 export interface BodyLimits {
   maxBytes: number;
@@ -148,14 +149,7 @@ export class BodyGuard implements GuardedBody {
       chunks.push(chunk);
       size += chunk.byteLength;
     }
-    if (chunks.length === 1) return chunks[0]!;
-    const all = new Uint8Array(size);
-    let offset = 0;
-    for (const c of chunks) {
-      all.set(c, offset);
-      offset += c.byteLength;
-    }
-    return all;
+    return joinChunks(chunks, size);
   }
 
   /** Why the body was refused, if it was: this answer replaces whatever the route made of the broken body. */

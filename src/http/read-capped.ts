@@ -31,6 +31,12 @@ export async function readCapped(
     }
     chunks.push(value);
   }
+  return joinChunks(chunks, size);
+}
+
+/** The chunks of a body as one array (`size`: their total length); a single chunk as it is. */
+export function joinChunks(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
   const all = new Uint8Array(size);
   let offset = 0;
   for (const c of chunks) {

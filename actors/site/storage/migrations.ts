@@ -324,20 +324,17 @@ export const SITE_MIGRATIONS: SQLSchemaMigration[] = [
       CREATE TABLE IF NOT EXISTS search_paused (id INTEGER PRIMARY KEY CHECK (id = 1));
       DROP TRIGGER IF EXISTS search_queue_on_insert;
       DROP TRIGGER IF EXISTS search_queue_on_update;
-      CREATE TRIGGER search_queue_on_insert AFTER INSERT ON items
+      ${(["INSERT", "UPDATE"] as const)
+        .map(
+          (event) => `CREATE TRIGGER search_queue_on_${event.toLowerCase()} AFTER ${event} ON items
       WHEN new.status = 'published' AND NOT EXISTS (SELECT 1 FROM search_paused)
       BEGIN
         INSERT INTO search_index (item_id, collection_id, state, updated_at)
         VALUES (new.id, new.collection_id, 'pending', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
         ON CONFLICT (item_id) DO UPDATE SET state = 'pending', gen = gen + 1, reason = NULL, updated_at = excluded.updated_at;
-      END;
-      CREATE TRIGGER search_queue_on_update AFTER UPDATE ON items
-      WHEN new.status = 'published' AND NOT EXISTS (SELECT 1 FROM search_paused)
-      BEGIN
-        INSERT INTO search_index (item_id, collection_id, state, updated_at)
-        VALUES (new.id, new.collection_id, 'pending', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
-        ON CONFLICT (item_id) DO UPDATE SET state = 'pending', gen = gen + 1, reason = NULL, updated_at = excluded.updated_at;
-      END;
+      END;`,
+        )
+        .join("\n")}
     `,
   },
 ];
