@@ -275,6 +275,7 @@ export class Site extends DurableObject<Env> {
     if (!hasDatabase(this.ctx.storage)) await this.#open();
     insertSite(this.#sql, { ...site, adminKeyHash: await sha256Hex(site.adminKey) });
     this.#site = readSite(this.#sql);
+    this.#search.followPlan();
   }
 
   /** Another site took over this site's unproven claim on `hostname` (Hostname.claim): let it go. */
@@ -391,6 +392,7 @@ export class Site extends DurableObject<Env> {
     const version = bumpCacheVersion(this.#sql);
     this.#noteChange(version, null);
     this.#site = readSite(this.#sql);
+    this.#search.followPlan();
     this.#search.afterWrite();
     return version;
   }

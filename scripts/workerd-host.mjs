@@ -236,6 +236,16 @@ export async function startWorkerd({
 }
 
 /**
+ * The service on workerd with its V8 inspector on a port of its own, for the benches that profile
+ * it (scripts/bench/profile.mjs, memory.mjs): the operator token "op", no dashboard, one embedder.
+ */
+export async function startInspectedWorkerd(scriptPath, options = {}) {
+  const inspectorPort = 9300 + Math.floor(Math.random() * 500);
+  const host = await startWorkerd({ scriptPath, adminToken: "op", dashboard: false, embedderProcesses: 1, inspectorPort, ...options });
+  return { ...host, inspectorPort };
+}
+
+/**
  * The workerd processes this script started (its children): other workerd processes on the
  * machine (someone else's tests) are not ours to count.
  */

@@ -4,7 +4,6 @@
  */
 import { type _HMAC, hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
-import { createHmac } from "node:crypto";
 import { ID_ALPHABET as ALPHABET, ID_LENGTH as L, ID_PREFIX as P, ID_SITE_MAC } from "./contract/ids";
 
 export function randomId(length: number): string {
@@ -26,10 +25,10 @@ export function newSiteId(secret: string): string {
 
 /**
  * 30 bits of HMAC-SHA-256 over the random part, as ID_SITE_MAC.mac characters of the id alphabet.
- * Synchronous and native (node:crypto, nodejs_compat): the front Worker checks it on every request
- * naming a site it has not seen, and such a refusal must cost less than a cached read. WebCrypto's
- * promise round costs more than the hash of a 15-byte message, and @noble/hashes' JavaScript
- * SHA-256 took ~25 µs a MAC in workerd against ~7 µs for this (a loop of 20,000, measured once).
+ * The front Worker checks it on every request naming a site it has not seen, and such a refusal
+ * must cost less than a cached read (`BENCH_ONLY=refused npm run bench`), so it is synchronous
+ * (WebCrypto's promise round costs more than the hash of a 15-byte message) and allocates nothing:
+ * see `idMacBits`.
  */
 export function siteIdMac(secret: string, random: string): string {
   return idMac(secret, "site", random);
@@ -37,14 +36,65 @@ export function siteIdMac(secret: string, random: string): string {
 
 /** The same MAC for another kind of id (`workspace`): a site id's MAC never passes for a workspace's. */
 export function idMac(secret: string, kind: "site" | "workspace", random: string): string {
-  const mac = createHmac("sha256", secret).update(`${kind}:${random}`).digest();
-  let bits = ((mac[0]! << 24) | (mac[1]! << 16) | (mac[2]! << 8) | mac[3]!) >>> 2;
+  let bits = idMacBits(secret, kind, random);
   let out = "";
   for (let i = 0; i < ID_SITE_MAC.mac; i++) {
     out = ALPHABET[bits & 31] + out;
     bits >>>= 5;
   }
   return out;
+}
+
+/**
+ * Whether `mac` is the MAC of `random` (`idMac`), compared without building the expected string,
+ * in the same time wherever they differ.
+ */
+export function idMacMatches(secret: string, kind: "site" | "workspace", random: string, mac: string): boolean {
+  if (mac.length !== ID_SITE_MAC.mac) return false;
+  let bits = idMacBits(secret, kind, random);
+  let diff = 0;
+  for (let i = ID_SITE_MAC.mac - 1; i >= 0; i--, bits >>>= 5) diff |= ALPHABET.charCodeAt(bits & 31) ^ mac.charCodeAt(i);
+  return diff === 0;
+}
+
+// The keyed HMAC state per kind and secret with "<kind>:" already absorbed, copied into one scratch
+// state per call (the isolate runs one call at a time), and the random part's bytes written by hand
+// into one buffer: a MAC is two SHA-256 blocks and no allocation. A profile of the refused bench
+// put node:crypto's createHmac (a new Hmac stream, the key and message turned into Buffers per
+// call) at a quarter of a made-up id's refusal; this costs about half as much in workerd
+// (docs/caching.md, "Refused requests, measured").
+const idKeyed = { site: new Map<string, HmacState>(), workspace: new Map<string, HmacState>() };
+const randomPart = new Uint8Array(ID_SITE_MAC.random);
+
+/** The first 30 bits of HMAC-SHA-256(secret, `<kind>:<random>`). */
+function idMacBits(secret: string, kind: "site" | "workspace", random: string): number {
+  const mac = randomBytesOf(random) ? keyedId(secret, kind, randomPart) : macOf(secret, `${kind}:${random}`);
+  return ((mac[0]! << 24) | (mac[1]! << 16) | (mac[2]! << 8) | mac[3]!) >>> 2;
+}
+
+/** Writes an ASCII random part of the usual length into `randomPart`; false for anything else. */
+function randomBytesOf(random: string): boolean {
+  if (random.length !== randomPart.length) return false;
+  for (let i = 0; i < random.length; i++) {
+    const c = random.charCodeAt(i);
+    if (c > 0x7f) return false;
+    randomPart[i] = c;
+  }
+  return true;
+}
+
+function keyedId(secret: string, kind: "site" | "workspace", bytes: Uint8Array): Uint8Array {
+  let state = idKeyed[kind].get(secret);
+  if (!state)
+    idKeyed[kind].set(
+      secret,
+      (state = keyedState(secret)
+        .clone()
+        .update(encoder.encode(`${kind}:`)) as HmacState),
+    );
+  const s = (scratch = state._cloneInto(scratch));
+  s.update(bytes).digestInto(digest);
+  return digest;
 }
 
 /**
@@ -61,10 +111,14 @@ let scratch: HmacState | undefined;
 const digest = new Uint8Array(32);
 const encoder = new TextEncoder();
 
-function macOf(secret: string, message: string): Uint8Array {
+function keyedState(secret: string): HmacState {
   let state = keyed.get(secret);
   if (!state) keyed.set(secret, (state = hmac.create(sha256, encoder.encode(secret)) as HmacState));
-  const s = (scratch = state._cloneInto(scratch));
+  return state;
+}
+
+function macOf(secret: string, message: string): Uint8Array {
+  const s = (scratch = keyedState(secret)._cloneInto(scratch));
   s.update(encoder.encode(message)).digestInto(digest);
   return digest;
 }

@@ -204,12 +204,25 @@ function importLimits(env: Env): BodyLimits {
   return { maxBytes: IMPORT_LIMITS.bytes, idleMs: bodyLimits(env).idleMs, totalMs: IMPORT_LIMITS.uploadTotalMs };
 }
 
+/**
+ * The dashboard API on the service's own hosts (/sites…, /workspaces…; uploads and imports stream
+ * theirs): every route there reads its body whole before forwarding anything (dashboard.ts), so
+ * the body guard reads it for them without wrapping it in a stream (BodyGuard `whole`).
+ */
+const WHOLE_BODY_PATH = /^\/(?:sites|workspaces)(?:\/|$)/;
+
 async function answer(request: Request, env: Env, ctx: ExecutionContext, url: URL): Promise<Response> {
   const isHead = request.method === "HEAD";
   const upload =
     (request.method === "POST" && UPLOAD_PATH.test(url.pathname)) || (request.method === "PUT" && REPLACE_PATH.test(url.pathname));
   const importing = request.method === "POST" && IMPORT_PATH.test(url.pathname);
-  const guard = new BodyGuard(request, upload ? uploadLimits(env) : importing ? importLimits(env) : bodyLimits(env));
+  const whole =
+    !upload &&
+    !importing &&
+    WHOLE_BODY_PATH.test(url.pathname) &&
+    isServiceHost(env, url.host) &&
+    !request.headers.has(SERVICE_TOKEN_HEADER);
+  const guard = new BodyGuard(request, upload ? uploadLimits(env) : importing ? importLimits(env) : bodyLimits(env), whole);
   const req = isHead ? new Request(request, { method: "GET" }) : guard.request;
   let response: Response;
   try {

@@ -44,6 +44,15 @@ export async function newSite(plan: "starter" | "pro" | "seo_engine" = "pro", na
   return body.site;
 }
 
+/** Creates the collection `slug` of `site` (201), as the dashboard's collection editor does. */
+export async function putCollection(
+  site: TestSite,
+  slug: string,
+  body: { name: string; fields: Record<string, unknown>[] },
+): Promise<void> {
+  await expectStatus(callJson("PUT", `/sites/${site.id}/collections/${slug}`, { auth: site.adminKey, body }), 201);
+}
+
 /** A site with a `posts` collection covering every field type and a few indexed fields. */
 export async function newBlog(plan: "starter" | "pro" | "seo_engine" = "pro"): Promise<TestSite> {
   const site = await newSite(plan);

@@ -164,7 +164,7 @@ async function benchContent() {
  * them: its thousands of uncached reads from one client would be refused), and a small site.
  */
 async function benchRefused() {
-  const seconds = Number(process.env.BENCH_SECONDS ?? 4);
+  const seconds = Number(process.env.BENCH_SECONDS ?? 3);
   const items = Number(process.env.BENCH_ITEMS ?? 500);
   const host = await startWorkerd({
     scriptPath: buildWorker(".bench/build"),
@@ -228,7 +228,10 @@ async function benchRefused() {
       }
     };
     lists.cached = [{ path: listPath }];
-    lists.limited = missPaths(site.token, "list", items).map((path) => ({ path, headers: client }));
+    // (Not the cached row's own URL: that one is a hit, answered whatever the client's quota.)
+    lists.limited = missPaths(site.token, "list", items)
+      .filter((path) => path !== listPath)
+      .map((path) => ({ path, headers: client }));
     const make = (name, one) => () => {
       lists[name] = Array.from({ length: perRound }, one);
     };
@@ -267,10 +270,14 @@ async function benchRefused() {
       ],
       ["rate limited: reads quota spent, uncached list", 429, { before: spendQuota, requests: fromList("limited") }],
     ];
-    // BENCH_REFUSED_ROUNDS rounds (3) of every row in turn, each row's figure the median of its
-    // rounds: on a shared machine one 4 s run of a row varies by ±30 %, and a machine getting busier
-    // or quieter during the rows otherwise shows up as a difference between them.
-    const rounds = Math.max(1, Number(process.env.BENCH_REFUSED_ROUNDS ?? 3));
+    // BENCH_REFUSED_ROUNDS rounds (5) of every row in turn, BENCH_SECONDS (3) each, with the cached
+    // read both first and last in every round: each refusal is compared with the mean of the two
+    // cached runs around it, in its own round. On this 2-core machine one run of a row varies by
+    // ±20–30 % even when it is quiet (workerd's CPU per request falls as its throughput rises, and
+    // the throughput moves with the client and the other load), and a machine getting busier or
+    // quieter during a round otherwise shows up as a difference between rows. The figure is the
+    // median of the rounds' ratios, with their range.
+    const rounds = Math.max(1, Number(process.env.BENCH_REFUSED_ROUNDS ?? 5));
     // The service's workerd alone: the embedder's process (idle here, the site indexed) adds only noise.
     const service = [servicePid()];
     const loadBefore = loadavg();
@@ -282,38 +289,59 @@ async function benchRefused() {
     // same traffic.
     const rate = Number(process.env.BENCH_REFUSED_RATE ?? 0);
     const runs = cases.map(() => []);
-    for (let round = 0; round < rounds; round++)
-      for (const [i, [, expected, how]] of cases.entries()) {
-        await how.before?.();
-        const row = await drive(origin, listPath, { ...how, duration: seconds, statuses: true, pids: service, overallRate: rate });
-        if (row.status.split(", ").some((seen) => !seen.startsWith(`${expected}:`))) row.status += ` (expected ${expected})`;
-        runs[i].push(row);
+    // Per round: the cached read's two runs (first, last), and each refusal's ratio to their mean.
+    const cachedRuns = [];
+    const ratios = cases.map(() => []);
+    const run = async ([, expected, how]) => {
+      await how.before?.();
+      const row = await drive(origin, listPath, { ...how, duration: seconds, statuses: true, pids: service, overallRate: rate });
+      if (row.status.split(", ").some((seen) => !seen.startsWith(`${expected}:`))) row.status += ` (expected ${expected})`;
+      return row;
+    };
+    for (let round = 0; round < rounds; round++) {
+      const first = await run(cases[0]);
+      const middle = [];
+      for (const c of cases.slice(1)) middle.push(await run(c));
+      const last = await run(cases[0]);
+      const cachedCpu = (Number(first["CPU ms/req"]) + Number(last["CPU ms/req"])) / 2;
+      cachedRuns.push([first, last]);
+      runs[0].push(first, last);
+      ratios[0].push(Number(last["CPU ms/req"]) / Number(first["CPU ms/req"]));
+      for (const [i, row] of middle.entries()) {
+        runs[i + 1].push(row);
+        ratios[i + 1].push(Number(row["CPU ms/req"]) / cachedCpu);
       }
-    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+    }
+    const median = (xs) => {
+      const sorted = [...xs].sort((a, b) => a - b);
+      const mid = Math.floor(sorted.length / 2);
+      return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+    };
     const rows = cases.map(([name], i) => ({
       request: name,
-      "req/s": median(runs[i].map((r) => r["req/s"])),
+      "req/s": Math.round(median(runs[i].map((r) => r["req/s"]))),
       "p50 ms": median(runs[i].map((r) => r["p50 ms"])),
       "p99 ms": median(runs[i].map((r) => r["p99 ms"])),
       "CPU ms/req": median(runs[i].map((r) => Number(r["CPU ms/req"]))).toFixed(3),
-      "CPU ms/req of each round": runs[i].map((r) => r["CPU ms/req"]).join(" / "),
+      // The cached row: its first / last run of each round.
+      "CPU ms/req of each round":
+        i === 0
+          ? cachedRuns.map(([a, b]) => `${a["CPU ms/req"]}+${b["CPU ms/req"]}`).join(" / ")
+          : runs[i].map((r) => r["CPU ms/req"]).join(" / "),
       // User and system time apart (medians): the system part is the sockets' and the memory's.
       "user / sys ms/req": `${median(runs[i].map((r) => r.userMs)).toFixed(3)} / ${median(runs[i].map((r) => r.sysMs)).toFixed(3)}`,
       status: runs[i].map((r) => r.status).join("; "),
       errors: runs[i].reduce((n, r) => n + r.errors, 0),
+      // The cached row: its last run over its first (how far the machine drifted within a round).
+      "CPU vs cached (median of rounds)": `${median(ratios[i]).toFixed(2)}x`,
+      "vs cached, each round": ratios[i].map((x) => x.toFixed(2)).join(" / "),
+      "range of rounds": `${Math.min(...ratios[i]).toFixed(2)}–${Math.max(...ratios[i]).toFixed(2)}`,
     }));
     const [cached] = rows;
-    for (const [i, row] of rows.entries()) {
-      row["CPU vs cached"] = `${(Number(row["CPU ms/req"]) / Number(cached["CPU ms/req"])).toFixed(2)}x`;
-      // Against the cached row of the same round (the machine's load drifts between rounds).
-      row["vs cached, each round"] = runs[i]
-        .map((r, n) => (Number(r["CPU ms/req"]) / Number(runs[0][n]["CPU ms/req"])).toFixed(2))
-        .join(" / ");
-      row["req/s vs cached"] = `${(row["req/s"] / cached["req/s"]).toFixed(2)}x`;
-    }
+    for (const row of rows) row["req/s vs cached"] = `${(row["req/s"] / cached["req/s"]).toFixed(2)}x`;
     console.log(`\nRefused requests beside a cached read (workerd, Rate Limiting bindings of wrangler.toml, ${items} items)`);
     console.log(
-      `autocannon: ${CONNECTIONS} connections, ${rate ? `${rate} requests/s offered, ` : ""}${seconds} s per row, ${rounds} rounds of every row in turn (figures: medians); CPU: the service's workerd process; status: answers seen (code: count), per round; load (1, 5, 15 min) ${loadBefore.map((l) => l.toFixed(1)).join(" ")} before the rows, ${loadavg()
+      `autocannon: ${CONNECTIONS} connections, ${rate ? `${rate} requests/s offered, ` : ""}${seconds} s per run, ${rounds} rounds of the cached read, every refusal in turn and the cached read again (figures: medians; "vs cached": each refusal over the mean of its round's two cached runs, the median of the rounds); CPU: the service's workerd process; status: answers seen (code: count), per round; load (1, 5, 15 min) ${loadBefore.map((l) => l.toFixed(1)).join(" ")} before the rows, ${loadavg()
         .map((l) => l.toFixed(1))
         .join(" ")} after\n`,
     );

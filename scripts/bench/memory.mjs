@@ -11,19 +11,12 @@ import autocannon from "autocannon";
 import { createWriteStream } from "node:fs";
 import { api, missPaths, must } from "../lib.mjs";
 import { seedBenchPosts } from "./posts.mjs";
-import { buildWorker, durableObjectsOf, residentMb, servicePid, startWorkerd } from "../workerd-host.mjs";
+import { buildWorker, durableObjectsOf, residentMb, servicePid, startInspectedWorkerd } from "../workerd-host.mjs";
 
 const script = process.argv[2] && process.argv[2] !== "-" ? process.argv[2] : buildWorker(".bench/memory-build");
 const REQUESTS = Number(process.argv[3] ?? 15_000);
-const port = 9300 + Math.floor(Math.random() * 500);
-const host = await startWorkerd({
-  scriptPath: script,
-  adminToken: "op",
-  dashboard: false,
-  embedderProcesses: 1,
-  inspectorPort: port,
-  durableObjects: durableObjectsOf(script),
-});
+const host = await startInspectedWorkerd(script, { durableObjects: durableObjectsOf(script) });
+const port = host.inspectorPort;
 const pid = servicePid();
 
 /** A connection to each isolate's inspector. */

@@ -13,6 +13,8 @@
 import { ApiError } from "../contract/errors";
 import { MAX_BODY_BYTES } from "../contract/limits";
 import { tooLarge } from "./json";
+import { type GuardedBody, watchBody } from "./guarded-bodies";
+import { joinChunks } from "./read-capped";
 
 export interface BodyLimits {
   maxBytes: number;
@@ -45,13 +47,25 @@ async function readWithin<T>(reader: ReadableStreamDefaultReader<T>, ms: number)
   }
 }
 
-export class BodyGuard {
+export class BodyGuard implements GuardedBody {
   readonly request: Request;
   #reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
   #failure: ApiError | null = null;
   #finished = true;
+  // One chunk of the client's body under the limits, for the guarded stream and readAll alike.
+  #next: (() => Promise<Uint8Array | null>) | null = null;
+  // Whether the guarded stream or readAll took the body (only one of them ever reads it).
+  #taken = false;
 
-  constructor(request: Request, limits: BodyLimits) {
+  /**
+   * `whole`: the request's route reads the body whole before it forwards anything (the dashboard
+   * API: bufferedInternalRequest, readJsonObject), so the client's request is handed on as it is
+   * and the guard reads the body itself when asked (readAll), with no JavaScript stream in between.
+   * Its body stays locked to the guard: a route that tried to forward it raw would fail loudly
+   * instead of handing an unguarded body on. Otherwise the routes get a copy whose body is the
+   * guarded stream.
+   */
+  constructor(request: Request, limits: BodyLimits, whole = false) {
     const declared = Number(request.headers.get("content-length") ?? "NaN");
     if (Number.isFinite(declared) && declared > limits.maxBytes) {
       this.#failure = tooLarge(limits.maxBytes);
@@ -68,35 +82,74 @@ export class BodyGuard {
     this.#finished = false;
     const started = Date.now();
     let size = 0;
-    const fail = (err: ApiError, controller: ReadableStreamDefaultController<Uint8Array>) => {
+    const fail = (err: ApiError): never => {
       this.#failure = err;
-      controller.error(err);
+      throw err;
     };
+    // The next chunk (null at the end), or the refusal: each read waits at most the idle limit
+    // and what is left of the total one; the byte cap counts every chunk.
+    this.#next = async () => {
+      let result: ReadableStreamReadResult<Uint8Array> | "timeout";
+      try {
+        result = await readWithin(reader, Math.min(limits.idleMs, limits.totalMs - (Date.now() - started)));
+      } catch {
+        // The client broke off (or sent less than it declared): the request is incomplete, not our failure.
+        this.#finished = true;
+        return fail(new ApiError("bad_request", "The request body broke off before it was complete."));
+      }
+      if (result === "timeout") return fail(timedOut(limits));
+      if (result.done) {
+        this.#finished = true;
+        return null;
+      }
+      size += result.value.byteLength;
+      if (size > limits.maxBytes) return fail(tooLarge(limits.maxBytes));
+      return result.value;
+    };
+    const next = this.#next;
+    if (whole) {
+      this.request = request;
+      watchBody(request, this);
+      return;
+    }
     // highWaterMark 0: nothing is pulled from the client until a route reads.
     const guarded = new ReadableStream<Uint8Array>(
       {
         pull: async (controller) => {
-          let result: ReadableStreamReadResult<Uint8Array> | "timeout";
+          this.#taken = true;
+          let chunk: Uint8Array | null;
           try {
-            result = await readWithin(reader, Math.min(limits.idleMs, limits.totalMs - (Date.now() - started)));
-          } catch {
-            // The client broke off (or sent less than it declared): the request is incomplete, not our failure.
-            this.#finished = true;
-            return fail(new ApiError("bad_request", "The request body broke off before it was complete."), controller);
+            chunk = await next();
+          } catch (err) {
+            return controller.error(err);
           }
-          if (result === "timeout") return fail(timedOut(limits), controller);
-          if (result.done) {
-            this.#finished = true;
-            return controller.close();
-          }
-          size += result.value.byteLength;
-          if (size > limits.maxBytes) return fail(tooLarge(limits.maxBytes), controller);
-          controller.enqueue(result.value);
+          if (chunk === null) return controller.close();
+          controller.enqueue(chunk);
         },
       },
       { highWaterMark: 0 },
     );
     this.request = new Request(request, { body: guarded });
+    watchBody(this.request, this);
+  }
+
+  /**
+   * The whole body, read with the same limits as the guarded stream (idle and total time, bytes)
+   * but without going through one: a dashboard write reads its body once, whole, before it is
+   * forwarded, and making and pulling a JavaScript stream for it was the largest front-Worker
+   * cost of a save (docs/history.md). A refusal is recorded as the stream's is.
+   */
+  async readAll(): Promise<Uint8Array> {
+    const next = this.#next;
+    if (this.#taken || next === null) throw new Error("BodyGuard.readAll: the body was already taken");
+    this.#taken = true;
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (let chunk = await next(); chunk !== null; chunk = await next()) {
+      chunks.push(chunk);
+      size += chunk.byteLength;
+    }
+    return joinChunks(chunks, size);
   }
 
   /** Why the body was refused, if it was: this answer replaces whatever the route made of the broken body. */

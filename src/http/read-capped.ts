@@ -1,3 +1,5 @@
+import { guardOf } from "./guarded-bodies";
+
 /**
  * Reads a body to the end, refusing (and cancelling) it as soon as it passes `maxBytes`,
  * or as soon as `signal` aborts (rejecting with its reason).
@@ -29,6 +31,12 @@ export async function readCapped(
     }
     chunks.push(value);
   }
+  return joinChunks(chunks, size);
+}
+
+/** The chunks of a body as one array (`size`: their total length); a single chunk as it is. */
+export function joinChunks(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
   const all = new Uint8Array(size);
   let offset = 0;
   for (const c of chunks) {
@@ -54,6 +62,13 @@ function abortOf(signal: AbortSignal): Promise<never> {
  */
 export async function readBodyBytes(request: Request, maxBytes: number, tooLarge: () => Error): Promise<Uint8Array> {
   if (!request.body) return new Uint8Array(0);
+  // A body the front Worker's guard watches: the guard reads it whole, under its limits.
+  const guard = guardOf(request);
+  if (guard) {
+    const bytes = await guard.readAll();
+    if (bytes.byteLength > maxBytes) throw tooLarge();
+    return bytes;
+  }
   const declared = Number(request.headers.get("content-length") ?? "NaN");
   if (!Number.isInteger(declared) || declared < 0 || declared > maxBytes) return readCapped(request.body, maxBytes, tooLarge);
   const bytes = new Uint8Array(await request.arrayBuffer());

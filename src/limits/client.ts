@@ -42,8 +42,13 @@ export function parseIpv4(text: string): number[] | null {
   return parts.map(Number);
 }
 
+// An IPv4 address as Cloudflare writes it (no spaces, no leading zeros): its own key, read with
+// one regular expression instead of a split and a parse (every rate-limited read asks).
+const CANONICAL_V4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+
 /** A client's address as a rate-limit key: IPv4 as is, IPv6 as its /64; null when it is not an address. */
 export function addressKey(text: string): string | null {
+  if (CANONICAL_V4.test(text)) return text;
   const v4 = parseIpv4(text);
   if (v4) return v4.join(".");
   const v6 = parseIpv6(text);

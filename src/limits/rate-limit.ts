@@ -80,7 +80,7 @@ export async function enforce(env: Env, name: RateLimitName, key: string | (() =
 }
 
 /** Names the policies that govern an answer, whatever its status. */
-export function withPolicies(response: Response, names: RateLimitName[]): Response {
+export function withPolicies(response: Response, names: readonly RateLimitName[]): Response {
   if (!names.length || response.headers.has(RATELIMIT_POLICY_HEADER)) return response;
   let out = response;
   try {

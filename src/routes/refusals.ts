@@ -20,7 +20,7 @@ import { issuedNow } from "../sites/issued";
 import { bearer, isOperatorToken } from "../auth";
 import { planRefusal, policyOf, withCors } from "./content";
 import type { RawTarget } from "../http/raw-target";
-import { policiesFor } from "../limits/policies";
+import { dashboardPolicies } from "../limits/policies";
 
 /** An answer made once and copied per request. */
 interface Frozen {
@@ -34,12 +34,12 @@ interface Frozen {
   body: ArrayBuffer;
 }
 
-const frozen = new Map<string, Frozen>();
-
-function freeze(key: string, make: () => Frozen): Frozen {
-  let f = frozen.get(key);
-  if (!f) frozen.set(key, (f = make()));
-  return f;
+/**
+ * Answers made once, each in its own slot: a refusal looks its answer up by a small number (or
+ * by the identity of its policies' shared array), with no key string built and hashed per request.
+ */
+function slot(slots: (Frozen | undefined)[], i: number, make: () => Frozen): Frozen {
+  return (slots[i] ??= make());
 }
 
 function thaw(f: Frozen, head: boolean): Response {
@@ -52,7 +52,7 @@ function envelope(
   message: string,
   details: unknown,
   extra: Record<string, string>,
-  policies: RateLimitName[],
+  policies: readonly RateLimitName[],
   https: boolean,
   cors: boolean,
 ): Frozen {
@@ -67,11 +67,16 @@ function envelope(
   };
 }
 
-const unknownToken = (policy: RateLimitName, https: boolean): Frozen =>
-  freeze(`token|${policy}|${https}`, () => envelope("not_found", "Unknown site token.", undefined, {}, [policy], https, true));
+/** A content read's slot: its policy (`reads` or `search`, policyOf) and its scheme. */
+const readSlot = (policy: "reads" | "search", https: boolean): number => (policy === "search" ? 2 : 0) | (https ? 1 : 0);
 
-function limited(policy: RateLimitName, https: boolean): Frozen {
-  return freeze(`limited|${policy}|${https}`, () => {
+const unknownTokens: (Frozen | undefined)[] = [];
+const unknownToken = (policy: "reads" | "search", https: boolean): Frozen =>
+  slot(unknownTokens, readSlot(policy, https), () => envelope("not_found", "Unknown site token.", undefined, {}, [policy], https, true));
+
+const limits: (Frozen | undefined)[] = [];
+function limited(policy: "reads" | "search", https: boolean): Frozen {
+  return slot(limits, readSlot(policy, https), () => {
     const e = policyRefusal(policy);
     return envelope(e.code, e.message, e.details, e.headers, [policy], https, true);
   });
@@ -99,11 +104,14 @@ export function contentRefusal(request: Request, env: Env, read: ContentUrl): Re
   return issuedNow(env, read.siteId as string) ? null : unknown(policy, read.https, head);
 }
 
-function unknown(policy: RateLimitName, https: boolean, head: boolean): Response {
+function unknown(policy: "reads" | "search", https: boolean, head: boolean): Response {
   return thaw(unknownToken(policy, https), head);
 }
 
 const SITE_PATH = /^\/sites\/[^/]+/;
+
+// The 401 per policies (one shared array per combination, src/limits/policies.ts) and scheme.
+const wrongKeys = new Map<readonly RateLimitName[], (Frozen | undefined)[]>();
 
 /**
  * A dashboard call (`/sites/:siteId...`, no body) with a site admin key of an id nobody was
@@ -115,8 +123,12 @@ export function dashboardRefusal(request: Request, env: Env, target: RawTarget):
   const key = bearer(request);
   const keySite = key === null ? null : siteIdOfAdminKey(key);
   if (keySite === null || isOperatorToken(key as string, env) || issuedNow(env, keySite)) return null;
-  const policies = policiesFor(request, target.path, true);
-  const refusal = freeze(`key|${policies.join()}|${target.https}`, () =>
+  // Its Bearer credential is a site admin key, so no `operator` policy (policiesFor, without
+  // reading the headers and matching the key again).
+  const policies = dashboardPolicies(request.method, target.path, false);
+  let slots = wrongKeys.get(policies);
+  if (!slots) wrongKeys.set(policies, (slots = []));
+  const refusal = slot(slots, target.https ? 1 : 0, () =>
     envelope("unauthorized", "Wrong site admin key.", undefined, {}, policies, target.https, false),
   );
   return thaw(refusal, request.method === "HEAD");

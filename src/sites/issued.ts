@@ -10,7 +10,7 @@
  *  - "refuse": a deployment without such sites refuses them here, so a random id costs no object.
  */
 import { ID_PREFIX, ID_SITE_MAC, isSiteId, isWorkspaceId } from "../contract/ids";
-import { idMac, siteIdMac } from "../ids";
+import { idMacMatches } from "../ids";
 import { siteStub } from "../stubs";
 import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../shared/bounded-map";
 
@@ -47,7 +47,7 @@ export function macValid(env: Env, siteId: string): boolean {
   if (known !== undefined) return known;
   const secret = siteIdSecret(env);
   if (!secret) return false;
-  return remember(siteId, sameText(siteId.slice(ID_SITE_MAC.random), siteIdMac(secret, siteId.slice(0, ID_SITE_MAC.random))));
+  return remember(siteId, idMacMatches(secret, "site", siteId.slice(0, ID_SITE_MAC.random), siteId.slice(ID_SITE_MAC.random)));
 }
 
 /** Whether `siteId` carries the MAC of this deployment's secret. */
@@ -58,14 +58,6 @@ export async function carriesMac(env: Env, siteId: string): Promise<boolean> {
 /** `mayBeIssued`, synchronously, for the front Worker's refusals (src/routes/refusals.ts). */
 export function issuedNow(env: Env, siteId: string): boolean {
   return macValid(env, siteId) || (isSiteId(siteId) && legacyMode(env) === "check");
-}
-
-/** Equality of two short ASCII strings that takes the same time wherever they differ. */
-function sameText(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
 }
 
 /** How many verdicts this isolate holds (for the no-growth tests). */
@@ -99,6 +91,6 @@ export function workspaceMayBeIssued(env: Env, workspaceId: string): boolean {
   if (!isWorkspaceId(workspaceId)) return false;
   const secret = siteIdSecret(env);
   const body = workspaceId.slice(ID_PREFIX.workspace.length);
-  if (secret && sameText(body.slice(ID_SITE_MAC.random), idMac(secret, "workspace", body.slice(0, ID_SITE_MAC.random)))) return true;
+  if (secret && idMacMatches(secret, "workspace", body.slice(0, ID_SITE_MAC.random), body.slice(ID_SITE_MAC.random))) return true;
   return (env as { LEGACY_WORKSPACE_IDS?: string }).LEGACY_WORKSPACE_IDS !== "refuse";
 }

@@ -7,6 +7,7 @@ import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test"
 import { describe, expect, it } from "vitest";
 import { addItem, callJson, expectStatus, newBlog, type TestSite } from "../helpers";
 import { asMember, siteCall } from "../access/principals";
+import { TRASH_WHERE } from "../../actors/site/storage/revisions-table";
 
 type Summary = {
   id: string;
@@ -222,6 +223,37 @@ describe("item history", () => {
     // Not in the trash any more; a second undo is a 404.
     expect((await callJson("POST", `/sites/${site.id}/trash/${a.id}/restore`, { auth: site.adminKey })).status).toBe(404);
     expect((await callJson("POST", `/sites/${site.id}/trash/it_nothing/restore`, { auth: site.adminKey })).status).toBe(404);
+  });
+
+  it("reads the trash from the index of deletes; an edit's revision goes into no index but its item's numbers", async () => {
+    const site = await newBlog();
+    const a = await addItem(site, "posts", { slug: "a", data: { title: "A" } });
+    await expectStatus(callJson("PATCH", `${itemsPath(site)}/${a.id}`, { auth: site.adminKey, body: { data: { title: "B" } } }), 200);
+    const stub = env.SITE.get(env.SITE.idFromName(site.id));
+    const { plan, indexes } = await runInDurableObject(stub, (_i, state) => {
+      const sql = state.storage.sql;
+      return {
+        plan: sql
+          .exec<{ detail: string }>(
+            `EXPLAIN QUERY PLAN SELECT seq FROM item_revisions r WHERE ${TRASH_WHERE} ORDER BY at DESC, seq DESC LIMIT 20`,
+            0,
+          )
+          .toArray()
+          .map((r) => r.detail)
+          .join("\n"),
+        // Indexes an edit's revision is written into: a partial index only takes the rows its WHERE holds for.
+        indexes: sql
+          .exec<{ name: string; sql: string | null }>(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'item_revisions'",
+          )
+          .toArray()
+          .filter((r) => !/WHERE kind = 'delete'/.test(r.sql ?? ""))
+          .map((r) => r.name),
+      };
+    });
+    expect(plan).toMatch(/SEARCH r USING INDEX item_revisions_deleted \(at>\?\)/);
+    expect(plan).not.toMatch(/SCAN r/);
+    expect(indexes).toEqual(["sqlite_autoindex_item_revisions_1"]);
   });
 
   it("prunes by the plan's retention and the trash's 30 days, never an item's newest revision", async () => {

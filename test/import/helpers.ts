@@ -1,5 +1,5 @@
 /** Helpers of the import tests: upload a file, confirm a mapping, run the site's alarm until the import reaches a state. */
-import { runDurableObjectAlarm } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { ColumnMapping, ImportRowView, ImportView } from "../../src/contract/imports";
 import { call, callJson, expectStatus, type TestSite } from "../helpers";
@@ -62,18 +62,20 @@ export async function rowsOf(site: TestSite, id: string, outcome?: string): Prom
   return body.rows;
 }
 
-/** Upload, accept the proposed mapping (with `change` applied), dry run, start, and run to the end. */
+/** Upload, accept the proposed mapping (with `change` applied), dry run, `beforeStart`, start, and run to the end. */
 export async function importFile(
   site: TestSite,
   collection: string,
   text: string,
   change: (m: ColumnMapping[]) => ColumnMapping[] = (m) => m,
+  beforeStart: () => Promise<void> = async () => undefined,
 ): Promise<ImportView> {
   const up = await upload(site, collection, text, `${collection}.csv`);
   if (up.status !== 201) throw new Error(`upload: ${up.status} ${JSON.stringify(up.body)}`);
   const id = up.body.import.id;
   await setMapping(site, id, change(up.body.import.mapping));
   await until(site, id, ["checked"]);
+  await beforeStart();
   await start(site, id);
   return until(site, id, ["done", "failed"]);
 }
@@ -82,4 +84,24 @@ export async function csvOf(site: TestSite, collection: string): Promise<string>
   const res = await call("GET", `/sites/${site.id}/collections/${collection}/export.csv`, { auth: site.adminKey });
   if (res.status !== 200) throw new Error(`export: ${res.status}`);
   return new TextDecoder().decode(await res.arrayBuffer());
+}
+
+/**
+ * Imports `text` as importFile does, but the site's database refuses to insert the item `slug`
+ * once the dry run is over (a trigger of the test's own): something a dry run cannot foresee.
+ */
+export async function importRefusing(site: TestSite, collection: string, text: string, slug: string): Promise<ImportView> {
+  const name = `test_refuse_${slug.replace(/[^a-z0-9]/g, "_")}`;
+  const refuse = `CREATE TRIGGER ${name} BEFORE INSERT ON items WHEN new.slug = '${slug}' BEGIN SELECT RAISE(ABORT, 'refused for the test'); END`;
+  try {
+    return await importFile(
+      site,
+      collection,
+      text,
+      (m) => m,
+      () => runInDurableObject(stubOf(site), (_i, state) => void state.storage.sql.exec(refuse)),
+    );
+  } finally {
+    await runInDurableObject(stubOf(site), (_i, state) => void state.storage.sql.exec(`DROP TRIGGER IF EXISTS ${name}`));
+  }
 }

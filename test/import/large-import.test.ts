@@ -1,7 +1,7 @@
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { addItem, call, callJson, expectStatus, newSite } from "../helpers";
-import { getImport, setMapping, start, stubOf, until, upload } from "./helpers";
+import { getImport, importRefusing, setMapping, start, stubOf, until, upload } from "./helpers";
 
 // Issue 28's size: 10,000 rows in one import while the site keeps answering reads.
 const ROWS = 10_000;
@@ -102,19 +102,9 @@ describe("import: a large file", () => {
     );
     const lines = ["Name,Slug,Draft"];
     for (let i = 0; i < 120; i++) lines.push(`P ${i},p-${i},true`);
-    const up = await upload(site, "posts", lines.join("\n"), "refused.csv");
-    const id = up.body.import.id;
-    await setMapping(site, id, up.body.import.mapping);
-    await until(site, id, ["checked"]);
-    // Something the dry run could not foresee: the database refuses one row's item (here a trigger of the test's own).
-    await runInDurableObject(stubOf(site), (_i, state) => {
-      state.storage.sql.exec(
-        "CREATE TRIGGER test_refuse_p_7 BEFORE INSERT ON items WHEN new.slug = 'p-7' BEGIN SELECT RAISE(ABORT, 'refused for the test'); END",
-      );
-    });
-    await start(site, id);
-    const done = await until(site, id, ["done", "failed"]);
-    await runInDurableObject(stubOf(site), (_i, state) => state.storage.sql.exec("DROP TRIGGER test_refuse_p_7"));
+    // Something the dry run could not foresee: the database refuses one row's item.
+    const done = await importRefusing(site, "posts", lines.join("\n"), "p-7");
+    const id = done.id;
     expect(done.state).toBe("done");
     expect(done.done).toEqual({ created: 119, updated: 0, skipped: 0, failed: 1 });
     const failed = await callJson<{ rows: { slug: string; problems: { reason: string }[] }[] }>(

@@ -1,11 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { parse } from "csv-parse/sync";
 import { addItem, call, callJson, expectStatus, newBlog, newSite, type TestSite } from "../helpers";
+import { putPage } from "../ssr-helpers";
+import { get, mediaFile } from "../media/helpers";
 import { csvOf, importFile, start, until, upload } from "./helpers";
 
 /** The blog of the export tests: authors, and posts using every field type, a draft among them. */
 async function blogWithPosts(): Promise<TestSite> {
   const site = await newBlog();
+  // Its image and video as URL media on a plain local host (as a customer's files are on theirs).
+  const dir = `/rt-${crypto.randomUUID().slice(0, 8)}`;
+  const cover = await putPage(mediaFile("small.jpg"), { path: `${dir}/cover.jpg`, type: "image/jpeg" });
+  const clip = await putPage(mediaFile("clip.mp4"), { path: `${dir}/clip.mp4`, type: "video/mp4" });
   const ada = await addItem(site, "authors", { slug: "ada", data: { name: "Ada" }, publish: true });
   const bob = await addItem(site, "authors", { slug: "bob", data: { name: "Bob" } });
   await addItem(site, "posts", {
@@ -21,8 +27,8 @@ async function blogWithPosts(): Promise<TestSite> {
       website: "https://example.com/a?b=c",
       author: ada.id,
       coauthors: [ada.id, bob.id],
-      cover: { url: "https://images.example/cover.jpg", alt: "Cover" },
-      clip: { url: "https://video.example/clip.mp4" },
+      cover: { url: cover, alt: "Cover" },
+      clip: { url: clip },
     },
   });
   await addItem(site, "posts", { slug: "draft", data: { title: "A draft", featured: false, views: 0 } });
@@ -30,15 +36,39 @@ async function blogWithPosts(): Promise<TestSite> {
   return site;
 }
 
-/** The columns that name this site's ids and times; everything else must come back the same. */
+const rowsOf = (text: string) => parse(text, { bom: true, columns: true }) as Record<string, string>[];
+
+/**
+ * The columns that name this site's ids and times, and the media cells (the import copied those
+ * files into the new site's library: compared by their bytes instead); the rest must be the same.
+ */
 const blank = (text: string) =>
-  (parse(text, { bom: true, columns: true }) as Record<string, string>[]).map((r) => ({
+  rowsOf(text).map((r) => ({
     ...r,
     "Collection ID": "",
     "Item ID": "",
     "Created On": "",
     "Updated On": "",
+    ...("cover" in r ? { cover: "", clip: "" } : {}),
   }));
+
+/** Each media cell of `again` names a file of `to`'s library with the bytes the same cell of `first` pointed at. */
+async function sameFiles(to: TestSite, first: string, again: string): Promise<number> {
+  const a = rowsOf(first);
+  const b = rowsOf(again);
+  let n = 0;
+  for (const [i, row] of a.entries()) {
+    for (const column of ["cover", "clip"]) {
+      if (!row[column]) continue;
+      const copy = b[i]![column]!;
+      expect(copy).toMatch(new RegExp(`/m/${to.id}/`));
+      const bytes = async (url: string) => new Uint8Array(await (await (url.includes("/m/") ? get(url) : fetch(url))).arrayBuffer());
+      expect(await bytes(copy)).toEqual(await bytes(row[column]!));
+      n++;
+    }
+  }
+  return n;
+}
 
 describe("import: round trips", () => {
   it("export CSV → import into an empty site → export again gives the same file apart from ids and times", async () => {
@@ -52,6 +82,7 @@ describe("import: round trips", () => {
     const again = await csvOf(to, "posts");
     expect(again.split("\r\n")[0]).toBe(posts.split("\r\n")[0]);
     expect(blank(again)).toEqual(blank(posts));
+    expect(await sameFiles(to, posts, again)).toBe(2);
     expect(blank(await csvOf(to, "authors"))).toEqual(blank(authors));
     // The same file imported again changes nothing: every row is unchanged.
     expect((await importFile(to, "posts", posts)).done).toEqual({ created: 0, updated: 0, skipped: 3, failed: 0 });

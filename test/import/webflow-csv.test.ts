@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { parse } from "csv-parse/sync";
 import webflowCsv from "../fixtures/webflow-blog.csv?raw";
 import { addItem, call, callJson, expectStatus, newSite, type TestSite } from "../helpers";
+import { putPage } from "../ssr-helpers";
+import { get, mediaFile } from "../media/helpers";
 import { rowsOf, setMapping, start, stubOf, until, upload } from "./helpers";
 
 /** A site shaped like a Webflow blog: authors, and posts whose fields carry Webflow's display names. */
@@ -44,10 +46,21 @@ async function webflowSite(): Promise<TestSite> {
 /** The fixture as Excel saves "CSV UTF-8": a BOM and CRLF line ends (inside quoted cells too). */
 const asExcel = (text: string) => `\ufeff${text.replace(/\r?\n/g, "\r\n")}`;
 
+/**
+ * The fixture with its images on a plain local image host (as a customer's images are on theirs),
+ * instead of its placeholder host `images.example`, which resolves nowhere.
+ */
+async function withLocalImages(text: string): Promise<string> {
+  const dir = `/wf-${crypto.randomUUID().slice(0, 8)}`;
+  const hello = await putPage(mediaFile("small.jpg"), { path: `${dir}/hello.jpg`, type: "image/jpeg" });
+  await putPage(mediaFile("photo.png"), { path: `${dir}/four.jpg`, type: "image/png" });
+  return text.replaceAll("https://images.example/", hello.slice(0, hello.length - "hello.jpg".length));
+}
+
 describe("import: Webflow's CMS CSV", () => {
   it("proposes a mapping, forecasts every row in a dry run that writes nothing, then imports it", async () => {
     const site = await webflowSite();
-    const up = await upload(site, "posts", asExcel(webflowCsv), "Blog Posts.csv");
+    const up = await upload(site, "posts", asExcel(await withLocalImages(webflowCsv)), "Blog Posts.csv");
     expect(up.status).toBe(201);
     const imp = up.body.import;
     expect(imp).toMatchObject({ state: "uploaded", kind: "csv", collection: "posts", delimiter: ",", fileName: "Blog Posts.csv" });
@@ -130,21 +143,21 @@ describe("import: Webflow's CMS CSV", () => {
       { auth: site.adminKey },
     );
     expect(second.body.item).toMatchObject({ status: "draft", data: { related: [ids["hello-world"]] } });
-    // The public API answers the imported post with its image as URL media.
+    // The public API answers the imported post with its image copied into the library, served by us.
     const pub = await callJson<{ item: { data: { cover: { url: string }; related: { slug: string }[] } } }>(
       "GET",
       `/v1/${site.token}/collections/posts/items/hello-world`,
     );
     expect(pub.status).toBe(200);
-    expect(pub.body.item.data.cover.url).toBe("https://images.example/hello.jpg");
+    expect(pub.body.item.data.cover.url).toMatch(new RegExp(`/m/${site.id}/[^/]+/[0-9a-f]{12}/hello\\.jpg$`));
+    expect(new Uint8Array(await (await get(pub.body.item.data.cover.url)).arrayBuffer())).toEqual(mediaFile("small.jpg"));
+    // A multi-image cell: its first image (a PNG named .jpg: the type comes from the bytes).
     const four = await callJson<{ item: { publishedAt: string; data: { cover: { url: string } } } }>(
       "GET",
       `/v1/${site.token}/collections/posts/items/fourth-post`,
     );
-    expect(four.body.item).toMatchObject({
-      publishedAt: "2025-08-13T08:00:00.000Z",
-      data: { cover: { url: "https://images.example/four.jpg" } },
-    });
+    expect(four.body.item.publishedAt).toBe("2025-08-13T08:00:00.000Z");
+    expect(four.body.item.data.cover.url).toMatch(new RegExp(`/m/${site.id}/[^/]+/[0-9a-f]{12}/four\\.png$`));
     expect(ids["archived-post"]).toBeUndefined();
     expect(ids["bad-date"]).toBeUndefined();
     const existing = await callJson<{ item: { data: { title: string } } }>(

@@ -112,5 +112,14 @@ describe("refusals cost less than a cached read", () => {
       expect(JSON.parse(early.body).error.message).toBe("Wrong site admin key.");
       expect(new Map(early.headers).get("ratelimit-policy")).toBe(method === "GET" ? undefined : '"writes";q=60;w=60');
     }
+    // A capture names two policies; the early path (no body) works them out without the full
+    // path's header reads, and answers what the full path (a body) answers.
+    const id = madeUpId();
+    const key = `sk_${id}_${randomId(40)}`;
+    const early = await answer(await call("POST", `/sites/${id}/ssr/capture`, { auth: key }));
+    const full = await answer(await call("POST", `/sites/${id}/ssr/capture`, { auth: key, body: {} }));
+    expect(early).toEqual(full);
+    expect(early.status).toBe(401);
+    expect(new Map(early.headers).get("ratelimit-policy")).toBe('"writes";q=60;w=60, "capture";q=10;w=60');
   });
 });

@@ -21,6 +21,16 @@ describe("rate-limit client keys", () => {
     expect(parseIpv6("2001:db8::1::2")).toBeNull();
     expect(parseIpv6("1:2:3:4:5:6:7:8:9")).toBeNull();
     expect(addressKey("not an address")).toBeNull();
+    // IPv4 as written by Cloudflare is its own key; other spellings of it are the same key.
+    const v4: [string, string | null][] = [
+      ["203.0.113.7", "203.0.113.7"],
+      ["203.000.113.07", "203.0.113.7"],
+      [" 10.0.0.1 ", "10.0.0.1"],
+      ["0.0.0.0", "0.0.0.0"],
+      ["256.1.1.1", null],
+      ["1.2.3", null],
+    ];
+    expect(v4.map(([text]) => addressKey(text))).toEqual(v4.map(([, key]) => key));
   });
 
   it("locally (LOCAL_CLIENT_KEYS), clients without CF-Connecting-IP do not share one bucket", () => {

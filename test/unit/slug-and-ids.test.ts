@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createHmac } from "node:crypto";
-import { idMac, newSiteId, newWorkspaceId, siteIdMac } from "../../src/ids";
+import { idMac, idMacMatches, newSiteId, newWorkspaceId, siteIdMac } from "../../src/ids";
 import { isSiteId, isWorkspaceId, siteIdOfAdminKey, siteIdOfToken } from "../../src/contract/ids";
 import { isHttpUrl } from "../../src/contract/urls";
 import { isSlug, SLUG_MAX } from "../../src/shared/slug";
@@ -61,6 +61,25 @@ describe("site id MAC", () => {
       }
     const id = newSiteId("local-site-id-secret-for-workerd-runs");
     expect(id.slice(10)).toBe(reference("local-site-id-secret-for-workerd-runs", id.slice(0, 10)));
+  });
+
+  it("is checked without building it: the right MAC passes, any other character or length does not", () => {
+    const secret = "local-site-id-secret-for-workerd-runs";
+    for (const random of ["abcdefghij", "2345672345", "short", "éèàçùâêîôû"]) {
+      // Kinds and secrets interleaved: the states kept per kind and secret never leak into each other.
+      for (const kind of ["site", "workspace", "site"] as const) {
+        const mac = reference(secret, random, kind);
+        expect(idMacMatches(secret, kind, random, mac)).toBe(true);
+        expect(idMacMatches("another secret of the deployment", kind, random, mac)).toBe(false);
+        for (let i = 0; i < mac.length; i++) {
+          const other = mac.slice(0, i) + (mac[i] === "a" ? "b" : "a") + mac.slice(i + 1);
+          expect(idMacMatches(secret, kind, random, other)).toBe(false);
+        }
+        expect(idMacMatches(secret, kind, random, mac.slice(1))).toBe(false);
+        expect(idMacMatches(secret, kind, random, `${mac}a`)).toBe(false);
+      }
+      expect(idMacMatches(secret, "workspace", random, reference(secret, random, "site"))).toBe(false);
+    }
   });
 });
 

@@ -160,40 +160,41 @@ export async function createItems(
 /**
  * Applies a PATCH to `row`, which must have been read in the same synchronous turn (no await
  * between the read and this call): it is the revision's "before" and the values merged into, and
- * is not read again. Stamps `updated_by` with the change's actor in the same statement.
+ * is not read again. Stamps `updated_by` with the change's actor in the same statement. Call
+ * inside the transaction that also writes the change's audit row (the route's transactionSync):
+ * its writes are all or nothing with it, and a savepoint of its own would be one more per save.
  */
 export function patchItem(
-  storage: DurableObjectStorage,
+  sql: SqlStorage,
   collection: Collection,
   lookups: DataLookups,
   row: ItemRow,
   patch: z.infer<typeof itemPatchSchema>,
   change: Change,
 ): ItemRow {
-  const sql = storage.sql;
-  let data = JSON.parse(row.data) as ItemData;
+  // Parsed once: the base the patch merges into, and the revision's "before" (validateItemData copies it).
+  const stored = JSON.parse(row.data) as ItemData;
+  let data = stored;
   let media: MediaRow[] = [];
-  if (patch.data !== undefined) ({ data, newMedia: media } = validateItemData(collection.fields, patch.data, data, lookups));
+  if (patch.data !== undefined) ({ data, newMedia: media } = validateItemData(collection.fields, patch.data, stored, lookups));
   const slug = patch.slug ?? row.slug;
   if (slug !== row.slug && takenSlugs(sql, collection.id, [slug]).length) {
     throw new ApiError("conflict", `Slug "${slug}" is already used in collection "${collection.slug}".`, { slugs: [slug] });
   }
-  return storage.transactionSync(() => {
-    for (const m of media) insertMedia(sql, m);
-    keepPublicData(sql, collection, row.seq, data);
-    // `row` was read in this same synchronous turn (the route reads the body first), and who
-    // changed it is stamped in the same statement: one UPDATE, nothing read twice.
-    return updateItemContent(
-      sql,
-      row.seq,
-      slug,
-      JSON.stringify(data),
-      searchTextOf(collection.fields, data),
-      new Date().toISOString(),
-      change,
-      { before: row, updatedBy: change.actor.id },
-    );
-  });
+  for (const m of media) insertMedia(sql, m);
+  keepPublicData(sql, collection, row.seq, data);
+  // `row` was read in this same synchronous turn (the route reads the body first), and who
+  // changed it is stamped in the same statement: one UPDATE, nothing read twice.
+  return updateItemContent(
+    sql,
+    row.seq,
+    slug,
+    JSON.stringify(data),
+    searchTextOf(collection.fields, data),
+    new Date().toISOString(),
+    change,
+    { before: row, updatedBy: change.actor.id, parsed: { before: stored, after: data } },
+  );
 }
 
 /**

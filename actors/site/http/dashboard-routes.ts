@@ -231,7 +231,7 @@ export function dashboardRoutes(s: SiteContext) {
       ownItem(a, row);
       const patch = parseBody(itemPatchSchema, body, "item");
       const updated = s.storage.transactionSync(() => {
-        const u = patchItem(s.storage, c, lookupsFor(s.sql, s.collections()), row, patch, { actor: a.grant.actor });
+        const u = patchItem(s.sql, c, lookupsFor(s.sql, s.collections()), row, patch, { actor: a.grant.actor });
         audit(a, `${c.slug}/${u.slug}`, { id: u.id });
         return u;
       });

@@ -1,7 +1,8 @@
 /**
  * The import job (kind `import`, key = the import's id) on the site's one alarm. Each run takes
- * slices of SLICE_ROWS staged rows for up to RUN_MS and yields between slices, so reads and
- * writes of the site are answered while an import runs; then it asks to run again at once.
+ * slices of staged rows (SLICE_ROWS at most; in the write and link passes as many as fit
+ * SLICE_WORK_MS) for up to RUN_MS and yields between slices, so reads and writes of the site are
+ * answered while an import runs; then it asks to run again at once.
  *
  * Passes, each resumable at the row it last committed (`imports.pass_row`):
  * - check (the dry run): every row planned (create, update, skip, error with reasons); writes
@@ -12,7 +13,10 @@
  *   draft without those references (or, for an existing item, not yet) and marked pending.
  * - link: pending rows get their references (every item of the file exists now) and their
  *   status; a row whose target failed is undone (its draft removed) and fails with the reason.
- * Item webhooks are muted for the import's writes; `import.finished` announces the outcome.
+ * Webhooks: every row sends the item events a dashboard write of it would (the `items` triggers,
+ * in the row's transaction), and `import.finished` the outcome. A new item waiting for the link
+ * pass is written without events and announced (`item.created`, `item.published`) by the link
+ * pass once whole; a waiting draft removed (its target failed, a cancel) was never announced.
  */
 import type { JobHandler } from "../jobs";
 import { log } from "../../../src/log/log";
@@ -34,7 +38,7 @@ import { insertMedia } from "../content/media";
 import { keepPublicData } from "../reads/public-items";
 import { searchTextOf } from "../content/search-text";
 import type { ItemData } from "../content/item-data";
-import { mute, recordEvent, unmute } from "../webhooks/outbox";
+import { recordEvent, recordItemCreated, withoutItemEvents } from "../webhooks/outbox";
 import {
   actorOf,
   counts,
@@ -53,13 +57,28 @@ import { headCollections, planSiteItem, readSiteHead, type SiteItemPlan } from "
 import { fieldsWithNew } from "./mapping";
 import { type Copies, copyImages, imageUrlsOf, useCopies } from "./images";
 
-/**
- * Rows a slice writes before the job yields: a read of the site waits at most one slice. About 1 ms
- * of CPU a row (2 KB, with its revision and public JSON), so ~50 ms a slice. The transfer bench at
- * load 8-13 put the read p99 during an import at 11.9x the p99 without it with 50 rows, 2.0x with 25
- * (and the write rate lower with 25: the bench's readers took the time); see docs/import.md.
- */
+/** Rows a slice takes at most (the dry run's slices, and the write and link passes' before the work bound). */
 export const SLICE_ROWS = 50;
+/**
+ * The write and link passes end a slice when the work of its rows, estimated from their size,
+ * reaches SLICE_WORK_MS: a read of the site waits at most about that long behind the import,
+ * whatever the rows' size. The estimate stands in for a clock: a Worker's clock does not move
+ * while synchronous code runs, so a slice (one synchronous transaction) cannot time itself.
+ * Measured (docs/import.md "Speed"): a row costs about ROW_MS plus KB_MS per KB of its cells.
+ */
+export const SLICE_WORK_MS = 25;
+const ROW_MS = 0.2;
+const KB_MS = 0.35;
+
+/** The first rows of `rows` whose estimated work fits SLICE_WORK_MS (always at least one). */
+export function sliceByWork<R extends { cells: string }>(rows: readonly R[]): readonly R[] {
+  let ms = 0;
+  for (let i = 0; i < rows.length; i++) {
+    ms += ROW_MS + (rows[i]!.cells.length / 1024) * KB_MS;
+    if (ms >= SLICE_WORK_MS) return rows.slice(0, i + 1);
+  }
+  return rows;
+}
 /**
  * How long one alarm run goes on slicing (wall time) before it hands the alarm to the site's other
  * jobs and asks to run again at once. Other due jobs run between two runs, in the same alarm: the
@@ -296,7 +315,7 @@ function fileCreates(sql: SqlStorage, id: string, target: string): boolean {
 
 /** A slice of the write pass; answers how many rows it wrote (0: the pass ended). */
 async function writeSlice(s: SiteContext, imp: ImportRow, known: Copies): Promise<number> {
-  const rows = rowsAfter(s.sql, imp.id, imp.pass_row, SLICE_ROWS);
+  const rows = sliceByWork(rowsAfter(s.sql, imp.id, imp.pass_row, SLICE_ROWS));
   const now = Date.now();
   if (rows.length === 0) {
     const pending = pendingAfter(s.sql, imp.id, 0, 1).length > 0;
@@ -330,7 +349,7 @@ function writeRow(s: SiteContext, imp: ImportRow, plans: Plans, r: StagedRowReco
     if (res.pending.length) {
       // Its references wait for the link pass: a new item waits as a draft without them, an existing one unchanged.
       if (existing) return setDone(s.sql, imp.id, r.row, "pending", existing.id, null);
-      const row = insertRow(s, p.collection, checked, plan.slug!, "draft", null, change, imp, site);
+      const row = withoutItemEvents(s.sql, () => insertRow(s, p.collection, checked, plan.slug!, "draft", null, change, imp, site));
       return setDone(s.sql, imp.id, r.row, "pending", row.id, notes);
     }
     if (!existing) {
@@ -345,7 +364,7 @@ function writeRow(s: SiteContext, imp: ImportRow, plans: Plans, r: StagedRowReco
 }
 
 /**
- * The slice's rows in one transaction with the pass position (one commit, one mute). If any row's
+ * The slice's rows in one transaction with the pass position (one commit). If any row's
  * statement is refused (a slug or id taken meanwhile), the whole slice rolls back and is written
  * again a row at a time, each in its own transaction: a row is written whole or not at all, and
  * only the refused row fails, with why.
@@ -354,9 +373,7 @@ function eachRow(s: SiteContext, imp: ImportRow, rows: readonly StagedRowRecord[
   const now = Date.now();
   try {
     s.storage.transactionSync(() => {
-      mute(s.sql);
       for (const r of rows) one(r);
-      unmute(s.sql);
       setImport(s.sql, imp.id, { pass_row: rows[rows.length - 1]!.row }, now);
     });
     return;
@@ -366,9 +383,7 @@ function eachRow(s: SiteContext, imp: ImportRow, rows: readonly StagedRowRecord[
   for (const r of rows) {
     try {
       s.storage.transactionSync(() => {
-        mute(s.sql);
         one(r);
-        unmute(s.sql);
         setImport(s.sql, imp.id, { pass_row: r.row }, now);
       });
     } catch (err) {
@@ -440,7 +455,7 @@ function updateRow(
 // ---- Link ---------------------------------------------------------------------------------------
 
 async function linkSlice(s: SiteContext, imp: ImportRow, known: Copies): Promise<number> {
-  const rows = pendingAfter(s.sql, imp.id, imp.pass_row, SLICE_ROWS);
+  const rows = sliceByWork(pendingAfter(s.sql, imp.id, imp.pass_row, SLICE_ROWS));
   if (rows.length === 0) {
     finish(s, imp, "done");
     return 0;
@@ -467,12 +482,18 @@ function linkRow(s: SiteContext, imp: ImportRow, plans: Plans, r: StagedRowRecor
   const checked = checkData(s.sql, p, plan, res, base, problems);
   const change = changeOf(imp);
   if (problems.length || !checked) {
-    // All or nothing: the draft written without its references goes again.
-    if (placeholder) deleteItemRow(s.sql, item.seq, change);
+    // All or nothing: the draft written without its references goes again (never announced, so silently).
+    if (placeholder) withoutItemEvents(s.sql, () => deleteItemRow(s.sql, item.seq, change));
     return setDone(s.sql, imp.id, r.row, "failed", null, problems);
   }
   const site = "id" in plan ? (plan as SiteItemPlan) : null;
-  updateRow(s, p.collection, item, checked, statusOf(plan, placeholder ? null : item), plan.publishedAt, change, imp, site);
+  const link = () =>
+    updateRow(s, p.collection, item, checked, statusOf(plan, placeholder ? null : item), plan.publishedAt, change, imp, site);
+  if (placeholder) {
+    // Whole now: announced as a dashboard create of it would be, not as the update of a draft no receiver heard of.
+    withoutItemEvents(s.sql, link);
+    recordItemCreated(s.sql, s.site()!.id, p.collection.slug, findItem(s.sql, p.collection.id, item.id)!, Date.now());
+  } else link();
   setDone(s.sql, imp.id, r.row, placeholder ? "created" : "updated", item.id, notes);
 }
 
@@ -488,12 +509,11 @@ function cancelSlice(s: SiteContext, imp: ImportRow): number {
   const change = changeOf(imp);
   for (const r of rows) {
     s.storage.transactionSync(() => {
-      mute(s.sql);
       if (r.planned === "create" && r.item_id) {
         const item = s.sql.exec<ItemRow>("SELECT * FROM items WHERE id = ?", r.item_id).toArray()[0];
-        if (item) deleteItemRow(s.sql, item.seq, change);
+        // A draft waiting for its references was never announced: it goes without an event.
+        if (item) withoutItemEvents(s.sql, () => deleteItemRow(s.sql, item.seq, change));
       }
-      unmute(s.sql);
       setDone(s.sql, imp.id, r.row, "failed", null, [
         { column: "", value: "", reason: "the import was cancelled before this row was finished" },
       ]);

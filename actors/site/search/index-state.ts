@@ -30,6 +30,29 @@ export type QueuedRow = {
   model: string | null;
 };
 
+/**
+ * Keeps the queue in step with the plan (table `search_paused`, migration 22): on a plan without
+ * search the triggers queue nothing, so a save writes no row here. When search comes back every
+ * published item is queued again, since edits meanwhile were not queued (text that did not change
+ * is not embedded again: `text_hash`). Writes only when the state changes; returns whether it did.
+ */
+export function setQueuePaused(sql: SqlStorage, paused: boolean): boolean {
+  const now = sql.exec("SELECT 1 FROM search_paused").toArray().length > 0;
+  if (now === paused) return false;
+  if (paused) {
+    sql.exec("INSERT INTO search_paused (id) VALUES (1)");
+    return true;
+  }
+  sql.exec("DELETE FROM search_paused");
+  sql.exec(
+    `INSERT INTO search_index (item_id, collection_id, state, updated_at)
+     SELECT id, collection_id, 'pending', ?1 FROM items WHERE status = 'published'
+     ON CONFLICT (item_id) DO UPDATE SET state = 'pending', gen = gen + 1, reason = NULL, updated_at = ?1`,
+    new Date().toISOString(),
+  );
+  return true;
+}
+
 export function hasQueuedWork(sql: SqlStorage): boolean {
   return sql.exec("SELECT 1 FROM search_index WHERE state IN ('pending', 'removing') LIMIT 1").toArray().length > 0;
 }

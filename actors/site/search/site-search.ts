@@ -18,6 +18,7 @@ import {
   failAllPending,
   retryFailed,
   forget,
+  setQueuePaused,
   hasQueuedWork,
   indexViews,
   itemsWithVectors,
@@ -89,6 +90,7 @@ export class SiteSearch implements SearchService {
    */
   wake(): void {
     try {
+      this.followPlan();
       this.#s.sql.exec(
         `UPDATE search_index SET state = 'pending', gen = gen + 1, updated_at = ?
          WHERE state IN ('indexed', 'failed') AND model IS NOT NULL AND model <> ?`,
@@ -100,6 +102,14 @@ export class SiteSearch implements SearchService {
       // A misconfigured embedder must not keep the site from serving its content.
       log("search_start_failed", { siteId: this.#s.site()?.id, error: errorText(err) });
     }
+  }
+
+  /**
+   * The queue follows the plan: paused without search (a save writes no queue row), every
+   * published item queued again when search comes back. Call after the site row or its plan changes.
+   */
+  followPlan(): void {
+    if (this.#s.site() !== null) setQueuePaused(this.#s.sql, !this.#enabled());
   }
 
   /** After any write: queue the index job if the triggers left work for it. */

@@ -17,7 +17,7 @@
 import { FIELD_KEY } from "../../../src/contract/field-keys";
 import type { ItemRow } from "./rows";
 import { selectIn } from "./sql-in";
-import { type Change, recordRevision } from "./revisions-table";
+import { type Change, type ParsedValues, recordRevision } from "./revisions-table";
 
 type Status = "draft" | "published";
 
@@ -90,6 +90,8 @@ export interface ContentWrite {
   before?: ItemRow;
   /** Stamped as `updated_by` in the same statement (undefined: left as it is). */
   updatedBy?: string | null;
+  /** The values before and after as objects (what `before.data` and `data` hold): the revision's comparison parses neither again. */
+  parsed?: ParsedValues;
 }
 
 /**
@@ -129,7 +131,7 @@ export function updateItemContent(
     updated_at: now,
     ...(stamp ? { updated_by: updatedBy } : {}),
   };
-  recordRevision(sql, before, row, "edit", change);
+  recordRevision(sql, before, row, "edit", change, write.parsed);
   return row;
 }
 

@@ -304,6 +304,39 @@ export const SITE_MIGRATIONS: SQLSchemaMigration[] = [
     description: "imports: the origin an import copies its images into the library under; import rows counted by outcome from an index",
     // Statements: ADDED_COLUMNS, then AFTER.
   },
+  {
+    idMonotonicInc: 22,
+    description: "fewer pages per item save: revisions indexed for the trash alone; no search queue row on plans without search",
+    // Every save inserts a revision and (published) rewrote the item's search queue row: each index
+    // of item_revisions and the queue row are pages of that save's commit, and their originals went
+    // into the savepoint's statement journal, which past 64 KiB spills into a temporary file
+    // (created and deleted on every save before this step; docs/history.md).
+    // - item_revisions_by_at served no query; item_revisions_by_kind (kind, at) only the trash's
+    //   `kind = 'delete' AND at >= ?`: a partial index of deletes serves it, and an edit touches none.
+    // - search_paused (one row or none; owner actors/site/search/index-state.ts) holds its row while
+    //   the site's plan has no search; the queue triggers then write nothing. The site object keeps
+    //   it in step with the plan and queues every published item again when search comes back
+    //   (unchanged text is not embedded again: text_hash). Empty here, so nothing changes until then.
+    sql: `
+      DROP INDEX IF EXISTS item_revisions_by_at;
+      DROP INDEX IF EXISTS item_revisions_by_kind;
+      CREATE INDEX IF NOT EXISTS item_revisions_deleted ON item_revisions (at) WHERE kind = 'delete';
+      CREATE TABLE IF NOT EXISTS search_paused (id INTEGER PRIMARY KEY CHECK (id = 1));
+      DROP TRIGGER IF EXISTS search_queue_on_insert;
+      DROP TRIGGER IF EXISTS search_queue_on_update;
+      ${(["INSERT", "UPDATE"] as const)
+        .map(
+          (event) => `CREATE TRIGGER search_queue_on_${event.toLowerCase()} AFTER ${event} ON items
+      WHEN new.status = 'published' AND NOT EXISTS (SELECT 1 FROM search_paused)
+      BEGIN
+        INSERT INTO search_index (item_id, collection_id, state, updated_at)
+        VALUES (new.id, new.collection_id, 'pending', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+        ON CONFLICT (item_id) DO UPDATE SET state = 'pending', gen = gen + 1, reason = NULL, updated_at = excluded.updated_at;
+      END;`,
+        )
+        .join("\n")}
+    `,
+  },
 ];
 
 /** Columns added to existing tables, by migration number: [table, column, definition]. */

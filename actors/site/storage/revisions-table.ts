@@ -61,15 +61,28 @@ const SUMMARY_COLUMNS =
 
 const BEFORE_HISTORY: RevisionActor = { kind: "system", id: null, label: "before history" };
 
-/** Field keys whose values differ, then "slug", "status" and "schedule" when those changed. */
-export function changedFields(before: ItemRow | null, after: ItemRow): string[] {
+/** Both sides' values as objects, when the caller already holds them (a save parsed them once). */
+export interface ParsedValues {
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+}
+
+/** Equal field values: strings (most values, rich text among them) compared as they are, others as JSON. */
+const sameValue = (x: unknown, y: unknown): boolean =>
+  typeof x === "string" || typeof y === "string" ? x === y : JSON.stringify(x ?? null) === JSON.stringify(y ?? null);
+
+/**
+ * Field keys whose values differ, then "slug", "status" and "schedule" when those changed.
+ * `parsed`: the two rows' `data` as objects (must be what those strings hold), so they are not parsed again.
+ */
+export function changedFields(before: ItemRow | null, after: ItemRow, parsed?: ParsedValues): string[] {
   if (!before) return [];
   const changed: string[] = [];
   if (before.data !== after.data) {
-    const a = JSON.parse(before.data) as Record<string, unknown>;
-    const b = JSON.parse(after.data) as Record<string, unknown>;
+    const a = parsed?.before ?? (JSON.parse(before.data) as Record<string, unknown>);
+    const b = parsed?.after ?? (JSON.parse(after.data) as Record<string, unknown>);
     for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
-      if (JSON.stringify(a[k] ?? null) !== JSON.stringify(b[k] ?? null)) changed.push(k);
+      if (!sameValue(a[k], b[k])) changed.push(k);
     }
   }
   if (before.slug !== after.slug) changed.push("slug");
@@ -125,9 +138,17 @@ function insertRevision(
  * Records the item as it is after a change (`after`; for a delete, as it was). `before` is the
  * row before the change, or null for a new item. An item that has no revision yet (written
  * before history existed) also gets a `baseline` of `before` as its first, so its old state can
- * be restored. Call only from the items repository, inside the statement's transaction.
+ * be restored. Call only from the items repository, inside the statement's transaction. `parsed`:
+ * both rows' values as objects, when the caller holds them (see changedFields).
  */
-export function recordRevision(sql: SqlStorage, before: ItemRow | null, after: ItemRow, kind: RevisionKind, change: Change): void {
+export function recordRevision(
+  sql: SqlStorage,
+  before: ItemRow | null,
+  after: ItemRow,
+  kind: RevisionKind,
+  change: Change,
+  parsed?: ParsedValues,
+): void {
   if (benchWithoutRevisions) return;
   // One statement in the usual case: the number is the item's next, worked out by the INSERT.
   const number = insertRevision(
@@ -136,7 +157,7 @@ export function recordRevision(sql: SqlStorage, before: ItemRow | null, after: I
     null,
     change.kind ?? kind,
     change.actor,
-    changedFields(before, after),
+    changedFields(before, after, parsed),
     Date.now(),
     change.note ?? null,
   );
@@ -188,12 +209,18 @@ export function latestRevision(sql: SqlStorage, itemId: string): RevisionRow | u
 }
 
 /**
+ * The trash's rows (`r`: item_revisions; one parameter, the earliest delete time). Served by the
+ * partial index of deletes (migration 22), so an edit's revision writes no index of this.
+ */
+export const TRASH_WHERE = `kind = 'delete' AND at >= ? AND number = (SELECT max(number) FROM item_revisions x WHERE x.item_id = r.item_id)
+    AND NOT EXISTS (SELECT 1 FROM items i WHERE i.id = r.item_id)`;
+
+/**
  * Items whose newest revision is a delete since `since` and that do not exist any more (the
  * trash), newest delete first. The `delete` revision holds the full item as it was.
  */
 export function deletedSince(sql: SqlStorage, since: number, limit: number, offset: number): { rows: RevisionSummaryRow[]; total: number } {
-  const where = `kind = 'delete' AND at >= ? AND number = (SELECT max(number) FROM item_revisions x WHERE x.item_id = r.item_id)
-    AND NOT EXISTS (SELECT 1 FROM items i WHERE i.id = r.item_id)`;
+  const where = TRASH_WHERE;
   const total = sql.exec<{ n: number }>(`SELECT count(*) AS n FROM item_revisions r WHERE ${where}`, since).one().n;
   const rows = sql
     .exec<RevisionSummaryRow>(

@@ -1,10 +1,12 @@
 /**
  * Events written by code rather than by the triggers of schema.ts (owner of `webhook_events` and
- * `webhook_mute`): the test event of one endpoint, and events of features without a table
- * trigger (an import finishing). Call inside the transaction of the change the event announces.
+ * `webhook_mute`): the test event of one endpoint, events of features without a table trigger
+ * (an import finishing), and the item events of an import's row written in two steps. Call inside
+ * the transaction of the change the event announces.
  */
 import type { WebhookEventType } from "../../../src/contract/webhook-limits";
 import { randomHex } from "../../../src/ids";
+import type { ItemRow } from "../storage/rows";
 import { enqueue } from "./deliveries";
 
 /** Inserts the event and a pending delivery for each endpoint given (enabled ones subscribed to `type` by default). */
@@ -44,15 +46,32 @@ export function recordEvent(
 }
 
 /**
- * Item events off for the writes that follow, in this transaction (an import's rows are announced
- * by `import.finished`, not one event each). Always pair with `unmute` in the same transaction.
+ * `write` with item events off (a write a receiver must not hear of: an import's draft written
+ * before its references exist, announced by `recordItemCreated` once they do, or removed
+ * unannounced). Call inside the transaction of the write; events are on again when it returns.
  */
-export function mute(sql: SqlStorage): void {
+export function withoutItemEvents<T>(sql: SqlStorage, write: () => T): T {
   sql.exec("INSERT OR IGNORE INTO webhook_mute (id) VALUES (1)");
+  try {
+    return write();
+  } finally {
+    sql.exec("DELETE FROM webhook_mute");
+  }
 }
 
-export function unmute(sql: SqlStorage): void {
-  sql.exec("DELETE FROM webhook_mute");
+/**
+ * The events the `items` insert trigger would have written for `item` (schema.ts): `item.created`,
+ * then `item.published` when it is published, with the trigger's payload. For an item whose
+ * insert was muted (withoutItemEvents), announced once it is whole.
+ */
+export function recordItemCreated(sql: SqlStorage, siteId: string, collection: string, item: ItemRow, now: number): void {
+  const data = {
+    siteId,
+    collection,
+    item: { id: item.id, slug: item.slug, status: item.status, publishedAt: item.published_at, updatedAt: item.updated_at },
+  };
+  recordEvent(sql, "item.created", item.id, data, now);
+  if (item.status === "published") recordEvent(sql, "item.published", item.id, data, now);
 }
 
 /** Events older than `cutoff` (epoch ms) that no delivery names any more (pruneDeliveries removed them). */
