@@ -228,6 +228,9 @@ describe("share links", () => {
     expect(html).toContain('<meta name="robots" content="noindex">');
     // The captured page's own markup is there (its widget was rendered).
     expect(html).toContain("data-oc-rendered");
+    // A draft has no publication time: its head says nothing of one (not the word "null").
+    expect(html).not.toContain("article:published_time");
+    expect(html).not.toMatch(/content="null"|"datePublished":null/);
 
     const path = pathOf(url);
     // Through the customer's reverse proxy: a page of the site, never the preview.

@@ -51,7 +51,9 @@ export function resolveItemSeo(item: PublicItem, fields: SeoFields, settings: Se
     image: imageOf(value(fields.image?.key)),
     author: authorOf(value(fields.author?.key)),
     publisher: settings.publisher ?? "",
-    publishedAt: item.publishedAt,
+    // A draft opened through a share link has never been published: its time is null, and no
+    // tag may say "null".
+    publishedAt: item.publishedAt || "",
     modifiedAt: item.updatedAt,
     breadcrumbs: [
       { name: page.siteName || new URL(page.home).host, url: page.home },
