@@ -83,6 +83,29 @@ describe("history and scheduling in the dashboard", () => {
     await page.close();
   });
 
+  it("deletes an item and brings it back with Undo delete; the notice of the delete goes with it", async () => {
+    const site = await newBlog();
+    const { item } = await api<{ item: { id: string } }>("POST", `/sites/${site.id}/collections/posts/items`, site.adminKey, {
+      slug: "gone-for-now",
+      data: { title: "Gone for now" },
+    });
+    const page = await newPage();
+    await signIn(page, site.adminKey);
+    await page.goto(`${service()}/dashboard/#/${site.id}/items/posts/${item.id}`);
+    await page.getByLabel("title (required)").waitFor();
+    await page.getByRole("button", { name: "Delete", exact: true }).click();
+    await page.getByRole("dialog", { name: "Delete this item?" }).getByRole("button", { name: "Delete item" }).click();
+    const deleted = page.getByText("Deleted “Gone for now”. Undo delete under “Recently deleted”.");
+    await deleted.waitFor();
+    await page.getByRole("button", { name: "Undo delete of gone-for-now" }).click();
+    await page.getByText("“gone-for-now” is back.").waitFor();
+    // The item is in the table again, and nothing on the screen still says it was deleted.
+    await page.getByRole("link", { name: "Gone for now" }).waitFor();
+    expect(await deleted.count()).toBe(0);
+    await screenshot(page, "72-history-undo-delete");
+    await page.close();
+  });
+
   it(
     "schedules an item about two minutes ahead with the picker; the public list shows it then, untouched",
     { timeout: 300_000 },

@@ -199,7 +199,15 @@ export function Items(props: { collectionSlug: string }) {
         )}
       </div>
       {list.data && <Pager page={list.data.page} totalPages={list.data.totalPages} onPage={setPage} />}
-      <RecentlyDeleted siteId={s.id} collection={c} onRestored={list.reload} />
+      <RecentlyDeleted
+        siteId={s.id}
+        collection={c}
+        onRestored={() => {
+          // "Deleted …" no longer holds once the item is back.
+          setMessage(null);
+          list.reload();
+        }}
+      />
     </section>
   );
 }

@@ -118,7 +118,7 @@ function AddEndpoint(props: { onAdded: (url: string, secret: string) => void }) 
         form={form}
         name="url"
         label="Receiver URL"
-        hint="https:// address of your receiver. Private and local addresses are refused."
+        hint="https:// address of your receiver. Private and local addresses are refused (a local run allows them for testing)."
         type="url"
         required
         maxLength={2048}
