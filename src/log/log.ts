@@ -52,6 +52,8 @@ export interface LogEvents {
   hostname_taken_over: Where & { hostname: string };
   /** The DNS-over-HTTPS resolver could not be asked for a hostname's TXT proof; checked again later. */
   hostname_txt_lookup_failed: Where & { hostname: string; error: string };
+  /** A new registration's first check failed; the registration stands and the alarm checks again. */
+  hostname_first_check_failed: Where & { hostname: string; error: string };
   /** An account mail left for its transport (never the address, the link or the body). */
   mail_sent: Where & { kind: string; transport: string };
   mail_failed: Where & { kind: string; transport: string; error: string };
@@ -104,6 +106,7 @@ const LEVEL: { [E in keyof LogEvents]: Level } = {
   hostname_claim_taken_over: "info",
   hostname_taken_over: "info",
   hostname_txt_lookup_failed: "warn",
+  hostname_first_check_failed: "warn",
   mail_sent: "info",
   mail_failed: "error",
   account_sign_in: "info",

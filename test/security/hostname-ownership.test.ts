@@ -100,6 +100,10 @@ describe("custom hostnames need a DNS proof of control (TXT through DNS over HTT
     const again = await register(owner, hostname);
     expect(again.status).toBe(201);
     expect(again.body.customHostname.ownershipVerification!.value).toBe(value);
+    // The record is already in DNS: this registration saw it at once, so the stranger cannot take
+    // the name over again before any later check (a stranger re-registering every second could).
+    expect(again.body.customHostname.ownershipVerification!.verified).toBe(true);
+    expect((await register(stranger, hostname)).status).toBe(409);
     expect((await validate(hostname, again.body.customHostname)).status).toBe(200);
     expect((await view(owner)).body.customHostname).toMatchObject({ sslStatus: "active", ownershipVerification: { verified: true } });
     // Proven, the name is no longer up for grabs; a detach and a new registration keep the value too.

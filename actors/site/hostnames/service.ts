@@ -196,6 +196,16 @@ async function register(
   });
   // Even a provider that calls the hostname active at once waits for the proof.
   scheduleJob(s.storage, HOSTNAME_JOB, hostname, Date.now() + checkDelayMs(0));
+  // Our value is fixed per site and hostname, so the owner may have published it already (before
+  // a stranger took the unproven claim over, say): look it up now, so that the proof ends the race
+  // at once instead of at the alarm's first check, which a stranger re-registering kept putting off.
+  if (!state.ownership) {
+    try {
+      await check(s, hostname, true);
+    } catch (err) {
+      log("hostname_first_check_failed", { siteId, hostname, error: errorText(err) });
+    }
+  }
   return { record: readHostnames(s.sql).find((h) => h.hostname === hostname)!, created: true };
 }
 
