@@ -191,20 +191,16 @@ export function patchItem(
     throw new ApiError("conflict", `Slug "${slug}" is already used in collection "${collection.slug}".`, { slugs: [slug] });
   }
   for (const m of media) insertMedia(sql, m);
-  keepPublicData(sql, collection, row.seq, data);
+  const json = JSON.stringify(data);
+  keepPublicData(sql, collection, row.seq, data, json);
   // `row` was read in this same synchronous turn (the route reads the body first), and who
   // changed it is stamped in the same statement: one UPDATE, nothing read twice.
   const values = { before: stored, after: data };
-  const updated = updateItemContent(
-    sql,
-    row.seq,
-    slug,
-    JSON.stringify(data),
-    searchTextOf(collection.fields, data),
-    new Date().toISOString(),
-    change,
-    { before: row, updatedBy: change.actor.id, parsed: values },
-  );
+  const updated = updateItemContent(sql, row.seq, slug, json, searchTextOf(collection.fields, data), new Date().toISOString(), change, {
+    before: row,
+    updatedBy: change.actor.id,
+    parsed: values,
+  });
   return { row: updated, values };
 }
 
