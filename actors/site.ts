@@ -473,7 +473,7 @@ export class Site extends DurableObject<Env> {
     if (hook && request.method === "POST") return webhook(this.#context, request, hook[1] ?? null);
     const caller = await this.#caller(request);
     if (!caller) return errorResponse("unauthorized", "Missing or wrong site admin key, or the dashboard session has ended.");
-    const access = siteAccess(this.#site, request, caller.principal, caller.client);
+    const access = siteAccess(this.#site, request, caller.principal, caller.client, path);
     // (The router itself is never a promise's value: itty-router's Proxy would pass for a thenable.)
     this.#dashboard ??= (await import("./site/http/dashboard-routes")).dashboardRoutes(this.#context);
     this.#history ??= (await import("./site/history/routes")).historyRoutes(this.#context);

@@ -200,11 +200,15 @@ export function listUntouched(
   return !!meta && to <= meta.version && listUntouchedBetween(meta.changes, from, to, dependsOn, shows);
 }
 
-/** Called after a dashboard write returns the site's new cache version, and what the recent versions changed. */
-export function noteVersion(siteId: string, version: number, changes?: VersionChanges): void {
+/**
+ * Called after a dashboard write returns the site's new cache version, and what the recent versions
+ * changed: given as a function, worked out only when this isolate remembers the site (a write from
+ * an isolate that served none of its public reads has nothing to carry).
+ */
+export function noteVersion(siteId: string, version: number, changes?: () => VersionChanges): void {
   const hit = memo.get(siteId);
   if (hit?.meta && changes) {
-    hit.meta = { ...hit.meta, changes: mergeChanges(hit.meta.changes, changes) };
+    hit.meta = { ...hit.meta, changes: mergeChanges(hit.meta.changes, changes()) };
     remember(siteId, hit);
   }
   if (hit?.meta && hit.meta.version < version) {

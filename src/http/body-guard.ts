@@ -56,6 +56,8 @@ export class BodyGuard implements GuardedBody {
   #next: (() => Promise<Uint8Array | null>) | null = null;
   // Whether the guarded stream or readAll took the body (only one of them ever reads it).
   #taken = false;
+  // The body's declared length (Content-Length), within the limit; NaN when it declares none.
+  #declared = Number.NaN;
 
   /**
    * `whole`: the request's route reads the body whole before it forwards anything (the dashboard
@@ -78,6 +80,7 @@ export class BodyGuard implements GuardedBody {
       this.request = request;
       return;
     }
+    if (Number.isSafeInteger(declared) && declared >= 0) this.#declared = declared;
     const reader = (this.#reader = request.body.getReader());
     this.#finished = false;
     const started = Date.now();
@@ -148,6 +151,13 @@ export class BodyGuard implements GuardedBody {
     for (let chunk = await next(); chunk !== null; chunk = await next()) {
       chunks.push(chunk);
       size += chunk.byteLength;
+      // The HTTP framing ends a body at its declared length: once that many bytes came, the next
+      // read could only say "done". Not waiting for it saves a read and its timer per request;
+      // `settle` then releases the stream as it does after the end.
+      if (size === this.#declared) {
+        this.#finished = true;
+        break;
+      }
     }
     return joinChunks(chunks, size);
   }

@@ -5,8 +5,12 @@ import { NO_STORE } from "../contract/cache-control";
 
 const MAX_DEPTH = 64;
 
+// The headers of an answer that adds none: handed to the Response as they are (no Headers object of our own).
+const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", "cache-control": NO_STORE } as const;
+
 /** JSON for the dashboard: never cached. */
-export function json(data: unknown, status = 200, headers: HeadersInit = {}): Response {
+export function json(data: unknown, status = 200, headers?: HeadersInit): Response {
+  if (headers === undefined) return new Response(JSON.stringify(data), { status, headers: JSON_HEADERS });
   const h = new Headers(headers);
   h.set("content-type", "application/json; charset=utf-8");
   if (!h.has("cache-control")) h.set("cache-control", NO_STORE);

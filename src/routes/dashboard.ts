@@ -149,8 +149,12 @@ export async function siteDashboard(request: Request, env: Env, siteId: string |
 async function siteRequest(request: Request, env: Env, siteId: string, extra: Record<string, string>): Promise<Response> {
   if (request.method !== "GET" && request.method !== "HEAD") {
     await enforce(env, "writes", `${clientKey(request, env)}|${siteId}`);
-    const path = new URL(request.url).pathname;
-    if (/\/ssr\/(?:capture|refresh)$/.test(path) && (request.method === "PUT" || request.method === "POST"))
+    // (The path is a part of the URL's text: one without "/ssr/" is no capture, and is not parsed.)
+    if (
+      (request.method === "PUT" || request.method === "POST") &&
+      request.url.includes("/ssr/") &&
+      /\/ssr\/(?:capture|refresh)$/.test(new URL(request.url).pathname)
+    )
       await enforce(env, "capture", siteId);
   }
   // The operator may name any id; one nobody was issued is answered here, costing no object.

@@ -73,7 +73,7 @@ export function fromSite(siteId: string, response: Response): Response {
 export function noteSite(siteId: string, response: Response): Response {
   const version = Number(response.headers.get(CACHE_VERSION_HEADER));
   const changes = response.headers.get(CHANGES_HEADER);
-  if (Number.isInteger(version) && version > 0) noteVersion(siteId, version, changes === null ? undefined : decodeChanges(changes));
+  if (Number.isInteger(version) && version > 0) noteVersion(siteId, version, changes === null ? undefined : () => decodeChanges(changes));
   return response;
 }
 

@@ -22,7 +22,14 @@ export interface SiteAccess {
 }
 
 /** The caller's access to the operation the request is, or an error (404 not theirs, 403 not allowed). */
-export function siteAccess(site: SiteRow, request: Request, principal: Principal, client: PrincipalHeader["client"]): SiteAccess {
+export function siteAccess(
+  site: SiteRow,
+  request: Request,
+  principal: Principal,
+  client: PrincipalHeader["client"],
+  // The request's path when the caller has parsed its URL already.
+  pathname: string = new URL(request.url).pathname,
+): SiteAccess {
   const grant = siteGrant(principal, { id: site.id, workspaceId: site.workspaceId });
   // A site outside the caller's workspaces (or key) is one they cannot tell exists; a person is
   // told where to go, in words that fit both a made-up id and a membership that just ended.
@@ -33,7 +40,7 @@ export function siteAccess(site: SiteRow, request: Request, principal: Principal
         ? "No such site, or you are no longer a member of its workspace. Open Workspaces to see where you can work."
         : "No such site.",
     );
-  const entry = matchOperation(request.method, new URL(request.url).pathname);
+  const entry = matchOperation(request.method, pathname);
   if (!entry) throw new ApiError("not_found", "No such endpoint.");
   const mode = requireOperation(grant, entry);
   return { entry, grant, mode, client, recorded: false };

@@ -37,8 +37,11 @@ export interface DashboardItem {
 
 const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
 
-/** `pending`: the item's pending changes (a published item's next version), if any. */
-export function toDashboardItem(row: ItemRow, collection: Collection, pending?: PendingRow): DashboardItem {
+/**
+ * `pending`: the item's pending changes (a published item's next version), if any. `data`: the
+ * row's values as an object, when the caller holds them (a save): `row.data` is not parsed again.
+ */
+export function toDashboardItem(row: ItemRow, collection: Collection, pending?: PendingRow, data?: ItemData): DashboardItem {
   return {
     id: row.id,
     slug: row.slug,
@@ -47,7 +50,7 @@ export function toDashboardItem(row: ItemRow, collection: Collection, pending?: 
     publishedAt: row.published_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
-    data: JSON.parse(row.data) as ItemData,
+    data: data ?? (JSON.parse(row.data) as ItemData),
     schedule:
       row.publish_at == null && row.unpublish_at == null
         ? null
@@ -157,6 +160,12 @@ export async function createItems(
   );
 }
 
+/** A saved item: the row as stored, and its values before and after as objects (what `before.data` and `row.data` hold). */
+export interface PatchedItem {
+  row: ItemRow;
+  values: { before: ItemData; after: ItemData };
+}
+
 /**
  * Applies a PATCH to `row`, which must have been read in the same synchronous turn (no await
  * between the read and this call): it is the revision's "before" and the values merged into, and
@@ -171,7 +180,7 @@ export function patchItem(
   row: ItemRow,
   patch: z.infer<typeof itemPatchSchema>,
   change: Change,
-): ItemRow {
+): PatchedItem {
   // Parsed once: the base the patch merges into, and the revision's "before" (validateItemData copies it).
   const stored = JSON.parse(row.data) as ItemData;
   let data = stored;
@@ -182,29 +191,28 @@ export function patchItem(
     throw new ApiError("conflict", `Slug "${slug}" is already used in collection "${collection.slug}".`, { slugs: [slug] });
   }
   for (const m of media) insertMedia(sql, m);
-  keepPublicData(sql, collection, row.seq, data);
+  const json = JSON.stringify(data);
+  keepPublicData(sql, collection, row.seq, data, json);
   // `row` was read in this same synchronous turn (the route reads the body first), and who
   // changed it is stamped in the same statement: one UPDATE, nothing read twice.
-  return updateItemContent(
-    sql,
-    row.seq,
-    slug,
-    JSON.stringify(data),
-    searchTextOf(collection.fields, data),
-    new Date().toISOString(),
-    change,
-    { before: row, updatedBy: change.actor.id, parsed: { before: stored, after: data } },
-  );
+  const values = { before: stored, after: data };
+  const updated = updateItemContent(sql, row.seq, slug, json, searchTextOf(collection.fields, data), new Date().toISOString(), change, {
+    before: row,
+    updatedBy: change.actor.id,
+    parsed: values,
+  });
+  return { row: updated, values };
 }
 
 /**
  * The public keys an edit changed between two versions of a row: its data's field keys whose
  * values differ, and `slug`, `updatedAt`, `publishedAt` when those did. A value compared as JSON
  * text: one written with its keys in another order counts as changed, which only carries less.
+ * `values`: both rows' data as objects, when the caller holds them (a save): neither is parsed again.
  */
-export function changedPublicKeys(before: ItemRow, after: ItemRow): string[] {
-  const a = JSON.parse(before.data) as ItemData;
-  const b = JSON.parse(after.data) as ItemData;
+export function changedPublicKeys(before: ItemRow, after: ItemRow, values?: PatchedItem["values"]): string[] {
+  const a = values?.before ?? (JSON.parse(before.data) as ItemData);
+  const b = values?.after ?? (JSON.parse(after.data) as ItemData);
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   const changed = [...keys].filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
   if (before.slug !== after.slug) changed.push("slug");

@@ -21,6 +21,7 @@ import {
   stampAuthor,
   toDashboardItem,
 } from "../content/items";
+import type { ItemData } from "../content/item-data";
 import { insertMedia, newMedia, toMediaRef } from "../content/media";
 import { readImageResizingHosts, setAdminKeyHash, updateSite } from "../storage/site-row";
 import { dashboardListQuery, listDashboardItems } from "../reads/dashboard-list";
@@ -58,15 +59,19 @@ export function dashboardRoutes(s: SiteContext) {
     return slug;
   };
   // The dashboard's item, with its place in the search index (null for drafts and below Pro).
-  const dashboardItems = (rows: readonly ItemRow[], c: Collection) => {
+  // `values`: the rows' data as objects, when the caller holds them (a save parsed them already).
+  const dashboardItems = (rows: readonly ItemRow[], c: Collection, values?: readonly ItemData[]) => {
     const views = s.search().views(rows.map((r) => r.id));
     const pending = pendingOf(
       s.sql,
       rows.map((r) => r.seq),
     );
-    return rows.map((row) => ({ ...toDashboardItem(row, c, pending.get(row.seq)), searchIndex: views.get(row.id) ?? null }));
+    return rows.map((row, i) => ({
+      ...toDashboardItem(row, c, pending.get(row.seq), values?.[i]),
+      searchIndex: views.get(row.id) ?? null,
+    }));
   };
-  const dashboardItem = (row: ItemRow, c: Collection) => dashboardItems([row], c)[0];
+  const dashboardItem = (row: ItemRow, c: Collection, data?: ItemData) => dashboardItems([row], c, data && [data])[0];
 
   router
     .get("/", (_req, a) => {
@@ -230,16 +235,16 @@ export function dashboardRoutes(s: SiteContext) {
       const row = readItem(s.sql, c, req.params.id ?? "");
       ownItem(a, row);
       const patch = parseBody(itemPatchSchema, body, "item");
-      const updated = s.storage.transactionSync(() => {
+      const { row: updated, values } = s.storage.transactionSync(() => {
         const u = patchItem(s.sql, c, lookupsFor(s.sql, s.collections()), row, patch, { actor: a.grant.actor });
-        audit(a, `${c.slug}/${u.slug}`, { id: u.id });
+        audit(a, `${c.slug}/${u.row.slug}`, { id: u.row.id });
         return u;
       });
       // An edit that kept the item published joins or leaves no list: the keys it changed let lists
       // that show other items and depend on none of them be carried (docs/caching.md).
       if (updated.status === "published")
-        s.contentChanged([updated.id], row.status === "published" ? changedPublicKeys(row, updated) : undefined);
-      return json({ item: dashboardItem(updated, c) });
+        s.contentChanged([updated.id], row.status === "published" ? changedPublicKeys(row, updated, values) : undefined);
+      return json({ item: dashboardItem(updated, c, values.after) });
     })
     .delete("/collections/:slug/items/:id", (req, a) => {
       const c = collection(slugParam(req));

@@ -24,7 +24,8 @@ export interface PublicItem {
  * target can be unpublished without this item changing). A read then assembles
  * this text instead of decoding and re-encoding the stored data.
  */
-export function publicDataJson(sql: SqlStorage, collection: Collection, data: ItemData): string {
+export function publicDataJson(sql: SqlStorage, collection: Collection, data: ItemData, dataJson?: string): string {
+  if (dataJson !== undefined && isPublicAsStored(collection, data)) return dataJson;
   const mediaIds: string[] = [];
   for (const f of collection.fields) {
     const v = data[f.key];
@@ -44,9 +45,29 @@ export function publicDataJson(sql: SqlStorage, collection: Collection, data: It
   return JSON.stringify(out);
 }
 
-/** Stores an item's public JSON; called in the same transaction as every write of its data. */
-export function keepPublicData(sql: SqlStorage, collection: Collection, seq: number, data: ItemData): void {
-  sql.exec("INSERT OR REPLACE INTO item_public (seq, public_json) VALUES (?, ?)", seq, publicDataJson(sql, collection, data));
+/**
+ * Whether an item's public data is its stored data as it is: no media field to expand, and the
+ * data's keys exactly the fields it has values for, in the fields' order (the order the public
+ * object is built in). Then `JSON.stringify(data)` is the public JSON, byte for byte.
+ */
+function isPublicAsStored(collection: Collection, data: ItemData): boolean {
+  const keys = Object.keys(data);
+  let i = 0;
+  for (const f of collection.fields) {
+    if (data[f.key] === undefined) continue;
+    if (f.type === "image" || f.type === "video" || keys[i] !== f.key) return false;
+    i++;
+  }
+  return i === keys.length;
+}
+
+/**
+ * Stores an item's public JSON; called in the same transaction as every write of its data.
+ * `dataJson`: `JSON.stringify(data)`, when the caller made it for the row: most items' public
+ * JSON is that same text (isPublicAsStored), and a 5 KB value is then not encoded twice.
+ */
+export function keepPublicData(sql: SqlStorage, collection: Collection, seq: number, data: ItemData, dataJson?: string): void {
+  sql.exec("INSERT OR REPLACE INTO item_public (seq, public_json) VALUES (?, ?)", seq, publicDataJson(sql, collection, data, dataJson));
 }
 
 /**
