@@ -25,6 +25,7 @@ const READERS = 4;
 // embeds a few items a second on this machine (Workers AI far more), so BENCH_IMPORT_PLAN=pro mostly
 // measures the local embedder (and first waits for the readers' 3,000 items to be embedded).
 const IMPORT_PLAN = process.env.BENCH_IMPORT_PLAN ?? "starter";
+const READ_SITE = process.env.BENCH_READ_SITE ?? "same";
 const operator = "bench-operator";
 
 let received = 0;
@@ -45,7 +46,8 @@ const host = await startWorkerd({
   adminToken: operator,
   dashboard: false,
   embedderProcesses: 1,
-  vars: { SSR_ALLOW_PRIVATE_FETCH: "true" },
+  // BENCH_NO_REVISIONS=1: no revision is written (storage/revisions-table.ts), to measure what that copy of each row costs.
+  vars: { SSR_ALLOW_PRIVATE_FETCH: "true", ...(process.env.BENCH_NO_REVISIONS === "1" ? { BENCH_NO_REVISIONS: "1" } : {}) },
 });
 const body = "x".repeat(1500);
 // 400 items of ~1.6 KB a batch: a request body is at most 1 MB.
@@ -126,8 +128,18 @@ async function benchImport(base, fields, rows) {
   await seed(base, target, 3000, "r");
   // The readers' items are embedded for search first: reads "alone" are measured on a site with nothing else to do.
   if (IMPORT_PLAN === "pro") await waitForIndex(base, target.id, target.adminKey);
+  // BENCH_READ_SITE=other: the readers read another site (another object in the same workerd
+  // process), to tell waits in the importing object from waits for the process's one thread.
+  let readSite = target;
+  if (READ_SITE === "other") {
+    readSite = (await must(api(base, "POST", "/sites", operator, { name: "Reads", plan: IMPORT_PLAN }), "site")).site;
+    await must(api(base, "PUT", `/sites/${readSite.id}/collections/posts`, readSite.adminKey, { fields }), "collection");
+    await seed(base, readSite, 3000, "r");
+  }
   const file = benchImportCsv(IMPORT_ROWS);
   // Readers: each read a different item (a miss: the object answers), READERS at once.
+  let writeStarted = 0;
+  const slowest = [];
   const readLoop = (from, to, keepGoing) => {
     const times = [];
     let next = from;
@@ -135,10 +147,12 @@ async function benchImport(base, fields, rows) {
       while (keepGoing() && next < to) {
         const slug = `r-${next++}`;
         const r0 = performance.now();
-        const res = await fetch(`${base}/v1/${target.token}/collections/posts/items/${slug}`);
+        const res = await fetch(`${base}/v1/${readSite.token}/collections/posts/items/${slug}`);
         await res.arrayBuffer();
         if (res.status !== 200) throw new Error(`read ${slug}: ${res.status}`);
-        times.push(performance.now() - r0);
+        const took = performance.now() - r0;
+        times.push(took);
+        if (writeStarted) slowest.push([took, r0 - writeStarted]);
       }
     };
     return Promise.all(Array.from({ length: READERS }, one)).then(() => times.sort((a, b) => a - b));
@@ -148,10 +162,21 @@ async function benchImport(base, fields, rows) {
   let during = Promise.resolve([]);
   const { end, uploadSecs, checkSecs, writeSecs } = await timedImport(base, target, "posts", file, () => {
     importing = true;
+    writeStarted = performance.now();
     during = readLoop(1000, 3000, () => importing);
   });
   importing = false;
   const duringTimes = await during;
+  if (process.env.BENCH_SLOWEST) {
+    // The slowest reads during the write, with when they started (ms after Start was sent).
+    slowest.sort((a, b) => b[0] - a[0]);
+    console.log(
+      `slowest reads (ms, started at ms after ${new Date(Date.now() - (performance.now() - writeStarted)).toISOString()}): ${slowest
+        .slice(0, Number(process.env.BENCH_SLOWEST))
+        .map(([t, at]) => `${t.toFixed(0)}@${at.toFixed(0)}`)
+        .join(" ")}`,
+    );
+  }
   if (end.done.created !== IMPORT_ROWS) throw new Error(`import created ${end.done.created} of ${IMPORT_ROWS}`);
   const mb = (file.length / 1e6).toFixed(1);
   rows.push([`CSV import: upload and parse (${IMPORT_ROWS} rows, ${mb} MB)`, IMPORT_ROWS / uploadSecs, "rows/s", uploadSecs]);
@@ -173,7 +198,9 @@ async function benchImport(base, fields, rows) {
     ["public item reads, no import", alone],
     ["public item reads during the import's write", duringTimes],
   ];
-  console.log(`\nReads of the same site (${READERS} at once, each a different item, so the object answers)\n`);
+  console.log(
+    `\nReads of ${READ_SITE === "other" ? "another site" : "the same site"} (${READERS} at once, each a different item, so the object answers)\n`,
+  );
   console.log("| reads | n | p50 ms | p99 ms |");
   console.log("| --- | --- | --- | --- |");
   for (const [what, t] of reads) console.log(`| ${what} | ${t.length} | ${ms(t, 50)} | ${ms(t, 99)} |`);

@@ -85,7 +85,18 @@ export interface LogEvents {
    * One alarm run of an import's job: which pass, how many rows it went through in how many slices,
    * its wall time (`durationMs`) and its longest slice (the longest the site's reads waited).
    */
-  import_run: Where & { importId: string; pass: string; rows: number; slices: number; maxSliceMs: number };
+  import_run: Where & {
+    importId: string;
+    pass: string;
+    rows: number;
+    slices: number;
+    maxSliceMs: number;
+    /** The slices' own time (where the clock moves in synchronous code: the local runtime) and the yields' after them (the commit, then whatever else ran). */
+    workMs: number;
+    maxWorkMs: number;
+    yieldMs: number;
+    maxYieldMs: number;
+  };
 }
 
 const LEVEL: { [E in keyof LogEvents]: Level } = {

@@ -104,7 +104,7 @@ export function importJob(s: SiteContext): Pick<JobHandler, "run"> {
   return {
     async run(id) {
       const started = Date.now();
-      const seen = { pass: "", rows: 0, slices: 0, maxSliceMs: 0 };
+      const seen = { pass: "", rows: 0, slices: 0, maxSliceMs: 0, workMs: 0, maxWorkMs: 0, yieldMs: 0, maxYieldMs: 0 };
       try {
         while (Date.now() - started < RUN_MS) {
           const imp = s.sql.exec<ImportRow>("SELECT * FROM imports WHERE id = ?", id).toArray()[0];
@@ -120,12 +120,17 @@ export function importJob(s: SiteContext): Pick<JobHandler, "run"> {
             lastBump = Date.now();
             s.contentChanged();
           }
+          const worked = Date.now();
           // Reads and writes of the site get their turn between slices (a DO's clock stands still in synchronous code).
           await scheduler.wait(1);
           seen.pass = imp.state;
           seen.rows += rows;
           seen.slices++;
           seen.maxSliceMs = Math.max(seen.maxSliceMs, Date.now() - sliceStart - 1);
+          seen.workMs += worked - sliceStart;
+          seen.maxWorkMs = Math.max(seen.maxWorkMs, worked - sliceStart);
+          seen.yieldMs += Date.now() - worked;
+          seen.maxYieldMs = Math.max(seen.maxYieldMs, Date.now() - worked);
         }
         return { next: Date.now() };
       } finally {
