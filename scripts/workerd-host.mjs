@@ -301,6 +301,31 @@ export function workerdCpuMs(pids = workerdPids()) {
   }, 0);
 }
 
+/**
+ * CPU time (ns) of process `pid`, all its threads: the sum of each thread's `sum_exec_runtime`
+ * (/proc/<pid>/task/<tid>/schedstat, the scheduler's own nanosecond count). /proc/<pid>/stat counts
+ * in 10 ms ticks, too coarse to read a few hundred requests at a time (scripts/bench/floor.mjs's
+ * interleaved rounds). A thread that exits between two readings takes its time with it; workerd's
+ * threads live as long as the process.
+ */
+export function processCpuNs(pid) {
+  let total = 0;
+  let tids = [];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return 0;
+  }
+  for (const tid of tids) {
+    try {
+      total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+    } catch {
+      // the thread exited while we read
+    }
+  }
+  return total;
+}
+
 /** User and system CPU time (ms) apart, as `workerdCpuMs` sums them. */
 export function workerdCpuSplitMs(pids = workerdPids()) {
   return pids.reduce(
