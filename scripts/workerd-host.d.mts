@@ -20,4 +20,5 @@ export function workerdPidsByAge(): number[];
 export function servicePid(): number | undefined;
 export function residentMb(pid: number, field?: "VmRSS" | "VmHWM"): number;
 export function workerdCpuMs(pids?: number[]): number;
+export function processCpuNs(pid: number): number;
 export function startProxy(options: { scriptPath: string; ssrUrl: string; serviceToken: string }): Promise<{ mf: Miniflare; base: string }>;

@@ -302,29 +302,38 @@ export function workerdCpuMs(pids = workerdPids()) {
 }
 
 /**
- * CPU time (ms, to the nanosecond) of this script's workerd processes (or `pids`): the first field of
- * /proc/<pid>/task/<tid>/schedstat (time on a CPU, as the scheduler counts it) summed over every
- * thread. `workerdCpuMs` reads 10 ms ticks, which over a batch of 100 requests is a resolution of
- * 0.1 ms per request; this one is exact. A thread that exits between two readings takes its time
- * with it (workerd keeps its threads for the life of the process).
+ * CPU time (ns) of process `pid`, all its threads: the sum of each thread's `sum_exec_runtime`
+ * (/proc/<pid>/task/<tid>/schedstat, the scheduler's own nanosecond count). /proc/<pid>/stat counts
+ * in 10 ms ticks, too coarse to read a few hundred requests at a time (scripts/bench/floor.mjs's
+ * interleaved rounds). A thread that exits between two readings takes its time with it; workerd's
+ * threads live as long as the process.
+ */
+export function processCpuNs(pid) {
+  let total = 0;
+  let tids = [];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return 0;
+  }
+  for (const tid of tids) {
+    try {
+      total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+    } catch {
+      // the thread exited while we read
+    }
+  }
+  return total;
+}
+
+/**
+ * CPU time (ms, to the nanosecond) of this script's workerd processes (or `pids`), from
+ * `processCpuNs`. `workerdCpuMs` reads 10 ms ticks, which over a batch of 100 requests is a
+ * resolution of 0.1 ms per request; this one is exact.
  */
 export function workerdSchedCpuMs(pids = workerdPids()) {
   let ns = 0;
-  for (const pid of pids) {
-    let tids = [];
-    try {
-      tids = readdirSync(`/proc/${pid}/task`);
-    } catch {
-      continue; // the process is gone
-    }
-    for (const tid of tids) {
-      try {
-        ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
-      } catch {
-        // the thread exited after the listing
-      }
-    }
-  }
+  for (const pid of pids) ns += processCpuNs(pid);
   return ns / 1e6;
 }
 

@@ -13,8 +13,11 @@
 // embedder's processes not counted) and req/s for three cached reads (32 connections) and
 // the same three as misses (each request a URL nobody asked before, 8 connections), the
 // local runtime's floor (scripts/bench/floor.mjs: the floor Worker answering and writing as many
-// bytes as each case's answers), our part of a miss (all less the floor's HTTP + match and Cache API
-// write at that size), peak resident memory, bundle size.
+// bytes as each case's answers, in its own workerd beside the service, its requests interleaved with
+// the misses in chunks: `interleavedMisses`), our part of a miss (all less the floor's HTTP + match
+// and Cache API write at that size, both counted in ns per thread), peak resident memory, bundle size.
+// BENCH_FLOOR_APART=1 also prints our part as counted before session 7 (the whole phase less a floor
+// measured afterwards in a fresh process).
 import autocannon from "autocannon";
 import { execFileSync, execSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
@@ -22,7 +25,7 @@ import { loadavg } from "node:os";
 import { resolve } from "node:path";
 import { api, missPaths, must } from "../lib.mjs";
 import { seedBenchPosts } from "./posts.mjs";
-import { floorCpuBySize, meanAnswerBytes, sample } from "./floor.mjs";
+import { floorCpuBySize, interleavedMisses, meanAnswerBytes, sample, startFloor } from "./floor.mjs";
 import { buildWorker, durableObjectsOf, residentMb, servicePid, startWorkerd, workerdCpuMs } from "../workerd-host.mjs";
 
 const CACHED_REQUESTS = Number(process.env.BENCH_CACHED_REQUESTS ?? 15_000);
@@ -117,17 +120,41 @@ async function measure(build) {
     const memory = { seeded: residentMb(pid), seededPeak: residentMb(pid, "VmHWM") };
     const all = cases(site.token);
     // Misses first, on a cold cache: every URL is read once (BENCH_COMPARE_MISSES=0 skips them, for a quick bisect).
-    for (const c of MISSES ? all : []) {
-      const cpu0 = workerdCpuMs([pid]);
-      const r = await autocannonRun(base, c.misses, { connections: MISS_CONNECTIONS, amount: c.misses.length });
-      if (r.non2xx || r.errors) throw new Error(`${build.label} ${c.name} miss: ${r.non2xx} non-2xx, ${r.errors} errors`);
-      rows[c.name] = { ...rows[c.name], missCpu: (workerdCpuMs([pid]) - cpu0) / r.requests.total, missRps: r.requests.average };
+    // The floor Worker runs beside the service and serves its requests between chunks of the misses
+    // (scripts/bench/floor.mjs, interleavedMisses), so both are measured in the same minutes.
+    const floor = MISSES ? await startFloor({ connections: MISS_CONNECTIONS }) : null;
+    const bytes = {};
+    const apart = {};
+    try {
+      for (const c of MISSES ? all : []) {
+        const cpu0 = workerdCpuMs([pid]);
+        const m = await interleavedMisses({
+          origin: base,
+          pid,
+          floor,
+          paths: c.misses,
+          bytesOf: (paths) => meanAnswerBytes(base, sample(paths)),
+          connections: MISS_CONNECTIONS,
+        });
+        // The whole phase as the method before session 7 counted it (warm-up included), for BENCH_FLOOR_APART=1.
+        apart[c.name] = (workerdCpuMs([pid]) - cpu0) / c.misses.length;
+        bytes[c.name] = m.bytes;
+        rows[c.name] = {
+          ...rows[c.name],
+          missCpu: m.miss,
+          missRps: m.missRps,
+          bytes: m.bytes,
+          floorPut: m.floorPut - m.runtime,
+          floorRuntime: m.runtime,
+          ours: m.miss - m.floorPut,
+          oursRounds: m.perRound,
+        };
+      }
+    } finally {
+      await floor?.dispose();
     }
     memory.misses = residentMb(pid);
     memory.missesPeak = residentMb(pid, "VmHWM");
-    // The size of each case's answers (a sample of its misses, now held): the floor writes as many bytes.
-    const bytes = {};
-    for (const c of MISSES ? all : []) bytes[c.name] = await meanAnswerBytes(base, sample(c.misses));
     for (const c of all) {
       const warm = await fetch(`${base}${c.cached}`);
       if (warm.status !== 200) throw new Error(`${build.label} ${c.cached}: ${warm.status} ${await warm.text()}`);
@@ -136,21 +163,27 @@ async function measure(build) {
       // A fixed number of requests, so both builds serve as many and their peak memory compares.
       const r = await autocannonRun(base, [c.cached], { connections: CONNECTIONS, amount: CACHED_REQUESTS });
       if (r.non2xx || r.errors) throw new Error(`${build.label} ${c.name} cached: ${r.non2xx} non-2xx, ${r.errors} errors`);
-      rows[c.name] = Object.assign(rows[c.name] ?? { missCpu: NaN, missRps: NaN }, {
-        cpu: (workerdCpuMs([pid]) - cpu0) / r.requests.total,
-        rps: r.requests.average,
-        p50: r.latency.p50,
-        p99: r.latency.p99,
-      });
+      rows[c.name] = Object.assign(
+        rows[c.name] ?? { missCpu: NaN, missRps: NaN, ours: NaN, bytes: NaN, floorPut: NaN, floorRuntime: NaN },
+        {
+          cpu: (workerdCpuMs([pid]) - cpu0) / r.requests.total,
+          rps: r.requests.average,
+          p50: r.latency.p50,
+          p99: r.latency.p99,
+        },
+      );
     }
     const peakMb = residentMb(pid, "VmHWM");
     memory.cached = residentMb(pid);
     await host.dispose();
-    // The local runtime's floor at each case's answer size (scripts/bench/floor.mjs): ours is the rest.
-    const floors = MISSES ? await floorCpuBySize(Object.values(bytes)) : {};
-    for (const [name, r] of Object.entries(rows)) {
-      const f = floors[bytes[name]] ?? { put: NaN, runtime: NaN };
-      Object.assign(r, { bytes: bytes[name] ?? NaN, floorPut: f.put, floorRuntime: f.runtime, ours: r.missCpu - f.put - f.runtime });
+    // BENCH_FLOOR_APART=1: also the method before session 7 (the whole phase's CPU less a floor
+    // measured afterwards in a fresh process), to show what the interleaving changes.
+    if (MISSES && process.env.BENCH_FLOOR_APART === "1") {
+      const floors = await floorCpuBySize(Object.values(bytes));
+      for (const [name, r] of Object.entries(rows)) {
+        const f = floors[bytes[name]];
+        r.oursApart = apart[name] - f.put - f.runtime;
+      }
     }
     load.end = loadavg()[0];
     return { label: build.label, bundleKb: Math.round(statSync(build.script).size / 1024), peakMb, memory, rows, load };
@@ -158,6 +191,14 @@ async function measure(build) {
     await host.dispose().catch(() => undefined);
     throw err;
   }
+}
+
+/** The 10th–90th percentile of per-round figures and the mean between them. */
+function roundsSpread(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const cut = Math.floor(s.length / 10);
+  const mid = s.slice(cut, s.length - cut);
+  return `${s[cut].toFixed(2)}–${s[s.length - 1 - cut].toFixed(2)} (${(mid.reduce((a, b) => a + b, 0) / mid.length).toFixed(3)})`;
 }
 
 const median = (xs) => {
@@ -222,6 +263,10 @@ console.table(
       "cached req/s": Math.round(x.rps),
       "miss CPU ms/req": x.missCpu.toFixed(2),
       "ours of a miss": x.ours.toFixed(3),
+      // Each round's own (a chunk of misses less the floor's chunks beside it): how far one strays,
+      // and the mean of the middle 80 % of rounds (a diagnostic; the figure above counts every round).
+      "ours, rounds p10–p90 (trimmed mean)": x.oursRounds ? roundsSpread(x.oursRounds) : "",
+      ...(x.oursApart === undefined ? {} : { "ours, floor apart": x.oursApart.toFixed(3) }),
       "peak MB": r.peakMb,
       load: `${r.load.start.toFixed(1)} → ${r.load.end.toFixed(1)}`,
     })),
