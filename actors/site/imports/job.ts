@@ -66,7 +66,7 @@ export const SLICE_ROWS = 50;
  * while synchronous code runs, so a slice (one synchronous transaction) cannot time itself.
  * Measured (docs/import.md "Speed"): a row costs about ROW_MS plus KB_MS per KB of its cells.
  */
-export const SLICE_WORK_MS = 25;
+export const SLICE_WORK_MS = 10;
 const ROW_MS = 0.2;
 const KB_MS = 0.35;
 
