@@ -382,6 +382,8 @@ export async function startCacheFloor() {
           modules: true,
           scriptPath: "scripts/bench/cache-floor-worker.js",
           compatibilityDate: "2026-11-01",
+          // `?hop`: the answer comes from this Durable Object (SQLite-backed, as the site object is).
+          durableObjects: { FLOOR: { className: "FloorObject", useSQLite: true } },
           unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
         },
       ],

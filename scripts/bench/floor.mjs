@@ -60,8 +60,9 @@ export async function floorCpuBySize(sizes, { requests = 1000, rounds = 3, conne
 
 /**
  * The floor Worker in a workerd process of its own, kept running beside the service, for
- * `interleavedMisses`: `run(bytes, put, count)` serves `count` distinct URLs (each a Cache API
- * miss), storing each answer when `put`, and returns the process's CPU ns for them.
+ * `interleavedMisses`: `run(bytes, put, count, hop)` serves `count` distinct URLs (each a Cache API
+ * miss), storing each answer when `put`, its body from a Durable Object when `hop`, and returns the
+ * process's CPU ns for them.
  */
 export async function startFloor({ connections = 8 } = {}) {
   const before = new Set(workerdPids());
@@ -70,10 +71,9 @@ export async function startFloor({ connections = 8 } = {}) {
   let run = 0;
   return {
     pids,
-    async run(bytes, put, count) {
-      const r = await driveOnce(floor.base, urlsOf(`/floor?${put ? "" : "noput&"}bytes=${bytes}&r=${run++}`, count), connections, () =>
-        cpuNsOf(pids),
-      );
+    async run(bytes, put, count, hop = false) {
+      const query = `${put ? "" : "noput&"}${hop ? "hop&" : ""}bytes=${bytes}&r=${run++}`;
+      const r = await driveOnce(floor.base, urlsOf(`/floor?${query}`, count), connections, () => cpuNsOf(pids));
       if (r.failed) throw new Error(`floor ${bytes} B: ${r.failed}`);
       return r.cpuNs;
     },
@@ -125,15 +125,17 @@ async function driveOnce(origin, paths, connections, cpu) {
 /**
  * Misses of the service and the floor, measured in the same minutes: `paths` (distinct URLs, each
  * read once) are served in chunks of `chunk` (40: 20–35 rounds a case), and beside each chunk the floor serves as many requests
- * with the Cache API write and as many without, at `bytes` (the mean size of the case's answers);
- * the order of the three turns every round. Each figure is the CPU of its own process (ns, all
+ * with the Cache API write, as many without, and as many with the write whose body comes from a
+ * Durable Object (the runtime's hop, as a miss asks the site object), at `bytes` (the mean size of
+ * the case's answers); the order of the four turns every round. Each figure is the CPU of its own process (ns, all
  * threads) summed over its chunks ÷ their requests, so a burst of the machine's other load, a
  * slower minute or a store already holding thousands of entries weighs on both sides alike, where
  * a floor measured minutes later in a fresh process saw another machine. `warm` (a first share of
  * `paths`) is served before and not counted: the first requests of an isolate compile its code
  * (V8's tiers), a one-off per isolate, not a cost per miss; the floor is warmed as much.
  * Returns per-request ms: `miss`, `floorPut` (answer + match + write), `runtime` (answer + match),
- * and each round's `ours` (miss less floorPut) to show the spread.
+ * `hop` (what the hop to a Durable Object adds to floorPut: the part of "ours" that is the
+ * runtime's, not our code's), and each round's `ours` (miss less floorPut) to show the spread.
  */
 export async function interleavedMisses({ origin, pid, floor, paths, bytesOf, chunk: chunkSize = 40, warm = 100, connections = 8 }) {
   const warmPaths = paths.slice(0, warm);
@@ -143,7 +145,8 @@ export async function interleavedMisses({ origin, pid, floor, paths, bytesOf, ch
   const bytes = await bytesOf(warmPaths);
   await floor.run(bytes, true, warm);
   await floor.run(bytes, false, warm);
-  const sums = { miss: 0, floorPut: 0, runtime: 0, n: 0, rps: 0 };
+  await floor.run(bytes, true, warm, true);
+  const sums = { miss: 0, floorPut: 0, runtime: 0, hopPut: 0, n: 0, rps: 0 };
   const perRound = [];
   for (let k = 0; k * chunkSize < measured.length; k++) {
     const chunk = measured.slice(k * chunkSize, (k + 1) * chunkSize);
@@ -157,6 +160,7 @@ export async function interleavedMisses({ origin, pid, floor, paths, bytesOf, ch
       },
       async () => ["floorPut", await floor.run(bytes, true, chunk.length)],
       async () => ["runtime", await floor.run(bytes, false, chunk.length)],
+      async () => ["hopPut", await floor.run(bytes, true, chunk.length, true)],
     ];
     const round = {};
     for (let i = 0; i < steps.length; i++) {
@@ -174,6 +178,7 @@ export async function interleavedMisses({ origin, pid, floor, paths, bytesOf, ch
     missRps: sums.rps / sums.n,
     floorPut: ms(sums.floorPut),
     runtime: ms(sums.runtime),
+    hop: ms(sums.hopPut) - ms(sums.floorPut),
     requests: sums.n,
     perRound,
   };
