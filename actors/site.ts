@@ -15,6 +15,7 @@ import { runSiteMigrations } from "./site/storage/migrations";
 import { refreshPublicData } from "./site/reads/public-items";
 import { PUBLIC_REBUILD_JOB, PublicRebuild } from "./site/reads/public-rebuild";
 import { publicRoutes } from "./site/http/public-routes";
+import { ItemJsonMemo } from "./site/reads/item-json-memo";
 import { INDEX_JOB, SiteSearch } from "./site/search/site-search";
 import type { dashboardRoutes } from "./site/http/dashboard-routes";
 import type { historyRoutes } from "./site/history/routes";
@@ -128,6 +129,8 @@ export class Site extends DurableObject<Env> {
   // The order of a list query's rows (their seqs), for queries of up to ORDER_MEMO_ROWS rows: a page
   // of it is a slice, not an OFFSET scan. Cleared with the totals, on any content change.
   #orders = new BoundedMap<string, readonly number[]>(256, 1024 * 1024);
+  // Published items' content API JSON across versions; items a change names are dropped (#noteChange).
+  #itemJson = new ItemJsonMemo();
   // Public reads (content API, rendered pages and documents) this object has answered since it started.
   #publicReads = 0;
   #metaReads = 0;
@@ -354,6 +357,9 @@ export class Site extends DurableObject<Env> {
     // A version is recorded once: should a bump ever be rolled back and its number reused, the later word counts.
     this.#changes = this.#changes.filter((c) => c.version < version);
     this.#changes.push(changeOf(version, items, fields));
+    // The same record decides which items' kept JSON stays valid: the named items, or all of it.
+    if (items) this.#itemJson.forget(items);
+    else this.#itemJson.clear();
     if (this.#changes.length > CHANGES_KEPT) this.#changes.shift();
   }
 
@@ -408,6 +414,7 @@ export class Site extends DurableObject<Env> {
         counts: this.#counts.size,
         orders: this.#orders.size,
         answers: this.#public.memoSize(),
+        itemJson: this.#itemJson.size,
         queryVectors: this.#search.queries.size,
       },
     };
@@ -632,6 +639,7 @@ export class Site extends DurableObject<Env> {
         }
         return seqs;
       },
+      itemJson: () => this.#itemJson,
       countOf: (where, args) => {
         const key = `${where}\u0000${JSON.stringify(args)}`;
         let n = this.#counts.get(key);

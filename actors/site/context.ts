@@ -3,6 +3,7 @@ import type { DocumentStats } from "./seo/document-stats";
 import type { StoredCapture } from "./ssr/capture-store";
 import type { SearchService } from "./search/service";
 import type { SiteRow } from "./storage/site-row";
+import type { ItemJsonMemo } from "./reads/item-json-memo";
 
 /** What route handlers may use of a Site object; built privately by the object, never reachable by RPC. */
 export interface SiteContext {
@@ -22,6 +23,8 @@ export interface SiteContext {
    * ORDER_MEMO_ROWS rows (else null): every page of one order is then a slice of it.
    */
   orderOf(where: string, args: readonly (string | number)[], orderBy: string, total: number): readonly number[] | null;
+  /** Published items' content API JSON, kept across versions until a change names them (reads/item-json-memo.ts). */
+  itemJson(): ItemJsonMemo;
   /** The captured page for server rendering, memoised; null before the first capture. */
   capture(): StoredCapture | null;
   captureChanged(): void;
