@@ -392,3 +392,30 @@ export async function startCacheFloor() {
   await mf.ready;
   return { base: (await mf.unsafeGetDirectURL("floor")).origin, dispose: () => mf.dispose() };
 }
+
+/**
+ * The bench's save floor Worker (scripts/bench/save-floor-worker.js: a front Worker and one SQLite
+ * Durable Object that writes a PATCH body as one row in a transaction and answers it back) alone,
+ * in a workerd process of its own. `pids`: that process, so its CPU is counted apart from ours.
+ */
+export async function startSaveFloor() {
+  const before = new Set(workerdPids());
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      workers: [
+        {
+          name: "save-floor",
+          modules: true,
+          scriptPath: "scripts/bench/save-floor-worker.js",
+          compatibilityDate: "2026-11-01",
+          compatibilityFlags: ["nodejs_compat"],
+          durableObjects: { ITEMS: { className: "FloorItems", useSQLite: true } },
+          unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
+        },
+      ],
+    }),
+  );
+  await mf.ready;
+  const pids = workerdPids().filter((p) => !before.has(p));
+  return { base: (await mf.unsafeGetDirectURL("save-floor")).origin, pids, dispose: () => mf.dispose() };
+}

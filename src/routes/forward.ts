@@ -11,9 +11,11 @@ import { readBodyBytes } from "../http/read-capped";
  * and only the front Worker sets them.
  */
 export function internalRequest(request: Request, extra: Record<string, string> = {}, body?: Uint8Array | null): Request {
-  const headers = new Headers();
-  for (const [k, v] of request.headers) if (!k.startsWith(INTERNAL_HEADER_PREFIX)) headers.set(k, v);
-  for (const [k, v] of Object.entries(extra)) headers.set(k, v);
+  // Copied whole in one native call, then ours dropped: setting each of the client's headers from
+  // JavaScript cost one call into the runtime per header on every forwarded request.
+  const headers = new Headers(request.headers);
+  for (const k of request.headers.keys()) if (k.startsWith(INTERNAL_HEADER_PREFIX)) headers.delete(k);
+  for (const k in extra) headers.set(k, extra[k]!);
   const hasBody = request.method !== "GET" && request.method !== "HEAD";
   // A redirect from the site object is the client's to follow, never ours.
   return new Request(request.url, {
