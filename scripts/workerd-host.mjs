@@ -372,44 +372,25 @@ export async function startProxy({ scriptPath, ssrUrl, serviceToken }) {
   return { mf, base: (await mf.unsafeGetDirectURL("proxy")).origin };
 }
 
-/** The bench's floor Worker (scripts/bench/cache-floor-worker.js) alone, in a workerd process of its own. */
-export async function startCacheFloor() {
-  const mf = new Miniflare(
-    convertV4MiniflareOptions({
-      workers: [
-        {
-          name: "floor",
-          modules: true,
-          scriptPath: "scripts/bench/cache-floor-worker.js",
-          compatibilityDate: "2026-11-01",
-          // `?hop`: the answer comes from this Durable Object (SQLite-backed, as the site object is).
-          durableObjects: { FLOOR: { className: "FloorObject", useSQLite: true } },
-          unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
-        },
-      ],
-    }),
-  );
-  await mf.ready;
-  return { base: (await mf.unsafeGetDirectURL("floor")).origin, dispose: () => mf.dispose() };
-}
-
 /**
- * The bench's save floor Worker (scripts/bench/save-floor-worker.js: a front Worker and one SQLite
- * Durable Object that writes a PATCH body as one row in a transaction and answers it back) alone,
- * in a workerd process of its own. `pids`: that process, so its CPU is counted apart from ours.
+ * A bench-only Worker (one module, optionally with SQLite Durable Objects: `{ BINDING: "Class" }`)
+ * alone in a workerd process of its own, on a direct socket. `pids`: that process, so its CPU is
+ * counted apart from the service's.
  */
-export async function startSaveFloor() {
+export async function startBenchWorker(name, scriptPath, durableObjects = {}) {
   const before = new Set(workerdPids());
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       workers: [
         {
-          name: "save-floor",
+          name,
           modules: true,
-          scriptPath: "scripts/bench/save-floor-worker.js",
+          scriptPath,
           compatibilityDate: "2026-11-01",
           compatibilityFlags: ["nodejs_compat"],
-          durableObjects: { ITEMS: { className: "FloorItems", useSQLite: true } },
+          durableObjects: Object.fromEntries(
+            Object.entries(durableObjects).map(([binding, className]) => [binding, { className, useSQLite: true }]),
+          ),
           unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
         },
       ],
@@ -417,5 +398,22 @@ export async function startSaveFloor() {
   );
   await mf.ready;
   const pids = workerdPids().filter((p) => !before.has(p));
-  return { base: (await mf.unsafeGetDirectURL("save-floor")).origin, pids, dispose: () => mf.dispose() };
+  return { base: (await mf.unsafeGetDirectURL(name)).origin, pids, dispose: () => mf.dispose() };
+}
+
+/**
+ * The bench's floor Worker (scripts/bench/cache-floor-worker.js) alone, in a workerd process of its
+ * own. `?hop`: its answer comes from the Durable Object (SQLite-backed, as the site object is).
+ */
+export function startCacheFloor() {
+  return startBenchWorker("floor", "scripts/bench/cache-floor-worker.js", { FLOOR: "FloorObject" });
+}
+
+/**
+ * The bench's save floor Worker (scripts/bench/save-floor-worker.js: a front Worker and one SQLite
+ * Durable Object that writes a PATCH body as one row in a transaction and answers it back) alone,
+ * in a workerd process of its own.
+ */
+export function startSaveFloor() {
+  return startBenchWorker("save-floor", "scripts/bench/save-floor-worker.js", { ITEMS: "FloorItems" });
 }

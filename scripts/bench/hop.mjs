@@ -5,34 +5,15 @@
 // three alternate in 20 rounds of 200 requests; CPU per request of the workerd process (each
 // thread's schedstat, ns). The hop is what "our part of a miss" cannot cut: every miss asks the site object.
 import autocannon from "autocannon";
-import { Miniflare, convertV4MiniflareOptions } from "miniflare";
 import { loadavg } from "node:os";
-import { processCpuNs, workerdPids } from "../workerd-host.mjs";
+import { processCpuNs, startBenchWorker } from "../workerd-host.mjs";
 
 const SIZES = (process.env.BENCH_HOP_BYTES ?? "550,13000").split(",").map(Number);
 const ROUNDS = 20;
 const PER_ROUND = 200;
 const MODES = ["/direct", "/fetch", "/rpc"];
 
-const before = new Set(workerdPids());
-const mf = new Miniflare(
-  convertV4MiniflareOptions({
-    workers: [
-      {
-        name: "hop",
-        modules: true,
-        scriptPath: "scripts/bench/hop-worker.js",
-        compatibilityDate: "2026-11-01",
-        compatibilityFlags: ["nodejs_compat"],
-        durableObjects: { HOP: { className: "HopObject", useSQLite: true } },
-        unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
-      },
-    ],
-  }),
-);
-await mf.ready;
-const base = (await mf.unsafeGetDirectURL("hop")).origin;
-const pids = workerdPids().filter((p) => !before.has(p));
+const { base, pids, dispose } = await startBenchWorker("hop", "scripts/bench/hop-worker.js", { HOP: "HopObject" });
 const cpuNs = () => pids.reduce((sum, pid) => sum + processCpuNs(pid), 0);
 let run = 0;
 
@@ -76,7 +57,7 @@ try {
     });
   }
 } finally {
-  await mf.dispose();
+  await dispose();
 }
 console.log(
   `\nThe hop to a Durable Object on plain workerd (CPU per request of the workerd process, medians of ${ROUNDS} interleaved rounds of ${PER_ROUND}; load ${loadavg()[0].toFixed(1)}):`,
