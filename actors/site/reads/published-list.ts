@@ -11,16 +11,31 @@ export interface PublishedPage<T = PublicItem> {
   total: number;
 }
 
-function pageRows(s: SiteContext, c: Collection, params: URLSearchParams): PublishedPage<PublicRow> {
+/** A list query as the object reads it: its count, and its order when memoised (`SiteContext.orderOf`). */
+interface Listed {
+  query: ListQuery;
+  total: number;
+  order: readonly number[] | null;
+  offset: number;
+}
+
+function listed(s: SiteContext, c: Collection, params: URLSearchParams): Listed {
   const query = buildListQuery(params, c, s.collections());
   const total = s.countOf(query.where, query.args);
-  const offset = (query.page - 1) * query.limit;
   // Every page of one order shares it: a slice of the memoised order, not an OFFSET scan per page.
   const order = s.orderOf(query.where, query.args, query.orderBy, total);
-  const items = order
+  return { query, total, order, offset: (query.page - 1) * query.limit };
+}
+
+function rowsOf(s: SiteContext, { query, order, offset }: Listed): PublicRow[] {
+  return order
     ? publishedBySeqs(s.sql, order.slice(offset, offset + query.limit))
     : publishedPage(s.sql, query.where, query.orderBy, query.args, query.limit, offset);
-  return { query, items, total };
+}
+
+function pageRows(s: SiteContext, c: Collection, params: URLSearchParams): PublishedPage<PublicRow> {
+  const l = listed(s, c, params);
+  return { query: l.query, items: rowsOf(s, l), total: l.total };
 }
 
 function itemRow(s: SiteContext, c: Collection, slug: string): PublicRow | undefined {
@@ -39,15 +54,12 @@ export function readPublishedPage(s: SiteContext, c: Collection, params: URLSear
  * (reads/item-json-memo.ts) and reads the rows of the others only.
  */
 export function publishedPageJson(s: SiteContext, c: Collection, params: URLSearchParams): PublishedPage<string> {
-  const query = buildListQuery(params, c, s.collections());
-  const total = s.countOf(query.where, query.args);
-  const order = s.orderOf(query.where, query.args, query.orderBy, total);
+  const l = listed(s, c, params);
+  const { query, total, order, offset } = l;
   const staleAfter = s.publicStaleAfter();
   if (!order || staleAfter !== null || hasReferences(c)) {
-    const page = pageRows(s, c, params);
-    return { ...page, items: publicItemsJson(s.sql, page.items, s.collections(), staleAfter) };
+    return { query, total, items: publicItemsJson(s.sql, rowsOf(s, l), s.collections(), staleAfter) };
   }
-  const offset = (query.page - 1) * query.limit;
   const seqs = order.slice(offset, offset + query.limit);
   const memo = s.itemJson();
   const items = seqs.map((seq) => memo.get(seq));
