@@ -2,6 +2,7 @@ import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ORIGIN, addItem, call, callJson, expectStatus, newBlog, newSite } from "./helpers";
+import { ITEM_COLUMNS } from "../actors/site/storage/items-table";
 
 const stubOf = (siteId: string) => env.SITE.get(env.SITE.idFromName(siteId));
 const storedJson = (siteId: string) =>
@@ -40,6 +41,59 @@ describe("each item's public JSON is kept on write", () => {
     expect(Object.keys(JSON.parse((await storedJson(site.id))[1]!.public_json) as object)).toEqual(["title", "cover", "author"]);
     const after = await callJson<{ item: { data: Record<string, unknown> } }>("GET", `/v1/${site.token}/collections/posts/items/a`);
     expect(after.body.item.data.notes).toBeUndefined();
+  });
+
+  it("keeps no second copy of an item whose public data is its stored data", async () => {
+    const site = await newSite();
+    const fields = [
+      { key: "title", type: "text", required: true },
+      { key: "body", type: "richText" },
+    ];
+    await expectStatus(callJson("PUT", `/sites/${site.id}/collections/notes`, { auth: site.adminKey, body: { fields } }), 201);
+    const note = await addItem(site, "notes", { slug: "n", publish: true, data: { title: "One", body: "<p>First</p>" } });
+    // '' stands for "the item's data as stored": the 5 KB of a long post are written once per save.
+    expect((await storedJson(site.id)).map((r) => r.public_json)).toEqual([""]);
+    const url = `/v1/${site.token}/collections/notes/items/n`;
+    const read = async (q: string) => (await callJson<{ item: { data: unknown } }>("GET", `${url}?${q}`)).body.item.data;
+    expect(await read("v=1")).toEqual({ title: "One", body: "<p>First</p>" });
+    await expectStatus(
+      callJson("PATCH", `/sites/${site.id}/collections/notes/items/${note.id}`, {
+        auth: site.adminKey,
+        body: { data: { body: "<p>Second</p>" } },
+      }),
+      200,
+    );
+    expect((await storedJson(site.id)).map((r) => r.public_json)).toEqual([""]);
+    expect(await read("v=2")).toEqual({ title: "One", body: "<p>Second</p>" });
+    const list = await callJson<{ items: { data: unknown }[] }>("GET", `/v1/${site.token}/collections/notes/items`);
+    expect(list.body.items.map((i) => i.data)).toEqual([{ title: "One", body: "<p>Second</p>" }]);
+    // A media field makes the public JSON differ from the data (expanded to a MediaRef): kept whole.
+    await expectStatus(
+      callJson("PUT", `/sites/${site.id}/collections/notes`, {
+        auth: site.adminKey,
+        body: { fields: [...fields, { key: "cover", type: "image" }] },
+      }),
+      200,
+    );
+    await expectStatus(
+      callJson("PATCH", `/sites/${site.id}/collections/notes/items/${note.id}`, {
+        auth: site.adminKey,
+        body: { data: { cover: { url: "https://img.test/n.jpg", alt: "N" } } },
+      }),
+      200,
+    );
+    const kept = (await storedJson(site.id))[0]!.public_json;
+    expect(JSON.parse(kept)).toMatchObject({ title: "One", cover: { url: "https://img.test/n.jpg", alt: "N" } });
+    expect(await read("v=3")).toMatchObject({ cover: { url: "https://img.test/n.jpg", alt: "N" } });
+  });
+
+  it("reads whole rows with every column of items but the search text", async () => {
+    const site = await newSite();
+    const columns = await runInDurableObject(stubOf(site.id), (_i, state) =>
+      state.storage.sql.exec<{ name: string }>("SELECT name FROM pragma_table_info('items')").toArray().map((c) => c.name),
+    );
+    // A column a migration adds must be named in ITEM_COLUMNS, or whole-row reads would drop it.
+    expect(ITEM_COLUMNS.split(", ")).toEqual(columns.filter((c) => c !== "search_text"));
   });
 
   it("items stored before it existed get it when the object starts, with the same answers", async () => {

@@ -153,7 +153,7 @@ export async function createItems(
           },
           change,
         );
-        keepPublicData(sql, collection, row.seq, p.data);
+        keepPublicData(sql, collection, row.seq, p.data, row.data);
         return row;
       }),
     ),

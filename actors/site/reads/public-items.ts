@@ -63,12 +63,23 @@ function isPublicAsStored(collection: Collection, data: ItemData): boolean {
 
 /**
  * Stores an item's public JSON; called in the same transaction as every write of its data.
- * `dataJson`: `JSON.stringify(data)`, when the caller made it for the row: most items' public
- * JSON is that same text (isPublicAsStored), and a 5 KB value is then not encoded twice.
+ * `dataJson`: `JSON.stringify(data)`, when the caller made it for the row (`items.data`): most
+ * items' public JSON is that same text (isPublicAsStored), and it is then kept as '' ("the row's
+ * data", PUBLIC_DATA_COLUMN) instead of a second copy. A save of such an item writes nothing here
+ * once the marker is in place: the upsert changes a row only when its value differs.
  */
 export function keepPublicData(sql: SqlStorage, collection: Collection, seq: number, data: ItemData, dataJson?: string): void {
-  sql.exec("INSERT OR REPLACE INTO item_public (seq, public_json) VALUES (?, ?)", seq, publicDataJson(sql, collection, data, dataJson));
+  const json = publicDataJson(sql, collection, data, dataJson);
+  sql.exec(
+    `INSERT INTO item_public (seq, public_json) VALUES (?1, ?2)
+       ON CONFLICT (seq) DO UPDATE SET public_json = excluded.public_json WHERE public_json IS NOT excluded.public_json`,
+    seq,
+    json === dataJson ? AS_STORED : json,
+  );
 }
+
+/** The kept public JSON of an item whose public data is its stored data (never JSON itself). */
+const AS_STORED = "";
 
 /**
  * The row's public data as JSON: as stored, or computed from its data for a row that has none yet

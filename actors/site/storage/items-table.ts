@@ -22,10 +22,13 @@ import { type Change, type ParsedValues, recordRevision } from "./revisions-tabl
 type Status = "draft" | "published";
 
 /**
- * `public_data` for `SELECT *, ${PUBLIC_DATA_COLUMN} FROM items`: the stored public JSON (table
- * `item_public`), or NULL for a row that has none yet (then it is computed when read).
+ * `public_data` for `SELECT ${ITEM_COLUMNS}, ${PUBLIC_DATA_COLUMN} FROM items`: the stored public JSON (table
+ * `item_public`), or NULL for a row that has none yet (then it is computed when read). A kept
+ * value of '' (never JSON) says "the stored data, byte for byte" (`keepPublicData`): most items'
+ * public JSON is their data, and a save then writes the 5 KB once, not twice.
  */
-export const PUBLIC_DATA_COLUMN = "(SELECT public_json FROM item_public p WHERE p.seq = items.seq) AS public_data";
+export const PUBLIC_DATA_COLUMN =
+  "(SELECT CASE p.public_json WHEN '' THEN items.data ELSE p.public_json END FROM item_public p WHERE p.seq = items.seq) AS public_data";
 
 /**
  * What presenting a published item reads: the row without its stored `data` or `search_text`
@@ -33,7 +36,7 @@ export const PUBLIC_DATA_COLUMN = "(SELECT public_json FROM item_public p WHERE 
  */
 export const PUBLIC_COLUMNS = `seq, id, collection_id, slug, status, published_at, created_at, updated_at, ${PUBLIC_DATA_COLUMN}`;
 
-/** A row read with PUBLIC_COLUMNS, or a whole row (`SELECT *, PUBLIC_DATA_COLUMN`). */
+/** A row read with PUBLIC_COLUMNS, or a whole row (`ITEM_COLUMNS, PUBLIC_DATA_COLUMN`). */
 export type PublicRow = Omit<ItemRow, "data"> & { data?: string };
 
 const safeKey = (key: string): string => {
@@ -63,7 +66,7 @@ export function insertItem(sql: SqlStorage, r: NewItemRow, change: Change): Item
   const row = sql
     .exec<ItemRow>(
       `INSERT INTO items (id, collection_id, slug, status, data, search_text, published_at, created_at, updated_at, created_by, updated_by)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?10, ?10) RETURNING *`,
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?10, ?10) RETURNING ${ITEM_COLUMNS}`,
       r.id,
       r.collectionId,
       r.slug,
@@ -80,7 +83,15 @@ export function insertItem(sql: SqlStorage, r: NewItemRow, change: Change): Item
   return row;
 }
 
-const rowOfSeq = (sql: SqlStorage, seq: number): ItemRow => sql.exec<ItemRow>("SELECT * FROM items WHERE seq = ?", seq).one();
+/**
+ * Every column of `items` but `search_text`: what an ItemRow holds. The search text (the plain
+ * text of the rich text, as long as the item) is written with the data and read only by SQL
+ * (list-query.ts); a whole row read for a save or a page does not copy it out of SQLite.
+ */
+export const ITEM_COLUMNS =
+  "seq, id, collection_id, slug, status, data, published_at, created_at, updated_at, created_by, updated_by, publish_at, unpublish_at, schedule_tz, schedule_by";
+
+const rowOfSeq = (sql: SqlStorage, seq: number): ItemRow => sql.exec<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM items WHERE seq = ?`, seq).one();
 /** The whole row by its seq. */
 export const rowBySeq = rowOfSeq;
 
@@ -147,7 +158,7 @@ export function updateItemStatus(
   const before = rowOfSeq(sql, seq);
   const row = sql
     .exec<ItemRow>(
-      "UPDATE items SET status = ?, published_at = COALESCE(published_at, ?), updated_at = ? WHERE seq = ? RETURNING *",
+      "UPDATE items SET status = ?, published_at = COALESCE(published_at, ?), updated_at = ? WHERE seq = ? RETURNING " + ITEM_COLUMNS,
       status,
       publishedAt,
       now,
@@ -178,7 +189,7 @@ export function updateItemSchedule(
   const before = rowOfSeq(sql, seq);
   const row = sql
     .exec<ItemRow>(
-      "UPDATE items SET publish_at = ?, unpublish_at = ?, schedule_tz = ?, schedule_by = ? WHERE seq = ? RETURNING *",
+      "UPDATE items SET publish_at = ?, unpublish_at = ?, schedule_tz = ?, schedule_by = ? WHERE seq = ? RETURNING " + ITEM_COLUMNS,
       s.publishAt,
       s.unpublishAt,
       s.publishAt === null && s.unpublishAt === null ? null : s.timeZone,
@@ -212,14 +223,14 @@ export function applyScheduled(
     action === "publish"
       ? sql
           .exec<ItemRow>(
-            "UPDATE items SET status = 'published', published_at = COALESCE(published_at, ?), publish_at = NULL, updated_at = ? WHERE seq = ? RETURNING *",
+            "UPDATE items SET status = 'published', published_at = COALESCE(published_at, ?), publish_at = NULL, updated_at = ? WHERE seq = ? RETURNING " + ITEM_COLUMNS,
             new Date(due).toISOString(),
             stamp,
             seq,
           )
           .one()
       : sql
-          .exec<ItemRow>("UPDATE items SET status = 'draft', unpublish_at = NULL, updated_at = ? WHERE seq = ? RETURNING *", stamp, seq)
+          .exec<ItemRow>("UPDATE items SET status = 'draft', unpublish_at = NULL, updated_at = ? WHERE seq = ? RETURNING " + ITEM_COLUMNS, stamp, seq)
           .one();
   if (row.publish_at === null && row.unpublish_at === null) {
     sql.exec("UPDATE items SET schedule_tz = NULL, schedule_by = NULL WHERE seq = ?", seq);
@@ -290,8 +301,8 @@ export function setItemAuthor(sql: SqlStorage, seq: number, actorId: string | nu
   return sql
     .exec<ItemRow>(
       created
-        ? "UPDATE items SET created_by = ?1, updated_by = ?1 WHERE seq = ?2 RETURNING *"
-        : "UPDATE items SET updated_by = ?1 WHERE seq = ?2 RETURNING *",
+        ? "UPDATE items SET created_by = ?1, updated_by = ?1 WHERE seq = ?2 RETURNING " + ITEM_COLUMNS
+        : "UPDATE items SET updated_by = ?1 WHERE seq = ?2 RETURNING " + ITEM_COLUMNS,
       actorId,
       seq,
     )
@@ -305,17 +316,17 @@ export function setItemAuthor(sql: SqlStorage, seq: number, actorId: string | nu
 export function removeFieldValues(sql: SqlStorage, collectionId: string, key: string, change: Change): void {
   const path = `'$.${safeKey(key)}'`;
   const before = sql
-    .exec<ItemRow>(`SELECT * FROM items WHERE collection_id = ? AND json_type(data, ${path}) IS NOT NULL`, collectionId)
+    .exec<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM items WHERE collection_id = ? AND json_type(data, ${path}) IS NOT NULL`, collectionId)
     .toArray();
   for (const b of before) {
-    const after = sql.exec<ItemRow>(`UPDATE items SET data = json_remove(data, ${path}) WHERE seq = ? RETURNING *`, b.seq).one();
+    const after = sql.exec<ItemRow>(`UPDATE items SET data = json_remove(data, ${path}) WHERE seq = ? RETURNING ${ITEM_COLUMNS}`, b.seq).one();
     recordRevision(sql, b, after, "schema", change);
   }
 }
 
 /** Every item of a collection that is being deleted, each with its `delete` revision. */
 export function deleteCollectionItems(sql: SqlStorage, collectionId: string, change: Change): void {
-  for (const b of sql.exec<ItemRow>("SELECT * FROM items WHERE collection_id = ?", collectionId).toArray()) {
+  for (const b of sql.exec<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM items WHERE collection_id = ?`, collectionId).toArray()) {
     recordRevision(sql, b, b, "delete", change);
   }
   sql.exec("DELETE FROM items WHERE collection_id = ?", collectionId);
@@ -335,12 +346,12 @@ export function setFieldValue(sql: SqlStorage, id: string, key: string, value: s
 
 /** An item of the collection by id, in any status. */
 export function findItem(sql: SqlStorage, collectionId: string, id: string): ItemRow | undefined {
-  return sql.exec<ItemRow>("SELECT * FROM items WHERE collection_id = ? AND id = ?", collectionId, id).toArray()[0];
+  return sql.exec<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM items WHERE collection_id = ? AND id = ?`, collectionId, id).toArray()[0];
 }
 
 /** An item of the collection by slug, in any status (one lookup of the (collection, slug) index). */
 export function findItemBySlug(sql: SqlStorage, collectionId: string, slug: string): ItemRow | undefined {
-  return sql.exec<ItemRow>("SELECT * FROM items WHERE collection_id = ? AND slug = ?", collectionId, slug).toArray()[0];
+  return sql.exec<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM items WHERE collection_id = ? AND slug = ?`, collectionId, slug).toArray()[0];
 }
 
 /** The id of the collection's item whose id or slug is `ref` (a reference being written). */
@@ -386,7 +397,7 @@ export function takenSlugs(sql: SqlStorage, collectionId: string, slugs: readonl
 
 /** Whole rows by id, any status (search results before filtering). */
 export function rowsByIds(sql: SqlStorage, ids: readonly string[]): ItemRow[] {
-  return selectIn<ItemRow>(sql, ids, (list) => `SELECT * FROM items WHERE id IN (${list})`);
+  return selectIn<ItemRow>(sql, ids, (list) => `SELECT ${ITEM_COLUMNS} FROM items WHERE id IN (${list})`);
 }
 
 /** Published rows by id, with PUBLIC_COLUMNS (references being expanded). */
@@ -532,7 +543,7 @@ export function dashboardListSql(status: Status | null): { count: string; page: 
   const where = status ? "collection_id = ? AND status = ?" : "collection_id = ?";
   return {
     count: `SELECT count(*) AS n FROM items WHERE ${where}`,
-    page: `SELECT * FROM items WHERE ${where} ORDER BY seq DESC LIMIT ? OFFSET ?`,
+    page: `SELECT ${ITEM_COLUMNS} FROM items WHERE ${where} ORDER BY seq DESC LIMIT ? OFFSET ?`,
   };
 }
 
@@ -545,7 +556,7 @@ export function rowsPage(
   limit: number,
   offset: number,
 ): ItemRow[] {
-  return sql.exec<ItemRow>(`SELECT * FROM items WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, ...args, limit, offset).toArray();
+  return sql.exec<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM items WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, ...args, limit, offset).toArray();
 }
 
 type RecentRow = { id: string; slug: string; collection_id: string; status: string; data: string; updated_at: string };
@@ -577,7 +588,7 @@ export function sitemapRows(
 export function newestPublished(sql: SqlStorage, collectionId: string, limit: number): ItemRow[] {
   return sql
     .exec<ItemRow>(
-      `SELECT *, ${PUBLIC_DATA_COLUMN} FROM items WHERE collection_id = ? AND status = 'published' ORDER BY published_at DESC, seq DESC LIMIT ?`,
+      `SELECT ${ITEM_COLUMNS}, ${PUBLIC_DATA_COLUMN} FROM items WHERE collection_id = ? AND status = 'published' ORDER BY published_at DESC, seq DESC LIMIT ?`,
       collectionId,
       limit,
     )
