@@ -90,7 +90,10 @@ describe("each item's public JSON is kept on write", () => {
   it("reads whole rows with every column of items but the search text", async () => {
     const site = await newSite();
     const columns = await runInDurableObject(stubOf(site.id), (_i, state) =>
-      state.storage.sql.exec<{ name: string }>("SELECT name FROM pragma_table_info('items')").toArray().map((c) => c.name),
+      state.storage.sql
+        .exec<{ name: string }>("SELECT name FROM pragma_table_info('items')")
+        .toArray()
+        .map((c) => c.name),
     );
     // A column a migration adds must be named in ITEM_COLUMNS, or whole-row reads would drop it.
     expect(ITEM_COLUMNS.split(", ")).toEqual(columns.filter((c) => c !== "search_text"));

@@ -223,14 +223,19 @@ export function applyScheduled(
     action === "publish"
       ? sql
           .exec<ItemRow>(
-            "UPDATE items SET status = 'published', published_at = COALESCE(published_at, ?), publish_at = NULL, updated_at = ? WHERE seq = ? RETURNING " + ITEM_COLUMNS,
+            "UPDATE items SET status = 'published', published_at = COALESCE(published_at, ?), publish_at = NULL, updated_at = ? WHERE seq = ? RETURNING " +
+              ITEM_COLUMNS,
             new Date(due).toISOString(),
             stamp,
             seq,
           )
           .one()
       : sql
-          .exec<ItemRow>("UPDATE items SET status = 'draft', unpublish_at = NULL, updated_at = ? WHERE seq = ? RETURNING " + ITEM_COLUMNS, stamp, seq)
+          .exec<ItemRow>(
+            "UPDATE items SET status = 'draft', unpublish_at = NULL, updated_at = ? WHERE seq = ? RETURNING " + ITEM_COLUMNS,
+            stamp,
+            seq,
+          )
           .one();
   if (row.publish_at === null && row.unpublish_at === null) {
     sql.exec("UPDATE items SET schedule_tz = NULL, schedule_by = NULL WHERE seq = ?", seq);
@@ -319,7 +324,9 @@ export function removeFieldValues(sql: SqlStorage, collectionId: string, key: st
     .exec<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM items WHERE collection_id = ? AND json_type(data, ${path}) IS NOT NULL`, collectionId)
     .toArray();
   for (const b of before) {
-    const after = sql.exec<ItemRow>(`UPDATE items SET data = json_remove(data, ${path}) WHERE seq = ? RETURNING ${ITEM_COLUMNS}`, b.seq).one();
+    const after = sql
+      .exec<ItemRow>(`UPDATE items SET data = json_remove(data, ${path}) WHERE seq = ? RETURNING ${ITEM_COLUMNS}`, b.seq)
+      .one();
     recordRevision(sql, b, after, "schema", change);
   }
 }
@@ -556,7 +563,9 @@ export function rowsPage(
   limit: number,
   offset: number,
 ): ItemRow[] {
-  return sql.exec<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM items WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, ...args, limit, offset).toArray();
+  return sql
+    .exec<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM items WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, ...args, limit, offset)
+    .toArray();
 }
 
 type RecentRow = { id: string; slug: string; collection_id: string; status: string; data: string; updated_at: string };
