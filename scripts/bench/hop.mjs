@@ -6,7 +6,7 @@
 // thread's schedstat, ns). The hop is what "our part of a miss" cannot cut: every miss asks the site object.
 import autocannon from "autocannon";
 import { loadavg } from "node:os";
-import { processCpuNs, startBenchWorker } from "../workerd-host.mjs";
+import { startBenchWorker, workerdSchedCpuMs } from "../workerd-host.mjs";
 
 const SIZES = (process.env.BENCH_HOP_BYTES ?? "550,13000").split(",").map(Number);
 const ROUNDS = 20;
@@ -14,7 +14,7 @@ const PER_ROUND = 200;
 const MODES = ["/direct", "/fetch", "/rpc"];
 
 const { base, pids, dispose } = await startBenchWorker("hop", "scripts/bench/hop-worker.js", { HOP: "HopObject" });
-const cpuNs = () => pids.reduce((sum, pid) => sum + processCpuNs(pid), 0);
+const cpuMs = () => workerdSchedCpuMs(pids);
 let run = 0;
 
 /** CPU ms per request of `count` distinct URLs of `mode`, once the process has gone quiet. */
@@ -22,7 +22,7 @@ async function drive(mode, bytes, count) {
   const paths = Array.from({ length: count }, (_, i) => `${mode}?bytes=${bytes}&r=${run}&u=${i}`);
   run++;
   let next = 0;
-  const cpu0 = cpuNs();
+  const cpu0 = cpuMs();
   const r = await autocannon({
     url: `${base}${paths[0]}`,
     connections: 8,
@@ -32,7 +32,7 @@ async function drive(mode, bytes, count) {
   });
   if (r.non2xx || r.errors) throw new Error(`${mode}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   await new Promise((resolve) => setTimeout(resolve, 50));
-  return (cpuNs() - cpu0) / 1e6 / count;
+  return (cpuMs() - cpu0) / count;
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];

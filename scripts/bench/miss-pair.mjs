@@ -9,10 +9,9 @@
 // It says which build costs more per miss, not "our part" (compare.mjs measures that beside its floor).
 import autocannon from "autocannon";
 import { loadavg } from "node:os";
-import { missPaths, percentile } from "../lib.mjs";
+import { api, missPaths, must, percentile } from "../lib.mjs";
 import { seedBenchPosts } from "./posts.mjs";
-import { api, must } from "../lib.mjs";
-import { durableObjectsOf, processCpuNs, startWorkerd, workerdPidsByAge } from "../workerd-host.mjs";
+import { durableObjectsOf, startWorkerd, workerdPidsByAge, workerdSchedCpuMs } from "../workerd-host.mjs";
 
 const [scriptA, scriptB] = process.argv.slice(2);
 if (!scriptA || !scriptB) throw new Error("usage: miss-pair.mjs <A index.js> <B index.js>");
@@ -38,8 +37,6 @@ async function start(script) {
   return { h, pids, token: site.token, next: {} };
 }
 
-const cpuNs = (t) => t.pids.reduce((sum, pid) => sum + processCpuNs(pid), 0);
-
 /** CPU ms per miss of the build's next `count` URLs of `kind`, once its processes have gone quiet. */
 async function chunk(t, kind, count) {
   t.next[kind] ??= { paths: missPaths(t.token, kind, 1000), at: 0 };
@@ -48,7 +45,7 @@ async function chunk(t, kind, count) {
   const paths = src.paths.slice(src.at, src.at + count);
   src.at += count;
   let i = 0;
-  const c0 = cpuNs(t);
+  const c0 = workerdSchedCpuMs(t.pids);
   const r = await autocannon({
     url: `${t.h.base}${paths[0]}`,
     connections: 8,
@@ -59,7 +56,7 @@ async function chunk(t, kind, count) {
   if (r.non2xx || r.errors) throw new Error(`${kind}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   // An answer reaches the client before its Cache API write ends: wait for the writes too.
   await new Promise((resolve) => setTimeout(resolve, 50));
-  return (cpuNs(t) - c0) / 1e6 / count;
+  return (workerdSchedCpuMs(t.pids) - c0) / count;
 }
 
 const a = await start(scriptA);

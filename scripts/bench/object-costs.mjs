@@ -7,7 +7,7 @@
 // them): this is the scale to weigh a profile's entries by.
 import autocannon from "autocannon";
 import { loadavg } from "node:os";
-import { processCpuNs, startBenchWorker } from "../workerd-host.mjs";
+import { startBenchWorker, workerdSchedCpuMs } from "../workerd-host.mjs";
 
 const OPS = ["empty", "URL", "Headers copy, 3 deletes, 2 sets", "Response, 550 B", "Request", "sha256-550B", "sha256-20KB"];
 const K = 50;
@@ -15,14 +15,14 @@ const PER_ROUND = 200;
 const ROUNDS = 8;
 
 const { base, pids, dispose } = await startBenchWorker("object-costs", "scripts/bench/object-costs-worker.js");
-const cpuNs = () => pids.reduce((sum, pid) => sum + processCpuNs(pid), 0);
+const cpuMs = () => workerdSchedCpuMs(pids);
 
 async function drive(op) {
-  const c0 = cpuNs();
+  const c0 = cpuMs();
   const r = await autocannon({ url: `${base}/${encodeURIComponent(op)}?k=${K}`, connections: 4, amount: PER_ROUND, sampleInt: 10 });
   if (r.non2xx || r.errors) throw new Error(`${op}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   await new Promise((resolve) => setTimeout(resolve, 30));
-  return (cpuNs() - c0) / 1e6 / PER_ROUND;
+  return (cpuMs() - c0) / PER_ROUND;
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
