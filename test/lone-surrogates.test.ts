@@ -88,3 +88,31 @@ describe("strings that cannot be encoded (lone surrogates)", () => {
     expect(item.html).not.toContain("\ud800");
   });
 });
+
+describe("a request body's nesting", () => {
+  it("deeper than 64 levels is refused with 400 whether or not it holds an escaped surrogate, and nothing is stored", async () => {
+    const site = await newBlog("starter");
+    const nested = (depth: number, leaf: string) => `${'{"a":'.repeat(depth)}${leaf}${"}".repeat(depth)}`;
+    for (const leaf of ['"plain"', `"x ${LONE_HIGH}"`]) {
+      const deep = await raw(
+        "POST",
+        `/sites/${site.id}/collections/posts/items`,
+        site.adminKey,
+        `{"slug":"deep","data":{"title":"Deep","summary":${nested(70, leaf)}}}`,
+      );
+      expect(deep.status, leaf).toBe(400);
+      expect(deep.body.error, leaf).toMatchObject({ code: "bad_request", details: { maxDepth: 64 } });
+    }
+    // Within the limit the walk lets it through to the item's own checks (a summary must be text).
+    const shallow = await raw(
+      "POST",
+      `/sites/${site.id}/collections/posts/items`,
+      site.adminKey,
+      `{"slug":"deep","data":{"title":"Deep","summary":${nested(60, '"plain"')}}}`,
+    );
+    expect(shallow.status).toBe(400);
+    expect(JSON.stringify(shallow.body.error)).not.toContain("maxDepth");
+    const listed = await callJson<{ items: unknown[] }>("GET", `/sites/${site.id}/collections/posts/items`, { auth: site.adminKey });
+    expect(listed.body.items).toEqual([]);
+  });
+});

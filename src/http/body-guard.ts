@@ -5,7 +5,8 @@
  * - a declared Content-Length above the limit is refused before anything else;
  * - nothing is read until a route asks for it, so credentials are checked first;
  * - a body that stalls (no byte for `idleMs`) or takes longer than `totalMs`
- *   is cut with 408, one that grows past the limit with 413;
+ *   is cut with 408, one that grows past the limit with 413; a dashboard write's body with a
+ *   declared length is read in one call and must arrive whole within `idleMs`;
  * - once the answer is known, what the client is still sending is discarded
  *   for a short, bounded while, so a client that pushes a whole refused body
  *   reads the envelope instead of a reset connection.
@@ -34,18 +35,20 @@ export function timedOut(limits: BodyLimits): ApiError {
   });
 }
 
-/** A read that gives up after `ms`; the pending read is left to `reader.cancel()`. */
-async function readWithin<T>(reader: ReadableStreamDefaultReader<T>, ms: number): Promise<ReadableStreamReadResult<T> | "timeout"> {
+/** `work`'s result, or "timeout" after `ms` (what is pending is left to the caller to cancel). */
+async function within<T>(work: Promise<T>, ms: number): Promise<T | "timeout"> {
   let timer: ReturnType<typeof setTimeout> | null = null;
   const late = new Promise<"timeout">((resolve) => {
     timer = setTimeout(() => resolve("timeout"), Math.max(0, ms));
   });
   try {
-    return await Promise.race([reader.read(), late]);
+    return await Promise.race([work, late]);
   } finally {
     if (timer !== null) clearTimeout(timer);
   }
 }
+
+const readWithin = <T>(reader: ReadableStreamDefaultReader<T>, ms: number) => within(reader.read(), ms);
 
 export class BodyGuard implements GuardedBody {
   readonly request: Request;
@@ -56,8 +59,8 @@ export class BodyGuard implements GuardedBody {
   #next: (() => Promise<Uint8Array | null>) | null = null;
   // Whether the guarded stream or readAll took the body (only one of them ever reads it).
   #taken = false;
-  // The body's declared length (Content-Length), within the limit; NaN when it declares none.
-  #declared = Number.NaN;
+  // A declared body the route reads whole: its limits, for one read of it all (readAll).
+  #declaredWhole: BodyLimits | null = null;
 
   /**
    * `whole`: the request's route reads the body whole before it forwards anything (the dashboard
@@ -80,7 +83,15 @@ export class BodyGuard implements GuardedBody {
       this.request = request;
       return;
     }
-    if (Number.isSafeInteger(declared) && declared >= 0) this.#declared = declared;
+    if (whole && Number.isSafeInteger(declared) && declared >= 0) {
+      // The HTTP framing ends this body at its declared length (within the limit): the runtime
+      // reads it in one native call (readAll), with no reader, chunk reads or timer per chunk.
+      this.#finished = false;
+      this.#declaredWhole = limits;
+      this.request = request;
+      watchBody(request, this);
+      return;
+    }
     const reader = (this.#reader = request.body.getReader());
     this.#finished = false;
     const started = Date.now();
@@ -143,23 +154,35 @@ export class BodyGuard implements GuardedBody {
    * cost of a save (docs/history.md). A refusal is recorded as the stream's is.
    */
   async readAll(): Promise<Uint8Array> {
-    const next = this.#next;
-    if (this.#taken || next === null) throw new Error("BodyGuard.readAll: the body was already taken");
+    if (this.#taken) throw new Error("BodyGuard.readAll: the body was already taken");
     this.#taken = true;
+    if (this.#declaredWhole) return this.#readDeclared(this.#declaredWhole);
+    const next = this.#next;
+    if (next === null) throw new Error("BodyGuard.readAll: the request has no body");
     const chunks: Uint8Array[] = [];
     let size = 0;
     for (let chunk = await next(); chunk !== null; chunk = await next()) {
       chunks.push(chunk);
       size += chunk.byteLength;
-      // The HTTP framing ends a body at its declared length: once that many bytes came, the next
-      // read could only say "done". Not waiting for it saves a read and its timer per request;
-      // `settle` then releases the stream as it does after the end.
-      if (size === this.#declared) {
-        this.#finished = true;
-        break;
-      }
     }
     return joinChunks(chunks, size);
+  }
+
+  /**
+   * A declared body (a dashboard write's JSON: kilobytes) in one read, which must end within the
+   * idle limit: a body that small has no reason to pause longer, so one timer bounds it whole.
+   */
+  async #readDeclared(limits: BodyLimits): Promise<Uint8Array> {
+    let result: ArrayBuffer | "timeout";
+    try {
+      result = await within(this.request.arrayBuffer(), Math.min(limits.idleMs, limits.totalMs));
+    } catch {
+      this.#finished = true;
+      throw (this.#failure = new ApiError("bad_request", "The request body broke off before it was complete."));
+    }
+    if (result === "timeout") throw (this.#failure = timedOut(limits));
+    this.#finished = true;
+    return new Uint8Array(result);
   }
 
   /** Why the body was refused, if it was: this answer replaces whatever the route made of the broken body. */
@@ -173,6 +196,8 @@ export class BodyGuard implements GuardedBody {
    * a stalled one has already been cut by the read timeout.
    */
   async settle(): Promise<void> {
+    // A declared body no route read (credentials refused) is discarded as any other.
+    if (this.#declaredWhole && !this.#taken && this.request.body) this.#reader = this.request.body.getReader();
     const reader = this.#reader;
     if (!reader || this.#finished || this.#failure?.code === "request_timeout") {
       await reader?.cancel().catch(() => undefined);

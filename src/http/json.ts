@@ -39,8 +39,24 @@ export async function readJsonObject(request: Request, maxBytes = MAX_BODY_BYTES
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     throw new ApiError("bad_request", "The request body must be a JSON object.");
   }
+  // Text that passed the strict UTF-8 decoder holds no lone surrogate: only a `\uD800`-style
+  // escape can put one in a string. Without one, only the depth needs checking (no copy).
+  if (!/\\u[dD][89a-fA-F]/.test(text)) return (checkDepth(parsed, 0), parsed) as Record<string, unknown>;
   return wellFormed(parsed) as Record<string, unknown>;
 }
+
+function checkDepth(value: unknown, depth: number): void {
+  if (typeof value !== "object" || value === null) return;
+  if (depth > MAX_DEPTH) throw tooDeep();
+  if (Array.isArray(value)) {
+    for (const v of value) checkDepth(v, depth + 1);
+    return;
+  }
+  for (const k in value) checkDepth((value as Record<string, unknown>)[k], depth + 1);
+}
+
+const tooDeep = (): ApiError =>
+  new ApiError("bad_request", `The request body nests deeper than ${MAX_DEPTH} levels.`, { maxDepth: MAX_DEPTH });
 
 /**
  * JSON may carry lone surrogates (`"\ud800"`, from copy-paste out of broken
@@ -52,17 +68,19 @@ export function wellFormed(value: unknown, depth = 0): unknown {
   if (typeof value === "string") return value.isWellFormed() ? value : value.toWellFormed();
   if (typeof value !== "object" || value === null) return value;
   // No document we accept nests this deep; refusing it keeps every later walk (and JSON.stringify) bounded.
-  if (depth > MAX_DEPTH)
-    throw new ApiError("bad_request", `The request body nests deeper than ${MAX_DEPTH} levels.`, { maxDepth: MAX_DEPTH });
+  if (depth > MAX_DEPTH) throw tooDeep();
   if (Array.isArray(value)) return value.map((v) => wellFormed(v, depth + 1));
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [wellFormed(k), wellFormed(v, depth + 1)]));
 }
+
+// decode() without { stream: true } keeps no state between calls: one decoder serves every body.
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 async function readText(request: Request, maxBytes: number): Promise<string> {
   if (!request.body) return "";
   const bytes = await readBodyBytes(request, maxBytes, () => tooLarge(maxBytes));
   try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+    return STRICT_UTF8.decode(bytes);
   } catch {
     throw new ApiError("bad_request", "The request body is not valid UTF-8.");
   }
