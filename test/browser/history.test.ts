@@ -83,6 +83,61 @@ describe("history and scheduling in the dashboard", () => {
     await page.close();
   });
 
+  it("keeps a published item's edit as pending changes until they are published, or drops them", async () => {
+    const site = await newBlog();
+    const { item } = await api<{ item: { id: string } }>("POST", `/sites/${site.id}/collections/posts/items`, site.adminKey, {
+      slug: "story",
+      publish: true,
+      data: { title: "Live title", body: "<p>What the public reads.</p>" },
+    });
+    const publicTitle = async () => {
+      const r = await fetch(`${service()}/v1/${site.token}/collections/posts/items/story`);
+      return ((await r.json()) as { item: { data: { title: string } } }).item.data.title;
+    };
+    const page = await newPage();
+    await signIn(page, site.adminKey);
+    await page.goto(`${service()}/dashboard/#/${site.id}/items/posts/${item.id}`);
+    const title = page.getByLabel("title (required)");
+    await title.fill("Pending title");
+    await page.getByRole("button", { name: "Save as pending changes" }).click();
+    await page.getByText("Saved as pending changes: the live version stays until you publish them.").waitFor();
+    await page.getByText("Published · unpublished changes").waitFor();
+    await page.getByText(/Changes saved .* · live version edited /).waitFor();
+    await checkScreen(page, "76-editor-pending-changes");
+    expect(await publicTitle()).toBe("Live title");
+
+    // The items table says so too, with when the changes were saved beside the live version's time.
+    await page.getByRole("link", { name: "Back to Posts" }).click();
+    const row = page.getByRole("row", { name: /Live title/ });
+    await row.getByText("Published · unpublished changes").waitFor();
+    await row.getByText(/^changes saved /).waitFor();
+    await checkScreen(page, "76-items-pending-changes");
+
+    // Back to the editor: it shows the pending version; publishing makes it the public one.
+    await page.goBack();
+    await title.waitFor();
+    expect(await title.inputValue()).toBe("Pending title");
+    await page.getByRole("button", { name: "Save and publish changes" }).click();
+    await page.getByText("Saved and published.").waitFor();
+    await expect.poll(publicTitle).toBe("Pending title");
+    expect(await page.getByText("Published · unpublished changes").count()).toBe(0);
+
+    // Another pending edit, discarded: the editor is back on the live version, the public item unchanged.
+    await title.fill("Discarded title");
+    await page.getByRole("button", { name: "Save as pending changes" }).click();
+    await page.getByText("Saved as pending changes: the live version stays until you publish them.").waitFor();
+    await page.getByRole("button", { name: "Discard pending changes" }).click();
+    await page
+      .getByRole("dialog", { name: "Discard the pending changes?" })
+      .getByRole("button", { name: "Discard pending changes" })
+      .click();
+    await page.getByText("Pending changes discarded: the editor shows the live version.").waitFor();
+    expect(await title.inputValue()).toBe("Pending title");
+    await page.getByText(/ · Last edited /).waitFor();
+    expect(await publicTitle()).toBe("Pending title");
+    await page.close();
+  });
+
   it("deletes an item and brings it back with Undo delete; the notice of the delete goes with it", async () => {
     const site = await newBlog();
     const { item } = await api<{ item: { id: string } }>("POST", `/sites/${site.id}/collections/posts/items`, site.adminKey, {

@@ -197,7 +197,13 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
       </Heading>
       <p>
         <a href={href(s.id, "items", c.slug)}>Back to {c.name}</a>
-        {item && <span class="muted"> · Last edited {when(item.updatedAt)}</span>}
+        {item && (
+          <span class="muted">
+            {pendingChanges
+              ? ` · Changes saved ${when(pendingChanges.updatedAt)} · live version edited ${when(item.updatedAt)}`
+              : ` · Last edited ${when(item.updatedAt)}`}
+          </span>
+        )}
         {published && (
           <span class="muted">
             {" "}

@@ -184,7 +184,11 @@ export function Items(props: { collectionSlug: string }) {
                   <td>
                     <code>{i.slug}</code>
                   </td>
-                  <td>{when(i.updatedAt)}</td>
+                  <td>
+                    {when(i.updatedAt)}
+                    {/* The column (and its sort) is the live version's; pending changes say when they were saved. */}
+                    {i.pendingChanges && <span class="muted block">changes saved {when(i.pendingChanges.updatedAt)}</span>}
+                  </td>
                 </tr>
               );
             })}
