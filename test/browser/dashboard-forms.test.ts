@@ -69,4 +69,29 @@ describe("dashboard forms, through the one form hook", () => {
     expect(stored.site.name).toBe("Renamed while offline");
     await page.close();
   });
+  it("saves a switch left unticked as false, so a filter for false finds the item", async () => {
+    const { site } = await api<{ site: { id: string; adminKey: string; token: string } }>("POST", "/sites", OPERATOR, {
+      name: "Switches",
+      plan: "pro",
+    });
+    await api("PUT", `/sites/${site.id}/collections/recipes`, site.adminKey, {
+      name: "Recipes",
+      fields: [
+        { key: "title", type: "text", required: true },
+        { key: "vegan", type: "boolean", indexed: true },
+      ],
+    });
+    const page = await newPage();
+    await signIn(page, site.adminKey);
+    await page.goto(`${service()}/dashboard/#/${site.id}/items/recipes/new`);
+    await page.getByLabel("title (required)").fill("Cheese scone");
+    expect(await page.getByLabel("vegan").isChecked()).toBe(false);
+    await page.getByRole("button", { name: "Save and publish" }).click();
+    await page.getByText("Published.").waitFor();
+    const res = await fetch(`${service()}/v1/${site.token}/collections/recipes/items?filter[vegan]=false`);
+    const body = (await res.json()) as { items: { slug: string; data: Record<string, unknown> }[] };
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body.items.map((i) => [i.slug, i.data.vegan])).toEqual([["cheese-scone", false]]);
+    await page.close();
+  });
 });

@@ -28,6 +28,8 @@ function toPayload(c: Collection, values: ItemData, editing: boolean): ItemData 
   for (const f of c.fields) {
     let v = values[f.key];
     if (f.type === "number" && typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v))) v = Number(v);
+    // An unticked switch shows "no" and is saved as false: left out, `filter[key]=false` would miss the item.
+    if (f.type === "boolean") v = v === true;
     if (isEmpty(v)) {
       if (editing) out[f.key] = null;
       continue;
