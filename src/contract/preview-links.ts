@@ -17,8 +17,8 @@ export const previewLinkInputSchema = z.strictObject({
     .describe(`Seconds until the link stops working: ${L.minSeconds} (an hour) to ${L.maxSeconds} (30 days); default 7 days.`),
   password: z
     .string()
-    .min(L.passwordMin)
-    .max(L.passwordMax)
+    .min(L.passwordMin, `use at least ${L.passwordMin} characters`)
+    .max(L.passwordMax, `use at most ${L.passwordMax} characters`)
     .optional()
     .describe(
       `${L.passwordMin}–${L.passwordMax} characters. Stored hashed as account passwords are; asked for by a form, never in the URL.`,

@@ -112,7 +112,13 @@ describe("share links", () => {
     const html = await (await open(url)).text();
     expect(html).toContain("Pending headline");
     expect(html).not.toContain("Live headline");
+    // The page says what the reader is looking at: never "a draft" for a live item.
+    expect(html).toContain("Preview of unpublished changes to a published item: visitors still see the published version.");
+    expect(html).not.toContain("Preview of a draft");
     expect(await (await call("GET", `/v1/${site.token}/collections/posts/items/live`)).text()).toContain("Live headline");
+    // Once the changes are published, the same link shows the published item, and says so.
+    await expectStatus(callJson("POST", `/sites/${site.id}/collections/posts/items/${a.id}/publish`, { auth: site.adminKey }), 200);
+    expect(await (await open(url)).text()).toContain("Preview of a published item: this is the version visitors see.");
   });
 
   it("answer one identical 404 page when wrong, expired, revoked, used up, of a deleted item or an unknown site", async () => {
@@ -252,9 +258,15 @@ describe("share links", () => {
     const site = await newBlog("pro");
     const a = await addItem(site, "posts", { slug: "x", data: { title: "X" } });
     for (const body of [{ expiresIn: 60 }, { expiresIn: 31 * 86_400 }, { password: "short" }, { maxOpens: 0 }, { extra: 1 }]) {
-      const r = await callJson<{ error: { code: string } }>("POST", linksOf(site, a.id), { auth: site.adminKey, body });
+      const r = await callJson<{ error: { code: string; details?: { issues?: { path: string; message: string }[] } } }>(
+        "POST",
+        linksOf(site, a.id),
+        { auth: site.adminKey, body },
+      );
       expect(r.status, JSON.stringify(body)).toBe(400);
       expect(r.body.error.code).toBe("bad_request");
+      // Said in words a person can act on, not the validator's own.
+      if ("password" in body) expect(r.body.error.details?.issues).toEqual([{ path: "password", message: "use at least 8 characters" }]);
     }
     for (let i = 0; i < 20; i++) await share(site, a.id);
     const over = await callJson<{ error: { code: string; details: { limit: string } } }>("POST", linksOf(site, a.id), {

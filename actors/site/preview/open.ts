@@ -17,6 +17,7 @@ import { log } from "../../../src/log/log";
 import type { SiteContext } from "../context";
 import type { Collection } from "../storage/rows";
 import { rowsByIds } from "../storage/items-table";
+import { findPending } from "../storage/pending-table";
 import { readItemForPreview } from "../reads/published-list";
 import type { PublicItem } from "../reads/public-items";
 import { renderedPreview } from "../ssr/preview";
@@ -58,7 +59,14 @@ export async function openPreview(s: SiteContext, request: Request): Promise<Res
     const rendered = renderedPreview(s, capture, { kind: "item", slug: "", previewId: item.id });
     return new Response(rendered.body, { status: rendered.status, headers: previewHeaders(TEMPLATE_CSP) });
   }
-  return new Response(plainItemPage(c, shown, url, counted.max_opens !== null), { headers: previewHeaders() });
+  // What the reader is looking at, in words: a draft, a published item's pending changes, or the published item.
+  const note =
+    item.status !== "published"
+      ? "Preview of a draft: not published."
+      : findPending(s.sql, item.seq)
+        ? "Preview of unpublished changes to a published item: visitors still see the published version."
+        : "Preview of a published item: this is the version visitors see.";
+  return new Response(plainItemPage(c, shown, url, counted.max_opens !== null, note), { headers: previewHeaders() });
 }
 
 /**
@@ -154,7 +162,7 @@ function valueHtml(type: string, v: unknown): string {
  * JSON. `limited`: the link allows a number of opens, and following a JSON link would use one
  * more (it is a browser's navigation too), so the JSON is only shown inline.
  */
-function plainItemPage(c: Collection, item: PublicItem, url: URL, limited: boolean): string {
+function plainItemPage(c: Collection, item: PublicItem, url: URL, limited: boolean, note: string): string {
   const titleKey = titleFieldOf(c.fields)?.key;
   const rawTitle = titleKey ? item.data[titleKey] : undefined;
   const title = typeof rawTitle === "string" && rawTitle ? rawTitle : item.slug;
@@ -165,7 +173,7 @@ function plainItemPage(c: Collection, item: PublicItem, url: URL, limited: boole
   const json = new URL(url);
   json.searchParams.set("format", "json");
   const body =
-    `<p class="note">Preview of a draft: not published. Shared with you by link; please do not pass it on.</p>` +
+    `<p class="note">${escapeHtml(note)} Shared with you by link; please do not pass it on.</p>` +
     `<h1>${escapeHtml(title)}</h1>` +
     `<p>${escapeHtml(c.name)} · <code>${escapeHtml(item.slug)}</code></p>` +
     `<dl>${fields}</dl>` +
