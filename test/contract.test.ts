@@ -979,6 +979,16 @@ describe("the API answers exactly as openapi.json describes", () => {
         if (method !== "GET") await hit(op.id, method, path, { auth: null, headers: { cookie, origin: "https://elsewhere.test" } });
         if (op.path.startsWith("/sites/{siteId}")) await hit(op.id, method, fill(op.path, site, f, UNKNOWN_SITE), { auth: OPERATOR });
       }
+      // A change of an item sent against a version it never had (`If-Match`): 412, nothing changed.
+      const params = (op.spec.parameters ?? []) as { name?: string; in?: string }[];
+      if (params.some((p) => p.in === "header" && p.name === "if-match")) {
+        const stale = await hit(op.id, method, path, {
+          auth: OPERATOR,
+          headers: { "if-match": '"r0"' },
+          ...(op.spec.requestBody !== undefined ? { body: {} } : {}),
+        });
+        expect(stale.status, `${op.id} with a stale If-Match`).toBe(412);
+      }
       const takesJson = op.spec.requestBody !== undefined && op.id !== "ssrWebhook" && op.id !== "ssrWebhookLegacy";
       if (takesJson) {
         await hit(op.id, method, path, { auth: OPERATOR, body: "[]" });

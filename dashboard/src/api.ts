@@ -64,6 +64,12 @@ interface Answer {
   response: Response;
 }
 
+/**
+ * The header that makes a change of an item conditional on the version this screen shows: the
+ * service refuses it (412) if the item changed since (another tab or person, its schedule).
+ */
+export const asOf = (item: { revision: number }): { "if-match": string } => ({ "if-match": `"r${item.revision}"` });
+
 /** The answer's body, or an ApiFailure with the service's error envelope (status 0: not reached). */
 export async function call<A extends Answer>(request: Promise<A>): Promise<Exclude<A["data"], undefined>> {
   let answer: A;

@@ -17,6 +17,8 @@ export const ERROR_STATUS = {
   gone: 410,
   /** An upload sent as a raw body without Content-Length (R2 needs the length before the first byte). */
   length_required: 411,
+  /** A write sent with `If-Match` whose version is no longer the item's (someone else changed it). */
+  precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
   /** A Range outside a media file (`Content-Range: bytes *\/<size>` says its size). */

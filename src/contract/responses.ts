@@ -52,6 +52,11 @@ export const SearchIndexView = z.strictObject({
 export const DashboardItem = z
   .strictObject({
     id: z.string(),
+    revision: z
+      .int()
+      .describe(
+        'The item\'s version: the number of its newest revision. Send it back as `If-Match: "r<revision>"` with a change, and the change is refused (412 `precondition_failed`) if the item changed since: another tab, another person or its schedule.',
+      ),
     slug: z.string(),
     collection: z.string(),
     status: z.enum(["draft", "published"]),

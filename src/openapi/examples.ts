@@ -59,6 +59,7 @@ export const search = { results: [{ item: publicItem, score: 0.6735 }] };
 
 export const dashboardItem = {
   id: "it_nbo7eomob5fsg7khisqr",
+  revision: 3,
   slug: "puppy-training",
   collection: "posts",
   status: "published",

@@ -20,6 +20,13 @@ export const P = {
   workspaceId: path("id", "The workspace's id (`ws_…`)."),
   listPage: { name: "page", in: "query", description: "The list page's page number.", schema: z.int().default(1) },
   mediaId: path("mediaId", "The media entry's id (`md_…`)."),
+  ifMatch: {
+    name: "if-match",
+    in: "header",
+    description:
+      'The item\'s version as you last read it, `"r<revision>"` (its `revision`): the change is refused with 412 `precondition_failed` if the item has changed since. Without it, the change goes ahead whatever happened in between.',
+    schema: z.string(),
+  },
   ifNoneMatch: {
     name: "if-none-match",
     in: "header",

@@ -253,10 +253,10 @@ const siteOps: Operation[] = [
     summary: "Change an item's slug or merge into its data",
     description: "`data` merges into the stored values; `null` clears a field.",
     auth: "siteKey",
-    params: [P.slug, P.itemId],
+    params: [P.slug, P.itemId, P.ifMatch],
     body: itemPatchSchema,
     responses: { 200: json("The item.", item) },
-    errors: ["not_found", "conflict"],
+    errors: ["not_found", "conflict", "precondition_failed"],
   }),
   operation({
     id: "deleteItem",
@@ -265,9 +265,9 @@ const siteOps: Operation[] = [
     tag: "Items",
     summary: "Delete an item",
     auth: "siteKey",
-    params: [P.slug, P.itemId],
+    params: [P.slug, P.itemId, P.ifMatch],
     responses: { 200: json("Deleted.", z.strictObject({ deleted: z.literal(true), id: z.string() })) },
-    errors: ["bad_request", "not_found"],
+    errors: ["bad_request", "not_found", "precondition_failed"],
   }),
   ...(["publish", "unpublish"] as const).map((action) =>
     operation({
@@ -284,6 +284,7 @@ const siteOps: Operation[] = [
       params: [
         P.slug,
         P.itemId,
+        P.ifMatch,
         ...(action === "unpublish"
           ? [
               {
@@ -296,7 +297,7 @@ const siteOps: Operation[] = [
           : []),
       ],
       responses: { 200: json("The item.", item) },
-      errors: ["bad_request", "not_found"],
+      errors: ["bad_request", "not_found", "precondition_failed"],
     }),
   ),
 ];

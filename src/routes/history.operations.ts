@@ -68,14 +68,14 @@ const historyOps: Operation[] = [
     description:
       "Writes a new `restore` revision; older ones are never changed. The status does not change. Values today's fields no longer accept (a removed field, media or an item that no longer exists) are left out and listed in `restore.dropped`. 409 when the revision's slug is now another item's.",
     auth: "siteKey",
-    params: [P.slug, P.itemId, revisionId],
+    params: [P.slug, P.itemId, P.ifMatch, revisionId],
     responses: {
       200: json(
         "The item as restored, the revision the restore wrote.",
         z.strictObject({ item: DashboardItem, revision: RevisionSummary, restore: RestoreReport }),
       ),
     },
-    errors: ["not_found", "conflict"],
+    errors: ["not_found", "conflict", "precondition_failed"],
   }),
   operation({
     id: "listTrash",
@@ -110,10 +110,10 @@ const historyOps: Operation[] = [
     description:
       "The body is PATCH's (`data` merges into the pending version, or the live one when there is none; `null` clears a field). The public version (content API, rendered pages, sitemap, feeds, search) stays as it is until `POST …/publish`, which makes the pending changes live; the crawler preview (`GET …/ssr/preview?item=`) shows them. `PATCH` itself stays live at once. 409 on a draft (save it directly) or for a slug another item uses.",
     auth: "siteKey",
-    params: [P.slug, P.itemId],
+    params: [P.slug, P.itemId, P.ifMatch],
     body: itemPatchSchema,
     responses: { 200: json("The item, with `pendingChanges`.", z.strictObject({ item: DashboardItem })) },
-    errors: ["not_found", "conflict"],
+    errors: ["not_found", "conflict", "precondition_failed"],
   }),
   operation({
     id: "discardPendingChanges",
@@ -123,9 +123,9 @@ const historyOps: Operation[] = [
     summary: "Discard a published item's pending changes",
     description: "What was discarded stays in the item's history (the `pending` revision before the `discard` one).",
     auth: "siteKey",
-    params: [P.slug, P.itemId],
+    params: [P.slug, P.itemId, P.ifMatch],
     responses: { 200: json("The item.", z.strictObject({ item: DashboardItem })) },
-    errors: ["not_found"],
+    errors: ["not_found", "precondition_failed"],
   }),
   operation({
     id: "putItemSchedule",
@@ -135,10 +135,10 @@ const historyOps: Operation[] = [
     summary: "Publish or unpublish an item at a time",
     description: `At that time the site's alarm publishes (or unpublishes) the item with every effect of doing it by hand: cached answers retired, sitemap and feeds rebuilt, search index updated, a revision recorded. A scheduled publish sets \`publishedAt\` to the scheduled time. Applied once, also after downtime. 400 for a time in the past, more than ${SCHEDULE_HORIZON_DAYS / 365} years ahead, an unpublish not after the publish, a publish time on a published item, or an unknown time zone; 409 past ${MAX_SCHEDULED} scheduled items per site. A manual publish cancels the scheduled publish and keeps the unpublish time; a manual unpublish cancels both unless \`?keepSchedule=true\`.`,
     auth: "siteKey",
-    params: [P.slug, P.itemId],
+    params: [P.slug, P.itemId, P.ifMatch],
     body: scheduleInputSchema,
     responses: { 200: json("The item with its schedule.", z.strictObject({ item: DashboardItem })) },
-    errors: ["not_found", "conflict"],
+    errors: ["not_found", "conflict", "precondition_failed"],
   }),
   operation({
     id: "deleteItemSchedule",
@@ -147,9 +147,9 @@ const historyOps: Operation[] = [
     tag: "History",
     summary: "Cancel an item's schedule",
     auth: "siteKey",
-    params: [P.slug, P.itemId],
+    params: [P.slug, P.itemId, P.ifMatch],
     responses: { 200: json("The item.", z.strictObject({ item: DashboardItem })) },
-    errors: ["not_found"],
+    errors: ["not_found", "precondition_failed"],
   }),
   operation({
     id: "listUpcomingChanges",

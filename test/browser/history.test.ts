@@ -138,6 +138,48 @@ describe("history and scheduling in the dashboard", () => {
     await page.close();
   });
 
+  it("refuses a save from a second window that still shows an older version, and says to reload", async () => {
+    const site = await newBlog();
+    const { item } = await api<{ item: { id: string } }>("POST", `/sites/${site.id}/collections/posts/items`, site.adminKey, {
+      slug: "story",
+      data: { title: "Opened in two tabs" },
+    });
+    const first = await newPage();
+    await signIn(first, site.adminKey);
+    const editor = `${service()}/dashboard/#/${site.id}/items/posts/${item.id}`;
+    await first.goto(editor);
+    // A second window (signed in on its own, as a colleague or another browser is), on the same item.
+    const second = await newPage();
+    await signIn(second, site.adminKey);
+    await second.goto(editor);
+    await second.getByLabel("title (required)").waitFor();
+
+    await first.getByLabel("title (required)").fill("Saved in the first tab");
+    await first.getByRole("button", { name: "Save", exact: true }).click();
+    await first.getByText("Saved.", { exact: true }).waitFor();
+
+    await second.getByLabel("title (required)").fill("Saved in the second tab");
+    await second.getByRole("button", { name: "Save", exact: true }).click();
+    await second.getByText(/This item changed since you opened it .* Reload it to see the change/).waitFor();
+    await checkScreen(second, "77-item-changed-elsewhere");
+    const stored = await api<{ item: { data: { title: string } } }>(
+      "GET",
+      `/sites/${site.id}/collections/posts/items/${item.id}`,
+      site.adminKey,
+    );
+    expect(stored.item.data.title).toBe("Saved in the first tab");
+
+    // Reloaded, the second window shows the first one's version and saves over it knowingly.
+    await second.reload();
+    const title = second.getByLabel("title (required)");
+    await expect.poll(() => title.inputValue()).toBe("Saved in the first tab");
+    await title.fill("Saved in the second tab");
+    await second.getByRole("button", { name: "Save", exact: true }).click();
+    await second.getByText("Saved.", { exact: true }).waitFor();
+    await second.close();
+    await first.close();
+  });
+
   it("deletes an item and brings it back with Undo delete; the notice of the delete goes with it", async () => {
     const site = await newBlog();
     const { item } = await api<{ item: { id: string } }>("POST", `/sites/${site.id}/collections/posts/items`, site.adminKey, {

@@ -8,7 +8,7 @@ import { insertMedia, mediaExists, type MediaRow } from "./media";
 import { keepPublicData } from "../reads/public-items";
 import { searchTextOf } from "./search-text";
 import { type ItemRow } from "../storage/rows";
-import type { Change } from "../storage/revisions-table";
+import { type Change, latestRevisions } from "../storage/revisions-table";
 import type { PendingRow } from "../storage/pending-table";
 import {
   deleteItemRow,
@@ -24,6 +24,7 @@ import {
 /** The dashboard's view of an item: stored values (media and reference ids), drafts included. */
 export interface DashboardItem {
   id: string;
+  revision: number;
   slug: string;
   collection: string;
   status: "draft" | "published";
@@ -38,12 +39,20 @@ export interface DashboardItem {
 const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
 
 /**
+ * `revision`: its newest revision's number (latestRevisions), its version for `If-Match`.
  * `pending`: the item's pending changes (a published item's next version), if any. `data`: the
  * row's values as an object, when the caller holds them (a save): `row.data` is not parsed again.
  */
-export function toDashboardItem(row: ItemRow, collection: Collection, pending?: PendingRow, data?: ItemData): DashboardItem {
+export function toDashboardItem(
+  row: ItemRow,
+  collection: Collection,
+  revision: number,
+  pending?: PendingRow,
+  data?: ItemData,
+): DashboardItem {
   return {
     id: row.id,
+    revision,
     slug: row.slug,
     collection: collection.slug,
     status: row.status,
@@ -75,6 +84,28 @@ export function lookupsFor(sql: SqlStorage, collections: readonly Collection[]):
 export function readItem(sql: SqlStorage, collection: Collection, id: string): ItemRow {
   const row = findItem(sql, collection.id, id);
   if (!row) throw new ApiError("not_found", `No item "${clip(id)}" in collection "${collection.slug}".`);
+  return row;
+}
+
+/**
+ * The item a request is about to change, refused with 412 when the request names the version it
+ * was made against (`If-Match: "r<revision>"`: the dashboard sends the `revision` it shows) and the
+ * item has moved on since: another tab, another person, or its own schedule. Without the header a
+ * write goes ahead as before. Call it after the body is read, where nothing awaits before the write.
+ */
+export function itemToChange(sql: SqlStorage, collection: Collection, id: string, request: Request): ItemRow {
+  const row = readItem(sql, collection, id);
+  const expected = request.headers.get("if-match");
+  if (expected === null) return row;
+  const revision = latestRevisions(sql, [row.id]).get(row.id) ?? 0;
+  const tags = expected.split(",").map((t) => t.trim().replace(/^W\//, ""));
+  if (!tags.includes("*") && !tags.includes(`"r${revision}"`)) {
+    throw new ApiError(
+      "precondition_failed",
+      `This item changed since you opened it (it is at revision ${revision} now). Reload it to see the change, then make yours again.`,
+      { revision },
+    );
+  }
   return row;
 }
 

@@ -13,12 +13,13 @@ import { isSlug } from "../../../src/shared/slug";
 import type { SiteContext } from "../context";
 import { ownItem, type SiteAccess } from "../access/site-access";
 import { recordAudit } from "../access/audit";
-import { readItem, toDashboardItem } from "../content/items";
+import { itemToChange, readItem, toDashboardItem } from "../content/items";
 import type { Collection, ItemRow } from "../storage/rows";
 import {
   deletedSince,
   findRevision,
   latestRevision,
+  latestRevisions,
   revisionPage,
   type RevisionRow,
   type RevisionSummaryRow,
@@ -59,7 +60,7 @@ export function historyRoutes(s: SiteContext) {
     return c;
   };
   const present = (row: ItemRow, c: Collection) => ({
-    ...toDashboardItem(row, c, findPending(s.sql, row.seq)),
+    ...toDashboardItem(row, c, latestRevisions(s.sql, [row.id]).get(row.id) ?? 0, findPending(s.sql, row.seq)),
     searchIndex: s.search().views([row.id]).get(row.id) ?? null,
   });
   const revision = (req: IRequest, itemId: string): RevisionRow => {
@@ -88,7 +89,7 @@ export function historyRoutes(s: SiteContext) {
     })
     .post("/collections/:slug/items/:id/revisions/:revisionId/restore", (req, a) => {
       const c = collection(req);
-      const row = readItem(s.sql, c, req.params.id ?? "");
+      const row = itemToChange(s.sql, c, req.params.id ?? "", req);
       ownItem(a, row);
       const rev = revision(req, row.id);
       const { row: restored, dropped } = s.storage.transactionSync(() => {
@@ -137,10 +138,12 @@ export function historyRoutes(s: SiteContext) {
       return json({ item: present(row, c), restore: { dropped } });
     })
     .put("/collections/:slug/items/:id/pending", async (req, a) => {
+      // The body first: from here on nothing awaits, so the row read is the row the change is made to.
+      const body = await readJsonObject(req);
       const c = collection(req);
-      const row = readItem(s.sql, c, req.params.id ?? "");
+      const row = itemToChange(s.sql, c, req.params.id ?? "", req);
       ownItem(a, row);
-      const patch = parseBody(itemPatchSchema, await readJsonObject(req), "item");
+      const patch = parseBody(itemPatchSchema, body, "item");
       // Nothing public changes: no cache version bump.
       s.storage.transactionSync(() => {
         savePendingChanges(s.storage, s.collections(), c, row, patch, { actor: a.grant.actor });
@@ -150,7 +153,7 @@ export function historyRoutes(s: SiteContext) {
     })
     .delete("/collections/:slug/items/:id/pending", (req, a) => {
       const c = collection(req);
-      const row = readItem(s.sql, c, req.params.id ?? "");
+      const row = itemToChange(s.sql, c, req.params.id ?? "", req);
       ownItem(a, row);
       s.storage.transactionSync(() => {
         discardPendingChanges(s.sql, row, { actor: a.grant.actor });
@@ -159,10 +162,12 @@ export function historyRoutes(s: SiteContext) {
       return json({ item: present(row, c) });
     })
     .put("/collections/:slug/items/:id/schedule", async (req, a) => {
+      // The body first: from here on nothing awaits, so the row read is the row the change is made to.
+      const body = await readJsonObject(req);
       const c = collection(req);
-      const row = readItem(s.sql, c, req.params.id ?? "");
+      const row = itemToChange(s.sql, c, req.params.id ?? "", req);
       ownItem(a, row);
-      const input = parseBody(scheduleInputSchema, await readJsonObject(req), "schedule");
+      const input = parseBody(scheduleInputSchema, body, "schedule");
       const sched = checkSchedule(row, input, Date.now(), findPending(s.sql, row.seq) !== undefined);
       const updated = s.storage.transactionSync(() => {
         const u = setSchedule(s, row, sched, a.grant.actor);
@@ -173,7 +178,7 @@ export function historyRoutes(s: SiteContext) {
     })
     .delete("/collections/:slug/items/:id/schedule", (req, a) => {
       const c = collection(req);
-      const row = readItem(s.sql, c, req.params.id ?? "");
+      const row = itemToChange(s.sql, c, req.params.id ?? "", req);
       ownItem(a, row);
       const updated = s.storage.transactionSync(() => {
         const u = setSchedule(s, row, { publishAt: null, unpublishAt: null, timeZone: null }, a.grant.actor);

@@ -15,6 +15,7 @@ import {
   createItems,
   deleteItem,
   patchItem,
+  itemToChange,
   lookupsFor,
   readItem,
   setStatus,
@@ -38,6 +39,7 @@ import { copyMediaIntoLibrary } from "../media/copy";
 import { scheduleAfterManual, setSchedule } from "../history/schedule";
 import { applyPending } from "../history/pending";
 import { pendingOf } from "../storage/pending-table";
+import { latestRevisions } from "../storage/revisions-table";
 import { accessView } from "../../../src/access/grant";
 
 /**
@@ -62,12 +64,16 @@ export function dashboardRoutes(s: SiteContext) {
   // `values`: the rows' data as objects, when the caller holds them (a save parsed them already).
   const dashboardItems = (rows: readonly ItemRow[], c: Collection, values?: readonly ItemData[]) => {
     const views = s.search().views(rows.map((r) => r.id));
+    const revisions = latestRevisions(
+      s.sql,
+      rows.map((r) => r.id),
+    );
     const pending = pendingOf(
       s.sql,
       rows.map((r) => r.seq),
     );
     return rows.map((row, i) => ({
-      ...toDashboardItem(row, c, pending.get(row.seq), values?.[i]),
+      ...toDashboardItem(row, c, revisions.get(row.id) ?? 0, pending.get(row.seq), values?.[i]),
       searchIndex: views.get(row.id) ?? null,
     }));
   };
@@ -232,7 +238,7 @@ export function dashboardRoutes(s: SiteContext) {
       // change is made to (patchItem neither reads it again nor stamps the author apart).
       const body = await readJsonObject(req);
       const c = collection(slugParam(req));
-      const row = readItem(s.sql, c, req.params.id ?? "");
+      const row = itemToChange(s.sql, c, req.params.id ?? "", req);
       ownItem(a, row);
       const patch = parseBody(itemPatchSchema, body, "item");
       const { row: updated, values } = s.storage.transactionSync(() => {
@@ -248,7 +254,7 @@ export function dashboardRoutes(s: SiteContext) {
     })
     .delete("/collections/:slug/items/:id", (req, a) => {
       const c = collection(slugParam(req));
-      const row = readItem(s.sql, c, req.params.id ?? "");
+      const row = itemToChange(s.sql, c, req.params.id ?? "", req);
       ownItem(a, row);
       s.storage.transactionSync(() => {
         deleteItem(s.sql, row, { actor: a.grant.actor });
@@ -261,7 +267,7 @@ export function dashboardRoutes(s: SiteContext) {
       const action = req.params.action;
       if (action !== "publish" && action !== "unpublish") return undefined;
       const c = collection(slugParam(req));
-      const row = readItem(s.sql, c, req.params.id ?? "");
+      const row = itemToChange(s.sql, c, req.params.id ?? "", req);
       ownItem(a, row);
       const keepSchedule = new URL(req.url).searchParams.get("keepSchedule") === "true";
       const next = s.storage.transactionSync(() => {

@@ -9,6 +9,7 @@
  * after the newest item is deleted).
  */
 import type { ItemRow } from "./rows";
+import { selectIn } from "./sql-in";
 import type { REVISION_KIND_VALUES } from "../../../src/contract/history";
 
 /** Who made a change, copied at write time (accounts get renamed, keys revoked). */
@@ -231,6 +232,19 @@ export function deletedSince(sql: SqlStorage, since: number, limit: number, offs
     )
     .toArray();
   return { rows, total };
+}
+
+/**
+ * Each item's newest revision number, by item id: the item's version, which the dashboard sends
+ * back in `If-Match` (pruning never removes an item's newest revision, so it only ever grows).
+ */
+export function latestRevisions(sql: SqlStorage, itemIds: readonly string[]): Map<string, number> {
+  const rows = selectIn<{ item_id: string; n: number }>(
+    sql,
+    itemIds,
+    (list) => `SELECT item_id, max(number) AS n FROM item_revisions WHERE item_id IN (${list}) GROUP BY item_id`,
+  );
+  return new Map(rows.map((r) => [r.item_id, r.n]));
 }
 
 // ---- Pruning (history/retention.ts decides what) -----------------------------------------------

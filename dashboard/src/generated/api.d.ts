@@ -1957,6 +1957,8 @@ export interface components {
         /** @description An item as the dashboard sees it: drafts included, values as stored. */
         DashboardItem: {
             id: string;
+            /** @description The item's version: the number of its newest revision. Send it back as `If-Match: "r<revision>"` with a change, and the change is refused (412 `precondition_failed`) if the item changed since: another tab, another person or its schedule. */
+            revision: number;
             slug: string;
             collection: string;
             /** @enum {string} */
@@ -2435,6 +2437,15 @@ export interface components {
             limit: number;
             total: number;
             totalPages: number;
+        };
+        Error_precondition_failed: {
+            error: {
+                /** @enum {string} */
+                code: "precondition_failed";
+                message: string;
+                /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
+                details?: unknown;
+            };
         };
         DeleteItemResponse: {
             /** @constant */
@@ -5694,6 +5705,7 @@ export interface operations {
                      * @example {
                      *       "item": {
                      *         "id": "it_nbo7eomob5fsg7khisqr",
+                     *         "revision": 3,
                      *         "slug": "puppy-training",
                      *         "collection": "posts",
                      *         "status": "published",
@@ -5990,7 +6002,10 @@ export interface operations {
     deleteItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The item's version as you last read it, `"r<revision>"` (its `revision`): the change is refused with 412 `precondition_failed` if the item has changed since. Without it, the change goes ahead whatever happened in between. */
+                "if-match"?: string;
+            };
             path: {
                 /** @description The site's id (16 characters of `a-z2-7`). */
                 siteId: string;
@@ -6053,6 +6068,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error_not_found"];
                 };
             };
+            /** @description Error: `precondition_failed`. */
+            412: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_precondition_failed"];
+                };
+            };
             /** @description Error: `rate_limited`. */
             429: {
                 headers: {
@@ -6070,7 +6095,10 @@ export interface operations {
     updateItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The item's version as you last read it, `"r<revision>"` (its `revision`): the change is refused with 412 `precondition_failed` if the item has changed since. Without it, the change goes ahead whatever happened in between. */
+                "if-match"?: string;
+            };
             path: {
                 /** @description The site's id (16 characters of `a-z2-7`). */
                 siteId: string;
@@ -6147,6 +6175,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error_conflict"];
                 };
             };
+            /** @description Error: `precondition_failed`. */
+            412: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_precondition_failed"];
+                };
+            };
             /** @description Error: `payload_too_large`. */
             413: {
                 headers: {
@@ -6184,7 +6222,10 @@ export interface operations {
     publishItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The item's version as you last read it, `"r<revision>"` (its `revision`): the change is refused with 412 `precondition_failed` if the item has changed since. Without it, the change goes ahead whatever happened in between. */
+                "if-match"?: string;
+            };
             path: {
                 /** @description The site's id (16 characters of `a-z2-7`). */
                 siteId: string;
@@ -6245,6 +6286,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `precondition_failed`. */
+            412: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_precondition_failed"];
                 };
             };
             /** @description Error: `rate_limited`. */
@@ -6267,7 +6318,10 @@ export interface operations {
                 /** @description `true` keeps the item's schedule. */
                 keepSchedule?: "true" | "false";
             };
-            header?: never;
+            header?: {
+                /** @description The item's version as you last read it, `"r<revision>"` (its `revision`): the change is refused with 412 `precondition_failed` if the item has changed since. Without it, the change goes ahead whatever happened in between. */
+                "if-match"?: string;
+            };
             path: {
                 /** @description The site's id (16 characters of `a-z2-7`). */
                 siteId: string;
@@ -6328,6 +6382,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `precondition_failed`. */
+            412: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_precondition_failed"];
                 };
             };
             /** @description Error: `rate_limited`. */
@@ -7509,7 +7573,10 @@ export interface operations {
     restoreItemRevision: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The item's version as you last read it, `"r<revision>"` (its `revision`): the change is refused with 412 `precondition_failed` if the item has changed since. Without it, the change goes ahead whatever happened in between. */
+                "if-match"?: string;
+            };
             path: {
                 /** @description The site's id (16 characters of `a-z2-7`). */
                 siteId: string;
@@ -7572,6 +7639,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_conflict"];
+                };
+            };
+            /** @description Error: `precondition_failed`. */
+            412: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_precondition_failed"];
                 };
             };
             /** @description Error: `rate_limited`. */
@@ -7730,7 +7807,10 @@ export interface operations {
     savePendingChanges: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The item's version as you last read it, `"r<revision>"` (its `revision`): the change is refused with 412 `precondition_failed` if the item has changed since. Without it, the change goes ahead whatever happened in between. */
+                "if-match"?: string;
+            };
             path: {
                 /** @description The site's id (16 characters of `a-z2-7`). */
                 siteId: string;
@@ -7807,6 +7887,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error_conflict"];
                 };
             };
+            /** @description Error: `precondition_failed`. */
+            412: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_precondition_failed"];
+                };
+            };
             /** @description Error: `payload_too_large`. */
             413: {
                 headers: {
@@ -7844,7 +7934,10 @@ export interface operations {
     discardPendingChanges: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The item's version as you last read it, `"r<revision>"` (its `revision`): the change is refused with 412 `precondition_failed` if the item has changed since. Without it, the change goes ahead whatever happened in between. */
+                "if-match"?: string;
+            };
             path: {
                 /** @description The site's id (16 characters of `a-z2-7`). */
                 siteId: string;
@@ -7897,6 +7990,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error_not_found"];
                 };
             };
+            /** @description Error: `precondition_failed`. */
+            412: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_precondition_failed"];
+                };
+            };
             /** @description Error: `rate_limited`. */
             429: {
                 headers: {
@@ -7914,7 +8017,10 @@ export interface operations {
     putItemSchedule: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The item's version as you last read it, `"r<revision>"` (its `revision`): the change is refused with 412 `precondition_failed` if the item has changed since. Without it, the change goes ahead whatever happened in between. */
+                "if-match"?: string;
+            };
             path: {
                 /** @description The site's id (16 characters of `a-z2-7`). */
                 siteId: string;
@@ -7991,6 +8097,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error_conflict"];
                 };
             };
+            /** @description Error: `precondition_failed`. */
+            412: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_precondition_failed"];
+                };
+            };
             /** @description Error: `payload_too_large`. */
             413: {
                 headers: {
@@ -8028,7 +8144,10 @@ export interface operations {
     deleteItemSchedule: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The item's version as you last read it, `"r<revision>"` (its `revision`): the change is refused with 412 `precondition_failed` if the item has changed since. Without it, the change goes ahead whatever happened in between. */
+                "if-match"?: string;
+            };
             path: {
                 /** @description The site's id (16 characters of `a-z2-7`). */
                 siteId: string;
@@ -8079,6 +8198,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `precondition_failed`. */
+            412: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_precondition_failed"];
                 };
             };
             /** @description Error: `rate_limited`. */

@@ -4,7 +4,7 @@
  * with the editor's History button; the comparison module (jsdiff) never reaches the items list.
  */
 import { useEffect, useId, useState } from "preact/hooks";
-import { call, client } from "../api";
+import { asOf, call, client } from "../api";
 import { inSite } from "../site-state";
 import type { Collection, Item } from "../types";
 import { ErrorNotice, Notice, useModal } from "../ui";
@@ -158,7 +158,7 @@ export function HistoryPanel(props: {
     try {
       const r = await call(
         client.POST("/sites/{siteId}/collections/{slug}/items/{id}/revisions/{revisionId}/restore", {
-          params: { path: { ...path, revisionId: selected.id } },
+          params: { path: { ...path, revisionId: selected.id }, header: asOf(props.item) },
         }),
       );
       props.onRestored(

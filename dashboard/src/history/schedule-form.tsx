@@ -5,7 +5,7 @@
  */
 import { Fragment } from "preact";
 import { useId, useState } from "preact/hooks";
-import { ApiFailure, call, client } from "../api";
+import { ApiFailure, asOf, call, client } from "../api";
 import { inSite } from "../site-state";
 import type { Item } from "../types";
 import { ErrorNotice, Notice } from "../ui";
@@ -114,7 +114,13 @@ export function ScheduleForm(props: { item: Item; collectionSlug: string; onChan
     }
     setBusy(true);
     try {
-      props.onChanged((await call(client.PUT("/sites/{siteId}/collections/{slug}/items/{id}/schedule", { params: { path }, body }))).item);
+      props.onChanged(
+        (
+          await call(
+            client.PUT("/sites/{siteId}/collections/{slug}/items/{id}/schedule", { params: { path, header: asOf(props.item) }, body }),
+          )
+        ).item,
+      );
     } catch (err) {
       setError(err);
     } finally {
@@ -124,7 +130,13 @@ export function ScheduleForm(props: { item: Item; collectionSlug: string; onChan
   const cancel = async () => {
     setBusy(true);
     try {
-      props.onChanged((await call(client.DELETE("/sites/{siteId}/collections/{slug}/items/{id}/schedule", { params: { path } }))).item);
+      props.onChanged(
+        (
+          await call(
+            client.DELETE("/sites/{siteId}/collections/{slug}/items/{id}/schedule", { params: { path, header: asOf(props.item) } }),
+          )
+        ).item,
+      );
       setPublish({ date: "", time: "", pick: 0 });
       setUnpublish({ date: "", time: "", pick: 0 });
     } catch (err) {

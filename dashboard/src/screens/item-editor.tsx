@@ -1,6 +1,6 @@
 import { lazy, Suspense } from "preact/compat";
 import { useEffect, useId, useRef, useState } from "preact/hooks";
-import { call, client } from "../api";
+import { asOf, call, client } from "../api";
 import { DateInput } from "../fields/date-input";
 import { MediaInput, type MediaValue } from "../fields/media-input";
 import { ReferencePicker } from "../fields/reference-picker";
@@ -74,22 +74,26 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
       if (item.status === "published" && (how === "pending" || (how === null && item.pendingChanges))) {
         // Pending changes go through PUT …/pending; "Save and publish changes" then publishes them.
         const body = { slug, data: toPayload(c, values, true) };
-        const kept = (await call(client.PUT("/sites/{siteId}/collections/{slug}/items/{id}/pending", { params: { path }, body }))).item;
+        const kept = (
+          await call(client.PUT("/sites/{siteId}/collections/{slug}/items/{id}/pending", { params: { path, header: asOf(item) }, body }))
+        ).item;
         if (how === "pending") return kept;
-        return (await call(client.POST("/sites/{siteId}/collections/{slug}/items/{id}/publish", { params: { path } }))).item;
+        return (await call(client.POST("/sites/{siteId}/collections/{slug}/items/{id}/publish", { params: { path, header: asOf(kept) } })))
+          .item;
       }
       let saved = (
         await call(
           client.PATCH("/sites/{siteId}/collections/{slug}/items/{id}", {
-            params: { path },
+            params: { path, header: asOf(item) },
             body: { slug, data: toPayload(c, values, true) },
           }),
         )
       ).item;
       if (publish !== null && (publish ? "published" : "draft") !== saved.status) {
+        const params = { path, header: asOf(saved) };
         saved = publish
-          ? (await call(client.POST("/sites/{siteId}/collections/{slug}/items/{id}/publish", { params: { path } }))).item
-          : (await call(client.POST("/sites/{siteId}/collections/{slug}/items/{id}/unpublish", { params: { path } }))).item;
+          ? (await call(client.POST("/sites/{siteId}/collections/{slug}/items/{id}/publish", { params }))).item
+          : (await call(client.POST("/sites/{siteId}/collections/{slug}/items/{id}/unpublish", { params }))).item;
       }
       return saved;
     },
@@ -160,7 +164,7 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
     try {
       const r = await call(
         client.DELETE("/sites/{siteId}/collections/{slug}/items/{id}/pending", {
-          params: { path: inSite({ slug: c.slug, id: item!.id }) },
+          params: { path: inSite({ slug: c.slug, id: item!.id }), header: asOf(item!) },
         }),
       );
       setItem(r.item);
@@ -175,7 +179,9 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
   const remove = async () => {
     try {
       await call(
-        client.DELETE("/sites/{siteId}/collections/{slug}/items/{id}", { params: { path: inSite({ slug: c.slug, id: item!.id }) } }),
+        client.DELETE("/sites/{siteId}/collections/{slug}/items/{id}", {
+          params: { path: inSite({ slug: c.slug, id: item!.id }), header: asOf(item!) },
+        }),
       );
       goSavedWith(`Deleted “${itemTitle(c, item!)}”. Undo delete under “Recently deleted”.`, s.id, "items", c.slug);
     } catch (err) {

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { call, client } from "../api";
+import { asOf, call, client } from "../api";
 import { itemTitle } from "../item-title";
 import { href, takeFlash } from "../router";
 import { RecentlyDeleted, statusWords } from "../history/trash";
@@ -40,7 +40,9 @@ export function Items(props: { collectionSlug: string }) {
     try {
       for (const i of drafts)
         await call(
-          client.POST("/sites/{siteId}/collections/{slug}/items/{id}/publish", { params: { path: inSite({ slug: c.slug, id: i.id }) } }),
+          client.POST("/sites/{siteId}/collections/{slug}/items/{id}/publish", {
+            params: { path: inSite({ slug: c.slug, id: i.id }), header: asOf(i) },
+          }),
         );
       setMessage(`${drafts.length} item${drafts.length === 1 ? "" : "s"} published.`);
       setSelected(new Set());
