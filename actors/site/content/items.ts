@@ -17,7 +17,7 @@ import {
   insertItem,
   setItemAuthor,
   takenSlugs,
-  updateItemContent,
+  writeItemContent,
   updateItemStatus,
 } from "../storage/items-table";
 
@@ -195,6 +195,8 @@ export async function createItems(
 export interface PatchedItem {
   row: ItemRow;
   values: { before: ItemData; after: ItemData };
+  /** The item's version after the change (its new revision's number). */
+  revision: number;
 }
 
 /**
@@ -227,12 +229,17 @@ export function patchItem(
   // `row` was read in this same synchronous turn (the route reads the body first), and who
   // changed it is stamped in the same statement: one UPDATE, nothing read twice.
   const values = { before: stored, after: data };
-  const updated = updateItemContent(sql, row.seq, slug, json, searchTextOf(collection.fields, data), new Date().toISOString(), change, {
-    before: row,
-    updatedBy: change.actor.id,
-    parsed: values,
-  });
-  return { row: updated, values };
+  const { row: updated, revision } = writeItemContent(
+    sql,
+    row.seq,
+    slug,
+    json,
+    searchTextOf(collection.fields, data),
+    new Date().toISOString(),
+    change,
+    { before: row, updatedBy: change.actor.id, parsed: values },
+  );
+  return { row: updated, values, revision };
 }
 
 /**

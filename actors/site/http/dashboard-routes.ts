@@ -62,12 +62,15 @@ export function dashboardRoutes(s: SiteContext) {
   };
   // The dashboard's item, with its place in the search index (null for drafts and below Pro).
   // `values`: the rows' data as objects, when the caller holds them (a save parsed them already).
-  const dashboardItems = (rows: readonly ItemRow[], c: Collection, values?: readonly ItemData[]) => {
+  // `known`: the rows' versions, when the caller knows them (a save recorded one): not read again.
+  const dashboardItems = (rows: readonly ItemRow[], c: Collection, values?: readonly ItemData[], known?: readonly number[]) => {
     const views = s.search().views(rows.map((r) => r.id));
-    const revisions = latestRevisions(
-      s.sql,
-      rows.map((r) => r.id),
-    );
+    const revisions = known
+      ? new Map(rows.map((r, i) => [r.id, known[i] ?? 0]))
+      : latestRevisions(
+          s.sql,
+          rows.map((r) => r.id),
+        );
     const pending = pendingOf(
       s.sql,
       rows.map((r) => r.seq),
@@ -77,7 +80,8 @@ export function dashboardRoutes(s: SiteContext) {
       searchIndex: views.get(row.id) ?? null,
     }));
   };
-  const dashboardItem = (row: ItemRow, c: Collection, data?: ItemData) => dashboardItems([row], c, data && [data])[0];
+  const dashboardItem = (row: ItemRow, c: Collection, data?: ItemData, revision?: number) =>
+    dashboardItems([row], c, data && [data], revision === undefined ? undefined : [revision])[0];
 
   router
     .get("/", (_req, a) => {
@@ -241,7 +245,11 @@ export function dashboardRoutes(s: SiteContext) {
       const row = itemToChange(s.sql, c, req.params.id ?? "", req);
       ownItem(a, row);
       const patch = parseBody(itemPatchSchema, body, "item");
-      const { row: updated, values } = s.storage.transactionSync(() => {
+      const {
+        row: updated,
+        values,
+        revision,
+      } = s.storage.transactionSync(() => {
         const u = patchItem(s.sql, c, lookupsFor(s.sql, s.collections()), row, patch, { actor: a.grant.actor });
         audit(a, `${c.slug}/${u.row.slug}`, { id: u.row.id });
         return u;
@@ -250,7 +258,7 @@ export function dashboardRoutes(s: SiteContext) {
       // that show other items and depend on none of them be carried (docs/caching.md).
       if (updated.status === "published")
         s.contentChanged([updated.id], row.status === "published" ? changedPublicKeys(row, updated, values) : undefined);
-      return json({ item: dashboardItem(updated, c, values.after) });
+      return json({ item: dashboardItem(updated, c, values.after, revision) });
     })
     .delete("/collections/:slug/items/:id", (req, a) => {
       const c = collection(slugParam(req));

@@ -119,6 +119,20 @@ export function updateItemContent(
   change: Change,
   write: ContentWrite = {},
 ): ItemRow {
+  return writeItemContent(sql, seq, slug, data, searchText, now, change, write).row;
+}
+
+/** updateItemContent, with the number of the revision it recorded: the item's version from now on. */
+export function writeItemContent(
+  sql: SqlStorage,
+  seq: number,
+  slug: string,
+  data: string,
+  searchText: string,
+  now: string,
+  change: Change,
+  write: ContentWrite = {},
+): { row: ItemRow; revision: number } {
   const before = write.before ?? rowOfSeq(sql, seq);
   if (before.seq !== seq) throw new Error(`updateItemContent: row ${before.seq} given for ${seq}`);
   const stamp = write.updatedBy !== undefined;
@@ -139,8 +153,8 @@ export function updateItemContent(
     updated_at: now,
     ...(stamp ? { updated_by: updatedBy } : {}),
   };
-  recordRevision(sql, before, row, "edit", change, write.parsed);
-  return row;
+  const revision = recordRevision(sql, before, row, "edit", change, write.parsed);
+  return { row, revision };
 }
 
 /**

@@ -140,7 +140,8 @@ function insertRevision(
  * row before the change, or null for a new item. An item that has no revision yet (written
  * before history existed) also gets a `baseline` of `before` as its first, so its old state can
  * be restored. Call only from the items repository, inside the statement's transaction. `parsed`:
- * both rows' values as objects, when the caller holds them (see changedFields).
+ * both rows' values as objects, when the caller holds them (see changedFields). Returns the
+ * revision's number: the item's version from now on (0 with revisions off for the bench).
  */
 export function recordRevision(
   sql: SqlStorage,
@@ -149,8 +150,8 @@ export function recordRevision(
   kind: RevisionKind,
   change: Change,
   parsed?: ParsedValues,
-): void {
-  if (benchWithoutRevisions) return;
+): number {
+  if (benchWithoutRevisions) return 0;
   // One statement in the usual case: the number is the item's next, worked out by the INSERT.
   const number = insertRevision(
     sql,
@@ -162,11 +163,12 @@ export function recordRevision(
     Date.now(),
     change.note ?? null,
   );
-  if (number !== 1 || !before) return;
+  if (number !== 1 || !before) return number;
   // The item's first revision of a change: the state before it goes first, as number 1.
   sql.exec("UPDATE item_revisions SET number = 2 WHERE item_id = ? AND number = 1", after.id);
   const at = Date.parse(before.updated_at);
   insertRevision(sql, before, 1, "baseline", BEFORE_HISTORY, [], Number.isFinite(at) ? at : Date.now(), null);
+  return 2;
 }
 
 /**
