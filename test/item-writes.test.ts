@@ -26,6 +26,29 @@ describe("item writes", () => {
     expect(r.body.item.updatedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 
+  it("names every problem of a new item at once: a bad slug and a missing required value", async () => {
+    const site = await newBlog();
+    const r = await callJson<{ error: { code: string; details: { issues: { path: string; message: string }[] } } }>("POST", items(site), {
+      auth: site.adminKey,
+      body: { slug: "", data: { views: "many" } },
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.error.details.issues.map((i) => i.path).sort()).toEqual(["data.title", "data.views", "slug"]);
+    // In a batch, each item's problems are named under its index.
+    const batch = await callJson<{ error: { details: { issues: { path: string }[] } } }>("POST", `${items(site)}:batch`, {
+      auth: site.adminKey,
+      body: {
+        items: [
+          { slug: "ok", data: { title: "Fine" } },
+          { slug: "Not A Slug", data: {} },
+        ],
+      },
+    });
+    expect(batch.status).toBe(400);
+    expect(batch.body.error.details.issues.map((i) => i.path).sort()).toEqual(["items.1.data.title", "items.1.slug"]);
+    expect(await count(site)).toBe(0);
+  });
+
   it("answers 409 to a duplicate slug in the collection", async () => {
     const site = await newBlog();
     await addItem(site, "posts", { slug: "a", data: { title: "A" } });

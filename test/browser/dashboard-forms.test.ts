@@ -69,7 +69,7 @@ describe("dashboard forms, through the one form hook", () => {
     expect(stored.site.name).toBe("Renamed while offline");
     await page.close();
   });
-  it("saves a switch left unticked as false, so a filter for false finds the item", async () => {
+  it("names every problem of an empty item at once, and saves a switch left unticked as false", async () => {
     const { site } = await api<{ site: { id: string; adminKey: string; token: string } }>("POST", "/sites", OPERATOR, {
       name: "Switches",
       plan: "pro",
@@ -84,6 +84,10 @@ describe("dashboard forms, through the one form hook", () => {
     const page = await newPage();
     await signIn(page, site.adminKey);
     await page.goto(`${service()}/dashboard/#/${site.id}/items/recipes/new`);
+    // Saved empty, the form names both problems at once: the title and the slug it fills.
+    await page.getByRole("button", { name: "Save as draft" }).click();
+    await page.getByText("is required").waitFor();
+    await page.getByText(/must be a slug/).waitFor();
     await page.getByLabel("title (required)").fill("Cheese scone");
     expect(await page.getByLabel("vegan").isChecked()).toBe(false);
     await page.getByRole("button", { name: "Save and publish" }).click();

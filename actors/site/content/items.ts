@@ -3,7 +3,7 @@ import { ApiError, clip } from "../../../src/contract/errors";
 import { newItemId } from "../../../src/ids";
 import type { Collection } from "../storage/rows";
 import type { itemPatchSchema } from "../../../src/contract/items";
-import { type DataLookups, type ItemData, validateItemData } from "./item-data";
+import { type DataLookups, type Issue, type ItemData, validateItemData } from "./item-data";
 import { insertMedia, mediaExists, type MediaRow } from "./media";
 import { keepPublicData } from "../reads/public-items";
 import { searchTextOf } from "./search-text";
@@ -109,6 +109,20 @@ export function itemToChange(sql: SqlStorage, collection: Collection, id: string
   return row;
 }
 
+/** What validateItemData finds wrong with `raw.data` (none when there is no data object to check). */
+function dataIssues(collection: Collection, lookups: DataLookups, raw: unknown, path: string): Issue[] {
+  const data = typeof raw === "object" && raw !== null ? (raw as { data?: unknown }).data : undefined;
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return [];
+  try {
+    validateItemData(collection.fields, data as ItemData, null, lookups, path);
+    return [];
+  } catch (err) {
+    const issues = err instanceof ApiError ? (err.details as { issues?: Issue[] } | undefined)?.issues : undefined;
+    if (issues) return issues;
+    throw err;
+  }
+}
+
 interface PreparedItem {
   id: string;
   slug: string;
@@ -139,10 +153,13 @@ export async function createItems(
   inputs.forEach((raw, i) => {
     const parsed = itemInputSchema.safeParse(raw);
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((x) => ({
+      const issues: Issue[] = parsed.error.issues.map((x) => ({
         path: [pathPrefix(i), ...x.path.map(String)].filter(Boolean).join(".") || "(body)",
         message: x.message,
       }));
+      // The values are checked too, so one answer names every problem: a new item with neither a
+      // slug nor its required title hears of both at once, not of the title on the second try.
+      issues.push(...dataIssues(collection, lookups, raw, [pathPrefix(i), "data"].filter(Boolean).join(".")));
       throw new ApiError("bad_request", `Invalid item: ${issues[0]?.path} ${issues[0]?.message}`, { issues });
     }
     const input = parsed.data;
