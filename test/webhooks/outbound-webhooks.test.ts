@@ -150,6 +150,32 @@ describe("outbound webhooks: signed events after the change commits", () => {
     expect(after[0]!.attempts).toBe(2);
   });
 
+  it("says in words what to check when the receiver cannot be reached", async () => {
+    const site = await newBlog();
+    // The receiver's host on a port where nothing listens: the connection is refused.
+    const closed = new URL(RECEIVER);
+    closed.port = "9";
+    const { endpoint } = await expectStatus(
+      callJson<{ endpoint: Endpoint }>("POST", `/sites/${site.id}/webhooks`, {
+        auth: site.adminKey,
+        body: { url: `${closed.origin}/hooks/${box()}`, events: ["item.created"] },
+      }),
+      201,
+    );
+    await addItem(site, "posts", { slug: "nobody-home", data: { title: "Nobody home" } });
+    const [d] = await until(
+      "a failed attempt",
+      () => deliveries(site, endpoint.id),
+      (list) => list[0]?.lastError != null,
+    );
+    expect(d!.lastStatus).toBeNull();
+    expect(d!.lastError).toMatch(
+      new RegExp(
+        `^unreachable: could not connect to ${closed.host.replace(/\./g, "\\.")}\\. Check the address and that the receiver is up`,
+      ),
+    );
+  });
+
   it("counts a receiver slower than the timeout as a failure and retries it", async () => {
     const site = await newBlog();
     const name = box();

@@ -177,13 +177,19 @@ async function send(env: Env, url: string, secrets: string[], d: DueDelivery, li
         ? `${err.reason}: ${err.message}`
         : signal.aborted
           ? `timeout after ${limit / 1000} s`
-          : unreachable(err);
+          : unreachable(url, err);
     return { status: null, error, responseHead: null, retryAfterMs: null };
   }
 }
 
-function unreachable(err: unknown): string {
-  return `unreachable: ${(err instanceof Error ? err.message : String(err)).slice(0, 200)}`;
+/**
+ * A connection that failed, in words an owner can act on. The runtime's own text ("internal
+ * error; reference = …", "Network connection lost") reads like our fault; it stays at the end.
+ */
+function unreachable(url: string, err: unknown): string {
+  const host = URL.parse(url)?.host ?? "the receiver";
+  const raw = (err instanceof Error ? err.message : String(err)).slice(0, 120);
+  return `unreachable: could not connect to ${host}. Check the address and that the receiver is up and reachable from the internet (${raw}).`;
 }
 
 /** The first bytes of the answer as text; the rest is not read. */
