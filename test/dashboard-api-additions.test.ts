@@ -20,6 +20,33 @@ describe("what the dashboard needs from the dashboard API", () => {
     ]);
   });
 
+  it("counts saving pending changes as the latest change of an item, and says it has them", async () => {
+    const site = await newBlog("starter");
+    const one = await addItem(site, "posts", { slug: "one", publish: true, data: { title: "One" } });
+    await addItem(site, "posts", { slug: "two", data: { title: "Two" } });
+    await expectStatus(
+      callJson("PUT", `/sites/${site.id}/collections/posts/items/${one.id}/pending`, {
+        auth: site.adminKey,
+        body: { data: { title: "One, reworded" } },
+      }),
+      200,
+    );
+    const { stats } = await expectStatus(
+      callJson<{ stats: { recent: { slug: string; title: string; pendingChanges: boolean; updatedAt: string }[] } }>(
+        "GET",
+        `/sites/${site.id}/stats`,
+        { auth: site.adminKey },
+      ),
+      200,
+    );
+    // The live title stays (the public still sees it); the pending save moves it to the top.
+    expect(stats.recent.map((r) => [r.slug, r.title, r.pendingChanges])).toEqual([
+      ["one", "One", true],
+      ["two", "Two", false],
+    ]);
+    expect(stats.recent[0]!.updatedAt > stats.recent[1]!.updatedAt).toBe(true);
+  });
+
   it("searches and sorts the dashboard's item table, drafts included", async () => {
     const site = await newBlog("starter");
     await addItem(site, "posts", { slug: "bread", data: { title: "Baking Bread", views: 5 } });

@@ -242,10 +242,11 @@ export const SiteStats = z.strictObject({
         collection: z.string(),
         status: z.enum(["draft", "published"]),
         title: z.string().nullable().describe("The item's first text field"),
-        updatedAt: instant,
+        updatedAt: instant.describe("Its last change: the live version's, or its pending changes' when they are newer."),
+        pendingChanges: z.boolean().describe("A published item with pending changes (not public until published)."),
       }),
     )
-    .describe("The latest changed items of any collection, newest first (at most 8)."),
+    .describe("The latest changed items of any collection, newest first (at most 8); pending changes count as changes."),
 });
 
 export const MediaEntry = MediaRef.extend({

@@ -112,6 +112,10 @@ describe("history and scheduling in the dashboard", () => {
     await row.getByText("Published · unpublished changes").waitFor();
     await row.getByText(/^changes saved /).waitFor();
     await checkScreen(page, "76-items-pending-changes");
+    // The Overview's latest changes count the pending save, and say what it is.
+    await page.getByRole("link", { name: "Overview" }).click();
+    await page.getByRole("listitem").filter({ hasText: "Live title" }).getByText("Published · unpublished changes").waitFor();
+    await page.goBack();
 
     // Back to the editor: it shows the pending version; publishing makes it the public one.
     await page.goBack();

@@ -7,7 +7,15 @@ export interface SiteStats {
   published: number;
   drafts: number;
   /** The latest changed items of any collection, newest first. */
-  recent: { id: string; slug: string; collection: string; status: string; title: string | null; updatedAt: string }[];
+  recent: {
+    id: string;
+    slug: string;
+    collection: string;
+    status: string;
+    title: string | null;
+    updatedAt: string;
+    pendingChanges: boolean;
+  }[];
 }
 
 const RECENT = 8;
@@ -25,6 +33,7 @@ export function siteStats(sql: SqlStorage, collections: readonly Collection[]): 
       status: r.status,
       title: c ? (itemTitleOf(c.fields, JSON.parse(r.data) as Record<string, unknown>)?.slice(0, 200) ?? null) : null,
       updatedAt: r.updated_at,
+      pendingChanges: r.pending === 1,
     };
   });
   return {

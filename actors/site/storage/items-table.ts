@@ -582,13 +582,28 @@ export function rowsPage(
     .toArray();
 }
 
-type RecentRow = { id: string; slug: string; collection_id: string; status: string; data: string; updated_at: string };
+type RecentRow = {
+  id: string;
+  slug: string;
+  collection_id: string;
+  status: string;
+  data: string;
+  updated_at: string;
+  pending: number;
+};
 
-/** The latest changed items of any collection, newest first (the overview). */
+/**
+ * The latest changed items of any collection, newest first (the overview). Saving pending changes
+ * is a change too: an item's time is its pending changes' when they are newer (read-only join on
+ * item_pending's key, the table pending-table.ts owns).
+ */
 export function recentRows(sql: SqlStorage, limit: number): RecentRow[] {
   return sql
     .exec<RecentRow>(
-      "SELECT id, slug, collection_id, status, data, updated_at FROM items ORDER BY updated_at DESC, seq DESC LIMIT ?",
+      `SELECT i.id, i.slug, i.collection_id, i.status, i.data, max(i.updated_at, coalesce(p.updated_at, '')) AS updated_at,
+         p.seq IS NOT NULL AS pending
+       FROM items i LEFT JOIN item_pending p ON p.seq = i.seq
+       ORDER BY 6 DESC, i.seq DESC LIMIT ?`,
       limit,
     )
     .toArray();

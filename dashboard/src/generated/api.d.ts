@@ -2197,7 +2197,7 @@ export interface components {
             collections: number;
             published: number;
             drafts: number;
-            /** @description The latest changed items of any collection, newest first (at most 8). */
+            /** @description The latest changed items of any collection, newest first (at most 8); pending changes count as changes. */
             recent: {
                 id: string;
                 slug: string;
@@ -2206,8 +2206,10 @@ export interface components {
                 status: "draft" | "published";
                 /** @description The item's first text field */
                 title: string | null;
-                /** @description ISO 8601 instant, UTC */
+                /** @description Its last change: the live version's, or its pending changes' when they are newer. */
                 updatedAt: string;
+                /** @description A published item with pending changes (not public until published). */
+                pendingChanges: boolean;
             }[];
         };
         MediaEntry: {

@@ -123,7 +123,9 @@ export function Overview() {
             {stats?.recent.map((r) => (
               <li key={r.id}>
                 <a href={href(s.id, "items", r.collection, r.id)}>{r.title ?? r.slug}</a>{" "}
-                <span class={`badge ${r.status}`}>{r.status === "published" ? "Published" : "Draft"}</span>{" "}
+                <span class={`badge ${r.status}${r.pendingChanges ? " pending" : ""}`}>
+                  {r.status === "published" ? (r.pendingChanges ? "Published · unpublished changes" : "Published") : "Draft"}
+                </span>{" "}
                 <span class="muted">
                   {r.collection} · {when(r.updatedAt)}
                 </span>
