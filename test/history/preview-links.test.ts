@@ -54,7 +54,7 @@ describe("share links", () => {
     const site = await newBlog("pro");
     const a = await addItem(site, "posts", {
       slug: "draft-one",
-      data: { title: "Unreleased walrus story", body: "<p>Tusks <b>and</b> more</p>" },
+      data: { title: "Unreleased walrus story", body: "<p>Tusks <b>and</b> more</p>", date: "2024-05-01", views: 3 },
     });
     const { url, link } = await share(site, a.id, { label: "Client" });
     expect(url).toMatch(new RegExp(`^${ORIGIN}/p/pv_${site.id}_[a-z2-7]{32}$`));
@@ -73,6 +73,9 @@ describe("share links", () => {
       expect(html).toContain('<meta name="robots" content="noindex">');
       expect(html).toContain("Unreleased walrus story");
       expect(html).toContain("<p>Tusks <b>and</b> more</p>");
+      // Values as a reader says them: a date in words, an unset switch as "No".
+      expect(html).toContain("<dd>1 May 2024</dd>");
+      expect(html).toMatch(/<dt>featured<\/dt><dd>No<\/dd>/);
     }
     const json = await open(`${url}?format=json`);
     expect(json.headers.get("content-type")).toMatch(/^application\/json/);

@@ -139,9 +139,22 @@ function passwordForm(status: number, url: URL, problem?: string): Response {
   return new Response(plainPage("Password needed", body), { status, headers: previewHeaders() });
 }
 
+/** A stored date as a reader says it: "14 March 2026", with ", 09:30 UTC" when it has a time. */
+function dateText(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const day = d.toLocaleDateString("en-GB", { timeZone: "UTC", day: "numeric", month: "long", year: "numeric" });
+  return iso.includes("T00:00:00") ? day : `${day}, ${d.toISOString().slice(11, 16)} UTC`;
+}
+
 /** One field's value as HTML, for the plain page. Rich text is stored cleaned (an allowlist on write). */
-function valueHtml(type: string, v: unknown): string {
+function valueHtml(field: Collection["fields"][number], v: unknown): string {
+  const type = field.type;
+  // An unset switch reads "no" in the editor too.
+  if (type === "boolean") return v === true ? "Yes" : "No";
   if (v === null || v === undefined || v === "") return `<em>(empty)</em>`;
+  if (type === "date" && typeof v === "string") return escapeHtml(dateText(v));
+  if (type === "option" && typeof v === "string") return escapeHtml(field.options?.find((o) => o.value === v)?.label ?? v);
   if (type === "richText" && typeof v === "string") return v;
   if ((type === "image" || type === "video") && typeof v === "object") {
     const m = v as { url?: string; alt?: string };
@@ -152,7 +165,6 @@ function valueHtml(type: string, v: unknown): string {
   }
   if (type === "reference" && typeof v === "object") return escapeHtml((v as { slug?: string }).slug ?? "");
   if (type === "references" && Array.isArray(v)) return escapeHtml(v.map((r) => (r as { slug?: string }).slug ?? "").join(", "));
-  if (type === "boolean") return v ? "Yes" : "No";
   if (type === "link" && typeof v === "string" && /^https?:\/\//i.test(v)) return `<a href="${escapeAttr(v)}">${escapeHtml(v)}</a>`;
   return escapeHtml(typeof v === "string" ? v : JSON.stringify(v));
 }
@@ -168,7 +180,7 @@ function plainItemPage(c: Collection, item: PublicItem, url: URL, limited: boole
   const title = typeof rawTitle === "string" && rawTitle ? rawTitle : item.slug;
   const fields = c.fields
     .filter((f) => f.key !== titleKey)
-    .map((f) => `<dt>${escapeHtml(f.name ?? f.key)}</dt><dd>${valueHtml(f.type, item.data[f.key])}</dd>`)
+    .map((f) => `<dt>${escapeHtml(f.name ?? f.key)}</dt><dd>${valueHtml(f, item.data[f.key])}</dd>`)
     .join("");
   const json = new URL(url);
   json.searchParams.set("format", "json");

@@ -127,7 +127,7 @@ export function Overview() {
                   {r.status === "published" ? (r.pendingChanges ? "Published · unpublished changes" : "Published") : "Draft"}
                 </span>{" "}
                 <span class="muted">
-                  {r.collection} · {when(r.updatedAt)}
+                  {collections.value?.find((c) => c.slug === r.collection)?.name ?? r.collection} · {when(r.updatedAt)}
                 </span>
               </li>
             ))}
