@@ -129,6 +129,25 @@ describe("pending changes", () => {
     );
     expect(restored.item.data.title).toBe("Version two");
     expect(restored.item.pendingChanges?.data.title).toBe("Version one");
+    // Restoring the live version itself drops the pending changes (as a restore), rather than
+    // keeping "unpublished changes" identical to what is live; a second time changes nothing.
+    const v2 = revs.revisions.find((x) => x.kind === "edit")!;
+    for (const expected of [
+      ["restore", "restore", "discard"],
+      ["restore", "restore", "discard"],
+    ]) {
+      const again = await expectStatus(
+        callJson<{ item: Item }>("POST", `${itemPath(site, a.id)}/revisions/${v2.id}/restore`, { auth: site.adminKey }),
+        200,
+      );
+      expect(again.item.pendingChanges).toBeNull();
+      const kinds = await expectStatus(
+        callJson<{ revisions: { kind: string }[] }>("GET", `${itemPath(site, a.id)}/revisions`, { auth: site.adminKey }),
+        200,
+      );
+      expect(kinds.revisions.slice(0, 3).map((x) => x.kind)).toEqual(expected);
+    }
+    await expectStatus(callJson("POST", `${itemPath(site, a.id)}/revisions/${v1.id}/restore`, { auth: site.adminKey }), 200);
     const pub = await (await call("GET", `/v1/${site.token}/collections/posts/items/a`)).json<{ item: { data: { title: string } } }>();
     expect(pub.item.data.title).toBe("Version two");
 

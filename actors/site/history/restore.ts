@@ -14,12 +14,18 @@ import { insertItem, rowsByIds, setItemAuthor, takenSlugs, updateItemContent } f
 import { type Change, latestRevision, type RevisionRow } from "../storage/revisions-table";
 import { type Dropped, lenientData } from "./lenient-data";
 import { checkPendingSlug } from "./pending";
-import { savePending } from "../storage/pending-table";
+import { dropPending, savePending } from "../storage/pending-table";
 
 const slugTaken = (c: Collection, slug: string): ApiError =>
   new ApiError("conflict", `Slug "${slug}" is now used by another item in collection "${c.slug}"; change that item's slug first.`, {
     slug,
   });
+
+/** Whether two items' values are the same, whatever order their keys were written in. */
+const sameValues = (a: ItemData, b: ItemData): boolean => {
+  const keys = Object.keys(a).sort();
+  return keys.length === Object.keys(b).length && keys.every((k) => JSON.stringify(a[k]) === JSON.stringify(b[k]));
+};
 
 /**
  * Makes revision `rev` the item's current version: a draft's values, or a published item's
@@ -36,15 +42,16 @@ export function restoreRevision(
   const sql = storage.sql;
   const { data, dropped } = lenientData(c.fields, JSON.parse(rev.data) as ItemData, JSON.parse(row.data) as ItemData, lookupsFor(sql, all));
   if (row.status === "published") {
+    const restore = { ...change, kind: "restore" as const, note: `from version ${rev.number}` };
+    // The live version itself: nothing is pending any more (pending changes identical to the live
+    // version would say "unpublished changes" about nothing). Recorded only if some were dropped.
+    if (rev.slug === row.slug && sameValues(data, JSON.parse(row.data) as ItemData)) {
+      storage.transactionSync(() => dropPending(sql, row, restore));
+      return { row, dropped };
+    }
     // A published item keeps its public version: the restored one becomes its pending changes.
     checkPendingSlug(sql, c, row, rev.slug);
-    storage.transactionSync(() =>
-      savePending(sql, row, rev.slug, JSON.stringify(data), new Date().toISOString(), {
-        ...change,
-        kind: "restore",
-        note: `from version ${rev.number}`,
-      }),
-    );
+    storage.transactionSync(() => savePending(sql, row, rev.slug, JSON.stringify(data), new Date().toISOString(), restore));
     return { row, dropped };
   }
   if (rev.slug !== row.slug && takenSlugs(sql, c.id, [rev.slug]).length) throw slugTaken(c, rev.slug);

@@ -351,9 +351,12 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
               form.reset({ values: shownOf(restored).data, slug: shownOf(restored).slug });
               setGeneration((g) => g + 1);
               setMessage(
-                (restored.status === "published"
-                  ? "Restored as pending changes: the live version stays until you publish them."
-                  : "Restored: this version is the current draft.") + (dropped.length ? ` Left out: ${dropped.join("; ")}.` : ""),
+                (restored.status !== "published"
+                  ? "Restored: this version is the current draft."
+                  : restored.pendingChanges
+                    ? "Restored as pending changes: the live version stays until you publish them."
+                    : "That version is the live one: the editor shows it, with no pending changes.") +
+                  (dropped.length ? ` Left out: ${dropped.join("; ")}.` : ""),
               );
             }}
           />
