@@ -126,18 +126,22 @@ describe("collection schema", () => {
     expect(again.body.item.data.notes).toBeUndefined();
   });
 
-  it("refuses to make a field required while items lack it", async () => {
+  it("refuses to make a field required while items lack it, and names the first of them", async () => {
     const site = await newBlog();
-    await addItem(site, "posts", { slug: "a", data: { title: "A" } });
+    for (const slug of ["a", "b", "c", "d", "e", "f", "g"]) await addItem(site, "posts", { slug, data: { title: slug.toUpperCase() } });
+    await addItem(site, "posts", { slug: "has-one", data: { title: "H", summary: "Here" } });
     const got = await callJson<{ collection: { fields: { key: string }[] } }>("GET", `/sites/${site.id}/collections/posts`, {
       auth: site.adminKey,
     });
     const fields = got.body.collection.fields.map((f) => (f.key === "summary" ? { ...f, required: true } : f));
-    const r = await callJson<{ error: { code: string } }>("PUT", `/sites/${site.id}/collections/posts`, {
-      auth: site.adminKey,
-      body: { fields },
-    });
+    const r = await callJson<{ error: { code: string; message: string; details: Record<string, unknown> } }>(
+      "PUT",
+      `/sites/${site.id}/collections/posts`,
+      { auth: site.adminKey, body: { fields } },
+    );
     expect(r.status).toBe(409);
+    expect(r.body.error.details).toEqual({ field: "summary", itemsWithoutValue: 7, examples: ["a", "b", "c", "d", "e"] });
+    expect(r.body.error.message).toContain("(a, b, c, d, e, and 2 more). Give each a value first, or leave the field optional.");
   });
 
   it("refuses to delete a collection that another one references", async () => {

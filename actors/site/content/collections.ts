@@ -14,6 +14,7 @@ import {
   deleteCollectionItems,
   removeFieldValues,
   setSearchText,
+  slugsWithoutValue,
 } from "../storage/items-table";
 
 type CollectionRow = {
@@ -160,10 +161,14 @@ function checkCompatible(sql: SqlStorage, existing: Collection, next: readonly F
     if (f.required && (!old || !old.required || typeChanged)) {
       const missing = countTotal(sql, existing.id) - countWithValue(sql, existing.id, f.key);
       if (missing > 0) {
-        throw new ApiError("conflict", `Field "${f.key}" cannot become required: ${missing} item(s) have no value for it.`, {
-          field: f.key,
-          itemsWithoutValue: missing,
-        });
+        // Which ones, so the owner knows where to go: the first few by slug.
+        const examples = slugsWithoutValue(sql, existing.id, fieldExpr(f.key), 5);
+        const more = missing > examples.length ? `, and ${missing - examples.length} more` : "";
+        throw new ApiError(
+          "conflict",
+          `Field "${f.key}" cannot become required: ${missing} item(s) have no value for it (${examples.join(", ")}${more}). Give each a value first, or leave the field optional.`,
+          { field: f.key, itemsWithoutValue: missing, examples },
+        );
       }
     }
   }

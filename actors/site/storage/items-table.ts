@@ -514,6 +514,14 @@ export function countWithValue(sql: SqlStorage, collectionId: string, expr: stri
     : sql.exec<{ n: number }>(`SELECT count(*) AS n FROM items WHERE collection_id = ? AND ${expr} = ?`, collectionId, value).one().n;
 }
 
+/** Slugs of up to `limit` items of the collection where `expr` (a field's SQL) has no value, oldest first. */
+export function slugsWithoutValue(sql: SqlStorage, collectionId: string, expr: string, limit: number): string[] {
+  return sql
+    .exec<{ slug: string }>(`SELECT slug FROM items WHERE collection_id = ? AND ${expr} IS NULL ORDER BY seq LIMIT ?`, collectionId, limit)
+    .toArray()
+    .map((r) => r.slug);
+}
+
 /** Items by status, over every collection (the overview). */
 export function countByStatus(sql: SqlStorage): { status: string; n: number }[] {
   return sql.exec<{ status: string; n: number }>("SELECT status, count(*) AS n FROM items GROUP BY status").toArray();

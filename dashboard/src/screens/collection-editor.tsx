@@ -68,7 +68,10 @@ function consequences(before: Field[], after: Field[]): string[] {
           );
       }
     }
-    if (next?.required && !old.required) out.push(`Making “${old.key}” required is refused while any item has no value for it.`);
+    if (next?.required && !old.required)
+      out.push(
+        `Making “${old.key}” required works only if every item has a value for it; if some do not, the save is refused and names them.`,
+      );
   }
   return out;
 }
