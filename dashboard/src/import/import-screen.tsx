@@ -392,7 +392,8 @@ function DryRun(props: { imp: ImportView; onDone: (i: ImportView) => void; onErr
       <h2>Dry run</h2>
       <p role="status">
         Nothing has been written yet. Importing would create <strong>{n.create}</strong>, update <strong>{n.update}</strong> and skip{" "}
-        <strong>{n.skip}</strong> items; <strong>{n.error}</strong> rows have problems and would not be imported.
+        <strong>{n.skip}</strong> items; <strong>{n.error}</strong> {n.error === 1 ? "row has problems" : "rows have problems"} and would
+        not be imported.
       </p>
       <ErrorNotice error={errors.error} />
       {n.error > 0 && errors.data && (

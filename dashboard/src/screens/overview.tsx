@@ -95,12 +95,12 @@ export function Overview() {
       )}
       <div class="columns">
         <div class="card">
-          <h2>Your plan includes</h2>
+          <h2>Features of your plan</h2>
           <ul class="checklist">
             {features.map(([label, on]) => (
               <li key={label} class={on ? "on" : "off"}>
                 <span aria-hidden="true">{on ? "✓" : "–"}</span> {label}
-                <span class="visually-hidden">{on ? " (included)" : " (not included)"}</span>
+                {on ? <span class="visually-hidden"> (included)</span> : <span class="muted"> (not on your plan: see Plan)</span>}
               </li>
             ))}
           </ul>
