@@ -17,7 +17,7 @@ import {
   insertItem,
   setItemAuthor,
   takenSlugs,
-  writeItemContent,
+  updateItemContent,
   updateItemStatus,
 } from "../storage/items-table";
 
@@ -246,7 +246,7 @@ export function patchItem(
   // `row` was read in this same synchronous turn (the route reads the body first), and who
   // changed it is stamped in the same statement: one UPDATE, nothing read twice.
   const values = { before: stored, after: data };
-  const { row: updated, revision } = writeItemContent(
+  const { row: updated, revision } = updateItemContent(
     sql,
     row.seq,
     slug,

@@ -68,5 +68,5 @@ export function applyPending(sql: SqlStorage, c: Collection, row: ItemRow, chang
     ...change,
     kind: "publish",
     note: "pending changes published",
-  });
+  }).row;
 }

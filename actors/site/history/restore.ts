@@ -61,7 +61,7 @@ export function restoreRevision(
       ...change,
       kind: "restore",
       note: `from version ${rev.number}`,
-    });
+    }).row;
   });
   return { row: restored, dropped };
 }

@@ -34,7 +34,7 @@ export function rewriteUses(
     const updated = updateItemContent(s.sql, r.seq, slugOf.get(itemId)!, JSON.stringify(data), searchTextOf(c.fields, data), now, {
       actor: a.grant.actor,
       note,
-    });
+    }).row;
     keepPublicData(s.sql, c, r.seq, data);
     if (updated.status === "published") published = true;
   }

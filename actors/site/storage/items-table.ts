@@ -107,23 +107,10 @@ export interface ContentWrite {
 
 /**
  * The item's new slug and values, in one UPDATE (nothing read back: the row after is the row
- * before with what was written, as no trigger changes `items` itself), and its revision.
+ * before with what was written, as no trigger changes `items` itself), and its revision. Returns
+ * the row and the revision's number: the item's version from now on.
  */
 export function updateItemContent(
-  sql: SqlStorage,
-  seq: number,
-  slug: string,
-  data: string,
-  searchText: string,
-  now: string,
-  change: Change,
-  write: ContentWrite = {},
-): ItemRow {
-  return writeItemContent(sql, seq, slug, data, searchText, now, change, write).row;
-}
-
-/** updateItemContent, with the number of the revision it recorded: the item's version from now on. */
-export function writeItemContent(
   sql: SqlStorage,
   seq: number,
   slug: string,
