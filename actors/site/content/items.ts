@@ -8,7 +8,7 @@ import { insertMedia, mediaExists, type MediaRow } from "./media";
 import { keepPublicData } from "../reads/public-items";
 import { searchTextOf } from "./search-text";
 import { type ItemRow } from "../storage/rows";
-import { type Change, latestRevisions } from "../storage/revisions-table";
+import { type Change, currentRevision } from "../storage/revisions-table";
 import type { PendingRow } from "../storage/pending-table";
 import {
   deleteItemRow,
@@ -97,7 +97,7 @@ export function itemToChange(sql: SqlStorage, collection: Collection, id: string
   const row = readItem(sql, collection, id);
   const expected = request.headers.get("if-match");
   if (expected === null) return row;
-  const revision = latestRevisions(sql, [row.id]).get(row.id) ?? 0;
+  const revision = currentRevision(sql, row.id);
   const tags = expected.split(",").map((t) => t.trim().replace(/^W\//, ""));
   if (!tags.includes("*") && !tags.includes(`"r${revision}"`)) {
     throw new ApiError(

@@ -19,7 +19,7 @@ import {
   deletedSince,
   findRevision,
   latestRevision,
-  latestRevisions,
+  currentRevision,
   revisionPage,
   type RevisionRow,
   type RevisionSummaryRow,
@@ -60,7 +60,7 @@ export function historyRoutes(s: SiteContext) {
     return c;
   };
   const present = (row: ItemRow, c: Collection) => ({
-    ...toDashboardItem(row, c, latestRevisions(s.sql, [row.id]).get(row.id) ?? 0, findPending(s.sql, row.seq)),
+    ...toDashboardItem(row, c, currentRevision(s.sql, row.id), findPending(s.sql, row.seq)),
     searchIndex: s.search().views([row.id]).get(row.id) ?? null,
   });
   const revision = (req: IRequest, itemId: string): RevisionRow => {

@@ -249,6 +249,9 @@ export function latestRevisions(sql: SqlStorage, itemIds: readonly string[]): Ma
   return new Map(rows.map((r) => [r.item_id, r.n]));
 }
 
+/** One item's version (latestRevisions for one id; 0 before its first revision). */
+export const currentRevision = (sql: SqlStorage, itemId: string): number => latestRevisions(sql, [itemId]).get(itemId) ?? 0;
+
 // ---- Pruning (history/retention.ts decides what) -----------------------------------------------
 
 /**
