@@ -22,6 +22,10 @@
  *   `fields.0.key`; `options.fieldOf` renames them, e.g. `data.title` → `title`) and a 409 that
  *   names a `slug`. `failure`: the whole failure in words, saying what to do (null when none);
  *   `error`: the thrown value itself, for screens that look at its code.
+ * - A field's message stays until that field's value changes (typed, or filled in for the owner, as
+ *   a slug that follows the title): it was said of the value sent, not of the new one.
+ *   `options.valueAt(values, path)` finds a field's value by its (renamed) path when the values are
+ *   not shaped like the paths (default: the path's dot-separated steps into `values`).
  * - `options.failed(err)`: return true when the screen dealt with a failure itself (nothing is shown).
  */
 import { useState } from "preact/hooks";
@@ -43,22 +47,25 @@ export interface Form<V, H> {
   reset: (values?: V) => void;
 }
 
-export interface FormOptions<R, H> {
+export interface FormOptions<V, R, H> {
   onSaved?: (result: R, how: H | undefined) => void | Promise<void>;
   fieldOf?: (path: string) => string;
   failed?: (error: unknown) => boolean | Promise<boolean>;
+  valueAt?: (values: V, path: string) => unknown;
 }
 
 export function useForm<V, R = unknown, H = never>(
   initial: V,
   save: (values: V, how: H | undefined) => Promise<R>,
-  options: FormOptions<R, H> = {},
+  options: FormOptions<V, R, H> = {},
 ): Form<V, H> {
   const [values, setValues] = useState<V>(initial);
   const [dirty, setDirty] = useState(false);
   const [pending, setPending] = useState(false);
   const [saved, setSaved] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  // The values the failed save sent: a field changed since then no longer shows what was said of it.
+  const [sent, setSent] = useState<V | null>(null);
 
   const update = (change: (values: V) => V) => {
     setValues(change);
@@ -76,7 +83,10 @@ export function useForm<V, R = unknown, H = never>(
       await options.onSaved?.(result, how);
       return true;
     } catch (err) {
-      if (!(await options.failed?.(err))) setError(err);
+      if (!(await options.failed?.(err))) {
+        setError(err);
+        setSent(values);
+      }
       return false;
     } finally {
       setPending(false);
@@ -89,7 +99,7 @@ export function useForm<V, R = unknown, H = never>(
     dirty,
     pending,
     saved,
-    errors: fieldErrors(error, options.fieldOf),
+    errors: unchanged(fieldErrors(error, options.fieldOf), values, sent, options.valueAt ?? valueAtPath),
     failure: error ? explain(error) : null,
     error,
     onSubmit: (event) => {
@@ -103,6 +113,20 @@ export function useForm<V, R = unknown, H = never>(
       setError(null);
     },
   };
+}
+
+/** The messages of the fields whose value is still the one the failed save sent. */
+function unchanged<V>(errors: Record<string, string>, now: V, sent: V | null, valueAt: (values: V, path: string) => unknown) {
+  if (sent === null) return errors;
+  const same = (path: string) => JSON.stringify(valueAt(now, path)) === JSON.stringify(valueAt(sent, path));
+  return Object.fromEntries(Object.entries(errors).filter(([path]) => same(path)));
+}
+
+/** `fields.0.key` → values.fields[0].key (undefined where a step is missing). */
+function valueAtPath(values: unknown, path: string): unknown {
+  let at = values;
+  for (const step of path.split(".")) at = typeof at === "object" && at !== null ? (at as Record<string, unknown>)[step] : undefined;
+  return at;
 }
 
 /** The envelope's field problems by (renamed) path; a 409 naming a slug belongs to the Slug field. */

@@ -89,6 +89,10 @@ describe("dashboard forms, through the one form hook", () => {
     await page.getByText("is required").waitFor();
     await page.getByText(/must be a slug/).waitFor();
     await page.getByLabel("title (required)").fill("Cheese scone");
+    // Each message was said of the value sent: the title typed and the slug it filled clear both.
+    await expect.poll(() => page.getByText("is required").count()).toBe(0);
+    await expect.poll(() => page.getByText(/must be a slug/).count()).toBe(0);
+    expect(await page.getByLabel("Slug").getAttribute("aria-invalid")).toBeNull();
     expect(await page.getByLabel("vegan").isChecked()).toBe(false);
     await page.getByRole("button", { name: "Save and publish" }).click();
     await page.getByText("Published.").waitFor();

@@ -100,6 +100,7 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
     {
       // The envelope names item fields `data.<key>`; the form shows them at `<key>`.
       fieldOf: (path) => path.replace(/^data\./, ""),
+      valueAt: (v, path) => (path === "slug" ? v.slug : v.values[path]),
       onSaved: (saved, how) => {
         if (!c) return;
         if (!item) {
