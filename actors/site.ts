@@ -6,6 +6,7 @@ import { type SessionInfo, SessionStore } from "../src/sessions/store";
 import type { Plan } from "../src/contract/plans";
 import { type Collection } from "./site/storage/rows";
 import { readCollections } from "./site/content/collections";
+import { foldStoredSearchTextOnce } from "./site/content/search-text";
 import { cleanStoredRichTextOnce } from "./site/content/rich-text-cleanup";
 import type { SiteContext } from "./site/context";
 import { type JobHandler, pendingJob, runDueJobs, scheduleJob } from "./site/jobs";
@@ -247,7 +248,8 @@ export class Site extends DurableObject<Env> {
       this.#site = readSite(this.#sql);
       this.#searchGeneration = (await ctx.storage.get<number>(SEARCH_GENERATION_KEY)) ?? 0;
       const cleaned = cleanStoredRichTextOnce(ctx.storage, readCollections(this.#sql));
-      if (cleaned > 0 && this.#site) {
+      const folded = foldStoredSearchTextOnce(ctx.storage);
+      if ((cleaned > 0 || folded > 0) && this.#site) {
         bumpCacheVersion(this.#sql);
         this.#site = readSite(this.#sql);
       }

@@ -50,7 +50,7 @@ export const contentOperations = [
       },
       query(
         "search",
-        "Case-insensitive substring over the indexed text and link fields, up to 200 characters. Pro plan.",
+        "Substring over the indexed text and link fields, case- and accent-insensitive (cafe finds Café, lodz finds Łódź), up to 200 characters. Pro plan.",
         z.string().max(200),
       ),
       P.ifNoneMatch,

@@ -9,6 +9,7 @@ import { SEARCHABLE_TYPES } from "../../../src/contract/field-types";
 import { fieldExpr } from "../storage/field-sql";
 import { referencedIdsSql } from "../storage/items-table";
 import { parseBooleanParam, parseNumberParam, normalizeDate } from "../content/values";
+import { foldForSearch } from "../content/search-text";
 
 export interface ListQuery {
   page: number;
@@ -128,7 +129,7 @@ export function buildListQuery(params: URLSearchParams, collection: Collection, 
         },
       );
     }
-    where.push(`instr(search_text, ${bind.value(search.toLowerCase())}) > 0`);
+    where.push(`instr(search_text, ${bind.value(foldForSearch(search))}) > 0`);
   }
 
   const sort = parseSort(params.get("sort"));

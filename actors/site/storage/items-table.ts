@@ -345,6 +345,13 @@ export function setSearchText(sql: SqlStorage, seq: number, text: string): void 
   sql.exec("UPDATE items SET search_text = ? WHERE seq = ?", text, seq);
 }
 
+/** Up to `limit` items' search text after row `seq`, in `seq` order (a chunked rewrite's next chunk). */
+export function searchTextsAfter(sql: SqlStorage, seq: number, limit: number): { seq: number; search_text: string }[] {
+  return sql
+    .exec<{ seq: number; search_text: string }>("SELECT seq, search_text FROM items WHERE seq > ? ORDER BY seq LIMIT ?", seq, limit)
+    .toArray();
+}
+
 /** One field's value of one item, rewritten in place (stored rich text cleaned once). */
 export function setFieldValue(sql: SqlStorage, id: string, key: string, value: string): void {
   sql.exec(`UPDATE items SET data = json_set(data, '$.${safeKey(key)}', ?) WHERE id = ?`, value, id);

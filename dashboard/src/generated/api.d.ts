@@ -4013,7 +4013,7 @@ export interface operations {
                         [key: string]: string;
                     };
                 };
-                /** @description Case-insensitive substring over the indexed text and link fields, up to 200 characters. Pro plan. */
+                /** @description Substring over the indexed text and link fields, case- and accent-insensitive (cafe finds Café, lodz finds Łódź), up to 200 characters. Pro plan. */
                 search?: string;
             };
             header?: {
