@@ -222,7 +222,7 @@ const siteOps: Operation[] = [
       {
         name: "search",
         in: "query",
-        description: `A substring of the slug or of any field value, ASCII case folded; at most ${DASHBOARD_SEARCH_MAX} characters.`,
+        description: `A substring of the slug or of any field value, ASCII case folded, or of an indexed text field with case and accents folded as the content API's search does; at most ${DASHBOARD_SEARCH_MAX} characters.`,
         schema: z.string().max(DASHBOARD_SEARCH_MAX),
       },
     ],

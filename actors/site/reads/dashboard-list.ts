@@ -4,6 +4,7 @@ import { fieldExpr } from "../storage/field-sql";
 import { countWhere, dashboardListSql, rowsPage } from "../storage/items-table";
 import { type ItemRow } from "../storage/rows";
 import { DASHBOARD_SEARCH_MAX } from "../../../src/contract/limits";
+import { foldForSearch } from "../content/search-text";
 
 const COLUMNS: Record<string, string> = { updatedAt: "updated_at", createdAt: "created_at", publishedAt: "published_at", slug: "slug" };
 
@@ -33,8 +34,10 @@ export function listDashboardItems(sql: SqlStorage, collection: Collection, q: D
   }
   if (q.search !== null) {
     const needle = q.search.toLowerCase();
-    where.push("(instr(slug, ?) > 0 OR instr(lower(data), ?) > 0)");
-    args.push(needle, needle);
+    // Any value as stored (SQLite's lower() folds ASCII only), and the indexed text fields without
+    // their accents too, as the content API's search matches them ("cafe" finds "Café").
+    where.push("(instr(slug, ?) > 0 OR instr(lower(data), ?) > 0 OR instr(search_text, ?) > 0)");
+    args.push(needle, needle, foldForSearch(q.search));
   }
   const order = orderBy(collection, q.sort);
   const w = where.join(" AND ");

@@ -5610,7 +5610,7 @@ export interface operations {
                 status?: "draft" | "published";
                 /** @description One key, `-` for descending: `updatedAt`, `createdAt`, `publishedAt`, `slug` or an indexed field. Default: newest first. */
                 sort?: string;
-                /** @description A substring of the slug or of any field value, ASCII case folded; at most 200 characters. */
+                /** @description A substring of the slug or of any field value, ASCII case folded, or of an indexed text field with case and accents folded as the content API's search does; at most 200 characters. */
                 search?: string;
             };
             header?: never;
