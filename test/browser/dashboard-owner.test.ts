@@ -322,6 +322,11 @@ describe("content-model basics (issue 22)", () => {
     await signIn(page, site.adminKey);
     await page.goto(`${service()}/dashboard/#/${site.id}/collection/new`);
     await page.getByLabel("Collection name").fill("Recipes");
+    // The first field is new too: its key follows its label until someone types a key.
+    await page.getByLabel("Field 1 label").fill("Dish name");
+    expect(await page.getByLabel("Field 1 key").inputValue()).toBe("dishName");
+    await page.getByLabel("Field 1 label").fill("Title");
+    expect(await page.getByLabel("Field 1 key").inputValue()).toBe("title");
     await page.getByRole("button", { name: "Add a field" }).click();
     await page.getByLabel("Field 2 label").fill("Cover image");
     expect(await page.getByLabel("Field 2 key").inputValue()).toBe("coverImage");

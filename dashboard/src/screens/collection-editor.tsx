@@ -20,8 +20,9 @@ interface Row extends Field {
 }
 
 let uids = 0;
+// A saved field's key is its own; the new collection's first field (unsaved) still follows its label.
 const toRows = (fields: Field[], saved: boolean): Row[] =>
-  fields.map((f) => ({ ...f, uid: ++uids, keyTouched: true, saved, optionText: (f.options ?? []).map(labelOf).join("\n") }));
+  fields.map((f) => ({ ...f, uid: ++uids, keyTouched: saved, saved, optionText: (f.options ?? []).map(labelOf).join("\n") }));
 const labelOf = (o: Option): string => o.label ?? o.value;
 
 /** Options from the lines typed: an existing option keeps its value (items hold it), a new one gets one from its label. */
