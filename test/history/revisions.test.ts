@@ -18,7 +18,7 @@ type Summary = {
   actor: { kind: string; id: string | null; label: string };
   note: string | null;
 };
-type Item = { id: string; slug: string; status: string; data: Record<string, unknown>; publishedAt: string | null };
+type Item = { id: string; slug: string; status: string; data: Record<string, unknown>; publishedAt: string | null; createdAt: string; updatedAt: string };
 
 const itemsPath = (site: TestSite) => `/sites/${site.id}/collections/posts/items`;
 
@@ -207,7 +207,7 @@ describe("item history", () => {
     expect(base.revision.data.title).toBe("Old");
   });
 
-  it("undoes a delete: same id, slug, status and publish date, public again", async () => {
+  it("undoes a delete: same id, slug, status, creation and publish dates, public again", async () => {
     const site = await newBlog();
     const a = await addItem(site, "posts", { slug: "kept", data: { title: "Kept" }, publish: true });
     const published = await expectStatus(callJson<{ item: Item }>("GET", `${itemsPath(site)}/${a.id}`, { auth: site.adminKey }), 200);
@@ -217,7 +217,14 @@ describe("item history", () => {
       callJson<{ item: Item }>("POST", `/sites/${site.id}/trash/${a.id}/restore`, { auth: site.adminKey }),
       200,
     );
-    expect(back.item).toMatchObject({ id: a.id, slug: "kept", status: "published", publishedAt: published.item.publishedAt });
+    expect(back.item).toMatchObject({
+      id: a.id,
+      slug: "kept",
+      status: "published",
+      publishedAt: published.item.publishedAt,
+      createdAt: published.item.createdAt,
+    });
+    expect(back.item.updatedAt > published.item.updatedAt).toBe(true);
     expect((await callJson("GET", `/v1/${site.token}/collections/posts/items/kept`)).status).toBe(200);
     expect(await kinds(site, a.id)).toEqual(["create", "delete", "undelete"]);
     // Not in the trash any more; a second undo is a 404.

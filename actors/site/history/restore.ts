@@ -76,7 +76,7 @@ export function trashed(sql: SqlStorage, itemId: string, now = Date.now()): Revi
   return rev;
 }
 
-/** Brings a deleted item back as it was when deleted: same id, slug, status, publish date and author. */
+/** Brings a deleted item back as it was when deleted: same id, slug, status, creation and publish dates and author. */
 export function undeleteItem(
   storage: DurableObjectStorage,
   all: readonly Collection[],
@@ -102,6 +102,8 @@ export function undeleteItem(
         publishedAt: rev.published_at,
         now,
         createdBy: rev.created_by,
+        // Its place in "newest first" is where it was (a revision written before migration 23 has none: now).
+        ...(rev.created_at ? { createdAt: rev.created_at } : {}),
       },
       { ...change, kind: "undelete", note: `deleted ${new Date(rev.at).toISOString()}` },
     );

@@ -337,10 +337,16 @@ export const SITE_MIGRATIONS: SQLSchemaMigration[] = [
         .join("\n")}
     `,
   },
+  {
+    idMonotonicInc: 23,
+    description: "a revision keeps its item's creation time, so an item brought back from the trash keeps it",
+    // Statements: ADDED_COLUMNS. Revisions written before keep NULL (an undelete of those takes the time it runs).
+  },
 ];
 
 /** Columns added to existing tables, by migration number: [table, column, definition]. */
 const ADDED_COLUMNS: Record<number, readonly (readonly [string, string, string])[]> = {
+  23: [["item_revisions", "created_at", "TEXT"]],
   20: [["webhook_endpoints", "throttled_until", "INTEGER"]],
   21: [["imports", "media_origin", "TEXT"]],
   10: [["site", "image_resizing_hosts", "TEXT NOT NULL DEFAULT '[]'"]],

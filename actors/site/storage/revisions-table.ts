@@ -47,6 +47,8 @@ export type RevisionRow = {
   data: string;
   published_at: string | null;
   created_by: string | null;
+  /** The item's creation time (migration 23; null in revisions written before it). */
+  created_at: string | null;
   changed: string;
   at: number;
   actor_kind: string;
@@ -113,9 +115,9 @@ function insertRevision(
   return sql
     .exec<{ number: number }>(
       `INSERT INTO item_revisions (item_id, collection_id, number, kind, status, slug, data, published_at, created_by, changed, at,
-         actor_kind, actor_id, actor_label, note)
+         actor_kind, actor_id, actor_label, note, created_at)
        VALUES (?1, ?2, COALESCE(?3, (SELECT COALESCE(max(number), 0) + 1 FROM item_revisions WHERE item_id = ?1)),
-         ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15) RETURNING number`,
+         ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16) RETURNING number`,
       row.id,
       row.collection_id,
       number,
@@ -131,6 +133,7 @@ function insertRevision(
       actor.id,
       actor.label,
       note,
+      row.created_at,
     )
     .one().number;
 }
