@@ -18,7 +18,15 @@ type Summary = {
   actor: { kind: string; id: string | null; label: string };
   note: string | null;
 };
-type Item = { id: string; slug: string; status: string; data: Record<string, unknown>; publishedAt: string | null; createdAt: string; updatedAt: string };
+type Item = {
+  id: string;
+  slug: string;
+  status: string;
+  data: Record<string, unknown>;
+  publishedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
 
 const itemsPath = (site: TestSite) => `/sites/${site.id}/collections/posts/items`;
 
