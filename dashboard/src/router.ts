@@ -69,10 +69,14 @@ export const takeFlash = (): string | null => {
   return f && f.hash === location.hash ? f.message : null;
 };
 
-/** Leaves without asking, after a save made the form clean; `message` is shown (and focused) there. */
+/**
+ * Leaves without asking, after a save made the form clean; `message` is shown (and focused) there.
+ * The address replaces the form's: what was saved was a new thing (now at its own address) or a
+ * deletion (gone), so Back goes where the person was before, not to an empty "New item" form.
+ */
 export function goSaved(...parts: string[]): void {
   guards.clear();
-  go(...parts);
+  location.replace(href(...parts));
 }
 
 export function goSavedWith(message: string, ...parts: string[]): void {
