@@ -20,6 +20,7 @@ type Summary = {
 };
 type Item = {
   id: string;
+  revision: number;
   slug: string;
   status: string;
   data: Record<string, unknown>;
@@ -213,6 +214,33 @@ describe("item history", () => {
       200,
     );
     expect(base.revision.data.title).toBe("Old");
+  });
+
+  it("keeps no revision, no version and no edit time for a save that changes nothing", async () => {
+    const site = await newBlog();
+    const a = await addItem(site, "posts", { slug: "same", data: { title: "Same", summary: "one" }, publish: true });
+    const get = () => expectStatus(callJson<{ item: Item }>("GET", `${itemsPath(site)}/${a.id}`, { auth: site.adminKey }), 200);
+    const first = await get();
+    const patch = (body: unknown) =>
+      expectStatus(callJson<{ item: Item }>("PATCH", `${itemsPath(site)}/${a.id}`, { auth: site.adminKey, body }), 200);
+    const pending = (body: unknown) =>
+      expectStatus(
+        callJson<{ item: Item & { pendingChanges: unknown } }>("PUT", `${itemsPath(site)}/${a.id}/pending`, { auth: site.adminKey, body }),
+        200,
+      );
+    // Saved twice as it is, values in another order the second time: the same item, no new revision.
+    const again = await patch({ slug: "same", data: { title: "Same", summary: "one" } });
+    await patch({ data: { summary: "one", title: "Same" } });
+    expect(again.item.updatedAt).toBe(first.item.updatedAt);
+    expect(again.item).toMatchObject({ revision: first.item.revision });
+    // "Save as pending changes" of the live version as it is: nothing pending, nothing recorded.
+    expect((await pending({ data: { title: "Same" } })).item.pendingChanges).toBeNull();
+    expect(await kinds(site, a.id)).toEqual(["create"]);
+    // A real change is one revision, and the same pending save twice is one.
+    await patch({ data: { summary: "two" } });
+    await pending({ data: { title: "Later" } });
+    await pending({ data: { title: "Later" } });
+    expect(await kinds(site, a.id)).toEqual(["create", "edit", "pending"]);
   });
 
   it("undoes a delete: same id, slug, status, creation and publish dates, public again", async () => {

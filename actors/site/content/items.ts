@@ -214,6 +214,21 @@ export interface PatchedItem {
   values: { before: ItemData; after: ItemData };
   /** The item's version after the change (its new revision's number). */
   revision: number;
+  /** The save wrote the slug and values the item already had: nothing was written (`sameContent`). */
+  unchanged?: boolean;
+}
+
+/**
+ * Whether a save would write the same slug and values again. Pressing Save twice is not two
+ * changes: no revision, no new version, no event. The same values with their keys in another
+ * order have the same length; only then are they compared value by value.
+ */
+export function sameContent(slug: string, json: string, data: ItemData, row: { slug: string; data: string }): boolean {
+  if (slug !== row.slug || json.length !== row.data.length) return false;
+  if (json === row.data) return true;
+  const stored = JSON.parse(row.data) as ItemData;
+  const keys = new Set([...Object.keys(stored), ...Object.keys(data)]);
+  return [...keys].every((k) => JSON.stringify(stored[k]) === JSON.stringify(data[k]));
 }
 
 /**
@@ -240,8 +255,11 @@ export function patchItem(
   if (slug !== row.slug && takenSlugs(sql, collection.id, [slug]).length) {
     throw new ApiError("conflict", `Slug "${slug}" is already used in collection "${collection.slug}".`, { slugs: [slug] });
   }
-  for (const m of media) insertMedia(sql, m);
   const json = JSON.stringify(data);
+  if (media.length === 0 && sameContent(slug, json, data, row)) {
+    return { row, values: { before: stored, after: stored }, revision: currentRevision(sql, row.id), unchanged: true };
+  }
+  for (const m of media) insertMedia(sql, m);
   keepPublicData(sql, collection, row.seq, data, json);
   // `row` was read in this same synchronous turn (the route reads the body first), and who
   // changed it is stamped in the same statement: one UPDATE, nothing read twice.

@@ -8,7 +8,7 @@ import { ApiError } from "../../../src/contract/errors";
 import type { itemPatchSchema } from "../../../src/contract/items";
 import type { Collection, ItemRow } from "../storage/rows";
 import { type ItemData, validateItemData } from "../content/item-data";
-import { lookupsFor } from "../content/items";
+import { lookupsFor, sameContent } from "../content/items";
 import { insertMedia } from "../content/media";
 import { searchTextOf } from "../content/search-text";
 import { keepPublicData } from "../reads/public-items";
@@ -23,7 +23,11 @@ export function checkPendingSlug(sql: SqlStorage, c: Collection, item: ItemRow, 
   }
 }
 
-/** Saves a PATCH-shaped change of a published item as its pending version (merged into the pending one). */
+/**
+ * Saves a PATCH-shaped change of a published item as its pending version (merged into the pending
+ * one). Null when it would change nothing: the same as the pending version, or (with none) as the
+ * live one, which then stays without pending changes.
+ */
 export function savePendingChanges(
   storage: DurableObjectStorage,
   all: readonly Collection[],
@@ -31,7 +35,7 @@ export function savePendingChanges(
   row: ItemRow,
   patch: z.infer<typeof itemPatchSchema>,
   change: Change,
-): PendingRow {
+): PendingRow | null {
   if (row.status !== "published") {
     throw new ApiError("conflict", "A draft has no public version to keep: save it directly (PATCH).", { status: row.status });
   }
@@ -42,9 +46,11 @@ export function savePendingChanges(
     patch.data === undefined ? { data: base, newMedia: [] } : validateItemData(c.fields, patch.data, base, lookupsFor(sql, all));
   const slug = patch.slug ?? pending?.slug ?? row.slug;
   checkPendingSlug(sql, c, row, slug);
+  const json = JSON.stringify(data);
+  if (newMedia.length === 0 && sameContent(slug, json, data, pending ?? row)) return null;
   return storage.transactionSync(() => {
     for (const m of newMedia) insertMedia(sql, m);
-    return savePending(sql, row, slug, JSON.stringify(data), new Date().toISOString(), change);
+    return savePending(sql, row, slug, json, new Date().toISOString(), change);
   });
 }
 

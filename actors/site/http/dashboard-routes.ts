@@ -249,6 +249,7 @@ export function dashboardRoutes(s: SiteContext) {
         row: updated,
         values,
         revision,
+        unchanged,
       } = s.storage.transactionSync(() => {
         const u = patchItem(s.sql, c, lookupsFor(s.sql, s.collections()), row, patch, { actor: a.grant.actor });
         audit(a, `${c.slug}/${u.row.slug}`, { id: u.row.id });
@@ -256,7 +257,7 @@ export function dashboardRoutes(s: SiteContext) {
       });
       // An edit that kept the item published joins or leaves no list: the keys it changed let lists
       // that show other items and depend on none of them be carried (docs/caching.md).
-      if (updated.status === "published")
+      if (updated.status === "published" && !unchanged)
         s.contentChanged([updated.id], row.status === "published" ? changedPublicKeys(row, updated, values) : undefined);
       return json({ item: dashboardItem(updated, c, values.after, revision) });
     })
