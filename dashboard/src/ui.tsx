@@ -1,5 +1,5 @@
 /** Small building blocks every screen shares: labelled fields, buttons, notices, confirmations. */
-import type { ComponentChildren } from "preact";
+import type { ComponentChildren, Ref } from "preact";
 import { useEffect, useId, useRef, useState } from "preact/hooks";
 import { ApiFailure } from "./api";
 
@@ -34,9 +34,9 @@ export function Field(props: {
   );
 }
 
-export function Notice(props: { kind?: "error" | "ok" | "info"; children: ComponentChildren }) {
+export function Notice(props: { kind?: "error" | "ok" | "info"; children: ComponentChildren; boxRef?: Ref<HTMLDivElement> }) {
   return (
-    <div class={`notice ${props.kind ?? "info"}`} role={props.kind === "error" ? "alert" : "status"}>
+    <div ref={props.boxRef} class={`notice ${props.kind ?? "info"}`} role={props.kind === "error" ? "alert" : "status"}>
       {props.children}
     </div>
   );
@@ -51,7 +51,18 @@ export function explain(err: unknown): string {
 }
 
 export function ErrorNotice(props: { error: unknown }) {
-  return props.error ? <Notice kind="error">{explain(props.error)}</Notice> : null;
+  const message = props.error ? explain(props.error) : null;
+  const box = useRef<HTMLDivElement>(null);
+  // A refusal of a long form's save is printed at the form's top, far above the button pressed:
+  // each new message is brought into view (screen readers hear it as an alert).
+  useEffect(() => {
+    if (message) box.current?.scrollIntoView({ block: "nearest" });
+  }, [message]);
+  return message ? (
+    <Notice kind="error" boxRef={box}>
+      {message}
+    </Notice>
+  ) : null;
 }
 
 export function Copy(props: { text: string; label: string }) {

@@ -132,6 +132,24 @@ describe("a team in the dashboard, without the operator", () => {
     await member.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Collections" }).click();
     await member.getByRole("link", { name: "Posts" }).first().click();
     expect(await member.getByRole("button", { name: /Publish selected/ }).count()).toBe(0);
+    // What her role cannot change is shown, not offered: the fields she can read, the settings and
+    // webhooks (reached by address) say who changes them, and nothing is sent to be refused.
+    expect(await member.getByRole("link", { name: "Edit fields" }).count()).toBe(0);
+    await member.getByRole("link", { name: "See fields" }).click();
+    await member.getByText("Your role (Contributor) can see this collection's fields but not change them").waitFor();
+    expect(await member.getByRole("button", { name: "Save fields" }).isDisabled()).toBe(true);
+    await checkScreen(member, "team-04b-contributor-fields");
+    expect(await member.getByRole("button", { name: "Delete collection" }).count()).toBe(0);
+    await member.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Collections" }).click();
+    await member.getByRole("link", { name: "See fields of Posts" }).waitFor();
+    expect(await member.getByRole("link", { name: "New collection" }).count()).toBe(0);
+    await member.goto(`${service()}/dashboard/#/${siteId}/settings`);
+    await member.getByText("Your role (Contributor) can see the site's name and image hosts but not change them").waitFor();
+    expect(await member.getByRole("button", { name: "Save name" }).isDisabled()).toBe(true);
+    expect(await member.getByRole("button", { name: "Replace admin key" }).count()).toBe(0);
+    await member.goto(`${service()}/dashboard/#/${siteId}/webhooks`);
+    await member.getByText("Your role (Contributor) does not manage this site's webhooks").waitFor();
+    expect(await member.getByRole("button", { name: /Add endpoint/ }).count()).toBe(0);
 
     // Ada publishes Grace's draft and sees who did what.
     await owner.goto(`${service()}/dashboard/#/${siteId}/items/posts/${itemId}`);

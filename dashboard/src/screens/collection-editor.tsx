@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { ApiFailure, call, client } from "../api";
 import { go, goSaved, guardUnsaved, href } from "../router";
-import { collections, inSite, reloadCollections, site } from "../site-state";
+import { can, collections, inSite, reloadCollections, site } from "../site-state";
 import { fieldKeyOf, slugify } from "../slugify";
 import { FIELD_TYPES, INDEXABLE, TYPE_NAMES, type Collection, type Field, type FieldType } from "../types";
 import { Confirm, ErrorNotice, Field as Labelled, Heading, Notice, type Submit } from "../ui";
 import { useForm } from "../use-form";
+import { RoleGate } from "../role-gate";
 
 type Option = NonNullable<Field["options"]>[number];
 
@@ -157,7 +158,8 @@ export function CollectionEditor(props: { slug: string | null }) {
     <section>
       <Heading
         actions={
-          existing && (
+          existing &&
+          can("collections.manage") && (
             <button type="button" class="danger" onClick={() => setDeleting(true)}>
               Delete collection
             </button>
@@ -166,193 +168,197 @@ export function CollectionEditor(props: { slug: string | null }) {
       >
         {existing ? `Fields of ${existing.name}` : "New collection"}
       </Heading>
-      <form onSubmit={submit} class="card form">
-        <ErrorNotice error={error ?? form.error} />
-        {form.saved && <Notice kind="ok">Saved.</Notice>}
-        <div class="row">
-          <Labelled label="Collection name" error={errors.name}>
-            {(id, d) => (
-              <input
-                id={id}
-                required
-                value={name}
-                aria-describedby={d}
-                onInput={(e) => {
-                  const typed = e.currentTarget.value;
-                  form.update((v) => ({ ...v, name: typed, ...(slugTouched ? {} : { slug: slugify(typed) }) }));
-                }}
-              />
-            )}
-          </Labelled>
-          <Labelled
-            label="Collection slug"
-            hint="Used in URLs and the API; cannot change later."
-            error={slugError}
-            errorAction={taken && <a href={href(s.id, "collection", slug)}>open it</a>}
-          >
-            {(id, d) => (
-              <input
-                id={id}
-                ref={slugInput}
-                aria-invalid={taken || undefined}
-                required
-                readOnly={Boolean(existing)}
-                pattern="[a-z0-9]+(-[a-z0-9]+)*"
-                value={slug}
-                aria-describedby={d}
-                onInput={(e) => {
-                  setSlugTouched(true);
-                  form.set("slug", e.currentTarget.value);
-                }}
-              />
-            )}
-          </Labelled>
-        </div>
-        <fieldset>
-          <legend>Fields</legend>
-          {rows.map((r, i) => (
-            <div class="field-row" key={r.uid}>
-              <Labelled label={`Field ${i + 1} label`} hint="What people see in the item form." error={errors[`fields.${i}.name`]}>
-                {(id, d) => (
-                  <input
-                    id={id}
-                    value={r.name ?? ""}
-                    aria-describedby={d}
-                    onInput={(e) => {
-                      const label = e.currentTarget.value;
-                      const keyFree = !r.keyTouched && !(r.saved && hasItems !== false);
-                      update(r.uid, keyFree ? { name: label, key: fieldKeyOf(label) } : { name: label });
-                    }}
-                  />
-                )}
-              </Labelled>
-              <Labelled
-                label={`Field ${i + 1} key`}
-                hint={
-                  r.saved && hasItems !== false
-                    ? "Used by the API; fixed now that items exist."
-                    : "Used by the API and your pages: a letter, then letters, digits or _."
-                }
-                error={errors[`fields.${i}.key`] ?? errors[`fields.${i}`]}
-              >
-                {(id, d) => (
-                  <input
-                    id={id}
-                    required
-                    readOnly={r.saved && hasItems !== false}
-                    value={r.key}
-                    aria-describedby={d}
-                    onInput={(e) => update(r.uid, { key: e.currentTarget.value, keyTouched: true })}
-                  />
-                )}
-              </Labelled>
-              <Labelled label={`Field ${i + 1} type`}>
-                {(id) => (
-                  <select id={id} value={r.type} onChange={(e) => update(r.uid, { type: e.currentTarget.value as FieldType })}>
-                    {FIELD_TYPES.map((t) => (
-                      <option key={t} value={t}>
-                        {TYPE_NAMES[t]}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Labelled>
-              {(r.type === "reference" || r.type === "references") && (
-                <Labelled label={`Field ${i + 1} refers to`} error={errors[`fields.${i}.collection`]}>
+      <RoleGate permission="collections.manage" what={existing ? "this collection's fields" : "collections"}>
+        <form onSubmit={submit} class="card form">
+          <ErrorNotice error={error ?? form.error} />
+          {form.saved && <Notice kind="ok">Saved.</Notice>}
+          <div class="row">
+            <Labelled label="Collection name" error={errors.name}>
+              {(id, d) => (
+                <input
+                  id={id}
+                  required
+                  value={name}
+                  aria-describedby={d}
+                  onInput={(e) => {
+                    const typed = e.currentTarget.value;
+                    form.update((v) => ({ ...v, name: typed, ...(slugTouched ? {} : { slug: slugify(typed) }) }));
+                  }}
+                />
+              )}
+            </Labelled>
+            <Labelled
+              label="Collection slug"
+              hint="Used in URLs and the API; cannot change later."
+              error={slugError}
+              errorAction={taken && <a href={href(s.id, "collection", slug)}>open it</a>}
+            >
+              {(id, d) => (
+                <input
+                  id={id}
+                  ref={slugInput}
+                  aria-invalid={taken || undefined}
+                  required
+                  readOnly={Boolean(existing)}
+                  pattern="[a-z0-9]+(-[a-z0-9]+)*"
+                  value={slug}
+                  aria-describedby={d}
+                  onInput={(e) => {
+                    setSlugTouched(true);
+                    form.set("slug", e.currentTarget.value);
+                  }}
+                />
+              )}
+            </Labelled>
+          </div>
+          <fieldset>
+            <legend>Fields</legend>
+            {rows.map((r, i) => (
+              <div class="field-row" key={r.uid}>
+                <Labelled label={`Field ${i + 1} label`} hint="What people see in the item form." error={errors[`fields.${i}.name`]}>
                   {(id, d) => (
-                    <select
+                    <input
+                      id={id}
+                      value={r.name ?? ""}
+                      aria-describedby={d}
+                      onInput={(e) => {
+                        const label = e.currentTarget.value;
+                        const keyFree = !r.keyTouched && !(r.saved && hasItems !== false);
+                        update(r.uid, keyFree ? { name: label, key: fieldKeyOf(label) } : { name: label });
+                      }}
+                    />
+                  )}
+                </Labelled>
+                <Labelled
+                  label={`Field ${i + 1} key`}
+                  hint={
+                    r.saved && hasItems !== false
+                      ? "Used by the API; fixed now that items exist."
+                      : "Used by the API and your pages: a letter, then letters, digits or _."
+                  }
+                  error={errors[`fields.${i}.key`] ?? errors[`fields.${i}`]}
+                >
+                  {(id, d) => (
+                    <input
                       id={id}
                       required
-                      value={r.collection ?? ""}
+                      readOnly={r.saved && hasItems !== false}
+                      value={r.key}
                       aria-describedby={d}
-                      onChange={(e) => update(r.uid, { collection: e.currentTarget.value })}
-                    >
-                      <option value="">Choose a collection</option>
-                      {others.map((c) => (
-                        <option key={c.slug} value={c.slug}>
-                          {c.name}
+                      onInput={(e) => update(r.uid, { key: e.currentTarget.value, keyTouched: true })}
+                    />
+                  )}
+                </Labelled>
+                <Labelled label={`Field ${i + 1} type`}>
+                  {(id) => (
+                    <select id={id} value={r.type} onChange={(e) => update(r.uid, { type: e.currentTarget.value as FieldType })}>
+                      {FIELD_TYPES.map((t) => (
+                        <option key={t} value={t}>
+                          {TYPE_NAMES[t]}
                         </option>
                       ))}
                     </select>
                   )}
                 </Labelled>
-              )}
-              <div class="field-row-wide">
-                {r.type === "option" && (
-                  <Labelled
-                    label={`Field ${i + 1} options`}
-                    hint="One per line, in the order people choose from. The API returns each option's value (its label in lower case with hyphens)."
-                    error={errors[`fields.${i}.options`] ?? Object.entries(errors).find(([k]) => k.startsWith(`fields.${i}.options.`))?.[1]}
-                  >
+                {(r.type === "reference" || r.type === "references") && (
+                  <Labelled label={`Field ${i + 1} refers to`} error={errors[`fields.${i}.collection`]}>
                     {(id, d) => (
-                      <textarea
+                      <select
                         id={id}
-                        rows={4}
-                        value={r.optionText}
+                        required
+                        value={r.collection ?? ""}
                         aria-describedby={d}
-                        onInput={(e) => update(r.uid, { optionText: e.currentTarget.value })}
-                      />
+                        onChange={(e) => update(r.uid, { collection: e.currentTarget.value })}
+                      >
+                        <option value="">Choose a collection</option>
+                        {others.map((c) => (
+                          <option key={c.slug} value={c.slug}>
+                            {c.name}
+                          </option>
+                        ))}
+                      </select>
                     )}
                   </Labelled>
                 )}
-                <Labelled
-                  label={`Field ${i + 1} help text`}
-                  hint="Optional; shown under the field in the item form."
-                  error={errors[`fields.${i}.help`]}
-                >
-                  {(id, d) => (
-                    <input
-                      id={id}
-                      value={r.help ?? ""}
-                      aria-describedby={d}
-                      onInput={(e) => update(r.uid, { help: e.currentTarget.value })}
-                    />
+                <div class="field-row-wide">
+                  {r.type === "option" && (
+                    <Labelled
+                      label={`Field ${i + 1} options`}
+                      hint="One per line, in the order people choose from. The API returns each option's value (its label in lower case with hyphens)."
+                      error={
+                        errors[`fields.${i}.options`] ?? Object.entries(errors).find(([k]) => k.startsWith(`fields.${i}.options.`))?.[1]
+                      }
+                    >
+                      {(id, d) => (
+                        <textarea
+                          id={id}
+                          rows={4}
+                          value={r.optionText}
+                          aria-describedby={d}
+                          onInput={(e) => update(r.uid, { optionText: e.currentTarget.value })}
+                        />
+                      )}
+                    </Labelled>
                   )}
-                </Labelled>
+                  <Labelled
+                    label={`Field ${i + 1} help text`}
+                    hint="Optional; shown under the field in the item form."
+                    error={errors[`fields.${i}.help`]}
+                  >
+                    {(id, d) => (
+                      <input
+                        id={id}
+                        value={r.help ?? ""}
+                        aria-describedby={d}
+                        onInput={(e) => update(r.uid, { help: e.currentTarget.value })}
+                      />
+                    )}
+                  </Labelled>
+                </div>
+                <div class="field-row-actions">
+                  <label class="check">
+                    <input
+                      type="checkbox"
+                      checked={Boolean(r.indexed) && INDEXABLE.has(r.type)}
+                      disabled={!INDEXABLE.has(r.type)}
+                      onChange={(e) => update(r.uid, { indexed: e.currentTarget.checked })}
+                    />
+                    Field {i + 1} can be sorted, filtered and searched
+                  </label>
+                  <label class="check">
+                    <input
+                      type="checkbox"
+                      checked={Boolean(r.required)}
+                      onChange={(e) => update(r.uid, { required: e.currentTarget.checked })}
+                    />
+                    Field {i + 1} is required
+                  </label>
+                  <button type="button" class="secondary small" onClick={() => setRows((rs) => rs.filter((x) => x.uid !== r.uid))}>
+                    Remove field {i + 1}
+                  </button>
+                </div>
               </div>
-              <div class="field-row-actions">
-                <label class="check">
-                  <input
-                    type="checkbox"
-                    checked={Boolean(r.indexed) && INDEXABLE.has(r.type)}
-                    disabled={!INDEXABLE.has(r.type)}
-                    onChange={(e) => update(r.uid, { indexed: e.currentTarget.checked })}
-                  />
-                  Field {i + 1} can be sorted, filtered and searched
-                </label>
-                <label class="check">
-                  <input
-                    type="checkbox"
-                    checked={Boolean(r.required)}
-                    onChange={(e) => update(r.uid, { required: e.currentTarget.checked })}
-                  />
-                  Field {i + 1} is required
-                </label>
-                <button type="button" class="secondary small" onClick={() => setRows((rs) => rs.filter((x) => x.uid !== r.uid))}>
-                  Remove field {i + 1}
-                </button>
-              </div>
-            </div>
-          ))}
-          <button
-            type="button"
-            class="secondary"
-            onClick={() =>
-              setRows((rs) => [...rs, { uid: ++uids, key: "", type: "text", keyTouched: false, saved: false, optionText: "" }])
-            }
-          >
-            Add a field
-          </button>
-        </fieldset>
-        <div class="actions">
-          <button type="submit" disabled={form.pending}>
-            {existing ? "Save fields" : "Create collection"}
-          </button>
-          <button type="button" class="secondary" onClick={() => go(s.id, "collections")}>
-            Cancel
-          </button>
-        </div>
-      </form>
+            ))}
+            <button
+              type="button"
+              class="secondary"
+              onClick={() =>
+                setRows((rs) => [...rs, { uid: ++uids, key: "", type: "text", keyTouched: false, saved: false, optionText: "" }])
+              }
+            >
+              Add a field
+            </button>
+          </fieldset>
+          <div class="actions">
+            <button type="submit" disabled={form.pending}>
+              {existing ? "Save fields" : "Create collection"}
+            </button>
+            <button type="button" class="secondary" onClick={() => go(s.id, "collections")}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      </RoleGate>
       <Confirm
         open={pending !== null}
         title="Before you save"

@@ -1,25 +1,29 @@
 import { href } from "../router";
-import { collections, site } from "../site-state";
+import { can, collections, site } from "../site-state";
 import { Heading } from "../ui";
 
 export function Collections() {
   const s = site.value!;
   const list = collections.value ?? [];
+  // A role that may not change collections sees their fields; it is not offered to edit or add them.
+  const manage = can("collections.manage");
   return (
     <section>
       <Heading
         actions={
-          <a class="button" href={href(s.id, "collection", "new")}>
-            New collection
-          </a>
+          manage && (
+            <a class="button" href={href(s.id, "collection", "new")}>
+              New collection
+            </a>
+          )
         }
       >
         Collections
       </Heading>
       {list.length === 0 ? (
         <p class="empty">
-          No collections yet. A collection is a kind of content, such as blog posts, products or jobs: choose New collection, name its
-          fields, then add items to it.
+          No collections yet. A collection is a kind of content, such as blog posts, products or jobs:{" "}
+          {manage ? "choose New collection, name its fields, then add items to it." : "an Administrator or the Owner creates them."}
         </p>
       ) : (
         <ul class="collection-list">
@@ -36,7 +40,7 @@ export function Collections() {
                   Items
                 </a>
                 <a class="button secondary" href={href(s.id, "collection", c.slug)}>
-                  Edit fields of {c.name}
+                  {manage ? "Edit fields of" : "See fields of"} {c.name}
                 </a>
               </div>
             </li>

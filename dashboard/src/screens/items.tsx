@@ -66,7 +66,7 @@ export function Items(props: { collectionSlug: string }) {
         actions={
           <>
             <a class="button secondary" href={href(s.id, "collection", c.slug)}>
-              Edit fields
+              {can("collections.manage") ? "Edit fields" : "See fields"}
             </a>
             <a
               class="button secondary"

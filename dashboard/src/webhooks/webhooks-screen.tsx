@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { call, client } from "../api";
-import { inSite } from "../site-state";
+import { access, can, inSite, ROLE_NAMES } from "../site-state";
 import { DataTable } from "../data-table";
 import { TextField } from "../form-fields";
 import { Confirm, Copy, ErrorNotice, Heading, Notice, when } from "../ui";
@@ -54,6 +54,20 @@ const DISABLED_WHY: Record<NonNullable<Endpoint["disabledReason"]>, string> = {
 const listEndpoints = () => call(client.GET("/sites/{siteId}/webhooks", { params: { path: inSite() } })).then((r) => r.endpoints);
 
 export function Webhooks() {
+  // Endpoints and their secrets are the site's settings: a role without them is told who manages them, and nothing is asked for.
+  if (!can("site.settings")) {
+    const role = ROLE_NAMES[access.value?.role ?? ""] ?? "yours";
+    return (
+      <section>
+        <Heading>Webhooks</Heading>
+        <Notice kind="info">Your role ({role}) does not manage this site's webhooks: an Administrator or the Owner does.</Notice>
+      </section>
+    );
+  }
+  return <WebhookEndpoints />;
+}
+
+function WebhookEndpoints() {
   const endpoints = useLoad(listEndpoints, []);
   const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
   const shown = (url: string, value: string) => setSecret({ url, secret: value });

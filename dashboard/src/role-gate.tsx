@@ -1,0 +1,23 @@
+/**
+ * What the caller's role may not change is shown, not offered: its controls are disabled and one
+ * line says who changes it (README: "What a role cannot do is not offered"). The API stays the
+ * authority; this only keeps a person from filling in a form that is bound to be refused.
+ */
+import type { ComponentChildren } from "preact";
+import { access, can, ROLE_NAMES } from "./site-state";
+import { Notice } from "./ui";
+
+export function RoleGate(props: { permission: string; what: string; children: ComponentChildren }) {
+  if (can(props.permission)) return <>{props.children}</>;
+  const role = ROLE_NAMES[access.value?.role ?? ""] ?? "yours";
+  return (
+    <>
+      <Notice kind="info">
+        Your role ({role}) can see {props.what} but not change them: an Administrator or the Owner can.
+      </Notice>
+      <fieldset class="role-read-only" disabled>
+        {props.children}
+      </fieldset>
+    </>
+  );
+}
