@@ -80,7 +80,7 @@ export function ReferencePicker(props: {
         {results.map((r) => (
           <li key={r.id}>
             <button type="button" class="link" onClick={() => add(r)} aria-pressed={props.value.includes(r.id)}>
-              Choose {itemTitle(c, r)}
+              {props.value.includes(r.id) ? "Chosen:" : "Choose"} {itemTitle(c, r)}
             </button>{" "}
             {r.status === "draft" && <span class="badge draft">Draft</span>}
           </li>

@@ -404,13 +404,13 @@ function DryRun(props: { imp: ImportView; onDone: (i: ImportView) => void; onErr
       )}
       <div class="actions">
         <button type="button" disabled={pending || n.create + n.update === 0} onClick={() => void begin()}>
-          Import {(n.create + n.update).toLocaleString()} rows
+          Import {(n.create + n.update).toLocaleString()} {n.create + n.update === 1 ? "row" : "rows"}
         </button>
         <a class="button secondary" href={reportHref(props.imp)} download>
           Download the dry run as CSV
         </a>
       </div>
-      <p class="hint">Fix the file and upload it again, or change the mapping above and run the dry run again.</p>
+      {n.error > 0 && <p class="hint">Fix the file and upload it again, or change the mapping above and run the dry run again.</p>}
     </div>
   );
 }
