@@ -34,3 +34,12 @@ export function forgetInvite(): void {
     // Nothing kept.
   }
 }
+
+/**
+ * The address an invitation was sent to, while its page is open to someone signed out: "Create an
+ * account" starts with it, so a typo cannot lead to "sent to another address". Memory only.
+ */
+export let invitedEmail: string | null = null;
+export function noteInvitedEmail(email: string | null | undefined): void {
+  invitedEmail = email ?? null;
+}

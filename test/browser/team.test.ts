@@ -98,6 +98,8 @@ describe("a team in the dashboard, without the operator", () => {
     await member.getByText("as Contributor").waitFor();
     await checkScreen(member, "team-02-invitation");
     await member.getByRole("link", { name: "Create an account" }).click();
+    // The form starts with the address the invitation was sent to.
+    expect(await member.getByLabel("Email").inputValue()).toBe(grace);
     await signUpFrom(member, "Grace Hopper", grace);
     await member.getByRole("button", { name: "Accept and join Acme Studio" }).click();
     await member.getByText("You joined Acme Studio as Contributor.").waitFor();
@@ -150,6 +152,14 @@ describe("a team in the dashboard, without the operator", () => {
     await member.goto(`${service()}/dashboard/#/${siteId}/webhooks`);
     await member.getByText("Your role (Contributor) does not manage this site's webhooks").waitFor();
     expect(await member.getByRole("button", { name: /Add endpoint/ }).count()).toBe(0);
+    // Her workspace's page shows what she may see and asks for nothing she would be refused.
+    const refusedCalls: string[] = [];
+    member.on("response", (r) => r.status() === 403 && refusedCalls.push(r.url()));
+    await member.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Workspace", exact: true }).click();
+    await member.getByText("Your role cannot see or manage members.").waitFor();
+    await member.getByText("Your role cannot manage API keys.").waitFor();
+    await member.getByText("Your role cannot see the workspace's activity.").waitFor();
+    expect(refusedCalls).toEqual([]);
 
     // Ada publishes Grace's draft and sees who did what.
     await owner.goto(`${service()}/dashboard/#/${siteId}/items/posts/${itemId}`);

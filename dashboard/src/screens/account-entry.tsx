@@ -12,6 +12,7 @@ import { refreshSession } from "../session";
 import { TextField } from "../form-fields";
 import { Notice } from "../ui";
 import { useForm } from "../use-form";
+import { invitedEmail } from "../pending-invite";
 
 const PASSWORD_HINT = "At least 10 characters. A few unrelated words are easy to remember and hard to guess.";
 
@@ -38,7 +39,7 @@ function CheckInbox(props: { email: string; what: string }) {
 export function CreateAccount() {
   const [sent, setSent] = useState<string | null>(null);
   const form = useForm(
-    { name: "", email: "" },
+    { name: "", email: invitedEmail ?? "" },
     async (v) => (await call(client.POST("/accounts", { body: { email: v.email, ...(v.name ? { name: v.name } : {}) } })), v.email),
     { onSaved: (email: string) => setSent(email) },
   );

@@ -6,7 +6,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { ApiFailure, call, client, sessionLost } from "../api";
-import { forgetInvite, keepInvite } from "../pending-invite";
+import { forgetInvite, keepInvite, noteInvitedEmail } from "../pending-invite";
 import { goSavedWith, href } from "../router";
 import { refreshSession, session, signOut } from "../session";
 import { ROLE_NAMES } from "../site-state";
@@ -117,7 +117,7 @@ export function Invite(props: { token: string }) {
               <>
                 <p>To accept, create your account or sign in. You come back to this invitation afterwards.</p>
                 <div class="actions">
-                  <a class="button" href={href("sign-up")}>
+                  <a class="button" href={href("sign-up")} onClick={() => noteInvitedEmail(inv.email)}>
                     Create an account
                   </a>
                   <a class="button secondary" href={href("sign-in")}>

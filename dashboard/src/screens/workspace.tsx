@@ -43,10 +43,16 @@ export function Workspace(props: { workspaceId: string }) {
   const sites = read.data?.sites ?? [];
   const ws = { data: read.data?.workspace ?? null, error: read.error };
   const perms = read.data?.access.permissions ?? [];
+  // What the caller's role may not see is not asked for (the workspace says which, first): a
+  // section it would be refused says so instead.
+  const mayReadMembers = perms.includes("members.read");
   // One list of members for the table and the Owner's choices: a change in one shows in the other.
   const members = useLoad(
-    () => call(client.GET("/workspaces/{id}/members", { params: { path: { id } } })).then((r) => r.members),
-    [id, round],
+    () =>
+      mayReadMembers
+        ? call(client.GET("/workspaces/{id}/members", { params: { path: { id } } })).then((r) => r.members)
+        : Promise.resolve(null),
+    [id, round, mayReadMembers],
   );
   return (
     <section>
@@ -64,9 +70,24 @@ export function Workspace(props: { workspaceId: string }) {
         </p>
       )}
       {moved && <Notice kind="ok">{moved}</Notice>}
-      <Members key={`m${round}`} id={id} members={members} />
-      <ApiKeys key={`k${round}`} id={id} sites={sites} />
-      <Activity key={`a${round}`} id={id} sites={sites} />
+      {read.data &&
+        (mayReadMembers ? (
+          <Members key={`m${round}`} id={id} members={members} />
+        ) : (
+          <NotForRole title="Members" text="Your role cannot see or manage members." />
+        ))}
+      {read.data &&
+        (perms.includes("keys.manage") ? (
+          <ApiKeys key={`k${round}`} id={id} sites={sites} />
+        ) : (
+          <NotForRole title="API keys" text="Your role cannot manage API keys." />
+        ))}
+      {read.data &&
+        (perms.includes("audit.read") ? (
+          <Activity key={`a${round}`} id={id} sites={sites} />
+        ) : (
+          <NotForRole title="Activity" text="Your role cannot see the workspace's activity." />
+        ))}
       {ws.data && (perms.includes("ownership.transfer") || perms.includes("workspace.delete")) && (
         <OwnerZone
           key={`o${round}`}
@@ -82,6 +103,15 @@ export function Workspace(props: { workspaceId: string }) {
         />
       )}
     </section>
+  );
+}
+
+function NotForRole(props: { title: string; text: string }) {
+  return (
+    <div class="card">
+      <h2>{props.title}</h2>
+      <p class="muted">{props.text}</p>
+    </div>
   );
 }
 
