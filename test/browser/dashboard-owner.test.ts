@@ -341,6 +341,10 @@ describe("content-model basics (issue 22)", () => {
     await checkScreen(page, "35-collection-labels-options");
     await page.getByRole("button", { name: "Create collection" }).click();
     await page.getByRole("heading", { name: "Recipes" }).waitFor();
+    // The items list names fields by their labels: its sort choices and its title column.
+    const sorts = await page.getByLabel("Sort by").locator("option").allTextContents();
+    expect(sorts).toEqual(expect.arrayContaining(["Title: A–Z", "Title: Z–A", "Category: A–Z", "Category: Z–A"]));
+    expect(sorts.some((t) => /ascending|descending/.test(t))).toBe(false);
 
     const { collection } = await api<{ collection: { fields: Record<string, unknown>[] } }>(
       "GET",

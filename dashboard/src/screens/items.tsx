@@ -7,6 +7,17 @@ import { can, collections, inSite, site } from "../site-state";
 import { ErrorNotice, Field, Heading, Notice, Pager, type Submit, when } from "../ui";
 import { useLoad } from "../use-load";
 
+/** How each kind of value reads in order, ascending then descending ("Price: lowest first"). */
+const SORT_WORDS: Readonly<Record<string, readonly [string, string]>> = {
+  text: ["A–Z", "Z–A"],
+  link: ["A–Z", "Z–A"],
+  option: ["A–Z", "Z–A"],
+  number: ["lowest first", "highest first"],
+  date: ["oldest first", "newest first"],
+  boolean: ["no first", "yes first"],
+  reference: ["ascending", "descending"],
+};
+
 export function Items(props: { collectionSlug: string }) {
   const s = site.value!;
   const c = collections.value?.find((x) => x.slug === props.collectionSlug);
@@ -127,14 +138,17 @@ export function Items(props: { collectionSlug: string }) {
               <option value="-updatedAt">Last edited</option>
               <option value="-publishedAt">Last published</option>
               <option value="slug">Slug A–Z</option>
-              {sortable.flatMap((f) => [
-                <option key={f.key} value={f.key}>
-                  {f.key} ascending
-                </option>,
-                <option key={`-${f.key}`} value={`-${f.key}`}>
-                  {f.key} descending
-                </option>,
-              ])}
+              {sortable.flatMap((f) => {
+                const [up, down] = SORT_WORDS[f.type] ?? (["ascending", "descending"] as const);
+                return [
+                  <option key={f.key} value={f.key}>
+                    {f.name ?? f.key}: {up}
+                  </option>,
+                  <option key={`-${f.key}`} value={`-${f.key}`}>
+                    {f.name ?? f.key}: {down}
+                  </option>,
+                ];
+              })}
             </select>
           )}
         </Field>
@@ -158,7 +172,7 @@ export function Items(props: { collectionSlug: string }) {
               <th scope="col">
                 <span class="visually-hidden">Select</span>
               </th>
-              <th scope="col">Title</th>
+              <th scope="col">{c.fields.find((f) => f.key === c.titleField)?.name ?? "Title"}</th>
               <th scope="col">Status</th>
               <th scope="col">Slug</th>
               <th scope="col">Last edited</th>
