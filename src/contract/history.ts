@@ -64,6 +64,10 @@ export const TrashEntry = z.strictObject({
   id: z.string(),
   collection: z.string(),
   slug: z.string(),
+  title: z
+    .string()
+    .nullable()
+    .describe("Its title field's value when deleted (the field that names its items); null without one: show the slug."),
   status: z.enum(["draft", "published"]).describe("Its status when deleted; restored with it."),
   deletedAt: instant,
   deletedBy: RevisionActorView,

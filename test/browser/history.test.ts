@@ -198,8 +198,10 @@ describe("history and scheduling in the dashboard", () => {
     await page.getByRole("dialog", { name: "Delete this item?" }).getByRole("button", { name: "Delete item" }).click();
     const deleted = page.getByText("Deleted “Gone for now”. Undo delete under “Recently deleted”.");
     await deleted.waitFor();
-    await page.getByRole("button", { name: "Undo delete of gone-for-now" }).click();
-    await page.getByText("“gone-for-now” is back.").waitFor();
+    // "Recently deleted" names it as the delete did, by its title, with the slug it comes back under.
+    await page.getByText("“Gone for now” (gone-for-now, draft), deleted").waitFor();
+    await page.getByRole("button", { name: "Undo delete of Gone for now" }).click();
+    await page.getByText("“Gone for now” is back.").waitFor();
     // The item is in the table again, and nothing on the screen still says it was deleted.
     await page.getByRole("link", { name: "Gone for now" }).waitFor();
     expect(await deleted.count()).toBe(0);

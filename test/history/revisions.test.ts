@@ -91,7 +91,7 @@ describe("item history", () => {
       callJson<{ items: { id: string; status: string; slug: string }[] }>("GET", `/sites/${site.id}/trash`, { auth: site.adminKey }),
       200,
     );
-    expect(trash.items).toEqual([expect.objectContaining({ id: batch.items[1]!.id, slug: "b2", status: "published" })]);
+    expect(trash.items).toEqual([expect.objectContaining({ id: batch.items[1]!.id, slug: "b2", status: "published", title: "B2" })]);
   });
 
   it("writes no revision for a refused change (a batch with a taken slug)", async () => {

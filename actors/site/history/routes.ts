@@ -21,6 +21,7 @@ import {
   latestRevision,
   currentRevision,
   revisionPage,
+  revisionValue,
   type RevisionRow,
   type RevisionSummaryRow,
 } from "../storage/revisions-table";
@@ -105,16 +106,22 @@ export function historyRoutes(s: SiteContext) {
     .get("/trash", (req) => {
       const { page, limit } = paging(req);
       const { rows, total } = deletedSince(s.sql, Date.now() - TRASH_DAYS * DAY, limit, (page - 1) * limit);
-      const slugOf = new Map(s.collections().map((c) => [c.id, c.slug]));
-      const items = rows.map((r) => ({
-        id: r.item_id,
-        collection: slugOf.get(r.collection_id) ?? "",
-        slug: r.slug,
-        status: r.status,
-        deletedAt: new Date(r.at).toISOString(),
-        deletedBy: { kind: r.actor_kind, id: r.actor_id, label: r.actor_label },
-        purgeAt: new Date(r.at + TRASH_DAYS * DAY).toISOString(),
-      }));
+      const byId = new Map(s.collections().map((c) => [c.id, c]));
+      const items = rows.map((r) => {
+        const c = byId.get(r.collection_id);
+        const key = c ? titleFieldOf(c.fields)?.key : undefined;
+        const title = key === undefined ? null : revisionValue(s.sql, r.seq, key);
+        return {
+          id: r.item_id,
+          collection: c?.slug ?? "",
+          slug: r.slug,
+          title: typeof title === "string" && title.trim() !== "" ? title : null,
+          status: r.status,
+          deletedAt: new Date(r.at).toISOString(),
+          deletedBy: { kind: r.actor_kind, id: r.actor_id, label: r.actor_label },
+          purgeAt: new Date(r.at + TRASH_DAYS * DAY).toISOString(),
+        };
+      });
       return json({ items, page, limit, total, totalPages: Math.ceil(total / limit) });
     })
     .post("/trash/:itemId/restore", (req, a) => {

@@ -239,6 +239,11 @@ export function deletedSince(sql: SqlStorage, since: number, limit: number, offs
   return { rows, total };
 }
 
+/** One value of a revision's data, by field key (keys are identifiers: quoted, never interpolated raw). */
+export function revisionValue(sql: SqlStorage, seq: number, key: string): SqlStorageValue | undefined {
+  return sql.exec<{ v: SqlStorageValue }>("SELECT json_extract(data, ?) AS v FROM item_revisions WHERE seq = ?", `$."${key}"`, seq).toArray()[0]?.v;
+}
+
 /**
  * Each item's newest revision number, by item id: the item's version, which the dashboard sends
  * back in `If-Match` (pruning never removes an item's newest revision, so it only ever grows).

@@ -2661,6 +2661,8 @@ export interface components {
                 id: string;
                 collection: string;
                 slug: string;
+                /** @description Its title field's value when deleted (the field that names its items); null without one: show the slug. */
+                title: string | null;
                 /**
                  * @description Its status when deleted; restored with it.
                  * @enum {string}

@@ -17,11 +17,11 @@ export function RecentlyDeleted(props: { siteId: string; collection: Collection;
   const [message, setMessage] = useState<{ text: string; id: string } | null>(null);
   const trash = useLoad(() => call(client.GET("/sites/{siteId}/trash", { params: { path: inSite(), query: { limit: 100 } } })), []);
   const mine = (trash.data?.items ?? []).filter((t) => t.collection === c.slug);
-  const undo = async (id: string, slug: string) => {
+  const undo = async (id: string, name: string) => {
     setError(null);
     try {
       await call(client.POST("/sites/{siteId}/trash/{itemId}/restore", { params: { path: inSite({ itemId: id }) } }));
-      setMessage({ text: `“${slug}” is back.`, id });
+      setMessage({ text: `“${name}” is back.`, id });
       trash.reload();
       props.onRestored();
     } catch (err) {
@@ -39,15 +39,19 @@ export function RecentlyDeleted(props: { siteId: string; collection: Collection;
         </Notice>
       )}
       <ul>
-        {mine.map((t) => (
-          <li key={t.id}>
-            <code>{t.slug}</code> ({t.status === "published" ? "was published" : "draft"}), deleted {showInZone(t.deletedAt)} by{" "}
-            {t.deletedBy.label}{" "}
-            <button type="button" class="secondary" aria-label={`Undo delete of ${t.slug}`} onClick={() => void undo(t.id, t.slug)}>
-              Undo delete
-            </button>
-          </li>
-        ))}
+        {mine.map((t) => {
+          // Named as the delete's own message named it (its title), with the slug it comes back under.
+          const name = t.title ?? t.slug;
+          return (
+            <li key={t.id}>
+              “{name}” (<code>{t.slug}</code>, {t.status === "published" ? "was published" : "draft"}), deleted {showInZone(t.deletedAt)} by{" "}
+              {t.deletedBy.label}{" "}
+              <button type="button" class="secondary" aria-label={`Undo delete of ${name}`} onClick={() => void undo(t.id, name)}>
+                Undo delete
+              </button>
+            </li>
+          );
+        })}
       </ul>
       <p class="hint">Deleted items stay here 30 days.</p>
     </section>
