@@ -241,7 +241,9 @@ export function deletedSince(sql: SqlStorage, since: number, limit: number, offs
 
 /** One value of a revision's data, by field key (keys are identifiers: quoted, never interpolated raw). */
 export function revisionValue(sql: SqlStorage, seq: number, key: string): SqlStorageValue | undefined {
-  return sql.exec<{ v: SqlStorageValue }>("SELECT json_extract(data, ?) AS v FROM item_revisions WHERE seq = ?", `$."${key}"`, seq).toArray()[0]?.v;
+  return sql
+    .exec<{ v: SqlStorageValue }>("SELECT json_extract(data, ?) AS v FROM item_revisions WHERE seq = ?", `$."${key}"`, seq)
+    .toArray()[0]?.v;
 }
 
 /**
