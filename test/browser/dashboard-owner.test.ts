@@ -345,6 +345,13 @@ describe("content-model basics (issue 22)", () => {
     const sorts = await page.getByLabel("Sort by").locator("option").allTextContents();
     expect(sorts).toEqual(expect.arrayContaining(["Title: A–Z", "Title: Z–A", "Category: A–Z", "Category: Z–A"]));
     expect(sorts.some((t) => /ascending|descending/.test(t))).toBe(false);
+    // The list is shown as it was left: a reload keeps the sort and the filter.
+    await page.getByLabel("Sort by").selectOption({ label: "Category: Z–A" });
+    await page.getByLabel("Show").selectOption({ label: "Drafts" });
+    await page.reload();
+    await expect.poll(() => page.getByLabel("Sort by").inputValue()).toBe("-category");
+    expect(await page.getByLabel("Show").inputValue()).toBe("draft");
+    await page.getByLabel("Show").selectOption({ value: "" });
 
     const { collection } = await api<{ collection: { fields: Record<string, unknown>[] } }>(
       "GET",

@@ -6,6 +6,7 @@ import { RecentlyDeleted, statusWords } from "../history/trash";
 import { can, collections, inSite, site } from "../site-state";
 import { ErrorNotice, Field, Heading, Notice, Pager, type Submit, when } from "../ui";
 import { useLoad } from "../use-load";
+import { useKept } from "../use-kept";
 
 /** How each kind of value reads in order, ascending then descending ("Price: lowest first"). */
 const SORT_WORDS: Readonly<Record<string, readonly [string, string]>> = {
@@ -21,11 +22,13 @@ const SORT_WORDS: Readonly<Record<string, readonly [string, string]>> = {
 export function Items(props: { collectionSlug: string }) {
   const s = site.value!;
   const c = collections.value?.find((x) => x.slug === props.collectionSlug);
-  const [page, setPage] = useState(1);
-  const [status, setStatus] = useState("");
-  const [sort, setSort] = useState("");
-  const [search, setSearch] = useState("");
-  const [typed, setTyped] = useState("");
+  // The list as it was left in this tab: reload and Back keep the filter, sort, search and page.
+  const view = `${s.id}/${props.collectionSlug}`;
+  const [page, setPage] = useKept<number>(`${view}/page`, 1);
+  const [status, setStatus] = useKept<string>(`${view}/status`, "");
+  const [sort, setSort] = useKept<string>(`${view}/sort`, "");
+  const [search, setSearch] = useKept<string>(`${view}/search`, "");
+  const [typed, setTyped] = useState(search);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [message, setMessage] = useState<string | null>(takeFlash);
   const [error, setError] = useState<unknown>(null);
