@@ -200,6 +200,16 @@ export function Pager(props: { page: number; totalPages: number; onPage: (p: num
   );
 }
 
-export const when = (iso: string | null | undefined): string => (iso ? new Date(iso).toLocaleString() : "—");
+// One way to write a time on every screen, as the schedule and history panels do (which also name the zone).
+const WHEN = new Intl.DateTimeFormat("en-GB", {
+  weekday: "short",
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+});
+/** A time in the viewer's zone, in words ("Sun, 29 Nov 2026, 02:48"); "—" for none. */
+export const when = (iso: string | null | undefined): string => (iso ? WHEN.format(new Date(iso)) : "—");
 
 export type Submit = Event;
