@@ -52,9 +52,16 @@ afterEach(() => vi.restoreAllMocks());
 describe("share links", () => {
   it("show a draft to a browser with no session, never cached, never indexed, counted, and the token is never logged", async () => {
     const site = await newBlog("pro");
+    await addItem(site, "authors", { slug: "ada-lovelace", data: { name: "Ada Lovelace" }, publish: true });
     const a = await addItem(site, "posts", {
       slug: "draft-one",
-      data: { title: "Unreleased walrus story", body: "<p>Tusks <b>and</b> more</p>", date: "2024-05-01", views: 3 },
+      data: {
+        title: "Unreleased walrus story",
+        body: "<p>Tusks <b>and</b> more</p>",
+        date: "2024-05-01",
+        views: 3,
+        author: "ada-lovelace",
+      },
     });
     const { url, link } = await share(site, a.id, { label: "Client" });
     expect(url).toMatch(new RegExp(`^${ORIGIN}/p/pv_${site.id}_[a-z2-7]{32}$`));
@@ -76,6 +83,8 @@ describe("share links", () => {
       // Values as a reader says them: a date in words, an unset switch as "No".
       expect(html).toContain("<dd>1 May 2024</dd>");
       expect(html).toMatch(/<dt>featured<\/dt><dd>No<\/dd>/);
+      // A reference by the name of the item it points to.
+      expect(html).toMatch(/<dt>author<\/dt><dd>Ada Lovelace<\/dd>/);
     }
     const json = await open(`${url}?format=json`);
     expect(json.headers.get("content-type")).toMatch(/^application\/json/);

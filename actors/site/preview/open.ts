@@ -7,7 +7,7 @@
  */
 import { siteIdOfPreviewToken } from "../../../src/contract/ids";
 import { entitlements } from "../../../src/contract/plans";
-import { titleFieldOf } from "../../../src/contract/item-title";
+import { itemTitleOf, titleFieldOf } from "../../../src/contract/item-title";
 import { PREVIEW_LINK_LIMITS } from "../../../src/contract/history-limits";
 import { previewNotFound } from "../../../src/http/errors";
 import { plainPage, previewHeaders } from "../../../src/http/preview-page";
@@ -66,7 +66,7 @@ export async function openPreview(s: SiteContext, request: Request): Promise<Res
       : findPending(s.sql, item.seq)
         ? "Preview of unpublished changes to a published item: visitors still see the published version."
         : "Preview of a published item: this is the version visitors see.";
-  return new Response(plainItemPage(c, shown, url, counted.max_opens !== null, note), { headers: previewHeaders() });
+  return new Response(plainItemPage(c, s.collections(), shown, url, counted.max_opens !== null, note), { headers: previewHeaders() });
 }
 
 /**
@@ -147,8 +147,11 @@ function dateText(iso: string): string {
   return iso.includes("T00:00:00") ? day : `${day}, ${d.toISOString().slice(11, 16)} UTC`;
 }
 
+/** A referenced item (resolved one level, as the content API gives it) as a reader names it: its title, else its slug. */
+type RefName = (ref: { slug?: string; collection?: string; data?: Record<string, unknown> }) => string;
+
 /** One field's value as HTML, for the plain page. Rich text is stored cleaned (an allowlist on write). */
-function valueHtml(field: Collection["fields"][number], v: unknown): string {
+function valueHtml(field: Collection["fields"][number], v: unknown, refName: RefName): string {
   const type = field.type;
   // An unset switch reads "no" in the editor too.
   if (type === "boolean") return v === true ? "Yes" : "No";
@@ -163,8 +166,8 @@ function valueHtml(field: Collection["fields"][number], v: unknown): string {
       ? `<img src="${escapeAttr(m.url)}" alt="${escapeAttr(m.alt ?? "")}">`
       : `<a href="${escapeAttr(m.url)}">${escapeHtml(m.url)}</a>`;
   }
-  if (type === "reference" && typeof v === "object") return escapeHtml((v as { slug?: string }).slug ?? "");
-  if (type === "references" && Array.isArray(v)) return escapeHtml(v.map((r) => (r as { slug?: string }).slug ?? "").join(", "));
+  if (type === "reference" && typeof v === "object") return escapeHtml(refName(v as Parameters<RefName>[0]));
+  if (type === "references" && Array.isArray(v)) return escapeHtml(v.map((r) => refName(r as Parameters<RefName>[0])).join(", "));
   if (type === "link" && typeof v === "string" && /^https?:\/\//i.test(v)) return `<a href="${escapeAttr(v)}">${escapeHtml(v)}</a>`;
   return escapeHtml(typeof v === "string" ? v : JSON.stringify(v));
 }
@@ -174,13 +177,18 @@ function valueHtml(field: Collection["fields"][number], v: unknown): string {
  * JSON. `limited`: the link allows a number of opens, and following a JSON link would use one
  * more (it is a browser's navigation too), so the JSON is only shown inline.
  */
-function plainItemPage(c: Collection, item: PublicItem, url: URL, limited: boolean, note: string): string {
+function plainItemPage(c: Collection, all: readonly Collection[], item: PublicItem, url: URL, limited: boolean, note: string): string {
   const titleKey = titleFieldOf(c.fields)?.key;
+  const bySlug = new Map(all.map((x) => [x.slug, x]));
+  const refName: RefName = (ref) => {
+    const target = ref.collection === undefined ? undefined : bySlug.get(ref.collection);
+    return (target && ref.data ? itemTitleOf(target.fields, ref.data) : null) ?? ref.slug ?? "";
+  };
   const rawTitle = titleKey ? item.data[titleKey] : undefined;
   const title = typeof rawTitle === "string" && rawTitle ? rawTitle : item.slug;
   const fields = c.fields
     .filter((f) => f.key !== titleKey)
-    .map((f) => `<dt>${escapeHtml(f.name ?? f.key)}</dt><dd>${valueHtml(f, item.data[f.key])}</dd>`)
+    .map((f) => `<dt>${escapeHtml(f.name ?? f.key)}</dt><dd>${valueHtml(f, item.data[f.key], refName)}</dd>`)
     .join("");
   const json = new URL(url);
   json.searchParams.set("format", "json");
