@@ -2,6 +2,7 @@
 import type { ComponentChildren, Ref } from "preact";
 import { useEffect, useId, useRef, useState } from "preact/hooks";
 import { ApiFailure } from "./api";
+import { inWords } from "./history/time-zone";
 
 export function Field(props: {
   label: string;
@@ -200,16 +201,7 @@ export function Pager(props: { page: number; totalPages: number; onPage: (p: num
   );
 }
 
-// One way to write a time on every screen, as the schedule and history panels do (which also name the zone).
-const WHEN = new Intl.DateTimeFormat("en-GB", {
-  weekday: "short",
-  day: "numeric",
-  month: "short",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-});
-/** A time in the viewer's zone, in words ("Sun, 29 Nov 2026, 02:48"); "—" for none. */
-export const when = (iso: string | null | undefined): string => (iso ? WHEN.format(new Date(iso)) : "—");
+/** A time in the viewer's zone, in words as the schedule and history panels write it ("Sun, 29 Nov 2026, 02:48"); "—" for none. */
+export const when = (iso: string | null | undefined): string => (iso ? inWords(Date.parse(iso)) : "—");
 
 export type Submit = Event;

@@ -58,7 +58,14 @@ export function offsetLabel(zone: string, ms: number): string {
 /** "Mon 30 Nov 2026, 09:00 (Europe/Paris, UTC+1)": a time always names its zone. */
 export function showInZone(iso: string, zone = viewerZone()): string {
   const ms = Date.parse(iso);
-  const text = new Intl.DateTimeFormat("en-GB", {
+  const text = inWords(ms, zone);
+  const offset = offsetLabel(zone, ms);
+  return `${text} (${zone === offset || zone === "Etc/UTC" ? "UTC" : `${zone}, ${offset}`})`;
+}
+
+/** "Sun, 29 Nov 2026, 02:48": instant `ms` in `zone`, as every screen of the dashboard writes a time. */
+export function inWords(ms: number, zone = viewerZone()): string {
+  return new Intl.DateTimeFormat("en-GB", {
     timeZone: zone,
     weekday: "short",
     day: "numeric",
@@ -67,6 +74,4 @@ export function showInZone(iso: string, zone = viewerZone()): string {
     hour: "2-digit",
     minute: "2-digit",
   }).format(ms);
-  const offset = offsetLabel(zone, ms);
-  return `${text} (${zone === offset || zone === "Etc/UTC" ? "UTC" : `${zone}, ${offset}`})`;
 }
