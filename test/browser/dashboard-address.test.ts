@@ -15,7 +15,7 @@ interface ListedItem {
 }
 
 describe("the dashboard's screens follow their address", () => {
-  it("Back from a saved item to …/new shows an empty form, and saving it creates a second item", async () => {
+  it("Back from a saved item skips its …/new form; …/new again shows an empty form, and saving it creates a second item", async () => {
     const { site } = await api<{ site: Site }>("POST", "/sites", OPERATOR, { name: "Recipes", plan: "pro" });
     await api("PUT", `/sites/${site.id}/collections/recipes`, site.adminKey, {
       name: "Recipes",
@@ -33,9 +33,13 @@ describe("the dashboard's screens follow their address", () => {
     await page.getByRole("button", { name: "Delete" }).waitFor();
     expect(page.url()).not.toMatch(/\/new$/);
 
-    // Back to the "new" address: an empty form for a new item, never the saved one.
+    // The saved item's address took the form's place: Back leaves the item, never to the used form.
+    const saved = page.url();
     await page.goBack();
-    await expect.poll(() => page.url()).toMatch(/\/items\/recipes\/new$/);
+    await expect.poll(() => page.url()).not.toBe(saved);
+    expect(page.url()).not.toMatch(/\/new$/);
+    // The "new" address again (the address bar): an empty form for a new item, never the saved one.
+    await page.goto(`${service()}/dashboard/#/${site.id}/items/recipes/new`);
     await page.getByRole("heading", { name: "New item in Recipes" }).waitFor();
     expect(await page.getByRole("button", { name: "Delete" }).count()).toBe(0);
     expect(await page.getByLabel("title (required)").inputValue()).toBe("");
