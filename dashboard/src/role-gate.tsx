@@ -4,16 +4,15 @@
  * authority; this only keeps a person from filling in a form that is bound to be refused.
  */
 import type { ComponentChildren } from "preact";
-import { access, can, ROLE_NAMES } from "./site-state";
+import { can, roleName } from "./site-state";
 import { Notice } from "./ui";
 
 export function RoleGate(props: { permission: string; what: string; children: ComponentChildren }) {
   if (can(props.permission)) return <>{props.children}</>;
-  const role = ROLE_NAMES[access.value?.role ?? ""] ?? "yours";
   return (
     <>
       <Notice kind="info">
-        Your role ({role}) can see {props.what} but not change them: an Administrator or the Owner can.
+        Your role ({roleName()}) can see {props.what} but not change them: an Administrator or the Owner can.
       </Notice>
       <fieldset class="role-read-only" disabled>
         {props.children}

@@ -21,6 +21,8 @@ export const ROLE_NAMES: Record<string, string> = {
   "key:full": "API key",
   operator: "Operator",
 };
+/** The caller's role on the open site, as the dashboard names it ("Editor"). */
+export const roleName = (): string => ROLE_NAMES[access.value?.role ?? ""] ?? "yours";
 export const collections = signal<Collection[] | null>(null);
 export const siteError = signal<unknown>(null);
 

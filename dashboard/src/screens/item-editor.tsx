@@ -6,7 +6,7 @@ import { MediaInput, type MediaValue } from "../fields/media-input";
 import { ReferencePicker } from "../fields/reference-picker";
 import { itemTitle } from "../item-title";
 import { go, goSavedWith, guardUnsaved, href, takeFlash } from "../router";
-import { access, can, collections, inSite, ROLE_NAMES, site } from "../site-state";
+import { can, collections, inSite, roleName, site } from "../site-state";
 import { slugify } from "../slugify";
 import type { Collection, Field, Item, ItemData, MediaList } from "../types";
 import { Confirm, ErrorNotice, Field as Labelled, Heading, Notice, type Submit, when } from "../ui";
@@ -259,11 +259,7 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
             />
           )}
         </Labelled>
-        {!mayPublish && (
-          <p class="muted">
-            Your role ({ROLE_NAMES[access.value?.role ?? ""] ?? "yours"}) saves drafts; an Editor or Administrator publishes them.
-          </p>
-        )}
+        {!mayPublish && <p class="muted">Your role ({roleName()}) saves drafts; an Editor or Administrator publishes them.</p>}
         <div class="actions">
           {item ? (
             <>

@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { call, client } from "../api";
-import { access, can, inSite, ROLE_NAMES } from "../site-state";
+import { can, inSite, roleName } from "../site-state";
 import { DataTable } from "../data-table";
 import { TextField } from "../form-fields";
 import { Confirm, Copy, ErrorNotice, Heading, Notice, when } from "../ui";
@@ -56,11 +56,10 @@ const listEndpoints = () => call(client.GET("/sites/{siteId}/webhooks", { params
 export function Webhooks() {
   // Endpoints and their secrets are the site's settings: a role without them is told who manages them, and nothing is asked for.
   if (!can("site.settings")) {
-    const role = ROLE_NAMES[access.value?.role ?? ""] ?? "yours";
     return (
       <section>
         <Heading>Webhooks</Heading>
-        <Notice kind="info">Your role ({role}) does not manage this site's webhooks: an Administrator or the Owner does.</Notice>
+        <Notice kind="info">Your role ({roleName()}) does not manage this site's webhooks: an Administrator or the Owner does.</Notice>
       </section>
     );
   }
