@@ -1,20 +1,20 @@
 // The demo site's schema and items, used by `npm start` and `npm run seed`.
 import { api, must, seedItems } from "./lib.mjs";
 export const AUTHOR_FIELDS = [
-  { key: "name", type: "text", indexed: true, required: true },
-  { key: "bio", type: "richText" },
+  { key: "name", name: "Name", type: "text", indexed: true, required: true },
+  { key: "bio", name: "Bio", type: "richText" },
 ];
 
 export const POST_FIELDS = [
-  { key: "title", type: "text", indexed: true, required: true },
-  { key: "summary", type: "text", indexed: true },
-  { key: "body", type: "richText" },
-  { key: "category", type: "text", indexed: true },
-  { key: "readingMinutes", type: "number", indexed: true },
-  { key: "featured", type: "boolean", indexed: true },
-  { key: "date", type: "date", indexed: true },
-  { key: "cover", type: "image" },
-  { key: "author", type: "reference", collection: "authors", indexed: true },
+  { key: "title", name: "Title", type: "text", indexed: true, required: true },
+  { key: "summary", name: "Summary", type: "text", indexed: true },
+  { key: "body", name: "Body", type: "richText" },
+  { key: "category", name: "Category", type: "text", indexed: true },
+  { key: "readingMinutes", name: "Reading time (minutes)", type: "number", indexed: true },
+  { key: "featured", name: "Featured", type: "boolean", indexed: true },
+  { key: "date", name: "Date", type: "date", indexed: true },
+  { key: "cover", name: "Cover image", type: "image" },
+  { key: "author", name: "Author", type: "reference", collection: "authors", indexed: true },
 ];
 
 const TOPICS = [
