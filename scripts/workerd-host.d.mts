@@ -18,7 +18,7 @@ export const SERVICE_DURABLE_OBJECTS: Record<string, string>;
 export function workerdPids(): number[];
 export function workerdPidsByAge(): number[];
 export function servicePid(): number | undefined;
-export function residentMb(pid: number, field?: "VmRSS" | "VmHWM"): number;
+export function residentMb(pid: number, field?: "VmRSS" | "VmHWM" | "RssAnon" | "RssFile"): number;
 export function workerdCpuMs(pids?: number[]): number;
 export function processCpuNs(pid: number): number;
 export function startProxy(options: { scriptPath: string; ssrUrl: string; serviceToken: string }): Promise<{ mf: Miniflare; base: string }>;

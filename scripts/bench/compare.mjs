@@ -176,6 +176,10 @@ async function measure(build) {
     }
     const peakMb = residentMb(pid, "VmHWM");
     memory.cached = residentMb(pid);
+    // What the resident memory is made of: anonymous memory (heaps, malloc) against mapped files
+    // (workerd's own binary, SQLite's files), which the kernel can drop and read again.
+    memory.anon = residentMb(pid, "RssAnon");
+    memory.file = residentMb(pid, "RssFile");
     await host.dispose();
     // BENCH_FLOOR_APART=1: also the method before session 7 (the whole phase's CPU less a floor
     // measured afterwards in a fresh process), to show what the interleaving changes.
@@ -277,7 +281,7 @@ console.table(
   ),
 );
 console.log(
-  "Resident memory of the service's workerd (MB): after seeding (peak so far), after the misses (peak so far), after the cached reads (peak)",
+  "Resident memory of the service's workerd (MB): after seeding (peak so far), after the misses (peak so far), after the cached reads (peak), and of that last figure anonymous / mapped files",
 );
 console.table(
   runs.map((r) => ({
@@ -285,6 +289,7 @@ console.table(
     seeded: `${r.memory.seeded} (${r.memory.seededPeak})`,
     misses: `${r.memory.misses} (${r.memory.missesPeak})`,
     cached: `${r.memory.cached} (${r.peakMb})`,
+    "anon / file": `${r.memory.anon} / ${r.memory.file}`,
   })),
 );
 const [base, ...others] = summary;
