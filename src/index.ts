@@ -11,6 +11,7 @@ import { contentUrl, keepContentUrl } from "./edge/content-key";
 import { CORS_HEADERS, contentApi, contentHit, contentMiss, planRefusal, withCors } from "./routes/content";
 import { knownSiteMeta, renewAhead } from "./edge/site-meta";
 import { customHostRequest, isServiceHost } from "./routes/custom-host";
+import { forVisitor } from "./http/visitor-errors";
 import { embedScript } from "./routes/embed";
 import { renderedPage, ssrWebhook } from "./routes/render";
 import { SERVICE_TOKEN_HEADER } from "./contract/headers";
@@ -239,6 +240,8 @@ async function answer(request: Request, env: Env, ctx: ExecutionContext, url: UR
   // A body cut for its size or pace: the route saw a broken stream; the client gets why.
   const refused = guard.failure();
   if (refused) response = toErrorResponse(refused);
+  // A rendered page's visitor (a customer's hostname, or their proxy) reads words, not our envelope.
+  if (!isServiceHost(env, url.host) || request.headers.has(SERVICE_TOKEN_HEADER)) response = forVisitor(request, response);
   await guard.settle();
   if (url.pathname.startsWith("/v1/") && !response.headers.has("access-control-allow-origin")) {
     response = withCors(response);

@@ -101,6 +101,36 @@ describe("rendered list pages", () => {
     expect(unknown.status).toBe(404);
   });
 
+  it("answer a visitor's browser with a plain page, not the API's JSON, and programs with the envelope", async () => {
+    const { site, pageUrl } = await capturedBlog();
+    const html = { accept: "text/html,application/xhtml+xml,*/*;q=0.8" };
+    // A document the site does not have (its collection shows no list, so no sitemap), asked by a browser.
+    const missing = await rendered(site, `${pathOf(pageUrl)}no-such-post/extra`, html);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(await missing.text()).toContain("Page not found");
+    // The plan dropped below SEO Engine: visitors are told the page is not available, not why.
+    await callJson("PATCH", `/workspaces/${site.workspaceId}`, { auth: "test-operator-token", body: { plan: "pro" } });
+    const refused = await rendered(site, pathOf(pageUrl), html);
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(refused.headers.get("cache-control")).toMatch(/no-store/);
+    expect(refused.headers.get("x-robots-tag")).toBe("noindex");
+    const text = await refused.text();
+    expect(text).toContain("This page is not available");
+    expect(text).not.toMatch(/plan|seo_engine|\{"error"/i);
+    // An unknown token through the proxy, from a browser.
+    const unknown = await call("GET", pathOf(pageUrl), {
+      headers: { "x-service-token": "pk_aaaaaaaaaaaaaaaa_bbbbbbbbbbbbbbbbbbbbbbbb", ...html },
+    });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).toContain("Page not found");
+    // A program that does not ask for HTML keeps the documented envelope.
+    expect(await (await rendered(site, pathOf(pageUrl), { accept: "application/json" })).json()).toMatchObject({
+      error: { code: "plan_required" },
+    });
+  });
+
   it("are served from the edge cache and invalidated by publish, edit, unpublish and delete", async () => {
     const { site, pageUrl } = await capturedBlog([{ slug: "first", data: { title: "First" } }]);
     const base = pathOf(pageUrl);

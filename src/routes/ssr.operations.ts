@@ -178,7 +178,7 @@ export const ssrOperations: Operation[] = [
     tag: "Server rendering",
     summary: "A rendered page, sitemap or feed (through the customer's proxy)",
     description:
-      "Any path under the captured page's base path, with `x-service-token` (the customer's proxy adds it): `<base>` the list (`?page=N`), `<base><slug>` an item, `<base>sitemap.xml`, `sitemap-N.xml`, `rss.xml`, `feed.json`. `<base>` without its trailing slash and `<base><slug>/` redirect (301). Unknown or unpublished slugs get 404 with the template's look and `X-Robots-Tag: noindex`. On an active custom hostname the same pages are served by Host, without the header. GET or HEAD; SEO Engine plan.",
+      "Any path under the captured page's base path, with `x-service-token` (the customer's proxy adds it): `<base>` the list (`?page=N`), `<base><slug>` an item, `<base>sitemap.xml`, `sitemap-N.xml`, `rss.xml`, `feed.json`. `<base>` without its trailing slash and `<base><slug>/` redirect (301). Unknown or unpublished slugs get 404 with the template's look and `X-Robots-Tag: noindex`. On an active custom hostname the same pages are served by Host, without the header. GET or HEAD; SEO Engine plan. Errors are the error envelope, except for a client that asks for HTML (`Accept` with `text/html`, as a browser does): it gets a plain page with the same status, in words for the site's visitors (\"Page not found\", \"This page is not available\"), never cached, `noindex`.",
     auth: "serviceToken",
     params: [
       {
