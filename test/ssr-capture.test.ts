@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ORIGIN, callJson, expectStatus, newBlog } from "./helpers";
+import { OPERATOR, ORIGIN, callJson, expectStatus, newBlog } from "./helpers";
 import { listPage } from "./fixtures/blog-pages";
 import { capture, capturedBlog, pathOf, putPage, renderedHtml } from "./ssr-helpers";
 
@@ -20,6 +20,39 @@ describe("capturing a page", () => {
     expect(Date.parse(c.nextRefreshAt as string)).toBeGreaterThan(Date.now());
     expect(c.lastRefresh).toMatchObject({ ok: true, trigger: "capture" });
     expect(c.page).toMatchObject({ title: "Acme Blog & News", description: 'Stories from Acme "HQ"', widgets: [{ collection: "posts" }] });
+  });
+
+  it("shows the webhook secret only to callers who may change the capture; others get words, not codes", async () => {
+    const { site } = await capturedBlog();
+    const key = async (scope: "read" | "full") =>
+      (
+        await expectStatus(
+          callJson<{ apiKey: { key: string } }>("POST", `/workspaces/${site.workspaceId}/api-keys`, {
+            auth: OPERATOR,
+            body: { name: `${scope} key`, scope },
+          }),
+          201,
+        )
+      ).apiKey.key;
+    const seen = async (auth: string) =>
+      (await expectStatus(callJson<{ capture: Record<string, unknown> }>("GET", `/sites/${site.id}/ssr/capture`, { auth }), 200)).capture;
+    const reader = await key("read");
+    const asReader = await seen(reader);
+    // The secret signs the calls that refresh the template: a read-only caller sees the rest, not it.
+    expect(asReader).not.toHaveProperty("webhookSecret");
+    expect(asReader.webhookUrl).toBe(`${ORIGIN}/hooks/ssr/${site.id}`);
+    expect(asReader.collection).toBe("posts");
+    expect((await seen(await key("full"))).webhookSecret).toMatch(/^whsec_/);
+    expect((await seen(site.adminKey)).webhookSecret).toMatch(/^whsec_/);
+    // Its refusal to rotate the secret says what it cannot do in words; the code stays in details.
+    const r = await callJson<{ error: { code: string; message: string; details: { permission: string } } }>(
+      "POST",
+      `/sites/${site.id}/ssr/webhook-secret`,
+      { auth: reader },
+    );
+    expect(r.status).toBe(403);
+    expect(r.body.error.message).toBe("A read-only API key cannot change the SEO Engine's settings. Use a key with full access.");
+    expect(r.body.error.details.permission).toBe("seo.manage");
   });
 
   it("is refused below the SEO Engine plan with plan_required", async () => {

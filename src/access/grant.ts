@@ -6,7 +6,7 @@
 import { ApiError } from "../contract/errors";
 import type { Membership, Principal, Role } from "../contract/principal";
 import type { AccessEntry } from "./operations";
-import { KEY_PERMISSIONS, type Permission, ROLE_LABEL, ROLE_PERMISSIONS, WORKSPACE_PERMISSIONS } from "./roles";
+import { KEY_PERMISSIONS, PERMISSION_WORDS, type Permission, ROLE_LABEL, ROLE_PERMISSIONS, WORKSPACE_PERMISSIONS } from "./roles";
 
 export interface Grant {
   permissions: ReadonlySet<Permission>;
@@ -100,12 +100,28 @@ const ROLE_NAME = (role: Grant["role"]): string =>
         ? "an API key"
         : ROLE_LABEL[role];
 
+/**
+ * A refusal in words a person reads ("Your role (Viewer) cannot connect or detach domains"), with
+ * who can help; the permission's code stays in `details` for programs.
+ */
 export function forbidden(grant: Grant, permission: Permission, why?: string): ApiError {
-  return new ApiError("forbidden", why ?? `Your role (${ROLE_NAME(grant.role)}) does not have the permission "${permission}" this needs.`, {
+  return new ApiError("forbidden", why ?? `${whoCannot(grant)} ${PERMISSION_WORDS[permission]}.${whoCanHelp(grant)}`, {
     permission,
     role: grant.role,
   });
 }
+
+const whoCannot = (grant: Grant): string =>
+  grant.role === "key:read" || grant.role === "key:full"
+    ? `${capitalised(ROLE_NAME(grant.role))} cannot`
+    : `Your role (${ROLE_NAME(grant.role)}) cannot`;
+const capitalised = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+const whoCanHelp = (grant: Grant): string =>
+  grant.role === "key:read"
+    ? " Use a key with full access."
+    : grant.role === "key:full" || grant.role === "operator"
+      ? ""
+      : " An Administrator or the Owner of the workspace can do it, or give you a role that can.";
 
 /**
  * Whether the grant allows the operation outright ("any"), only for the caller's own items
@@ -133,11 +149,7 @@ export function requirePermission(grant: Grant, permission: Permission): void {
  */
 export function requireOwnItem(grant: Grant, item: { created_by: string | null; status: string }, permission: Permission): void {
   if (item.created_by === null || item.created_by !== grant.actor.id) {
-    throw forbidden(
-      grant,
-      permission,
-      `Your role (${ROLE_NAME(grant.role)}) can change only items you created ("${permission}" is needed).`,
-    );
+    throw forbidden(grant, permission, `Your role (${ROLE_NAME(grant.role)}) can change only items you created.${whoCanHelp(grant)}`);
   }
   if (item.status !== "draft" && !grant.permissions.has("items.publish.own")) {
     throw forbidden(grant, "items.publish.own", `Your role (${ROLE_NAME(grant.role)}) can change only your own drafts.`);

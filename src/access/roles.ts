@@ -65,6 +65,33 @@ export const KEY_PERMISSIONS: Readonly<Record<"read" | "full", ReadonlySet<Permi
   full: new Set(ADMINISTRATOR.filter((p) => !WORKSPACE_PERMISSIONS.has(p))),
 };
 
+/** What each permission lets a person do, as a refusal says it ("Your role (Viewer) cannot …"). */
+export const PERMISSION_WORDS: Readonly<Record<Permission, string>> = {
+  "site.read": "see this site",
+  "items.create": "create items",
+  "items.edit.own": "edit items",
+  "items.edit.any": "edit items other people created",
+  "items.delete.own": "delete items",
+  "items.delete.any": "delete items other people created",
+  "items.publish.own": "publish items",
+  "items.publish.any": "publish items other people created",
+  "media.create": "upload media",
+  "media.edit": "change or delete media",
+  "search.manage": "manage search",
+  "collections.manage": "change collections",
+  "site.settings": "change this site's settings",
+  "seo.manage": "change the SEO Engine's settings",
+  "domains.manage": "connect or detach domains",
+  "keys.manage": "manage API keys",
+  "site.create": "create sites",
+  "members.read": "see the workspace's members",
+  "members.manage": "invite or manage members",
+  "audit.read": "see the activity log",
+  "workspace.settings": "change the workspace's settings",
+  "workspace.delete": "delete the workspace",
+  "ownership.transfer": "hand the workspace to another owner",
+};
+
 /** How the dashboard and errors name a role. */
 export const ROLE_LABEL: Readonly<Record<Role, string>> = {
   owner: "Owner",

@@ -63,6 +63,12 @@ export const DashboardItem = z
     publishedAt: instant.nullable(),
     createdAt: instant,
     updatedAt: instant,
+    createdBy: z
+      .string()
+      .nullable()
+      .describe(
+        "Who created it: the account (`ac_…`) or API key id, or null (the operator, a site admin key, or an item from before accounts). A role that may change only its own items (Contributor, Author) may change this one when it is theirs.",
+      ),
     data,
     searchIndex: SearchIndexView.nullable().describe("The item's place in the search index; null for drafts and below Pro."),
     schedule: ScheduleView.nullable().describe("When the site publishes or unpublishes it by itself; null when not scheduled."),
@@ -169,11 +175,14 @@ export const Capture = z.strictObject({
   webhookUrl: z
     .string()
     .describe(
-      "Where the builder posts: `/hooks/ssr/{siteId}`, signed (see webhookSecret). A capture made before the secret left the URL keeps its `/hooks/ssr/{siteId}/{secret}` form until the secret is rotated.",
+      "Where the builder posts: `/hooks/ssr/{siteId}`, signed (see webhookSecret). A capture made before the secret left the URL keeps its `/hooks/ssr/{siteId}/{secret}` form until the secret is rotated (that form is shown only to callers who see webhookSecret).",
     ),
   webhookSecret: z
     .string()
-    .describe("The Standard Webhooks signing secret (`whsec_…`): sign `{webhook-id}.{webhook-timestamp}.{body}` with HMAC-SHA256."),
+    .optional()
+    .describe(
+      "The Standard Webhooks signing secret (`whsec_…`): the HMAC-SHA256 key is the base64 text after `whsec_`, decoded to bytes; sign `{webhook-id}.{webhook-timestamp}.{body}` with it (the `standardwebhooks` package does all of this). Present only for callers who may change the capture (`seo.manage`): a Viewer or a read-only API key is not shown it.",
+    ),
   webhookLegacyUrl: z.boolean().describe("Whether the old URL form with the secret in its path is still accepted."),
   documents: z.strictObject({
     paths: z.array(z.string()),

@@ -103,7 +103,7 @@ const SECURITY: Record<Auth, Json[]> = {
 
 const DESCRIPTION = `Content delivery and edge server rendering: the public content API, the dashboard API, rendered pages and the site builder's webhook.
 
-**Authentication.** The public content API takes the site's public token (\`pk_…\`) in the path (\`/v1/{token}/…\`): it is safe to publish in pages, and OpenAPI has no security scheme for a path segment. The dashboard API takes \`Authorization: Bearer\` with a site's admin key (\`sk_…\`) under \`/sites/{siteId}\`, or the operator token (everything). Rendered pages take \`x-service-token\` (the site's public token), added by the customer's reverse proxy.
+**Authentication.** The public content API takes the site's public token (\`pk_…\`) in the path (\`/v1/{token}/…\`): it is safe to publish in pages, and OpenAPI has no security scheme for a path segment. The dashboard API takes \`Authorization: Bearer\` with a workspace API key (\`ak_…\`, read-only or full, for scripts: what it may do is the README's role table), a site's admin key (\`sk_…\`) under \`/sites/{siteId}\`, or the operator token (everything); the dashboard itself signs in with a session cookie. Outbound webhooks and the builder's webhook are signed the Standard Webhooks way: the HMAC-SHA256 key is the base64 text after \`whsec_\`, decoded to bytes (the \`standardwebhooks\` package verifies a call in one line). Rendered pages take \`x-service-token\` (the site's public token), added by the customer's reverse proxy.
 
 **Errors.** Every error is \`{"error": {"code", "message", "details"?}}\`, JSON, \`Cache-Control: no-store\`, with one HTTP status per code: ${Object.entries(
   ERROR_STATUS,

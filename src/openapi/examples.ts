@@ -66,6 +66,7 @@ export const dashboardItem = {
   publishedAt: "2026-11-23T20:42:49.155Z",
   createdAt: "2026-11-23T20:42:49.155Z",
   updatedAt: "2026-11-23T20:42:49.155Z",
+  createdBy: "ac_x7kq2mzr5tpwbn4c",
   data: {
     title: "Puppy training for beginners",
     summary: "Sit, stay and come in a week.",

@@ -4,12 +4,13 @@
  * up from the invitation, accepts, writes a draft, has no Publish (and the API refuses it); Ada
  * publishes and sees who did what. Then several workspaces (the picker, reload, Back), ownership
  * handed over and a workspace deleted by its new Owner; Ada removes Grace, whose next click is
- * refused in words; Grace resets her password from the inbox. axe-core on every new screen.
+ * refused in words; Grace resets her password from the inbox. axe-core on every new screen. (The
+ * operator appears once: to move the workspace to the SEO Engine plan for what a Contributor sees there.)
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { service } from "./harness";
-import { checkScreen, dashboardBrowser } from "./dashboard-harness";
+import { api, putPage, service } from "./harness";
+import { checkScreen, dashboardBrowser, OPERATOR } from "./dashboard-harness";
 import { navRows, tabThroughHeader } from "./nav-checks";
 import { linkIn, mailTo, uniqueEmail } from "../helpers/mail";
 
@@ -127,6 +128,9 @@ describe("a team in the dashboard, without the operator", () => {
     const draftUrl = member.url();
     const itemId = new URL(draftUrl).hash.split("/").pop()!;
     expect(await member.getByRole("button", { name: /publish/i }).count()).toBe(0);
+    // Her own draft stays hers to change.
+    await member.getByRole("button", { name: "Save", exact: true }).waitFor();
+    expect(await member.getByLabel("title (required)").isEditable()).toBe(true);
     expect(await apiFrom(member, "POST", `/sites/${siteId}/collections/posts/items/${itemId}/publish`)).toEqual({
       status: 403,
       code: "forbidden",
@@ -152,6 +156,31 @@ describe("a team in the dashboard, without the operator", () => {
     await member.goto(`${service()}/dashboard/#/${siteId}/webhooks`);
     await member.getByText("Your role (Contributor) does not manage this site's webhooks").waitFor();
     expect(await member.getByRole("button", { name: /Add endpoint/ }).count()).toBe(0);
+    // On the SEO Engine plan, the capture and the domains are hers to see, not to change: no
+    // refresh, no secret (the API leaves it out), the forms disabled with who changes them.
+    const { workspaceId, token } = (await api<{ site: { workspaceId: string; token: string } }>("GET", `/sites/${siteId}`, OPERATOR)).site;
+    const { plan } = (await api<{ workspace: { plan: string } }>("GET", `/workspaces/${workspaceId}`, OPERATOR)).workspace;
+    await api("PATCH", `/workspaces/${workspaceId}`, OPERATOR, { plan: "seo_engine" });
+    const pageUrl = await putPage(
+      `/acme-${siteId}/`,
+      `<!doctype html><html lang="en"><head><title>Acme</title></head><body><div data-oc-list="posts"><h2 data-oc-field="title">T</h2></div>` +
+        `<script src="${service()}/embed.js" data-oc-token="${token}" defer></script></body></html>`,
+    );
+    await api("PUT", `/sites/${siteId}/ssr/capture`, OPERATOR, { pageUrl, collection: "posts" });
+    // (Reloaded: the dashboard learns the site's plan when it opens the site.)
+    await member.goto(`${service()}/dashboard/#/${siteId}/seo`);
+    await member.reload();
+    await member.getByRole("heading", { name: "Captured page" }).waitFor();
+    await member.getByText("Your role (Contributor) can see the SEO Engine's settings but not change them").waitFor();
+    expect(await member.getByRole("button", { name: "Capture again" }).isDisabled()).toBe(true);
+    for (const name of ["Refresh now", "Rotate webhook secret"]) expect(await member.getByRole("button", { name }).count()).toBe(0);
+    expect(await member.getByRole("button", { name: "Copy the webhook signing secret" }).count()).toBe(0);
+    expect(await member.getByText(/whsec_/).count()).toBe(0);
+    await checkScreen(member, "team-04d-contributor-seo");
+    await member.goto(`${service()}/dashboard/#/${siteId}/domains`);
+    await member.getByText("Your role (Contributor) can see this site's domains but not change them").waitFor();
+    expect(await member.getByRole("button", { name: "Connect hostname" }).isDisabled()).toBe(true);
+    await api("PATCH", `/workspaces/${workspaceId}`, OPERATOR, { plan });
     // Her workspace's page shows what she may see and asks for nothing she would be refused.
     const refusedCalls: string[] = [];
     member.on("response", (r) => r.status() === 403 && refusedCalls.push(r.url()));
@@ -165,6 +194,17 @@ describe("a team in the dashboard, without the operator", () => {
     await owner.goto(`${service()}/dashboard/#/${siteId}/items/posts/${itemId}`);
     await owner.getByRole("button", { name: "Save and publish" }).click();
     await owner.getByText("Published.").waitFor();
+    // An item Ada wrote is shown to Grace, not offered for change: her role changes only her own.
+    await owner.goto(`${service()}/dashboard/#/${siteId}/items/posts/new`);
+    await owner.getByLabel("title (required)").fill("Ada's own notes");
+    await owner.getByRole("button", { name: "Save as draft" }).click();
+    await owner.getByText("Saved as a draft.").waitFor();
+    await member.goto(owner.url());
+    await member.getByText("Someone else created this item: your role (Contributor) can change only items you created.").waitFor();
+    expect(await member.getByLabel("title (required)").isEditable()).toBe(false);
+    for (const name of ["Save", "Delete", "Share"]) expect(await member.getByRole("button", { name, exact: true }).count()).toBe(0);
+    await member.getByRole("button", { name: "History" }).waitFor();
+    await checkScreen(member, "team-04c-someone-elses-item");
     await owner.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Workspace", exact: true }).click();
     await owner.getByLabel("Person (email or key name)").fill(grace);
     await owner.getByLabel("Person (email or key name)").press("Tab");

@@ -31,6 +31,7 @@ export interface DashboardItem {
   publishedAt: string | null;
   createdAt: string;
   updatedAt: string;
+  createdBy: string | null;
   data: ItemData;
   schedule: { publishAt: string | null; unpublishAt: string | null; timeZone: string | null } | null;
   pendingChanges: { slug: string; data: ItemData; updatedAt: string; updatedBy: string | null } | null;
@@ -59,6 +60,7 @@ export function toDashboardItem(
     publishedAt: row.published_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    createdBy: row.created_by ?? null,
     data: data ?? (JSON.parse(row.data) as ItemData),
     schedule:
       row.publish_at == null && row.unpublish_at == null

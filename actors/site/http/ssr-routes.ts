@@ -12,6 +12,7 @@ import { randomHex, safeEqual } from "../../../src/ids";
 import { entitlements, planRequired } from "../../../src/contract/plans";
 import { parsePage } from "../../../src/shared/list-params";
 import type { SiteContext } from "../context";
+import type { SiteAccess } from "../access/site-access";
 import { cancelJob, pendingJob, scheduleJob } from "../jobs";
 import { basePathOfUrl, publicBase } from "../ssr/public-base";
 import { capture, nextNightly, presentCapture, refresh } from "../ssr/capture";
@@ -33,15 +34,18 @@ export function ssrRoutes(s: SiteContext) {
       throw planRequired("serverRendering");
     }
   };
-  const present = (req: IRequest) => {
+  // The webhook's secret signs the calls that refresh the template: only a caller who may change
+  // the capture (seo.manage) is shown it. A Viewer or a read-only key sees everything else.
+  const present = (req: IRequest, access: SiteAccess) => {
     const c = s.capture();
     if (!c) throw new ApiError("not_found", "This site has no captured page yet; PUT /sites/:siteId/ssr/capture.");
-    return presentCapture(s, c, new URL(req.url).origin, pendingJob(s.sql, SSR_JOBS.nightly, "page")?.runAt ?? null);
+    const next = pendingJob(s.sql, SSR_JOBS.nightly, "page")?.runAt ?? null;
+    return presentCapture(s, c, new URL(req.url).origin, next, access.grant.permissions.has("seo.manage"));
   };
 
   return (
     IttyRouter({ base: "/sites/:siteId/ssr" })
-      .put("/capture", async (req) => {
+      .put("/capture", async (req, access: SiteAccess) => {
         requirePlan();
         // The schemas (zod) load on the first write: the rendered pages this object also serves never evaluate them.
         const { captureSchema } = await import("../../../src/contract/ssr");
@@ -60,9 +64,9 @@ export function ssrRoutes(s: SiteContext) {
           collection.slug,
         );
         scheduleJob(s.storage, SSR_JOBS.nightly, "page", nextNightly(s.site()!.id));
-        return json({ capture: present(req) }, created ? 201 : 200);
+        return json({ capture: present(req, access) }, created ? 201 : 200);
       })
-      .get("/capture", (req) => json({ capture: present(req) }))
+      .get("/capture", (req, access: SiteAccess) => json({ capture: present(req, access) }))
       .delete("/capture", () => {
         if (!s.capture()) throw new ApiError("not_found", "This site has no captured page.");
         s.storage.transactionSync(() => {
@@ -103,17 +107,17 @@ export function ssrRoutes(s: SiteContext) {
         return previewPage(s, req);
       })
       // A new webhook secret; the old URL form (secret in the path) stops working with the old secret.
-      .post("/webhook-secret", (req) => {
+      .post("/webhook-secret", (req, access: SiteAccess) => {
         requirePlan();
         if (!s.capture()) throw new ApiError("not_found", "Capture a page first.");
         rotateWebhookSecret(s.sql, randomHex(24));
         s.captureChanged();
-        return json({ capture: present(req) });
+        return json({ capture: present(req, access) });
       })
-      .post("/refresh", async (req) => {
+      .post("/refresh", async (req, access: SiteAccess) => {
         requirePlan();
         await refresh(s, "manual");
-        return json({ capture: present(req) });
+        return json({ capture: present(req, access) });
       })
   );
 }

@@ -113,7 +113,7 @@ export async function refresh(s: SiteContext, trigger: RefreshResult["trigger"])
 export const standardSecret = (secret: string): string => `whsec_${btoa(secret)}`;
 
 /** The capture as the dashboard shows it. */
-export function presentCapture(s: SiteContext, c: StoredCapture, origin: string, nextRefreshAt: number | null) {
+export function presentCapture(s: SiteContext, c: StoredCapture, origin: string, nextRefreshAt: number | null, withSecret: boolean) {
   return {
     pageUrl: c.pageUrl,
     publicUrl: c.publicUrl,
@@ -127,8 +127,9 @@ export function presentCapture(s: SiteContext, c: StoredCapture, origin: string,
     lastRefresh: c.lastRefresh,
     nextRefreshAt: nextRefreshAt === null ? null : new Date(nextRefreshAt).toISOString(),
     // The secret stays out of the URL (logs keep URLs); hooks made before keep their old URL until a rotation.
-    webhookUrl: c.webhookLegacyUrl ? `${origin}/hooks/ssr/${s.site()!.id}/${c.webhookSecret}` : `${origin}/hooks/ssr/${s.site()!.id}`,
-    webhookSecret: standardSecret(c.webhookSecret),
+    webhookUrl:
+      c.webhookLegacyUrl && withSecret ? `${origin}/hooks/ssr/${s.site()!.id}/${c.webhookSecret}` : `${origin}/hooks/ssr/${s.site()!.id}`,
+    ...(withSecret ? { webhookSecret: standardSecret(c.webhookSecret) } : {}),
     webhookLegacyUrl: c.webhookLegacyUrl,
     documents: {
       paths: ["sitemap.xml", "rss.xml", "feed.json"].map((n) => `${basePathOfUrl(c.publicUrl)}${n}`),

@@ -1167,7 +1167,7 @@ export interface paths {
         };
         /**
          * A rendered page, sitemap or feed (through the customer's proxy)
-         * @description Any path under the captured page's base path, with `x-service-token` (the customer's proxy adds it): `<base>` the list (`?page=N`), `<base><slug>` an item, `<base>sitemap.xml`, `sitemap-N.xml`, `rss.xml`, `feed.json`. `<base>` without its trailing slash and `<base><slug>/` redirect (301). Unknown or unpublished slugs get 404 with the template's look and `X-Robots-Tag: noindex`. On an active custom hostname the same pages are served by Host, without the header. GET or HEAD; SEO Engine plan.
+         * @description Any path under the captured page's base path, with `x-service-token` (the customer's proxy adds it): `<base>` the list (`?page=N`), `<base><slug>` an item, `<base>sitemap.xml`, `sitemap-N.xml`, `rss.xml`, `feed.json`. `<base>` without its trailing slash and `<base><slug>/` redirect (301). Unknown or unpublished slugs get 404 with the template's look and `X-Robots-Tag: noindex`. On an active custom hostname the same pages are served by Host, without the header. GET or HEAD; SEO Engine plan. Errors are the error envelope, except for a client that asks for HTML (`Accept` with `text/html`, as a browser does): it gets a plain page with the same status, in words for the site's visitors ("Page not found", "This page is not available"), never cached, `noindex`.
          */
         get: operations["renderedPage"];
         put?: never;
@@ -1968,6 +1968,8 @@ export interface components {
             createdAt: string;
             /** @description ISO 8601 instant, UTC */
             updatedAt: string;
+            /** @description Who created it: the account (`ac_…`) or API key id, or null (the operator, a site admin key, or an item from before accounts). A role that may change only its own items (Contributor, Author) may change this one when it is theirs. */
+            createdBy: string | null;
             /** @description Field values by key; their shapes follow the field types (README: Field types and values). */
             data: {
                 [key: string]: unknown;
@@ -2134,10 +2136,10 @@ export interface components {
                 error?: string;
             } | null;
             nextRefreshAt: string | null;
-            /** @description Where the builder posts: `/hooks/ssr/{siteId}`, signed (see webhookSecret). A capture made before the secret left the URL keeps its `/hooks/ssr/{siteId}/{secret}` form until the secret is rotated. */
+            /** @description Where the builder posts: `/hooks/ssr/{siteId}`, signed (see webhookSecret). A capture made before the secret left the URL keeps its `/hooks/ssr/{siteId}/{secret}` form until the secret is rotated (that form is shown only to callers who see webhookSecret). */
             webhookUrl: string;
-            /** @description The Standard Webhooks signing secret (`whsec_…`): sign `{webhook-id}.{webhook-timestamp}.{body}` with HMAC-SHA256. */
-            webhookSecret: string;
+            /** @description The Standard Webhooks signing secret (`whsec_…`): the HMAC-SHA256 key is the base64 text after `whsec_`, decoded to bytes; sign `{webhook-id}.{webhook-timestamp}.{body}` with it (the `standardwebhooks` package does all of this). Present only for callers who may change the capture (`seo.manage`): a Viewer or a read-only API key is not shown it. */
+            webhookSecret?: string;
             /** @description Whether the old URL form with the secret in its path is still accepted. */
             webhookLegacyUrl: boolean;
             documents: {
@@ -5716,6 +5718,7 @@ export interface operations {
                      *         "publishedAt": "2026-11-23T20:42:49.155Z",
                      *         "createdAt": "2026-11-23T20:42:49.155Z",
                      *         "updatedAt": "2026-11-23T20:42:49.155Z",
+                     *         "createdBy": "ac_x7kq2mzr5tpwbn4c",
                      *         "data": {
                      *           "title": "Puppy training for beginners",
                      *           "summary": "Sit, stay and come in a week.",

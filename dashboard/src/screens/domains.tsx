@@ -3,7 +3,8 @@ import { ApiFailure, call, client } from "../api";
 import { hostnameOrigin } from "../hostname-url";
 import { PlanGate } from "../plan-gate";
 import { ProxyGuide } from "../proxy-guide";
-import { inSite, site } from "../site-state";
+import { RoleGate } from "../role-gate";
+import { can, inSite, site } from "../site-state";
 import type { CustomHostname } from "../types";
 import { Confirm, Copy, ErrorNotice, Field, Heading, Notice, type Submit, when } from "../ui";
 import { useForm } from "../use-form";
@@ -130,27 +131,29 @@ export function Domains() {
                 {replacing.hostname} keeps serving your pages until {record?.hostname} is active, then it is released.
               </Notice>
             )}
-            <form class="card form" onSubmit={submit}>
-              <h2>{record ? "Use another hostname" : "Connect a custom domain"}</h2>
-              <p>
-                Use a <strong>dedicated subdomain</strong> such as <code>blog.example.com</code>: the whole hostname is given to your
-                rendered pages (<code>/</code> is the list, <code>/:slug</code> an item, plus sitemap and feeds).
-              </p>
-              <Field label="Hostname" hint="Without https:// or a path, e.g. blog.example.com" error={form.errors.hostname}>
-                {(id, d) => (
-                  <input
-                    id={id}
-                    required
-                    value={hostname}
-                    aria-describedby={d}
-                    onInput={(e) => form.set("hostname", e.currentTarget.value)}
-                  />
-                )}
-              </Field>
-              <button type="submit" disabled={form.pending}>
-                Connect hostname
-              </button>
-            </form>
+            <RoleGate permission="domains.manage" what="this site's domains">
+              <form class="card form" onSubmit={submit}>
+                <h2>{record ? "Use another hostname" : "Connect a custom domain"}</h2>
+                <p>
+                  Use a <strong>dedicated subdomain</strong> such as <code>blog.example.com</code>: the whole hostname is given to your
+                  rendered pages (<code>/</code> is the list, <code>/:slug</code> an item, plus sitemap and feeds).
+                </p>
+                <Field label="Hostname" hint="Without https:// or a path, e.g. blog.example.com" error={form.errors.hostname}>
+                  {(id, d) => (
+                    <input
+                      id={id}
+                      required
+                      value={hostname}
+                      aria-describedby={d}
+                      onInput={(e) => form.set("hostname", e.currentTarget.value)}
+                    />
+                  )}
+                </Field>
+                <button type="submit" disabled={form.pending}>
+                  Connect hostname
+                </button>
+              </form>
+            </RoleGate>
           </>
         )
       )}
@@ -278,9 +281,12 @@ function HostnameCard(props: { record: CustomHostname; onDetach: () => void; onC
           <p class="muted">Registered {when(r.createdAt)}.</p>
         </>
       )}
-      <button type="button" class="danger" onClick={props.onDetach}>
-        Detach {r.hostname}
-      </button>
+      {/* Detaching is for roles that manage domains; the others are told so above the form. */}
+      {can("domains.manage") && (
+        <button type="button" class="danger" onClick={props.onDetach}>
+          Detach {r.hostname}
+        </button>
+      )}
     </div>
   );
 }

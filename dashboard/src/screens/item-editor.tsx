@@ -6,6 +6,7 @@ import { MediaInput, type MediaValue } from "../fields/media-input";
 import { ReferencePicker } from "../fields/reference-picker";
 import { itemTitle } from "../item-title";
 import { go, goSavedWith, guardUnsaved, href, takeFlash } from "../router";
+import { session } from "../session";
 import { can, collections, inSite, roleName, site } from "../site-state";
 import { slugify } from "../slugify";
 import type { Collection, Field, Item, ItemData, MediaList } from "../types";
@@ -192,8 +193,13 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
 
   const published = item?.status === "published";
   const pendingChanges = item?.pendingChanges ?? null;
+  // A role limited to its own items (Contributor, Author) is offered only what the API would let it
+  // do to this one: someone else's item is shown, not offered for change (a 403 otherwise).
+  const mine = !item || (item.createdBy !== null && item.createdBy === session.value?.account?.id);
+  const mayEdit = can("items.edit.any") || (mine && can("items.edit.own"));
+  const mayDelete = can("items.delete.any") || (mine && can("items.delete.own"));
   // A role that cannot publish (Contributor) sees no Publish at all; the API would refuse it (403).
-  const mayPublish = can("items.publish.any", "items.publish.own");
+  const mayPublish = can("items.publish.any") || (mine && can("items.publish.own"));
   return (
     <section>
       <Heading>
@@ -235,33 +241,46 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
           <ErrorNotice error={error} />
           {message && <Notice kind="ok">{message}</Notice>}
         </div>
-        {c.fields.map((f) => (
-          <FieldInput
-            key={`${f.key}-${generation}`}
-            field={f}
-            value={values[f.key]}
-            error={errors[f.key]}
-            media={media}
-            onChange={(v) => set(f.key, v)}
-          />
-        ))}
-        <Labelled label="Slug" hint="The item's address: a-z, 0-9 and hyphens." error={errors.slug}>
-          {(id, d) => (
-            <input
-              id={id}
-              value={slug}
-              aria-describedby={d}
-              aria-invalid={errors.slug ? true : undefined}
-              onInput={(e) => {
-                setSlugTouched(true);
-                form.set("slug", e.currentTarget.value);
-              }}
+        <fieldset class="role-read-only" disabled={!mayEdit}>
+          {c.fields.map((f) => (
+            <FieldInput
+              key={`${f.key}-${generation}`}
+              field={f}
+              value={values[f.key]}
+              error={errors[f.key]}
+              media={media}
+              onChange={(v) => set(f.key, v)}
             />
-          )}
-        </Labelled>
-        {!mayPublish && <p class="muted">Your role ({roleName()}) saves drafts; an Editor or Administrator publishes them.</p>}
+          ))}
+          <Labelled label="Slug" hint="The item's address: a-z, 0-9 and hyphens." error={errors.slug}>
+            {(id, d) => (
+              <input
+                id={id}
+                value={slug}
+                aria-describedby={d}
+                aria-invalid={errors.slug ? true : undefined}
+                onInput={(e) => {
+                  setSlugTouched(true);
+                  form.set("slug", e.currentTarget.value);
+                }}
+              />
+            )}
+          </Labelled>
+        </fieldset>
+        {!mayEdit ? (
+          <p class="muted">
+            Someone else created this item: your role ({roleName()}) can change only items you created. An Editor or Administrator can
+            change it.
+          </p>
+        ) : (
+          !mayPublish && <p class="muted">Your role ({roleName()}) saves drafts; an Editor or Administrator publishes them.</p>
+        )}
         <div class="actions">
-          {item ? (
+          {item && !mayEdit ? (
+            <button type="button" class="secondary" onClick={() => setHistoryOpen(true)}>
+              History
+            </button>
+          ) : item ? (
             <>
               {published ? (
                 <>
@@ -303,7 +322,7 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
                     Save and publish
                   </button>
                 ))}
-              {can("items.delete.any", "items.delete.own") && (
+              {mayDelete && (
                 <button type="button" class="danger" disabled={busy} onClick={() => setConfirm("delete")}>
                   Delete
                 </button>
@@ -326,7 +345,7 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
           )}
         </div>
       </form>
-      {item && mayPublish && (
+      {item && mayPublish && mayEdit && (
         <Suspense fallback={<p class="muted">Loading the schedule…</p>}>
           <ScheduleForm key={`${item.id}-${item.updatedAt}`} item={item} collectionSlug={c.slug} onChanged={setItem} />
         </Suspense>

@@ -3,7 +3,8 @@ import { ApiFailure, call, client } from "../api";
 import { CAPTURE_REASONS, type Capture } from "../capture-types";
 import { hostnameOrigin } from "../hostname-url";
 import { PlanGate } from "../plan-gate";
-import { collections, inSite, site } from "../site-state";
+import { RoleGate } from "../role-gate";
+import { can, collections, inSite, site } from "../site-state";
 import { Confirm, Copy, ErrorNotice, Field, Heading, Notice, type Submit, when } from "../ui";
 import { useForm } from "../use-form";
 import { SocialImages } from "./seo-images";
@@ -45,7 +46,9 @@ export function SeoEngine() {
       {/* A new capture is a new preview: nothing of the previous page stays on screen. */}
       {capture && <Preview key={`${capture.capturedAt} ${capture.publicUrl} ${capture.collection ?? ""}`} capture={capture} />}
       {capture && <SocialImages key={`${capture.capturedAt} ${capture.collection ?? ""}`} capture={capture} />}
-      <CaptureForm existing={capture} onCaptured={(c) => setCapture(c)} />
+      <RoleGate permission="seo.manage" what="the SEO Engine's settings">
+        <CaptureForm existing={capture} onCaptured={(c) => setCapture(c)} />
+      </RoleGate>
     </section>
   );
 }
@@ -326,6 +329,8 @@ function CaptureStatus(props: { capture: Capture; onChange: (c: Capture) => void
   const [refreshed, setRefreshed] = useState(false);
   const [rotating, setRotating] = useState(false);
   const [rotated, setRotated] = useState(false);
+  // Refreshing and rotating change the capture: only for roles that may (the API refuses the others).
+  const mayManage = can("seo.manage");
   const rotate = async () => {
     setError(null);
     setRotated(false);
@@ -372,25 +377,33 @@ function CaptureStatus(props: { capture: Capture; onChange: (c: Capture) => void
       </dl>
       <ErrorNotice error={error} />
       {refreshed && <Notice kind="ok">Refreshed: the page was fetched again.</Notice>}
-      <button type="button" class="secondary" disabled={busy} onClick={() => void refresh()}>
-        {busy ? "Refreshing…" : "Refresh now"}
-      </button>
+      {mayManage && (
+        <button type="button" class="secondary" disabled={busy} onClick={() => void refresh()}>
+          {busy ? "Refreshing…" : "Refresh now"}
+        </button>
+      )}
       <h3>Site Publish webhook</h3>
       <p class="token">
         URL: <code tabIndex={0}>{c.webhookUrl}</code> <Copy text={c.webhookUrl} label="Copy the webhook URL" />
       </p>
-      <p class="token">
-        Signing secret: <code tabIndex={0}>{c.webhookSecret}</code> <Copy text={c.webhookSecret} label="Copy the webhook signing secret" />
-      </p>
+      {/* The secret is shown only to roles that may change the capture (the API leaves it out for the others). */}
+      {c.webhookSecret && (
+        <p class="token">
+          Signing secret: <code tabIndex={0}>{c.webhookSecret}</code>{" "}
+          <Copy text={c.webhookSecret} label="Copy the webhook signing secret" />
+        </p>
+      )}
       <p class="muted">
         Calls are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature) with this secret, or with
         Webflow&apos;s signature; each delivery is accepted once, within 5 minutes of its timestamp.
         {c.webhookLegacyUrl ? " This webhook still accepts its old address with the secret in it, until you rotate the secret." : ""}
       </p>
       {rotated && <Notice kind="ok">New secret made: update the webhook in your site builder with the URL and secret above.</Notice>}
-      <button type="button" class="secondary" onClick={() => setRotating(true)}>
-        Rotate webhook secret
-      </button>
+      {mayManage && (
+        <button type="button" class="secondary" onClick={() => setRotating(true)}>
+          Rotate webhook secret
+        </button>
+      )}
       <Confirm
         open={rotating}
         title="Rotate the webhook secret?"
