@@ -31,13 +31,18 @@ export const PLAN_LIMITS: Readonly<Record<Plan, { sites: number; members: number
 
 const NEXT_PLAN: Readonly<Record<Plan, Plan | null>> = { free: "starter", starter: "pro", pro: "seo_engine", seo_engine: null };
 
+/** How a person reads a plan's name (the dashboard's Plan screen says the same). */
+export const PLAN_LABEL: Readonly<Record<Plan, string>> = { free: "Free", starter: "Starter", pro: "Pro", seo_engine: "SEO Engine" };
+
 /** The one 403 for a plan's limit: which, how many, and the plan that allows more. */
 export function planLimit(plan: Plan, limit: "sites" | "members"): ApiError {
   const max = PLAN_LIMITS[plan][limit];
   const next = NEXT_PLAN[plan];
+  // In the words of the Plan screen ("3 people"), with pending invitations said, since they count.
+  const what = limit === "sites" ? (max === 1 ? "1 site" : `${max} sites`) : `${max} people, pending invitations included`;
   return new ApiError(
     "plan_required",
-    `This workspace's plan allows ${max} ${limit === "sites" ? (max === 1 ? "site" : "sites") : max === 1 ? "member" : "members"}${next ? `; the ${next} plan allows more` : ""}. Ask the operator to change the plan.`,
+    `This workspace's plan (${PLAN_LABEL[plan]}) allows ${what}${next ? `; the ${PLAN_LABEL[next]} plan allows more` : ""}. To change the plan, ask the team that runs this service.`,
     { limit, max, requiredPlan: next },
   );
 }

@@ -29,12 +29,15 @@ describe("a workspace with members, through the front Worker", () => {
       )
     ).site;
     // The Free plan allows one site.
-    const second = await callJson<{ error: { code: string; details: { limit: string } } }>("POST", "/sites", {
+    const second = await callJson<{ error: { code: string; message: string; details: { limit: string } } }>("POST", "/sites", {
       ...as(owner.cookie),
       body: { name: "Another", workspaceId: ws.workspace.id },
     });
     expect(second.status).toBe(403);
     expect(second.body.error).toMatchObject({ code: "plan_required", details: { limit: "sites" } });
+    expect(second.body.error.message).toBe(
+      "This workspace's plan (Free) allows 1 site; the Starter plan allows more. To change the plan, ask the team that runs this service.",
+    );
     await expectStatus(
       callJson("PUT", `/sites/${site.id}/collections/posts`, { ...as(owner.cookie), body: { fields: [{ key: "title", type: "text" }] } }),
       201,
@@ -154,7 +157,7 @@ describe("a workspace with members, through the front Worker", () => {
         callJson("POST", `/workspaces/${ws.workspace.id}/invitations`, { ...as(owner.cookie), body: { role: "viewer" } }),
         201,
       );
-    const r = await callJson<{ error: { code: string; details: { limit: string } } }>(
+    const r = await callJson<{ error: { code: string; message: string; details: { limit: string } } }>(
       "POST",
       `/workspaces/${ws.workspace.id}/invitations`,
       {
@@ -163,6 +166,10 @@ describe("a workspace with members, through the front Worker", () => {
       },
     );
     expect(r.status).toBe(403);
-    expect(r.body.error).toMatchObject({ code: "plan_required", details: { limit: "members" } });
+    expect(r.body.error).toMatchObject({ code: "plan_required", details: { limit: "members", max: 3, requiredPlan: "starter" } });
+    // Shown as it is by the dashboard: the plans' names as people read them, no "operator" jargon.
+    expect(r.body.error.message).toBe(
+      "This workspace's plan (Free) allows 3 people, pending invitations included; the Starter plan allows more. To change the plan, ask the team that runs this service.",
+    );
   });
 });

@@ -6,6 +6,8 @@
  * handed over and a workspace deleted by its new Owner; Ada removes Grace, whose next click is
  * refused in words; Grace resets her password from the inbox. axe-core on every new screen. (The
  * operator appears once: to move the workspace to the SEO Engine plan for what a Contributor sees there.)
+ * Then a workspace's everyday changes, each an explicit step said in words: a site more (up to the
+ * plan's number), the member limit, a role, a key revoked, a member leaving, a password changed.
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -286,6 +288,132 @@ describe("a team in the dashboard, without the operator", () => {
     await member.getByLabel("New password").fill("an entirely new passphrase");
     await member.getByLabel("Repeat the password").fill("an entirely new passphrase");
     await member.getByRole("button", { name: "Save new password" }).click();
+    await member.getByRole("heading", { name: "Welcome: set up your workspace" }).waitFor();
+    await member.getByText("Password changed.").waitFor();
+
+    await other.close();
+    await owner.close();
+  });
+
+  it("a site more up to the plan, the member limit, a role and a key changed on purpose, leaving, a new password", async () => {
+    const olivia = uniqueEmail("olivia");
+    const sam = uniqueEmail("sam");
+    const owner = await newPage();
+    await owner.goto(`${service()}/dashboard/#/sign-up`);
+    await signUpFrom(owner, "Olivia", olivia);
+    await owner.getByLabel("Workspace name").fill("Bakery");
+    await owner.getByLabel("First site name").fill("Journal");
+    await owner.getByRole("button", { name: "Create workspace and site" }).click();
+    await owner.getByText("Your workspace and the site “Journal” are ready.").waitFor();
+
+    // Free allows one site: the workspace says so rather than offering a second.
+    await owner.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Your workspaces" }).click();
+    await owner.getByText("The Free plan allows 1 site, and this workspace has 1.").waitFor();
+    expect(await owner.getByRole("button", { name: /^New site/ }).count()).toBe(0);
+
+    // Free allows three people, pending invitations included: the fourth is refused in words, and
+    // the link of the invitation before is not left under the refusal.
+    await owner.getByRole("link", { name: "People and activity of Bakery" }).click();
+    await owner.getByRole("heading", { name: "Workspace: Bakery" }).waitFor();
+    const workspaceId = new URL(owner.url()).hash.split("/")[2]!;
+    await owner.getByLabel("Email (leave empty for a link to share)").fill(sam);
+    await owner.getByRole("button", { name: "Invite", exact: true }).click();
+    await owner.getByRole("button", { name: `Withdraw the invitation to ${sam}` }).waitFor();
+    await owner.getByRole("button", { name: "Invite", exact: true }).click();
+    await owner.getByRole("button", { name: "Withdraw the invitation to the shared link" }).waitFor();
+    await owner.getByText("Invitation made.").waitFor();
+    await owner.getByLabel("Email (leave empty for a link to share)").fill(uniqueEmail("fourth"));
+    await owner.getByRole("button", { name: "Invite", exact: true }).click();
+    await owner
+      .getByText(
+        "This workspace's plan (Free) allows 3 people, pending invitations included; the Starter plan allows more. To change the plan, ask the team that runs this service.",
+      )
+      .waitFor();
+    expect(await owner.getByText("Invitation made.").count()).toBe(0);
+    await checkScreen(owner, "team-07-member-limit");
+
+    // Sam joins as Contributor.
+    const other = await browser().newContext({ viewport: { width: 1280, height: 900 } });
+    const member = await other.newPage();
+    await member.goto(linkIn(await mailTo(sam, /invited to Bakery/)));
+    await member.getByRole("link", { name: "Create an account" }).click();
+    await signUpFrom(member, "Sam", sam);
+    await member.getByRole("button", { name: "Accept and join Bakery" }).click();
+    await member.getByText("You joined Bakery as Contributor.").waitFor();
+
+    // Choosing a role in the list changes nothing; "Change role" does, says so, and Activity shows it.
+    const samRole = async () =>
+      owner.evaluate(async (path) => {
+        const r = (await (await fetch(path, { credentials: "same-origin" })).json()) as { members: { email: string; role: string }[] };
+        return r.members.find((m) => m.email.startsWith("sam+"))?.role;
+      }, `/workspaces/${workspaceId}/members`);
+    await owner.reload();
+    await owner.getByLabel(`Role of ${sam}`).selectOption({ label: "Administrator" });
+    await owner.getByRole("button", { name: `Keep ${sam} as Contributor` }).click();
+    await owner.getByLabel(`Role of ${sam}`).selectOption({ label: "Editor" });
+    expect(await samRole()).toBe("contributor");
+    expect(await owner.getByRole("cell", { name: "update member", exact: true }).count()).toBe(0);
+    await owner.getByRole("button", { name: `Change role of ${sam} to Editor` }).click();
+    await owner.getByText(`${sam} is now Editor.`).waitFor();
+    expect(await samRole()).toBe("editor");
+    await owner.getByRole("cell", { name: "update member", exact: true }).waitFor();
+    expect(await owner.getByRole("button", { name: /^Change role of/ }).count()).toBe(0);
+    // The Owner leaves only by handing ownership over first: no "Leave workspace" for her.
+    expect(await owner.getByRole("button", { name: "Leave workspace" }).count()).toBe(0);
+
+    // Revoking a key asks first, naming it and what stops working.
+    await owner.getByLabel("Key name", { exact: true }).fill("deploy script");
+    await owner.getByRole("button", { name: "Create key" }).click();
+    await owner.getByText("Copy the key now").waitFor();
+    const asked: string[] = [];
+    owner.once("dialog", (d) => void (asked.push(d.message()), d.dismiss()));
+    await owner.getByRole("button", { name: "Revoke deploy script" }).click();
+    await expect.poll(() => asked.length).toBe(1);
+    expect(asked[0]).toContain("“deploy script”");
+    expect(asked[0]).toContain("Scripts and build steps that use it stop working at once");
+    expect(await owner.getByRole("cell", { name: "Revoked", exact: true }).count()).toBe(0);
+    owner.once("dialog", (d) => void d.accept());
+    await owner.getByRole("button", { name: "Revoke deploy script" }).click();
+    await owner.getByText("The key “deploy script” is revoked").waitFor();
+    await owner.getByRole("cell", { name: "Revoked", exact: true }).waitFor();
+    await owner.getByRole("cell", { name: "revoke api key", exact: true }).waitFor();
+
+    // On a bigger plan the workspace offers "New site", and the new site opens.
+    await api("PATCH", `/workspaces/${workspaceId}`, OPERATOR, { plan: "starter" });
+    await owner.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Your workspaces" }).click();
+    await owner.getByRole("link", { name: "Open Journal" }).waitFor();
+    await owner.getByRole("button", { name: "New site in Bakery" }).click();
+    await owner.getByText("This workspace has 1 of the 3 sites its plan (Starter) allows.").waitFor();
+    await checkScreen(owner, "team-08-new-site");
+    await owner.getByLabel("New site name").fill("Shop");
+    await owner.getByRole("button", { name: "Create site" }).click();
+    await owner.getByText("Site “Shop” created.").waitFor();
+    await owner.getByRole("banner").getByText("Shop").waitFor();
+
+    // Sam leaves, after a confirmation that says what happens, and lands on his workspaces.
+    await member.goto(`${service()}/dashboard/#/workspace/${workspaceId}`);
+    await member.getByRole("heading", { name: "Workspace: Bakery" }).waitFor();
+    await checkScreen(member, "team-09-leave");
+    const leaving: string[] = [];
+    member.once("dialog", (d) => void (leaving.push(d.message()), d.accept()));
+    await member.getByRole("button", { name: "Leave workspace" }).click();
+    await member.getByText("You left “Bakery”.").waitFor();
+    expect(leaving[0]).toMatch(/^Leave “Bakery”\? You lose access to its 2 sites at once/);
+    await member.getByRole("heading", { name: "Welcome: set up your workspace" }).waitFor();
+    await owner.goto(`${service()}/dashboard/#/workspace/${workspaceId}`);
+    await owner.getByRole("rowheader", { name: olivia }).waitFor();
+    expect(await owner.getByRole("rowheader", { name: sam }).count()).toBe(0);
+
+    // Sam changes his password from Account: the link goes to his own address.
+    await member.getByRole("link", { name: "Account" }).click();
+    await member.getByRole("button", { name: "Change password" }).click();
+    await member.getByText(`We sent the link to ${sam}.`).waitFor();
+    await checkScreen(member, "team-10-change-password");
+    await member.goto(linkIn(await mailTo(sam, /Reset your password/)));
+    await member.getByLabel("New password").fill("a brand new passphrase");
+    await member.getByLabel("Repeat the password").fill("a brand new passphrase");
+    await member.getByRole("button", { name: "Save new password" }).click();
+    await member.getByText("Password changed.").waitFor();
     await member.getByRole("heading", { name: "Welcome: set up your workspace" }).waitFor();
 
     await other.close();

@@ -7,12 +7,12 @@ import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { call, client } from "../api";
 import { makePasskey, passkeysUnavailable } from "../passkeys";
-import { go, href } from "../router";
+import { go, goSavedWith, href } from "../router";
 import { refreshSession } from "../session";
 import { TextField } from "../form-fields";
 import { Notice } from "../ui";
 import { useForm } from "../use-form";
-import { invitedEmail } from "../pending-invite";
+import { invitedEmail, pendingInvite } from "../pending-invite";
 
 const PASSWORD_HINT = "At least 10 characters. A few unrelated words are easy to remember and hard to guess.";
 
@@ -71,6 +71,8 @@ function NewPassword(props: {
   again: [string, string];
   /** Another way to finish, below the form (sign-up: a passkey instead of a password). */
   instead?: ComponentChildren;
+  /** What the screen it lands on says first (the person's workspaces). */
+  done?: string;
 }) {
   const form = useForm(
     { password: "", confirm: "" },
@@ -82,7 +84,9 @@ function NewPassword(props: {
       failed: (err) => err instanceof Mismatch && (setMismatch(true), true),
       onSaved: async () => {
         await refreshSession();
-        go();
+        // A pending invitation (or a site's session) goes where the dashboard's start sends it.
+        if (props.done && !pendingInvite()) goSavedWith(props.done, "workspaces");
+        else go();
       },
     },
   );
@@ -179,6 +183,7 @@ export function Reset(props: { token: string }) {
       button="Save new password"
       again={["forgot", "Ask for a new link"]}
       save={(password) => call(client.POST("/account/password-reset/confirm", { body: { token: props.token, password } }))}
+      done="Password changed. You are signed in here with the new one; every other device was signed out."
     />
   );
 }

@@ -1,10 +1,14 @@
-/** Account: who this is, their passkeys (account-passkeys.tsx), and the sessions where they are signed in (end any). */
+/**
+ * Account: who this is, their password (changed through a reset link mailed to them: the API has
+ * no other way), their passkeys (account-passkeys.tsx), and the sessions where they are signed in (end any).
+ */
 import { useState } from "preact/hooks";
 import { browserName } from "../browser-name";
 import { call, client } from "../api";
 import { session, signOut } from "../session";
 import { DataTable } from "../data-table";
-import { ErrorNotice, Heading, when } from "../ui";
+import { ErrorNotice, Heading, Notice, when } from "../ui";
+import { useForm } from "../use-form";
 import { useLoad } from "../use-load";
 import { PasskeysPanel } from "./account-passkeys";
 
@@ -37,10 +41,11 @@ export function AccountScreen() {
           <p class="small-text">Account created {when(s.account.createdAt)}.</p>
         </div>
       )}
+      {s?.account && <PasswordPanel email={s.account.email} hasPassword={s.account.hasPassword} />}
       <PasskeysPanel />
       <section class="card" aria-labelledby="sessions-title">
         <h2 id="sessions-title">Sessions</h2>
-        <p>Everywhere you are signed in. End any you do not recognise, then change your password.</p>
+        <p>Everywhere you are signed in. End any you do not recognise, then change your password (above).</p>
         <ErrorNotice error={error ?? list.error} />
         <DataTable
           label="Sessions"
@@ -74,5 +79,29 @@ export function AccountScreen() {
         />
       </section>
     </>
+  );
+}
+
+/** A new password by the reset link, sent to this account's own address: proof it is still theirs. */
+function PasswordPanel(props: { email: string; hasPassword: boolean }) {
+  const form = useForm({}, () => call(client.POST("/account/password-reset", { body: { email: props.email } })));
+  return (
+    <section class="card" aria-labelledby="password-title">
+      <h2 id="password-title">Password</h2>
+      <p>
+        {props.hasPassword ? "To change your password" : "To add a password to your passkeys"}, we send a link to {props.email}: open it and
+        choose the new one. It works once, for one hour. Saving it signs you out on every other device.
+      </p>
+      <ErrorNotice error={form.error} />
+      {form.saved && (
+        <Notice kind="ok">
+          We sent the link to <strong>{props.email}</strong>. Open it from your inbox to choose your new password; if nothing arrives in a
+          few minutes, check your spam folder.
+        </Notice>
+      )}
+      <button type="button" class="secondary" disabled={form.pending} onClick={() => void form.submit()}>
+        {form.pending ? "Sending…" : props.hasPassword ? "Change password" : "Set a password"}
+      </button>
+    </section>
   );
 }

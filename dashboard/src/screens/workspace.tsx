@@ -1,13 +1,14 @@
 /**
  * A workspace's people, keys and activity: Members (invite by email or link, change a role,
- * remove), API keys (create, shown once; revoke) and Activity (who did what, filters, CSV).
+ * remove), API keys (create, shown once; revoke) and Activity (who did what, filters, CSV), and
+ * for a member other than the Owner, leaving the workspace.
  * What a role cannot do is hidden: a section whose list the API refuses (403) says so instead of
  * showing controls. The API stays the authority.
  */
 import { useState } from "preact/hooks";
 import { ApiFailure, call, client } from "../api";
 import { goSavedWith } from "../router";
-import { refreshSession } from "../session";
+import { refreshSession, session } from "../session";
 import { DataTable } from "../data-table";
 import { type Options, SelectField, TextField } from "../form-fields";
 import { Copy, ErrorNotice, Field, Heading, Notice, when } from "../ui";
@@ -36,6 +37,9 @@ export function Workspace(props: { workspaceId: string }) {
   // Bumped after ownership moves: every section asks again what the caller may do now.
   const [round, setRound] = useState(0);
   const [moved, setMoved] = useState<string | null>(null);
+  // Bumped after a change made on this screen (a role, a removal, a key): Activity shows it at once.
+  const [changes, setChanges] = useState(0);
+  const changed = () => setChanges((n) => n + 1);
   const read = useLoad(async () => {
     const r = await call(client.GET("/workspaces/{id}", { params: { path: { id } } }));
     return { ...r, sites: await siteNames(r.workspace.siteIds) };
@@ -72,19 +76,19 @@ export function Workspace(props: { workspaceId: string }) {
       {moved && <Notice kind="ok">{moved}</Notice>}
       {read.data &&
         (mayReadMembers ? (
-          <Members key={`m${round}`} id={id} members={members} />
+          <Members key={`m${round}`} id={id} members={members} onChanged={changed} />
         ) : (
           <NotForRole title="Members" text="Your role cannot see or manage members." />
         ))}
       {read.data &&
         (perms.includes("keys.manage") ? (
-          <ApiKeys key={`k${round}`} id={id} sites={sites} />
+          <ApiKeys key={`k${round}`} id={id} sites={sites} onChanged={changed} />
         ) : (
           <NotForRole title="API keys" text="Your role cannot manage API keys." />
         ))}
       {read.data &&
         (perms.includes("audit.read") ? (
-          <Activity key={`a${round}`} id={id} sites={sites} />
+          <Activity key={`a${round}`} id={id} sites={sites} changes={changes} />
         ) : (
           <NotForRole title="Activity" text="Your role cannot see the workspace's activity." />
         ))}
@@ -102,6 +106,7 @@ export function Workspace(props: { workspaceId: string }) {
           }}
         />
       )}
+      {ws.data && read.data && <Leave id={id} name={ws.data.name} role={read.data.access.role} siteCount={ws.data.siteIds.length} />}
     </section>
   );
 }
@@ -117,9 +122,10 @@ function NotForRole(props: { title: string; text: string }) {
 
 type MemberList = ReturnType<typeof useLoad<{ accountId: string; email: string; role: string }[]>>;
 
-function Members(props: { id: string; members: MemberList }) {
+function Members(props: { id: string; members: MemberList; onChanged: () => void }) {
   const id = props.id;
   const members = props.members;
+  const [done, setDone] = useState<string | null>(null);
   const invites = useLoad(
     () => call(client.GET("/workspaces/{id}/invitations", { params: { path: { id } } })).then((r) => r.invitations),
     [id],
@@ -140,6 +146,7 @@ function Members(props: { id: string; members: MemberList }) {
         setLink(r.link);
         invite.reset({ email: "", role: invite.values.role });
         invites.reload();
+        props.onChanged();
       },
     },
   );
@@ -150,20 +157,25 @@ function Members(props: { id: string; members: MemberList }) {
         <p class="muted">Your role cannot see or manage members.</p>
       </div>
     );
-  const act = async (p: Promise<unknown>) => {
+  /** Runs one change; `message` (what happened, in words) is shown when it succeeded. */
+  const act = async (p: () => Promise<unknown>, message?: string) => {
     setFailure(null);
+    setDone(null);
     try {
-      await p;
+      await p();
+      if (message) setDone(message);
     } catch (e) {
       setFailure(e);
     }
     members.reload();
     invites.reload();
+    props.onChanged();
   };
   return (
     <div class="card">
       <h2>Members</h2>
       <ErrorNotice error={members.error ?? failure} />
+      {done && <Notice kind="ok">{done}</Notice>}
       <DataTable
         label="Members"
         columns={["Person", "Role", { hidden: "Actions" }]}
@@ -178,26 +190,24 @@ function Members(props: { id: string; members: MemberList }) {
               {m.role === "owner" ? (
                 "Owner"
               ) : (
-                <select
-                  aria-label={`Role of ${m.email}`}
-                  value={m.role}
-                  onChange={(e) =>
+                // Keyed by the saved role: once saved (or refused and reloaded) the choice starts from it again.
+                <RoleChoice
+                  key={m.role}
+                  email={m.email}
+                  role={m.role as Role}
+                  onChange={(role) =>
                     void act(
-                      call(
-                        client.PATCH("/workspaces/{id}/members/{accountId}", {
-                          params: { path: { id, accountId: m.accountId } },
-                          body: { role: e.currentTarget.value as Role },
-                        }),
-                      ),
+                      () =>
+                        call(
+                          client.PATCH("/workspaces/{id}/members/{accountId}", {
+                            params: { path: { id, accountId: m.accountId } },
+                            body: { role },
+                          }),
+                        ),
+                      `${m.email} is now ${ROLE_NAME[role]}.`,
                     )
                   }
-                >
-                  {ROLES.map(([r, label]) => (
-                    <option key={r} value={r}>
-                      {label}
-                    </option>
-                  ))}
-                </select>
+                />
               )}
             </td>
             <td>
@@ -208,7 +218,9 @@ function Members(props: { id: string; members: MemberList }) {
                   onClick={() => {
                     if (window.confirm(`Remove ${m.email} from this workspace? Their next click is refused.`))
                       void act(
-                        call(client.DELETE("/workspaces/{id}/members/{accountId}", { params: { path: { id, accountId: m.accountId } } })),
+                        () =>
+                          call(client.DELETE("/workspaces/{id}/members/{accountId}", { params: { path: { id, accountId: m.accountId } } })),
+                        `${m.email} was removed from this workspace.`,
                       );
                   }}
                 >
@@ -219,7 +231,8 @@ function Members(props: { id: string; members: MemberList }) {
           </tr>
         )}
       />
-      <form class="form" onSubmit={invite.onSubmit}>
+      {/* A new attempt starts clean: the link of the one before is not left under its outcome. */}
+      <form class="form" onSubmit={(e) => (setLink(null), setDone(null), invite.onSubmit(e))}>
         <h3>Invite someone</h3>
         <ErrorNotice error={invite.error} />
         <div class="row">
@@ -247,7 +260,7 @@ function Members(props: { id: string; members: MemberList }) {
                   type="button"
                   class="secondary small"
                   onClick={() =>
-                    void act(
+                    void act(() =>
                       call(client.DELETE("/workspaces/{id}/invitations/{invitationId}", { params: { path: { id, invitationId: i.id } } })),
                     )
                   }
@@ -263,10 +276,63 @@ function Members(props: { id: string; members: MemberList }) {
   );
 }
 
-function ApiKeys(props: { id: string; sites: SiteName[] }) {
+/**
+ * A member's role: choosing one in the list changes nothing yet; "Change role" saves it, so a
+ * slip of the list cannot make someone an Administrator.
+ */
+function RoleChoice(props: { email: string; role: Role; onChange: (role: Role) => void }) {
+  const [chosen, setChosen] = useState<Role>(props.role);
+  return (
+    <span class="role-choice">
+      <select aria-label={`Role of ${props.email}`} value={chosen} onChange={(e) => setChosen(e.currentTarget.value as Role)}>
+        {ROLES.map(([r, label]) => (
+          <option key={r} value={r}>
+            {label}
+          </option>
+        ))}
+      </select>{" "}
+      {chosen !== props.role && (
+        <>
+          <button
+            type="button"
+            class="small"
+            aria-label={`Change role of ${props.email} to ${ROLE_NAME[chosen]}`}
+            onClick={() => props.onChange(chosen)}
+          >
+            Change role
+          </button>{" "}
+          <button
+            type="button"
+            class="secondary small"
+            aria-label={`Keep ${props.email} as ${ROLE_NAME[props.role]}`}
+            onClick={() => setChosen(props.role)}
+          >
+            Cancel
+          </button>
+        </>
+      )}
+    </span>
+  );
+}
+
+function ApiKeys(props: { id: string; sites: SiteName[]; onChanged: () => void }) {
   const id = props.id;
   const keys = useLoad(() => call(client.GET("/workspaces/{id}/api-keys", { params: { path: { id } } })).then((r) => r.apiKeys), [id]);
   const [shown, setShown] = useState<string | null>(null);
+  const [revoked, setRevoked] = useState<{ message: string | null; error: unknown }>({ message: null, error: null });
+  const revoke = async (key: { id: string; name: string }) => {
+    if (!window.confirm(`Revoke the key “${key.name}”? Scripts and build steps that use it stop working at once. This cannot be undone.`))
+      return;
+    setRevoked({ message: null, error: null });
+    try {
+      await call(client.DELETE("/workspaces/{id}/api-keys/{keyId}", { params: { path: { id, keyId: key.id } } }));
+      setRevoked({ message: `The key “${key.name}” is revoked: requests that send it are refused.`, error: null });
+    } catch (error) {
+      setRevoked({ message: null, error });
+    }
+    keys.reload();
+    props.onChanged();
+  };
   const create = useForm(
     { name: "", scope: "read" as "read" | "full", siteId: "" },
     (v) =>
@@ -281,6 +347,7 @@ function ApiKeys(props: { id: string; sites: SiteName[] }) {
         setShown(r.apiKey.key);
         create.reset({ name: "", scope: "read", siteId: "" });
         keys.reload();
+        props.onChanged();
       },
     },
   );
@@ -297,7 +364,8 @@ function ApiKeys(props: { id: string; sites: SiteName[] }) {
       <p class="muted">
         For scripts: send the key as Authorization: Bearer. Read keys read; full keys change content but never people or keys.
       </p>
-      <ErrorNotice error={keys.error} />
+      <ErrorNotice error={keys.error ?? revoked.error} />
+      {revoked.message && <Notice kind="ok">{revoked.message}</Notice>}
       <DataTable
         label="API keys"
         columns={["Name", "Scope", "Site", "Last used", { hidden: "Actions" }]}
@@ -315,16 +383,7 @@ function ApiKeys(props: { id: string; sites: SiteName[] }) {
               {k.revokedAt ? (
                 "Revoked"
               ) : (
-                <button
-                  type="button"
-                  class="secondary small"
-                  onClick={() =>
-                    void call(client.DELETE("/workspaces/{id}/api-keys/{keyId}", { params: { path: { id, keyId: k.id } } })).then(
-                      keys.reload,
-                      keys.reload,
-                    )
-                  }
-                >
+                <button type="button" class="secondary small" onClick={() => void revoke(k)}>
                   Revoke {k.name}
                 </button>
               )}
@@ -332,7 +391,7 @@ function ApiKeys(props: { id: string; sites: SiteName[] }) {
           </tr>
         )}
       />
-      <form class="form" onSubmit={create.onSubmit}>
+      <form class="form" onSubmit={(e) => (setShown(null), setRevoked({ message: null, error: null }), create.onSubmit(e))}>
         <h3>New API key</h3>
         <ErrorNotice error={create.error} />
         <div class="row">
@@ -362,7 +421,7 @@ function ApiKeys(props: { id: string; sites: SiteName[] }) {
   );
 }
 
-function Activity(props: { id: string; sites: SiteName[] }) {
+function Activity(props: { id: string; sites: SiteName[]; changes: number }) {
   const id = props.id;
   const [filter, setFilter] = useState({ actor: "", siteId: "", kind: "" });
   const [before, setBefore] = useState<string | null>(null);
@@ -378,7 +437,7 @@ function Activity(props: { id: string; sites: SiteName[] }) {
           params: { path: { id }, query: { ...query, ...(before ? { before } : {}), limit: 50 } },
         }),
       ),
-    [id, filter.actor, filter.siteId, filter.kind, before],
+    [id, filter.actor, filter.siteId, filter.kind, before, props.changes],
   );
   if (refused(page.error))
     return (
@@ -510,7 +569,10 @@ function OwnerZone(props: {
           }}
         >
           <h3>Transfer ownership</h3>
-          <p class="muted">The workspace has exactly one Owner, who alone can delete it. The Owner before becomes an Administrator.</p>
+          <p class="muted">
+            The workspace has exactly one Owner, who alone can delete it. The Owner before becomes an Administrator (and can then leave the
+            workspace).
+          </p>
           <ErrorNotice error={transfer.error} />
           {others.length === 0 ? (
             <p>Invite the person first: only a member can become the Owner.</p>
@@ -543,6 +605,52 @@ function OwnerZone(props: {
           </button>
         </form>
       )}
+    </div>
+  );
+}
+
+/**
+ * Leaving: any member but the Owner removes themselves (the API allows it without the
+ * members.manage permission), then lands on their workspaces. The Owner hands ownership over first.
+ */
+function Leave(props: { id: string; name: string; role: string; siteCount: number }) {
+  const me = session.value?.kind === "account" ? session.value.account : undefined;
+  const leave = useForm(
+    {},
+    () => call(client.DELETE("/workspaces/{id}/members/{accountId}", { params: { path: { id: props.id, accountId: me!.id } } })),
+    {
+      onSaved: async () => {
+        await refreshSession();
+        goSavedWith(`You left “${props.name}”. To come back, ask someone who manages its members to invite you again.`, "workspaces");
+      },
+    },
+  );
+  // The operator, a site's admin key and an API key are not members; the Owner cannot leave.
+  if (!me || props.role === "owner" || props.role === "operator" || props.role.startsWith("key:")) return null;
+  const sites = props.siteCount === 1 ? "its site" : `its ${props.siteCount} sites`;
+  return (
+    <div class="card">
+      <h2>Leave this workspace</h2>
+      <p>
+        You lose access to {props.siteCount === 0 ? "it" : sites} at once. To come back, someone who manages its members must invite you
+        again.
+      </p>
+      <ErrorNotice error={leave.error} />
+      <button
+        type="button"
+        class="secondary"
+        disabled={leave.pending}
+        onClick={() => {
+          if (
+            window.confirm(
+              `Leave “${props.name}”? You lose access to ${props.siteCount === 0 ? "it" : sites} at once; to come back, someone who manages its members must invite you again.`,
+            )
+          )
+            void leave.submit();
+        }}
+      >
+        {leave.pending ? "Leaving…" : "Leave workspace"}
+      </button>
     </div>
   );
 }

@@ -2,18 +2,21 @@
  * Where a person signed in with their account starts: the workspaces they belong to, each with its
  * sites and their role, to open any of them without signing in again (the address, `#/workspaces`,
  * survives a reload and Back). A new account has none yet: it creates its workspace (Free plan)
- * and its first site here, and lands in that site.
+ * and its first site here, and lands in that site. A member who may create sites (site.create)
+ * adds one to a workspace here, up to its plan's number of sites.
  */
 import { call, client } from "../api";
 import { goSavedWith, href, takeFlash } from "../router";
 import { refreshSession, session } from "../session";
 import { ROLE_NAMES } from "../site-state";
+import { PLAN_NAMES, type Plan } from "../types";
+import { PLAN_LIMITS } from "../../../src/contract/plans";
 import { TextField } from "../form-fields";
 import { ErrorNotice, explain, Heading, Notice } from "../ui";
 import { useForm } from "../use-form";
 import { useLoad } from "../use-load";
 import { siteNames } from "../workspace-sites";
-import { useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 
 type Membership = NonNullable<NonNullable<typeof session.value>["memberships"]>[number];
 
@@ -39,10 +42,11 @@ function WorkspaceCard(props: { membership: Membership }) {
   const m = props.membership;
   const id = m.workspaceId;
   // The workspace lists the sites this person may see; each site says its own name.
-  const sites = useLoad(async () => {
-    const { workspace } = await call(client.GET("/workspaces/{id}", { params: { path: { id } } }));
-    return siteNames(workspace.siteIds);
+  const read = useLoad(async () => {
+    const { workspace, access } = await call(client.GET("/workspaces/{id}", { params: { path: { id } } }));
+    return { sites: await siteNames(workspace.siteIds), plan: workspace.plan, mayCreate: access.permissions.includes("site.create") };
   }, [id]);
+  const sites = { data: read.data?.sites ?? null, error: read.error };
   const titleId = `ws-${id}`;
   return (
     <section class="card" aria-labelledby={titleId}>
@@ -66,23 +70,55 @@ function WorkspaceCard(props: { membership: Membership }) {
           ))}
         </ul>
       )}
-      {sites.data && sites.data.length === 0 && (m.role === "owner" || m.role === "administrator") && (
-        <NewSite workspaceId={id} onMade={sites.reload} />
+      {read.data?.mayCreate && (
+        <NewSite workspaceId={id} workspaceName={m.workspaceName || id} plan={read.data.plan} count={read.data.sites.length} />
       )}
     </section>
   );
 }
 
-function NewSite(props: { workspaceId: string; onMade: () => void }) {
+/**
+ * A new site in this workspace: the form at once when it has none, behind "New site" when it has
+ * some. At the plan's number of sites it says so instead (the API refuses the same, in words).
+ */
+function NewSite(props: { workspaceId: string; workspaceName: string; plan: Plan; count: number }) {
+  // Shown at once for the first site; asked for with "New site" (then its field has the focus) after.
+  const [open, setOpen] = useState<"first" | "asked" | null>(props.count === 0 ? "first" : null);
+  const box = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (open === "asked") box.current?.querySelector("input")?.focus();
+  }, [open]);
   const form = useForm(
     { name: "" },
     (v) => call(client.POST("/sites", { body: { name: v.name.trim(), workspaceId: props.workspaceId } })).then((r) => r.site),
     { onSaved: (site) => goSavedWith(`Site “${site.name}” created.`, site.id, "overview") },
   );
+  const max = PLAN_LIMITS[props.plan].sites;
+  const plan = PLAN_NAMES[props.plan];
+  if (props.count >= max)
+    return (
+      <p class="muted">
+        The {plan} plan allows {max === 1 ? "1 site" : `${max} sites`}, and this workspace has {props.count}. For another site, ask the team
+        that runs this service to change the plan.
+      </p>
+    );
+  if (!open)
+    return (
+      <button type="button" class="secondary" aria-label={`New site in ${props.workspaceName}`} onClick={() => setOpen("asked")}>
+        New site
+      </button>
+    );
   return (
-    <form class="form" onSubmit={form.onSubmit}>
+    <form class="form" ref={box} onSubmit={form.onSubmit}>
       <ErrorNotice error={form.error} />
-      <TextField form={form} name="name" label="Site name" required maxLength={200} />
+      <TextField
+        form={form}
+        name="name"
+        label={props.count === 0 ? "Site name" : "New site name"}
+        hint={`This workspace has ${props.count} of the ${max} ${max === 1 ? "site" : "sites"} its plan (${plan}) allows.`}
+        required
+        maxLength={200}
+      />
       <button type="submit" disabled={form.pending}>
         {form.pending ? "Creating…" : "Create site"}
       </button>
