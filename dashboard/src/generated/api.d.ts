@@ -2151,6 +2151,15 @@ export interface components {
                     bytes: number;
                 } | null;
             };
+            /** @description List widgets of the captured page that show no items as written: a collection the site does not have, or a sort or filter on a field that is not indexed (or not a field at all). The capture is stored and served all the same; the list renders empty, as the content API would refuse its query. Checked against the collections as they are now. */
+            warnings: {
+                /** @description The widget as written in the page: `data-oc-list="<collection slug>"`. */
+                widget: string;
+                /** @description The field the widget sorts or filters by, when the warning is about one. */
+                field?: string;
+                /** @description What is wrong and how to fix it, in words. */
+                message: string;
+            }[];
             page: {
                 title: string;
                 description: string;
