@@ -3188,6 +3188,11 @@ export interface components {
                 /** @description The first 1 KB of the receiver's last answer, as text. */
                 lastResponseHead: string | null;
                 lastAttemptAt: string | null;
+                /** @description A pending delivery that is not sent yet because an earlier event of the same item (orderKey) to this endpoint is still pending: that event. Events of one item go out in order, so this one waits, whatever its nextAt says. Null otherwise. */
+                waitsFor: {
+                    eventId: string;
+                    type: string;
+                } | null;
             };
         };
         ListWebhookDeliveriesResponse: {
@@ -3207,6 +3212,11 @@ export interface components {
                 /** @description The first 1 KB of the receiver's last answer, as text. */
                 lastResponseHead: string | null;
                 lastAttemptAt: string | null;
+                /** @description A pending delivery that is not sent yet because an earlier event of the same item (orderKey) to this endpoint is still pending: that event. Events of one item go out in order, so this one waits, whatever its nextAt says. Null otherwise. */
+                waitsFor: {
+                    eventId: string;
+                    type: string;
+                } | null;
             }[];
             /** @description `before` for the next page. */
             next: string | null;
@@ -3228,6 +3238,11 @@ export interface components {
                 /** @description The first 1 KB of the receiver's last answer, as text. */
                 lastResponseHead: string | null;
                 lastAttemptAt: string | null;
+                /** @description A pending delivery that is not sent yet because an earlier event of the same item (orderKey) to this endpoint is still pending: that event. Events of one item go out in order, so this one waits, whatever its nextAt says. Null otherwise. */
+                waitsFor: {
+                    eventId: string;
+                    type: string;
+                } | null;
             };
             /** @description The exact body sent. */
             payload: string;
