@@ -141,6 +141,33 @@ describe("capturing a page", () => {
     expect(body.capture).toMatchObject({ pageUrl: second, showsList: false, webhookUrl: first.body.capture.webhookUrl });
   });
 
+  it("accepts a page whose list widgets cannot render, and says which widget, which field and what to change", async () => {
+    const site = await newBlog("seo_engine");
+    const token = `<script src="${ORIGIN}/embed.js" data-oc-token="${site.token}"></script>`;
+    const pageUrl = await putPage(
+      `<div data-oc-list="posts" data-oc-sort="-notes" data-oc-filter-website="x"><p data-oc-field="title">x</p></div>` +
+        `<div data-oc-list="tags"><p data-oc-field="name">x</p></div><div data-oc-list="posts" data-oc-sort="-dat"><p>x</p></div>${token}`,
+    );
+    const { status, body } = await capture(site, { pageUrl, collection: "posts" });
+    expect(status).toBe(201);
+    const warnings = body.capture.warnings as { widget: string; field?: string; message: string }[];
+    expect(warnings.map((w) => [w.widget, w.field])).toEqual([
+      ['data-oc-list="posts"', "notes"],
+      ['data-oc-list="posts"', "website"],
+      ['data-oc-list="tags"', undefined],
+      ['data-oc-list="posts"', "dat"],
+    ]);
+    expect(warnings[0]!.message).toContain('sorts by "notes" (data-oc-sort="-notes")');
+    expect(warnings[0]!.message).toContain('mark "notes" “can be sorted, filtered and searched”, or change the sort');
+    expect(warnings[1]!.message).toContain('filters on "website" (data-oc-filter-website="x")');
+    expect(warnings[2]!.message).toContain("names a collection this site does not have");
+    expect(warnings[3]!.message).toContain('did you mean "date"?');
+    // The list really is empty as rendered; a page that renders cleanly has no warnings.
+    const good = await putPage(listPage({ service: ORIGIN, token: site.token }));
+    const again = await capture(site, { pageUrl: good, collection: "posts" });
+    expect(again.body.capture.warnings).toEqual([]);
+  });
+
   it("needs the site's admin key", async () => {
     const { site } = await capturedBlog();
     const other = await newBlog("seo_engine");

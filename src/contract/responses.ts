@@ -188,6 +188,17 @@ export const Capture = z.strictObject({
     paths: z.array(z.string()),
     lastBuild: z.strictObject({ at: instant, ms: z.number(), urls: z.int(), feedItems: z.int(), bytes: z.int() }).nullable(),
   }),
+  warnings: z
+    .array(
+      z.strictObject({
+        widget: z.string().describe('The widget as written in the page: `data-oc-list="<collection slug>"`.'),
+        field: z.string().optional().describe("The field the widget sorts or filters by, when the warning is about one."),
+        message: z.string().describe("What is wrong and how to fix it, in words."),
+      }),
+    )
+    .describe(
+      "List widgets of the captured page that show no items as written: a collection the site does not have, or a sort or filter on a field that is not indexed (or not a field at all). The capture is stored and served all the same; the list renders empty, as the content API would refuse its query. Checked against the collections as they are now.",
+    ),
   page: z.strictObject({
     title: z.string(),
     description: z.string(),

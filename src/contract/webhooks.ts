@@ -75,6 +75,12 @@ export const WebhookDelivery = z.strictObject({
   lastDurationMs: z.number().int().nullable(),
   lastResponseHead: z.string().nullable().describe("The first 1 KB of the receiver's last answer, as text."),
   lastAttemptAt: z.string().nullable(),
+  waitsFor: z
+    .strictObject({ eventId: z.string(), type: z.string() })
+    .nullable()
+    .describe(
+      "A pending delivery that is not sent yet because an earlier event of the same item (orderKey) to this endpoint is still pending: that event. Events of one item go out in order, so this one waits, whatever its nextAt says. Null otherwise.",
+    ),
 });
 
 export const WebhookAttempt = z.strictObject({

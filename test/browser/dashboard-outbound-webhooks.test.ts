@@ -99,10 +99,46 @@ describe("outbound webhooks on the Webhooks screen, in Chromium", () => {
       await page.waitForTimeout(500);
       await page.reload();
     }
-    await card.getByText("Fix the receiver, then enable the endpoint").waitFor();
+    // True to what the service did: the waiting deliveries were cancelled, so resuming sends new events only.
+    await card.getByText("Paused by the service: the receiver answered 410 Gone").waitFor();
+    expect(await card.textContent()).toContain("Fix the receiver, then resume: new events are sent again, and a cancelled delivery");
+    expect(await card.textContent()).not.toContain("waiting deliveries go out at once");
+    await card.getByText("Paused", { exact: true }).waitFor();
     await checkScreen(page, "62-webhooks-disabled");
-    await card.getByRole("button", { name: `Enable ${url}` }).click();
-    await card.getByText("Enabled", { exact: true }).waitFor();
+    await card.getByRole("button", { name: `Resume ${url}` }).click();
+    await card.getByText("Active", { exact: true }).waitFor();
+    await page.close();
+  });
+
+  it("pauses and resumes in one pair of words, and says a held delivery waits for the earlier event", async () => {
+    const site = await blogSite();
+    const box = `held${Date.now()}`;
+    const url = `${receiver.origin}/hooks/${box}`;
+    await fetch(`${receiver.origin}/__script/${box}`, { method: "PUT", body: JSON.stringify([{ status: 500 }, { status: 500 }]) });
+    await api("POST", `/sites/${site.id}/webhooks`, site.adminKey, { url, events: ["item.created", "item.updated"] });
+    const { item } = await api<{ item: { id: string } }>("POST", `/sites/${site.id}/collections/posts/items`, site.adminKey, {
+      slug: "held",
+      data: { title: "Held" },
+    });
+    await api("PATCH", `/sites/${site.id}/collections/posts/items/${item.id}`, site.adminKey, { data: { title: "Held, edited" } });
+    const page = await newPage();
+    await signIn(page, site.adminKey);
+    await page.getByRole("link", { name: "Webhooks" }).click();
+    const card = page.getByRole("article", { name: `Endpoint ${url}` });
+    await card.getByText("Active", { exact: true }).waitFor();
+    const held = card.getByRole("row", { name: /item\.updated/ });
+    await held.getByText("After the earlier item.created of this item is delivered").waitFor();
+    expect(await held.getByRole("cell", { name: "waiting", exact: true }).isVisible()).toBe(true);
+
+    await card.getByRole("button", { name: `Pause ${url}` }).click();
+    await card.getByText("Paused", { exact: true }).waitFor();
+    await card.getByText("Paused. Deliveries that were waiting are kept and go out when you resume").waitFor();
+    const words = (await card.textContent()) ?? "";
+    expect(words).not.toMatch(/Enable|Disabled/);
+    const first = card.getByRole("row", { name: /item\.created/ });
+    expect(await first.getByRole("cell", { name: "When you resume" }).isVisible()).toBe(true);
+    await card.getByRole("button", { name: `Resume ${url}` }).click();
+    await card.getByText("Active", { exact: true }).waitFor();
     await page.close();
   });
 

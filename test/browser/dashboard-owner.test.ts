@@ -144,7 +144,7 @@ describe("defects a new site owner met (issue 22)", () => {
 
     await page.getByRole("button", { name: "Capture again" }).click();
     await dialog.getByRole("button", { name: "Replace and stop serving these pages" }).click();
-    await page.getByText("Captured. Your pages are now rendered").waitFor();
+    await page.getByText("Captured again. Your pages are now rendered").waitFor();
     const moved = await api<{ capture: { basePath: string } }>("GET", `/sites/${site.id}/ssr/capture`, site.adminKey);
     expect(moved.capture.basePath).toBe(new URL(recipes).pathname);
 

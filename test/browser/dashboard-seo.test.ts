@@ -68,7 +68,7 @@ describe("the dashboard's SEO Engine, Domains, Search and Plan screens in Chromi
     await page.getByLabel("Page URL").fill(pageUrl);
     expect(await page.getByLabel("This URL shows a list of items").isChecked()).toBe(true);
     await page.getByRole("button", { name: "Capture page" }).click();
-    await page.getByText("Captured. Your pages are now rendered").waitFor();
+    await page.getByText("Captured for the first time. Your pages are now rendered").waitFor();
     await page.getByRole("button", { name: "Refresh now" }).click();
     await page.getByText("Refreshed: the page was fetched again.").waitFor();
     expect(await page.getByText("/hooks/ssr/").first().isVisible()).toBe(true);
@@ -123,6 +123,52 @@ describe("the dashboard's SEO Engine, Domains, Search and Plan screens in Chromi
     await page.getByLabel("Page to preview").selectOption({ label: "The list page" });
     await page.getByRole("button", { name: "Reload preview" }).click();
     await page.frameLocator('iframe[title="Rendered page preview"]').getByRole("heading", { name: "A brand new arrival" }).waitFor();
+    await page.close();
+  });
+
+  it("warns of a list that cannot render, tells a first capture where the person looks, and shows a failed refresh at once", async () => {
+    const site = await seoSite();
+    // "summary" is not marked "can be sorted, filtered and searched" in Posts: the API refuses this sort.
+    const path = `/unsorted-${site.id}/`;
+    const pageUrl = await putPage(path, blogPage(site.token).replace('data-oc-sort="-date"', 'data-oc-sort="-summary"'));
+    const page = await newPage();
+    await signIn(page, site.adminKey);
+    await page.getByRole("link", { name: "SEO Engine" }).click();
+    await page.getByRole("heading", { level: 1, name: "SEO Engine" }).waitFor();
+    await page.getByLabel("Page URL").fill(pageUrl);
+    await page.getByRole("button", { name: "Capture page" }).click();
+    const done = page.getByText("Captured for the first time. Your pages are now rendered from this page.");
+    await done.waitFor();
+    // Where the person is looking: on screen, not below the fold.
+    const inView = () =>
+      done.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= window.innerHeight;
+      });
+    await expect.poll(inView).toBe(true);
+    const warning = page.getByRole("alert").filter({ hasText: "A list on this page shows no items" });
+    expect(await warning.textContent()).toContain('The list widget data-oc-list="posts" sorts by "summary" (data-oc-sort="-summary")');
+    expect(await warning.textContent()).toContain('mark "summary" “can be sorted, filtered and searched”, or change the sort');
+    const facts = page.locator("dl.facts");
+    expect(await facts.textContent()).toContain("Last refreshnone since the capture");
+    expect(await facts.textContent()).not.toContain("fetched again");
+
+    // The webhook steps say what the service does: unsigned calls are refused.
+    const card = page.locator(".card", { has: page.getByRole("heading", { name: "Captured page" }) });
+    expect(await card.textContent()).toContain("Every call must be signed");
+    expect(await card.textContent()).not.toContain("signing is now");
+    const unsigned = await fetch(`${service()}/hooks/ssr/${site.id}`, { method: "POST", body: "{}" });
+    expect(unsigned.status).toBe(401);
+
+    // The preview's checks name the widget too.
+    await page.getByRole("button", { name: "Show preview" }).click();
+    await page.locator(".head-facts").getByText('sorts by "summary"').waitFor();
+
+    // A refresh that fails shows in "Last refresh" without a reload.
+    await putPage(path, blogPage("pk_aaaaaaaaaaaaaaaa_bbbbbbbbbbbbbbbbbbbbbbbb"));
+    await page.getByRole("button", { name: "Refresh now" }).click();
+    await page.getByText("another site's token").first().waitFor();
+    await expect.poll(() => facts.textContent()).toContain("(Refresh now): failed, the previous template stays.");
     await page.close();
   });
 

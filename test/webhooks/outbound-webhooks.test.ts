@@ -13,6 +13,7 @@ interface Received {
 }
 interface Delivery {
   eventId: string;
+  waitsFor: { eventId: string; type: string } | null;
   type: string;
   state: string;
   attempts: number;
@@ -222,6 +223,15 @@ describe("outbound webhooks: signed events after the change commits", () => {
     );
     const mine = (await received(name)).filter((r) => r.body.includes(item.id));
     expect(mine.map(typeOf)).toEqual(["item.published"]);
+    // The held deliveries say which event they wait for; the one being retried waits for none.
+    const log = await deliveries(site, endpoint.id);
+    const head = log.find((d) => d.type === "item.published" && d.state === "pending")!;
+    expect(head.waitsFor).toBeNull();
+    expect(log.filter((d) => d.type !== "item.published").map((d) => [d.type, d.state, d.waitsFor])).toEqual([
+      ["item.unpublished", "pending", { eventId: head.eventId, type: "item.published" }],
+      ["item.updated", "pending", { eventId: head.eventId, type: "item.published" }],
+    ]);
+    expect(log.filter((d) => d.type === "item.published" && d.state !== "pending").map((d) => d.waitsFor)).toEqual([null]);
     await retryNow(site);
     const all = await until(
       "all of the item's events",

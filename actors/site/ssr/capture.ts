@@ -20,6 +20,8 @@ import { FETCH_LIMITS, FetchPageError, type FetchLimits, fetchPage } from "./fet
 import { regenerateDocuments } from "../seo/documents";
 import { log, errorText } from "../../../src/log/log";
 import { basePathOfUrl } from "./public-base";
+import { buildListQuery } from "../reads/list-query";
+import type { Collection } from "../storage/rows";
 
 export function allowsPrivateFetch(env: Env): boolean {
   return env.SSR_ALLOW_PRIVATE_FETCH === "true";
@@ -109,6 +111,77 @@ export async function refresh(s: SiteContext, trigger: RefreshResult["trigger"])
   }
 }
 
+export interface CaptureWarning {
+  /** The widget as written in the page: `data-oc-list="<slug>"`. */
+  widget: string;
+  /** The field the widget sorts or filters by, when the warning is about one. */
+  field?: string;
+  message: string;
+}
+
+const ATTR_OF_PARAM = /^filter\[([^\]]*)\](?:\[([^\]]*)\])?$/;
+
+/** A content API parameter as the widget attribute it was read from (see list-config.ts). */
+function attributeOf(param: string, value: string): string {
+  const f = ATTR_OF_PARAM.exec(param);
+  const name = f ? `data-oc-filter-${f[1]}${f[2] ? `-${f[2]}` : ""}` : `data-oc-${param}`;
+  return `${name}="${value}"`;
+}
+
+/**
+ * The list widgets of a captured page that render no items as they are written: a collection the
+ * site does not have, or a sort or filter the content API refuses (a field that is not indexed, or
+ * no field at all). The renderer shows such a widget empty, as the embed script would; the capture
+ * is still stored. Checked against the collections as they are now, so a fix shows at once.
+ */
+export function widgetWarnings(
+  widgets: readonly { config: { collection: string; params: [string, string][] } }[],
+  all: readonly Collection[],
+) {
+  const warnings: CaptureWarning[] = [];
+  const seen = new Set<string>();
+  for (const { config } of widgets) {
+    const widget = `data-oc-list="${config.collection}"`;
+    const c = all.find((x) => x.slug === config.collection);
+    if (!c) {
+      if (seen.has(widget)) continue;
+      seen.add(widget);
+      const slugs = all.map((x) => x.slug).join(", ");
+      warnings.push({
+        widget,
+        message: `The list widget ${widget} names a collection this site does not have, so it shows no items. Change data-oc-list to one of your collections (${slugs || "none yet"}), or create a collection "${config.collection}", then capture again.`,
+      });
+      continue;
+    }
+    for (const [param, value] of config.params) {
+      try {
+        buildListQuery(new URLSearchParams([[param, value]]), c, all);
+      } catch (err) {
+        if (!(err instanceof ApiError)) continue;
+        const attribute = attributeOf(param, value);
+        if (seen.has(`${widget} ${attribute}`)) continue;
+        seen.add(`${widget} ${attribute}`);
+        const details = (err.details ?? {}) as { field?: unknown; suggestion?: unknown };
+        const field = typeof details.field === "string" ? details.field : undefined;
+        const uses = param === "sort" ? `sorts by "${field}"` : `filters on "${field}"`;
+        const change = param === "sort" ? "change the sort" : "remove the filter";
+        const known = field ? c.fields.find((f) => f.key === field) : undefined;
+        let message: string;
+        if (field && known && !known.indexed) {
+          message = `The list widget ${widget} ${uses} (${attribute}), but "${field}" is not marked “can be sorted, filtered and searched” in ${c.name}, so the list shows no items. In Collections, edit ${c.name} and mark "${field}" “can be sorted, filtered and searched”, or ${change} in the page and capture again.`;
+        } else if (field && !known) {
+          const closest = typeof details.suggestion === "string" ? ` (did you mean "${details.suggestion}"?)` : "";
+          message = `The list widget ${widget} ${uses} (${attribute}), but ${c.name} has no field "${field}"${closest}, so the list shows no items. Use a field of ${c.name} that can be sorted, filtered and searched, or ${change}, in the page and capture again.`;
+        } else {
+          message = `The list widget ${widget} has an attribute the content API refuses (${attribute}), so the list shows no items: ${err.message}`;
+        }
+        warnings.push({ widget, ...(field ? { field } : {}), message });
+      }
+    }
+  }
+  return warnings;
+}
+
 /** The webhook secret as Standard Webhooks writes it: `whsec_` and the base64 of the key's bytes. */
 export const standardSecret = (secret: string): string => `whsec_${btoa(secret)}`;
 
@@ -135,6 +208,7 @@ export function presentCapture(s: SiteContext, c: StoredCapture, origin: string,
       paths: ["sitemap.xml", "rss.xml", "feed.json"].map((n) => `${basePathOfUrl(c.publicUrl)}${n}`),
       lastBuild: s.documents(),
     },
+    warnings: widgetWarnings(c.page.widgets, s.collections()),
     page: {
       title: c.page.title,
       description: c.page.description,

@@ -27,6 +27,9 @@ export type DeliveryLogRow = {
   duration_ms: number | null;
   response_head: string | null;
   at: number | null;
+  /** The earliest pending delivery of the same item to this endpoint, which this pending one waits behind. */
+  waits_for_id: string | null;
+  waits_for_type: string | null;
 };
 
 /** No earlier delivery of the same endpoint and item (order key) is still pending. */
@@ -189,9 +192,12 @@ export function lastAttempt(sql: SqlStorage, endpointId: string): { at: number; 
 }
 
 const LOG_SELECT = `SELECT d.event_seq, ev.id, ev.type, d.order_key, d.state, d.attempts, d.next_at, ev.created_at,
-         a.status, a.error, a.duration_ms, a.response_head, a.at
+         a.status, a.error, a.duration_ms, a.response_head, a.at, w.id AS waits_for_id, w.type AS waits_for_type
   FROM outbound_deliveries d
   JOIN webhook_events ev ON ev.seq = d.event_seq
+  LEFT JOIN webhook_events w ON d.state = 'pending' AND w.seq = (SELECT min(p.event_seq) FROM outbound_deliveries p
+                                   WHERE p.endpoint_id = d.endpoint_id AND p.order_key = d.order_key
+                                     AND p.state = 'pending' AND p.event_seq < d.event_seq)
   LEFT JOIN outbound_attempts a ON a.seq = (SELECT max(seq) FROM outbound_attempts x
                                             WHERE x.endpoint_id = d.endpoint_id AND x.event_seq = d.event_seq)`;
 

@@ -188,5 +188,6 @@ function presentDelivery(d: DeliveryLogRow) {
     lastDurationMs: d.duration_ms,
     lastResponseHead: d.response_head,
     lastAttemptAt: iso(d.at),
+    waitsFor: d.waits_for_id === null ? null : { eventId: d.waits_for_id, type: d.waits_for_type ?? "" },
   };
 }

@@ -2153,6 +2153,15 @@ export interface components {
                     bytes: number;
                 } | null;
             };
+            /** @description List widgets of the captured page that show no items as written: a collection the site does not have, or a sort or filter on a field that is not indexed (or not a field at all). The capture is stored and served all the same; the list renders empty, as the content API would refuse its query. Checked against the collections as they are now. */
+            warnings: {
+                /** @description The widget as written in the page: `data-oc-list="<collection slug>"`. */
+                widget: string;
+                /** @description The field the widget sorts or filters by, when the warning is about one. */
+                field?: string;
+                /** @description What is wrong and how to fix it, in words. */
+                message: string;
+            }[];
             page: {
                 title: string;
                 description: string;
@@ -3181,6 +3190,11 @@ export interface components {
                 /** @description The first 1 KB of the receiver's last answer, as text. */
                 lastResponseHead: string | null;
                 lastAttemptAt: string | null;
+                /** @description A pending delivery that is not sent yet because an earlier event of the same item (orderKey) to this endpoint is still pending: that event. Events of one item go out in order, so this one waits, whatever its nextAt says. Null otherwise. */
+                waitsFor: {
+                    eventId: string;
+                    type: string;
+                } | null;
             };
         };
         ListWebhookDeliveriesResponse: {
@@ -3200,6 +3214,11 @@ export interface components {
                 /** @description The first 1 KB of the receiver's last answer, as text. */
                 lastResponseHead: string | null;
                 lastAttemptAt: string | null;
+                /** @description A pending delivery that is not sent yet because an earlier event of the same item (orderKey) to this endpoint is still pending: that event. Events of one item go out in order, so this one waits, whatever its nextAt says. Null otherwise. */
+                waitsFor: {
+                    eventId: string;
+                    type: string;
+                } | null;
             }[];
             /** @description `before` for the next page. */
             next: string | null;
@@ -3221,6 +3240,11 @@ export interface components {
                 /** @description The first 1 KB of the receiver's last answer, as text. */
                 lastResponseHead: string | null;
                 lastAttemptAt: string | null;
+                /** @description A pending delivery that is not sent yet because an earlier event of the same item (orderKey) to this endpoint is still pending: that event. Events of one item go out in order, so this one waits, whatever its nextAt says. Null otherwise. */
+                waitsFor: {
+                    eventId: string;
+                    type: string;
+                } | null;
             };
             /** @description The exact body sent. */
             payload: string;

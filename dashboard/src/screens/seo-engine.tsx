@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { ApiFailure, call, client } from "../api";
 import { CAPTURE_REASONS, type Capture } from "../capture-types";
 import { hostnameOrigin } from "../hostname-url";
@@ -19,6 +19,8 @@ export function SeoEngine() {
   const s = site.value!;
   const [capture, setCapture] = useState<Capture | null | undefined>(undefined);
   const [hostname, setHostname] = useState<ActiveHostname | null>(null);
+  // The capture just made from the form: its outcome is told at the top of the status, where the new page shows.
+  const [captured, setCaptured] = useState<{ first: boolean } | null>(null);
   const load = async () => {
     try {
       setCapture((await call(client.GET("/sites/{siteId}/ssr/capture", { params: { path: inSite() } }))).capture);
@@ -41,13 +43,28 @@ export function SeoEngine() {
         HTML, each item with its own title, description, social card and structured data. A redesign at a new address, or showing another
         collection, needs a new capture.
       </p>
-      {capture && <CaptureStatus capture={capture} onChange={setCapture} />}
+      {capture && (
+        <CaptureStatus
+          capture={capture}
+          captured={captured}
+          onChange={(c) => {
+            setCaptured(null);
+            setCapture(c);
+          }}
+        />
+      )}
       {capture && <Addresses capture={capture} hostname={hostname?.hostname ?? null} />}
       {/* A new capture is a new preview: nothing of the previous page stays on screen. */}
       {capture && <Preview key={`${capture.capturedAt} ${capture.publicUrl} ${capture.collection ?? ""}`} capture={capture} />}
       {capture && <SocialImages key={`${capture.capturedAt} ${capture.collection ?? ""}`} capture={capture} />}
       <RoleGate permission="seo.manage" what="the SEO Engine's settings">
-        <CaptureForm existing={capture} onCaptured={(c) => setCapture(c)} />
+        <CaptureForm
+          existing={capture}
+          onCaptured={(c) => {
+            setCaptured({ first: capture === null });
+            setCapture(c);
+          }}
+        />
       </RoleGate>
     </section>
   );
@@ -163,7 +180,6 @@ function CaptureForm(props: { existing: Capture | null; onCaptured: (c: Capture)
       ) : (
         <ErrorNotice error={error} />
       )}
-      {form.saved && <Notice kind="ok">Captured. Your pages are now rendered from this page.</Notice>}
       <Field
         label="Page URL"
         hint="A published page of your site that shows the list widget and includes the embed script."
@@ -268,7 +284,7 @@ function CaptureForm(props: { existing: Capture | null; onCaptured: (c: Capture)
           </Field>
           <Field
             label="Webhook signing secret (optional)"
-            hint="If your site builder signs its webhooks, paste its secret here; at least 8 characters."
+            hint="Webflow's signing secret for the Site publish webhook, so its signed calls are accepted; at least 8 characters. Not needed when the builder signs with the secret shown above."
           >
             {(id, d) => (
               <input
@@ -322,8 +338,30 @@ function CaptureForm(props: { existing: Capture | null; onCaptured: (c: Capture)
   );
 }
 
-function CaptureStatus(props: { capture: Capture; onChange: (c: Capture) => void }) {
+/** Where the last refresh came from, in words. */
+const TRIGGERS: Record<NonNullable<Capture["lastRefresh"]>["trigger"], string> = {
+  capture: "capture",
+  manual: "Refresh now",
+  webhook: "publish webhook",
+  nightly: "nightly refresh",
+};
+
+function lastRefreshText(c: Capture): string {
+  const last = c.lastRefresh;
+  if (!last) return "none yet";
+  if (!last.ok) return `${when(last.at)} (${TRIGGERS[last.trigger]}): failed, the previous template stays. ${last.error ?? ""}`.trim();
+  // The fetch that made the capture is not a refresh of anything: it is the page as first captured.
+  if (last.trigger === "capture") return "none since the capture";
+  return `${when(last.at)} (${TRIGGERS[last.trigger]}): the page was fetched again`;
+}
+
+function CaptureStatus(props: { capture: Capture; captured: { first: boolean } | null; onChange: (c: Capture) => void }) {
   const c = props.capture;
+  const outcome = useRef<HTMLDivElement>(null);
+  // The form is at the bottom of the screen: the outcome of a capture is brought into view up here.
+  useEffect(() => {
+    if (props.captured) outcome.current?.scrollIntoView({ block: "start" });
+  }, [props.captured]);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [refreshed, setRefreshed] = useState(false);
@@ -350,14 +388,43 @@ function CaptureStatus(props: { capture: Capture; onChange: (c: Capture) => void
       setRefreshed(true);
     } catch (err) {
       setError(err);
+      // A failed refresh is recorded too: the status shows it (and when) without a reload.
+      try {
+        props.onChange((await call(client.GET("/sites/{siteId}/ssr/capture", { params: { path: inSite() } }))).capture);
+      } catch {
+        // The refusal above already says what went wrong.
+      }
     } finally {
       setBusy(false);
     }
   };
-  const last = c.lastRefresh;
   return (
     <div class="card">
       <h2>Captured page</h2>
+      <div ref={outcome}>
+        {props.captured && (
+          <Notice kind="ok">
+            {props.captured.first
+              ? "Captured for the first time. Your pages are now rendered from this page."
+              : "Captured again. Your pages are now rendered from this page."}
+          </Notice>
+        )}
+        {c.warnings.length > 0 && (
+          <Notice kind="error">
+            <p>
+              <strong>
+                {c.warnings.length === 1 ? "A list on this page shows no items" : "Lists on this page show no items"}, in the rendered pages
+                and in the browser:
+              </strong>
+            </p>
+            <ul>
+              {c.warnings.map((w) => (
+                <li key={w.message}>{w.message}</li>
+              ))}
+            </ul>
+          </Notice>
+        )}
+      </div>
       <dl class="facts">
         <dt>Page</dt>
         <dd>
@@ -367,11 +434,7 @@ function CaptureStatus(props: { capture: Capture; onChange: (c: Capture) => void
         <dt>Captured</dt>
         <dd>{when(c.capturedAt)}</dd>
         <dt>Last refresh</dt>
-        <dd>
-          {last
-            ? `${when(last.at)} (${last.trigger}): ${last.ok ? "the page was fetched again" : `failed, the previous template stays: ${last.error ?? ""}`}`
-            : "none yet"}
-        </dd>
+        <dd>{lastRefreshText(c)}</dd>
         <dt>Next nightly refresh</dt>
         <dd>{when(c.nextRefreshAt)}</dd>
       </dl>
@@ -394,8 +457,9 @@ function CaptureStatus(props: { capture: Capture; onChange: (c: Capture) => void
         </p>
       )}
       <p class="muted">
-        Calls are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature) with this secret, or with
-        Webflow&apos;s signature; each delivery is accepted once, within 5 minutes of its timestamp.
+        Every call must be signed, or it is refused: the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature) with the
+        signing secret above, or with Webflow&apos;s own signature (x-webflow-signature), which needs Webflow&apos;s signing secret pasted
+        under Advanced below. Each delivery is accepted once, within 5 minutes of its timestamp.
         {c.webhookLegacyUrl ? " This webhook still accepts its old address with the secret in it, until you rotate the secret." : ""}
       </p>
       {rotated && <Notice kind="ok">New secret made: update the webhook in your site builder with the URL and secret above.</Notice>}
@@ -424,8 +488,10 @@ function CaptureStatus(props: { capture: Capture; onChange: (c: Capture) => void
           Add a webhook for the <strong>Site publish</strong> event and paste the URL above.
         </li>
         <li>
-          Optional: if the builder shows a signing secret, paste it under Advanced below and capture again (signing is now{" "}
-          <strong>{c.webhookSigning === "configured" ? "on" : "off"}</strong>).
+          Signing: if the builder lets you give the webhook a secret (Standard Webhooks), give it the signing secret above. If it shows its
+          own signing secret instead (Webflow), paste that under <strong>Webhook signing secret</strong> in Advanced below and capture
+          again: it lets the service check Webflow&apos;s signature. Webflow&apos;s signing secret is{" "}
+          <strong>{c.webhookSigning === "configured" ? "pasted" : "not pasted yet, so only Standard Webhooks calls are accepted"}</strong>.
         </li>
       </ol>
       <p class="muted">Every publish in the builder then refreshes the template within seconds.</p>

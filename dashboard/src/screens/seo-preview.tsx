@@ -57,6 +57,8 @@ export function Preview(props: { capture: Capture }) {
   const checked = f ? [...new Set([f.og["og:image"] ?? "", ...f.images].filter(Boolean))] : [];
   const broken = useBrokenImages(checked);
   const warnings = [
+    // A list widget the content API refuses renders empty: the page looks fine in its head, not in its body.
+    ...(f ? c.warnings.map((w) => w.message) : []),
     ...(f ? headWarnings(f) : []),
     ...(broken ?? []).map((u) =>
       u === f?.og["og:image"]

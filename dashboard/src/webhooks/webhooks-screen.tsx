@@ -45,10 +45,19 @@ const EVENT_GROUPS: readonly { legend: string; events: readonly { type: EventTyp
   },
 ];
 
-const DISABLED_WHY: Record<NonNullable<Endpoint["disabledReason"]>, string> = {
-  gone: "The receiver answered 410 Gone, which means “stop sending”. Waiting deliveries were cancelled.",
-  failing: "A delivery failed every attempt for about three days. Waiting deliveries are kept.",
-  owner: "Paused. Deliveries wait until you resume.",
+/**
+ * Why an endpoint is paused and what resuming does, as the service does it (actors/site/webhooks/):
+ * while paused, new events are not queued for it; resuming sends what still waits at once.
+ */
+const PAUSED_WHY: Record<NonNullable<Endpoint["disabledReason"]>, string> = {
+  gone:
+    "Paused by the service: the receiver answered 410 Gone, which means “stop sending”, so the deliveries that were waiting were cancelled. " +
+    "Events that happen while it is paused are not sent to it. Fix the receiver, then resume: new events are sent again, and a cancelled delivery goes out only if you redeliver it.",
+  failing:
+    "Paused by the service: a delivery failed every attempt for about three days. Deliveries that were waiting are kept; events that happen while it is paused are not sent to it. " +
+    "Fix the receiver, then resume: the waiting deliveries go out at once, and the failed one can be redelivered.",
+  owner:
+    "Paused. Deliveries that were waiting are kept and go out when you resume; events that happen while it is paused are not sent to it.",
 };
 
 const listEndpoints = () => call(client.GET("/sites/{siteId}/webhooks", { params: { path: inSite() } })).then((r) => r.endpoints);
@@ -175,7 +184,9 @@ function EndpointCard(props: { endpoint: Endpoint; onChange: () => void; onSecre
   const waiting =
     log.data?.deliveries.some(
       (d) =>
+        e.state === "enabled" &&
         d.state === "pending" &&
+        d.waitsFor === null &&
         (d.attempts === 0 || d.lastAttemptAt === null || (d.nextAt !== null && Date.parse(d.nextAt) - Date.now() < 60_000)),
     ) ?? false;
   useEffect(() => {
@@ -214,7 +225,7 @@ function EndpointCard(props: { endpoint: Endpoint; onChange: () => void; onSecre
     <article class="card" aria-label={`Endpoint ${e.url}`}>
       <h2>
         <code>{e.url}</code>{" "}
-        <span class={`badge ${e.state === "enabled" ? "published" : "draft"}`}>{e.state === "enabled" ? "Enabled" : "Disabled"}</span>
+        <span class={`badge ${e.state === "enabled" ? "published" : "draft"}`}>{e.state === "enabled" ? "Active" : "Paused"}</span>
       </h2>
       {e.description && <p>{e.description}</p>}
       <p>
@@ -225,12 +236,7 @@ function EndpointCard(props: { endpoint: Endpoint; onChange: () => void; onSecre
         {e.previousSecretUntil && <> · The previous secret also signs until {when(e.previousSecretUntil)}.</>}
       </p>
       {e.state === "disabled" && e.disabledReason && (
-        <Notice kind="error">
-          {DISABLED_WHY[e.disabledReason]}{" "}
-          {e.disabledReason === "owner"
-            ? "Resume to send them."
-            : "Fix the receiver, then enable the endpoint: waiting deliveries go out at once, and failed ones can be redelivered."}
-        </Notice>
+        <Notice kind={e.disabledReason === "owner" ? "info" : "error"}>{PAUSED_WHY[e.disabledReason]}</Notice>
       )}
       <ErrorNotice error={error} />
       <div class="actions">
@@ -242,8 +248,8 @@ function EndpointCard(props: { endpoint: Endpoint; onChange: () => void; onSecre
             Pause
           </button>
         ) : (
-          <button type="button" onClick={() => void setEnabled(true)} aria-label={`Enable ${e.url}`}>
-            Enable
+          <button type="button" onClick={() => void setEnabled(true)} aria-label={`Resume ${e.url}`}>
+            Resume
           </button>
         )}
         <button type="button" class="secondary" onClick={() => setConfirm("rotate")} aria-label={`Rotate secret of ${e.url}`}>
@@ -268,12 +274,24 @@ function EndpointCard(props: { endpoint: Endpoint; onChange: () => void; onSecre
               <br />
               <small>{when(d.createdAt)}</small>
             </td>
-            <td>{d.state}</td>
+            <td>{d.waitsFor ? "waiting" : d.state}</td>
             <td>{d.attempts}</td>
             <td>{d.lastStatus ?? d.lastError ?? "—"}</td>
             <td>{d.lastDurationMs === null ? "—" : `${d.lastDurationMs} ms`}</td>
             <td>{d.lastResponseHead ? <code class="response-head">{d.lastResponseHead.slice(0, 120)}</code> : "—"}</td>
-            <td>{d.nextAt ? when(d.nextAt) : "—"}</td>
+            <td>
+              {d.waitsFor ? (
+                <>
+                  After the earlier <code>{d.waitsFor.type}</code> of this item is delivered (events of one item go out in order)
+                </>
+              ) : e.state !== "enabled" && d.nextAt ? (
+                "When you resume"
+              ) : d.nextAt ? (
+                when(d.nextAt)
+              ) : (
+                "—"
+              )}
+            </td>
             <td>
               <button
                 type="button"
