@@ -123,6 +123,18 @@ describe("the dashboard's SEO Engine, Domains, Search and Plan screens in Chromi
     await page.getByLabel("Page to preview").selectOption({ label: "The list page" });
     await page.getByRole("button", { name: "Reload preview" }).click();
     await page.frameLocator('iframe[title="Rendered page preview"]').getByRole("heading", { name: "A brand new arrival" }).waitFor();
+
+    // Stopping the rendering: the confirm says what follows, the pages answer 404, and the screen
+    // asks for a first capture again.
+    expect((await asVisitor(base)).status).toBe(200);
+    await page.getByRole("button", { name: "Stop rendering" }).click();
+    const dialog = page.getByRole("dialog", { name: "Stop rendering your pages?" });
+    await dialog.getByText("answer “not found” from now on").waitFor();
+    await checkScreen(page, "20c-seo-stop-confirm");
+    await dialog.getByRole("button", { name: "Stop rendering" }).click();
+    await page.getByText("Rendering stopped: your rendered pages answer “not found”.").waitFor();
+    await page.getByRole("button", { name: "Capture page" }).waitFor();
+    expect((await asVisitor(base)).status).toBe(404);
     await page.close();
   });
 

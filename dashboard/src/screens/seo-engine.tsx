@@ -21,6 +21,7 @@ export function SeoEngine() {
   const [hostname, setHostname] = useState<ActiveHostname | null>(null);
   // The capture just made from the form: its outcome is told at the top of the status, where the new page shows.
   const [captured, setCaptured] = useState<{ first: boolean } | null>(null);
+  const [stopped, setStopped] = useState(false);
   const load = async () => {
     try {
       setCapture((await call(client.GET("/sites/{siteId}/ssr/capture", { params: { path: inSite() } }))).capture);
@@ -51,7 +52,15 @@ export function SeoEngine() {
             setCaptured(null);
             setCapture(c);
           }}
+          onStopped={() => {
+            setCaptured(null);
+            setStopped(true);
+            setCapture(null);
+          }}
         />
+      )}
+      {stopped && !capture && (
+        <Notice kind="ok">Rendering stopped: your rendered pages answer “not found”. Capture a page below to start again.</Notice>
       )}
       {capture && <Addresses capture={capture} hostname={hostname?.hostname ?? null} />}
       {/* A new capture is a new preview: nothing of the previous page stays on screen. */}
@@ -355,7 +364,12 @@ function lastRefreshText(c: Capture): string {
   return `${when(last.at)} (${TRIGGERS[last.trigger]}): the page was fetched again`;
 }
 
-function CaptureStatus(props: { capture: Capture; captured: { first: boolean } | null; onChange: (c: Capture) => void }) {
+function CaptureStatus(props: {
+  capture: Capture;
+  captured: { first: boolean } | null;
+  onChange: (c: Capture) => void;
+  onStopped: () => void;
+}) {
   const c = props.capture;
   const outcome = useRef<HTMLDivElement>(null);
   // The form is at the bottom of the screen: the outcome of a capture is brought into view up here.
@@ -367,6 +381,7 @@ function CaptureStatus(props: { capture: Capture; captured: { first: boolean } |
   const [refreshed, setRefreshed] = useState(false);
   const [rotating, setRotating] = useState(false);
   const [rotated, setRotated] = useState(false);
+  const [stopping, setStopping] = useState(false);
   // Refreshing and rotating change the capture: only for roles that may (the API refuses the others).
   const mayManage = can("seo.manage");
   const rotate = async () => {
@@ -441,10 +456,38 @@ function CaptureStatus(props: { capture: Capture; captured: { first: boolean } |
       <ErrorNotice error={error} />
       {refreshed && <Notice kind="ok">Refreshed: the page was fetched again.</Notice>}
       {mayManage && (
-        <button type="button" class="secondary" disabled={busy} onClick={() => void refresh()}>
-          {busy ? "Refreshing…" : "Refresh now"}
-        </button>
+        <div class="actions">
+          <button type="button" class="secondary" disabled={busy} onClick={() => void refresh()}>
+            {busy ? "Refreshing…" : "Refresh now"}
+          </button>
+          <button type="button" class="danger" disabled={busy} onClick={() => setStopping(true)}>
+            Stop rendering
+          </button>
+        </div>
       )}
+      <Confirm
+        open={stopping}
+        title="Stop rendering your pages?"
+        confirmLabel="Stop rendering"
+        danger
+        onClose={async (ok) => {
+          setStopping(false);
+          if (!ok) return;
+          setError(null);
+          try {
+            await call(client.DELETE("/sites/{siteId}/ssr/capture", { params: { path: inSite() } }));
+            props.onStopped();
+          } catch (err) {
+            setError(err);
+          }
+        }}
+      >
+        <p>
+          The captured page is forgotten: your rendered pages, sitemap and feeds answer “not found” from now on, on your reverse proxy and
+          on a connected domain alike. Your items stay, and the embed script keeps working on your own pages. Capture a page again to start
+          over.
+        </p>
+      </Confirm>
       <h3>Site Publish webhook</h3>
       <p class="token">
         URL: <code tabIndex={0}>{c.webhookUrl}</code> <Copy text={c.webhookUrl} label="Copy the webhook URL" />
