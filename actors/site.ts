@@ -49,7 +49,7 @@ import { bodyEtag } from "../src/http/etag";
 import type { Principal, PrincipalHeader } from "../src/contract/principal";
 import { clientOf, readPrincipalHeader } from "../src/access/principal-header";
 import { siteAccess } from "./site/access/site-access";
-import { AUDIT_PRUNE_JOB, auditPage, type AuditFilter, type AuditRow, pruneAudit, recordAudit } from "./site/access/audit";
+import { AUDIT_PRUNE_JOB, auditPage, type AuditFilter, type AuditRow, defaultTarget, pruneAudit, recordAudit } from "./site/access/audit";
 import { NO_STORE } from "../src/contract/cache-control";
 import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../src/shared/bounded-map";
 import { countWhere, ORDER_MEMO_ROWS, orderedSeqs } from "./site/storage/items-table";
@@ -505,7 +505,7 @@ export class Site extends DurableObject<Env> {
     if (access.entry.method !== "get") scheduleDeliveries(this.ctx.storage);
     // A change whose handler awaited outside I/O-free code (a capture's fetch) records here, right
     // after its synchronous write; every other handler records inside its own transaction.
-    if (response?.ok && access.entry.method !== "get" && !access.recorded) recordAudit(this.#sql, access, access.entry.path);
+    if (response?.ok && access.entry.method !== "get" && !access.recorded) recordAudit(this.#sql, access, defaultTarget(access));
     return response;
   }
 

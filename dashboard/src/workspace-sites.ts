@@ -18,5 +18,32 @@ export function siteNames(siteIds: readonly string[]): Promise<SiteName[]> {
   );
 }
 
+// Operations whose id does not read as what a person did ("put capture").
+const OPERATION_WORDS: Readonly<Record<string, string>> = {
+  putCollection: "save collection",
+  createItems: "create items",
+  createMedia: "add media",
+  updateSite: "change site settings",
+  rotateAdminKey: "replace admin key",
+  restoreItemRevision: "restore an earlier version",
+  restoreDeletedItem: "undo delete",
+  putItemSchedule: "schedule item",
+  deleteItemSchedule: "cancel schedule",
+  putCapture: "capture page",
+  deleteCapture: "stop rendering",
+  refreshCapture: "refresh captured page",
+  putCustomHostname: "connect domain",
+  deleteCustomHostname: "detach domain",
+  updateMember: "change member's role",
+  createWebhookEndpoint: "add webhook endpoint",
+  updateWebhookEndpoint: "change webhook endpoint",
+  deleteWebhookEndpoint: "delete webhook endpoint",
+  rotateWebhookEndpointSecret: "rotate webhook secret",
+  redeliverWebhook: "redeliver webhook event",
+  createSiteImport: "create import",
+  setImportMapping: "map import columns",
+};
+
 /** An audit row's operation (`createItem`) as words (`create item`). */
-export const operationWords = (operationId: string): string => operationId.replace(/([A-Z])/g, " $1").toLowerCase();
+export const operationWords = (operationId: string): string =>
+  OPERATION_WORDS[operationId] ?? operationId.replace(/([A-Z])/g, " $1").toLowerCase();

@@ -1,8 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { call, callJson, expectStatus, OPERATOR } from "../helpers";
 import { workspaceWithTwoSites } from "./workspace-fixture";
+import { capturedBlog } from "../ssr-helpers";
 import type { AuditEntry as Entry } from "../../actors/workspace/audit";
 
 const setup = () => workspaceWithTwoSites("Audit", "site");
@@ -57,6 +58,24 @@ describe("the audit log", () => {
       state.storage.sql.exec<{ created_by: string }>("SELECT created_by FROM items WHERE slug = 'hello'").one(),
     );
     expect(stored.created_by).toBe(key.id);
+  });
+
+  it("names what changed in words: the captured page, a domain, a webhook endpoint by its URL", async () => {
+    const { site } = await capturedBlog();
+    const url = `${inject("webhookReceiver")}/hooks/audit-${site.id}`;
+    await expectStatus(
+      callJson("POST", `/sites/${site.id}/webhooks`, { auth: site.adminKey, body: { url, events: ["item.published"] } }),
+      201,
+    );
+    await expectStatus(
+      callJson("POST", `/sites/${site.id}/ssr/custom-hostname`, { auth: site.adminKey, body: { hostname: "news.example.com" } }),
+      201,
+    );
+    const { entries } = await audit(site.workspaceId, "?limit=50");
+    const target = (operation: string) => entries.find((e) => e.operation === operation)?.target;
+    expect(target("putCapture")).toBe("captured page");
+    expect(target("putCustomHostname")).toBe("domain news.example.com");
+    expect(target("createWebhookEndpoint")).toBe(`webhook ${url}`);
   });
 
   it("writes the row in the change's transaction: a write that throws after its change leaves neither", async () => {

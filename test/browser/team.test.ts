@@ -352,11 +352,11 @@ describe("a team in the dashboard, without the operator", () => {
     await owner.getByRole("button", { name: `Keep ${sam} as Contributor` }).click();
     await owner.getByLabel(`Role of ${sam}`).selectOption({ label: "Editor" });
     expect(await samRole()).toBe("contributor");
-    expect(await owner.getByRole("cell", { name: "update member", exact: true }).count()).toBe(0);
+    expect(await owner.getByRole("cell", { name: "change member's role", exact: true }).count()).toBe(0);
     await owner.getByRole("button", { name: `Change role of ${sam} to Editor` }).click();
     await owner.getByText(`${sam} is now Editor.`).waitFor();
     expect(await samRole()).toBe("editor");
-    await owner.getByRole("cell", { name: "update member", exact: true }).waitFor();
+    await owner.getByRole("cell", { name: "change member's role", exact: true }).waitFor();
     expect(await owner.getByRole("button", { name: /^Change role of/ }).count()).toBe(0);
     // The Owner leaves only by handing ownership over first: no "Leave workspace" for her.
     expect(await owner.getByRole("button", { name: "Leave workspace" }).count()).toBe(0);

@@ -24,6 +24,22 @@ export type AuditRow = {
   details: string | null;
 };
 
+// What the rows of handlers that record after an outside await (the capture's fetch, the
+// hostname's provider) name as their target: the thing in words, not the route's template.
+const TARGET_OF_PATH: Readonly<Record<string, string>> = {
+  "ssr/capture": "captured page",
+  "ssr/refresh": "captured page",
+  "ssr/webhook-secret": "site publish webhook",
+  "ssr/custom-hostname": "custom domain",
+};
+
+/** The target of a change that did not name one: `access.target` if the handler set it, else its route in words. */
+export function defaultTarget(a: SiteAccess): string {
+  if (a.target) return a.target;
+  const rest = a.entry.path.replace(/^\/sites\/\{siteId\}\//, "");
+  return TARGET_OF_PATH[rest] ?? rest;
+}
+
 /** Call inside the transaction that makes the change. */
 export function recordAudit(sql: SqlStorage, a: SiteAccess, target: string, details?: unknown): void {
   a.recorded = true;

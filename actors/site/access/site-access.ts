@@ -19,6 +19,8 @@ export interface SiteAccess {
   client: PrincipalHeader["client"];
   /** Set when the handler wrote the change's audit row. */
   recorded: boolean;
+  /** What the change's audit row names, when the handler leaves the row to the object (a hostname). */
+  target?: string;
 }
 
 /** The caller's access to the operation the request is, or an error (404 not theirs, 403 not allowed). */

@@ -80,12 +80,13 @@ export function ssrRoutes(s: SiteContext) {
         s.contentChanged();
         return json({ deleted: true });
       })
-      .post("/custom-hostname", async (req) => {
+      .post("/custom-hostname", async (req, access: SiteAccess) => {
         requirePlan();
         const { customHostnameSchema } = await import("../../../src/contract/hostname-input");
         const body = parseBody(customHostnameSchema, await readJsonObject(req), "custom hostname");
         const url = new URL(req.url);
         const { record, created } = await registerHostname(s, body.hostname, url.port, url.hostname);
+        access.target = `domain ${record.hostname}`;
         return json({ customHostname: presentHostname(record, providerOf(s).cnameTarget) }, created ? 201 : 200);
       })
       .get("/custom-hostname", () => {
@@ -97,9 +98,10 @@ export function ssrRoutes(s: SiteContext) {
           ...(active && active.hostname !== current.hostname ? { replacing: presentHostname(active, provider.cnameTarget) } : {}),
         });
       })
-      .delete("/custom-hostname", async () => {
+      .delete("/custom-hostname", async (_req, access: SiteAccess) => {
         const detached = await removeHostnames(s);
         if (!detached.length) throw new ApiError("not_found", "This site has no custom hostname.");
+        access.target = `domain ${detached.join(", ")}`;
         return json({ detached });
       })
       .get("/preview", (req) => {

@@ -63,7 +63,7 @@ export function webhookRoutes(s: SiteContext) {
           { url, description: input.description ?? "", events: input.events, createdBy: a.grant.actor.id ?? null },
           Date.now(),
         );
-        audit(a, `webhook ${r.id}`, { url, events: input.events });
+        audit(a, `webhook ${url}`, { id: r.id, events: input.events });
         return r;
       });
       // The secret is shown here and after a rotation, never again.
@@ -78,7 +78,7 @@ export function webhookRoutes(s: SiteContext) {
       s.storage.transactionSync(() => {
         updateEndpoint(s.sql, row.id, { url, description: patch.description, events: patch.events }, now);
         if (patch.enabled !== undefined) setEnabled(s.sql, row.id, patch.enabled, now);
-        audit(a, `webhook ${row.id}`, { fields: Object.keys(patch) });
+        audit(a, `webhook ${url ?? row.url}`, { id: row.id, fields: Object.keys(patch) });
       });
       return queued(json({ endpoint: present(readEndpoint(s.sql, row.id)) }));
     })
@@ -86,7 +86,7 @@ export function webhookRoutes(s: SiteContext) {
       const row = endpointOf(req);
       s.storage.transactionSync(() => {
         deleteEndpoint(s.sql, row.id);
-        audit(a, `webhook ${row.id}`, { url: row.url });
+        audit(a, `webhook ${row.url}`, { id: row.id });
       });
       return json({ deleted: true, id: row.id });
     })
@@ -95,7 +95,7 @@ export function webhookRoutes(s: SiteContext) {
       const { overlapHours } = parseBody(webhookRotateSchema, await readJsonObject(req), "rotation");
       const secret = s.storage.transactionSync(() => {
         const sec = rotateSecret(s.sql, row.id, overlapHours, Date.now());
-        audit(a, `webhook ${row.id}`, { overlapHours: overlapHours ?? null });
+        audit(a, `webhook ${row.url}`, { id: row.id, overlapHours: overlapHours ?? null });
         return sec;
       });
       return json({ endpoint: present(readEndpoint(s.sql, row.id)), secret: shownSecret(secret) });
@@ -105,7 +105,7 @@ export function webhookRoutes(s: SiteContext) {
       const now = Date.now();
       const event = s.storage.transactionSync(() => {
         const e = recordEvent(s.sql, "webhook.test", row.id, { siteId: s.site()!.id, endpointId: row.id }, now, [row.id]);
-        audit(a, `webhook ${row.id}`, { eventId: e.id });
+        audit(a, `webhook ${row.url}`, { id: row.id, eventId: e.id });
         return e;
       });
       const delivery = deliveryByEventId(s.sql, row.id, event.id)!;
@@ -140,7 +140,7 @@ export function webhookRoutes(s: SiteContext) {
       const d = deliveryOf(s.sql, row.id, req.params.eventId ?? "");
       s.storage.transactionSync(() => {
         redeliver(s.sql, row.id, d.event_seq, Date.now());
-        audit(a, `webhook ${row.id}`, { eventId: d.id });
+        audit(a, `webhook ${row.url}`, { id: row.id, eventId: d.id });
       });
       return queued(json({ delivery: presentDelivery(deliveryOf(s.sql, row.id, d.id)) }, 202));
     });
