@@ -124,6 +124,16 @@ describe("the dashboard's SEO Engine, Domains, Search and Plan screens in Chromi
     await page.getByRole("button", { name: "Reload preview" }).click();
     await page.frameLocator('iframe[title="Rendered page preview"]').getByRole("heading", { name: "A brand new arrival" }).waitFor();
 
+    // Deleting the collection the pages are rendered from says so before anything is deleted.
+    await page.goto(`${service()}/dashboard/#/${site.id}/collection/posts`);
+    await page.getByRole("button", { name: "Delete collection" }).click();
+    const deleting = page.getByRole("dialog", { name: "Delete Posts?" });
+    await deleting.getByText("Your SEO Engine pages are rendered from this collection.").waitFor();
+    await checkScreen(page, "20b-delete-rendered-collection");
+    await deleting.getByRole("button", { name: "Cancel" }).click();
+    await page.getByRole("link", { name: "SEO Engine" }).click();
+    await page.getByRole("heading", { name: "Captured page" }).waitFor();
+
     // Stopping the rendering: the confirm says what follows, the pages answer 404, and the screen
     // asks for a first capture again.
     expect((await asVisitor(base)).status).toBe(200);

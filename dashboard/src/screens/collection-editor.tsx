@@ -84,6 +84,7 @@ export function CollectionEditor(props: { slug: string | null }) {
   const [slugTouched, setSlugTouched] = useState(Boolean(existing));
   // Keys of saved fields stay editable until the collection has items.
   const [hasItems, setHasItems] = useState<boolean | null>(existing ? null : false);
+  const [rendersPages, setRendersPages] = useState(false);
   const [pending, setPending] = useState<string[] | null>(null);
   const [deleting, setDeleting] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -160,7 +161,14 @@ export function CollectionEditor(props: { slug: string | null }) {
         actions={
           existing &&
           can("collections.manage") && (
-            <button type="button" class="danger" onClick={() => setDeleting(true)}>
+            <button
+              type="button"
+              class="danger"
+              onClick={() => {
+                setDeleting(true);
+                void capturedCollection().then((slug) => setRendersPages(slug === existing.slug));
+              }}
+            >
               Delete collection
             </button>
           )
@@ -397,8 +405,26 @@ export function CollectionEditor(props: { slug: string | null }) {
             This deletes the collection and <strong>every item in it</strong>, published or not. It cannot be undone. If another collection
             has a reference field pointing here, deleting is refused until that field is removed.
           </p>
+          {rendersPages && (
+            <p>
+              <strong>Your SEO Engine pages are rendered from this collection.</strong> After deleting it the rendered list shows no items
+              and every item page answers “not found”, on your reverse proxy and on a connected domain. To keep them, capture a page that
+              shows another collection first.
+            </p>
+          )}
         </Confirm>
       )}
     </section>
   );
+}
+
+/** The collection the site's SEO Engine capture renders, if the site has one (its pages go with it). */
+async function capturedCollection(): Promise<string | null> {
+  if (!site.value?.features.serverRendering) return null;
+  try {
+    return (await call(client.GET("/sites/{siteId}/ssr/capture", { params: { path: inSite() } }))).capture.collection;
+  } catch {
+    // No capture (404) or no reading it: nothing more to say than the dialog already does.
+    return null;
+  }
 }
