@@ -191,6 +191,13 @@ describe("the dashboard's SEO Engine, Domains, Search and Plan screens in Chromi
     await page.getByRole("button", { name: "Refresh now" }).click();
     await page.getByText("another site's token").first().waitFor();
     await expect.poll(() => facts.textContent()).toContain("(Refresh now): failed, the previous template stays.");
+
+    // With the captured collection deleted, the screen says so, not that it lacks an image field.
+    await api("DELETE", `/sites/${site.id}/collections/posts`, site.adminKey);
+    await page.reload();
+    await page.getByText("(collection deleted, shows the list)").waitFor();
+    await page.getByText("the captured collection was deleted. Capture a page that shows one of your collections.").waitFor();
+    expect(await page.getByText("the collection has no image field").count()).toBe(0);
     await page.close();
   });
 

@@ -102,7 +102,14 @@ export function SocialImages(props: { capture: Capture }) {
           {more ? ` (the first ${ITEMS_CHECKED} published items checked)` : ""}.
         </Notice>
       ) : (
-        <p class="muted">No page has a social image yet{imageField ? "" : ": the collection has no image field"}.</p>
+        <p class="muted">
+          No page has a social image yet
+          {c.collection === null
+            ? ": the captured collection was deleted. Capture a page that shows one of your collections."
+            : imageField
+              ? "."
+              : ": the collection has no image field."}
+        </p>
       )}
     </div>
   );
