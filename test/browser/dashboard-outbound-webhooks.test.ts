@@ -68,6 +68,12 @@ describe("outbound webhooks on the Webhooks screen, in Chromium", () => {
     const rows = card.getByRole("row", { name: /webhook\.test/ });
     expect(await rows.count()).toBe(2);
     for (const r of await rows.all()) expect(await r.getByRole("cell", { name: "delivered" }).isVisible()).toBe(true);
+    // At 390 px the event's name stays whole (one line box), however narrow the table gets.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const eventName = rows.first().locator("code", { hasText: "webhook.test" });
+    await checkScreen(page, "61b-webhooks-390");
+    expect(await eventName.evaluate((el) => el.getClientRects().length)).toBe(1);
+    await page.setViewportSize({ width: 1280, height: 900 });
     expect((await received(box)).length).toBe(3);
     // Redeliver sends the first event again, with its id.
     await rows

@@ -270,7 +270,7 @@ function EndpointCard(props: { endpoint: Endpoint; onChange: () => void; onSecre
         row={(d) => (
           <tr key={d.eventId}>
             <td>
-              <code>{d.type}</code>
+              <code class="name">{d.type}</code>
               <br />
               <small>{when(d.createdAt)}</small>
             </td>
