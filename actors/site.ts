@@ -16,6 +16,9 @@ import { runSiteMigrations } from "./site/storage/migrations";
 import { refreshPublicData } from "./site/reads/public-items";
 import { PUBLIC_REBUILD_JOB, PublicRebuild } from "./site/reads/public-rebuild";
 import { publicRoutes } from "./site/http/public-routes";
+import { SiteLimits } from "./site/limits/site-limits";
+import { RATELIMIT_POLICY_HEADER } from "../src/contract/limits";
+import { credentialKey } from "../src/limits/credential";
 import { ItemJsonMemo } from "./site/reads/item-json-memo";
 import { INDEX_JOB, SiteSearch } from "./site/search/site-search";
 import type { dashboardRoutes } from "./site/http/dashboard-routes";
@@ -42,6 +45,7 @@ import {
   SESSION_HEADER,
   OPERATOR_HEADER,
   REVALIDATE_HEADER,
+  CLIENT_HEADER,
   CHANGES_HEADER,
   DEPENDS_HEADER,
 } from "../src/contract/headers";
@@ -160,10 +164,13 @@ export class Site extends DurableObject<Env> {
   #search: SiteSearch;
   // The kept public JSON of items with media, rebuilt a chunk per alarm run after the image resizing hosts change.
   #publicRebuild: PublicRebuild;
+  // What this site's visitors and credentials may still ask of it (site/limits/).
+  #limits: SiteLimits;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
+    this.#limits = new SiteLimits(env, () => this.#site?.id);
     benchRevisionsOff(env);
     const context = (this.#context = this.#makeContext());
     this.#public = publicRoutes(context);
@@ -451,6 +458,7 @@ export class Site extends DurableObject<Env> {
     if (request.headers.has(RENDER_HEADER)) {
       this.#publicReads++;
       if (!this.#metaOf(request.headers.get(RENDER_HEADER) ?? "")) return errorResponse("not_found", "Unknown service token.");
+      this.#limits.take("reads", readClient(request), this.#site!.plan);
       return this.#unchangedPage(request, renderRoute(this.#context, request, null));
     }
     const host = request.headers.get(HOST_HEADER);
@@ -463,12 +471,14 @@ export class Site extends DurableObject<Env> {
           : errorResponse("not_found", "Unknown validation token for this hostname.");
       }
       this.#publicReads++;
+      this.#limits.take("reads", readClient(request), this.#site.plan);
       return this.#unchangedPage(request, renderRoute(this.#context, request, host));
     }
     if (path.startsWith("/v1/")) {
       this.#publicReads++;
       const token = decodeURIComponent(path.split("/")[2] ?? "");
       if (!this.#metaOf(token)) return errorResponse("not_found", "Unknown site token.");
+      this.#limits.take("reads", readClient(request), this.#site!.plan);
       return this.#public.fetch(request, url);
     }
     // A share link (routed here from the service's own hosts only): the same 404 page for a site
@@ -483,6 +493,7 @@ export class Site extends DurableObject<Env> {
     const caller = await this.#caller(request);
     if (!caller) return errorResponse("unauthorized", "Missing or wrong site admin key, or the dashboard session has ended.");
     const access = siteAccess(this.#site, request, caller.principal, caller.client, path);
+    if (access.entry.method !== "get") this.#limits.write(credentialKey(caller.principal), this.#site.plan);
     // (The router itself is never a promise's value: itty-router's Proxy would pass for a thenable.)
     this.#dashboard ??= (await import("./site/http/dashboard-routes")).dashboardRoutes(this.#context);
     this.#history ??= (await import("./site/history/routes")).historyRoutes(this.#context);
@@ -502,7 +513,10 @@ export class Site extends DurableObject<Env> {
       (await this.#history.fetch(request, access)) ??
       (await this.#previewLinks.fetch(request, access))) as Response | undefined;
     // Any write may have written webhook events (triggers on items, collections, the capture).
-    if (access.entry.method !== "get") scheduleDeliveries(this.ctx.storage);
+    if (access.entry.method !== "get") {
+      scheduleDeliveries(this.ctx.storage);
+      response?.headers.set(RATELIMIT_POLICY_HEADER, this.#limits.writePolicies(this.#site.plan));
+    }
     // A change whose handler awaited outside I/O-free code (a capture's fetch) records here, right
     // after its synchronous write; every other handler records inside its own transaction.
     if (response?.ok && access.entry.method !== "get" && !access.recorded) recordAudit(this.#sql, access, defaultTarget(access));
@@ -674,8 +688,14 @@ export class Site extends DurableObject<Env> {
         else this.#setSearchGeneration(this.#searchGeneration + 1);
       },
       search: () => this.#search,
+      limits: this.#limits,
       publicStaleAfter: () => this.#publicRebuild.staleAfter,
       rebuildPublicData: () => this.#publicRebuild.start(),
     };
   }
+}
+
+/** Whom a public read counts for: the key the front Worker set (src/limits/client.ts). */
+function readClient(request: Request): string {
+  return request.headers.get(CLIENT_HEADER) ?? "unknown";
 }

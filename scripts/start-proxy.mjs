@@ -1,6 +1,7 @@
 // `npm run start:proxy`: the customer's reverse-proxy Worker (proxy/) on wrangler dev.
-// PORT (default 8790), SSR_URL (default http://127.0.0.1:8787) and SERVICE_TOKEN (required)
-// come from the environment.
+// PORT (default 8790), SSR_URL (default http://127.0.0.1:8787), SERVICE_TOKEN (required) and
+// PROXY_KEY (optional: the site's proxy key, so visitors are limited one by one) come from the
+// environment.
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 
@@ -25,6 +26,7 @@ const child = spawn(
     `SSR_URL:${ssrUrl}`,
     "--var",
     `SERVICE_TOKEN:${token}`,
+    ...(process.env.PROXY_KEY ? ["--var", `PROXY_KEY:${process.env.PROXY_KEY}`] : []),
     "--show-interactive-dev-session=false",
   ],
   { stdio: "inherit", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },

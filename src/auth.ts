@@ -5,7 +5,7 @@ import { fromOwnOrigin, sessionCookie } from "./sessions/cookie";
 import { sessionOwner } from "./sessions/policy";
 import { mayBeIssued } from "./sites/issued";
 import { clientKey } from "./limits/client";
-import { enforce } from "./limits/rate-limit";
+import { enforce, refuseIfRefused } from "./limits/rate-limit";
 import { operatorSessionsStub, siteStub } from "./stubs";
 import type { Principal as Caller } from "./contract/principal";
 import { type AccountPrincipal, accountPrincipal, verifyAccountSession } from "./accounts/principal";
@@ -63,8 +63,15 @@ export async function requireAccount(request: Request, env: Env): Promise<{ sess
 
 async function isOperator(request: Request, env: Env): Promise<boolean> {
   const token = bearer(request);
-  // Every presentation of the operator token (right or wrong) is counted: guessing it costs time.
-  if (token !== null && siteIdOfAdminKey(token) === null) await enforce(env, "operator", clientKey(request, env));
+  // A wrong operator token is counted per client, and a client over the count is refused even
+  // the right one until its Retry-After: guessing costs time, the operator's own calls nothing.
+  if (token !== null && siteIdOfAdminKey(token) === null) {
+    const client = clientKey(request, env);
+    refuseIfRefused("operator", client);
+    if (isOperatorToken(token, env)) return true;
+    await enforce(env, "operator", client);
+    return false;
+  }
   if (token !== null) return isOperatorToken(token, env);
   const id = cookieSession(request);
   if (id === null || sessionOwner(id)?.kind !== "operator") return false;

@@ -134,7 +134,7 @@ export default {
       // A plain path outside /v1/ (the dashboard API) is no content read: not looked up or parsed as one.
       const read = onContentPath(href) || (target = rawTarget(href)) === null ? contentUrl(href, false) : null;
       if (read && isServiceHost(env, read.host)) {
-        const hit = contentHit(request, read);
+        const hit = contentHit(request, env, read);
         if (hit) {
           keepContentUrl(href, read);
           renewAhead(env, ctx, read.siteId);

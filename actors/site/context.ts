@@ -4,6 +4,7 @@ import type { StoredCapture } from "./ssr/capture-store";
 import type { SearchService } from "./search/service";
 import type { SiteRow } from "./storage/site-row";
 import type { ItemJsonMemo } from "./reads/item-json-memo";
+import type { SiteLimits } from "./limits/site-limits";
 
 /** What route handlers may use of a Site object; built privately by the object, never reachable by RPC. */
 export interface SiteContext {
@@ -56,4 +57,6 @@ export interface SiteContext {
   rebuildPublicData(): void;
   /** Semantic search of the site (search/site-search.ts). */
   search(): SearchService;
+  /** The site's own rate limits (limits/site-limits.ts). */
+  limits: SiteLimits;
 }

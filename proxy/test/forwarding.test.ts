@@ -23,6 +23,18 @@ describe("the reverse-proxy Worker", () => {
     expect(echo.headers["x-service-token"]).toBe(env().SERVICE_TOKEN);
   });
 
+  it("with PROXY_KEY, names the visitor beside the key; a visitor's own claims are dropped", async () => {
+    const headers = { "cf-connecting-ip": "203.0.113.7", "x-visitor-ip": "198.51.100.1", "x-proxy-key": "px_forged" };
+    const keyed = await worker.fetch(new Request("https://www.customer.com/blog/", { headers }), { ...env(), PROXY_KEY: "px_real" });
+    const echo = (await keyed.json()) as Echo;
+    expect(echo.headers["x-proxy-key"]).toBe("px_real");
+    expect(echo.headers["x-visitor-ip"]).toBe("203.0.113.7");
+    // Without the key (a proxy deployed before it), nothing the visitor claims goes upstream.
+    const plain = (await (await proxied("/blog/", { headers })).json()) as Echo;
+    expect(plain.headers["x-proxy-key"]).toBeUndefined();
+    expect(plain.headers["x-visitor-ip"]).toBeUndefined();
+  });
+
   it("keeps the method, every incoming header and the body", async () => {
     const res = await proxied("/blog/form", {
       method: "POST",

@@ -49,3 +49,21 @@ export const HSTS_VALUE = "max-age=31536000; includeSubDomains";
  * the front Worker can set an `x-oc-` header.
  */
 export const PRINCIPAL_HEADER = "x-oc-principal";
+
+/**
+ * On a site object's 429: the policy that refused (src/contract/limits.ts SITE_LIMITS). The front
+ * Worker then refuses the same client and site from memory until the answer's Retry-After, and
+ * drops the header.
+ */
+export const REFUSED_HEADER = "x-oc-refused";
+
+/**
+ * Set by the front Worker on a public read it forwards to a site object: the key the client's
+ * reads are counted under (src/limits/client.ts), the visitor's own through a signed proxy.
+ */
+export const CLIENT_HEADER = "x-oc-client";
+
+/** Sent by the customer's reverse-proxy Worker: the site's proxy key (src/limits/proxy-key.ts). */
+export const PROXY_KEY_HEADER = "x-proxy-key";
+/** Sent by the customer's reverse-proxy Worker beside the proxy key: the visitor's address. */
+export const VISITOR_IP_HEADER = "x-visitor-ip";

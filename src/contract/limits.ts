@@ -1,4 +1,6 @@
 /** Limits of the API that clients see (in the document and in error messages). */
+import { z } from "zod";
+import type { Plan } from "./plans";
 
 /** A JSON request body, read in full before anything else sees it. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -16,27 +18,65 @@ export const DASHBOARD_SEARCH_MAX = 200;
 export const WEBHOOK_MAX_BYTES = 1024 * 1024;
 
 /**
- * Rate limits (README "Rate limits"). Each counted policy is a Workers Rate Limiting binding
- * (`[[ratelimits]]` in wrangler.toml, with the same `limit` and `period`; Miniflare runs them
- * locally): approximate and per Cloudflare location, no remaining count, so answers carry
- * `RateLimit-Policy` but never `RateLimit`. Sign-in attempts are counted exactly by a Durable
- * Object (actors/sign-in-throttle.ts), so they also carry `RateLimit` where the count is known.
- * Windows (`period`) can only be 10 or 60 seconds on the binding.
+ * Rate limits counted by a Workers Rate Limiting binding (README "Rate limits"; `[[ratelimits]]`
+ * in wrangler.toml with the same `limit` and `period`; Miniflare runs them locally): approximate
+ * and per Cloudflare location, no remaining count, so answers carry `RateLimit-Policy` but never
+ * `RateLimit`. They guard what strangers can reach before any credential is known. Windows
+ * (`period`) can only be 10 or 60 seconds on the binding.
  */
 export const RATE_LIMITS = {
-  /** Content API reads and rendered pages that miss the edge cache (cached answers are free). */
-  reads: { binding: "RL_READS", quota: 300, window: 60, per: "client and site" },
-  /** Semantic search and related items that miss the edge cache (each one embeds a query). */
-  search: { binding: "RL_SEARCH", quota: 30, window: 60, per: "client and site" },
-  /** Every dashboard write (any method but GET/HEAD under /sites, /workspaces). */
-  writes: { binding: "RL_WRITES", quota: 60, window: 60, per: "client and site" },
   /** Page capture and refresh: each fetches the customer's page. */
-  capture: { binding: "RL_CAPTURE", quota: 10, window: 60, per: "site" },
-  /** Every request that presents the operator's Bearer token (right or wrong). */
+  capture: { binding: "RL_CAPTURE", quota: 60, window: 60, per: "site" },
+  /** Wrong operator tokens (a right one is not counted). */
   operator: { binding: "RL_OPERATOR", quota: 120, window: 60, per: "client" },
   /** The site builder's publish webhook. */
-  webhook: { binding: "RL_WEBHOOK", quota: 10, window: 60, per: "client and site" },
+  webhook: { binding: "RL_WEBHOOK", quota: 30, window: 60, per: "client and site" },
+  /** Workspace and account writes (not a site's), per credential. */
+  account: { binding: "RL_WRITES", quota: 600, window: 60, per: "credential" },
 } as const;
+
+/**
+ * Limits the site object counts itself, exactly, per site and by plan (README "Rate limits";
+ * actors/site/limits/). Numbers are per `SITE_LIMIT_WINDOW` seconds. `reads`: content API reads
+ * and rendered pages that miss the edge cache, per site; a client alone may use all of it, and
+ * while other clients read too, at most `share` of it. `search`: calls of the embedding model
+ * (a query the site has not embedded yet), the same way. `writes`: dashboard writes per
+ * credential; `siteWrites`: all writes of the site together (what protects the object).
+ */
+export const SITE_LIMIT_WINDOW = 60;
+export const SITE_LIMITS = {
+  reads: { free: 6_000, starter: 12_000, pro: 24_000, seo_engine: 48_000 },
+  search: { free: 0, starter: 0, pro: 600, seo_engine: 1_200 },
+  writes: { free: 3_000, starter: 6_000, pro: 12_000, seo_engine: 12_000 },
+  siteWrites: { free: 12_000, starter: 12_000, pro: 12_000, seo_engine: 12_000 },
+} as const satisfies Record<string, Record<Plan, number>>;
+/** The part of a site's `reads` or `search` one client may use while other clients use it too. */
+export const SITE_LIMIT_SHARE = 0.5;
+export type SiteLimitName = keyof typeof SITE_LIMITS;
+
+/**
+ * A deployment's own numbers (wrangler var `RATE_LIMITS`, JSON): any of SITE_LIMITS' policies by
+ * plan, and `share`. `RATE_LIMIT_SCALE` multiplies every site limit (the load-test switch).
+ */
+const planNumbers = z
+  .object({
+    free: z.number().int().min(0),
+    starter: z.number().int().min(0),
+    pro: z.number().int().min(0),
+    seo_engine: z.number().int().min(0),
+  })
+  .partial();
+export const siteLimitsOverride = z
+  .object({
+    reads: planNumbers,
+    search: planNumbers,
+    writes: planNumbers,
+    siteWrites: planNumbers,
+    share: z.number().gt(0).max(1),
+  })
+  .partial()
+  .strict();
+export type SiteLimitsOverride = z.infer<typeof siteLimitsOverride>;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;
 

@@ -276,7 +276,8 @@ async function lead(
       const body = await fresh.arrayBuffer();
       const headers = withoutInternal(new Headers(fresh.headers));
       settle({ status: fresh.status, headers, body, stored: false });
-      if (fresh.status < 500) ctx.waitUntil(remember(key, null, null));
+      // (A 429 is one client's, and says nothing of the URL.)
+      if (fresh.status < 500 && fresh.status !== 429) ctx.waitUntil(remember(key, null, null));
       return { response: new Response(body, { status: fresh.status, statusText: fresh.statusText, headers }), hit: false };
     }
     const etag = mode.etag === "key" ? await keyEtag(vkey, mode.stream) : null;

@@ -19,6 +19,10 @@ interface Where {
 export interface LogEvents {
   /** A thrown error no handler expected; the client got a 500 in the envelope. */
   unhandled_error: Where & { error: string };
+  /** A deployment setting could not be read; its default applies. */
+  config_invalid: { name: string; error: string };
+  /** A site object refused a client, a credential or everyone for a while (the first refusal of a window). */
+  rate_limited: Where & { policy: string; per: string; quota: number; retryAfter: number };
   /** The front Worker's shared read from a site object threw; it retries once. */
   origin_read_retry: Where & { error: string };
   /** The search index could not start (a misconfigured embedder); the site keeps serving. */
@@ -105,6 +109,8 @@ const LEVEL: { [E in keyof LogEvents]: Level } = {
   media_swept: "info",
   media_storage_unsettled: "warn",
   origin_read_retry: "warn",
+  config_invalid: "error",
+  rate_limited: "warn",
   search_start_failed: "error",
   search_indexing_gave_up: "error",
   search_query_failed: "error",

@@ -42,7 +42,7 @@ const HEADER_SETS: Record<
     "Cache-Control": header("Errors are never cached.", z.literal(NO_STORE)),
     "Retry-After": header("Seconds to wait before trying again.", z.string().regex(/^\d+$/)),
     "RateLimit-Policy": header(
-      'The policy that refused the request (draft-ietf-httpapi-ratelimit-headers-11), e.g. `"search";q=30;w=60`. See the README\'s rate-limit table.',
+      'The policy that refused the request (draft-ietf-httpapi-ratelimit-headers-11), e.g. `"reads";q=24000;w=60`. See the README\'s rate-limit table.',
       z.string().regex(/^"[a-z-]+";q=\d+;w=\d+/),
     ),
   },

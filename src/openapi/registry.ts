@@ -86,9 +86,9 @@ export function errorsOf(op: Operation): ErrorCode[] {
   // A change made with the dashboard's session cookie from another origin, or one the caller's role does not allow.
   if (dashboard && op.method !== "get") codes.add("forbidden");
   if (op.body) for (const c of ["bad_request", "payload_too_large", "unsupported_media_type"] as const) codes.add(c);
-  // Rate limits (src/contract/limits.ts): content reads and search that miss the cache, rendered
-  // pages, dashboard writes, every request with the operator's Bearer token (which any siteKey
-  // operation also takes), and the publish webhook.
+  // Rate limits (src/contract/limits.ts): content reads and search that miss the cache and
+  // rendered pages (the site's own limits), dashboard writes (per credential and per site), wrong
+  // operator tokens and API keys (which any siteKey operation may be sent), and the publish webhook.
   if (
     op.auth === "publicToken" ||
     op.auth === "serviceToken" ||

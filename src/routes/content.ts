@@ -7,9 +7,12 @@ import { toErrorResponse } from "../http/errors";
 import { entitlements, type Plan, planRequired } from "../contract/plans";
 import { siteStub } from "../stubs";
 import { contentReadRequest, noteSite } from "./forward";
-import { RATELIMIT_POLICY_HEADER, type RateLimitName } from "../contract/limits";
+import { RATELIMIT_POLICY_HEADER } from "../contract/limits";
+import { CLIENT_HEADER } from "../contract/headers";
 import { clientKey } from "../limits/client";
-import { enforce, policyItem, withPolicies } from "../limits/rate-limit";
+import { noteSiteRefusal } from "../limits/rate-limit";
+import { readPolicies } from "../limits/site-limits-config";
+import { keptRefusal, withPolicy } from "./kept-refusal";
 import { PUBLIC_CACHE_CONTROL } from "../contract/cache-control";
 
 export const CORS_HEADERS = {
@@ -39,7 +42,7 @@ export async function contentApi(request: Request, env: Env, ctx: ExecutionConte
   if (!meta) throw new ApiError("not_found", "Unknown site token.");
   const refused = planRefusal(meta.plan, read);
   if (refused) throw refused;
-  return readThrough(request, env, ctx, read, meta);
+  return named(await readThrough(request, env, ctx, read, meta), env, meta, read);
 }
 
 /**
@@ -56,12 +59,19 @@ export async function contentMiss(request: Request, env: Env, ctx: ExecutionCont
   } catch (err) {
     response = withCors(toErrorResponse(err));
   }
-  return withFrontHeaders(withPolicies(response, [policyOf(read)]), read.https, true);
+  return withFrontHeaders(named(response, env, meta, read), read.https, true);
 }
 
-const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+/** The answer naming the site limits a miss of it counts against, with the site's plan's numbers. */
+function named(response: Response, env: Env, meta: SiteMeta, read: ContentUrl): Response {
+  return withPolicy(response, readPolicies(env, meta.plan, read.read === "search"));
+}
 
-/** The read through the edge cache; a miss asks the site object (and counts against the client's `reads` or `search`). */
+/**
+ * The read through the edge cache. A miss asks the site object, which counts it against the
+ * site's `reads` (and a new search query against `search`) for this client (CLIENT_HEADER); a
+ * refusal it gives is kept here for the client until its Retry-After (src/routes/refusals.ts).
+ */
 async function readThrough(request: Request, env: Env, ctx: ExecutionContext, read: ContentUrl, meta: SiteMeta): Promise<Response> {
   const { response } = await cachedRead(
     request,
@@ -69,9 +79,12 @@ async function readThrough(request: Request, env: Env, ctx: ExecutionContext, re
     { base: read.base, siteId: meta.siteId, ...versionOf(meta, read) },
     // Only a read that misses the cache costs the site object (and, for search, the model) work: only it counts.
     async (ours) => {
-      await enforce(env, policyOf(read), () => `${clientKey(request, env)}|${meta.siteId}`);
+      const client = clientKey(request, env);
+      const kept = keptRefusal(policiesOf(read), `${client}|${meta.siteId}`, CORS_HEADERS);
+      if (kept) return kept;
       // Read only by the edge cache, which drops our headers from what it keeps and answers.
-      return noteSite(meta.siteId, await siteStub(env, meta.siteId).fetch(contentReadRequest(request, ours ?? NO_HEADERS)));
+      const answer = await siteStub(env, meta.siteId).fetch(contentReadRequest(request, { ...ours, [CLIENT_HEADER]: client }));
+      return noteSite(meta.siteId, await noteSiteRefusal(answer, `${client}|${meta.siteId}`));
     },
     read.needs === "aiSearch" ? "body" : "origin",
     CONTENT_HEADERS,
@@ -86,7 +99,7 @@ async function readThrough(request: Request, env: Env, ctx: ExecutionContext, re
  * answer, a refusal, an unknown token) is null and goes the full way through `contentApi`.
  * Every visitor's read of a popular URL ends here: no router, no awaits, nothing parsed twice.
  */
-export function contentHit(request: Request, read: ContentUrl): Response | null {
+export function contentHit(request: Request, env: Env, read: ContentUrl): Response | null {
   const meta = knownSiteMeta(read.token, read.siteId);
   if (!meta || planRefusal(meta.plan, read)) return null;
   const search = read.needs === "aiSearch";
@@ -95,7 +108,7 @@ export function contentHit(request: Request, read: ContentUrl): Response | null 
     read.base,
     search ? meta.searchVersion : meta.version,
     CONTENT_HEADERS,
-    FRONT[search ? "search" : "reads"][read.https ? 1 : 0],
+    front(readPolicies(env, meta.plan, read.read === "search"), read.https),
   );
 }
 
@@ -106,21 +119,30 @@ function versionOf(meta: SiteMeta, read: ContentUrl): { version: number; previou
     : { version: meta.version, previous: meta.previous };
 }
 
-/** Semantic search and related items count against `search`; every other content read against `reads`. */
-export function policyOf(read: ContentUrl): "search" | "reads" {
-  return read.read === "search" || read.read === "related" ? "search" : "reads";
+/** The site limits a content read's miss may be refused by: `reads`, and for a search also `search`. */
+export function policiesOf(read: ContentUrl): readonly ("reads" | "search")[] {
+  return read.read === "search" ? SEARCH_POLICIES : READ_POLICIES;
 }
+const READ_POLICIES = ["reads"] as const;
+const SEARCH_POLICIES = ["reads", "search"] as const;
 
 // What the front Worker adds to every answer on the service's own hosts (src/http/response-headers.ts),
-// and the rate-limit policy that governs the read: baked once into a held answer.
-const front = (https: boolean, policy: RateLimitName) => (headers: Headers) => {
-  setFrontHeaders(headers, https, true);
-  headers.set(RATELIMIT_POLICY_HEADER, policyItem(policy));
-};
-const FRONT = {
-  reads: [front(false, "reads"), front(true, "reads")],
-  search: [front(false, "search"), front(true, "search")],
-} as const;
+// and the rate-limit policies that govern the read: one function per policy value and scheme,
+// baked once into a held answer.
+type Front = (headers: Headers) => void;
+const fronts = new Map<string, Front>();
+function front(policy: string, https: boolean): Front {
+  const k = `${https ? 1 : 0}${policy}`;
+  let f = fronts.get(k);
+  if (!f) {
+    f = (headers: Headers) => {
+      setFrontHeaders(headers, https, true);
+      headers.set(RATELIMIT_POLICY_HEADER, policy);
+    };
+    fronts.set(k, f);
+  }
+  return f;
+}
 
 /** Semantic search and related items need `flags.aiSearch`; filters and search in the other reads, `advancedLists`. */
 export function planRefusal(plan: Plan, read: ContentUrl): ApiError | null {

@@ -1,4 +1,4 @@
-import { HOST_HEADER } from "../contract/headers";
+import { CLIENT_HEADER, HOST_HEADER } from "../contract/headers";
 import type { HostnameRoute } from "../contract/hostnames";
 import { VALIDATION_PATH } from "../contract/hostnames";
 import { cachedStream, renderKey } from "../edge/cache";
@@ -9,7 +9,9 @@ import { normalizeHostname } from "../shared/hostname";
 import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../shared/bounded-map";
 import { hostnameStub, siteStub } from "../stubs";
 import { clientKey } from "../limits/client";
-import { enforce } from "../limits/rate-limit";
+import { noteSiteRefusal } from "../limits/rate-limit";
+import { readPolicies } from "../limits/site-limits-config";
+import { keptRefusal, withPolicy } from "./kept-refusal";
 import { fromSite, noteSite, pageRequest, pageResponse } from "./forward";
 import { parseMediaPath } from "../media/urls";
 
@@ -77,7 +79,7 @@ export async function customHostRequest(request: Request, env: Env, ctx: Executi
   // A validation request is rare and must see a just-registered hostname: it skips the memo.
   const route = await lookup(env, hostname, validating);
   if (!route) throw new ApiError("not_found", `No site is connected to ${hostname}.`);
-  const forward = (ours?: Record<string, string>) =>
+  const forward = (ours?: Readonly<Record<string, string>>) =>
     siteStub(env, route.siteId).fetch(pageRequest(request, { ...ours, [HOST_HEADER]: hostname }));
   if (validating) return fromSite(route.siteId, await forward());
   if (!route.active) throw new ApiError("not_found", `${hostname} is not active yet.`);
@@ -91,9 +93,15 @@ export async function customHostRequest(request: Request, env: Env, ctx: Executi
   const key = renderKey(meta, `/host/${hostname}`, url);
   // `ours`: a revalidation's validator when this isolate holds an older version of the page.
   const { response } = await cachedStream(request, ctx, key, async (ours) => {
-    await enforce(env, "reads", `${clientKey(request, env)}|${meta.siteId}`);
+    // A miss counts against the site's `reads` for this visitor (the site object counts).
+    const client = clientKey(request, env);
+    const kept = keptRefusal(READS, `${client}|${meta.siteId}`);
+    if (kept) return kept;
     // Read only by the edge cache, which drops our headers from what it keeps and answers.
-    return pageResponse(noteSite(meta.siteId, await forward(ours)));
+    const answer = await forward({ ...ours, [CLIENT_HEADER]: client });
+    return pageResponse(noteSite(meta.siteId, await noteSiteRefusal(answer, `${client}|${meta.siteId}`)));
   });
-  return response;
+  return withPolicy(response, readPolicies(env, meta.plan, false));
 }
+
+const READS = ["reads"] as const;

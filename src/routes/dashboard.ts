@@ -7,8 +7,8 @@ import { parseBody } from "../http/validation";
 import { isWorkspaceId } from "../contract/ids";
 import { newAdminKey, newPublicToken, newSiteId, newWorkspaceId } from "../ids";
 import { mayBeIssued, siteIdSecret, workspaceMayBeIssued } from "../sites/issued";
-import { clientKey } from "../limits/client";
 import { enforce } from "../limits/rate-limit";
+import { credentialKey } from "../limits/credential";
 import { siteStub, workspaceStub } from "../stubs";
 import { OPERATOR_HEADER } from "../contract/headers";
 import { bufferedInternalRequest, fromSite, internalRequest } from "./forward";
@@ -33,7 +33,7 @@ export async function createWorkspace(request: Request, env: Env): Promise<Respo
   // A signed-in person creates their own workspace on the Free plan and becomes its Owner.
   const account = await accountOf(request, env);
   if (account) {
-    await enforce(env, "writes", `${clientKey(request, env)}|${account.accountId}`);
+    await enforce(env, "account", `account:${account.accountId}`);
     const input = parseBody(workspaceCreateByAccount, await readJsonObject(request), "workspace");
     if (account.memberships.length >= MAX_MEMBERSHIPS)
       throw new ApiError("conflict", `An account may belong to at most ${MAX_MEMBERSHIPS} workspaces.`);
@@ -48,7 +48,7 @@ export async function createWorkspace(request: Request, env: Env): Promise<Respo
     return json({ workspace }, 201);
   }
   await requireOperator(request, env);
-  await enforce(env, "writes", `${clientKey(request, env)}|operator`);
+  await enforce(env, "account", "operator");
   const input = parseBody(workspaceCreate, await readJsonObject(request), "workspace");
   const id = newWorkspaceId(siteIdSecret(env));
   const workspace = await workspaceStub(env, id).create({
@@ -67,7 +67,7 @@ export async function createWorkspace(request: Request, env: Env): Promise<Respo
 export async function workspaceDashboard(request: Request, env: Env, ctx: ExecutionContext, id: string | undefined): Promise<Response> {
   const principal = await workspacePrincipal(request, env);
   const wsId = workspaceId(id);
-  if (request.method !== "GET" && request.method !== "HEAD") await enforce(env, "writes", `${clientKey(request, env)}|${wsId}`);
+  if (request.method !== "GET" && request.method !== "HEAD") await enforce(env, "account", `${credentialKey(principal)}|${wsId}`);
   // A workspace nobody was given: the answer its object would give, without making the object.
   if (!workspaceMayBeIssued(env, wsId)) throw new ApiError("not_found", "No such workspace.");
   const response = await workspaceStub(env, wsId).fetch(await bufferedInternalRequest(request, principalHeader(principal, request)));
@@ -102,7 +102,7 @@ export async function createSite(request: Request, env: Env): Promise<Response> 
   // A member with site.create (Owner, Administrator) adds a site to their workspace, within the plan's limit.
   const account = await accountOf(request, env);
   if (!account) await requireOperator(request, env);
-  await enforce(env, "writes", `${clientKey(request, env)}|${account?.accountId ?? "operator"}`);
+  await enforce(env, "account", account ? `account:${account.accountId}` : "operator");
   const input = parseBody(siteCreate, await readJsonObject(request), "site");
   if (account && (input.workspaceId === undefined || input.plan !== undefined))
     throw new ApiError("bad_request", "Name the workspace the site belongs to (`workspaceId`); its plan is the workspace's.", {
@@ -147,8 +147,8 @@ export async function siteDashboard(request: Request, env: Env, siteId: string |
 }
 
 async function siteRequest(request: Request, env: Env, siteId: string, extra: Record<string, string>): Promise<Response> {
+  // A site's writes are counted by the site object, per credential and by plan (actors/site/limits/).
   if (request.method !== "GET" && request.method !== "HEAD") {
-    await enforce(env, "writes", `${clientKey(request, env)}|${siteId}`);
     // (The path is a part of the URL's text: one without "/ssr/" is no capture, and is not parsed.)
     if (
       (request.method === "PUT" || request.method === "POST") &&

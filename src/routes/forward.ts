@@ -1,4 +1,4 @@
-import { CACHE_VERSION_HEADER, CHANGES_HEADER, INTERNAL_HEADER_PREFIX } from "../contract/headers";
+import { CACHE_VERSION_HEADER, CHANGES_HEADER, INTERNAL_HEADER_PREFIX, PROXY_KEY_HEADER, REFUSED_HEADER } from "../contract/headers";
 import { decodeChanges } from "../contract/cache-version";
 import { noteVersion } from "../edge/site-meta";
 import { MAX_BODY_BYTES } from "../contract/limits";
@@ -44,6 +44,8 @@ export function contentReadRequest(request: Request, extra: Readonly<Record<stri
 export function pageRequest(request: Request, extra: Record<string, string>): Request {
   const out = internalRequest(request, extra);
   out.headers.delete("cookie");
+  // The proxy's secret has no use beyond the front Worker, which has checked it.
+  out.headers.delete(PROXY_KEY_HEADER);
   return out;
 }
 
@@ -64,6 +66,7 @@ export function fromSite(siteId: string, response: Response): Response {
   const out = new Response(response.body, response);
   out.headers.delete(CACHE_VERSION_HEADER);
   if (out.headers.has(CHANGES_HEADER)) out.headers.delete(CHANGES_HEADER);
+  if (out.headers.has(REFUSED_HEADER)) out.headers.delete(REFUSED_HEADER);
   return out;
 }
 

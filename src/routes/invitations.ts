@@ -43,7 +43,7 @@ export async function lookupInvitation(request: Request, env: Env): Promise<Resp
 export async function acceptInvitation(request: Request, env: Env): Promise<Response> {
   const account = await accountOf(request, env);
   if (!account) throw new ApiError("unauthorized", "Sign in (or create your account) to accept the invitation.");
-  await enforce(env, "writes", `${clientKey(request, env)}|${account.accountId}`);
+  await enforce(env, "account", `account:${account.accountId}`);
   const { token, workspaceId } = await tokenOf(request, env);
   return answer(
     await workspaceStub(env, workspaceId).acceptInvitation(

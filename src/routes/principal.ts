@@ -11,7 +11,7 @@ import { bearer, cookieSession, requireOperator } from "../auth";
 import { accountPrincipal, verifyAccountSession } from "../accounts/principal";
 import { sessionOwner } from "../sessions/policy";
 import { clientKey } from "../limits/client";
-import { enforce } from "../limits/rate-limit";
+import { enforce, refuseIfRefused } from "../limits/rate-limit";
 import { workspaceStub } from "../stubs";
 import { workspaceMayBeIssued } from "../sites/issued";
 
@@ -20,10 +20,14 @@ export async function apiKeyPrincipal(request: Request, env: Env): Promise<Princ
   const key = bearer(request);
   if (key === null || !key.startsWith("ak_")) return null;
   const workspaceId = workspaceIdOfApiKey(key);
-  // Every presented key is counted per client, as the operator token is: guessing costs time.
-  await enforce(env, "operator", clientKey(request, env));
+  // A wrong key is counted per client, as a wrong operator token is: guessing costs time.
+  const client = clientKey(request, env);
+  refuseIfRefused("operator", client);
   const verified = workspaceId && workspaceMayBeIssued(env, workspaceId) ? await workspaceStub(env, workspaceId).verifyApiKey(key) : null;
-  if (!workspaceId || !verified) throw new ApiError("unauthorized", "Wrong or revoked API key.");
+  if (!workspaceId || !verified) {
+    await enforce(env, "operator", client);
+    throw new ApiError("unauthorized", "Wrong or revoked API key.");
+  }
   return { kind: "apiKey", workspaceId, keyId: verified.keyId, label: verified.name, scope: verified.scope, siteId: verified.siteId };
 }
 

@@ -15,10 +15,10 @@ import { knownSiteMeta, knownToken } from "../edge/site-meta";
 import { errorResponse } from "../http/errors";
 import { setFrontHeaders } from "../http/response-headers";
 import { clientKey } from "../limits/client";
-import { isRefused, policyItem, policyRefusal } from "../limits/rate-limit";
+import { policyItem, siteRefusal } from "../limits/rate-limit";
 import { issuedNow } from "../sites/issued";
 import { bearer, isOperatorToken } from "../auth";
-import { planRefusal, policyOf, withCors } from "./content";
+import { CORS_HEADERS, planRefusal, policiesOf, withCors } from "./content";
 import type { RawTarget } from "../http/raw-target";
 import { dashboardPolicies } from "../limits/policies";
 
@@ -67,20 +67,9 @@ function envelope(
   };
 }
 
-/** A content read's slot: its policy (`reads` or `search`, policyOf) and its scheme. */
-const readSlot = (policy: "reads" | "search", https: boolean): number => (policy === "search" ? 2 : 0) | (https ? 1 : 0);
-
 const unknownTokens: (Frozen | undefined)[] = [];
-const unknownToken = (policy: "reads" | "search", https: boolean): Frozen =>
-  slot(unknownTokens, readSlot(policy, https), () => envelope("not_found", "Unknown site token.", undefined, {}, [policy], https, true));
-
-const limits: (Frozen | undefined)[] = [];
-function limited(policy: "reads" | "search", https: boolean): Frozen {
-  return slot(limits, readSlot(policy, https), () => {
-    const e = policyRefusal(policy);
-    return envelope(e.code, e.message, e.details, e.headers, [policy], https, true);
-  });
-}
+const unknownToken = (https: boolean): Frozen =>
+  slot(unknownTokens, https ? 1 : 0, () => envelope("not_found", "Unknown site token.", undefined, {}, [], https, true));
 
 /**
  * A public content read refused before the full path, or null when the full path must answer
@@ -88,24 +77,41 @@ function limited(policy: "reads" | "search", https: boolean): Frozen {
  */
 export function contentRefusal(request: Request, env: Env, read: ContentUrl): Response | null {
   const head = request.method === "HEAD";
-  const policy = policyOf(read);
   const verdict = knownToken(read.token, read.siteId);
-  if (verdict === "wrong") return unknown(policy, read.https, head);
+  if (verdict === "wrong") return unknown(read.https, head);
   if (verdict === "real") {
     const meta = knownSiteMeta(read.token, read.siteId);
-    // A read the plan refuses is the full path's (403); a client refused within its Retry-After is refused again.
+    // A read the plan refuses is the full path's (403); a client its site refused within the Retry-After is refused again.
     if (!meta || planRefusal(meta.plan, read)) return null;
-    if (!isRefused(policy, () => `${clientKey(request, env)}|${meta.siteId}`)) return null;
+    const kept = siteRefusal(policiesOf(read), () => `${clientKey(request, env)}|${meta.siteId}`);
+    if (!kept) return null;
     // A real site's read: remembered like any other, so the client's next request of it parses nothing.
     keepContentUrl(request.url, read);
-    return thaw(limited(policy, read.https), head);
+    return refusedAgain(kept, read.https, head);
   }
   // Not known here: the shape, then the id's MAC (one short synchronous HMAC, remembered).
-  return issuedNow(env, read.siteId as string) ? null : unknown(policy, read.https, head);
+  return issuedNow(env, read.siteId as string) ? null : unknown(read.https, head);
 }
 
-function unknown(policy: "reads" | "search", https: boolean, head: boolean): Response {
-  return thaw(unknownToken(policy, https), head);
+function unknown(https: boolean, head: boolean): Response {
+  return thaw(unknownToken(https), head);
+}
+
+// The headers of a kept refusal but its Retry-After and policy, per scheme.
+const refusedHeaders: (Headers | undefined)[] = [];
+
+/** The site object's 429 again, with the seconds now left. */
+function refusedAgain(kept: { body: string; policy: string; retryAfter: number }, https: boolean, head: boolean): Response {
+  const base = (refusedHeaders[https ? 1 : 0] ??= (() => {
+    const h = new Headers(errorResponse("rate_limited", "").headers);
+    for (const [k, v] of Object.entries(CORS_HEADERS)) h.set(k, v);
+    setFrontHeaders(h, https, true);
+    return h;
+  })());
+  const headers = new Headers(base);
+  headers.set("retry-after", String(kept.retryAfter));
+  headers.set(RATELIMIT_POLICY_HEADER, kept.policy);
+  return new Response(head ? null : kept.body, { status: 429, headers });
 }
 
 const SITE_PATH = /^\/sites\/[^/]+/;

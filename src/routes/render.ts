@@ -4,7 +4,11 @@ import { siteMeta } from "../edge/site-meta";
 import { ApiError } from "../contract/errors";
 import { entitlements, planRequired } from "../contract/plans";
 import { siteStub } from "../stubs";
-import { enforce } from "../limits/rate-limit";
+import { noteSiteRefusal } from "../limits/rate-limit";
+import { pageClient } from "../limits/proxy-key";
+import { readPolicies } from "../limits/site-limits-config";
+import { CLIENT_HEADER } from "../contract/headers";
+import { keptRefusal, withPolicy } from "./kept-refusal";
 import { fromSite, internalRequest, noteSite, pageRequest, pageResponse } from "./forward";
 import { parseMediaPath } from "../media/urls";
 
@@ -25,19 +29,22 @@ export async function renderedPage(request: Request, env: Env, ctx: ExecutionCon
   const key = renderKey(meta, "", new URL(request.url));
   // `ours`: a revalidation's validator when this isolate holds an older version of the page.
   const { response } = await cachedStream(request, ctx, key, async (ours) => {
-    // Through the customer's reverse-proxy Worker every visitor arrives from that Worker's egress
-    // address, so a per-client count would be one bucket for all of them anyway, and a wrong one:
-    // these renders count per site only.
-    await enforce(env, "reads", `proxy|${meta.siteId}`);
+    // A miss counts against the site's `reads` for the visitor the signed proxy names (src/limits/proxy-key.ts).
+    const client = await pageClient(request, env, meta.siteId);
+    const kept = keptRefusal(READS, `${client}|${meta.siteId}`);
+    if (kept) return kept;
     // Read only by the edge cache, which drops our headers from what it keeps and answers.
-    return pageResponse(
-      noteSite(meta.siteId, await siteStub(env, meta.siteId).fetch(pageRequest(request, { ...ours, [RENDER_HEADER]: token }))),
+    const answer = await siteStub(env, meta.siteId).fetch(
+      pageRequest(request, { ...ours, [RENDER_HEADER]: token, [CLIENT_HEADER]: client }),
     );
+    return pageResponse(noteSite(meta.siteId, await noteSiteRefusal(answer, `${client}|${meta.siteId}`)));
   });
-  return response;
+  return withPolicy(response, readPolicies(env, meta.plan, false));
 }
 
 /** The builder's publish webhook goes straight to the site object, which checks the secret. */
 export async function ssrWebhook(request: Request, env: Env, siteId: string): Promise<Response> {
   return fromSite(siteId, await siteStub(env, siteId).fetch(internalRequest(request)));
 }
+
+const READS = ["reads"] as const;

@@ -31,9 +31,12 @@ export async function siteCallerHeaders(request: Request, env: Env, siteId: stri
   };
 }
 
-/** A write's rate limit, then the site id's MAC: an id nobody was issued costs no object. */
+/**
+ * An upload's or import's rate limit (each streams a file here, before the site object sees it),
+ * then the site id's MAC: an id nobody was issued costs no object.
+ */
 export async function siteWriteAllowed(request: Request, env: Env, siteId: string): Promise<void> {
-  await enforce(env, "writes", `${clientKey(request, env)}|${siteId}`);
+  await enforce(env, "account", `${clientKey(request, env)}|${siteId}`);
   if (!(await mayBeIssued(env, siteId))) throw new ApiError("not_found", "No such site.");
 }
 

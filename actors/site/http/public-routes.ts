@@ -5,7 +5,7 @@ import type { SiteContext } from "../context";
 import { publishedItemJson, publishedPageJson } from "../reads/published-list";
 import { type Answer, ReadMemo } from "../reads/read-memo";
 import { schemaFor } from "../reads/schema-map";
-import { DEPENDS_HEADER, DEPENDS_ON_LIST, REVALIDATE_HEADER } from "../../../src/contract/headers";
+import { CLIENT_HEADER, DEPENDS_HEADER, DEPENDS_ON_LIST, REVALIDATE_HEADER } from "../../../src/contract/headers";
 import { listDependsOn } from "../reads/list-query";
 import { hasReferences } from "../reads/public-items";
 import { publicJson, publicJsonText } from "./public-json";
@@ -75,7 +75,9 @@ export function publicRoutes(s: SiteContext) {
     const m = request.method === "GET" ? PUBLIC_PATH.exec(url.pathname) : null;
     if (!m) return undefined;
     const [, slug, itemSlug, related, schema, search] = m;
-    if (search) return s.search().search(url);
+    // Only a query the site has not embedded yet calls the model: only that spends the client's `search`.
+    if (search)
+      return s.search().search(url, () => s.limits.take("search", request.headers.get(CLIENT_HEADER) ?? "unknown", s.site()!.plan));
     if (schema) {
       const c = collectionOf(slug ?? "");
       // What a renderer needs beside the items: field types of the collection and of every collection it references.

@@ -16,6 +16,7 @@ import type { SiteAccess } from "../access/site-access";
 import { cancelJob, pendingJob, scheduleJob } from "../jobs";
 import { basePathOfUrl, publicBase } from "../ssr/public-base";
 import { capture, nextNightly, presentCapture, refresh } from "../ssr/capture";
+import { proxyKey } from "../../../src/limits/proxy-key";
 import { type PageTarget, renderPage } from "../ssr/render";
 import { contentTypeOf, isDocumentName, readDocument, SEO_DOCUMENTS_JOB } from "../seo/documents";
 import { checkSignature, isPublishEvent, MAX_SKEW_MS, verifyDelivery } from "../ssr/webhook";
@@ -36,11 +37,14 @@ export function ssrRoutes(s: SiteContext) {
   };
   // The webhook's secret signs the calls that refresh the template: only a caller who may change
   // the capture (seo.manage) is shown it. A Viewer or a read-only key sees everything else.
-  const present = (req: IRequest, access: SiteAccess) => {
+  // So is the proxy key, which lets the customer's proxy name each visitor (src/limits/proxy-key.ts).
+  const present = async (req: IRequest, access: SiteAccess) => {
     const c = s.capture();
     if (!c) throw new ApiError("not_found", "This site has no captured page yet; PUT /sites/:siteId/ssr/capture.");
     const next = pendingJob(s.sql, SSR_JOBS.nightly, "page")?.runAt ?? null;
-    return presentCapture(s, c, new URL(req.url).origin, next, access.grant.permissions.has("seo.manage"));
+    const manages = access.grant.permissions.has("seo.manage");
+    const key = manages ? await proxyKey(s.env, s.site()!.id) : null;
+    return { ...presentCapture(s, c, new URL(req.url).origin, next, manages), ...(key ? { proxyKey: key } : {}) };
   };
 
   return (
@@ -64,9 +68,9 @@ export function ssrRoutes(s: SiteContext) {
           collection.slug,
         );
         scheduleJob(s.storage, SSR_JOBS.nightly, "page", nextNightly(s.site()!.id));
-        return json({ capture: present(req, access) }, created ? 201 : 200);
+        return json({ capture: await present(req, access) }, created ? 201 : 200);
       })
-      .get("/capture", (req, access: SiteAccess) => json({ capture: present(req, access) }))
+      .get("/capture", async (req, access: SiteAccess) => json({ capture: await present(req, access) }))
       .delete("/capture", () => {
         if (!s.capture()) throw new ApiError("not_found", "This site has no captured page.");
         s.storage.transactionSync(() => {
@@ -109,17 +113,17 @@ export function ssrRoutes(s: SiteContext) {
         return previewPage(s, req);
       })
       // A new webhook secret; the old URL form (secret in the path) stops working with the old secret.
-      .post("/webhook-secret", (req, access: SiteAccess) => {
+      .post("/webhook-secret", async (req, access: SiteAccess) => {
         requirePlan();
         if (!s.capture()) throw new ApiError("not_found", "Capture a page first.");
         rotateWebhookSecret(s.sql, randomHex(24));
         s.captureChanged();
-        return json({ capture: present(req, access) });
+        return json({ capture: await present(req, access) });
       })
       .post("/refresh", async (req, access: SiteAccess) => {
         requirePlan();
         await refresh(s, "manual");
-        return json({ capture: present(req, access) });
+        return json({ capture: await present(req, access) });
       })
   );
 }

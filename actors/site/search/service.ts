@@ -12,7 +12,8 @@ export interface SearchService {
   retryFailed(): number;
   status(): { enabled: boolean; model: string; pending: number; indexed: number; failed: number };
   /** `GET /v1/:token/search`. */
-  search(url: URL): Promise<Response>;
+  /** `beforeModelCall` runs before the model embeds a query not seen before (it may throw to refuse). */
+  search(url: URL, beforeModelCall?: () => void): Promise<Response>;
   /** `GET /v1/:token/collections/:slug/items/:itemSlug/related`. */
   related(slug: string, itemSlug: string, url: URL): Promise<Response>;
 }

@@ -213,7 +213,7 @@ export class SiteSearch implements SearchService {
     if (hasQueuedWork(sql)) return { next: Date.now() };
   }
 
-  async search(url: URL): Promise<Response> {
+  async search(url: URL, beforeModelCall?: () => void): Promise<Response> {
     const site = this.#requireSearch();
     const q = (url.searchParams.get("q") ?? "").trim();
     if (!q) throw new ApiError("bad_request", "Send the search text as q.", { parameter: "q" });
@@ -228,11 +228,10 @@ export class SiteSearch implements SearchService {
     const info = modelInfo(embedder.model);
     let vector: number[];
     try {
-      vector = await this.queries.vectorOf(
-        embedder.model,
-        q.slice(0, info.maxInputChars),
-        async (text) => ((await embedder.embed([text])) as [number[]])[0],
-      );
+      vector = await this.queries.vectorOf(embedder.model, q.slice(0, info.maxInputChars), async (text) => {
+        beforeModelCall?.();
+        return ((await embedder.embed([text])) as [number[]])[0];
+      });
     } catch (err) {
       if (!(err instanceof EmbeddingError)) throw err;
       log("search_query_failed", { siteId: this.#s.site()?.id, error: errorText(err) });

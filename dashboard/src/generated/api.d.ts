@@ -2142,6 +2142,8 @@ export interface components {
             webhookSecret?: string;
             /** @description Whether the old URL form with the secret in its path is still accepted. */
             webhookLegacyUrl: boolean;
+            /** @description The site's proxy key (`px_…`): the reverse-proxy Worker sends it as `x-proxy-key` beside each visitor's address (`x-visitor-ip`), so rendered pages are limited per visitor instead of per proxy (README "Rate limits"). Keep it secret, as `PROXY_KEY` of the proxy. Present only for callers with `seo.manage`. */
+            proxyKey?: string;
             documents: {
                 paths: string[];
                 lastBuild: {
