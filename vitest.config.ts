@@ -70,7 +70,8 @@ const LIFTED_RATE_LIMITS = Object.fromEntries(
     { namespace_id: String(1003 + i), simple: { limit: 1_000_000, period: 60 } },
   ]),
 );
-const RATE_LIMIT_TESTS = "test/security/rate-limits.test.ts";
+// Traffic tests: the bindings with wrangler.toml's own numbers, and the site limits' defaults.
+const RATE_LIMIT_TESTS = ["test/security/rate-limits.test.ts", "test/limits/**/*.test.ts"];
 
 interface WorkerdProject {
   include: string[];
@@ -125,7 +126,7 @@ export default defineConfig({
           "test/saas/**",
           "test/incomplete/**",
           MODEL_DOWN_TESTS,
-          RATE_LIMIT_TESTS,
+          ...RATE_LIMIT_TESTS,
           VECTORIZE_TESTS,
         ],
       }),
@@ -136,7 +137,7 @@ export default defineConfig({
         workers: [vectorizeModel, embedderWorker()],
         serviceBindings: { VECTORIZE: "vectorize-model" },
       }),
-      workerd("rate-limits", { include: [RATE_LIMIT_TESTS], realRateLimits: true }),
+      workerd("rate-limits", { include: RATE_LIMIT_TESTS, realRateLimits: true }),
       workerd("model-down", { include: [MODEL_DOWN_TESTS], workers: [modelDown] }),
       // Production's custom hostname provider (Cloudflare for SaaS) end to end through the site
       // object, against the API mock as the Worker's outbound service.
