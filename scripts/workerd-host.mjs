@@ -162,8 +162,9 @@ export async function startWorkerd({
   durableObjects = SERVICE_DURABLE_OBJECTS,
   // workerd's V8 inspector on this port (CPU profiles: scripts/bench/profile.mjs).
   inspectorPort,
-  // wrangler.toml's Rate Limiting bindings, run by Miniflare. Off by default: the throughput
-  // benchmarks drive thousands of uncached reads from one client, which the limits would refuse.
+  // wrangler.toml's Rate Limiting bindings, run by Miniflare, and the site limits' documented
+  // defaults. Off by default: the throughput benchmarks drive tens of thousands of uncached reads
+  // from one client, which the limits would refuse; they run with the load-test switch instead.
   rateLimits = false,
 }) {
   const embedder = await startEmbedders(embedderProcesses);
@@ -190,6 +191,7 @@ export async function startWorkerd({
               SSR_ALLOW_PRIVATE_FETCH: "false",
               SEARCH_EMBEDDER: "local",
               SEARCH_VECTOR_INDEX: "sqlite",
+              ...(rateLimits ? {} : { RATE_LIMIT_SCALE: "1000" }),
               ...vars,
             },
             ...(rateLimits ? { ratelimits: wranglerRateLimits() } : {}),

@@ -304,6 +304,7 @@ describe("the API answers exactly as openapi.json describes", () => {
     await hit("rotateWebhookSecret", "POST", `/sites/${blog.id}/ssr/webhook-secret`, { auth: blog.adminKey });
     const bare = await newBlog("seo_engine");
     await hit("rotateWebhookSecret", "POST", `/sites/${bare.id}/ssr/webhook-secret`, { auth: bare.adminKey });
+    await hit("getProxyKey", "GET", `/sites/${bare.id}/ssr/proxy-key`, { auth: bare.adminKey });
 
     const basePath = new URL(pageUrl).pathname;
     const page = await hit("renderedPage", "GET", basePath, { headers: { "x-service-token": site.token } });

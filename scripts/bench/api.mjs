@@ -1,7 +1,8 @@
 // `npm run bench`: content API throughput and latency over 10,000 items, then
 // semantic search over 10,000 items (search.mjs), then the busy site (busy.mjs).
 // Then what refused requests cost beside a cached read (benchRefused, docs/caching.md).
-// BENCH_ONLY=content, search, refused or busy runs just one of them; BENCH_ONLY=compare runs a
+// Then one abusive client beside a site's readers (abuse.mjs).
+// BENCH_ONLY=content, search, refused, busy or abuse runs just one of them; BENCH_ONLY=compare runs a
 // baseline commit and the working tree side by side (compare.mjs, docs/caching.md); BENCH_ONLY=issue29
 // runs that, the busy site and the bundle report, and prints issue 29's goals (issue29.mjs).
 // Runs the built Worker on workerd via Miniflare's API with a direct socket
@@ -36,7 +37,7 @@ if (only === "issue29") {
 if (only === "media" || only === "transfer") process.exit(0);
 const cpuMs = workerdCpuMs;
 let base = "";
-if (only !== "busy" && only !== "refused") {
+if (only !== "busy" && only !== "refused" && only !== "abuse") {
   const script = buildWorker(".bench/build");
   const host = await startWorkerd({ scriptPath: script, adminToken: operator, dashboard: false });
   base = host.base;
@@ -50,6 +51,8 @@ if (only !== "busy" && only !== "refused") {
 if (!only || only === "refused") await benchRefused();
 // Its own workerd (an SEO Engine site needs page capture from 127.0.0.1).
 if (!only || only === "busy") await import("./busy.mjs");
+// Its own workerd with the real limiter: what one abusive client costs a site's readers.
+if (!only || only === "abuse") await import("./abuse.mjs");
 
 async function benchContent() {
   const { site } = await must(api(base, "POST", "/sites", operator, { name: "Bench", plan: "pro" }), "site");
@@ -172,6 +175,9 @@ async function benchRefused() {
     dashboard: false,
     embedderProcesses: 1,
     rateLimits: true,
+    // The site's reads quota at 300 a minute (a deployment's RATE_LIMITS), so one client spends it
+    // within a few hundred requests before each round.
+    vars: { RATE_LIMITS: JSON.stringify({ reads: { pro: 300 } }) },
   });
   try {
     const origin = host.base;
@@ -211,9 +217,9 @@ async function benchRefused() {
     };
 
     // Rate limited: one client (its address in CF-Connecting-IP, as Cloudflare sets it) spends
-    // the `reads` quota on uncached single items right before its row (the local limiter counts
-    // in windows of the clock), then reads lists nobody read before: each one misses the cache
-    // and reaches the limiter, which refuses it (a 429 is never stored). Needs >= 300 items.
+    // the site's `reads` quota on uncached single items right before its row, then reads lists
+    // nobody read before: each one misses the cache, and the front Worker refuses it from what it
+    // kept of the site object's 429 (a 429 is never stored). Needs >= 300 items.
     const client = { "cf-connecting-ip": "203.0.113.7" };
     // Each round spends it again once the isolate has forgotten the refusal (Retry-After passed):
     // through URLs never read before (a cached read is free), one cursor across the rounds.
@@ -221,7 +227,7 @@ async function benchRefused() {
     let spent = 0;
     const spendQuota = async () => {
       for (let i = 0, refused = false; !refused; i++) {
-        if (i > 1000 || spent >= spendPaths.length) throw new Error("the reads limit never refused: are the Rate Limiting bindings on?");
+        if (i > 1000 || spent >= spendPaths.length) throw new Error("the reads limit never refused: is RATE_LIMITS set?");
         const res = await fetch(`${origin}${spendPaths[spent++]}`, { headers: client });
         await res.arrayBuffer();
         refused = res.status === 429;

@@ -160,6 +160,14 @@ const refreshResult = z.strictObject({
   error: z.string().optional(),
 });
 
+export const ProxyKey = z.strictObject({
+  proxyKey: z
+    .string()
+    .describe(
+      "The site's proxy key (`px_…`): the reverse-proxy Worker sends it as `x-proxy-key` beside each visitor's address (`x-visitor-ip`), so rendered pages are limited per visitor instead of all as the proxy (README \"Rate limits\"). Keep it secret, as the proxy's `PROXY_KEY`. It does not change; it is derived from the deployment's secret and the site id.",
+    ),
+});
+
 export const Capture = z.strictObject({
   pageUrl: z.string(),
   publicUrl: z.string(),
@@ -184,12 +192,6 @@ export const Capture = z.strictObject({
       "The Standard Webhooks signing secret (`whsec_…`): the HMAC-SHA256 key is the base64 text after `whsec_`, decoded to bytes; sign `{webhook-id}.{webhook-timestamp}.{body}` with it (the `standardwebhooks` package does all of this). Present only for callers who may change the capture (`seo.manage`): a Viewer or a read-only API key is not shown it.",
     ),
   webhookLegacyUrl: z.boolean().describe("Whether the old URL form with the secret in its path is still accepted."),
-  proxyKey: z
-    .string()
-    .optional()
-    .describe(
-      "The site's proxy key (`px_…`): the reverse-proxy Worker sends it as `x-proxy-key` beside each visitor's address (`x-visitor-ip`), so rendered pages are limited per visitor instead of per proxy (README \"Rate limits\"). Keep it secret, as `PROXY_KEY` of the proxy. Present only for callers with `seo.manage`.",
-    ),
   documents: z.strictObject({
     paths: z.array(z.string()),
     lastBuild: z.strictObject({ at: instant, ms: z.number(), urls: z.int(), feedItems: z.int(), bytes: z.int() }).nullable(),

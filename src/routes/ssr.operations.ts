@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { captureSchema } from "../contract/ssr";
 import { customHostnameSchema } from "../contract/hostname-input";
-import { Capture, CustomHostname } from "../contract/responses";
+import { Capture, CustomHostname, ProxyKey } from "../contract/responses";
 import { P } from "../openapi/params";
 import { operation, type Operation } from "../openapi/registry";
 import { withSiteId } from "./dashboard.operations";
@@ -68,6 +68,18 @@ const siteOps: Operation[] = [
     auth: "siteKey",
     responses: { 200: json("Rotated.", capture) },
     errors: ["plan_required", "not_found"],
+  }),
+  operation({
+    id: "getProxyKey",
+    method: "get",
+    path: "/sites/{siteId}/ssr/proxy-key",
+    tag: "Server rendering",
+    summary: "The site's proxy key, for the reverse-proxy Worker",
+    description:
+      "Set it as the proxy's `PROXY_KEY` secret: the proxy then sends each visitor's address (`x-visitor-ip`) beside it (`x-proxy-key`), and rendered pages are limited per visitor. Without it, all pages through the proxy count as the proxy's own connection. Callers with `seo.manage` only; any plan (the pages themselves need the SEO Engine plan).",
+    auth: "siteKey",
+    responses: { 200: json("The key.", ProxyKey) },
+    errors: ["not_configured"],
   }),
   operation({
     id: "previewPage",

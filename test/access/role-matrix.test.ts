@@ -49,6 +49,7 @@ function requestFor(e: AccessEntry, item: string): { method: string; path: strin
     deleteCapture: { path: "/ssr/capture" },
     refreshCapture: { path: "/ssr/refresh" },
     rotateWebhookSecret: { path: "/ssr/webhook-secret" },
+    getProxyKey: { path: "/ssr/proxy-key" },
     previewPage: { path: "/ssr/preview" },
     listItemRevisions: { path: `${it}/revisions` },
     getItemRevision: { path: `${it}/revisions/rv_1` },

@@ -58,8 +58,8 @@ async function seoSite(items: number): Promise<{ site: TestSite; base: string }>
 describe("a site's own traffic is never refused", () => {
   it("a crawler reads the list and 2,000 item pages through the signed proxy right after a publish: all 200", async () => {
     const { site, base } = await seoSite(2000);
-    const { body } = await callJson<{ capture: { proxyKey?: string } }>("GET", `/sites/${site.id}/ssr/capture`, { auth: site.adminKey });
-    const proxyKey = body.capture.proxyKey!;
+    const { body } = await callJson<{ proxyKey: string }>("GET", `/sites/${site.id}/ssr/proxy-key`, { auth: site.adminKey });
+    const proxyKey = body.proxyKey;
     expect(proxyKey).toMatch(/^px_[A-Za-z0-9_-]{43}$/);
     // A publish: every page of the site misses the edge cache again.
     await expectStatus(
@@ -273,8 +273,6 @@ describe("abuse is still held", () => {
 
   it("a visitor's address is believed only beside the site's proxy key", async () => {
     const site = await newSite("seo_engine");
-    const { body } = await callJson<{ capture?: { proxyKey?: string } }>("GET", `/sites/${site.id}/ssr/capture`, { auth: site.adminKey });
-    expect(body.capture).toBeUndefined();
     const page = (headers: Record<string, string>) =>
       new Request(`${ORIGIN}/blog/`, { headers: { "x-service-token": site.token, ...headers } });
     const { proxyKey } = await import("../../src/limits/proxy-key");

@@ -37,14 +37,11 @@ export function ssrRoutes(s: SiteContext) {
   };
   // The webhook's secret signs the calls that refresh the template: only a caller who may change
   // the capture (seo.manage) is shown it. A Viewer or a read-only key sees everything else.
-  // So is the proxy key, which lets the customer's proxy name each visitor (src/limits/proxy-key.ts).
   const present = async (req: IRequest, access: SiteAccess) => {
     const c = s.capture();
     if (!c) throw new ApiError("not_found", "This site has no captured page yet; PUT /sites/:siteId/ssr/capture.");
     const next = pendingJob(s.sql, SSR_JOBS.nightly, "page")?.runAt ?? null;
-    const manages = access.grant.permissions.has("seo.manage");
-    const key = manages ? await proxyKey(s.env, s.site()!.id) : null;
-    return { ...presentCapture(s, c, new URL(req.url).origin, next, manages), ...(key ? { proxyKey: key } : {}) };
+    return presentCapture(s, c, new URL(req.url).origin, next, access.grant.permissions.has("seo.manage"));
   };
 
   return (
@@ -107,6 +104,12 @@ export function ssrRoutes(s: SiteContext) {
         if (!detached.length) throw new ApiError("not_found", "This site has no custom hostname.");
         access.target = `domain ${detached.join(", ")}`;
         return json({ detached });
+      })
+      // The key the customer's reverse proxy names each visitor with (src/limits/proxy-key.ts): seo.manage only.
+      .get("/proxy-key", async () => {
+        const key = await proxyKey(s.env, s.site()!.id);
+        if (!key) throw new ApiError("not_configured", "Set the AUTH_SECRET secret before proxy keys can be issued.");
+        return json({ proxyKey: key });
       })
       .get("/preview", (req) => {
         requirePlan();

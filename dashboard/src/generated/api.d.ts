@@ -1073,6 +1073,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sites/{siteId}/ssr/proxy-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The site's proxy key, for the reverse-proxy Worker
+         * @description Set it as the proxy's `PROXY_KEY` secret: the proxy then sends each visitor's address (`x-visitor-ip`) beside it (`x-proxy-key`), and rendered pages are limited per visitor. Without it, all pages through the proxy count as the proxy's own connection. Callers with `seo.manage` only; any plan (the pages themselves need the SEO Engine plan).
+         */
+        get: operations["getProxyKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sites/{siteId}/ssr/preview": {
         parameters: {
             query?: never;
@@ -2142,8 +2162,6 @@ export interface components {
             webhookSecret?: string;
             /** @description Whether the old URL form with the secret in its path is still accepted. */
             webhookLegacyUrl: boolean;
-            /** @description The site's proxy key (`px_…`): the reverse-proxy Worker sends it as `x-proxy-key` beside each visitor's address (`x-visitor-ip`), so rendered pages are limited per visitor instead of per proxy (README "Rate limits"). Keep it secret, as `PROXY_KEY` of the proxy. Present only for callers with `seo.manage`. */
-            proxyKey?: string;
             documents: {
                 paths: string[];
                 lastBuild: {
@@ -3049,9 +3067,9 @@ export interface components {
             /** @constant */
             deleted: true;
         };
-        PutCustomHostnameResponse: {
-            customHostname: components["schemas"]["CustomHostname"];
-            replacing?: components["schemas"]["CustomHostname"];
+        GetProxyKeyResponse: {
+            /** @description The site's proxy key (`px_…`): the reverse-proxy Worker sends it as `x-proxy-key` beside each visitor's address (`x-visitor-ip`), so rendered pages are limited per visitor instead of all as the proxy (README "Rate limits"). Keep it secret, as the proxy's `PROXY_KEY`. It does not change; it is derived from the deployment's secret and the site id. */
+            proxyKey: string;
         };
         Error_not_configured: {
             error: {
@@ -3061,6 +3079,10 @@ export interface components {
                 /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
                 details?: unknown;
             };
+        };
+        PutCustomHostnameResponse: {
+            customHostname: components["schemas"]["CustomHostname"];
+            replacing?: components["schemas"]["CustomHostname"];
         };
         DeleteCustomHostnameResponse: {
             detached: string[];
@@ -3967,7 +3989,7 @@ export interface components {
         "limited.Cache-Control": "no-store";
         /** @description Seconds to wait before trying again. */
         "limited.Retry-After": string;
-        /** @description The policy that refused the request (draft-ietf-httpapi-ratelimit-headers-11), e.g. `"search";q=30;w=60`. See the README's rate-limit table. */
+        /** @description The policy that refused the request (draft-ietf-httpapi-ratelimit-headers-11), e.g. `"reads";q=24000;w=60`. See the README's rate-limit table. */
         "limited.RateLimit-Policy": string;
         /** @description Shared caches keep the answer; the service invalidates it on every change. */
         "content.Cache-Control": "public, s-maxage=31536000";
@@ -10584,6 +10606,62 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    getProxyKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetProxyKeyResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+            /** @description Error: `not_configured`. */
+            501: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_configured"];
                 };
             };
         };
