@@ -79,7 +79,7 @@ const siteOps: Operation[] = [
       "Set it as the proxy's `PROXY_KEY` secret: the proxy then sends each visitor's address (`x-visitor-ip`) beside it (`x-proxy-key`), and rendered pages are limited per visitor. Without it, all pages through the proxy count as the proxy's own connection. Callers with `seo.manage` only; any plan (the pages themselves need the SEO Engine plan).",
     auth: "siteKey",
     responses: { 200: json("The key.", ProxyKey) },
-    errors: ["not_configured"],
+    errors: ["not_found"],
   }),
   operation({
     id: "previewPage",
@@ -127,7 +127,7 @@ const siteOps: Operation[] = [
     description: "During a replacement, `replacing` is the hostname still being served.",
     auth: "siteKey",
     responses: { 200: json("The hostname.", hostname) },
-    errors: ["not_found", "not_configured"],
+    errors: ["not_found"],
   }),
   operation({
     id: "deleteCustomHostname",
@@ -137,7 +137,7 @@ const siteOps: Operation[] = [
     summary: "Stop serving the hostname, at once",
     auth: "siteKey",
     responses: { 200: json("Detached.", z.strictObject({ detached: z.array(z.string()) })) },
-    errors: ["not_found", "not_configured"],
+    errors: ["not_found"],
   }),
 ];
 

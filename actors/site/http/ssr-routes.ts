@@ -108,6 +108,7 @@ export function ssrRoutes(s: SiteContext) {
       // The key the customer's reverse proxy names each visitor with (src/limits/proxy-key.ts): seo.manage only.
       .get("/proxy-key", async () => {
         const key = await proxyKey(s.env, s.site()!.id);
+        // AUTH_SECRET is a required secret (wrangler.toml [secrets]): only a broken deployment lacks it.
         if (!key) throw new ApiError("not_configured", "Set the AUTH_SECRET secret before proxy keys can be issued.");
         return json({ proxyKey: key });
       })

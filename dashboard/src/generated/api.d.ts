@@ -3071,6 +3071,10 @@ export interface components {
             /** @description The site's proxy key (`px_…`): the reverse-proxy Worker sends it as `x-proxy-key` beside each visitor's address (`x-visitor-ip`), so rendered pages are limited per visitor instead of all as the proxy (README "Rate limits"). Keep it secret, as the proxy's `PROXY_KEY`. It does not change; it is derived from the deployment's secret and the site id. */
             proxyKey: string;
         };
+        PutCustomHostnameResponse: {
+            customHostname: components["schemas"]["CustomHostname"];
+            replacing?: components["schemas"]["CustomHostname"];
+        };
         Error_not_configured: {
             error: {
                 /** @enum {string} */
@@ -3079,10 +3083,6 @@ export interface components {
                 /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
                 details?: unknown;
             };
-        };
-        PutCustomHostnameResponse: {
-            customHostname: components["schemas"]["CustomHostname"];
-            replacing?: components["schemas"]["CustomHostname"];
         };
         DeleteCustomHostnameResponse: {
             detached: string[];
@@ -10642,6 +10642,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error_unauthorized"];
                 };
             };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
             /** @description Error: `rate_limited`. */
             429: {
                 headers: {
@@ -10652,16 +10662,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_rate_limited"];
-                };
-            };
-            /** @description Error: `not_configured`. */
-            501: {
-                headers: {
-                    "Cache-Control": components["headers"]["error.Cache-Control"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error_not_configured"];
                 };
             };
         };
@@ -10791,16 +10791,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_rate_limited"];
-                };
-            };
-            /** @description Error: `not_configured`. */
-            501: {
-                headers: {
-                    "Cache-Control": components["headers"]["error.Cache-Control"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error_not_configured"];
                 };
             };
         };
@@ -11007,16 +10997,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_rate_limited"];
-                };
-            };
-            /** @description Error: `not_configured`. */
-            501: {
-                headers: {
-                    "Cache-Control": components["headers"]["error.Cache-Control"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error_not_configured"];
                 };
             };
         };
