@@ -536,6 +536,7 @@ export class Workspace extends DurableObject<Env> {
           siteId: input.siteId ?? null,
           hash,
           createdBy: c.grant.actor.label,
+          createdByAccount: c.grant.actor.kind === "account" ? c.grant.actor.id : null,
         });
         audit(c, `API key ${k.name}`, k.siteId, { scope: k.scope, id: k.id });
         return k;

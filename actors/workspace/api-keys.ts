@@ -23,6 +23,8 @@ type Row = {
   scope: "read" | "full";
   site_id: string | null;
   created_by: string;
+  /** The account that made it; null when the operator did (migration 4). */
+  created_by_account: string | null;
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;
@@ -52,19 +54,21 @@ export async function prepareKey(workspaceId: string): Promise<{ key: string; ha
 
 export function insertKey(
   sql: SqlStorage,
-  input: { name: string; scope: "read" | "full"; siteId: string | null; hash: string; createdBy: string },
+  input: { name: string; scope: "read" | "full"; siteId: string | null; hash: string; createdBy: string; createdByAccount: string | null },
 ): ApiKeyView {
   const n = sql.exec<{ n: number }>("SELECT count(*) AS n FROM api_keys").one().n;
   if (n >= MAX_API_KEYS) throw new ApiError("conflict", `A workspace has at most ${MAX_API_KEYS} API keys; revoke or delete some first.`);
   const row = sql
     .exec<Row>(
-      "INSERT INTO api_keys (id, name, hash, scope, site_id, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *",
+      `INSERT INTO api_keys (id, name, hash, scope, site_id, created_by, created_by_account, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
       `key_${randomId(12)}`,
       input.name,
       input.hash,
       input.scope,
       input.siteId,
       input.createdBy,
+      input.createdByAccount,
       Date.now(),
     )
     .one();
