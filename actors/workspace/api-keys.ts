@@ -87,10 +87,28 @@ export function revokeKey(sql: SqlStorage, id: string): ApiKeyView {
   return view(row);
 }
 
-/** The key's grant when it is live; touches "last used" (at most once a minute). */
-export async function verifyKey(sql: SqlStorage, key: string, now = Date.now()): Promise<Row | null> {
+/** The live keys an account made (the ones to revoke when it may no longer make keys). */
+export function liveKeysOf(sql: SqlStorage, accountId: string): ApiKeyView[] {
+  return sql
+    .exec<Row>("SELECT * FROM api_keys WHERE created_by_account = ? AND revoked_at IS NULL ORDER BY created_at", accountId)
+    .toArray()
+    .map(view);
+}
+
+/**
+ * The key's grant when it is live; touches "last used" (at most once a minute). `makerMay` is
+ * asked about the account that made the key: a key is refused once its maker may no longer make
+ * keys, even if nothing revoked it (a key left from before makers were recorded, say).
+ */
+export async function verifyKey(
+  sql: SqlStorage,
+  key: string,
+  makerMay: (accountId: string) => boolean,
+  now = Date.now(),
+): Promise<Row | null> {
   const row = sql.exec<Row>("SELECT * FROM api_keys WHERE hash = ?", await sha256Hex(key)).toArray()[0];
   if (!row || row.revoked_at !== null) return null;
+  if (row.created_by_account !== null && !makerMay(row.created_by_account)) return null;
   if (row.last_used_at === null || now - row.last_used_at >= TOUCH_MS)
     sql.exec("UPDATE api_keys SET last_used_at = ? WHERE id = ?", now, row.id);
   return row;
