@@ -40,6 +40,7 @@ import {
 import { type AccountLookup, deliver, drain, enqueue, type MembershipHolder } from "./workspace/outbox";
 import { AUDIT_RETENTION_MS, type AuditFilter, type AuditRow } from "./site/access/audit";
 import { reserve, settle, workspaceUsage } from "./workspace/media-usage";
+import { keyMakerMay, NOTHING_REVOKED, requireInviter, revokeWhatTheyMayNotMake } from "./workspace/made-by";
 import type { StorageReport } from "../src/contract/media-calls";
 import { MEDIA_LIMITS } from "../src/contract/limits";
 
@@ -254,7 +255,7 @@ export class Workspace extends DurableObject<Env> {
   async verifyApiKey(key: string): Promise<VerifiedKey | null> {
     await this.#open();
     if (!this.#read()) return null;
-    const row = await verifyKey(this.#sql, key);
+    const row = await verifyKey(this.#sql, key, keyMakerMay(this.#sql));
     return row ? { keyId: row.id, name: row.name, scope: row.scope, siteId: row.site_id } : null;
   }
 
@@ -264,7 +265,7 @@ export class Workspace extends DurableObject<Env> {
     try {
       const ws = this.#read();
       if (!ws) throw new ApiError("not_found", "This invitation link is not valid. Ask for a new one.");
-      const inv = await pendingInvitation(this.#sql, token, now);
+      const inv = await pendingInvitation(this.#sql, token, now, requireInviter(this.#sql));
       const by = readMember(this.#sql, inv.createdBy);
       return {
         invitation: {
@@ -282,9 +283,9 @@ export class Workspace extends DurableObject<Env> {
   }
 
   /**
-   * Accepts an invitation for a signed-in account: single use, within 7 days, not revoked; an
-   * invitation sent to an address is only for the account with that address. The membership is
-   * pushed to the Account before this answers, so the very next request has it.
+   * Accepts an invitation for a signed-in account: single use, within 7 days, not revoked, its maker
+   * still allowed to invite to its role (workspace/made-by.ts), and for the account of its address if
+   * it has one. The membership is pushed to the Account before this answers, so the very next request has it.
    */
   async acceptInvitation(
     token: string,
@@ -296,7 +297,7 @@ export class Workspace extends DurableObject<Env> {
     try {
       const ws = this.#read();
       if (!ws) throw new ApiError("not_found", "This invitation link is not valid. Ask for a new one.");
-      const inv = await pendingInvitation(this.#sql, token, now);
+      const inv = await pendingInvitation(this.#sql, token, now, requireInviter(this.#sql));
       if (inv.email !== null && inv.email.toLowerCase() !== account.email.toLowerCase())
         throw new ApiError("forbidden", `This invitation was sent to ${inv.email}. Sign in with that address to accept it.`, {
           permission: "invitation.email",
@@ -453,7 +454,8 @@ export class Workspace extends DurableObject<Env> {
         const owner = updateMemberRow(this.#sql, accountId, { role: "owner", siteIds: null });
         seqs.push(enqueue(this.#sql, owner.accountId, ws.id, membershipOf(owner, ws.id, ws.name)));
         audit(c, `member ${owner.email}`, null, { role: "owner", from: { role: target.role }, previousOwner: previous?.email ?? null });
-        return { owner, previous };
+        const revoked = before ? revokeWhatTheyMayNotMake(this.#sql, c, before, previous, "ownership") : NOTHING_REVOKED;
+        return { owner, previous, revoked };
       });
       for (const seq of seqs) await this.#push(seq, true);
       return json(result);
@@ -467,14 +469,14 @@ export class Workspace extends DurableObject<Env> {
       if (current.role === "owner") throw new ApiError("conflict", "The Owner's role changes only by transferring ownership.");
       if (patch.siteIds) this.#requireOwnSites(ws, patch.siteIds);
       let seq = 0;
-      const member = this.ctx.storage.transactionSync(() => {
+      const answer = this.ctx.storage.transactionSync(() => {
         const m = updateMemberRow(this.#sql, accountId, patch);
         seq = enqueue(this.#sql, accountId, ws.id, membershipOf(m, ws.id, ws.name));
         audit(c, `member ${m.email}`, null, { role: m.role, siteIds: m.siteIds, from: { role: current.role, siteIds: current.siteIds } });
-        return m;
+        return { member: m, revoked: revokeWhatTheyMayNotMake(this.#sql, c, current, m, "role") };
       });
       await this.#push(seq, true);
-      return json({ member });
+      return json(answer);
     });
     router.delete("/members/:accountId", async (req, c, ws, principal) => {
       const accountId = req.params.accountId ?? "";
@@ -484,14 +486,16 @@ export class Workspace extends DurableObject<Env> {
       const self = principal.kind === "account" && principal.accountId === accountId;
       if (!self) requirePermission(c.grant, "members.manage");
       let seq = 0;
-      this.ctx.storage.transactionSync(() => {
+      const revoked = this.ctx.storage.transactionSync(() => {
         deleteMember(this.#sql, accountId);
         seq = enqueue(this.#sql, accountId, ws.id, null);
         audit(c, `member ${current.email}`, null, { role: current.role, left: self });
+        // What they made goes with them: their keys stop and their invitations cannot bring them back.
+        return revokeWhatTheyMayNotMake(this.#sql, c, current, null, self ? "left" : "removed");
       });
       // Their Account loses the workspace before this answers: their next request is refused.
       await this.#push(seq, true);
-      return json({ removed: true, accountId });
+      return json({ removed: true, accountId, revoked });
     });
     router.get("/invitations", (_req) => json({ invitations: listInvitations(this.#sql) }));
     router.post("/invitations", async (req, c, ws) => {
@@ -536,6 +540,7 @@ export class Workspace extends DurableObject<Env> {
           siteId: input.siteId ?? null,
           hash,
           createdBy: c.grant.actor.label,
+          createdByAccount: c.grant.actor.kind === "account" ? c.grant.actor.id : null,
         });
         audit(c, `API key ${k.name}`, k.siteId, { scope: k.scope, id: k.id });
         return k;

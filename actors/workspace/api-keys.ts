@@ -23,6 +23,8 @@ type Row = {
   scope: "read" | "full";
   site_id: string | null;
   created_by: string;
+  /** The account that made it; null when the operator did (migration 4). */
+  created_by_account: string | null;
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;
@@ -52,19 +54,21 @@ export async function prepareKey(workspaceId: string): Promise<{ key: string; ha
 
 export function insertKey(
   sql: SqlStorage,
-  input: { name: string; scope: "read" | "full"; siteId: string | null; hash: string; createdBy: string },
+  input: { name: string; scope: "read" | "full"; siteId: string | null; hash: string; createdBy: string; createdByAccount: string | null },
 ): ApiKeyView {
   const n = sql.exec<{ n: number }>("SELECT count(*) AS n FROM api_keys").one().n;
   if (n >= MAX_API_KEYS) throw new ApiError("conflict", `A workspace has at most ${MAX_API_KEYS} API keys; revoke or delete some first.`);
   const row = sql
     .exec<Row>(
-      "INSERT INTO api_keys (id, name, hash, scope, site_id, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *",
+      `INSERT INTO api_keys (id, name, hash, scope, site_id, created_by, created_by_account, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
       `key_${randomId(12)}`,
       input.name,
       input.hash,
       input.scope,
       input.siteId,
       input.createdBy,
+      input.createdByAccount,
       Date.now(),
     )
     .one();
@@ -83,10 +87,28 @@ export function revokeKey(sql: SqlStorage, id: string): ApiKeyView {
   return view(row);
 }
 
-/** The key's grant when it is live; touches "last used" (at most once a minute). */
-export async function verifyKey(sql: SqlStorage, key: string, now = Date.now()): Promise<Row | null> {
+/** The live keys an account made (the ones to revoke when it may no longer make keys). */
+export function liveKeysOf(sql: SqlStorage, accountId: string): ApiKeyView[] {
+  return sql
+    .exec<Row>("SELECT * FROM api_keys WHERE created_by_account = ? AND revoked_at IS NULL ORDER BY created_at", accountId)
+    .toArray()
+    .map(view);
+}
+
+/**
+ * The key's grant when it is live; touches "last used" (at most once a minute). `makerMay` is
+ * asked about the account that made the key: a key is refused once its maker may no longer make
+ * keys, even if nothing revoked it (a key left from before makers were recorded, say).
+ */
+export async function verifyKey(
+  sql: SqlStorage,
+  key: string,
+  makerMay: (accountId: string) => boolean,
+  now = Date.now(),
+): Promise<Row | null> {
   const row = sql.exec<Row>("SELECT * FROM api_keys WHERE hash = ?", await sha256Hex(key)).toArray()[0];
   if (!row || row.revoked_at !== null) return null;
+  if (row.created_by_account !== null && !makerMay(row.created_by_account)) return null;
   if (row.last_used_at === null || now - row.last_used_at >= TOUCH_MS)
     sql.exec("UPDATE api_keys SET last_used_at = ? WHERE id = ?", now, row.id);
   return row;

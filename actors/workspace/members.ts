@@ -173,6 +173,18 @@ export function listInvitations(sql: SqlStorage): InvitationView[] {
     .map((r) => invitationView(r, now));
 }
 
+/** The pending invitations one account made (the ones to look at when its role changes). */
+export function pendingInvitationsBy(sql: SqlStorage, accountId: string, now = Date.now()): InvitationView[] {
+  return sql
+    .exec<InvitationRow>(
+      "SELECT * FROM invitations WHERE created_by = ? AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > ? ORDER BY created_at",
+      accountId,
+      now,
+    )
+    .toArray()
+    .map((r) => invitationView(r, now));
+}
+
 export function revokeInvitationRow(sql: SqlStorage, id: string): InvitationView {
   const row = sql
     .exec<InvitationRow>("UPDATE invitations SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? RETURNING *", Date.now(), id)
@@ -181,11 +193,22 @@ export function revokeInvitationRow(sql: SqlStorage, id: string): InvitationView
   return invitationView(row);
 }
 
-/** The pending invitation a token names; 404 for none, 410 for one used, revoked or expired. */
-export async function pendingInvitation(sql: SqlStorage, token: string, now: number): Promise<InvitationView & { row: InvitationRow }> {
+/**
+ * The pending invitation a token names; 404 for none, 410 for one used, revoked or expired.
+ * `requireInviter` throws when the invitation's maker may no longer invite to its role.
+ */
+export async function pendingInvitation(
+  sql: SqlStorage,
+  token: string,
+  now: number,
+  requireInviter: (createdBy: string, role: Role) => void,
+): Promise<InvitationView & { row: InvitationRow }> {
   const row = sql.exec<InvitationRow>("SELECT * FROM invitations WHERE token_hash = ?", await sha256Hex(token)).toArray()[0];
   if (!row) throw new ApiError("not_found", "This invitation link is not valid. Ask for a new one.");
   const status = statusOf(row, now);
+  // Used and expired links say so; a pending or withdrawn one whose maker lost the right says that
+  // instead, since asking the person who invited for a new one would not help.
+  if (status === "pending" || status === "revoked") requireInviter(row.created_by, row.role);
   if (status !== "pending") {
     const why = status === "accepted" ? "has already been used" : status === "revoked" ? "was withdrawn" : "has expired (after 7 days)";
     throw new ApiError("gone", `This invitation ${why}. Ask the person who invited you for a new one.`, { status });

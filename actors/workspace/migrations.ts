@@ -58,4 +58,20 @@ export const WORKSPACE_MIGRATIONS: SQLSchemaMigration[] = [
       );
     `,
   },
+  {
+    idMonotonicInc: 4,
+    description: "the account that made each API key, so a key lives only while its maker may still make keys",
+    // `created_by` holds the label shown in the list (an email, "operator"); a key made before this
+    // step gets its maker's id from its createApiKey audit row, or else from the member of that email.
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN created_by_account TEXT;
+      UPDATE api_keys SET created_by_account = (
+        SELECT actor_id FROM audit
+        WHERE operation = 'createApiKey' AND actor_kind = 'account' AND json_extract(details, '$.id') = api_keys.id
+        LIMIT 1
+      );
+      UPDATE api_keys SET created_by_account = (SELECT account_id FROM members WHERE members.email = api_keys.created_by)
+        WHERE created_by_account IS NULL;
+    `,
+  },
 ];

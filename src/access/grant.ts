@@ -39,10 +39,18 @@ export function actorOf(p: Principal): Actor {
   }
 }
 
-function membershipGrant(membership: Membership, siteRestricted: boolean, actor: Actor): Grant {
+/**
+ * What a membership allows: its role's permissions, less the workspace-wide ones when it is
+ * limited to some sites. The workspace also asks this of a member's current row, to decide
+ * whether what they created (invitations, API keys) still stands.
+ */
+export function membershipPermissions(membership: Pick<Membership, "role" | "siteIds">): ReadonlySet<Permission> {
   const all = ROLE_PERMISSIONS[membership.role];
-  const permissions = siteRestricted ? new Set([...all].filter((p) => !WORKSPACE_PERMISSIONS.has(p))) : all;
-  return { permissions, role: membership.role, actor };
+  return membership.siteIds !== null ? new Set([...all].filter((p) => !WORKSPACE_PERMISSIONS.has(p))) : all;
+}
+
+function membershipGrant(membership: Membership, actor: Actor): Grant {
+  return { permissions: membershipPermissions(membership), role: membership.role, actor };
 }
 
 /** The caller's grant on a site of a workspace; null when the site is not theirs to see (answered 404). */
@@ -57,7 +65,7 @@ export function siteGrant(p: Principal, site: { id: string; workspaceId: string 
     case "account": {
       const mb = p.memberships.find((x) => x.workspaceId === site.workspaceId);
       if (!mb || (mb.siteIds !== null && !mb.siteIds.includes(site.id))) return null;
-      return membershipGrant(mb, mb.siteIds !== null, actor);
+      return membershipGrant(mb, actor);
     }
     case "apiKey":
       if (p.workspaceId !== site.workspaceId || (p.siteId !== null && p.siteId !== site.id)) return null;
@@ -75,7 +83,7 @@ export function workspaceGrant(p: Principal, workspaceId: string): Grant | null 
       return null;
     case "account": {
       const mb = p.memberships.find((x) => x.workspaceId === workspaceId);
-      return mb ? membershipGrant(mb, mb.siteIds !== null, actor) : null;
+      return mb ? membershipGrant(mb, actor) : null;
     }
     case "apiKey": {
       if (p.workspaceId !== workspaceId) return null;

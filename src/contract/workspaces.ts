@@ -100,6 +100,16 @@ export const ApiKey = z.strictObject({
   revokedAt: instant.nullable(),
 });
 
+/** What a member made that their new standing could not make: revoked with the change that answers this. */
+export const RevokedWithMember = z
+  .strictObject({
+    invitations: z.array(z.string()).describe("Pending invitations they made, revoked (`inv_…`)."),
+    apiKeys: z.array(z.string()).describe("API keys they made, revoked (`key_…`): refused from the very next request."),
+  })
+  .describe(
+    "Invitations they can no longer make (a role above theirs, or no right to invite) and, without the right to make keys, every key they made; each has an audit row.",
+  );
+
 export const AuditEntry = z.strictObject({
   id: z.string(),
   at: instant,

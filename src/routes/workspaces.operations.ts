@@ -10,6 +10,7 @@ import {
   Member,
   memberPatch,
   ownerTransfer,
+  RevokedWithMember,
   workspaceDelete,
 } from "../contract/workspaces";
 import { workspacePatch } from "../contract/sites";
@@ -76,7 +77,7 @@ export const workspaceOperations: Operation[] = [
     tag: "Members",
     summary: "Accept an invitation with the signed-in account",
     description:
-      "Single use, within 7 days, not revoked; an invitation sent to an address is for the account with that address. The account has the membership when this answers.",
+      'Single use, within 7 days, not revoked, and its maker still a member who may invite to its role (otherwise 410 with `details.reason: "inviter"`); an invitation sent to an address is for the account with that address. The account has the membership when this answers.',
     auth: "account",
     body: invitationToken,
     responses: { 200: json("The new membership.", z.strictObject({ membership })) },
@@ -139,11 +140,16 @@ export const workspaceOperations: Operation[] = [
     tag: "Members",
     summary: "Make another member the Owner (the Owner)",
     description:
-      "The member becomes the Owner of the whole workspace; the Owner before them becomes an Administrator. Both accounts have their new role before this answers.",
+      "The member becomes the Owner of the whole workspace; the Owner before them becomes an Administrator. Both accounts have their new role before this answers. What the Owner before made stays, since an Administrator may make it too (`revoked` is then empty).",
     auth: "workspace",
     params: [P.workspaceId],
     body: ownerTransfer,
-    responses: { 200: json("The new Owner and the one before.", z.strictObject({ owner: Member, previous: Member.nullable() })) },
+    responses: {
+      200: json(
+        "The new Owner and the one before.",
+        z.strictObject({ owner: Member, previous: Member.nullable(), revoked: RevokedWithMember }),
+      ),
+    },
     errors: ["not_found", "forbidden", "conflict", "bad_gateway"],
   }),
   operation({
@@ -163,11 +169,12 @@ export const workspaceOperations: Operation[] = [
     path: `${W}/members/{accountId}`,
     tag: "Members",
     summary: "Change a member's role or the sites they may work on",
-    description: "Takes effect on the member's very next request: their account has the new role before this answers.",
+    description:
+      "Takes effect on the member's very next request: their account has the new role before this answers. Invitations and API keys they made that the new role or sites could not make are revoked with it.",
     auth: "workspace",
     params: [P.workspaceId, accountId],
     body: memberPatch,
-    responses: { 200: json("The member.", z.strictObject({ member: Member })) },
+    responses: { 200: json("The member.", z.strictObject({ member: Member, revoked: RevokedWithMember })) },
     errors: ["not_found", "conflict", "bad_gateway"],
   }),
   operation({
@@ -176,10 +183,13 @@ export const workspaceOperations: Operation[] = [
     path: `${W}/members/{accountId}`,
     tag: "Members",
     summary: "Remove a member (or leave, for oneself)",
-    description: "Their next request in this workspace is refused. The Owner cannot be removed.",
+    description:
+      "Their next request in this workspace is refused, and so is the next request with any API key they made; their pending invitations are revoked. The Owner cannot be removed.",
     auth: "workspace",
     params: [P.workspaceId, accountId],
-    responses: { 200: json("Removed.", z.strictObject({ removed: z.literal(true), accountId: z.string() })) },
+    responses: {
+      200: json("Removed.", z.strictObject({ removed: z.literal(true), accountId: z.string(), revoked: RevokedWithMember })),
+    },
     errors: ["not_found", "conflict", "bad_gateway"],
   }),
   operation({

@@ -794,7 +794,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an invitation with the signed-in account
-         * @description Single use, within 7 days, not revoked; an invitation sent to an address is for the account with that address. The account has the membership when this answers.
+         * @description Single use, within 7 days, not revoked, and its maker still a member who may invite to its role (otherwise 410 with `details.reason: "inviter"`); an invitation sent to an address is for the account with that address. The account has the membership when this answers.
          */
         post: operations["acceptInvitation"];
         delete?: never;
@@ -842,7 +842,7 @@ export interface paths {
         put?: never;
         /**
          * Make another member the Owner (the Owner)
-         * @description The member becomes the Owner of the whole workspace; the Owner before them becomes an Administrator. Both accounts have their new role before this answers.
+         * @description The member becomes the Owner of the whole workspace; the Owner before them becomes an Administrator. Both accounts have their new role before this answers. What the Owner before made stays, since an Administrator may make it too (`revoked` is then empty).
          */
         post: operations["transferOwnership"];
         delete?: never;
@@ -880,14 +880,14 @@ export interface paths {
         post?: never;
         /**
          * Remove a member (or leave, for oneself)
-         * @description Their next request in this workspace is refused. The Owner cannot be removed.
+         * @description Their next request in this workspace is refused, and so is the next request with any API key they made; their pending invitations are revoked. The Owner cannot be removed.
          */
         delete: operations["removeMember"];
         options?: never;
         head?: never;
         /**
          * Change a member's role or the sites they may work on
-         * @description Takes effect on the member's very next request: their account has the new role before this answers.
+         * @description Takes effect on the member's very next request: their account has the new role before this answers. Invitations and API keys they made that the new role or sites could not make are revoked with it.
          */
         patch: operations["updateMember"];
         trace?: never;
@@ -2902,6 +2902,13 @@ export interface components {
                 /** Format: date-time */
                 addedAt: string;
             } | null;
+            /** @description Invitations they can no longer make (a role above theirs, or no right to invite) and, without the right to make keys, every key they made; each has an audit row. */
+            revoked: {
+                /** @description Pending invitations they made, revoked (`inv_…`). */
+                invitations: string[];
+                /** @description API keys they made, revoked (`key_…`): refused from the very next request. */
+                apiKeys: string[];
+            };
         };
         ListMembersResponse: {
             members: {
@@ -2926,11 +2933,25 @@ export interface components {
                 /** Format: date-time */
                 addedAt: string;
             };
+            /** @description Invitations they can no longer make (a role above theirs, or no right to invite) and, without the right to make keys, every key they made; each has an audit row. */
+            revoked: {
+                /** @description Pending invitations they made, revoked (`inv_…`). */
+                invitations: string[];
+                /** @description API keys they made, revoked (`key_…`): refused from the very next request. */
+                apiKeys: string[];
+            };
         };
         RemoveMemberResponse: {
             /** @constant */
             removed: true;
             accountId: string;
+            /** @description Invitations they can no longer make (a role above theirs, or no right to invite) and, without the right to make keys, every key they made; each has an audit row. */
+            revoked: {
+                /** @description Pending invitations they made, revoked (`inv_…`). */
+                invitations: string[];
+                /** @description API keys they made, revoked (`key_…`): refused from the very next request. */
+                apiKeys: string[];
+            };
         };
         ListInvitationsResponse: {
             invitations: {

@@ -16,6 +16,15 @@ import { useLoad } from "../use-load";
 /** A refusal that no sign-in can fix: the link is used, withdrawn, expired or made up. */
 const dead = (e: unknown) => e instanceof ApiFailure && (e.status === 410 || e.status === 404);
 
+/**
+ * A dead link in words. The person who invited cannot help when they no longer may invite to this
+ * role (410 `details.reason: "inviter"`): the API's message says whom to ask instead.
+ */
+const deadWords = (e: unknown): string =>
+  e instanceof ApiFailure && e.status === 410 && e.error.details?.reason !== "inviter"
+    ? "This invitation was already used, withdrawn, or has expired. Ask the person who invited you to send a new one."
+    : explain(e);
+
 export function Invite(props: { token: string }) {
   const token = props.token;
   const s = session.value && !sessionLost.value ? session.value : null;
@@ -60,10 +69,7 @@ export function Invite(props: { token: string }) {
         {offer.data === null && !offer.error && <p class="loading">Opening the invitation…</p>}
         {offer.error && (
           <Notice kind="error">
-            {offer.error instanceof ApiFailure && offer.error.status === 410
-              ? "This invitation was already used, withdrawn, or has expired. Ask the person who invited you to send a new one."
-              : explain(offer.error)}{" "}
-            <a href={href()}>Go to the dashboard</a>
+            {deadWords(offer.error)} <a href={href()}>Go to the dashboard</a>
           </Notice>
         )}
         {inv && (
@@ -75,13 +81,7 @@ export function Invite(props: { token: string }) {
             <p class="small-text">
               {inv.email ? `For ${inv.email}. ` : ""}The link works once, until {when(inv.expiresAt)}.
             </p>
-            {failure !== null && (
-              <Notice kind="error">
-                {failure instanceof ApiFailure && failure.status === 410
-                  ? "This invitation was already used, withdrawn, or has expired. Ask the person who invited you to send a new one."
-                  : explain(failure)}
-              </Notice>
-            )}
+            {failure !== null && <Notice kind="error">{deadWords(failure)}</Notice>}
             {signedIn ? (
               <>
                 <p>

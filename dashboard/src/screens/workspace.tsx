@@ -15,6 +15,7 @@ import { Copy, ErrorNotice, Field, Heading, Notice, when } from "../ui";
 import { PLAN_NAMES } from "../types";
 import { useForm } from "../use-form";
 import { useLoad } from "../use-load";
+import { revokedWords } from "../revoked-words";
 import { operationWords, type SiteName, siteNames } from "../workspace-sites";
 
 type Role = "administrator" | "editor" | "author" | "contributor" | "viewer";
@@ -82,7 +83,7 @@ export function Workspace(props: { workspaceId: string }) {
         ))}
       {read.data &&
         (perms.includes("keys.manage") ? (
-          <ApiKeys key={`k${round}`} id={id} sites={sites} onChanged={changed} />
+          <ApiKeys key={`k${round}`} id={id} sites={sites} changes={changes} onChanged={changed} />
         ) : (
           <NotForRole title="API keys" text="Your role cannot manage API keys." />
         ))}
@@ -157,13 +158,13 @@ function Members(props: { id: string; members: MemberList; onChanged: () => void
         <p class="muted">Your role cannot see or manage members.</p>
       </div>
     );
-  /** Runs one change; `message` (what happened, in words) is shown when it succeeded. */
-  const act = async (p: () => Promise<unknown>, message?: string) => {
+  /** Runs one change; `message` (what happened, in words, from its answer) is shown when it succeeded. */
+  const act = async <T,>(p: () => Promise<T>, message?: (answer: T) => string) => {
     setFailure(null);
     setDone(null);
     try {
-      await p();
-      if (message) setDone(message);
+      const answer = await p();
+      if (message) setDone(message(answer));
     } catch (e) {
       setFailure(e);
     }
@@ -204,7 +205,7 @@ function Members(props: { id: string; members: MemberList; onChanged: () => void
                             body: { role },
                           }),
                         ),
-                      `${m.email} is now ${ROLE_NAME[role]}.`,
+                      (r) => `${m.email} is now ${ROLE_NAME[role]}.${revokedWords(r.revoked)}`,
                     )
                   }
                 />
@@ -216,11 +217,15 @@ function Members(props: { id: string; members: MemberList; onChanged: () => void
                   type="button"
                   class="secondary small"
                   onClick={() => {
-                    if (window.confirm(`Remove ${m.email} from this workspace? Their next click is refused.`))
+                    if (
+                      window.confirm(
+                        `Remove ${m.email} from this workspace? Their next click is refused, and so is every API key they made; their pending invitations are withdrawn.`,
+                      )
+                    )
                       void act(
                         () =>
                           call(client.DELETE("/workspaces/{id}/members/{accountId}", { params: { path: { id, accountId: m.accountId } } })),
-                        `${m.email} was removed from this workspace.`,
+                        (r) => `${m.email} was removed from this workspace.${revokedWords(r.revoked)}`,
                       );
                   }}
                 >
@@ -315,9 +320,16 @@ function RoleChoice(props: { email: string; role: Role; onChange: (role: Role) =
   );
 }
 
-function ApiKeys(props: { id: string; sites: SiteName[]; onChanged: () => void }) {
+/**
+ * The keys, read again after every change on this screen (`changes`): removing or demoting a
+ * member revokes the keys they made, and the list must not offer those as live.
+ */
+function ApiKeys(props: { id: string; sites: SiteName[]; changes: number; onChanged: () => void }) {
   const id = props.id;
-  const keys = useLoad(() => call(client.GET("/workspaces/{id}/api-keys", { params: { path: { id } } })).then((r) => r.apiKeys), [id]);
+  const keys = useLoad(
+    () => call(client.GET("/workspaces/{id}/api-keys", { params: { path: { id } } })).then((r) => r.apiKeys),
+    [id, props.changes],
+  );
   const [shown, setShown] = useState<string | null>(null);
   const [revoked, setRevoked] = useState<{ message: string | null; error: unknown }>({ message: null, error: null });
   const revoke = async (key: { id: string; name: string }) => {
@@ -330,7 +342,6 @@ function ApiKeys(props: { id: string; sites: SiteName[]; onChanged: () => void }
     } catch (error) {
       setRevoked({ message: null, error });
     }
-    keys.reload();
     props.onChanged();
   };
   const create = useForm(
@@ -346,7 +357,6 @@ function ApiKeys(props: { id: string; sites: SiteName[]; onChanged: () => void }
       onSaved: (r) => {
         setShown(r.apiKey.key);
         create.reset({ name: "", scope: "read", siteId: "" });
-        keys.reload();
         props.onChanged();
       },
     },
@@ -632,8 +642,8 @@ function Leave(props: { id: string; name: string; role: string; siteCount: numbe
     <div class="card">
       <h2>Leave this workspace</h2>
       <p>
-        You lose access to {props.siteCount === 0 ? "it" : sites} at once. To come back, someone who manages its members must invite you
-        again.
+        You lose access to {props.siteCount === 0 ? "it" : sites} at once, and the API keys and pending invitations you made stop working.
+        To come back, someone who manages its members must invite you again.
       </p>
       <ErrorNotice error={leave.error} />
       <button
@@ -643,7 +653,7 @@ function Leave(props: { id: string; name: string; role: string; siteCount: numbe
         onClick={() => {
           if (
             window.confirm(
-              `Leave “${props.name}”? You lose access to ${props.siteCount === 0 ? "it" : sites} at once; to come back, someone who manages its members must invite you again.`,
+              `Leave “${props.name}”? You lose access to ${props.siteCount === 0 ? "it" : sites} at once; to come back, someone who manages its members must invite you again. API keys and invitations you made stop working.`,
             )
           )
             void leave.submit();
