@@ -1,5 +1,4 @@
 /** Limits of the API that clients see (in the document and in error messages). */
-import { z } from "zod";
 import type { Plan } from "./plans";
 
 /** A JSON request body, read in full before anything else sees it. */
@@ -57,26 +56,10 @@ export type SiteLimitName = keyof typeof SITE_LIMITS;
 /**
  * A deployment's own numbers (wrangler var `RATE_LIMITS`, JSON): any of SITE_LIMITS' policies by
  * plan, and `share`. `RATE_LIMIT_SCALE` multiplies every site limit (the load-test switch).
+ * Checked by hand (src/limits/site-limits-config.ts): every public read names the limits, and
+ * zod is not evaluated at start-up.
  */
-const planNumbers = z
-  .object({
-    free: z.number().int().min(0),
-    starter: z.number().int().min(0),
-    pro: z.number().int().min(0),
-    seo_engine: z.number().int().min(0),
-  })
-  .partial();
-export const siteLimitsOverride = z
-  .object({
-    reads: planNumbers,
-    search: planNumbers,
-    writes: planNumbers,
-    siteWrites: planNumbers,
-    share: z.number().gt(0).max(1),
-  })
-  .partial()
-  .strict();
-export type SiteLimitsOverride = z.infer<typeof siteLimitsOverride>;
+export type SiteLimitsOverride = Partial<Record<SiteLimitName, Partial<Record<Plan, number>>>> & { share?: number };
 
 export type RateLimitName = keyof typeof RATE_LIMITS;
 
