@@ -3,10 +3,11 @@
  * Item ID, Archived, Draft, Created On, Updated On, Published On, then one column per field), so
  * the file opens in the tools people already use and imports back. Streamed: one keyset page
  * of items per pull, never the whole collection in memory. Written with csv-stringify (RFC 4180
- * quoting of commas, quotes and newlines), UTF-8 with a BOM (Excel reads it right) and CRLF.
+ * quoting of commas, quotes, CR and LF: CSV_WRITE), UTF-8 with a BOM (Excel reads it right) and CRLF.
  * Values are written verbatim: a spreadsheet may evaluate a cell that starts with `=`.
  */
 import { stringify } from "csv-stringify/sync";
+import { CSV_WRITE } from "../../../src/contract/csv";
 import type { Field } from "../../../src/contract/fields";
 import { titleFieldOf } from "../../../src/contract/item-title";
 import type { Collection, ItemRow } from "../storage/rows";
@@ -60,14 +61,12 @@ export function collectionCsv(sql: SqlStorage, c: Collection): ReadableStream<Ui
       pull(controller) {
         if (!started) {
           started = true;
-          controller.enqueue(
-            encoder.encode(`\ufeff${stringify([[...SYSTEM_COLUMNS, ...columns.map((x) => x.column)]], { record_delimiter: "\r\n" })}`),
-          );
+          controller.enqueue(encoder.encode(`\ufeff${stringify([[...SYSTEM_COLUMNS, ...columns.map((x) => x.column)]], CSV_WRITE)}`));
           return;
         }
         const next = pages.next();
         if (next.done) return controller.close();
-        controller.enqueue(encoder.encode(stringify(csvRows(sql, c, title, columns, next.value), { record_delimiter: "\r\n" })));
+        controller.enqueue(encoder.encode(stringify(csvRows(sql, c, title, columns, next.value), CSV_WRITE)));
       },
     },
     { highWaterMark: 0 },
