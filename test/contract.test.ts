@@ -60,6 +60,7 @@ const ELSEWHERE: Record<string, string> = {
   "search 502 embedding_failed": "test/search-model-down.test.ts (model-down project)",
   "putCustomHostname 501 not_configured": "test/unconfigured/custom-hostname-not-configured.test.ts",
   "getCustomHostname 501 not_configured": "test/unconfigured/custom-hostname-not-configured.test.ts",
+  "getCustomHostnameStatus 501 not_configured": "test/unconfigured/custom-hostname-not-configured.test.ts",
   "deleteCustomHostname 501 not_configured": "test/unconfigured/custom-hostname-not-configured.test.ts",
   "putCustomHostname 502 bad_gateway": "test/saas/custom-hostname-cloudflare.test.ts (workers-saas project)",
   // A membership push that fails (the Account unreachable): the outbox path, not producible through the front Worker here.
@@ -246,6 +247,8 @@ describe("the API answers exactly as openapi.json describes", () => {
     const auth = site.adminKey;
     const base = `/sites/${site.id}/ssr`;
     await hit("getCapture", "GET", `${base}/capture`, { auth });
+    // The status read answers the same question without a 404: none yet is null.
+    expect((await hit("getCaptureStatus", "GET", `${base}/capture/status`, { auth })).body).toEqual({ capture: null });
     await hit("refreshCapture", "POST", `${base}/refresh`, { auth });
     await hit("deleteCapture", "DELETE", `${base}/capture`, { auth });
     const pageUrl = await putPage(listPage({ service: ORIGIN, token: site.token }));
@@ -254,7 +257,8 @@ describe("the API answers exactly as openapi.json describes", () => {
     await hit("putCapture", "PUT", `${base}/capture`, { auth, body: { pageUrl, collection: "nope" } });
     await hit("putCapture", "PUT", `${base}/capture`, { auth, body: { pageUrl: await putPage("<p>no widget</p>"), collection: "posts" } });
     await hit("putCapture", "PUT", `/sites/${blog.id}/ssr/capture`, { auth: blog.adminKey, body: { pageUrl, collection: "posts" } });
-    await hit("getCapture", "GET", `${base}/capture`, { auth });
+    const captured = await hit("getCapture", "GET", `${base}/capture`, { auth });
+    expect((await hit("getCaptureStatus", "GET", `${base}/capture/status`, { auth })).body).toEqual(captured.body);
     await hit("refreshCapture", "POST", `${base}/refresh`, { auth });
     await hit("refreshCapture", "POST", `/sites/${blog.id}/ssr/refresh`, { auth: blog.adminKey });
     const broken = await newBlog("seo_engine");
@@ -324,6 +328,7 @@ describe("the API answers exactly as openapi.json describes", () => {
     const base = `/sites/${site.id}/ssr/custom-hostname`;
     const hostname = `blog-${crypto.randomUUID().slice(0, 8)}.example.test`;
     await hit("getCustomHostname", "GET", base, { auth });
+    expect((await hit("getCustomHostnameStatus", "GET", `${base}/status`, { auth })).body).toEqual({ customHostname: null });
     await hit("deleteCustomHostname", "DELETE", base, { auth });
     await hit("putCustomHostname", "POST", base, { auth, body: { hostname } });
     // Proven (its TXT record published), the hostname is this site's: other sites then get 409.
@@ -333,7 +338,8 @@ describe("the API answers exactly as openapi.json describes", () => {
     await hit("putCustomHostname", "POST", `/sites/${blog.id}/ssr/custom-hostname`, { auth: blog.adminKey, body: { hostname } });
     const other = await newBlog("seo_engine");
     await hit("putCustomHostname", "POST", `/sites/${other.id}/ssr/custom-hostname`, { auth: other.adminKey, body: { hostname } });
-    await hit("getCustomHostname", "GET", base, { auth });
+    const registered = await hit("getCustomHostname", "GET", base, { auth });
+    expect((await hit("getCustomHostnameStatus", "GET", `${base}/status`, { auth })).body).toEqual(registered.body);
     await hit("deleteCustomHostname", "DELETE", base, { auth });
   });
 
@@ -345,8 +351,10 @@ describe("the API answers exactly as openapi.json describes", () => {
     const client = { "cf-connecting-ip": `198.51.100.${Math.floor(Math.random() * 200)}` };
     const signedIn = await hit("signIn", "POST", "/sessions", { body: { key: auth }, headers: client });
     const cookie = signedIn.headers.get("set-cookie")!.split(";")[0]!;
-    await hit("getCurrentSession", "GET", "/sessions/current", { headers: { cookie } });
+    const current = await hit("getCurrentSession", "GET", "/sessions/current", { headers: { cookie } });
     await hit("getCurrentSession", "GET", "/sessions/current");
+    expect((await hit("getSessionStatus", "GET", "/sessions/current/status", { headers: { cookie } })).body).toEqual(current.body);
+    expect((await hit("getSessionStatus", "GET", "/sessions/current/status")).body).toEqual({ session: null });
     await hit("signIn", "POST", "/sessions", { body: { key: auth }, headers: { origin: "https://elsewhere.test" } });
     const wrong = auth.slice(0, -4) + "aaaa";
     for (let i = 0; i < 3; i++) await hit("signIn", "POST", "/sessions", { body: { key: wrong }, headers: client });

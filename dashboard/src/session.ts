@@ -45,9 +45,14 @@ export function sessionEnded(): void {
 
 export async function refreshSession(): Promise<void> {
   try {
-    session.value = (await call(client.GET("/sessions/current"))).session;
-    sessionLost.value = false;
-    endedElsewhere.value = false;
+    // The status read answers {session: null} when no one is signed in, where /sessions/current
+    // answers 401: every signed-out load asks, and a "no" is not a failed request.
+    const now = (await call(client.GET("/sessions/current/status"))).session;
+    session.value = now;
+    if (now) {
+      sessionLost.value = false;
+      endedElsewhere.value = false;
+    }
   } catch {
     session.value = null;
   }

@@ -181,6 +181,7 @@ export const ACCESS: readonly AccessEntry[] = [
   { id: "deleteMedia", method: "delete", path: `${S}/media/{mediaId}`, kind: "Media", access: m("media.edit") },
   // Server rendering, SEO Engine and domains
   { id: "getCapture", method: "get", path: `${S}/ssr/capture`, kind: "SEO", access: m("site.read") },
+  { id: "getCaptureStatus", method: "get", path: `${S}/ssr/capture/status`, kind: "SEO", access: m("site.read") },
   { id: "putCapture", method: "put", path: `${S}/ssr/capture`, kind: "SEO", access: m("seo.manage") },
   { id: "deleteCapture", method: "delete", path: `${S}/ssr/capture`, kind: "SEO", access: m("seo.manage") },
   { id: "refreshCapture", method: "post", path: `${S}/ssr/refresh`, kind: "SEO", access: m("seo.manage") },
@@ -188,6 +189,13 @@ export const ACCESS: readonly AccessEntry[] = [
   { id: "getProxyKey", method: "get", path: `${S}/ssr/proxy-key`, kind: "SEO", access: m("seo.manage") },
   { id: "previewPage", method: "get", path: `${S}/ssr/preview`, kind: "SEO", access: m("site.read") },
   { id: "getCustomHostname", method: "get", path: `${S}/ssr/custom-hostname`, kind: "Domains", access: m("site.read") },
+  {
+    id: "getCustomHostnameStatus",
+    method: "get",
+    path: `${S}/ssr/custom-hostname/status`,
+    kind: "Domains",
+    access: m("site.read"),
+  },
   { id: "putCustomHostname", method: "post", path: `${S}/ssr/custom-hostname`, kind: "Domains", access: m("domains.manage") },
   { id: "deleteCustomHostname", method: "delete", path: `${S}/ssr/custom-hostname`, kind: "Domains", access: m("domains.manage") },
   // Outbound webhooks (site/webhooks/): Administrator and up, like the site's other settings

@@ -3,6 +3,16 @@ import type { Plan } from "./plans";
 
 /** A JSON request body, read in full before anything else sees it. */
 export const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * The most an item may hold as stored, in UTF-8 bytes: its values as JSON, its slug and the
+ * search text of its indexed text fields, which share one SQLite row. Durable Object SQLite
+ * refuses a row over 2 MB in production (the local runtime stores far larger ones), and what is
+ * left of the 2 MB holds the row's other columns, its revision's (actor, changed keys, note) and
+ * the media its public JSON expands. A request body is at most 1 MB, but merges (PATCH, pending
+ * changes, an import updating an item) grow an item past it: every write of an item's values
+ * checks this first and answers 413 `payload_too_large` `{limit: "item", max, bytes, slug}`.
+ */
+export const MAX_ITEM_BYTES = 1_750_000;
 /** Items in one batch create. */
 export const MAX_BATCH = 1000;
 /** `limit` of semantic search: its default and its most. */

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { ERROR_STATUS } from "../contract/errors";
+import { MAX_ITEM_BYTES } from "../contract/limits";
 import {
   MEDIA_CACHE_CONTROL,
   PUBLIC_CACHE_CONTROL,
@@ -111,7 +112,7 @@ const DESCRIPTION = `Content delivery and edge server rendering: the public cont
   .map(([code, status]) => `\`${code}\` ${status}`)
   .join(
     ", ",
-  )}. Each operation lists the codes it answers. Unexpected failures are logged and answered with 500 \`internal_error\` by any operation. Validation errors list every problem in \`details.issues[{path, message}]\`. A 413 names the limit it crossed in \`details.limit\` (a whole request body over its cap: \`{limit: "request", max, maxBytes}\`).`;
+  )}. Each operation lists the codes it answers. Unexpected failures are logged and answered with 500 \`internal_error\` by any operation. Validation errors list every problem in \`details.issues[{path, message}]\`. A 413 names the limit it crossed in \`details.limit\` (a whole request body over its cap: \`{limit: "request", max, maxBytes}\`; a write that would make an item larger than ${MAX_ITEM_BYTES} bytes as stored, its values as JSON, slug and search text: \`{limit: "item", max, bytes, slug}\`).`;
 
 /** The document; built once per isolate (the Worker) or per run (scripts/openapi.mjs). */
 export function buildDocument(version: string): Json {

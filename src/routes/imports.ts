@@ -4,12 +4,14 @@
  * object batches of parsed rows (Site.importUpload), so the object never waits on a client's
  * upload and never parses: it stages each batch in one transaction and runs the import later on
  * its alarm. CSV is parsed by csv-parse (RFC 4180: quoted fields, embedded newlines, a BOM, `,`
- * or `;` or tab, sniffed from the header line); a collection's JSON file (an array of items) is
+ * or `;` or tab, sniffed from the header line), each cell without the `'` the collection export
+ * puts before a formula-looking one (unescapeFormula); a collection's JSON file (an array of items) is
  * read whole and flattened into the same columns; a site export is read line by line (it is
  * written one item per line).
  */
 import { Buffer } from "node:buffer";
 import { parse as csvParse } from "csv-parse/stream";
+import { unescapeFormula } from "../contract/csv";
 import { ApiError } from "../contract/errors";
 import { IMPORT_LIMITS, type ImportCall, type ImportRefused, type StagedRow } from "../contract/imports";
 import { json, tooLarge } from "../http/json";
@@ -202,7 +204,7 @@ async function readCsv(
       emptyLines = info.empty_lines;
       lastLine = line + record.reduce((n, cell) => n + (cell.match(/\r\n|\r|\n/g)?.length ?? 0), 0);
       if (!header) {
-        header = record.map((h) => h.trim());
+        header = record.map((h) => unescapeFormula(h).trim());
         await stager.begin({
           op: "begin",
           kind: "csv",
@@ -214,7 +216,8 @@ async function readCsv(
         });
         continue;
       }
-      await stager.push({ line, cells: record });
+      // Cells the collection export wrote behind a `'` (formula-looking ones) come back as they were.
+      await stager.push({ line, cells: record.map(unescapeFormula) });
     }
     await pump;
   } catch (err) {

@@ -58,6 +58,20 @@ export const sessionOperations: Operation[] = [
     errors: ["unauthorized"],
   }),
   operation({
+    id: "getSessionStatus",
+    method: "get",
+    path: "/sessions/current/status",
+    tag,
+    summary: "Who the session cookie signs in, or null when no one is signed in",
+    description:
+      "As `GET /sessions/current`, for a page that asks whether anyone is signed in: without a cookie, or with one whose session has ended, the answer is 200 `{session: null}`, not 401. The dashboard asks it on every load.",
+    auth: "none",
+    responses: {
+      200: { description: "The live session, or null.", schema: z.strictObject({ session: Session.nullable() }), headers: "json" },
+    },
+    errors: [],
+  }),
+  operation({
     id: "signOut",
     method: "delete",
     path: "/sessions/current",

@@ -139,6 +139,15 @@ export async function currentSession(request: Request, env: Env): Promise<Respon
   return json({ session });
 }
 
+/**
+ * `GET /sessions/current/status`: the same session, or `{session: null}` (200) when no one is
+ * signed in. A page that only asks "is anyone signed in?" gets an answer, not a 401 to log.
+ */
+export async function sessionStatus(request: Request, env: Env): Promise<Response> {
+  const id = cookieSession(request);
+  return json({ session: id === null ? null : await lookUp(env, id) });
+}
+
 async function lookUp(env: Env, id: string): Promise<Session | null> {
   const owner = sessionOwner(id);
   if (owner?.kind === "operator") {

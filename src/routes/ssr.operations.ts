@@ -36,6 +36,18 @@ const siteOps: Operation[] = [
     errors: ["not_found"],
   }),
   operation({
+    id: "getCaptureStatus",
+    method: "get",
+    path: "/sites/{siteId}/ssr/capture/status",
+    tag: "Server rendering",
+    summary: "The capture, or null when the site has none",
+    description:
+      "As `getCapture`, for a screen that asks whether there is one: a site without a captured page answers 200 `{capture: null}`, not 404 (404 stays for an unknown site).",
+    auth: "siteKey",
+    responses: { 200: json("The capture, or null.", z.strictObject({ capture: Capture.nullable() })) },
+    errors: ["not_found"],
+  }),
+  operation({
     id: "deleteCapture",
     method: "delete",
     path: "/sites/{siteId}/ssr/capture",
@@ -128,6 +140,23 @@ const siteOps: Operation[] = [
     auth: "siteKey",
     responses: { 200: json("The hostname.", hostname) },
     errors: ["not_found"],
+  }),
+  operation({
+    id: "getCustomHostnameStatus",
+    method: "get",
+    path: "/sites/{siteId}/ssr/custom-hostname/status",
+    tag: "Custom hostnames",
+    summary: "The hostname and its certificate status, or null when the site has none",
+    description:
+      "As `getCustomHostname`, for a screen that asks whether there is one: a site without a custom hostname answers 200 `{customHostname: null}`, not 404 (404 stays for an unknown site; 501 `not_configured` when this deployment has no custom hostname provider).",
+    auth: "siteKey",
+    responses: {
+      200: json(
+        "The hostname, or null.",
+        z.strictObject({ customHostname: CustomHostname.nullable(), replacing: CustomHostname.optional() }),
+      ),
+    },
+    errors: ["not_found", "not_configured"],
   }),
   operation({
     id: "deleteCustomHostname",

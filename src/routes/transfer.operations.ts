@@ -12,7 +12,7 @@ const ops: Operation[] = [
     tag: "Export",
     summary: "A collection as CSV, in the shape Webflow's CMS exports",
     description:
-      "Columns `Name, Slug, Collection ID, Locale ID, Item ID, Archived, Draft, Created On, Updated On, Published On`, then one per field (its name; its key where names clash). References and multi-references as slugs (`; `-separated), images and videos as URLs, dates ISO 8601, drafts included. UTF-8 with a BOM, CRLF, streamed (`Content-Disposition: attachment`). Values are verbatim: a spreadsheet may evaluate a cell starting with `=`.",
+      "Columns `Name, Slug, Collection ID, Locale ID, Item ID, Archived, Draft, Created On, Updated On, Published On`, then one per field (its name; its key where names clash). References and multi-references as slugs (`; `-separated), images and videos as URLs, dates ISO 8601, drafts included. UTF-8 with a BOM, CRLF, streamed (`Content-Disposition: attachment`). A cell holding a comma, a double quote, CR or LF is quoted (RFC 4180). A cell a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, a tab or a CR) is written behind a `'`, as is one already starting with `'`s before such a character; the CSV import takes exactly that `'` off, so the file imports back as it was.",
     auth: "siteKey",
     params: [P.slug],
     responses: { 200: { description: "The CSV file.", media: ["text/csv"], headers: "json" } },

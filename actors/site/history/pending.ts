@@ -50,7 +50,7 @@ export function savePendingChanges(
   if (newMedia.length === 0 && sameContent(slug, json, data, pending ?? row)) return null;
   return storage.transactionSync(() => {
     for (const m of newMedia) insertMedia(sql, m);
-    return savePending(sql, row, slug, json, new Date().toISOString(), change);
+    return savePending(sql, row, slug, json, searchTextOf(c.fields, data), new Date().toISOString(), change);
   });
 }
 

@@ -51,7 +51,9 @@ export function restoreRevision(
     }
     // A published item keeps its public version: the restored one becomes its pending changes.
     checkPendingSlug(sql, c, row, rev.slug);
-    storage.transactionSync(() => savePending(sql, row, rev.slug, JSON.stringify(data), new Date().toISOString(), restore));
+    storage.transactionSync(() =>
+      savePending(sql, row, rev.slug, JSON.stringify(data), searchTextOf(c.fields, data), new Date().toISOString(), restore),
+    );
     return { row, dropped };
   }
   if (rev.slug !== row.slug && takenSlugs(sql, c.id, [rev.slug]).length) throw slugTaken(c, rev.slug);

@@ -37,7 +37,17 @@ export function ssrRoutes(s: SiteContext) {
   };
   // The webhook's secret signs the calls that refresh the template: only a caller who may change
   // the capture (seo.manage) is shown it. A Viewer or a read-only key sees everything else.
-  const present = async (req: IRequest, access: SiteAccess) => {
+  // The custom hostname's answer, or null when the site has none (throws 501 without a provider).
+  const hostnames = () => {
+    const provider = providerOf(s);
+    const { current, active } = currentRecords(s);
+    if (!current) return null;
+    return {
+      customHostname: presentHostname(current, provider.cnameTarget),
+      ...(active && active.hostname !== current.hostname ? { replacing: presentHostname(active, provider.cnameTarget) } : {}),
+    };
+  };
+  const present = (req: IRequest, access: SiteAccess) => {
     const c = s.capture();
     if (!c) throw new ApiError("not_found", "This site has no captured page yet; PUT /sites/:siteId/ssr/capture.");
     const next = pendingJob(s.sql, SSR_JOBS.nightly, "page")?.runAt ?? null;
@@ -65,9 +75,11 @@ export function ssrRoutes(s: SiteContext) {
           collection.slug,
         );
         scheduleJob(s.storage, SSR_JOBS.nightly, "page", nextNightly(s.site()!.id));
-        return json({ capture: await present(req, access) }, created ? 201 : 200);
+        return json({ capture: present(req, access) }, created ? 201 : 200);
       })
-      .get("/capture", async (req, access: SiteAccess) => json({ capture: await present(req, access) }))
+      .get("/capture", (req, access: SiteAccess) => json({ capture: present(req, access) }))
+      // "Is there one?" answered without an error: a screen asking it logs no failed request.
+      .get("/capture/status", (req, access: SiteAccess) => json({ capture: s.capture() ? present(req, access) : null }))
       .delete("/capture", () => {
         if (!s.capture()) throw new ApiError("not_found", "This site has no captured page.");
         s.storage.transactionSync(() => {
@@ -91,14 +103,11 @@ export function ssrRoutes(s: SiteContext) {
         return json({ customHostname: presentHostname(record, providerOf(s).cnameTarget) }, created ? 201 : 200);
       })
       .get("/custom-hostname", () => {
-        const provider = providerOf(s);
-        const { current, active } = currentRecords(s);
-        if (!current) throw new ApiError("not_found", "This site has no custom hostname.");
-        return json({
-          customHostname: presentHostname(current, provider.cnameTarget),
-          ...(active && active.hostname !== current.hostname ? { replacing: presentHostname(active, provider.cnameTarget) } : {}),
-        });
+        const answer = hostnames();
+        if (!answer) throw new ApiError("not_found", "This site has no custom hostname.");
+        return json(answer);
       })
+      .get("/custom-hostname/status", () => json(hostnames() ?? { customHostname: null }))
       .delete("/custom-hostname", async (_req, access: SiteAccess) => {
         const detached = await removeHostnames(s);
         if (!detached.length) throw new ApiError("not_found", "This site has no custom hostname.");
@@ -117,17 +126,17 @@ export function ssrRoutes(s: SiteContext) {
         return previewPage(s, req);
       })
       // A new webhook secret; the old URL form (secret in the path) stops working with the old secret.
-      .post("/webhook-secret", async (req, access: SiteAccess) => {
+      .post("/webhook-secret", (req, access: SiteAccess) => {
         requirePlan();
         if (!s.capture()) throw new ApiError("not_found", "Capture a page first.");
         rotateWebhookSecret(s.sql, randomHex(24));
         s.captureChanged();
-        return json({ capture: await present(req, access) });
+        return json({ capture: present(req, access) });
       })
       .post("/refresh", async (req, access: SiteAccess) => {
         requirePlan();
         await refresh(s, "manual");
-        return json({ capture: await present(req, access) });
+        return json({ capture: present(req, access) });
       })
   );
 }

@@ -6,6 +6,7 @@
  */
 import { IttyRouter, type IRequest } from "itty-router";
 import { stringify } from "csv-stringify/sync";
+import { CSV_WRITE, escapeFormula } from "../../../src/contract/csv";
 import { ApiError, clip } from "../../../src/contract/errors";
 import { NO_STORE } from "../../../src/contract/cache-control";
 import { json, readJsonObject } from "../../../src/http/json";
@@ -36,8 +37,8 @@ import { requireEmptySite } from "./calls";
 const PAGE_MAX = 200;
 const REPORT_PAGE = 500;
 
-/** A report cell a spreadsheet would run as a formula is written as text (OWASP "CSV injection"). */
-const safeCell = (v: string): string => (/^[=+\-@\t\r]/.test(v) ? `'${v}` : v);
+/** A report cell a spreadsheet would run as a formula is written as text, as the collection export does. */
+const safeCell = escapeFormula;
 
 export function importRoutes(s: SiteContext) {
   const router = IttyRouter<IRequest, [SiteAccess]>({ base: "/sites/:siteId/imports" });
@@ -146,9 +147,7 @@ export function importRoutes(s: SiteContext) {
             if (!started) {
               started = true;
               controller.enqueue(
-                encoder.encode(
-                  `\ufeff${stringify([["row", "line", "slug", "outcome", "column", "value", "reason"]], { record_delimiter: "\r\n" })}`,
-                ),
+                encoder.encode(`\ufeff${stringify([["row", "line", "slug", "outcome", "column", "value", "reason"]], CSV_WRITE)}`),
               );
               return;
             }
@@ -171,7 +170,7 @@ export function importRoutes(s: SiteContext) {
                   safeCell(p.reason),
                 ]);
             }
-            controller.enqueue(encoder.encode(stringify(lines, { record_delimiter: "\r\n" })));
+            controller.enqueue(encoder.encode(stringify(lines, CSV_WRITE)));
           },
         },
         { highWaterMark: 0 },

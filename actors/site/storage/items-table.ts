@@ -17,6 +17,7 @@
 import { FIELD_KEY } from "../../../src/contract/field-keys";
 import type { ItemRow } from "./rows";
 import { selectIn } from "./sql-in";
+import { checkItemSize } from "./item-size";
 import { type Change, type ParsedValues, recordRevision } from "./revisions-table";
 
 type Status = "draft" | "published";
@@ -62,7 +63,9 @@ export interface NewItemRow {
   updatedAt?: string;
 }
 
+/** Refused with 413 before anything is written when the item would pass MAX_ITEM_BYTES (item-size.ts). */
 export function insertItem(sql: SqlStorage, r: NewItemRow, change: Change): ItemRow {
+  checkItemSize(r.slug, r.data, r.searchText);
   const row = sql
     .exec<ItemRow>(
       `INSERT INTO items (id, collection_id, slug, status, data, search_text, published_at, created_at, updated_at, created_by, updated_by)
@@ -108,7 +111,8 @@ export interface ContentWrite {
 /**
  * The item's new slug and values, in one UPDATE (nothing read back: the row after is the row
  * before with what was written, as no trigger changes `items` itself), and its revision. Returns
- * the row and the revision's number: the item's version from now on.
+ * the row and the revision's number: the item's version from now on. Values that would make the
+ * item pass MAX_ITEM_BYTES are refused with 413 before anything is written (item-size.ts).
  */
 export function updateItemContent(
   sql: SqlStorage,
@@ -122,6 +126,7 @@ export function updateItemContent(
 ): { row: ItemRow; revision: number } {
   const before = write.before ?? rowOfSeq(sql, seq);
   if (before.seq !== seq) throw new Error(`updateItemContent: row ${before.seq} given for ${seq}`);
+  checkItemSize(slug, data, searchText);
   const stamp = write.updatedBy !== undefined;
   const updatedBy = write.updatedBy ?? null;
   // SQLite rewrites the entry of every index on a column the SET names, whatever its value: a

@@ -6,6 +6,7 @@
  * revision (kind `pending` / `discard`) in the same transaction.
  */
 import type { ItemRow } from "./rows";
+import { checkItemSize } from "./item-size";
 import { selectIn } from "./sql-in";
 import { type Change, recordRevision } from "./revisions-table";
 
@@ -27,8 +28,21 @@ export function pendingSlugTaken(sql: SqlStorage, collectionId: string, slug: st
   );
 }
 
-/** Saves `item`'s pending version (replacing an earlier one) and records it as a `pending` revision. */
-export function savePending(sql: SqlStorage, item: ItemRow, slug: string, data: string, now: string, change: Change): PendingRow {
+/**
+ * Saves `item`'s pending version (replacing an earlier one) and records it as a `pending` revision.
+ * `searchText`: the item's search text with these values. Publishing writes them to `items`, so
+ * they are refused (413) here when they would make the item pass MAX_ITEM_BYTES, before anything is written.
+ */
+export function savePending(
+  sql: SqlStorage,
+  item: ItemRow,
+  slug: string,
+  data: string,
+  searchText: string,
+  now: string,
+  change: Change,
+): PendingRow {
+  checkItemSize(slug, data, searchText);
   const before = findPending(sql, item.seq);
   const row = sql
     .exec<PendingRow>(

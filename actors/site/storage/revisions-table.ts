@@ -8,6 +8,7 @@
  * DELETE, no row depends on another). Keyed by the item's id, never its seq (seqs are reused
  * after the newest item is deleted).
  */
+import { utf8Length } from "./item-size";
 import type { ItemRow } from "./rows";
 import { selectIn } from "./sql-in";
 import type { REVISION_KIND_VALUES } from "../../../src/contract/history";
@@ -31,10 +32,12 @@ export interface Change {
 
 /**
  * Durable Object SQLite refuses a row over 2 MB in production, but the local runtime stores far
- * larger ones, so the limit is ours to enforce: a change whose snapshot would not fit is refused
- * rather than left unrecorded. An item body is at most 1 MB, so a valid item never reaches it.
+ * larger ones, so the limit is ours to enforce: a change whose snapshot (data and slug, UTF-8)
+ * would not fit is refused rather than left unrecorded. Every write of an item's values is held
+ * to MAX_ITEM_BYTES first (item-size.ts, with 413), so only a row stored before that check existed
+ * can reach this one.
  */
-export const MAX_REVISION_BYTES = 1_500_000;
+export const MAX_REVISION_BYTES = 1_900_000;
 
 export type RevisionRow = {
   seq: number;
@@ -109,8 +112,10 @@ function insertRevision(
   at: number,
   note: string | null,
 ): number {
-  if (row.data.length + row.slug.length > MAX_REVISION_BYTES) {
-    throw new Error(`item ${row.id}: a revision of ${row.data.length} bytes exceeds ${MAX_REVISION_BYTES}`);
+  // A UTF-16 unit is at most 3 UTF-8 bytes: only a large snapshot is counted.
+  if ((row.data.length + row.slug.length) * 3 > MAX_REVISION_BYTES) {
+    const bytes = utf8Length(row.data) + utf8Length(row.slug);
+    if (bytes > MAX_REVISION_BYTES) throw new Error(`item ${row.id}: a revision of ${bytes} bytes exceeds ${MAX_REVISION_BYTES}`);
   }
   return sql
     .exec<{ number: number }>(

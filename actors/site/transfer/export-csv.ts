@@ -3,10 +3,12 @@
  * Item ID, Archived, Draft, Created On, Updated On, Published On, then one column per field), so
  * the file opens in the tools people already use and imports back. Streamed: one keyset page
  * of items per pull, never the whole collection in memory. Written with csv-stringify (RFC 4180
- * quoting of commas, quotes and newlines), UTF-8 with a BOM (Excel reads it right) and CRLF.
- * Values are written verbatim: a spreadsheet may evaluate a cell that starts with `=`.
+ * quoting of commas, quotes, CR and LF: CSV_WRITE), UTF-8 with a BOM (Excel reads it right) and CRLF.
+ * Every cell a spreadsheet would run as a formula is written behind a `'` (escapeFormula), which
+ * the collection CSV import takes away again (unescapeFormula): the round trip gives back `=1+1`.
  */
 import { stringify } from "csv-stringify/sync";
+import { CSV_WRITE, escapeFormula } from "../../../src/contract/csv";
 import type { Field } from "../../../src/contract/fields";
 import { titleFieldOf } from "../../../src/contract/item-title";
 import type { Collection, ItemRow } from "../storage/rows";
@@ -61,13 +63,13 @@ export function collectionCsv(sql: SqlStorage, c: Collection): ReadableStream<Ui
         if (!started) {
           started = true;
           controller.enqueue(
-            encoder.encode(`\ufeff${stringify([[...SYSTEM_COLUMNS, ...columns.map((x) => x.column)]], { record_delimiter: "\r\n" })}`),
+            encoder.encode(`\ufeff${stringify([[...SYSTEM_COLUMNS, ...columns.map((x) => escapeFormula(x.column))]], CSV_WRITE)}`),
           );
           return;
         }
         const next = pages.next();
         if (next.done) return controller.close();
-        controller.enqueue(encoder.encode(stringify(csvRows(sql, c, title, columns, next.value), { record_delimiter: "\r\n" })));
+        controller.enqueue(encoder.encode(stringify(csvRows(sql, c, title, columns, next.value), CSV_WRITE)));
       },
     },
     { highWaterMark: 0 },
@@ -90,7 +92,7 @@ function csvRows(sql: SqlStorage, c: Collection, title: Field | null, columns: {
   const media = readMedia(sql, mediaIds);
   return rows.map((r, i) => {
     const d = data[i]!;
-    return [
+    const cells = [
       title ? text(d[title.key]) : "",
       r.slug,
       c.id,
@@ -103,6 +105,7 @@ function csvRows(sql: SqlStorage, c: Collection, title: Field | null, columns: {
       r.published_at ?? "",
       ...columns.map(({ field }) => cell(field, d[field.key], slugs, media)),
     ];
+    return cells.map(escapeFormula);
   });
 }
 

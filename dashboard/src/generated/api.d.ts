@@ -1033,6 +1033,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sites/{siteId}/ssr/capture/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The capture, or null when the site has none
+         * @description As `getCapture`, for a screen that asks whether there is one: a site without a captured page answers 200 `{capture: null}`, not 404 (404 stays for an unknown site).
+         */
+        get: operations["getCaptureStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sites/{siteId}/ssr/refresh": {
         parameters: {
             query?: never;
@@ -1133,6 +1153,26 @@ export interface paths {
         post: operations["putCustomHostname"];
         /** Stop serving the hostname, at once */
         delete: operations["deleteCustomHostname"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{siteId}/ssr/custom-hostname/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The hostname and its certificate status, or null when the site has none
+         * @description As `getCustomHostname`, for a screen that asks whether there is one: a site without a custom hostname answers 200 `{customHostname: null}`, not 404 (404 stays for an unknown site; 501 `not_configured` when this deployment has no custom hostname provider).
+         */
+        get: operations["getCustomHostnameStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1341,7 +1381,7 @@ export interface paths {
         };
         /**
          * A collection as CSV, in the shape Webflow's CMS exports
-         * @description Columns `Name, Slug, Collection ID, Locale ID, Item ID, Archived, Draft, Created On, Updated On, Published On`, then one per field (its name; its key where names clash). References and multi-references as slugs (`; `-separated), images and videos as URLs, dates ISO 8601, drafts included. UTF-8 with a BOM, CRLF, streamed (`Content-Disposition: attachment`). Values are verbatim: a spreadsheet may evaluate a cell starting with `=`.
+         * @description Columns `Name, Slug, Collection ID, Locale ID, Item ID, Archived, Draft, Created On, Updated On, Published On`, then one per field (its name; its key where names clash). References and multi-references as slugs (`; `-separated), images and videos as URLs, dates ISO 8601, drafts included. UTF-8 with a BOM, CRLF, streamed (`Content-Disposition: attachment`). A cell holding a comma, a double quote, CR or LF is quoted (RFC 4180). A cell a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, a tab or a CR) is written behind a `'`, as is one already starting with `'`s before such a character; the CSV import takes exactly that `'` off, so the file imports back as it was.
          */
         get: operations["exportCollectionCsv"];
         put?: never;
@@ -1604,6 +1644,26 @@ export interface paths {
         post?: never;
         /** End the session now and clear the cookie */
         delete: operations["signOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/current/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who the session cookie signs in, or null when no one is signed in
+         * @description As `GET /sessions/current`, for a page that asks whether anyone is signed in: without a cookie, or with one whose session has ended, the answer is 200 `{session: null}`, not 401. The dashboard asks it on every load.
+         */
+        get: operations["getSessionStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3084,6 +3144,9 @@ export interface components {
                 details?: unknown;
             };
         };
+        GetCaptureStatusResponse: {
+            capture: components["schemas"]["Capture"] | null;
+        };
         DeleteCaptureResponse: {
             /** @constant */
             deleted: true;
@@ -3104,6 +3167,10 @@ export interface components {
                 /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
                 details?: unknown;
             };
+        };
+        GetCustomHostnameStatusResponse: {
+            customHostname: components["schemas"]["CustomHostname"] | null;
+            replacing?: components["schemas"]["CustomHostname"];
         };
         DeleteCustomHostnameResponse: {
             detached: string[];
@@ -3520,6 +3587,9 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
+        };
+        GetSessionStatusResponse: {
+            session: components["schemas"]["Session"] | null;
         };
         SignOutResponse: {
             /** @constant */
@@ -10489,6 +10559,62 @@ export interface operations {
             };
         };
     };
+    getCaptureStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The capture, or null. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetCaptureStatusResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
     refreshCapture: {
         parameters: {
             query?: never;
@@ -11018,6 +11144,72 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    getCustomHostnameStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The hostname, or null. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetCustomHostnameStatusResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+            /** @description Error: `not_configured`. */
+            501: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_configured"];
                 };
             };
         };
@@ -13239,6 +13431,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+        };
+    };
+    getSessionStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The live session, or null. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetSessionStatusResponse"];
                 };
             };
         };

@@ -422,9 +422,9 @@ export function CollectionEditor(props: { slug: string | null }) {
 async function capturedCollection(): Promise<string | null> {
   if (!site.value?.features.serverRendering) return null;
   try {
-    return (await call(client.GET("/sites/{siteId}/ssr/capture", { params: { path: inSite() } }))).capture.collection;
+    return (await call(client.GET("/sites/{siteId}/ssr/capture/status", { params: { path: inSite() } }))).capture?.collection ?? null;
   } catch {
-    // No capture (404) or no reading it: nothing more to say than the dialog already does.
+    // No reading it: nothing more to say than the dialog already does.
     return null;
   }
 }

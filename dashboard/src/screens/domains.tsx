@@ -48,14 +48,15 @@ export function Domains() {
     // Only the newest check may set the record: an older answer arriving late must not undo a registration.
     const n = ++latest.current;
     try {
-      const r = await call(client.GET("/sites/{siteId}/ssr/custom-hostname", { params: { path: inSite() } }));
+      // No hostname yet is `customHostname: null` here, not a 404.
+      const r = await call(client.GET("/sites/{siteId}/ssr/custom-hostname/status", { params: { path: inSite() } }));
       if (n !== latest.current) return;
       setRecord(r.customHostname);
       setReplacing(r.replacing ?? null);
     } catch (err) {
       if (n !== latest.current) return;
       if (err instanceof ApiFailure && err.error.code === "not_configured") setNotConfigured(true);
-      else if (!(err instanceof ApiFailure && err.status === 404)) setError(err);
+      else setError(err);
       setRecord(null);
     }
     setLoaded(true);

@@ -21,11 +21,12 @@ export function Overview() {
   // The setup checklist ticks itself from what the site holds; SEO steps only exist on SEO Engine.
   const seo = useLoad(async () => {
     if (!s.features.serverRendering) return { capture: null, domain: false };
-    const capture = await call(client.GET("/sites/{siteId}/ssr/capture", { params: { path: inSite() } })).then(
+    // The status reads answer null for "none yet", which most new sites are (no failed request).
+    const capture = await call(client.GET("/sites/{siteId}/ssr/capture/status", { params: { path: inSite() } })).then(
       (r) => r.capture,
       () => null,
     );
-    const domain = await call(client.GET("/sites/{siteId}/ssr/custom-hostname", { params: { path: inSite() } })).then(
+    const domain = await call(client.GET("/sites/{siteId}/ssr/custom-hostname/status", { params: { path: inSite() } })).then(
       (r) => [r.customHostname, r.replacing].some((h) => h?.sslStatus === "active"),
       () => false,
     );

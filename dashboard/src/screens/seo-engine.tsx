@@ -24,11 +24,12 @@ export function SeoEngine() {
   const [stopped, setStopped] = useState(false);
   const load = async () => {
     try {
-      setCapture((await call(client.GET("/sites/{siteId}/ssr/capture", { params: { path: inSite() } }))).capture);
+      // The status reads answer null for "none yet" (the form to capture a first page), not 404.
+      setCapture((await call(client.GET("/sites/{siteId}/ssr/capture/status", { params: { path: inSite() } }))).capture);
     } catch {
       setCapture(null);
     }
-    call(client.GET("/sites/{siteId}/ssr/custom-hostname", { params: { path: inSite() } })).then(
+    call(client.GET("/sites/{siteId}/ssr/custom-hostname/status", { params: { path: inSite() } })).then(
       (r) => setHostname([r.customHostname, r.replacing].find((h) => h?.sslStatus === "active") ?? null),
       () => setHostname(null),
     );
