@@ -34,6 +34,10 @@ describe("the Domains tab on a deployment without custom hostnames", () => {
     expect(await page.getByText("trailing wildcard").isVisible()).toBe(true);
     expect(await page.getByText("proxied").first().isVisible()).toBe(true);
     expect(await page.getByText(`echo "${site.token}" | npx wrangler secret put SERVICE_TOKEN`).isVisible()).toBe(true);
+    // The site's proxy key (the Owner manages the SEO Engine), as the service issues it.
+    const key = await fetch(`${service.base}/sites/${site.id}/ssr/proxy-key`, { headers: { authorization: `Bearer ${site.adminKey}` } });
+    const { proxyKey } = (await key.json()) as { proxyKey: string };
+    await page.getByText(`echo "${proxyKey}" | npx wrangler secret put PROXY_KEY`).waitFor();
     await checkScreen(page, "28-domains-not-configured");
     await page.close();
   });
