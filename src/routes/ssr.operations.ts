@@ -139,7 +139,7 @@ const siteOps: Operation[] = [
     description: "During a replacement, `replacing` is the hostname still being served.",
     auth: "siteKey",
     responses: { 200: json("The hostname.", hostname) },
-    errors: ["not_found"],
+    errors: ["not_found", "not_configured"],
   }),
   operation({
     id: "getCustomHostnameStatus",
@@ -166,7 +166,7 @@ const siteOps: Operation[] = [
     summary: "Stop serving the hostname, at once",
     auth: "siteKey",
     responses: { 200: json("Detached.", z.strictObject({ detached: z.array(z.string()) })) },
-    errors: ["not_found"],
+    errors: ["not_found", "not_configured"],
   }),
 ];
 

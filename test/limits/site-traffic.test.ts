@@ -7,6 +7,7 @@ import { signUp } from "../helpers/accounts";
 import { pageClient } from "../../src/limits/proxy-key";
 import { clientKey } from "../../src/limits/client";
 
+// Each test sends thousands of requests: minutes are allowed on a busy machine (they take seconds alone).
 // A site's own traffic, with the site limits' documented defaults (src/contract/limits.ts
 // SITE_LIMITS) and the real site object counting: what a crawler, a build server, an owner's
 // script and the dashboard send is never refused; a flooding client is.
@@ -56,34 +57,38 @@ async function seoSite(items: number): Promise<{ site: TestSite; base: string }>
 }
 
 describe("a site's own traffic is never refused", () => {
-  it("a crawler reads the list and 2,000 item pages through the signed proxy right after a publish: all 200", async () => {
-    const { site, base } = await seoSite(2000);
-    const { body } = await callJson<{ proxyKey: string }>("GET", `/sites/${site.id}/ssr/proxy-key`, { auth: site.adminKey });
-    const proxyKey = body.proxyKey;
-    expect(proxyKey).toMatch(/^px_[A-Za-z0-9_-]{43}$/);
-    // A publish: every page of the site misses the edge cache again.
-    await expectStatus(
-      callJson("POST", `/sites/${site.id}/collections/posts/items`, {
-        auth: site.adminKey,
-        body: { slug: "new", data: { title: "New" }, publish: true },
-      }),
-      201,
-    );
-    const crawler = {
-      "x-service-token": site.token,
-      "x-proxy-key": proxyKey,
-      "x-visitor-ip": "66.249.66.1",
-      "cf-connecting-ip": "2a06:98c0:3600::103",
-    };
-    const paths = [base, ...Array.from({ length: 2000 }, (_, i) => `${base}post-${i}`)];
-    const statuses = await statusesOf(
-      paths.map((p) => () => call("GET", p, { headers: crawler })),
-      4,
-    );
-    expect(counts(statuses)).toEqual({ 200: 2001 });
-  });
+  it(
+    "a crawler reads the list and 2,000 item pages through the signed proxy right after a publish: all 200",
+    { timeout: 120_000 },
+    async () => {
+      const { site, base } = await seoSite(2000);
+      const { body } = await callJson<{ proxyKey: string }>("GET", `/sites/${site.id}/ssr/proxy-key`, { auth: site.adminKey });
+      const proxyKey = body.proxyKey;
+      expect(proxyKey).toMatch(/^px_[A-Za-z0-9_-]{43}$/);
+      // A publish: every page of the site misses the edge cache again.
+      await expectStatus(
+        callJson("POST", `/sites/${site.id}/collections/posts/items`, {
+          auth: site.adminKey,
+          body: { slug: "new", data: { title: "New" }, publish: true },
+        }),
+        201,
+      );
+      const crawler = {
+        "x-service-token": site.token,
+        "x-proxy-key": proxyKey,
+        "x-visitor-ip": "66.249.66.1",
+        "cf-connecting-ip": "2a06:98c0:3600::103",
+      };
+      const paths = [base, ...Array.from({ length: 2000 }, (_, i) => `${base}post-${i}`)];
+      const statuses = await statusesOf(
+        paths.map((p) => () => call("GET", p, { headers: crawler })),
+        4,
+      );
+      expect(counts(statuses)).toEqual({ 200: 2001 });
+    },
+  );
 
-  it("a proxy deployed before the proxy key (no key): 600 item pages, all 200", async () => {
+  it("a proxy deployed before the proxy key (no key): 600 item pages, all 200", { timeout: 120_000 }, async () => {
     const { site, base } = await seoSite(600);
     const proxy = { "x-service-token": site.token, "cf-connecting-ip": "2a06:98c0:3600::103" };
     const statuses = await statusesOf(
@@ -93,7 +98,7 @@ describe("a site's own traffic is never refused", () => {
     expect(counts(statuses)).toEqual({ 200: 601 });
   });
 
-  it("a build server reads every list page and every item's related items, 8 at a time: no 429", async () => {
+  it("a build server reads every list page and every item's related items, 8 at a time: no 429", { timeout: 120_000 }, async () => {
     const site = await newBlog("pro");
     await seedPosts(site, 600);
     const build = { "cf-connecting-ip": uniqueV4() };
@@ -113,7 +118,7 @@ describe("a site's own traffic is never refused", () => {
     await related.body?.cancel();
   });
 
-  it("an owner's script adds 1,000 items one POST at a time with the admin key: 1,000 × 201", async () => {
+  it("an owner's script adds 1,000 items one POST at a time with the admin key: 1,000 × 201", { timeout: 120_000 }, async () => {
     const site = await newBlog("starter");
     const statuses: number[] = [];
     for (let i = 0; i < 1000; i++) {
@@ -128,7 +133,7 @@ describe("a site's own traffic is never refused", () => {
     expect(counts(statuses)).toEqual({ 201: 1000 });
   });
 
-  it("the dashboard's Publish selected on 500 drafts of a Free site, signed in: 500 × 200", async () => {
+  it("the dashboard's Publish selected on 500 drafts of a Free site, signed in: 500 × 200", { timeout: 120_000 }, async () => {
     const person = await signUp();
     const session = { cookie: person.cookie, origin: ORIGIN };
     const ws = await expectStatus(
@@ -164,7 +169,7 @@ describe("a site's own traffic is never refused", () => {
     expect(counts(statuses)).toEqual({ 200: 500 });
   });
 
-  it("the operator's own calls are not counted: 300 in a row", async () => {
+  it("the operator's own calls are not counted: 300 in a row", { timeout: 120_000 }, async () => {
     const site = await newSite("starter");
     const statuses = await statusesOf(
       Array.from({ length: 300 }, () => () => call("GET", `/sites/${site.id}`, { auth: OPERATOR })),
@@ -175,103 +180,113 @@ describe("a site's own traffic is never refused", () => {
 });
 
 describe("abuse is still held", () => {
-  it("a client flooding made-up URLs is held to its share while the site's readers go on; then it is refused from memory", async () => {
-    const site = await newBlog("starter");
-    await seedPosts(site, 20);
-    const base = `/v1/${site.token}/collections/posts/items`;
-    const readers = ["203.0.113.10", "203.0.113.11", "203.0.113.12"];
-    // The site's readers use more than 1 % of its 12,000 misses: from now on one client gets at most half.
-    const before = await statusesOf(
-      Array.from(
-        { length: 150 },
-        (_, i) => () => call("GET", `${base}?page=${i + 1}`, { headers: { "cf-connecting-ip": readers[i % 3]! } }),
-      ),
-      4,
-    );
-    expect(counts(before)).toEqual({ 200: 150 });
-    const flood = { "cf-connecting-ip": uniqueV4() };
-    let taken = 0;
-    let refused: Response | null = null;
-    for (let round = 0; round < 100 && !refused; round++) {
-      const batch = await Promise.all(Array.from({ length: 100 }, (_, i) => call("GET", `${base}/nope-${round}-${i}`, { headers: flood })));
-      for (const res of batch) {
-        if (res.status === 429 && !refused) refused = res;
+  it(
+    "a client flooding made-up URLs is held to its share while the site's readers go on; then it is refused from memory",
+    { timeout: 120_000 },
+    async () => {
+      const site = await newBlog("starter");
+      await seedPosts(site, 20);
+      const base = `/v1/${site.token}/collections/posts/items`;
+      const readers = ["203.0.113.10", "203.0.113.11", "203.0.113.12"];
+      // The site's readers use more than 1 % of its 12,000 misses: from now on one client gets at most half.
+      const before = await statusesOf(
+        Array.from(
+          { length: 150 },
+          (_, i) => () => call("GET", `${base}?page=${i + 1}`, { headers: { "cf-connecting-ip": readers[i % 3]! } }),
+        ),
+        4,
+      );
+      expect(counts(before)).toEqual({ 200: 150 });
+      const flood = { "cf-connecting-ip": uniqueV4() };
+      let taken = 0;
+      let refused: Response | null = null;
+      for (let round = 0; round < 100 && !refused; round++) {
+        const batch = await Promise.all(
+          Array.from({ length: 100 }, (_, i) => call("GET", `${base}/nope-${round}-${i}`, { headers: flood })),
+        );
+        for (const res of batch) {
+          if (res.status === 429 && !refused) refused = res;
+          else {
+            if (res.status !== 429) taken++;
+            await res.body?.cancel();
+          }
+        }
+      }
+      expect(refused).not.toBeNull();
+      // Half of the site's 12,000, give or take the slide of the window across a minute's edge.
+      expect(taken).toBeGreaterThanOrEqual(5900);
+      expect(taken).toBeLessThanOrEqual(7200);
+      expect(Number(refused!.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(refused!.headers.get("ratelimit-policy")).toBe('"reads";q=12000;w=60');
+      const error = ((await refused!.json()) as { error: { code: string; message: string; details: { per: string } } }).error;
+      expect(error.code).toBe("rate_limited");
+      expect(error.details.per).toBe("client");
+      expect(error.message).toMatch(/share/);
+      // The readers are still served.
+      const during = await statusesOf(
+        Array.from(
+          { length: 60 },
+          (_, i) => () => call("GET", `${base}?page=${i + 200}`, { headers: { "cf-connecting-ip": readers[i % 3]! } }),
+        ),
+        4,
+      );
+      expect(counts(during)).toEqual({ 200: 60 });
+      // The flood's next requests are refused by the front Worker: the site object sees none of them.
+      const object = env.SITE.get(env.SITE.idFromName(site.id));
+      const reads = (await object.stats()).publicReads;
+      const again = await statusesOf(
+        Array.from({ length: 200 }, (_, i) => () => call("GET", `${base}/again-${i}`, { headers: flood })),
+        4,
+      );
+      expect(counts(again)).toEqual({ 429: 200 });
+      expect((await object.stats()).publicReads).toBe(reads);
+    },
+  );
+
+  it(
+    "random search terms: the model is called for at most the client's share of the site's new queries",
+    { timeout: 120_000 },
+    async () => {
+      const site = await newBlog("pro");
+      const readers = ["203.0.113.20", "203.0.113.21"];
+      const ask = (q: string, ip: string) =>
+        call("GET", `/v1/${site.token}/search?q=${encodeURIComponent(q)}`, { headers: { "cf-connecting-ip": ip } });
+      // Other visitors search too (more than 1 % of the site's 600 new queries a minute).
+      expect(
+        counts(
+          await statusesOf(
+            Array.from({ length: 10 }, (_, i) => () => ask(`bread recipe ${i}`, readers[i % 2]!)),
+            2,
+          ),
+        ),
+      ).toEqual({ 200: 10 });
+      const object = env.SITE.get(env.SITE.idFromName(site.id));
+      const calls = (await object.stats()).queryEmbeddings;
+      const flood = uniqueV4();
+      let first429: Response | null = null;
+      let taken = 0;
+      for (let i = 0; i < 700 && !first429; i++) {
+        const res = await ask(`random words number ${i}`, flood);
+        if (res.status === 429) first429 = res;
         else {
-          if (res.status !== 429) taken++;
+          taken++;
           await res.body?.cancel();
         }
       }
-    }
-    expect(refused).not.toBeNull();
-    // Half of the site's 12,000, give or take the slide of the window across a minute's edge.
-    expect(taken).toBeGreaterThanOrEqual(5900);
-    expect(taken).toBeLessThanOrEqual(7200);
-    expect(Number(refused!.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(refused!.headers.get("ratelimit-policy")).toBe('"reads";q=12000;w=60');
-    const error = ((await refused!.json()) as { error: { code: string; message: string; details: { per: string } } }).error;
-    expect(error.code).toBe("rate_limited");
-    expect(error.details.per).toBe("client");
-    expect(error.message).toMatch(/share/);
-    // The readers are still served.
-    const during = await statusesOf(
-      Array.from(
-        { length: 60 },
-        (_, i) => () => call("GET", `${base}?page=${i + 200}`, { headers: { "cf-connecting-ip": readers[i % 3]! } }),
-      ),
-      4,
-    );
-    expect(counts(during)).toEqual({ 200: 60 });
-    // The flood's next requests are refused by the front Worker: the site object sees none of them.
-    const object = env.SITE.get(env.SITE.idFromName(site.id));
-    const reads = (await object.stats()).publicReads;
-    const again = await statusesOf(
-      Array.from({ length: 200 }, (_, i) => () => call("GET", `${base}/again-${i}`, { headers: flood })),
-      4,
-    );
-    expect(counts(again)).toEqual({ 429: 200 });
-    expect((await object.stats()).publicReads).toBe(reads);
-  });
+      expect(first429).not.toBeNull();
+      expect(taken).toBeLessThanOrEqual(330);
+      expect(first429!.headers.get("ratelimit-policy")).toBe('"search";q=600;w=60');
+      await first429!.body?.cancel();
+      // The model ran once per new query the flood was allowed, never for a refused one.
+      expect((await object.stats()).queryEmbeddings - calls).toBeLessThanOrEqual(taken + 1);
+      // Another visitor's new query is still answered.
+      const other = await ask("sourdough starter", readers[0]!);
+      expect(other.status).toBe(200);
+      await other.body?.cancel();
+    },
+  );
 
-  it("random search terms: the model is called for at most the client's share of the site's new queries", async () => {
-    const site = await newBlog("pro");
-    const readers = ["203.0.113.20", "203.0.113.21"];
-    const ask = (q: string, ip: string) =>
-      call("GET", `/v1/${site.token}/search?q=${encodeURIComponent(q)}`, { headers: { "cf-connecting-ip": ip } });
-    // Other visitors search too (more than 1 % of the site's 600 new queries a minute).
-    expect(
-      counts(
-        await statusesOf(
-          Array.from({ length: 10 }, (_, i) => () => ask(`bread recipe ${i}`, readers[i % 2]!)),
-          2,
-        ),
-      ),
-    ).toEqual({ 200: 10 });
-    const object = env.SITE.get(env.SITE.idFromName(site.id));
-    const calls = (await object.stats()).queryEmbeddings;
-    const flood = uniqueV4();
-    let first429: Response | null = null;
-    let taken = 0;
-    for (let i = 0; i < 700 && !first429; i++) {
-      const res = await ask(`random words number ${i}`, flood);
-      if (res.status === 429) first429 = res;
-      else {
-        taken++;
-        await res.body?.cancel();
-      }
-    }
-    expect(first429).not.toBeNull();
-    expect(taken).toBeLessThanOrEqual(330);
-    expect(first429!.headers.get("ratelimit-policy")).toBe('"search";q=600;w=60');
-    await first429!.body?.cancel();
-    // The model ran once per new query the flood was allowed, never for a refused one.
-    expect((await object.stats()).queryEmbeddings - calls).toBeLessThanOrEqual(taken + 1);
-    // Another visitor's new query is still answered.
-    const other = await ask("sourdough starter", readers[0]!);
-    expect(other.status).toBe(200);
-    await other.body?.cancel();
-  });
-
-  it("a visitor's address is believed only beside the site's proxy key", async () => {
+  it("a visitor's address is believed only beside the site's proxy key", { timeout: 120_000 }, async () => {
     const site = await newSite("seo_engine");
     const page = (headers: Record<string, string>) =>
       new Request(`${ORIGIN}/blog/`, { headers: { "x-service-token": site.token, ...headers } });

@@ -10940,6 +10940,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error_rate_limited"];
                 };
             };
+            /** @description Error: `not_configured`. */
+            501: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_configured"];
+                };
+            };
         };
     };
     putCustomHostname: {
@@ -11144,6 +11154,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+            /** @description Error: `not_configured`. */
+            501: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_configured"];
                 };
             };
         };
