@@ -473,7 +473,7 @@ export interface paths {
         put?: never;
         /**
          * Copy media added by URL into the library
-         * @description Fetches the entry's URL by the same address rules as page capture (http(s), no private addresses, at most 5 redirects, one 60 s deadline) and stores it as an uploaded file: type from its bytes and the upload limits (413, 415). Every item whose image or video field showed an entry of that URL now shows the stored file (one revision each). The same bytes already in the library: that entry is used (`duplicate: true`). An entry already stored is answered as it is.
+         * @description Fetches the entry's URL by the same address rules as page capture (http(s), no private addresses, at most 5 redirects, one 60 s deadline) and stores it as an uploaded file: type from its bytes and the upload limits (413, 415). Every item whose image or video field showed an entry of that URL, and that the caller may edit, now shows the stored file (one revision each); items the caller may not edit (another author's, or a published one for a role that cannot publish) keep the URL and are listed in `notRepointed`. The same bytes already in the library: that entry is used (`duplicate: true`). An entry already stored is answered as it is.
          */
         post: operations["copyMedia"];
         delete?: never;
@@ -2557,6 +2557,12 @@ export interface components {
             duplicate: boolean;
             /** @description Items now showing the stored file. */
             repointed: number;
+            /** @description Items that show the URL and that the caller may not edit: they still show the URL. */
+            notRepointed: {
+                collection: string;
+                itemId: string;
+                slug: string;
+            }[];
         };
         Error_bad_gateway: {
             error: {
@@ -7158,7 +7164,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Copied (or already stored); the items that showed the URL now show the stored file. */
+            /** @description Copied (or already stored); the items the caller may edit that showed the URL now show the stored file. */
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["json.Cache-Control"];
