@@ -43,6 +43,7 @@ import { reserve, settle, workspaceUsage } from "./workspace/media-usage";
 import { keyMakerMay, NOTHING_REVOKED, requireInviter, revokeWhatTheyMayNotMake } from "./workspace/made-by";
 import type { StorageReport } from "../src/contract/media-calls";
 import { MEDIA_LIMITS } from "../src/contract/limits";
+import { visibleSiteIds } from "./workspace/visible-sites";
 
 export interface WorkspaceRecord {
   id: string;
@@ -390,11 +391,9 @@ export class Workspace extends DurableObject<Env> {
     const router = IttyRouter<IRequest, [Changer, WorkspaceRecord, Principal]>({ base: "/workspaces/:id" });
     const audit = (c: Changer, target: string, siteId: string | null = null, details?: unknown) =>
       recordWorkspaceAudit(this.#sql, c, target, siteId, details);
-    router.get("/", (_req, c, ws) => {
-      // A member restricted to some sites sees only those.
-      const mb = c.grant.actor.kind === "account" ? this.#restriction(c, ws) : null;
-      return json({ workspace: mb ? { ...ws, siteIds: ws.siteIds.filter((id) => mb.includes(id)) } : ws, access: accessView(c.grant) });
-    });
+    router.get("/", (_req, c, ws, principal) =>
+      json({ workspace: { ...ws, siteIds: visibleSiteIds(this.#sql, principal, ws.siteIds) }, access: accessView(c.grant) }),
+    );
     router.patch("/", async (req, c, ws) => {
       const body = await readJsonObject(req);
       const patch = parseBody((await sites()).workspacePatch, body, "workspace");
@@ -605,12 +604,6 @@ export class Workspace extends DurableObject<Env> {
       });
     });
     return router;
-  }
-
-  /** The sites a restricted member may see, or null for every site. */
-  #restriction(c: Changer, ws: WorkspaceRecord): string[] | null {
-    const m = c.grant.actor.id && ws.id ? readMember(this.#sql, c.grant.actor.id) : null;
-    return m?.siteIds ?? null;
   }
 
   #requireOwnSites(ws: WorkspaceRecord, siteIds: readonly string[]): void {

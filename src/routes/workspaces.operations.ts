@@ -90,7 +90,7 @@ export const workspaceOperations: Operation[] = [
     tag: "Workspaces",
     summary: "Read a workspace and its sites",
     description:
-      "Any member (a member limited to some sites sees those), a key of the workspace, or the operator. `access` says what the caller may do in the workspace.",
+      "Any member (a member limited to some sites sees those in `siteIds`), a key of the workspace (a key limited to one site sees that one), or the operator. `access` says what the caller may do in the workspace.",
     auth: "workspace",
     params: [P.workspaceId],
     responses: { 200: json("The workspace.", z.strictObject({ workspace: Workspace, access: CallerAccess })) },

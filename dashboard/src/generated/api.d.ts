@@ -812,7 +812,7 @@ export interface paths {
         };
         /**
          * Read a workspace and its sites
-         * @description Any member (a member limited to some sites sees those), a key of the workspace, or the operator. `access` says what the caller may do in the workspace.
+         * @description Any member (a member limited to some sites sees those in `siteIds`), a key of the workspace (a key limited to one site sees that one), or the operator. `access` says what the caller may do in the workspace.
          */
         get: operations["getWorkspace"];
         put?: never;
