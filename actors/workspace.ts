@@ -44,6 +44,7 @@ import { keyMakerMay, NOTHING_REVOKED, requireInviter, revokeWhatTheyMayNotMake 
 import type { StorageReport } from "../src/contract/media-calls";
 import { MEDIA_LIMITS } from "../src/contract/limits";
 import { visibleSiteIds } from "./workspace/visible-sites";
+import { invitationMail, settledMailState } from "./workspace/invitation-mail";
 
 export interface WorkspaceRecord {
   id: string;
@@ -500,21 +501,35 @@ export class Workspace extends DurableObject<Env> {
     router.post("/invitations", async (req, c, ws) => {
       const input = parseBody((await inputs()).invitationCreate, await readJsonObject(req), "invitation");
       if (input.siteIds) this.#requireOwnSites(ws, input.siteIds);
-      if (c.grant.role !== "operator" && countMembers(this.#sql) >= PLAN_LIMITS[ws.plan].members) throw planLimit(ws.plan, "members");
+      const byOperator = c.grant.role === "operator";
+      const requireSeat = () => {
+        if (!byOperator && countMembers(this.#sql) >= PLAN_LIMITS[ws.plan].members) throw planLimit(ws.plan, "members");
+      };
+      requireSeat();
       const token = newInvitationToken(ws.id);
       const tokenHash = await sha256Hex(token);
+      // Whether it is mailed (workspace/invitation-mail.ts), settled where the row is written.
+      const email = input.email?.toLowerCase() ?? null;
+      const inviter = byOperator ? null : (c.grant.actor.id ?? c.grant.actor.label);
+      const mail = await invitationMail(this.env, this.#sql, ws.plan, inviter, email);
       const invitation = this.ctx.storage.transactionSync(() => {
+        // Asked again: other invitations may have been made while the mail checks were awaited
+        // (a refusal here leaves that rare mail's counts spent: on the safe side).
+        requireSeat();
+        const now = Date.now();
         const inv = insertInvitation(this.#sql, {
           tokenHash,
-          email: input.email?.toLowerCase() ?? null,
+          email,
           role: input.role,
           siteIds: input.siteIds ?? null,
           createdBy: c.grant.actor.id ?? c.grant.actor.label,
-          now: Date.now(),
+          now,
+          mailState: settledMailState(this.#sql, ws.plan, inviter, mail, now),
         });
-        audit(c, `invitation ${inv.email ?? "(link)"}`, null, { role: inv.role, id: inv.id });
+        audit(c, `invitation ${inv.email ?? "(link)"}`, null, { role: inv.role, id: inv.id, mailState: inv.mailState });
         return inv;
       });
+      if (invitation.mailState !== mail.state) await mail.undo();
       // The secret is in the fragment: it never reaches a server log or a Referer.
       const link = `${new URL(req.url).origin}/dashboard/#/invite/${token}`;
       return json({ invitation, token, link, workspaceName: ws.name }, 201);
