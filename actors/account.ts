@@ -25,6 +25,9 @@ import type { ExpectedPasskey } from "../src/accounts/passkeys";
 /** Passkey code (@simplewebauthn/server, 300 KB) is evaluated on first use, not when an isolate starts. */
 const passkeyCode = () => import("./account/passkeys");
 
+/** Key-value entry: when this address asked for no more invitation mails. */
+const REFUSES_INVITATIONS = "refuses_invitations";
+
 /** A password reset link works once, for this long. */
 export const RESET_TTL_MS = 60 * 60 * 1000;
 
@@ -397,6 +400,22 @@ export class Account extends DurableObject<Env> {
     if (!checked.ok) return { refused: checked.reason };
     const newClient = await this.#noteClient(client, now);
     return { ...(await this.#startSession(client, now)), newClient };
+  }
+
+  /**
+   * Whether this address said no to invitation mails (the stop link in one, docs/accounts.md
+   * "Invitation mail"). It is the address's preference, so it is kept whether or not an account
+   * exists, as one key-value entry: the object's name is the only trace of the address (a hash of
+   * it), the account's tables are not made, and signing up later keeps the choice.
+   */
+  async refusesInvitations(): Promise<boolean> {
+    return (await this.ctx.storage.get<number>(REFUSES_INVITATIONS)) !== undefined;
+  }
+
+  /** Records the stop link's choice (or, `false`, undoes it). Only a signed link reaches here. */
+  async setRefusesInvitations(refuse: boolean, now = Date.now()): Promise<void> {
+    if (refuse) await this.ctx.storage.put(REFUSES_INVITATIONS, now);
+    else await this.ctx.storage.delete(REFUSES_INVITATIONS);
   }
 
   /** Counters for tests: a sign-in for an unknown address must run the KDF like a known one. */

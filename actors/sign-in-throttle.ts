@@ -18,6 +18,12 @@ interface State {
   lastFailureAt: number;
 }
 
+/** A quota's uses in the window that began at `since` (ms). */
+interface Quota {
+  used: number;
+  since: number;
+}
+
 /** After the free attempts, each wrong key doubles the wait: 2 s, 4 s, 8 s … up to 15 minutes. */
 export function waitAfter(failures: number, free: number = FREE_ATTEMPTS): number {
   if (failures < free) return 0;
@@ -28,6 +34,7 @@ export function waitAfter(failures: number, free: number = FREE_ATTEMPTS): numbe
  * Sign-in attempts of one client against one target (`idFromName("<client>|<target>")`, the
  * target a site id or "operator"): a growing delay, so nobody can guess keys at speed, and one
  * person guessing one site's key slows nobody else's sign-in. Only a count and a time are stored.
+ * The same objects keep the daily quotas of invitation mails (`take`), under keys of their own.
  */
 export class SignInThrottle extends DurableObject<Env> {
   async #state(now: number): Promise<State> {
@@ -61,6 +68,27 @@ export class SignInThrottle extends DurableObject<Env> {
     if (!s) return;
     if (s.failures <= 1) return this.succeeded();
     await this.ctx.storage.put("state", { ...s, failures: s.failures - 1 });
+  }
+
+  /**
+   * A fixed quota instead of a growing wait (invitation mails, key `invite-by:<account>` or
+   * `invite-to:<address's account id>`): at most `limit` uses in the `windowMs` that began with the
+   * first; checked and counted in one call, so parallel requests cannot all pass one check. The
+   * object deletes itself when the window ends (the alarm below finds no sign-in state).
+   */
+  async take(limit: number, windowMs: number, now = Date.now()): Promise<{ allowed: boolean; retryAfterMs: number }> {
+    const q = await this.ctx.storage.get<Quota>("quota");
+    const current = q && now - q.since < windowMs ? q : { used: 0, since: now };
+    if (current.used >= limit) return { allowed: false, retryAfterMs: current.since + windowMs - now };
+    await this.ctx.storage.put("quota", { used: current.used + 1, since: current.since });
+    if (current.used === 0) await this.ctx.storage.setAlarm(current.since + windowMs);
+    return { allowed: true, retryAfterMs: 0 };
+  }
+
+  /** The last `take` was not used after all (a later check refused the mail): it does not count. */
+  async giveBack(): Promise<void> {
+    const q = await this.ctx.storage.get<Quota>("quota");
+    if (q && q.used > 0) await this.ctx.storage.put("quota", { ...q, used: q.used - 1 });
   }
 
   /** The right key: this client's count for this target starts over (nothing is kept). */

@@ -43,6 +43,8 @@ import { reserve, settle, workspaceUsage } from "./workspace/media-usage";
 import { keyMakerMay, NOTHING_REVOKED, requireInviter, revokeWhatTheyMayNotMake } from "./workspace/made-by";
 import type { StorageReport } from "../src/contract/media-calls";
 import { MEDIA_LIMITS } from "../src/contract/limits";
+import { visibleSiteIds } from "./workspace/visible-sites";
+import { invitationMail, settledMailState } from "./workspace/invitation-mail";
 
 export interface WorkspaceRecord {
   id: string;
@@ -390,11 +392,9 @@ export class Workspace extends DurableObject<Env> {
     const router = IttyRouter<IRequest, [Changer, WorkspaceRecord, Principal]>({ base: "/workspaces/:id" });
     const audit = (c: Changer, target: string, siteId: string | null = null, details?: unknown) =>
       recordWorkspaceAudit(this.#sql, c, target, siteId, details);
-    router.get("/", (_req, c, ws) => {
-      // A member restricted to some sites sees only those.
-      const mb = c.grant.actor.kind === "account" ? this.#restriction(c, ws) : null;
-      return json({ workspace: mb ? { ...ws, siteIds: ws.siteIds.filter((id) => mb.includes(id)) } : ws, access: accessView(c.grant) });
-    });
+    router.get("/", (_req, c, ws, principal) =>
+      json({ workspace: { ...ws, siteIds: visibleSiteIds(this.#sql, principal, ws.siteIds) }, access: accessView(c.grant) }),
+    );
     router.patch("/", async (req, c, ws) => {
       const body = await readJsonObject(req);
       const patch = parseBody((await sites()).workspacePatch, body, "workspace");
@@ -501,21 +501,35 @@ export class Workspace extends DurableObject<Env> {
     router.post("/invitations", async (req, c, ws) => {
       const input = parseBody((await inputs()).invitationCreate, await readJsonObject(req), "invitation");
       if (input.siteIds) this.#requireOwnSites(ws, input.siteIds);
-      if (c.grant.role !== "operator" && countMembers(this.#sql) >= PLAN_LIMITS[ws.plan].members) throw planLimit(ws.plan, "members");
+      const byOperator = c.grant.role === "operator";
+      const requireSeat = () => {
+        if (!byOperator && countMembers(this.#sql) >= PLAN_LIMITS[ws.plan].members) throw planLimit(ws.plan, "members");
+      };
+      requireSeat();
       const token = newInvitationToken(ws.id);
       const tokenHash = await sha256Hex(token);
+      // Whether it is mailed (workspace/invitation-mail.ts), settled where the row is written.
+      const email = input.email?.toLowerCase() ?? null;
+      const inviter = byOperator ? null : (c.grant.actor.id ?? c.grant.actor.label);
+      const mail = await invitationMail(this.env, this.#sql, ws.plan, inviter, email);
       const invitation = this.ctx.storage.transactionSync(() => {
+        // Asked again: other invitations may have been made while the mail checks were awaited
+        // (a refusal here leaves that rare mail's counts spent: on the safe side).
+        requireSeat();
+        const now = Date.now();
         const inv = insertInvitation(this.#sql, {
           tokenHash,
-          email: input.email?.toLowerCase() ?? null,
+          email,
           role: input.role,
           siteIds: input.siteIds ?? null,
           createdBy: c.grant.actor.id ?? c.grant.actor.label,
-          now: Date.now(),
+          now,
+          mailState: settledMailState(this.#sql, ws.plan, inviter, mail, now),
         });
-        audit(c, `invitation ${inv.email ?? "(link)"}`, null, { role: inv.role, id: inv.id });
+        audit(c, `invitation ${inv.email ?? "(link)"}`, null, { role: inv.role, id: inv.id, mailState: inv.mailState });
         return inv;
       });
+      if (invitation.mailState !== mail.state) await mail.undo();
       // The secret is in the fragment: it never reaches a server log or a Referer.
       const link = `${new URL(req.url).origin}/dashboard/#/invite/${token}`;
       return json({ invitation, token, link, workspaceName: ws.name }, 201);
@@ -605,12 +619,6 @@ export class Workspace extends DurableObject<Env> {
       });
     });
     return router;
-  }
-
-  /** The sites a restricted member may see, or null for every site. */
-  #restriction(c: Changer, ws: WorkspaceRecord): string[] | null {
-    const m = c.grant.actor.id && ws.id ? readMember(this.#sql, c.grant.actor.id) : null;
-    return m?.siteIds ?? null;
   }
 
   #requireOwnSites(ws: WorkspaceRecord, siteIds: readonly string[]): void {

@@ -97,6 +97,7 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
   .post("/sites", async (req, env) => (await dashboard()).createSite(req, env))
   .post("/invitations/lookup", async (req, env) => (await invitations()).lookupInvitation(req, env))
   .post("/invitations/accept", async (req, env) => (await invitations()).acceptInvitation(req, env))
+  .post("/invitations/stop-mail", async (req, env) => (await invitations()).stopInvitationMail(req, env))
   // Uploads stream into R2 from here (the body never goes through the site object); files are served by path.
   .post("/sites/:siteId/media/files", async (req, env) => (await mediaUpload()).uploadMedia(req, env, req.params.siteId))
   .put("/sites/:siteId/media/:mediaId/file", async (req, env) =>

@@ -15,6 +15,7 @@ import { capture as putCapture, publishedPost, putPage, signedHeaders } from "./
 import { OPERATIONS, checkAnswer, documentedAnswers, exampleProblems } from "./contract/document";
 import { linkIn, mailTo, uniqueEmail } from "./helpers/mail";
 import { fragmentToken, PASSWORD } from "./helpers/accounts";
+import { signToken } from "../src/accounts/tokens";
 import { SoftAuthenticator } from "./helpers/soft-authenticator";
 import { mediaFile } from "./fixtures/media-files";
 import { SERVICE_TOKEN_HEADER } from "../src/contract/headers";
@@ -538,6 +539,17 @@ describe("the API answers exactly as openapi.json describes", () => {
       body: { token: `iv_${wsId.slice(3)}_${"a".repeat(40)}` },
       headers: own,
     });
+    // The stop link of the invitation mail: used (here undone at once), from elsewhere, altered, expired.
+    const mailed = await mailTo(invited.email, /invited to a workspace/);
+    const stop = fragmentToken(/https?:\/\/\S+#\/stop-invitations\/\S+/.exec(mailed.text)![0], "stop-invitations");
+    await hit("stopInvitationMail", "POST", "/invitations/stop-mail", { body: { token: stop, stop: false }, headers: own });
+    await hit("stopInvitationMail", "POST", "/invitations/stop-mail", {
+      body: { token: stop },
+      headers: { origin: "https://elsewhere.test" },
+    });
+    await hit("stopInvitationMail", "POST", "/invitations/stop-mail", { body: { token: `x${stop.slice(1)}` }, headers: own });
+    const lapsed = await signToken(env.AUTH_SECRET ?? "", "invitation-mail-stop", { a: invited.id }, Date.now() - 1000);
+    await hit("stopInvitationMail", "POST", "/invitations/stop-mail", { body: { token: lapsed }, headers: own });
     await hit("acceptInvitation", "POST", "/invitations/accept", { body: { token }, headers: own });
     await hit("acceptInvitation", "POST", "/invitations/accept", {
       body: { token: `iv_${wsId.slice(3)}_${"a".repeat(40)}` },

@@ -5,6 +5,7 @@
  */
 import { ApiError, clip } from "../../src/contract/errors";
 import type { Membership, Role } from "../../src/contract/principal";
+import type { InvitationMailState } from "../../src/contract/workspaces";
 import { randomId, sha256Hex } from "../../src/ids";
 
 export interface MemberView {
@@ -111,6 +112,7 @@ export interface InvitationView {
   createdAt: string;
   expiresAt: string;
   status: "pending" | "accepted" | "revoked" | "expired";
+  mailState: InvitationMailState;
 }
 
 type InvitationRow = {
@@ -125,6 +127,7 @@ type InvitationRow = {
   accepted_by: string | null;
   accepted_at: number | null;
   revoked_at: number | null;
+  mail_state: InvitationMailState;
 };
 
 const statusOf = (r: InvitationRow, now: number): InvitationView["status"] =>
@@ -139,16 +142,25 @@ const invitationView = (r: InvitationRow, now = Date.now()): InvitationView => (
   createdAt: new Date(r.created_at).toISOString(),
   expiresAt: new Date(r.expires_at).toISOString(),
   status: statusOf(r, now),
+  mailState: r.mail_state,
 });
 
 export function insertInvitation(
   sql: SqlStorage,
-  i: { tokenHash: string; email: string | null; role: Role; siteIds: string[] | null; createdBy: string; now: number },
+  i: {
+    tokenHash: string;
+    email: string | null;
+    role: Role;
+    siteIds: string[] | null;
+    createdBy: string;
+    now: number;
+    mailState: InvitationMailState;
+  },
 ): InvitationView {
   const row = sql
     .exec<InvitationRow>(
-      `INSERT INTO invitations (id, token_hash, email, role, site_ids, created_by, created_at, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+      `INSERT INTO invitations (id, token_hash, email, role, site_ids, created_by, created_at, expires_at, mail_state)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
       `inv_${randomId(12)}`,
       i.tokenHash,
       i.email,
@@ -157,9 +169,15 @@ export function insertInvitation(
       i.createdBy,
       i.now,
       i.now + INVITATION_TTL_MS,
+      i.mailState,
     )
     .one();
   return invitationView(row, i.now);
+}
+
+/** Invitations this workspace mailed since `since` (ms), revoked ones included: each was a mail. */
+export function mailedSince(sql: SqlStorage, since: number): number {
+  return sql.exec<{ n: number }>("SELECT count(*) AS n FROM invitations WHERE mail_state = 'sent' AND created_at > ?", since).one().n;
 }
 
 export function listInvitations(sql: SqlStorage): InvitationView[] {

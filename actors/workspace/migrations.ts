@@ -74,4 +74,15 @@ export const WORKSPACE_MIGRATIONS: SQLSchemaMigration[] = [
         WHERE created_by_account IS NULL;
     `,
   },
+  {
+    idMonotonicInc: 5,
+    description: "whether each invitation was mailed (and why not), which also counts the workspace's invitation mails of a day",
+    // Before this step every invitation to an address was handed to the mail service.
+    sql: `
+      ALTER TABLE invitations ADD COLUMN mail_state TEXT NOT NULL DEFAULT 'none'
+        CHECK (mail_state IN ('none', 'sent', 'recipient', 'workspace_limit', 'inviter_limit'));
+      UPDATE invitations SET mail_state = 'sent' WHERE email IS NOT NULL;
+      CREATE INDEX IF NOT EXISTS invitations_mailed ON invitations (created_at) WHERE mail_state = 'sent';
+    `,
+  },
 ];

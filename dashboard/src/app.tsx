@@ -4,6 +4,7 @@ import { route } from "./router";
 import { SignIn } from "./screens/sign-in";
 import { CreateAccount, Forgot, Reset, Verify } from "./screens/account-entry";
 import { Invite } from "./screens/invite";
+import { StopInvitations } from "./screens/stop-invitations";
 import { Shell } from "./shell";
 import { endedElsewhere, refreshSession, replacedKey, session } from "./session";
 
@@ -16,6 +17,7 @@ export function App() {
   if (first === "verify" && token) return <Verify token={token} />;
   if (first === "reset" && token) return <Reset token={token} />;
   if (first === "invite" && token) return <Invite token={token} />;
+  if (first === "stop-invitations" && token) return <StopInvitations token={token} />;
   if (s === null || sessionLost.value) {
     if (first === "sign-up") return <CreateAccount />;
     if (first === "forgot") return <Forgot />;

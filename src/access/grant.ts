@@ -155,6 +155,19 @@ export function requirePermission(grant: Grant, permission: Permission): void {
  * An item change allowed only on the caller's own items: theirs, and (for a role that cannot
  * publish) still a draft. `permission` is the "any" one the caller lacks, named in the refusal.
  */
+/**
+ * Whether the caller may change this item's content at all, without asking for it by name: every
+ * item with `items.edit.any`; otherwise only their own (and only drafts without
+ * `items.publish.own`), the rule `requireOwnItem` holds an item edit to. For changes that reach
+ * items as a side effect of another operation (a media entry's uses).
+ */
+export function mayEditItem(grant: Grant, item: { created_by: string | null; status: string }): boolean {
+  if (grant.permissions.has("items.edit.any")) return true;
+  if (!grant.permissions.has("items.edit.own")) return false;
+  if (item.created_by === null || item.created_by !== grant.actor.id) return false;
+  return item.status === "draft" || grant.permissions.has("items.publish.own");
+}
+
 export function requireOwnItem(grant: Grant, item: { created_by: string | null; status: string }, permission: Permission): void {
   if (item.created_by === null || item.created_by !== grant.actor.id) {
     throw forbidden(grant, permission, `Your role (${ROLE_NAME(grant.role)}) can change only items you created.${whoCanHelp(grant)}`);

@@ -124,3 +124,17 @@ export const MEDIA_VARIANT_WIDTHS = [320, 640, 960, 1280, 1920] as const;
 export const MEDIA_MAX_SERVED_WIDTH = 2000;
 /** The Images binding refuses AVIF output larger than this on a side. */
 export const MEDIA_AVIF_MAX_WIDTH = 1200;
+
+/**
+ * Invitation mails (docs/accounts.md "Invitation mail"): how many the service mails in 24 hours,
+ * counted per workspace (by plan), per inviting account (over all its workspaces) and per
+ * recipient address (over all workspaces). Far above what a team inviting its people meets, far
+ * below what would make the service's own sender useful to someone mailing strangers. An
+ * invitation over a limit is still made (its link is shown to the inviter), only not mailed.
+ */
+export const INVITATION_MAIL_LIMITS = {
+  windowMs: 86_400_000,
+  perWorkspace: { free: 20, starter: 30, pro: 100, seo_engine: 150 },
+  perInviter: 100,
+  perRecipient: 3,
+} as const satisfies { windowMs: number; perWorkspace: Record<Plan, number>; perInviter: number; perRecipient: number };

@@ -60,9 +60,25 @@ export const workspaceDelete = z
 /** A person's own new workspace: a name; it starts on the Free plan with them as Owner. */
 export const workspaceCreateByAccount = z.object({ name: z.string().trim().min(1).max(200) }).strict();
 
+/** The "stop these mails" link of an invitation mail: its signed token, and whether to stop or (undoing) mail again. */
+export const invitationMailStop = z
+  .object({
+    token: z
+      .string()
+      .max(2000)
+      .regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, "must be the token of a stop link")
+      .describe("The secret of the link in an invitation mail (its URL fragment)."),
+    stop: z.boolean().default(true).describe("`false` undoes it: invitations to the address are mailed again."),
+  })
+  .strict();
+
 export const invitationToken = z
   .object({ token: z.string().regex(/^iv_[a-z2-7]{16}_[a-z2-7]{40}$/, "must be an invitation token") })
   .strict();
+
+/** Whether an invitation was mailed, and if not, why (INVITATION_MAIL_LIMITS, a recipient's refusal). */
+export const INVITATION_MAIL_STATES = ["none", "sent", "recipient", "workspace_limit", "inviter_limit"] as const;
+export type InvitationMailState = (typeof INVITATION_MAIL_STATES)[number];
 
 // Answers
 
@@ -87,6 +103,13 @@ export const Invitation = z.strictObject({
   createdAt: instant,
   expiresAt: instant,
   status: z.enum(["pending", "accepted", "revoked", "expired"]),
+  mailState: z
+    .enum(INVITATION_MAIL_STATES)
+    .describe(
+      "Whether the invitation was mailed: `sent` (handed to the mail service), `none` (no address: a link to share), or why not: " +
+        "`workspace_limit` (the workspace's invitation mails for 24 hours are used up), `inviter_limit` (yours are), " +
+        "`recipient` (the address is not taking invitation mail from this service now). Unmailed invitations still work by their link.",
+    ),
 });
 
 export const ApiKey = z.strictObject({

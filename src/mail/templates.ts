@@ -6,21 +6,48 @@
 import { escapeAttr, escapeHtml } from "../shared/escape";
 import type { Mail, MailKind } from "./types";
 
+interface Link {
+  label: string;
+  url: string;
+}
+
 interface Part {
   /** Paragraphs of plain text. */
   lines: string[];
-  link?: { label: string; url: string };
+  link?: Link;
+  /** A last paragraph with its own link, after the main one (an invitation's "stop these mails"). */
+  footer?: { line: string; link: Link };
 }
 
 function build(kind: MailKind, to: string, subject: string, part: Part): Mail {
-  const text = [...part.lines, ...(part.link ? ["", `${part.link.label}: ${part.link.url}`] : []), "", "— open-content-edge"].join("\n");
+  const text = [
+    ...part.lines,
+    ...(part.link ? ["", `${part.link.label}: ${part.link.url}`] : []),
+    ...(part.footer ? ["", part.footer.line, `${part.footer.link.label}: ${part.footer.link.url}`] : []),
+    "",
+    "— open-content-edge",
+  ].join("\n");
+  const anchor = (l: Link) => `<a href="${escapeAttr(l.url)}">${escapeHtml(l.label)}</a>`;
   const html = [
     `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5">`,
     ...part.lines.map((l) => `<p>${escapeHtml(l)}</p>`),
-    part.link ? `<p><a href="${escapeAttr(part.link.url)}">${escapeHtml(part.link.label)}</a></p>` : "",
+    part.link ? `<p>${anchor(part.link)}</p>` : "",
+    part.footer ? `<p style="color:#666">${escapeHtml(part.footer.line)} ${anchor(part.footer.link)}</p>` : "",
     `<p style="color:#666">— open-content-edge</p></body></html>`,
   ].join("");
   return { kind, to, subject, text, html };
+}
+
+/**
+ * A name someone else chose, fit to quote on one line of a mail: control and bidirectional
+ * formatting characters out, every run of white space one space, so it cannot start paragraphs
+ * of its own or reorder the text around it.
+ */
+export function quotedName(name: string): string {
+  return name
+    .replace(/[\p{Cc}\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 export const verifyEmailMail = (to: string, url: string): Mail =>
@@ -40,13 +67,29 @@ export const accountExistsMail = (to: string, signInUrl: string, resetUrl: strin
     ],
   });
 
-export const invitationMail = (to: string, what: { workspace: string; role: string; invitedBy: string }, url: string): Mail =>
-  build("invitation", to, `You are invited to ${what.workspace}`, {
+/**
+ * An invitation. The workspace's name is chosen by whoever made the workspace (any account), so it
+ * stays out of the subject and appears once in the body, labelled as theirs, on a line of its own
+ * (escaped in the HTML part like every line). `stopUrl` lets the address refuse every invitation
+ * mail from now on, without signing in.
+ */
+export const invitationMail = (
+  to: string,
+  what: { workspace: string; role: string; invitedBy: string },
+  url: string,
+  stopUrl: string,
+): Mail =>
+  build("invitation", to, "You're invited to a workspace on open-content-edge", {
     lines: [
-      `${what.invitedBy} invited you to the workspace "${what.workspace}" on open-content-edge, as ${what.role}.`,
+      `${what.invitedBy} invited you to a workspace on open-content-edge, as ${what.role}.`,
+      `Workspace name, as its creator typed it: ${quotedName(what.workspace)}`,
       "The link below works once, for 7 days. Sign in, or create your account with this address, to accept.",
     ],
     link: { label: "Accept the invitation", url },
+    footer: {
+      line: "Not you, or no more invitations wanted? Nothing happens unless you accept; to stop every invitation mail to this address:",
+      link: { label: "Stop invitation mails", url: stopUrl },
+    },
   });
 
 export const passwordResetMail = (to: string, url: string): Mail =>

@@ -7,6 +7,7 @@
  */
 import { SaxesParser, type SaxesTagNS } from "saxes";
 import { ApiError } from "../contract/errors";
+import { decodeCssEscapes } from "./css-escapes";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const XLINK_NS = "http://www.w3.org/1999/xlink";
@@ -158,7 +159,9 @@ const ATTRIBUTES = new Set([
 ]);
 
 const escapeXml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
+// Matched against CSS with its escapes decoded (css-escapes.ts), as the browser will read it.
 const EXTERNAL_CSS = /@import|url\(\s*(?!['"]?#)|expression\(|javascript:|-moz-binding|behavior\s*:/i;
+const refersOutside = (css: string): boolean => EXTERNAL_CSS.test(decodeCssEscapes(css));
 
 function refused(reason: string): ApiError {
   return new ApiError("unsupported_media_type", `This SVG cannot be accepted: ${reason}.`, { reason });
@@ -176,6 +179,9 @@ export function sanitizeSvg(bytes: Uint8Array): Uint8Array {
   const out: string[] = [];
   const stack: boolean[] = [];
   let skip = 0; // depth inside a dropped element: its whole subtree goes
+  // The text of the kept <style> being read: a style sheet is its element's text, checked whole
+  // at its end tag, so a reference split by an element or a CDATA section is still seen.
+  let style: string[] | null = null;
   let sawRoot = false;
   let failure: ApiError | null = null;
   const fail = (e: ApiError) => {
@@ -192,25 +198,30 @@ export function sanitizeSvg(bytes: Uint8Array): Uint8Array {
       sawRoot = true;
       if (tag.uri !== SVG_NS || tag.local !== "svg") fail(refused(`it is not an SVG document (no xmlns="${SVG_NS}" root <svg>)`));
     }
-    const keep = skip === 0 && tag.uri === SVG_NS && ELEMENTS.has(tag.local) && (!root || tag.local === "svg");
+    // Nothing is kept inside a <style>: its content is CSS text, never markup.
+    const keep = skip === 0 && style === null && tag.uri === SVG_NS && ELEMENTS.has(tag.local) && (!root || tag.local === "svg");
     stack.push(keep);
     if (!keep) {
       skip++;
       return;
     }
+    if (tag.local === "style") style = [];
     let s = `<${tag.local}${root ? ` xmlns="${SVG_NS}"` : ""}`;
     for (const a of Object.values(tag.attributes)) {
       const plain = a.uri === "" && ATTRIBUTES.has(a.local);
       const xlinkHref = a.uri === XLINK_NS && a.local === "href";
       if (!plain && !xlinkHref) continue;
       if (a.local === "href" && !a.value.trim().startsWith("#")) continue;
-      if (EXTERNAL_CSS.test(a.value)) continue;
+      // Presentation attributes are CSS values: a reference outside the file drops the attribute.
+      if (refersOutside(a.value)) continue;
       s += ` ${a.local}="${escapeXml(a.value)}"`; // xlink:href is written as SVG 2 href
     }
     out.push(`${s}>`);
   });
   const text = (t: string) => {
-    if (skip === 0 && stack.length > 0) out.push(escapeXml(t));
+    if (skip !== 0 || stack.length === 0) return;
+    out.push(escapeXml(t));
+    style?.push(t);
   };
   parser.on("text", text);
   parser.on("cdata", text);
@@ -218,6 +229,10 @@ export function sanitizeSvg(bytes: Uint8Array): Uint8Array {
     if (!stack.pop()) {
       skip--;
       return;
+    }
+    if (style !== null) {
+      if (refersOutside(style.join(""))) fail(refused("its <style> refers to something outside the file"));
+      style = null;
     }
     out.push(`</${tag.local}>`);
   });
@@ -229,8 +244,5 @@ export function sanitizeSvg(bytes: Uint8Array): Uint8Array {
   }
   if (failure) throw failure;
   if (!sawRoot) throw refused("it has no root element");
-  const svg = out.join("");
-  if (/<style>[^<]*(@import|url\(\s*(?!['"]?#)|expression\(|javascript:)/i.test(svg))
-    throw refused("its <style> refers to something outside the file");
-  return new TextEncoder().encode(svg);
+  return new TextEncoder().encode(out.join(""));
 }

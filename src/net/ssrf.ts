@@ -43,7 +43,10 @@ export async function checkResolved(url: string, allowPrivate: boolean, hint: st
   return url;
 }
 
-/** Literal loopback, private, link-local and unique-local addresses, and names that only resolve locally (docs/ssrf.md). */
+/**
+ * Literal loopback, private, link-local, unique-local, documentation and other special-purpose
+ * addresses that are not globally reachable, and names that only resolve locally (docs/ssrf.md).
+ */
 export function isPrivateHost(hostname: string): boolean {
   // A trailing dot names the same host ("localhost." is localhost).
   const h = hostname
@@ -60,7 +63,7 @@ export function isPrivateHost(hostname: string): boolean {
     return true;
   const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h);
   if (v4) {
-    const [a, b] = [Number(v4[1]), Number(v4[2])];
+    const [a, b, c] = [Number(v4[1]), Number(v4[2]), Number(v4[3])];
     return (
       a === 0 ||
       a === 10 ||
@@ -70,6 +73,14 @@ export function isPrivateHost(hostname: string): boolean {
       (a === 169 && b === 254) ||
       (a === 172 && b >= 16 && b <= 31) ||
       (a === 192 && b === 168) ||
+      // IETF protocol assignments 192.0.0.0/24, and the documentation ranges TEST-NET-1/2/3
+      // (RFC 5737): nothing public is served there, so a name resolving there is misdirected.
+      (a === 192 && b === 0 && (c === 0 || c === 2)) ||
+      (a === 198 && b === 51 && c === 100) ||
+      (a === 203 && b === 0 && c === 113) ||
+      // The deprecated 6to4 relay anycast 192.88.99.0/24 (RFC 7526): a relay into IPv6 networks.
+      (a === 192 && b === 88 && c === 99) ||
+      // Multicast 224.0.0.0/4, reserved 240.0.0.0/4 and broadcast 255.255.255.255.
       a >= 224
     );
   }
@@ -79,7 +90,8 @@ export function isPrivateHost(hostname: string): boolean {
 
 /**
  * IPv6: loopback and unspecified, IPv4-mapped/compatible/translated forms (judged
- * by the IPv4 address they carry), unique-local, link-local and site-local.
+ * by the IPv4 address they carry), the special-purpose blocks of the IANA registry that are
+ * not globally reachable, documentation prefixes, unique-local, link-local, site-local, multicast.
  */
 function isPrivateV6(h: string): boolean {
   const groups = expandV6(h);
@@ -92,8 +104,13 @@ function isPrivateV6(h: string): boolean {
   if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0xffff && g5 === 0) return true;
   if (g0 === 0x64 && g1 === 0xff9b) return true; // 64:ff9b::/96 (NAT64): a gateway's way into IPv4 networks
   if (g0 === 0x2002) return true; // 6to4 2002::/16
-  if (g0 === 0x2001 && g1 === 0) return true; // Teredo 2001::/32
+  // IETF protocol assignments 2001::/23 (Teredo 2001::/32, benchmarking 2001:2::/48, ORCHID and
+  // the anycast service addresses among them): no public content is served from there.
+  if (g0 === 0x2001 && g1 < 0x200) return true;
   if (g0 === 0x2001 && g1 === 0xdb8) return true; // documentation 2001:db8::/32
+  if (g0 === 0x3fff && g1 < 0x1000) return true; // documentation 3fff::/20 (RFC 9637)
+  if (g0 === 0x100 && g1 === 0 && g2 === 0 && g3 <= 1) return true; // discard-only 100::/64 and dummy 100:0:0:1::/64
+  if (g0 === 0x5f00) return true; // SRv6 segment identifiers 5f00::/16 (RFC 9602)
   return (g0 & 0xfe00) === 0xfc00 || (g0 & 0xffc0) === 0xfe80 || (g0 & 0xffc0) === 0xfec0 || (g0 & 0xff00) === 0xff00;
 }
 

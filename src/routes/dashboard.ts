@@ -22,7 +22,10 @@ import { MAX_MEMBERSHIPS, type Role } from "../contract/principal";
 import { deliver } from "../mail/deliver";
 import { invitationMail } from "../mail/templates";
 import { ROLE_LABEL } from "../access/roles";
-import { type Refusal, workspaceCreateByAccount } from "../contract/workspaces";
+import { type InvitationMailState, type Refusal, workspaceCreateByAccount } from "../contract/workspaces";
+import { authSecret } from "../accounts/tokens";
+import { invitationStopLink, recipientAccountId } from "../accounts/invitation-stop";
+import { log } from "../log/log";
 
 function workspaceId(raw: string | undefined): string {
   if (!raw || !isWorkspaceId(raw)) throw new ApiError("not_found", "No such workspace.");
@@ -71,24 +74,32 @@ export async function workspaceDashboard(request: Request, env: Env, ctx: Execut
   // A workspace nobody was given: the answer its object would give, without making the object.
   if (!workspaceMayBeIssued(env, wsId)) throw new ApiError("not_found", "No such workspace.");
   const response = await workspaceStub(env, wsId).fetch(await bufferedInternalRequest(request, principalHeader(principal, request)));
-  // An invitation to an address is mailed from here (after the answer, through the one mail interface).
+  // An invitation the workspace decided to mail (its `mailState`, actors/workspace/invitation-mail.ts)
+  // is mailed from here, after the answer, through the one mail interface.
   if (request.method === "POST" && response.status === 201 && new URL(request.url).pathname.endsWith("/invitations")) {
     const body = (await response.clone().json()) as {
-      invitation: { email: string | null; role: string };
+      invitation: { email: string | null; role: string; mailState: InvitationMailState };
       link: string;
       workspaceName: string;
     };
-    if (body.invitation.email) {
-      const by = principal.kind === "account" || principal.kind === "apiKey" ? principal.label : "The operator";
-      deliver(
-        ctx,
-        env,
-        invitationMail(
-          body.invitation.email,
-          { workspace: body.workspaceName, role: ROLE_LABEL[body.invitation.role as Role] ?? body.invitation.role, invitedBy: by },
-          body.link,
-        ),
-      );
+    const secret = authSecret(env);
+    if (body.invitation.email && body.invitation.mailState === "sent") {
+      // Without AUTH_SECRET there is no stop link to offer, and no invitation goes out without one.
+      if (!secret) log("mail_failed", { kind: "invitation", transport: env.MAIL_TRANSPORT || "none", error: "AUTH_SECRET is not set" });
+      else {
+        const by = principal.kind === "account" || principal.kind === "apiKey" ? principal.label : "The operator";
+        const stop = await invitationStopLink(secret, new URL(request.url).origin, await recipientAccountId(body.invitation.email));
+        deliver(
+          ctx,
+          env,
+          invitationMail(
+            body.invitation.email,
+            { workspace: body.workspaceName, role: ROLE_LABEL[body.invitation.role as Role] ?? body.invitation.role, invitedBy: by },
+            body.link,
+            stop,
+          ),
+        );
+      }
     }
   }
   // A plan change reached every site (or the workspace and its sites were deleted); this

@@ -1,17 +1,20 @@
 /**
  * The invited person's side of an invitation: what it offers (before they sign in or up) and
  * accepting it with their account. The token names its workspace (`iv_<ws>_…`), which keeps only
- * its hash; accepting pushes the membership to the account before it answers.
+ * its hash; accepting pushes the membership to the account before it answers. And the link in an
+ * invitation mail that stops every invitation mail to the address, which needs no account.
  */
 import { ApiError } from "../contract/errors";
 import { workspaceIdOfInvitation } from "../contract/ids";
 import { workspaceMayBeIssued } from "../sites/issued";
-import { invitationToken, type Refusal } from "../contract/workspaces";
+import { invitationMailStop, invitationToken, type Refusal } from "../contract/workspaces";
 import { json, readJsonObject } from "../http/json";
 import { parseBody } from "../http/validation";
 import { clientKey } from "../limits/client";
 import { enforce } from "../limits/rate-limit";
-import { workspaceStub } from "../stubs";
+import { accountStub, workspaceStub } from "../stubs";
+import { authSecret } from "../accounts/tokens";
+import { openInvitationStop } from "../accounts/invitation-stop";
 import { clientOf } from "../access/principal-header";
 import { accountOf } from "./principal";
 import { notFromOtherOrigin } from "../sessions/cookie";
@@ -52,4 +55,27 @@ export async function acceptInvitation(request: Request, env: Env): Promise<Resp
       clientOf(request),
     ),
   );
+}
+
+/**
+ * The "stop invitation mails" link (`#/stop-invitations/<token>`, src/accounts/invitation-stop.ts):
+ * records on the address's Account object that invitations are not to be mailed to it (or, with
+ * `stop: false`, undoes that). No sign-in: the signed token is the proof that the mail reached the
+ * address. Without AUTH_SECRET no such link was ever made, so every token is "not valid".
+ */
+export async function stopInvitationMail(request: Request, env: Env): Promise<Response> {
+  if (!notFromOtherOrigin(request)) throw new ApiError("forbidden", "Open the link from the dashboard's own page.");
+  await enforce(env, "operator", clientKey(request, env));
+  const { token, stop } = parseBody(invitationMailStop, await readJsonObject(request), "stop link");
+  const secret = authSecret(env);
+  const opened = secret ? await openInvitationStop(secret, token) : ({ ok: false, reason: "invalid" } as const);
+  if (!opened.ok) {
+    if (opened.reason === "expired")
+      throw new ApiError("gone", "This link has expired (after a year). The newest invitation mail has a link that works.", {
+        status: "expired",
+      });
+    throw new ApiError("not_found", "This link is not valid. Use the link of an invitation mail, exactly as it was sent.");
+  }
+  await accountStub(env, opened.recipient).setRefusesInvitations(stop);
+  return json({ stopped: stop });
 }

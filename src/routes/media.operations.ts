@@ -173,14 +173,21 @@ export const mediaOperations: Operation[] = [
       description:
         `Fetches the entry's URL by the same address rules as page capture (http(s), no private addresses, at most ${L.copyRedirects} redirects, ` +
         `one ${L.copyTimeoutMs / 1000} s deadline) and stores it as an uploaded file: type from its bytes and the upload limits (413, 415). ` +
-        "Every item whose image or video field showed an entry of that URL now shows the stored file (one revision each). " +
+        "Every item whose image or video field showed an entry of that URL, and that the caller may edit, now shows the stored file " +
+        "(one revision each); items the caller may not edit (another author's, or a published one for a role that cannot publish) " +
+        "keep the URL and are listed in `notRepointed`. " +
         "The same bytes already in the library: that entry is used (`duplicate: true`). An entry already stored is answered as it is.",
       auth: "siteKey",
       params: [{ name: "mediaId", in: "path", description: "The media entry's id (`md_…`).", schema: z.string(), required: true }],
       responses: {
         200: {
-          description: "Copied (or already stored); the items that showed the URL now show the stored file.",
-          schema: uploaded.extend({ repointed: z.int().describe("Items now showing the stored file.") }),
+          description: "Copied (or already stored); the items the caller may edit that showed the URL now show the stored file.",
+          schema: uploaded.extend({
+            repointed: z.int().describe("Items now showing the stored file."),
+            notRepointed: z
+              .array(z.strictObject({ collection: z.string(), itemId: z.string(), slug: z.string() }))
+              .describe("Items that show the URL and that the caller may not edit: they still show the URL."),
+          }),
           headers: "json",
         },
       },

@@ -6,6 +6,7 @@ import {
   AuditEntry,
   Invitation,
   invitationCreate,
+  invitationMailStop,
   invitationToken,
   Member,
   memberPatch,
@@ -84,13 +85,28 @@ export const workspaceOperations: Operation[] = [
     errors: ["not_found", "gone", "bad_gateway"],
   }),
   operation({
+    id: "stopInvitationMail",
+    method: "post",
+    path: "/invitations/stop-mail",
+    tag: "Members",
+    summary: "Stop (or allow again) invitation mails to an address",
+    description:
+      "The link at the end of every invitation mail (`#/stop-invitations/<token>`; the token signed for that address, valid a year). " +
+      'No sign-in: from then on, invitations to the address are made but not mailed, and the inviter sees `mailState: "recipient"`. ' +
+      "`stop: false` undoes it.",
+    auth: "none",
+    body: invitationMailStop,
+    responses: { 200: json("Recorded.", z.strictObject({ stopped: z.boolean() })) },
+    errors: ["not_found", "gone", "forbidden", "rate_limited"],
+  }),
+  operation({
     id: "getWorkspace",
     method: "get",
     path: W,
     tag: "Workspaces",
     summary: "Read a workspace and its sites",
     description:
-      "Any member (a member limited to some sites sees those), a key of the workspace, or the operator. `access` says what the caller may do in the workspace.",
+      "Any member (a member limited to some sites sees those in `siteIds`), a key of the workspace (a key limited to one site sees that one), or the operator. `access` says what the caller may do in the workspace.",
     auth: "workspace",
     params: [P.workspaceId],
     responses: { 200: json("The workspace.", z.strictObject({ workspace: Workspace, access: CallerAccess })) },
@@ -210,7 +226,8 @@ export const workspaceOperations: Operation[] = [
     tag: "Members",
     summary: "Invite someone, by email or by a link to share",
     description:
-      "Single use, valid 7 days, revocable. The link (and token) are shown only in this answer. Pending invitations count towards the plan's member limit.",
+      "Single use, valid 7 days, revocable. The link (and token) are shown only in this answer. Pending invitations count towards the plan's member limit. " +
+      'With `email`, the invitation is mailed unless a limit or the address says no (`invitation.mailState`: per workspace and day by plan, per inviting account and day, per address and day, README "Invitation mail"); it is made either way.',
     auth: "workspace",
     params: [P.workspaceId],
     body: invitationCreate,

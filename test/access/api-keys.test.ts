@@ -67,6 +67,17 @@ describe("workspace API keys", () => {
     expect((await callJson("GET", `/workspaces/${other.workspaceId}`, { auth: apiKey.key })).status).toBe(404);
   });
 
+  it("a key limited to one site reads the workspace with that site only; an unlimited key sees every site", async () => {
+    const limited = (await expectStatus(newKey(m.workspaceId, { name: "site A reader", scope: "read", siteId: m.a.id }), 201)).apiKey;
+    const whole = (await expectStatus(newKey(m.workspaceId, { name: "all sites reader", scope: "read" }), 201)).apiKey;
+    type Read = { workspace: { id: string; siteIds: string[] } };
+    const seen = await expectStatus(callJson<Read>("GET", `/workspaces/${m.workspaceId}`, { auth: limited.key }), 200);
+    expect(seen.workspace.id).toBe(m.workspaceId);
+    expect(seen.workspace.siteIds).toEqual([m.a.id]);
+    const all = await expectStatus(callJson<Read>("GET", `/workspaces/${m.workspaceId}`, { auth: whole.key }), 200);
+    expect(all.workspace.siteIds).toEqual([m.a.id, m.b.id]);
+  });
+
   it("is stored hashed, listed without the key, shows last use, and once revoked is refused (401)", async () => {
     const { apiKey } = await expectStatus(newKey(m.workspaceId, { name: "temp", scope: "read" }), 201);
     await expectStatus(callJson("GET", `/sites/${m.a.id}`, { auth: apiKey.key }), 200);

@@ -48,7 +48,7 @@ describe("a workspace with members, through the front Worker", () => {
       callJson("POST", `/workspaces/${ws.workspace.id}/invitations`, { ...as(owner.cookie), body: { email, role: "contributor" } }),
       201,
     );
-    const token = fragmentToken(linkIn(await mailTo(email, /invited to Studio/)), "invite");
+    const token = fragmentToken(linkIn(await mailTo(email, /invited to a workspace/)), "invite");
     const looked = await expectStatus(
       callJson<{ invitation: { role: string } }>("POST", "/invitations/lookup", { headers: { origin: ORIGIN }, body: { token } }),
       200,

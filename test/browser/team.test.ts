@@ -95,7 +95,7 @@ describe("a team in the dashboard, without the operator", () => {
     // Grace, in her own browser: the mailed invitation, then sign-up, and back to the invitation by itself.
     const other = await browser().newContext({ viewport: { width: 1280, height: 900 } });
     const member = await other.newPage();
-    const invitation = linkIn(await mailTo(grace, /invited to Acme Studio/));
+    const invitation = linkIn(await mailTo(grace, /invited to a workspace/));
     await member.goto(invitation);
     await member.getByRole("heading", { name: "Join Acme Studio" }).waitFor();
     await member.getByText("as Contributor").waitFor();
@@ -243,7 +243,7 @@ describe("a team in the dashboard, without the operator", () => {
     await owner.getByLabel("Role", { exact: true }).selectOption({ label: "Viewer" });
     await owner.getByRole("button", { name: "Invite", exact: true }).click();
     await owner.getByRole("button", { name: `Withdraw the invitation to ${someoneElse}` }).waitFor();
-    await member.goto(linkIn(await mailTo(someoneElse, /invited to Side Project/)));
+    await member.goto(linkIn(await mailTo(someoneElse, /invited to a workspace/)));
     await member.getByText(`This invitation was sent to ${someoneElse}. Sign out, then sign in`).waitFor();
     expect(await member.getByRole("button", { name: /^Accept/ }).count()).toBe(0);
     await owner.getByRole("button", { name: `Withdraw the invitation to ${someoneElse}` }).click();
@@ -335,7 +335,7 @@ describe("a team in the dashboard, without the operator", () => {
     // Sam joins as Contributor.
     const other = await browser().newContext({ viewport: { width: 1280, height: 900 } });
     const member = await other.newPage();
-    await member.goto(linkIn(await mailTo(sam, /invited to Bakery/)));
+    await member.goto(linkIn(await mailTo(sam, /invited to a workspace/)));
     await member.getByRole("link", { name: "Create an account" }).click();
     await signUpFrom(member, "Sam", sam);
     await member.getByRole("button", { name: "Accept and join Bakery" }).click();

@@ -4,12 +4,13 @@
  * that showed the URL show the stored file, each with a revision.
  */
 import { describe, expect, it } from "vitest";
-import { addItem, call, callJson, newBlog } from "../helpers";
+import { addItem, call, callJson, expectStatus, newBlog } from "../helpers";
 import { putPage } from "../ssr-helpers";
 import { safeFetch, SafeFetchError } from "../../src/net/safe-fetch";
 import { get, mediaFile, storedKeys, type Entry } from "./helpers";
+import { asMember, siteCall } from "../access/principals";
 
-type Copied = { media: Entry; duplicate: boolean; repointed: number };
+type Copied = { media: Entry; duplicate: boolean; repointed: number; notRepointed: { collection: string; itemId: string; slug: string }[] };
 type Err = { error: { code: string; details?: Record<string, unknown> } };
 
 async function urlMedia(site: { id: string; adminKey: string }, url: string, alt = ""): Promise<string> {
@@ -76,6 +77,56 @@ describe("copy into library", () => {
     expect(viaUrl.body.duplicate).toBe(true);
     expect(viaUrl.body.media.mediaId).toBe(media.mediaId);
     expect((await storedKeys(blog.id)).length).toBe(1);
+  });
+
+  it("as a Contributor, repoints only their own drafts and names the items left on the URL", async () => {
+    const blog = await newBlog("pro");
+    const url = await putPage(mediaFile("small.jpg"), { path: `/img-${crypto.randomUUID().slice(0, 8)}/door`, type: "image/jpeg" });
+    const contributor = asMember(`ac_${crypto.randomUUID().replace(/-/g, "").slice(0, 26)}`, blog.workspaceId, "contributor");
+    // Another author's published item, the contributor's own draft, and their item an editor published.
+    const theirs = await addItem(blog, "posts", { slug: "theirs", publish: true, data: { title: "Theirs", cover: { url } } });
+    const draft = async (slug: string) => {
+      const made = await siteCall(blog.id, contributor, "POST", "/collections/posts/items", {
+        slug,
+        data: { title: slug, cover: { url } },
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      return (made.body as unknown as { item: { id: string } }).item.id;
+    };
+    const mine = await draft("mine");
+    const minePublished = await draft("mine-published");
+    await expectStatus(
+      callJson("POST", `/sites/${blog.id}/collections/posts/items/${minePublished}/publish`, { auth: blog.adminKey }),
+      200,
+    );
+    const entry = await urlMedia(blog, url);
+
+    const done = await siteCall(blog.id, contributor, "POST", `/media/${entry}/copy`);
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    const body = done.body as unknown as Copied;
+    expect(body.repointed).toBe(1);
+    expect(body.notRepointed.map((i) => i.slug).sort()).toEqual(["mine-published", "theirs"]);
+    expect(body.notRepointed.find((i) => i.slug === "theirs")).toEqual({ collection: "posts", itemId: theirs.id, slug: "theirs" });
+
+    // The public items that are not the contributor's to change still show the URL, unchanged.
+    for (const slug of ["theirs", "mine-published"]) {
+      const pub = await callJson<{ item: { data: { cover: { url: string } } } }>(
+        "GET",
+        `/v1/${blog.token}/collections/posts/items/${slug}`,
+      );
+      expect(pub.body.item.data.cover.url, slug).toBe(url);
+    }
+    const revs = await callJson<{ revisions: { note: string | null }[] }>(
+      "GET",
+      `/sites/${blog.id}/collections/posts/items/${theirs.id}/revisions`,
+      { auth: blog.adminKey },
+    );
+    expect(revs.body.revisions.map((r) => r.note)).not.toContain("media copied into the library");
+    // Their own draft shows the stored file.
+    const own = await callJson<{ item: { data: { cover: string } } }>("GET", `/sites/${blog.id}/collections/posts/items/${mine}`, {
+      auth: blog.adminKey,
+    });
+    expect(own.body.item.data.cover).toBe(body.media.mediaId);
   });
 
   it("refuses what an upload refuses, and a host's failure, keeping nothing", async () => {

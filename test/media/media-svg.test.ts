@@ -46,6 +46,24 @@ describe("malicious SVG", () => {
     expect(stored).toContain('<use href="#g">');
   });
 
+  it("references outside the file written with CSS escapes are removed from attributes", async () => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">
+<linearGradient id="g"><stop offset="0" stop-color="red"/></linearGradient>
+<rect width="1" height="1" fill="u\\72l(https://evil.example/a)"/>
+<rect width="2" height="2" fill="\\75 rl(https://evil.example/b)"/>
+<rect width="3" height="3" fill="\\55\\52\\4c(https://evil.example/c)"/>
+<rect width="4" height="4" fill="u\\r\\l(https://evil.example/d)"/>
+<rect width="5" height="5" fill="u\\000072 l(https://evil.example/e)"/>
+<rect width="6" height="6" fill="u\\72l(#g)"/>
+</svg>`;
+    const { media } = await uploaded(await upload(site, enc(svg), "escaped.svg"));
+    const stored = await (await get(media.url)).text();
+    expect(stored).not.toContain("evil.example");
+    for (const w of [1, 2, 3, 4, 5]) expect(stored).toContain(`<rect width="${w}" height="${w}">`);
+    // An escaped reference inside the file is still one.
+    expect(stored).toContain(String.raw`<rect width="6" height="6" fill="u\72l(#g)">`);
+  });
+
   const refused: [string, string][] = [
     ["DTD entities", `<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x "boom">]><svg xmlns="http://www.w3.org/2000/svg">&x;</svg>`],
     [
@@ -56,6 +74,23 @@ describe("malicious SVG", () => {
     ["badly nested XML", `<svg xmlns="http://www.w3.org/2000/svg"><g></svg>`],
     ["no SVG namespace", `<svg><circle r="1"/></svg>`],
     ["@import in a style element", `<svg xmlns="http://www.w3.org/2000/svg"><style>@import url(https://evil.example/x.css);</style></svg>`],
+    // CSS escapes (CSS Syntax §4.3.7) are what the browser reads: decoded before the check.
+    [
+      "@import written with a hex escape",
+      `<svg xmlns="http://www.w3.org/2000/svg"><style>@\\69mport "https://evil.example/x.css";</style></svg>`,
+    ],
+    [
+      "url( written with a hex escape and its space",
+      `<svg xmlns="http://www.w3.org/2000/svg"><style>rect{fill:\\75 rl(https://evil.example/y)}</style></svg>`,
+    ],
+    [
+      "url( written with a six-digit escape and a plain one",
+      `<svg xmlns="http://www.w3.org/2000/svg"><style>rect{fill:\\000075\\r\\l(https://evil.example/y)}</style></svg>`,
+    ],
+    [
+      "@import split by an element inside the style",
+      `<svg xmlns="http://www.w3.org/2000/svg"><style>@imp<desc/>ort "https://evil.example/x.css";</style></svg>`,
+    ],
   ];
   for (const [what, svg] of refused) {
     it(`${what}: 415 saying why, nothing stored`, async () => {

@@ -29,6 +29,13 @@ describe("docs/ssrf.md: every refused row is refused", () => {
       "2001::/32",
       "198.18.0.0/15",
       "100.64.0.0/10",
+      "192.0.0.0/24",
+      "192.0.2.0/24",
+      "198.51.100.0/24",
+      "203.0.113.0/24",
+      "240.0.0.0/4",
+      "2001:db8::/32",
+      "3fff::/20",
       "a name resolving",
     ]) {
       expect(all).toContain(must);
@@ -51,6 +58,11 @@ describe("docs/ssrf.md: every refused row is refused", () => {
       "[::ffff:8.8.8.8]",
       "[2003::1]",
       "[2001:4860::8888]",
+      "192.0.3.1",
+      "198.51.101.1",
+      "203.0.112.1",
+      "[2001:200::1]",
+      "[3fff:1000::1]",
     ]) {
       expect(isPrivateHost(h), h).toBe(false);
     }

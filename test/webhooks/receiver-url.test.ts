@@ -34,11 +34,16 @@ describe("webhook receivers: the capture's address rules", () => {
     await publish(metadata, "A", "169.254.169.254");
     expect(await refusal(`https://${metadata}/hook`)).toBe("private_address");
     expect(await refusal(`https://${unique("nowhere")}/hook`)).toBe("unreachable");
+    // A documentation range (RFC 5737) is no receiver anyone runs.
+    const doc = unique("docs");
+    await publish(doc, "A", "203.0.113.10");
+    expect(await refusal(`https://${doc}/hook`)).toBe("private_address");
+    expect(await refusal("https://[2001:db8::1]/hook")).toBe("private_address");
   });
 
   it("accepts an https: name that resolves to public addresses only", async () => {
     const pub = unique("receiver");
-    await publish(pub, "A", "203.0.113.10");
+    await publish(pub, "A", "8.8.8.8");
     expect(await checkReceiverUrl(production, `https://${pub}/hook`)).toBe(`https://${pub}/hook`);
   });
 });

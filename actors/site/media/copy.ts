@@ -2,8 +2,9 @@
  * Copying media added by URL into the library: the file is fetched through the safe fetcher
  * (src/net/safe-fetch.ts, the same address rules as capture) and stored exactly as an upload is
  * (src/media/store-stream.ts: type from the bytes, the same limits, the workspace's storage,
- * one copy per content), then every item that showed the URL is pointed at the library entry,
- * each with a revision. `fetchIntoLibrary` is the part other code calls (an import's images
+ * one copy per content), then every item that showed the URL and that the caller may edit is
+ * pointed at the library entry, each with a revision; the others keep the URL and are named in
+ * the answer. `fetchIntoLibrary` is the part other code calls (an import's images
  * given as URLs); `copyMediaIntoLibrary` is the API's "copy this entry".
  *
  * The URL entries stay (unused): older revisions and pending changes may still name them.
@@ -16,10 +17,12 @@ import { storeStream } from "../../../src/media/store-stream";
 import type { MediaCall } from "../../../src/contract/media-calls";
 import type { SiteContext } from "../context";
 import type { SiteAccess } from "../access/site-access";
-import { type MediaEntry, mediaEntry, usesOf } from "../content/media-library";
+import { type MediaEntry, type MediaUse, mediaEntry, usesOf } from "../content/media-library";
 import { recordAudit } from "../access/audit";
 import { mediaCall } from "./calls";
 import { rewriteUses } from "./rewrite-uses";
+import { mayEditItem } from "../../../src/access/grant";
+import { rowsByIds } from "../storage/items-table";
 
 const ACCEPT = "image/avif,image/webp,image/*;q=0.9,video/*;q=0.8,application/pdf;q=0.8,*/*;q=0.1";
 
@@ -106,45 +109,73 @@ function nameOf(url: string): string {
   }
 }
 
+/** An item that shows the copied URL and was left showing it: the caller may not edit it. */
+export interface LeftOnUrl {
+  collection: string;
+  itemId: string;
+  slug: string;
+}
+
 /**
  * The library's "copy into library" of an entry added by URL: the file is fetched and stored (or
  * found, when the same bytes are already there), and every item whose image or video field
- * shows an entry of the same URL now shows the stored file, with a revision. An entry that is
- * already a stored file is answered as it is.
+ * shows an entry of the same URL, and that the caller may edit (`mayEditItem`: a Contributor
+ * their own drafts, an Author their own items), now shows the stored file, with a revision.
+ * Copying needs only `media.create`, so without that limit it would change other people's
+ * items, published ones included. An entry that is already a stored file is answered as it is.
  */
 export async function copyMediaIntoLibrary(
   s: SiteContext,
   a: SiteAccess,
   mediaId: string,
   origin: string,
-): Promise<FetchedEntry & { repointed: number }> {
+): Promise<FetchedEntry & { repointed: number; notRepointed: LeftOnUrl[] }> {
   const row = s.sql
     .exec<{ url: string; alt: string; object_key: string | null }>("SELECT url, alt, object_key FROM media WHERE id = ?", mediaId)
     .toArray()[0];
   if (!row) throw new ApiError("not_found", "No such media entry.");
-  if (row.object_key !== null) return { media: mediaEntry(s.sql, s.collections(), mediaId)!, duplicate: true, repointed: 0 };
+  if (row.object_key !== null)
+    return { media: mediaEntry(s.sql, s.collections(), mediaId)!, duplicate: true, repointed: 0, notRepointed: [] };
   const copied = await fetchIntoLibrary(s, a, row.url, { alt: row.alt, origin });
   const target = copied.media.mediaId;
   let published = false;
-  const repointed = s.storage.transactionSync(() => {
+  const { repointed, notRepointed } = s.storage.transactionSync(() => {
     // The row may have changed while the file was fetched: the URL is read again.
     const urlIds = s.sql
       .exec<{ id: string }>("SELECT id FROM media WHERE url = ? AND object_key IS NULL", row.url)
       .toArray()
       .map((r) => r.id);
-    const uses = [...usesOf(s.sql, s.collections(), urlIds).values()].flat();
+    const { mine, others } = editableUses(s, a, [...usesOf(s.sql, s.collections(), urlIds).values()].flat());
     published = rewriteUses(
       s,
       a,
-      uses,
+      mine,
       (data, f) => {
         data[f] = target;
       },
       "media copied into the library",
     ).published;
-    recordAudit(s.sql, a, `media ${mediaId}`, { copiedTo: target, url: row.url, repointed: uses.length });
-    return new Set(uses.map((u) => u.itemId)).size;
+    const left = [...new Map(others.map((u) => [u.itemId, { collection: u.collection, itemId: u.itemId, slug: u.slug }])).values()];
+    recordAudit(s.sql, a, `media ${mediaId}`, {
+      copiedTo: target,
+      url: row.url,
+      repointed: mine.length,
+      ...(left.length ? { notRepointed: left.map((l) => l.itemId) } : {}),
+    });
+    return { repointed: new Set(mine.map((u) => u.itemId)).size, notRepointed: left };
   });
   if (published) s.contentChanged();
-  return { media: mediaEntry(s.sql, s.collections(), target)!, duplicate: copied.duplicate, repointed };
+  return { media: mediaEntry(s.sql, s.collections(), target)!, duplicate: copied.duplicate, repointed, notRepointed };
+}
+
+/** The uses on items the caller may edit, and the rest (left showing the URL). */
+function editableUses(s: SiteContext, a: SiteAccess, uses: readonly MediaUse[]): { mine: MediaUse[]; others: MediaUse[] } {
+  const items = new Map(rowsByIds(s.sql, [...new Set(uses.map((u) => u.itemId))]).map((r) => [r.id, r]));
+  const mine: MediaUse[] = [];
+  const others: MediaUse[] = [];
+  for (const u of uses) {
+    const item = items.get(u.itemId);
+    (item && mayEditItem(a.grant, { created_by: item.created_by ?? null, status: item.status }) ? mine : others).push(u);
+  }
+  return { mine, others };
 }

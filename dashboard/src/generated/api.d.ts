@@ -473,7 +473,7 @@ export interface paths {
         put?: never;
         /**
          * Copy media added by URL into the library
-         * @description Fetches the entry's URL by the same address rules as page capture (http(s), no private addresses, at most 5 redirects, one 60 s deadline) and stores it as an uploaded file: type from its bytes and the upload limits (413, 415). Every item whose image or video field showed an entry of that URL now shows the stored file (one revision each). The same bytes already in the library: that entry is used (`duplicate: true`). An entry already stored is answered as it is.
+         * @description Fetches the entry's URL by the same address rules as page capture (http(s), no private addresses, at most 5 redirects, one 60 s deadline) and stores it as an uploaded file: type from its bytes and the upload limits (413, 415). Every item whose image or video field showed an entry of that URL, and that the caller may edit, now shows the stored file (one revision each); items the caller may not edit (another author's, or a published one for a role that cannot publish) keep the URL and are listed in `notRepointed`. The same bytes already in the library: that entry is used (`duplicate: true`). An entry already stored is answered as it is.
          */
         post: operations["copyMedia"];
         delete?: never;
@@ -803,6 +803,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/invitations/stop-mail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop (or allow again) invitation mails to an address
+         * @description The link at the end of every invitation mail (`#/stop-invitations/<token>`; the token signed for that address, valid a year). No sign-in: from then on, invitations to the address are made but not mailed, and the inviter sees `mailState: "recipient"`. `stop: false` undoes it.
+         */
+        post: operations["stopInvitationMail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workspaces/{id}": {
         parameters: {
             query?: never;
@@ -812,7 +832,7 @@ export interface paths {
         };
         /**
          * Read a workspace and its sites
-         * @description Any member (a member limited to some sites sees those), a key of the workspace, or the operator. `access` says what the caller may do in the workspace.
+         * @description Any member (a member limited to some sites sees those in `siteIds`), a key of the workspace (a key limited to one site sees that one), or the operator. `access` says what the caller may do in the workspace.
          */
         get: operations["getWorkspace"];
         put?: never;
@@ -904,7 +924,7 @@ export interface paths {
         put?: never;
         /**
          * Invite someone, by email or by a link to share
-         * @description Single use, valid 7 days, revocable. The link (and token) are shown only in this answer. Pending invitations count towards the plan's member limit.
+         * @description Single use, valid 7 days, revocable. The link (and token) are shown only in this answer. Pending invitations count towards the plan's member limit. With `email`, the invitation is mailed unless a limit or the address says no (`invitation.mailState`: per workspace and day by plan, per inviting account and day, per address and day, README "Invitation mail"); it is made either way.
          */
         post: operations["createInvitation"];
         delete?: never;
@@ -2617,6 +2637,12 @@ export interface components {
             duplicate: boolean;
             /** @description Items now showing the stored file. */
             repointed: number;
+            /** @description Items that show the URL and that the caller may not edit: they still show the URL. */
+            notRepointed: {
+                collection: string;
+                itemId: string;
+                slug: string;
+            }[];
         };
         Error_bad_gateway: {
             error: {
@@ -2927,6 +2953,9 @@ export interface components {
                 siteIds: string[] | null;
             };
         };
+        StopInvitationMailResponse: {
+            stopped: boolean;
+        };
         GetWorkspaceResponse: {
             workspace: components["schemas"]["Workspace"];
             access: components["schemas"]["CallerAccess"];
@@ -3027,6 +3056,11 @@ export interface components {
                 expiresAt: string;
                 /** @enum {string} */
                 status: "pending" | "accepted" | "revoked" | "expired";
+                /**
+                 * @description Whether the invitation was mailed: `sent` (handed to the mail service), `none` (no address: a link to share), or why not: `workspace_limit` (the workspace's invitation mails for 24 hours are used up), `inviter_limit` (yours are), `recipient` (the address is not taking invitation mail from this service now). Unmailed invitations still work by their link.
+                 * @enum {string}
+                 */
+                mailState: "none" | "sent" | "recipient" | "workspace_limit" | "inviter_limit";
             }[];
         };
         CreateInvitation201Response: {
@@ -3043,6 +3077,11 @@ export interface components {
                 expiresAt: string;
                 /** @enum {string} */
                 status: "pending" | "accepted" | "revoked" | "expired";
+                /**
+                 * @description Whether the invitation was mailed: `sent` (handed to the mail service), `none` (no address: a link to share), or why not: `workspace_limit` (the workspace's invitation mails for 24 hours are used up), `inviter_limit` (yours are), `recipient` (the address is not taking invitation mail from this service now). Unmailed invitations still work by their link.
+                 * @enum {string}
+                 */
+                mailState: "none" | "sent" | "recipient" | "workspace_limit" | "inviter_limit";
             };
             token: string;
             link: string;
@@ -3062,6 +3101,11 @@ export interface components {
                 expiresAt: string;
                 /** @enum {string} */
                 status: "pending" | "accepted" | "revoked" | "expired";
+                /**
+                 * @description Whether the invitation was mailed: `sent` (handed to the mail service), `none` (no address: a link to share), or why not: `workspace_limit` (the workspace's invitation mails for 24 hours are used up), `inviter_limit` (yours are), `recipient` (the address is not taking invitation mail from this service now). Unmailed invitations still work by their link.
+                 * @enum {string}
+                 */
+                mailState: "none" | "sent" | "recipient" | "workspace_limit" | "inviter_limit";
             };
         };
         ListApiKeysResponse: {
@@ -3829,6 +3873,15 @@ export interface components {
         };
         LookupInvitationRequest: {
             token: string;
+        };
+        StopInvitationMailRequest: {
+            /** @description The secret of the link in an invitation mail (its URL fragment). */
+            token: string;
+            /**
+             * @description `false` undoes it: invitations to the address are mailed again.
+             * @default true
+             */
+            stop: boolean;
         };
         UpdateWorkspaceRequest: {
             name?: string;
@@ -7228,7 +7281,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Copied (or already stored); the items that showed the URL now show the stored file. */
+            /** @description Copied (or already stored); the items the caller may edit that showed the URL now show the stored file. */
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["json.Cache-Control"];
@@ -8999,6 +9052,103 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_bad_gateway"];
+                };
+            };
+        };
+    };
+    stopInvitationMail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StopInvitationMailRequest"];
+            };
+        };
+        responses: {
+            /** @description Recorded. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StopInvitationMailResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `gone`. */
+            410: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_gone"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
                 };
             };
         };

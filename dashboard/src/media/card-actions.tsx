@@ -143,8 +143,12 @@ export function CopyIntoLibrary(props: { m: MediaEntry; name: string; onCopied: 
     setError(null);
     try {
       const r = await call(client.POST("/sites/{siteId}/media/{mediaId}/copy", { params: { path: inSite({ mediaId: props.m.mediaId }) } }));
+      const left = r.notRepointed.length;
       setDone(
-        `Copied into the library${r.duplicate ? " (the same file was already there)" : ""}; ${r.repointed} item${r.repointed === 1 ? "" : "s"} now show${r.repointed === 1 ? "s" : ""} the stored file.`,
+        `Copied into the library${r.duplicate ? " (the same file was already there)" : ""}; ${r.repointed} item${r.repointed === 1 ? "" : "s"} now show${r.repointed === 1 ? "s" : ""} the stored file.` +
+          (left
+            ? ` ${left} item${left === 1 ? "" : "s"} you cannot edit still show${left === 1 ? "s" : ""} the address: ${r.notRepointed.map((i) => i.slug).join(", ")}.`
+            : ""),
       );
       props.onCopied(r.media);
     } catch (e) {

@@ -16,6 +16,7 @@ import { PLAN_NAMES } from "../types";
 import { useForm } from "../use-form";
 import { useLoad } from "../use-load";
 import { revokedWords } from "../revoked-words";
+import { MAIL_NOTE, mailWords } from "../invitation-mail-words";
 import { operationWords, type SiteName, siteNames } from "../workspace-sites";
 
 type Role = "administrator" | "editor" | "author" | "contributor" | "viewer";
@@ -131,7 +132,7 @@ function Members(props: { id: string; members: MemberList; onChanged: () => void
     () => call(client.GET("/workspaces/{id}/invitations", { params: { path: { id } } })).then((r) => r.invitations),
     [id],
   );
-  const [link, setLink] = useState<string | null>(null);
+  const [link, setLink] = useState<{ url: string; mailed: string; unmailed: boolean } | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
   const invite = useForm(
     { email: "", role: "contributor" as Role },
@@ -144,7 +145,8 @@ function Members(props: { id: string; members: MemberList; onChanged: () => void
       ),
     {
       onSaved: (r) => {
-        setLink(r.link);
+        const state = r.invitation.mailState;
+        setLink({ url: r.link, mailed: mailWords(state, r.invitation.email), unmailed: state !== "sent" && state !== "none" });
         invite.reset({ email: "", role: invite.values.role });
         invites.reload();
         props.onChanged();
@@ -249,9 +251,9 @@ function Members(props: { id: string; members: MemberList; onChanged: () => void
         </button>
       </form>
       {link && (
-        <Notice kind="ok">
-          Invitation made. The link works once, for 7 days, and is shown only now: <code tabIndex={0}>{link}</code>{" "}
-          <Copy text={link} label="Copy the invitation link" />
+        <Notice kind={link.unmailed ? "info" : "ok"}>
+          Invitation made. {link.mailed} The link works once, for 7 days, and is shown only now: <code tabIndex={0}>{link.url}</code>{" "}
+          <Copy text={link.url} label="Copy the invitation link" />
         </Notice>
       )}
       {(invites.data ?? []).length > 0 && (
@@ -260,7 +262,8 @@ function Members(props: { id: string; members: MemberList; onChanged: () => void
           <ul>
             {invites.data!.map((i) => (
               <li key={i.id}>
-                {i.email ?? "Shared link"} as {ROLE_NAME[i.role]}, until {when(i.expiresAt)}{" "}
+                {i.email ?? "Shared link"} as {ROLE_NAME[i.role]}, until {when(i.expiresAt)}
+                {i.email && ` (${MAIL_NOTE[i.mailState]})`}{" "}
                 <button
                   type="button"
                   class="secondary small"
