@@ -880,14 +880,14 @@ export interface paths {
         post?: never;
         /**
          * Remove a member (or leave, for oneself)
-         * @description Their next request in this workspace is refused, and so is the next request with any API key they made; their pending invitations are revoked. The Owner cannot be removed.
+         * @description Their next request in this workspace is refused, and so is the next request with any API key they made; their pending invitations are revoked; on every site the admin key they were shown is replaced, their webhook endpoints are paused and their share links revoked, before this answers (a site not reached yet: 502, and the workspace keeps trying). The Owner cannot be removed.
          */
         delete: operations["removeMember"];
         options?: never;
         head?: never;
         /**
          * Change a member's role or the sites they may work on
-         * @description Takes effect on the member's very next request: their account has the new role before this answers. Invitations and API keys they made that the new role or sites could not make are revoked with it.
+         * @description Takes effect on the member's very next request: their account has the new role before this answers. Invitations and API keys they made that the new role or sites could not make are revoked with it, and on each site what they made there that they could no longer make ends (the admin key they were shown is replaced, their webhook endpoints paused, their share links revoked) before this answers; a site not reached yet answers 502 and the workspace keeps trying.
          */
         patch: operations["updateMember"];
         trace?: never;
@@ -2902,12 +2902,18 @@ export interface components {
                 /** Format: date-time */
                 addedAt: string;
             } | null;
-            /** @description Invitations they can no longer make (a role above theirs, or no right to invite) and, without the right to make keys, every key they made; each has an audit row. */
+            /** @description Invitations they can no longer make (a role above theirs, or no right to invite) and, without the right to make keys, every key they made; on each site, what they made there that they may no longer make. Each has an audit row. */
             revoked: {
                 /** @description Pending invitations they made, revoked (`inv_…`). */
                 invitations: string[];
                 /** @description API keys they made, revoked (`key_…`): refused from the very next request. */
                 apiKeys: string[];
+                /** @description Sites whose admin key (`sk_…`) they were shown last and who may no longer rotate it: replaced by a key shown to no one, the site's admin-key sessions ended (rotate it to get a new one). */
+                adminKeys: string[];
+                /** @description Webhook endpoints they (or their revoked keys) registered on a site whose settings they may no longer manage: paused (`disabledReason: "maker"`). */
+                webhooks: string[];
+                /** @description Live share links they (or their revoked keys) made that they could no longer make: revoked. */
+                previewLinks: string[];
             };
         };
         ListMembersResponse: {
@@ -2933,24 +2939,36 @@ export interface components {
                 /** Format: date-time */
                 addedAt: string;
             };
-            /** @description Invitations they can no longer make (a role above theirs, or no right to invite) and, without the right to make keys, every key they made; each has an audit row. */
+            /** @description Invitations they can no longer make (a role above theirs, or no right to invite) and, without the right to make keys, every key they made; on each site, what they made there that they may no longer make. Each has an audit row. */
             revoked: {
                 /** @description Pending invitations they made, revoked (`inv_…`). */
                 invitations: string[];
                 /** @description API keys they made, revoked (`key_…`): refused from the very next request. */
                 apiKeys: string[];
+                /** @description Sites whose admin key (`sk_…`) they were shown last and who may no longer rotate it: replaced by a key shown to no one, the site's admin-key sessions ended (rotate it to get a new one). */
+                adminKeys: string[];
+                /** @description Webhook endpoints they (or their revoked keys) registered on a site whose settings they may no longer manage: paused (`disabledReason: "maker"`). */
+                webhooks: string[];
+                /** @description Live share links they (or their revoked keys) made that they could no longer make: revoked. */
+                previewLinks: string[];
             };
         };
         RemoveMemberResponse: {
             /** @constant */
             removed: true;
             accountId: string;
-            /** @description Invitations they can no longer make (a role above theirs, or no right to invite) and, without the right to make keys, every key they made; each has an audit row. */
+            /** @description Invitations they can no longer make (a role above theirs, or no right to invite) and, without the right to make keys, every key they made; on each site, what they made there that they may no longer make. Each has an audit row. */
             revoked: {
                 /** @description Pending invitations they made, revoked (`inv_…`). */
                 invitations: string[];
                 /** @description API keys they made, revoked (`key_…`): refused from the very next request. */
                 apiKeys: string[];
+                /** @description Sites whose admin key (`sk_…`) they were shown last and who may no longer rotate it: replaced by a key shown to no one, the site's admin-key sessions ended (rotate it to get a new one). */
+                adminKeys: string[];
+                /** @description Webhook endpoints they (or their revoked keys) registered on a site whose settings they may no longer manage: paused (`disabledReason: "maker"`). */
+                webhooks: string[];
+                /** @description Live share links they (or their revoked keys) made that they could no longer make: revoked. */
+                previewLinks: string[];
             };
         };
         ListInvitationsResponse: {
@@ -3138,8 +3156,10 @@ export interface components {
                 events: ("item.created" | "item.updated" | "item.published" | "item.unpublished" | "item.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "capture.refreshed" | "import.finished")[];
                 /** @enum {string} */
                 state: "enabled" | "disabled";
-                /** @description `gone`: the receiver answered 410; `failing`: every retry of a delivery failed (about three days); `owner`: paused. */
-                disabledReason: ("gone" | "failing" | "owner") | null;
+                /** @description `gone`: the receiver answered 410; `failing`: every retry of a delivery failed (about three days); `owner`: paused; `maker`: paused because the member who registered it left the workspace or may no longer manage the site's settings (resuming makes it the resumer's). */
+                disabledReason: ("gone" | "failing" | "owner" | "maker") | null;
+                /** @description With `disabledReason: "maker"`: the email of the member who registered it. */
+                disabledMaker: string | null;
                 disabledAt: string | null;
                 /** @description While set, deliveries also carry a signature with the previous secret. */
                 previousSecretUntil: string | null;
@@ -3165,8 +3185,10 @@ export interface components {
                 events: ("item.created" | "item.updated" | "item.published" | "item.unpublished" | "item.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "capture.refreshed" | "import.finished")[];
                 /** @enum {string} */
                 state: "enabled" | "disabled";
-                /** @description `gone`: the receiver answered 410; `failing`: every retry of a delivery failed (about three days); `owner`: paused. */
-                disabledReason: ("gone" | "failing" | "owner") | null;
+                /** @description `gone`: the receiver answered 410; `failing`: every retry of a delivery failed (about three days); `owner`: paused; `maker`: paused because the member who registered it left the workspace or may no longer manage the site's settings (resuming makes it the resumer's). */
+                disabledReason: ("gone" | "failing" | "owner" | "maker") | null;
+                /** @description With `disabledReason: "maker"`: the email of the member who registered it. */
+                disabledMaker: string | null;
                 disabledAt: string | null;
                 /** @description While set, deliveries also carry a signature with the previous secret. */
                 previousSecretUntil: string | null;
@@ -3194,8 +3216,10 @@ export interface components {
                 events: ("item.created" | "item.updated" | "item.published" | "item.unpublished" | "item.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "capture.refreshed" | "import.finished")[];
                 /** @enum {string} */
                 state: "enabled" | "disabled";
-                /** @description `gone`: the receiver answered 410; `failing`: every retry of a delivery failed (about three days); `owner`: paused. */
-                disabledReason: ("gone" | "failing" | "owner") | null;
+                /** @description `gone`: the receiver answered 410; `failing`: every retry of a delivery failed (about three days); `owner`: paused; `maker`: paused because the member who registered it left the workspace or may no longer manage the site's settings (resuming makes it the resumer's). */
+                disabledReason: ("gone" | "failing" | "owner" | "maker") | null;
+                /** @description With `disabledReason: "maker"`: the email of the member who registered it. */
+                disabledMaker: string | null;
                 disabledAt: string | null;
                 /** @description While set, deliveries also carry a signature with the previous secret. */
                 previousSecretUntil: string | null;
