@@ -1699,8 +1699,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Set a new password with a reset link's token; ends every other session and signs in
-         * @description A link works once and for one hour: used or expired, 400 with `details.reason` `expired_or_used`.
+         * Set a new password with a reset link's token; ends every other session, removes every passkey and signs in
+         * @description A link works once and for one hour: used or expired, 400 with `details.reason` `expired_or_used`. A reset is how an account is taken back, so it also removes every passkey (any of them may be one a thief added; `passkeysRemoved` says how many) and mails the address that the password changed.
          */
         post: operations["confirmPasswordReset"];
         delete?: never;
@@ -1793,8 +1793,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Options to add a passkey to the signed-in account
-         * @description Passkeys belong to the configured relying party (`PASSKEY_RP_ID`), or else to the host the dashboard is opened on; on an IP address host this is 400 (`details.reason` `address_host`: open `localhost`). The challenge works once, for 5 minutes; the account's passkeys are listed in `excludeCredentials`.
+         * Options to add a passkey to the signed-in account (after a recent sign-in, or with the password)
+         * @description Passkeys belong to the configured relying party (`PASSKEY_RP_ID`), or else to the host the dashboard is opened on; on an IP address host this is 400 (`details.reason` `address_host`: open `localhost`). The challenge works once, for 5 minutes; the account's passkeys are listed in `excludeCredentials`. Only a session that signed in within `RECENT_SIGN_IN_SECONDS` (10 minutes) gets one without more; otherwise send the account's `password` (checked and throttled as a sign-in), or sign in again (a passkey sign-in will do), else 403 with `details.reason` `sign_in_again` (`wrong_password` for a wrong one, on the `password` field).
          */
         post: operations["passkeyRegistrationOptions"];
         delete?: never;
@@ -1815,7 +1815,7 @@ export interface paths {
         put?: never;
         /**
          * Add the passkey the browser made to the signed-in account
-         * @description `name` defaults to the date it was added. A challenge used before or expired, or an answer that does not verify (another origin or relying party), is 400 with `details.reason`; the 21st passkey, or one already on the account, is 409.
+         * @description `name` defaults to the date it was added. A challenge used before or expired, or an answer that does not verify (another origin or relying party), is 400 with `details.reason`; the 21st passkey, or one already on the account, is 409. The account's address is mailed that a passkey was added, with a link to reset the password.
          */
         post: operations["addPasskey"];
         delete?: never;
@@ -1836,7 +1836,7 @@ export interface paths {
         post?: never;
         /**
          * Remove one of the account's passkeys
-         * @description Refused with 409 (`details.reason` `last_sign_in_method`) when it is the account's only way to sign in: no password and no other passkey.
+         * @description Refused with 409 (`details.reason` `last_sign_in_method`) when it is the account's only way to sign in: no password and no other passkey. The account's address is mailed that it was removed.
          */
         delete: operations["removePasskey"];
         options?: never;
@@ -3557,6 +3557,11 @@ export interface components {
         VerifySignUp201Response: {
             session: components["schemas"]["Session"];
         };
+        ConfirmPasswordReset201Response: {
+            session: components["schemas"]["Session"];
+            /** @description How many passkeys the reset removed: add the ones you use again. */
+            passkeysRemoved: number;
+        };
         ListAccountSessionsResponse: {
             sessions: {
                 /** @description The session's public handle (never its secret). */
@@ -3979,6 +3984,10 @@ export interface components {
             };
             name?: string;
             passkeyName?: string;
+        };
+        PasskeyRegistrationOptionsRequest: {
+            /** @description Needed when the session signed in more than RECENT_SIGN_IN_SECONDS (10 minutes) ago. */
+            password?: string;
         };
         AddPasskeyRequest: {
             /** @description The browser's new credential (navigator.credentials.create), as JSON. */
@@ -13541,7 +13550,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["VerifySignUp201Response"];
+                    "application/json": components["schemas"]["ConfirmPasswordReset201Response"];
                 };
             };
             /** @description Error: `bad_request`. */
@@ -13819,7 +13828,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PasskeyRegistrationOptionsRequest"];
+            };
+        };
         responses: {
             /** @description Pass `options` to startRegistration. */
             200: {
@@ -13858,7 +13871,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "To add a passkey, confirm it is you: enter your password (you signed in more than 10 minutes ago).",
+                     *         "details": {
+                     *           "reason": "sign_in_again",
+                     *           "signedInAt": "2026-12-01T09:00:00.000Z",
+                     *           "withinSeconds": 600,
+                     *           "hasPassword": true
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
                 };
             };
         };
