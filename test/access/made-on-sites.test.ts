@@ -7,7 +7,7 @@
  */
 import { describe, expect, inject, it } from "vitest";
 import { env, exports } from "cloudflare:workers";
-import { runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { call, callJson, expectStatus, OPERATOR, ORIGIN } from "../helpers";
 import { cookieOf, PASSWORD, signUp } from "../helpers/accounts";
 import { uniqueEmail } from "../helpers/mail";
@@ -295,6 +295,39 @@ describe("what a member made on a site goes when their right to make it goes", (
     );
     expect(gone.revoked.adminKeys).toEqual([]);
     await expectStatus(callJson("GET", `/sites/${siteId}/collections`, { auth: ownerKey.adminKey }), 200);
+  });
+
+  it("a site not reached: the change answers 502, and the workspace's alarm sends it again until the site has ended it", async () => {
+    const { owner, wsId, siteId } = await workspace();
+    const admin = await join(owner, wsId, "administrator");
+    const { adminKey } = await expectStatus(callJson<{ adminKey: string }>("POST", `/sites/${siteId}/admin-key`, as(admin.cookie)), 200);
+    const site = env.SITE.get(env.SITE.idFromName(siteId));
+    const ws = env.WORKSPACE.get(env.WORKSPACE.idFromName(wsId));
+    // The site fails the sweep (a table it reads is away), as a site that cannot be reached would.
+    await runInDurableObject(site, (_i, state) => void state.storage.sql.exec("ALTER TABLE preview_links RENAME TO preview_links_away"));
+    const failed = await callJson<{ error: { code: string; message: string } }>(
+      "DELETE",
+      `/workspaces/${wsId}/members/${admin.account.id}`,
+      as(owner.cookie),
+    );
+    expect(failed.status).toBe(502);
+    expect(failed.body.error.message).toContain("the workspace tries again in 5 seconds");
+    // Saved: they are no longer a member; until the site has the sweep, its key stands.
+    expect((await callJson("GET", `/workspaces/${wsId}`, as(admin.cookie))).status).toBe(404);
+    await expectStatus(callJson("GET", `/sites/${siteId}/collections`, { auth: adminKey }), 200);
+    const owed = () =>
+      runInDurableObject(ws, (_i, state) => state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM site_sweeps").one().n);
+    expect(await owed()).toBe(1);
+
+    await runInDurableObject(site, (_i, state) => void state.storage.sql.exec("ALTER TABLE preview_links_away RENAME TO preview_links"));
+    await runInDurableObject(ws, (_i, state) => {
+      state.storage.sql.exec("UPDATE site_sweeps SET next_at = 0");
+      return state.storage.setAlarm(Date.now() - 1);
+    });
+    await runDurableObjectAlarm(ws);
+    expect(await owed()).toBe(0);
+    expect((await callJson("GET", `/sites/${siteId}/collections`, { auth: adminKey })).status).toBe(401);
+    expect(await siteRows(owner, wsId)).toEqual([{ operation: "rotateAdminKey", by: owner.email, cause: "removed", madeBy: admin.email }]);
   });
 
   it("a site an Administrator created showed them its first key: it is replaced when they go, recorded or not", async () => {
