@@ -10,6 +10,7 @@ import type {
   ListedSession,
   PasskeyView,
   RemovePasskeyResult,
+  ResetDone,
   SetMembershipResult,
   StartedSession,
   VerifiedSession,
@@ -239,6 +240,15 @@ export class Account extends DurableObject<Env> {
     return this.ctx.storage.sql.exec("DELETE FROM sessions WHERE public_id = ?", publicId).rowsWritten > 0;
   }
 
+  /**
+   * Whether `password` is the account's, for a signed-in person confirming it is them before a
+   * change that needs a recent sign-in (src/accounts/recent-sign-in.ts): one KDF run, as a sign-in.
+   */
+  async confirmPassword(password: string): Promise<boolean> {
+    const row = await this.#row();
+    return this.#verify(row?.password_hash ?? null, password);
+  }
+
   /** A single-use reset token for an existing account (null otherwise: nothing is stored). */
   async startReset(now = Date.now()): Promise<string | null> {
     const row = await this.#row();
@@ -251,9 +261,11 @@ export class Account extends DurableObject<Env> {
 
   /**
    * A new password from a reset link: the link works once and for an hour; every session of the
-   * account ends (and every other outstanding link), and a new session starts for this browser.
+   * account ends (and every other outstanding link), every passkey is removed (any of them may be
+   * one a thief added: docs/accounts.md "What a reset ends"), and a new session starts for this
+   * browser. The answer names the passkeys removed, for the mail that says so.
    */
-  async finishReset(token: string, password: string, client: ClientMeta, now = Date.now()): Promise<StartedSession | null> {
+  async finishReset(token: string, password: string, client: ClientMeta, now = Date.now()): Promise<ResetDone | null> {
     const row = await this.#row();
     if (!row) return null;
     const hash = await sha256Hex(token);
@@ -265,18 +277,18 @@ export class Account extends DurableObject<Env> {
     if (!found || found.expires_at <= now) return null;
     this.#kdfRuns++;
     const phc = await hashPassword(password, kdfOf(this.env));
-    this.ctx.storage.transactionSync(() => {
-      this.ctx.storage.sql.exec("DELETE FROM reset_tokens");
-      this.ctx.storage.sql.exec(
-        "UPDATE account SET password_hash = ?, password_prep = ?, password_changed_at = ?",
-        phc,
-        PASSWORD_PREP,
-        now,
-      );
+    const sql = this.ctx.storage.sql;
+    const passkeysRemoved = this.ctx.storage.transactionSync(() => {
+      sql.exec("DELETE FROM reset_tokens");
+      sql.exec("UPDATE account SET password_hash = ?, password_prep = ?, password_changed_at = ?", phc, PASSWORD_PREP, now);
       this.#store.endAll();
+      return sql
+        .exec<{ name: string }>("DELETE FROM passkeys RETURNING name")
+        .toArray()
+        .map((r) => r.name);
     });
     await this.#noteClient(client, now);
-    return { ...(await this.#startSession(client, now)), newClient: false };
+    return { ...(await this.#startSession(client, now)), newClient: false, passkeysRemoved };
   }
 
   /**
@@ -379,10 +391,11 @@ export class Account extends DurableObject<Env> {
     const row = await this.#row();
     if (!row) return "not_found";
     const sql = this.ctx.storage.sql;
-    if (sql.exec("SELECT 1 FROM passkeys WHERE id = ?", id).toArray().length === 0) return "not_found";
+    const found = sql.exec<{ name: string }>("SELECT name FROM passkeys WHERE id = ?", id).toArray()[0];
+    if (!found) return "not_found";
     if (row.password_hash === null && sql.exec<{ n: number }>("SELECT count(*) AS n FROM passkeys").one().n <= 1) return "last_method";
     sql.exec("DELETE FROM passkeys WHERE id = ?", id);
-    return "ok";
+    return { removed: found.name };
   }
 
   /**

@@ -51,6 +51,7 @@ import {
 } from "../src/contract/headers";
 import { bodyEtag } from "../src/http/etag";
 import type { Principal, PrincipalHeader } from "../src/contract/principal";
+import type { MakerSweep, SiteSwept } from "../src/access/maker";
 import { clientOf, readPrincipalHeader } from "../src/access/principal-header";
 import { siteAccess } from "./site/access/site-access";
 import { AUDIT_PRUNE_JOB, auditPage, type AuditFilter, type AuditRow, defaultTarget, pruneAudit, recordAudit } from "./site/access/audit";
@@ -280,6 +281,7 @@ export class Site extends DurableObject<Env> {
     });
   }
 
+  /** `adminKeyBy`: who is shown the first admin key (the creating account, or `operator`). */
   async init(
     site: Omit<SiteRow, "cacheVersion" | "createdAt" | "updatedAt" | "adminKeyHash" | "imageResizingHosts"> & { adminKey: string },
   ): Promise<void> {
@@ -617,6 +619,15 @@ export class Site extends DurableObject<Env> {
   /** A variant the front Worker made and put in R2: listed, so delete and the sweep remove it. */
   mediaVariant(objectKey: string, width: number, format: string, key: string, bytes: number): void {
     if (this.#site) recordVariant(this.#sql, objectKey, width, format, key, bytes);
+  }
+
+  /**
+   * A member's standing in the workspace fell (RPC from the workspace, before it answers the change):
+   * what they made here that they may no longer make ends (site/access/maker-sweep.ts).
+   */
+  async sweepMaker(sweep: MakerSweep): Promise<SiteSwept> {
+    if (!this.#site) return { adminKey: false, webhooks: [], previewLinks: [] };
+    return (await import("./site/access/maker-sweep")).sweepMaker(this.#context, sweep);
   }
 
   /** One page of this site's audit rows for the workspace's merged log (RPC from the workspace). */

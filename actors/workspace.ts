@@ -40,7 +40,8 @@ import {
 import { type AccountLookup, deliver, drain, enqueue, type MembershipHolder } from "./workspace/outbox";
 import { AUDIT_RETENTION_MS, type AuditFilter, type AuditRow } from "./site/access/audit";
 import { reserve, settle, workspaceUsage } from "./workspace/media-usage";
-import { keyMakerMay, NOTHING_REVOKED, requireInviter, revokeWhatTheyMayNotMake } from "./workspace/made-by";
+import { keyMakerMay, type Made, NOTHING_MADE, type Revoked, requireInviter, revokeWhatTheyMayNotMake } from "./workspace/made-by";
+import { deliverSweeps, drainSweeps, type SiteLookup } from "./workspace/site-sweep";
 import type { StorageReport } from "../src/contract/media-calls";
 import { MEDIA_LIMITS } from "../src/contract/limits";
 import { visibleSiteIds } from "./workspace/visible-sites";
@@ -329,7 +330,8 @@ export class Workspace extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     await this.#open();
     if (this.#empty) return;
-    const nextPush = await drain(this.#sql, this.#accounts);
+    const pushes = [await drain(this.#sql, this.#accounts), await drainSweeps(this.#sql, this.#sites)].filter((t) => t !== null);
+    const nextPush = pushes.length ? Math.min(...pushes) : null;
     const last = Number(this.ctx.storage.kv.get("audit_pruned_at") ?? 0);
     if (Date.now() - last >= DAY_MS) {
       pruneWorkspaceAudit(this.#sql, Date.now());
@@ -454,11 +456,11 @@ export class Workspace extends DurableObject<Env> {
         const owner = updateMemberRow(this.#sql, accountId, { role: "owner", siteIds: null });
         seqs.push(enqueue(this.#sql, owner.accountId, ws.id, membershipOf(owner, ws.id, ws.name)));
         audit(c, `member ${owner.email}`, null, { role: "owner", from: { role: target.role }, previousOwner: previous?.email ?? null });
-        const revoked = before ? revokeWhatTheyMayNotMake(this.#sql, c, before, previous, "ownership") : NOTHING_REVOKED;
-        return { owner, previous, revoked };
+        const made = before ? revokeWhatTheyMayNotMake(this.#sql, c, before, previous, "ownership") : NOTHING_MADE;
+        return { owner, previous, made };
       });
-      for (const seq of seqs) await this.#push(seq, true);
-      return json(result);
+      const revoked = await this.#settle(result.made, seqs);
+      return json({ owner: result.owner, previous: result.previous, revoked });
     });
     router.get("/members", (_req) => json({ members: listMembers(this.#sql) }));
     router.patch("/members/:accountId", async (req, c, ws) => {
@@ -473,10 +475,9 @@ export class Workspace extends DurableObject<Env> {
         const m = updateMemberRow(this.#sql, accountId, patch);
         seq = enqueue(this.#sql, accountId, ws.id, membershipOf(m, ws.id, ws.name));
         audit(c, `member ${m.email}`, null, { role: m.role, siteIds: m.siteIds, from: { role: current.role, siteIds: current.siteIds } });
-        return { member: m, revoked: revokeWhatTheyMayNotMake(this.#sql, c, current, m, "role") };
+        return { member: m, made: revokeWhatTheyMayNotMake(this.#sql, c, current, m, "role") };
       });
-      await this.#push(seq, true);
-      return json(answer);
+      return json({ member: answer.member, revoked: await this.#settle(answer.made, [seq]) });
     });
     router.delete("/members/:accountId", async (req, c, ws, principal) => {
       const accountId = req.params.accountId ?? "";
@@ -486,16 +487,15 @@ export class Workspace extends DurableObject<Env> {
       const self = principal.kind === "account" && principal.accountId === accountId;
       if (!self) requirePermission(c.grant, "members.manage");
       let seq = 0;
-      const revoked = this.ctx.storage.transactionSync(() => {
+      const made = this.ctx.storage.transactionSync(() => {
         deleteMember(this.#sql, accountId);
         seq = enqueue(this.#sql, accountId, ws.id, null);
         audit(c, `member ${current.email}`, null, { role: current.role, left: self });
         // What they made goes with them: their keys stop and their invitations cannot bring them back.
         return revokeWhatTheyMayNotMake(this.#sql, c, current, null, self ? "left" : "removed");
       });
-      // Their Account loses the workspace before this answers: their next request is refused.
-      await this.#push(seq, true);
-      return json({ removed: true, accountId, revoked });
+      // Their Account loses the workspace, and each site what they made there, before this answers.
+      return json({ removed: true, accountId, revoked: await this.#settle(made, [seq]) });
     });
     router.get("/invitations", (_req) => json({ invitations: listInvitations(this.#sql) }));
     router.post("/invitations", async (req, c, ws) => {
@@ -658,6 +658,26 @@ export class Workspace extends DurableObject<Env> {
     const ns = (this.env as unknown as { ACCOUNT?: DurableObjectNamespace }).ACCOUNT;
     return ns ? (ns.get(ns.idFromName(accountId)) as unknown as MembershipHolder) : null;
   };
+
+  /** The site objects of this deployment, as a member's sweep reaches them. */
+  #sites: SiteLookup = (siteId) => this.env.SITE.get(this.env.SITE.idFromName(siteId));
+
+  /**
+   * After a change that lowered or removed a member: each site ends what they made there, then their
+   * Account gets the change, all before the answer, which lists what went. A site or an Account not
+   * reached is retried by the alarm, and the answer is then 502 (saved, not yet in effect everywhere).
+   */
+  async #settle(made: Made, pushes: readonly number[]): Promise<Revoked> {
+    const { swept, failed } = await deliverSweeps(this.#sql, made.sweeps, this.#sites);
+    if (failed) await this.ctx.storage.setAlarm(Date.now() + 5_000);
+    for (const seq of pushes) await this.#push(seq, true);
+    if (failed)
+      throw new ApiError(
+        "bad_gateway",
+        "Saved, but some of the workspace's sites have not been reached yet: the workspace tries again in 5 seconds, then less often, until each has ended what the member made there.",
+      );
+    return { ...made.revoked, ...swept };
+  }
 
   /**
    * Pushes one outbox row. `strict`: a failure is this request's answer (502: saved, and retried

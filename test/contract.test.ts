@@ -19,6 +19,7 @@ import { signToken } from "../src/accounts/tokens";
 import { SoftAuthenticator } from "./helpers/soft-authenticator";
 import { mediaFile } from "./fixtures/media-files";
 import { SERVICE_TOKEN_HEADER } from "../src/contract/headers";
+import { accountStub } from "../src/stubs";
 import { until as importUntil } from "./import/helpers";
 
 const seen = new Set<string>();
@@ -502,6 +503,18 @@ describe("the API answers exactly as openapi.json describes", () => {
     await hit("removePasskey", "DELETE", `/account/passkeys/${keyId}`, { headers: { cookie, ...own } });
     await hit("removePasskey", "DELETE", `/account/passkeys/${keyId}`, { headers: { cookie, ...own } });
     await hit("removePasskey", "DELETE", `/account/passkeys/${phoneId}`, { headers: { cookie, ...own } });
+
+    // Signed in long ago: adding a passkey asks for the password again (this account has none;
+    // the throttle of wrong ones is test/accounts-recent-sign-in.test.ts's).
+    const accountId = (made.body.session as { account: { id: string } }).account.id;
+    await runInDurableObject(accountStub(env, accountId), (_i, state) => {
+      state.storage.sql.exec("UPDATE sessions SET created_at = created_at - 3600000");
+    });
+    const late = { cookie, ...own, "cf-connecting-ip": "192.0.2.77" };
+    expect((await hit("passkeyRegistrationOptions", "POST", "/account/passkeys/options", { headers: late })).status).toBe(403);
+    await hit("passkeyRegistrationOptions", "POST", "/account/passkeys/options", { body: { password: "guess" }, headers: late });
+    await hit("passkeyRegistrationOptions", "POST", "/account/passkeys/options", { body: { password: 1 }, headers: late });
+    await hit("passkeyRegistrationOptions", "POST", "/account/passkeys/options", { body: "password=x", headers: { ...late, ...text } });
   });
 
   it("describes workspaces: self-serve, members, invitations, API keys and the audit log", async () => {

@@ -85,4 +85,14 @@ export const WORKSPACE_MIGRATIONS: SQLSchemaMigration[] = [
       CREATE INDEX IF NOT EXISTS invitations_mailed ON invitations (created_at) WHERE mail_state = 'sent';
     `,
   },
+  {
+    idMonotonicInc: 6,
+    description: "sweeps owed to sites: what a member made on a site ends when their standing falls, retried until each site has it",
+    sql: `
+      CREATE TABLE IF NOT EXISTS site_sweeps (
+        seq INTEGER PRIMARY KEY, site_id TEXT NOT NULL, payload TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0, next_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];

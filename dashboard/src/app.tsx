@@ -18,10 +18,9 @@ export function App() {
   if (first === "reset" && token) return <Reset token={token} />;
   if (first === "invite" && token) return <Invite token={token} />;
   if (first === "stop-invitations" && token) return <StopInvitations token={token} />;
-  if (s === null || sessionLost.value) {
-    if (first === "sign-up") return <CreateAccount />;
-    if (first === "forgot") return <Forgot />;
-  }
+  // The security mails' "secure your account" link: a reset, whoever is signed in here.
+  if (first === "forgot") return <Forgot />;
+  if ((s === null || sessionLost.value) && first === "sign-up") return <CreateAccount />;
   if (s === null || sessionLost.value) return <SignIn ended={s !== null || endedElsewhere.value} newKey={replacedKey.value} />;
   return <Shell session={s} path={route.value} />;
 }

@@ -57,4 +57,10 @@ export interface PasskeyView {
 export type AddPasskeyResult =
   { ok: true; passkey: PasskeyView } | { ok: false; reason: "no_account" | "used_challenge" | "invalid" | "too_many" | "exists" };
 
-export type RemovePasskeyResult = "ok" | "not_found" | "last_method";
+/** A removal names the passkey removed (for the mail that says so). */
+export type RemovePasskeyResult = { removed: string } | "not_found" | "last_method";
+
+/** A finished password reset: the new session, and the names of the passkeys the reset removed. */
+export interface ResetDone extends StartedSession {
+  passkeysRemoved: string[];
+}

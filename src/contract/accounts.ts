@@ -103,6 +103,17 @@ export const AuthenticationCredential = z
   .describe("The browser's assertion (navigator.credentials.get), as JSON.");
 const passkeyName = z.string().trim().min(1, "give the passkey a name").max(100, "use at most 100 characters");
 
+/** Asking to add a passkey: the account's password again when the session's sign-in is not recent (src/accounts/recent-sign-in.ts). */
+export const passkeyOptionsSchema = z
+  .object({
+    password: z
+      .string()
+      .min(1, "enter your password")
+      .max(PASSWORD_LENGTH.max)
+      .optional()
+      .describe("Needed when the session signed in more than RECENT_SIGN_IN_SECONDS (10 minutes) ago."),
+  })
+  .strict();
 export const addPasskeySchema = z.object({ response: RegistrationCredential, name: passkeyName.optional() }).strict();
 export const renamePasskeySchema = z.object({ name: passkeyName }).strict();
 export const passkeySignInSchema = z.object({ response: AuthenticationCredential }).strict();

@@ -44,9 +44,12 @@ export const WebhookEndpoint = z.strictObject({
   events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
   state: z.enum(["enabled", "disabled"]),
   disabledReason: z
-    .enum(["gone", "failing", "owner"])
+    .enum(["gone", "failing", "owner", "maker"])
     .nullable()
-    .describe("`gone`: the receiver answered 410; `failing`: every retry of a delivery failed (about three days); `owner`: paused."),
+    .describe(
+      "`gone`: the receiver answered 410; `failing`: every retry of a delivery failed (about three days); `owner`: paused; `maker`: paused because the member who registered it left the workspace or may no longer manage the site's settings (resuming makes it the resumer's).",
+    ),
+  disabledMaker: z.string().nullable().describe('With `disabledReason: "maker"`: the email of the member who registered it.'),
   disabledAt: z.string().nullable(),
   previousSecretUntil: z.string().nullable().describe("While set, deliveries also carry a signature with the previous secret."),
   pending: z.number().int().describe("Deliveries waiting to be sent."),

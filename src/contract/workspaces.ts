@@ -128,9 +128,22 @@ export const RevokedWithMember = z
   .strictObject({
     invitations: z.array(z.string()).describe("Pending invitations they made, revoked (`inv_…`)."),
     apiKeys: z.array(z.string()).describe("API keys they made, revoked (`key_…`): refused from the very next request."),
+    adminKeys: z
+      .array(z.string())
+      .describe(
+        "Sites whose admin key (`sk_…`) they were shown last and who may no longer rotate it: replaced by a key shown to no one, the site's admin-key sessions ended (rotate it to get a new one).",
+      ),
+    webhooks: z
+      .array(z.string())
+      .describe(
+        'Webhook endpoints they (or their revoked keys) registered on a site whose settings they may no longer manage: paused (`disabledReason: "maker"`).',
+      ),
+    previewLinks: z
+      .array(z.string())
+      .describe("Live share links they (or their revoked keys) made that they could no longer make: revoked."),
   })
   .describe(
-    "Invitations they can no longer make (a role above theirs, or no right to invite) and, without the right to make keys, every key they made; each has an audit row.",
+    "Invitations they can no longer make (a role above theirs, or no right to invite) and, without the right to make keys, every key they made; on each site, what they made there that they may no longer make. Each has an audit row.",
   );
 
 export const AuditEntry = z.strictObject({

@@ -45,6 +45,12 @@ export async function readJsonObject(request: Request, maxBytes = MAX_BODY_BYTES
   return wellFormed(parsed) as Record<string, unknown>;
 }
 
+/** `readJsonObject` for an endpoint whose body may be left out: no body reads as `{}`. */
+export async function readOptionalJsonObject(request: Request, maxBytes = MAX_BODY_BYTES): Promise<Record<string, unknown>> {
+  if (request.body === null || request.headers.get("content-length") === "0") return {};
+  return readJsonObject(request, maxBytes);
+}
+
 function checkDepth(value: unknown, depth: number): void {
   if (typeof value !== "object" || value === null) return;
   if (depth > MAX_DEPTH) throw tooDeep();

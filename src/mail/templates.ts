@@ -118,3 +118,45 @@ export const newSignInMail = (to: string, what: { when: string; client: string; 
       "If this was you, there is nothing to do. If not, reset your password now and end the sessions you do not know under Account → Sessions.",
     ],
   });
+
+/** Said in every mail about a change to how the account signs in: what to do if it was not them. */
+const NOT_YOU =
+  "If this was not you, someone can act as you: reset your password now with the link below. A reset signs out every session and removes every passkey, so only you are left with a way in.";
+
+export const passkeyAddedMail = (to: string, passkey: string, what: { when: string; client: string }, secureUrl: string): Mail =>
+  build("passkey_added", to, "A passkey was added to your account", {
+    lines: [
+      `A passkey named "${passkey}" was added to your open-content-edge account.`,
+      `When: ${what.when}. From: ${what.client}.`,
+      NOT_YOU,
+    ],
+    link: { label: "Secure your account (reset your password)", url: secureUrl },
+  });
+
+export const passkeyRemovedMail = (to: string, passkey: string, what: { when: string; client: string }, secureUrl: string): Mail =>
+  build("passkey_removed", to, "A passkey was removed from your account", {
+    lines: [
+      `The passkey named "${passkey}" was removed from your open-content-edge account; it no longer signs in.`,
+      `When: ${what.when}. From: ${what.client}.`,
+      NOT_YOU,
+    ],
+    link: { label: "Secure your account (reset your password)", url: secureUrl },
+  });
+
+export const passwordChangedMail = (
+  to: string,
+  passkeysRemoved: readonly string[],
+  what: { when: string; client: string },
+  secureUrl: string,
+): Mail =>
+  build("password_changed", to, "Your password was changed", {
+    lines: [
+      "The password of your open-content-edge account was changed with a reset link sent to this address. Every other session was signed out.",
+      passkeysRemoved.length
+        ? `The reset also removed your passkeys: ${passkeysRemoved.map((n) => `"${n}"`).join(", ")}. Add the ones you use again under Account → Passkeys.`
+        : "The account had no passkeys.",
+      `When: ${what.when}. From: ${what.client}.`,
+      "If this was not you, someone can read this mailbox: secure it first, then reset your password again with the link below.",
+    ],
+    link: { label: "Reset your password", url: secureUrl },
+  });

@@ -1,6 +1,15 @@
 /** The shapes of the one mail interface (src/mail/sender.ts chooses the transport). */
 
-export type MailKind = "verify_email" | "account_exists" | "password_reset" | "new_sign_in" | "invitation" | "test";
+export type MailKind =
+  | "verify_email"
+  | "account_exists"
+  | "password_reset"
+  | "new_sign_in"
+  | "invitation"
+  | "passkey_added"
+  | "passkey_removed"
+  | "password_changed"
+  | "test";
 
 export interface Mail {
   kind: MailKind;

@@ -196,7 +196,7 @@ export function buildDocument(version: string): Json {
       ...(op.body || op.looseBody
         ? {
             requestBody: {
-              required: true,
+              required: !op.bodyOptional,
               content: {
                 "application/json": {
                   schema: op.body ? ref(inputs, op.body, `${Id}Request`) : schemaOf(op.looseBody!, "input"),

@@ -59,6 +59,8 @@ export interface Operation {
   params?: Param[];
   /** The request body, a JSON object validated with exactly this schema. */
   body?: z.ZodType;
+  /** The body may be left out (it then reads as `{}`): an endpoint that took none before and takes one now. */
+  bodyOptional?: true;
   /** A request body taken as it comes (a webhook's event): documented, implies no errors. */
   looseBody?: z.ZodType;
   /** A body that is not JSON (a file's bytes, a form): its media types, each a binary string. */

@@ -5,6 +5,7 @@ import {
   ActiveSession,
   addPasskeySchema,
   CheckYourInbox,
+  passkeyOptionsSchema,
   PasskeyView,
   passkeySignUpOptionsSchema,
   passkeySignUpSchema,
@@ -75,11 +76,21 @@ export const accountOperations: Operation[] = [
     method: "post",
     path: "/account/password-reset/confirm",
     tag,
-    summary: "Set a new password with a reset link's token; ends every other session and signs in",
-    description: "A link works once and for one hour: used or expired, 400 with `details.reason` `expired_or_used`.",
+    summary: "Set a new password with a reset link's token; ends every other session, removes every passkey and signs in",
+    description:
+      "A link works once and for one hour: used or expired, 400 with `details.reason` `expired_or_used`. A reset is how an account is taken back, so it also removes every passkey (any of them may be one a thief added; `passkeysRemoved` says how many) and mails the address that the password changed.",
     auth: "none",
     body: resetConfirmSchema,
-    responses: { 201: { description: "Password changed and signed in; the cookie is set.", schema: session, headers: "session" } },
+    responses: {
+      201: {
+        description: "Password changed and signed in; the cookie is set.",
+        schema: z.strictObject({
+          session: Session,
+          passkeysRemoved: z.int().min(0).describe("How many passkeys the reset removed: add the ones you use again."),
+        }),
+        headers: "session",
+      },
+    },
     errors: ["forbidden"],
   }),
   operation({
@@ -139,9 +150,11 @@ export const accountOperations: Operation[] = [
     method: "post",
     path: "/account/passkeys/options",
     tag,
-    summary: "Options to add a passkey to the signed-in account",
-    description: `${PASSKEY_NOTE} The challenge works once, for 5 minutes; the account's passkeys are listed in \`excludeCredentials\`.`,
+    summary: "Options to add a passkey to the signed-in account (after a recent sign-in, or with the password)",
+    description: `${PASSKEY_NOTE} The challenge works once, for 5 minutes; the account's passkeys are listed in \`excludeCredentials\`. Only a session that signed in within \`RECENT_SIGN_IN_SECONDS\` (10 minutes) gets one without more; otherwise send the account's \`password\` (checked and throttled as a sign-in), or sign in again (a passkey sign-in will do), else 403 with \`details.reason\` \`sign_in_again\` (\`wrong_password\` for a wrong one, on the \`password\` field).`,
     auth: "account",
+    body: passkeyOptionsSchema,
+    bodyOptional: true,
     responses: {
       200: {
         description: "Pass `options` to startRegistration.",
@@ -149,7 +162,13 @@ export const accountOperations: Operation[] = [
         headers: "json",
       },
     },
-    errors: ["bad_request"],
+    errors: ["bad_request", "forbidden", "rate_limited"],
+    errorExamples: {
+      forbidden: {
+        message: "To add a passkey, confirm it is you: enter your password (you signed in more than 10 minutes ago).",
+        details: { reason: "sign_in_again", signedInAt: "2026-12-01T09:00:00.000Z", withinSeconds: 600, hasPassword: true },
+      },
+    },
   }),
   operation({
     id: "addPasskey",
@@ -158,7 +177,7 @@ export const accountOperations: Operation[] = [
     tag,
     summary: "Add the passkey the browser made to the signed-in account",
     description:
-      "`name` defaults to the date it was added. A challenge used before or expired, or an answer that does not verify (another origin or relying party), is 400 with `details.reason`; the 21st passkey, or one already on the account, is 409.",
+      "`name` defaults to the date it was added. A challenge used before or expired, or an answer that does not verify (another origin or relying party), is 400 with `details.reason`; the 21st passkey, or one already on the account, is 409. The account's address is mailed that a passkey was added, with a link to reset the password.",
     auth: "account",
     body: addPasskeySchema,
     responses: { 201: { description: "Added.", schema: z.strictObject({ passkey: PasskeyView }), headers: "json" } },
@@ -193,7 +212,7 @@ export const accountOperations: Operation[] = [
     tag,
     summary: "Remove one of the account's passkeys",
     description:
-      "Refused with 409 (`details.reason` `last_sign_in_method`) when it is the account's only way to sign in: no password and no other passkey.",
+      "Refused with 409 (`details.reason` `last_sign_in_method`) when it is the account's only way to sign in: no password and no other passkey. The account's address is mailed that it was removed.",
     auth: "account",
     params: [passkeyIdParam],
     responses: { 200: { description: "Removed.", schema: z.strictObject({ removed: z.literal(true) }), headers: "json" } },

@@ -16,7 +16,7 @@ import { mailAttempt } from "../accounts/throttle";
 import type { StartedSession } from "../accounts/types";
 import { requireAccount } from "../auth";
 import { deliver } from "../mail/deliver";
-import { accountExistsMail, passwordResetMail, verifyEmailMail } from "../mail/templates";
+import { accountExistsMail, passwordChangedMail, passwordResetMail, signInNotice, verifyEmailMail } from "../mail/templates";
 import { log } from "../log/log";
 
 /** A sign-up link works for a day. */
@@ -47,12 +47,12 @@ export function emailOf(raw: string): string {
   return email;
 }
 
-const dashboardLink = (request: Request, fragment: string): string => `${new URL(request.url).origin}/dashboard/#/${fragment}`;
+export const dashboardLink = (request: Request, fragment: string): string => `${new URL(request.url).origin}/dashboard/#/${fragment}`;
 
-/** The session answer every account sign-in shares: `{session}` and the cookie. */
-export function accountSessionResponse(request: Request, made: StartedSession): Response {
+/** The session answer every account sign-in shares: `{session}` (and what else the step says) and the cookie. */
+export function accountSessionResponse(request: Request, made: StartedSession, more: Record<string, unknown> = {}): Response {
   const session = { kind: "account" as const, ...made.session, account: made.account, memberships: [] };
-  return json({ session }, 201, { "set-cookie": setSessionCookie(request, made.id) });
+  return json({ session, ...more }, 201, { "set-cookie": setSessionCookie(request, made.id) });
 }
 
 /** `POST /accounts {email, name?}`: always 202; the address gets a link (or "you already have an account"). */
@@ -122,8 +122,11 @@ export async function requestPasswordReset(request: Request, env: Env, ctx: Exec
   return json(CHECK_YOUR_INBOX, 202);
 }
 
-/** `POST /account/password-reset/confirm {token, password}`: new password, every other session ended, signed in. */
-export async function confirmPasswordReset(request: Request, env: Env): Promise<Response> {
+/**
+ * `POST /account/password-reset/confirm {token, password}`: new password, every other session ended
+ * and every passkey removed, signed in; the account is mailed that it happened.
+ */
+export async function confirmPasswordReset(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
   sameOrigin(request, "Reset your password");
   const input = parseBody(resetConfirmSchema, await readJsonObject(request), "password reset");
   const accountId = accountOfResetToken(input.token);
@@ -134,7 +137,9 @@ export async function confirmPasswordReset(request: Request, env: Env): Promise<
     });
   }
   log("account_sign_in", { method: "reset", result: "ok" });
-  return accountSessionResponse(request, made);
+  const when = signInNotice(clientMeta(request), "");
+  deliver(ctx, env, passwordChangedMail(made.account.email, made.passkeysRemoved, when, dashboardLink(request, "forgot")));
+  return accountSessionResponse(request, made, { passkeysRemoved: made.passkeysRemoved.length });
 }
 
 /** `GET /account/sessions`: the account's live sessions, the caller's marked `current`. */

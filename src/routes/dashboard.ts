@@ -140,7 +140,9 @@ export async function createSite(request: Request, env: Env): Promise<Response> 
   const token = newPublicToken(siteId);
   const adminKey = newAdminKey(siteId);
   const stub = siteStub(env, siteId);
-  await stub.init({ id: siteId, name: input.name, workspaceId: workspace.id, plan: workspace.plan, token, adminKey });
+  // Whoever is shown the key holds it: the site's record of that lets it replace the key if they go.
+  const adminKeyBy = account ? account.accountId : "operator";
+  await stub.init({ id: siteId, name: input.name, workspaceId: workspace.id, plan: workspace.plan, token, adminKey, adminKeyBy });
   const response = await stub.fetch(
     internalRequest(new Request(`${new URL(request.url).origin}/sites/${siteId}`), { [OPERATOR_HEADER]: "1" }),
   );

@@ -7,7 +7,7 @@
 import { generateAuthenticationOptions, generateRegistrationOptions } from "@simplewebauthn/server";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import { ApiError } from "../contract/errors";
-import { json, readJsonObject } from "../http/json";
+import { json, readJsonObject, readOptionalJsonObject } from "../http/json";
 import { parseBody } from "../http/validation";
 import { accountStub } from "../stubs";
 import { requireAccount } from "../auth";
@@ -22,6 +22,7 @@ import {
 } from "../accounts/passkeys";
 import {
   addPasskeySchema,
+  passkeyOptionsSchema,
   passkeySignInSchema,
   passkeySignUpOptionsSchema,
   passkeySignUpSchema,
@@ -30,9 +31,10 @@ import {
 import { clientMeta } from "../accounts/principal";
 import { accountIdOf } from "../accounts/email";
 import { signInAttempt } from "../accounts/throttle";
-import { accountSessionResponse, openSignUpLink, sameOrigin, secret } from "./accounts";
+import { accountSessionResponse, dashboardLink, openSignUpLink, sameOrigin, secret } from "./accounts";
 import { deliver } from "../mail/deliver";
-import { newSignInMail, signInNotice } from "../mail/templates";
+import { newSignInMail, passkeyAddedMail, passkeyRemovedMail, signInNotice } from "../mail/templates";
+import { requireRecentSignIn } from "../accounts/recent-sign-in";
 import { log } from "../log/log";
 
 const RP_NAME = "open-content-edge";
@@ -54,6 +56,9 @@ async function expected(
   if (!opened.ok) throw refuse(opened.reason);
   return { ...rp, challenge: challenge!, expiresAt: opened.expiresAt };
 }
+
+/** When and from where a change to the account's ways in was made, as its mail says it. */
+const notice = (request: Request) => signInNotice(clientMeta(request), "");
 
 const defaultName = (): string => `Passkey added ${new Date().toISOString().slice(0, 10)}`;
 
@@ -79,15 +84,21 @@ async function registrationOptions(
   });
 }
 
-/** `POST /account/passkeys/options`: what the browser needs to make a passkey for the signed-in account. */
+/**
+ * `POST /account/passkeys/options {password?}`: what the browser needs to make a passkey for the
+ * signed-in account, only after a recent sign-in or with the password (src/accounts/recent-sign-in.ts).
+ * The challenge is the only way to add one, so no passkey is made without it.
+ */
 export async function passkeyRegistrationOptions(request: Request, env: Env): Promise<Response> {
   const { verified } = await requireAccount(request, env);
+  const { password } = parseBody(passkeyOptionsSchema, await readOptionalJsonObject(request), "passkey");
+  await requireRecentSignIn(request, env, verified, password, "add a passkey");
   const exclude = await accountStub(env, verified.account.id).passkeyIds();
   return json({ options: await registrationOptions(request, env, verified.account, "passkey-register", exclude) });
 }
 
-/** `POST /account/passkeys {response, name?}`: stores the passkey the browser made. */
-export async function addPasskey(request: Request, env: Env): Promise<Response> {
+/** `POST /account/passkeys {response, name?}`: stores the passkey the browser made, and mails the account that it did. */
+export async function addPasskey(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
   const { verified } = await requireAccount(request, env);
   const input = parseBody(addPasskeySchema, await readJsonObject(request), "passkey");
   const accountId = verified.account.id;
@@ -115,6 +126,7 @@ export async function addPasskey(request: Request, env: Env): Promise<Response> 
     });
   }
   log("passkey_added", { result: "ok" });
+  deliver(ctx, env, passkeyAddedMail(verified.account.email, added.passkey.name, notice(request), dashboardLink(request, "forgot")));
   return json({ passkey: added.passkey }, 201);
 }
 
@@ -135,8 +147,8 @@ export async function renamePasskey(request: Request, env: Env, id: string | und
   return json({ passkey: renamed });
 }
 
-/** `DELETE /account/passkeys/:id`: refused when it is the account's last way to sign in. */
-export async function removePasskey(request: Request, env: Env, id: string | undefined): Promise<Response> {
+/** `DELETE /account/passkeys/:id`: refused when it is the account's last way to sign in; mailed to the account. */
+export async function removePasskey(request: Request, env: Env, ctx: ExecutionContext, id: string | undefined): Promise<Response> {
   const { verified } = await requireAccount(request, env);
   const result = id && PASSKEY_ID.test(id) ? await accountStub(env, verified.account.id).removePasskey(id) : "not_found";
   if (result === "not_found") throw new ApiError("not_found", NO_SUCH_PASSKEY);
@@ -148,6 +160,7 @@ export async function removePasskey(request: Request, env: Env, id: string | und
     );
   }
   log("passkey_removed", { result: "ok" });
+  deliver(ctx, env, passkeyRemovedMail(verified.account.email, result.removed, notice(request), dashboardLink(request, "forgot")));
   return json({ removed: true });
 }
 

@@ -186,7 +186,7 @@ export const workspaceOperations: Operation[] = [
     tag: "Members",
     summary: "Change a member's role or the sites they may work on",
     description:
-      "Takes effect on the member's very next request: their account has the new role before this answers. Invitations and API keys they made that the new role or sites could not make are revoked with it.",
+      "Takes effect on the member's very next request: their account has the new role before this answers. Invitations and API keys they made that the new role or sites could not make are revoked with it, and on each site what they made there that they could no longer make ends (the admin key they were shown is replaced, their webhook endpoints paused, their share links revoked) before this answers; a site not reached yet answers 502 and the workspace keeps trying.",
     auth: "workspace",
     params: [P.workspaceId, accountId],
     body: memberPatch,
@@ -200,7 +200,7 @@ export const workspaceOperations: Operation[] = [
     tag: "Members",
     summary: "Remove a member (or leave, for oneself)",
     description:
-      "Their next request in this workspace is refused, and so is the next request with any API key they made; their pending invitations are revoked. The Owner cannot be removed.",
+      "Their next request in this workspace is refused, and so is the next request with any API key they made; their pending invitations are revoked; on every site the admin key they were shown is replaced, their webhook endpoints are paused and their share links revoked, before this answers (a site not reached yet: 502, and the workspace keeps trying). The Owner cannot be removed.",
     auth: "workspace",
     params: [P.workspaceId, accountId],
     responses: {

@@ -229,7 +229,7 @@ describe("what a member made goes when their right to make it goes", () => {
       200,
     );
     expect(handed.previous.role).toBe("administrator");
-    expect(handed.revoked).toEqual({ invitations: [], apiKeys: [] });
+    expect(handed.revoked).toEqual({ invitations: [], apiKeys: [], adminKeys: [], webhooks: [], previewLinks: [] });
     await expectStatus(useKey(made.key.key, siteId), 200);
     expect((await listed(successor, wsId)).invitations.sort()).toEqual([made.wayBack.invitation.id, made.forViewer.invitation.id].sort());
 

@@ -40,7 +40,7 @@ import { scheduleAfterManual, setSchedule } from "../history/schedule";
 import { applyPending } from "../history/pending";
 import { pendingOf } from "../storage/pending-table";
 import { latestRevisions } from "../storage/revisions-table";
-import { accessView } from "../../../src/access/grant";
+import { accessView, type Actor } from "../../../src/access/grant";
 
 /**
  * The site's dashboard API. The front Worker has already checked the caller
@@ -139,7 +139,7 @@ export function dashboardRoutes(s: SiteContext) {
       const adminKey = newAdminKey(s.site()!.id);
       const hash = await sha256Hex(adminKey);
       s.storage.transactionSync(() => {
-        setAdminKeyHash(s.sql, hash);
+        setAdminKeyHash(s.sql, hash, adminKeyHolder(a.grant.actor, s.site()!.adminKeyBy));
         new SessionStore(s.sql).endAll();
         audit(a, "site admin key");
       });
@@ -298,6 +298,15 @@ export function dashboardRoutes(s: SiteContext) {
       return json({ item: dashboardItem(next, c) });
     });
   return router;
+}
+
+/**
+ * Who holds the admin key once `actor` rotated it: the one shown it, except when the key itself
+ * asked (its holder gets the new one, so the holder stays whoever it was).
+ */
+function adminKeyHolder(actor: Actor, holder: string | null): string | null {
+  if (actor.kind === "siteKey") return holder;
+  return actor.kind === "operator" ? "operator" : actor.id;
 }
 
 export function presentSite(site: NonNullable<ReturnType<SiteContext["site"]>>) {

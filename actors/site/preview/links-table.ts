@@ -12,6 +12,8 @@ export type PreviewLinkRow = {
   label: string;
   created_at: number;
   created_by: string;
+  /** The maker's account or key id (null: the operator or the site admin key), migration 24. */
+  created_by_id: string | null;
   expires_at: number;
   password_hash: string | null;
   max_opens: number | null;
@@ -47,14 +49,15 @@ export function insertLink(sql: SqlStorage, row: Omit<PreviewLinkRow, "opens" | 
   sql.exec(`DELETE FROM preview_links WHERE ${ENDED_BEFORE} AND item_id = ?2`, row.created_at - KEEP_ENDED_MS, row.item_id);
   return sql
     .exec<PreviewLinkRow>(
-      `INSERT INTO preview_links (id, item_id, token_hash, label, created_at, created_by, expires_at, password_hash, max_opens)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+      `INSERT INTO preview_links (id, item_id, token_hash, label, created_at, created_by, created_by_id, expires_at, password_hash, max_opens)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
       row.id,
       row.item_id,
       row.token_hash,
       row.label,
       row.created_at,
       row.created_by,
+      row.created_by_id,
       row.expires_at,
       row.password_hash,
       row.max_opens,
@@ -84,6 +87,18 @@ export function findLink(sql: SqlStorage, itemId: string, id: string): PreviewLi
 /** The link a token names (by its hash), whatever its state: one indexed lookup. */
 export function linkByTokenHash(sql: SqlStorage, tokenHash: string): PreviewLinkRow | undefined {
   return sql.exec<PreviewLinkRow>("SELECT * FROM preview_links WHERE token_hash = ?", tokenHash).toArray()[0];
+}
+
+/** Live links these makers (account or key ids) created. */
+export function liveLinksMadeBy(sql: SqlStorage, makers: readonly string[], now: number): PreviewLinkRow[] {
+  if (makers.length === 0) return [];
+  return sql
+    .exec<PreviewLinkRow>(
+      `SELECT * FROM preview_links WHERE ${LIVE} AND created_by_id IN (${makers.map(() => "?").join(", ")})`,
+      now,
+      ...makers,
+    )
+    .toArray();
 }
 
 export function revokeLink(sql: SqlStorage, id: string, now: number): PreviewLinkRow {

@@ -81,6 +81,7 @@ export function previewLinkRoutes(s: SiteContext) {
           label: input.label ?? "",
           created_at: now,
           created_by: a.grant.actor.label,
+          created_by_id: a.grant.actor.id,
           expires_at: now + (input.expiresIn ?? PREVIEW_LINK_LIMITS.defaultSeconds) * 1000,
           password_hash: passwordHash,
           max_opens: input.maxOpens ?? null,

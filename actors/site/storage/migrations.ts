@@ -342,10 +342,21 @@ export const SITE_MIGRATIONS: SQLSchemaMigration[] = [
     description: "a revision keeps its item's creation time, so an item brought back from the trash keeps it",
     // Statements: ADDED_COLUMNS. Revisions written before keep NULL (an undelete of those takes the time it runs).
   },
+  {
+    idMonotonicInc: 24,
+    description: "who holds the admin key, who made each share link, and webhook endpoints paused because their maker went",
+    // What a member made stands only while they may make it (src/access/maker.ts). Statements:
+    // ADDED_COLUMNS, then AFTER, which fills the two makers from the site's audit log (kept 400 days).
+  },
 ];
 
 /** Columns added to existing tables, by migration number: [table, column, definition]. */
 const ADDED_COLUMNS: Record<number, readonly (readonly [string, string, string])[]> = {
+  24: [
+    ["site", "admin_key_by", "TEXT"],
+    ["preview_links", "created_by_id", "TEXT"],
+    ["webhook_endpoints", "disabled_maker", "TEXT"],
+  ],
   23: [["item_revisions", "created_at", "TEXT"]],
   20: [["webhook_endpoints", "throttled_until", "INTEGER"]],
   21: [["imports", "media_origin", "TEXT"]],
@@ -381,6 +392,16 @@ const ADDED_COLUMNS: Record<number, readonly (readonly [string, string, string])
 
 /** Statements after a step's columns exist; each harmless when replayed. */
 const AFTER: Record<number, string> = {
+  // The admin key is held by whoever was shown it last: the latest rotation not made with the key
+  // itself (that hands the new key to the old key's holder). None on record: unknown (NULL), and the
+  // workspace says whether the leaving member created the site. A share link's maker is the actor of
+  // its createPreviewLink row.
+  24: `UPDATE site SET admin_key_by = (
+    SELECT CASE actor_kind WHEN 'operator' THEN 'operator' ELSE actor_id END FROM audit
+    WHERE operation = 'rotateAdminKey' AND actor_kind <> 'siteKey' ORDER BY at DESC, seq DESC LIMIT 1);
+  UPDATE preview_links SET created_by_id = (
+    SELECT actor_id FROM audit
+    WHERE operation = 'createPreviewLink' AND json_extract(details, '$.previewLink') = preview_links.id LIMIT 1);`,
   20: IMPORTS_MIGRATION_SQL,
   // A progress poll counts an import's rows by outcome: from this index, not from the staged rows' cells.
   21: "CREATE INDEX IF NOT EXISTS import_rows_by_outcome ON import_rows (import_id, planned, done);",

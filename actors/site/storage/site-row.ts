@@ -7,6 +7,12 @@ export interface SiteRow {
   plan: Plan;
   token: string;
   adminKeyHash: string;
+  /**
+   * Who was shown the admin key last (src/access/maker.ts): an account id, `operator`, `nobody` (a
+   * key the service made and showed no one), or null when it is not known (a site from before this
+   * was recorded).
+   */
+  adminKeyBy: string | null;
   /** Hostnames whose images go through Cloudflare Image Resizing (`/cdn-cgi/image/…`). */
   imageResizingHosts: string[];
   cacheVersion: number;
@@ -23,6 +29,7 @@ export function readSite(sql: SqlStorage): SiteRow | null {
       plan: string;
       token: string;
       admin_key_hash: string;
+      admin_key_by: string | null;
       cache_version: number;
       image_resizing_hosts: string;
       created_at: string;
@@ -37,6 +44,7 @@ export function readSite(sql: SqlStorage): SiteRow | null {
     plan: row.plan as Plan,
     token: row.token,
     adminKeyHash: row.admin_key_hash,
+    adminKeyBy: row.admin_key_by,
     imageResizingHosts: JSON.parse(row.image_resizing_hosts) as string[],
     cacheVersion: row.cache_version,
     createdAt: row.created_at,
@@ -47,14 +55,15 @@ export function readSite(sql: SqlStorage): SiteRow | null {
 export function insertSite(sql: SqlStorage, s: Omit<SiteRow, "cacheVersion" | "createdAt" | "updatedAt" | "imageResizingHosts">): void {
   const now = new Date().toISOString();
   sql.exec(
-    `INSERT INTO site (id, name, workspace_id, plan, token, admin_key_hash, cache_version, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)`,
+    `INSERT INTO site (id, name, workspace_id, plan, token, admin_key_hash, admin_key_by, cache_version, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
     s.id,
     s.name,
     s.workspaceId,
     s.plan,
     s.token,
     s.adminKeyHash,
+    s.adminKeyBy,
     now,
     now,
   );
@@ -81,6 +90,10 @@ export function readImageResizingHosts(sql: SqlStorage): ReadonlySet<string> {
   return new Set(row ? (JSON.parse(row.h) as string[]) : []);
 }
 
-export function setAdminKeyHash(sql: SqlStorage, hash: string): void {
-  sql.exec("UPDATE site SET admin_key_hash = ?, updated_at = ?", hash, new Date().toISOString());
+/** The admin key's holder when the service made the key and showed it to no one. */
+export const ADMIN_KEY_SHOWN_TO_NOBODY = "nobody";
+
+/** A new admin key (its hash) and who was shown it. */
+export function setAdminKeyHash(sql: SqlStorage, hash: string, shownTo: string | null): void {
+  sql.exec("UPDATE site SET admin_key_hash = ?, admin_key_by = ?, updated_at = ?", hash, shownTo, new Date().toISOString());
 }

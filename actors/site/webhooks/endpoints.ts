@@ -27,10 +27,12 @@ export type EndpointRow = {
   updated_at: number;
   /** Until when the receiver asked to be left alone (429/502/504, Retry-After); epoch ms, migration 20. */
   throttled_until: number | null;
+  /** Paused because its maker may no longer manage the site's settings: their email (migration 24). */
+  disabled_maker: string | null;
 };
 
 const COLUMNS =
-  "id, url, description, events, secret, previous_secret, previous_secret_until, state, disabled_reason, disabled_at, created_by, created_at, updated_at, throttled_until";
+  "id, url, description, events, secret, previous_secret, previous_secret_until, state, disabled_reason, disabled_at, created_by, created_at, updated_at, throttled_until, disabled_maker";
 
 export function listEndpoints(sql: SqlStorage): EndpointRow[] {
   return sql.exec<EndpointRow>(`SELECT ${COLUMNS} FROM webhook_endpoints ORDER BY created_at, id`).toArray();
@@ -87,16 +89,42 @@ export function updateEndpoint(
   );
 }
 
-/** Enabling resumes pending deliveries where they stopped (they are due at once). */
-export function setEnabled(sql: SqlStorage, id: string, enabled: boolean, now: number): void {
+/**
+ * Enabling resumes pending deliveries where they stopped (they are due at once). An endpoint paused
+ * because its maker went becomes the resumer's (`by`): it stands on them from now on.
+ */
+export function setEnabled(sql: SqlStorage, id: string, enabled: boolean, now: number, by: string | null): void {
   if (enabled) {
     sql.exec(
-      "UPDATE webhook_endpoints SET state = 'enabled', disabled_reason = NULL, disabled_at = NULL, updated_at = ? WHERE id = ? AND state = 'disabled'",
+      `UPDATE webhook_endpoints SET state = 'enabled', disabled_reason = NULL, disabled_at = NULL, updated_at = ?,
+         created_by = CASE WHEN disabled_maker IS NULL THEN created_by ELSE ? END, disabled_maker = NULL
+       WHERE id = ? AND state = 'disabled'`,
       now,
+      by,
       id,
     );
     resumePending(sql, id, now);
   } else disableEndpoint(sql, id, "owner", now);
+}
+
+/** Enabled endpoints these makers (account or key ids) registered. */
+export function endpointsMadeBy(sql: SqlStorage, makers: readonly string[]): EndpointRow[] {
+  if (makers.length === 0) return [];
+  return sql
+    .exec<EndpointRow>(
+      `SELECT ${COLUMNS} FROM webhook_endpoints WHERE state = 'enabled' AND created_by IN (${makers.map(() => "?").join(", ")})`,
+      ...makers,
+    )
+    .toArray();
+}
+
+/**
+ * Pauses an endpoint whose maker (`makerEmail`) may no longer manage the site's settings: nothing
+ * new is queued for it and nothing waiting is sent until someone who may resumes it.
+ */
+export function pauseForMaker(sql: SqlStorage, id: string, makerEmail: string, now: number): void {
+  disableEndpoint(sql, id, "owner", now);
+  sql.exec("UPDATE webhook_endpoints SET disabled_maker = ? WHERE id = ?", makerEmail, id);
 }
 
 /**

@@ -77,7 +77,7 @@ export function webhookRoutes(s: SiteContext) {
       const now = Date.now();
       s.storage.transactionSync(() => {
         updateEndpoint(s.sql, row.id, { url, description: patch.description, events: patch.events }, now);
-        if (patch.enabled !== undefined) setEnabled(s.sql, row.id, patch.enabled, now);
+        if (patch.enabled !== undefined) setEnabled(s.sql, row.id, patch.enabled, now, a.grant.actor.id);
         audit(a, `webhook ${url ?? row.url}`, { id: row.id, fields: Object.keys(patch) });
       });
       return queued(json({ endpoint: present(readEndpoint(s.sql, row.id)) }));
@@ -161,7 +161,9 @@ export function presentEndpoint(sql: SqlStorage, row: EndpointRow) {
     description: row.description,
     events: JSON.parse(row.events) as WebhookEventType[],
     state: row.state,
-    disabledReason: row.disabled_reason,
+    // Paused because its maker went: stored as a pause (the column's own reasons are fixed), told apart here.
+    disabledReason: row.disabled_maker !== null && row.state === "disabled" ? ("maker" as const) : row.disabled_reason,
+    disabledMaker: row.state === "disabled" ? row.disabled_maker : null,
     disabledAt: iso(row.disabled_at),
     previousSecretUntil: row.previous_secret && (row.previous_secret_until ?? 0) > Date.now() ? iso(row.previous_secret_until) : null,
     pending: pendingCount(sql, row.id),

@@ -900,14 +900,14 @@ export interface paths {
         post?: never;
         /**
          * Remove a member (or leave, for oneself)
-         * @description Their next request in this workspace is refused, and so is the next request with any API key they made; their pending invitations are revoked. The Owner cannot be removed.
+         * @description Their next request in this workspace is refused, and so is the next request with any API key they made; their pending invitations are revoked; on every site the admin key they were shown is replaced, their webhook endpoints are paused and their share links revoked, before this answers (a site not reached yet: 502, and the workspace keeps trying). The Owner cannot be removed.
          */
         delete: operations["removeMember"];
         options?: never;
         head?: never;
         /**
          * Change a member's role or the sites they may work on
-         * @description Takes effect on the member's very next request: their account has the new role before this answers. Invitations and API keys they made that the new role or sites could not make are revoked with it.
+         * @description Takes effect on the member's very next request: their account has the new role before this answers. Invitations and API keys they made that the new role or sites could not make are revoked with it, and on each site what they made there that they could no longer make ends (the admin key they were shown is replaced, their webhook endpoints paused, their share links revoked) before this answers; a site not reached yet answers 502 and the workspace keeps trying.
          */
         patch: operations["updateMember"];
         trace?: never;
@@ -1779,8 +1779,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Set a new password with a reset link's token; ends every other session and signs in
-         * @description A link works once and for one hour: used or expired, 400 with `details.reason` `expired_or_used`.
+         * Set a new password with a reset link's token; ends every other session, removes every passkey and signs in
+         * @description A link works once and for one hour: used or expired, 400 with `details.reason` `expired_or_used`. A reset is how an account is taken back, so it also removes every passkey (any of them may be one a thief added; `passkeysRemoved` says how many) and mails the address that the password changed.
          */
         post: operations["confirmPasswordReset"];
         delete?: never;
@@ -1873,8 +1873,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Options to add a passkey to the signed-in account
-         * @description Passkeys belong to the configured relying party (`PASSKEY_RP_ID`), or else to the host the dashboard is opened on; on an IP address host this is 400 (`details.reason` `address_host`: open `localhost`). The challenge works once, for 5 minutes; the account's passkeys are listed in `excludeCredentials`.
+         * Options to add a passkey to the signed-in account (after a recent sign-in, or with the password)
+         * @description Passkeys belong to the configured relying party (`PASSKEY_RP_ID`), or else to the host the dashboard is opened on; on an IP address host this is 400 (`details.reason` `address_host`: open `localhost`). The challenge works once, for 5 minutes; the account's passkeys are listed in `excludeCredentials`. Only a session that signed in within `RECENT_SIGN_IN_SECONDS` (10 minutes) gets one without more; otherwise send the account's `password` (checked and throttled as a sign-in), or sign in again (a passkey sign-in will do), else 403 with `details.reason` `sign_in_again` (`wrong_password` for a wrong one, on the `password` field).
          */
         post: operations["passkeyRegistrationOptions"];
         delete?: never;
@@ -1895,7 +1895,7 @@ export interface paths {
         put?: never;
         /**
          * Add the passkey the browser made to the signed-in account
-         * @description `name` defaults to the date it was added. A challenge used before or expired, or an answer that does not verify (another origin or relying party), is 400 with `details.reason`; the 21st passkey, or one already on the account, is 409.
+         * @description `name` defaults to the date it was added. A challenge used before or expired, or an answer that does not verify (another origin or relying party), is 400 with `details.reason`; the 21st passkey, or one already on the account, is 409. The account's address is mailed that a passkey was added, with a link to reset the password.
          */
         post: operations["addPasskey"];
         delete?: never;
@@ -1916,7 +1916,7 @@ export interface paths {
         post?: never;
         /**
          * Remove one of the account's passkeys
-         * @description Refused with 409 (`details.reason` `last_sign_in_method`) when it is the account's only way to sign in: no password and no other passkey.
+         * @description Refused with 409 (`details.reason` `last_sign_in_method`) when it is the account's only way to sign in: no password and no other passkey. The account's address is mailed that it was removed.
          */
         delete: operations["removePasskey"];
         options?: never;
@@ -2991,12 +2991,18 @@ export interface components {
                 /** Format: date-time */
                 addedAt: string;
             } | null;
-            /** @description Invitations they can no longer make (a role above theirs, or no right to invite) and, without the right to make keys, every key they made; each has an audit row. */
+            /** @description Invitations they can no longer make (a role above theirs, or no right to invite) and, without the right to make keys, every key they made; on each site, what they made there that they may no longer make. Each has an audit row. */
             revoked: {
                 /** @description Pending invitations they made, revoked (`inv_…`). */
                 invitations: string[];
                 /** @description API keys they made, revoked (`key_…`): refused from the very next request. */
                 apiKeys: string[];
+                /** @description Sites whose admin key (`sk_…`) they were shown last and who may no longer rotate it: replaced by a key shown to no one, the site's admin-key sessions ended (rotate it to get a new one). */
+                adminKeys: string[];
+                /** @description Webhook endpoints they (or their revoked keys) registered on a site whose settings they may no longer manage: paused (`disabledReason: "maker"`). */
+                webhooks: string[];
+                /** @description Live share links they (or their revoked keys) made that they could no longer make: revoked. */
+                previewLinks: string[];
             };
         };
         ListMembersResponse: {
@@ -3022,24 +3028,36 @@ export interface components {
                 /** Format: date-time */
                 addedAt: string;
             };
-            /** @description Invitations they can no longer make (a role above theirs, or no right to invite) and, without the right to make keys, every key they made; each has an audit row. */
+            /** @description Invitations they can no longer make (a role above theirs, or no right to invite) and, without the right to make keys, every key they made; on each site, what they made there that they may no longer make. Each has an audit row. */
             revoked: {
                 /** @description Pending invitations they made, revoked (`inv_…`). */
                 invitations: string[];
                 /** @description API keys they made, revoked (`key_…`): refused from the very next request. */
                 apiKeys: string[];
+                /** @description Sites whose admin key (`sk_…`) they were shown last and who may no longer rotate it: replaced by a key shown to no one, the site's admin-key sessions ended (rotate it to get a new one). */
+                adminKeys: string[];
+                /** @description Webhook endpoints they (or their revoked keys) registered on a site whose settings they may no longer manage: paused (`disabledReason: "maker"`). */
+                webhooks: string[];
+                /** @description Live share links they (or their revoked keys) made that they could no longer make: revoked. */
+                previewLinks: string[];
             };
         };
         RemoveMemberResponse: {
             /** @constant */
             removed: true;
             accountId: string;
-            /** @description Invitations they can no longer make (a role above theirs, or no right to invite) and, without the right to make keys, every key they made; each has an audit row. */
+            /** @description Invitations they can no longer make (a role above theirs, or no right to invite) and, without the right to make keys, every key they made; on each site, what they made there that they may no longer make. Each has an audit row. */
             revoked: {
                 /** @description Pending invitations they made, revoked (`inv_…`). */
                 invitations: string[];
                 /** @description API keys they made, revoked (`key_…`): refused from the very next request. */
                 apiKeys: string[];
+                /** @description Sites whose admin key (`sk_…`) they were shown last and who may no longer rotate it: replaced by a key shown to no one, the site's admin-key sessions ended (rotate it to get a new one). */
+                adminKeys: string[];
+                /** @description Webhook endpoints they (or their revoked keys) registered on a site whose settings they may no longer manage: paused (`disabledReason: "maker"`). */
+                webhooks: string[];
+                /** @description Live share links they (or their revoked keys) made that they could no longer make: revoked. */
+                previewLinks: string[];
             };
         };
         ListInvitationsResponse: {
@@ -3249,8 +3267,10 @@ export interface components {
                 events: ("item.created" | "item.updated" | "item.published" | "item.unpublished" | "item.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "capture.refreshed" | "import.finished")[];
                 /** @enum {string} */
                 state: "enabled" | "disabled";
-                /** @description `gone`: the receiver answered 410; `failing`: every retry of a delivery failed (about three days); `owner`: paused. */
-                disabledReason: ("gone" | "failing" | "owner") | null;
+                /** @description `gone`: the receiver answered 410; `failing`: every retry of a delivery failed (about three days); `owner`: paused; `maker`: paused because the member who registered it left the workspace or may no longer manage the site's settings (resuming makes it the resumer's). */
+                disabledReason: ("gone" | "failing" | "owner" | "maker") | null;
+                /** @description With `disabledReason: "maker"`: the email of the member who registered it. */
+                disabledMaker: string | null;
                 disabledAt: string | null;
                 /** @description While set, deliveries also carry a signature with the previous secret. */
                 previousSecretUntil: string | null;
@@ -3276,8 +3296,10 @@ export interface components {
                 events: ("item.created" | "item.updated" | "item.published" | "item.unpublished" | "item.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "capture.refreshed" | "import.finished")[];
                 /** @enum {string} */
                 state: "enabled" | "disabled";
-                /** @description `gone`: the receiver answered 410; `failing`: every retry of a delivery failed (about three days); `owner`: paused. */
-                disabledReason: ("gone" | "failing" | "owner") | null;
+                /** @description `gone`: the receiver answered 410; `failing`: every retry of a delivery failed (about three days); `owner`: paused; `maker`: paused because the member who registered it left the workspace or may no longer manage the site's settings (resuming makes it the resumer's). */
+                disabledReason: ("gone" | "failing" | "owner" | "maker") | null;
+                /** @description With `disabledReason: "maker"`: the email of the member who registered it. */
+                disabledMaker: string | null;
                 disabledAt: string | null;
                 /** @description While set, deliveries also carry a signature with the previous secret. */
                 previousSecretUntil: string | null;
@@ -3305,8 +3327,10 @@ export interface components {
                 events: ("item.created" | "item.updated" | "item.published" | "item.unpublished" | "item.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "capture.refreshed" | "import.finished")[];
                 /** @enum {string} */
                 state: "enabled" | "disabled";
-                /** @description `gone`: the receiver answered 410; `failing`: every retry of a delivery failed (about three days); `owner`: paused. */
-                disabledReason: ("gone" | "failing" | "owner") | null;
+                /** @description `gone`: the receiver answered 410; `failing`: every retry of a delivery failed (about three days); `owner`: paused; `maker`: paused because the member who registered it left the workspace or may no longer manage the site's settings (resuming makes it the resumer's). */
+                disabledReason: ("gone" | "failing" | "owner" | "maker") | null;
+                /** @description With `disabledReason: "maker"`: the email of the member who registered it. */
+                disabledMaker: string | null;
                 disabledAt: string | null;
                 /** @description While set, deliveries also carry a signature with the previous secret. */
                 previousSecretUntil: string | null;
@@ -3646,6 +3670,11 @@ export interface components {
         };
         VerifySignUp201Response: {
             session: components["schemas"]["Session"];
+        };
+        ConfirmPasswordReset201Response: {
+            session: components["schemas"]["Session"];
+            /** @description How many passkeys the reset removed: add the ones you use again. */
+            passkeysRemoved: number;
         };
         ListAccountSessionsResponse: {
             sessions: {
@@ -4078,6 +4107,10 @@ export interface components {
             };
             name?: string;
             passkeyName?: string;
+        };
+        PasskeyRegistrationOptionsRequest: {
+            /** @description Needed when the session signed in more than RECENT_SIGN_IN_SECONDS (10 minutes) ago. */
+            password?: string;
         };
         AddPasskeyRequest: {
             /** @description The browser's new credential (navigator.credentials.create), as JSON. */
@@ -13900,7 +13933,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["VerifySignUp201Response"];
+                    "application/json": components["schemas"]["ConfirmPasswordReset201Response"];
                 };
             };
             /** @description Error: `bad_request`. */
@@ -14178,7 +14211,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PasskeyRegistrationOptionsRequest"];
+            };
+        };
         responses: {
             /** @description Pass `options` to startRegistration. */
             200: {
@@ -14217,7 +14254,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "forbidden",
+                     *         "message": "To add a passkey, confirm it is you: enter your password (you signed in more than 10 minutes ago).",
+                     *         "details": {
+                     *           "reason": "sign_in_again",
+                     *           "signedInAt": "2026-12-01T09:00:00.000Z",
+                     *           "withinSeconds": 600,
+                     *           "hasPassword": true
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
                 };
             };
         };

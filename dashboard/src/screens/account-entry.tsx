@@ -63,16 +63,16 @@ export function CreateAccount() {
   );
 }
 
-function NewPassword(props: {
+function NewPassword<R>(props: {
   title: string;
   intro: string;
   button: string;
-  save: (password: string) => Promise<unknown>;
+  save: (password: string) => Promise<R>;
   again: [string, string];
   /** Another way to finish, below the form (sign-up: a passkey instead of a password). */
   instead?: ComponentChildren;
-  /** What the screen it lands on says first (the person's workspaces). */
-  done?: string;
+  /** What the screen it lands on says first (the person's workspaces), from the answer. */
+  done?: (saved: R) => string;
 }) {
   const form = useForm(
     { password: "", confirm: "" },
@@ -82,10 +82,10 @@ function NewPassword(props: {
     },
     {
       failed: (err) => err instanceof Mismatch && (setMismatch(true), true),
-      onSaved: async () => {
+      onSaved: async (saved) => {
         await refreshSession();
         // A pending invitation (or a site's session) goes where the dashboard's start sends it.
-        if (props.done && !pendingInvite()) goSavedWith(props.done, "workspaces");
+        if (props.done && !pendingInvite()) goSavedWith(props.done(saved), "workspaces");
         else go();
       },
     },
@@ -179,11 +179,17 @@ export function Reset(props: { token: string }) {
   return (
     <NewPassword
       title="Choose a new password"
-      intro="Setting a new password signs you out on every other device."
+      intro="Setting a new password signs you out on every other device and removes your passkeys, so that only you keep a way in. Add the passkeys you use again afterwards."
       button="Save new password"
       again={["forgot", "Ask for a new link"]}
       save={(password) => call(client.POST("/account/password-reset/confirm", { body: { token: props.token, password } }))}
-      done="Password changed. You are signed in here with the new one; every other device was signed out."
+      done={(r) =>
+        `Password changed. You are signed in here with the new one; every other device was signed out.${
+          r.passkeysRemoved > 0
+            ? ` ${r.passkeysRemoved === 1 ? "Your passkey was" : `Your ${r.passkeysRemoved} passkeys were`} removed too: add the ones you use again under Account → Passkeys.`
+            : ""
+        }`
+      }
     />
   );
 }

@@ -1,7 +1,11 @@
-/** Account → Passkeys: add one (this device or a security key), rename, remove, and when each was last used. */
+/**
+ * Account → Passkeys: add one (this device or a security key), rename, remove, and when each was
+ * last used. Adding one needs a recent sign-in: when the API asks (403 `sign_in_again`), the form
+ * asks for the password, or a passkey sign-in for an account without one, and tries again.
+ */
 import { useState } from "preact/hooks";
-import { call, client } from "../api";
-import { makePasskey, passkeysUnavailable } from "../passkeys";
+import { ApiFailure, call, client } from "../api";
+import { makePasskey, passkeysUnavailable, usePasskey } from "../passkeys";
 import { DataTable } from "../data-table";
 import { TextField } from "../form-fields";
 import { Confirm, ErrorNotice, Notice, when } from "../ui";
@@ -38,6 +42,21 @@ function RenameForm(props: { passkey: Passkey; done: (renamed: boolean) => void 
   );
 }
 
+/** What the API said when adding a passkey needs the person to confirm it is them (null: it did not). */
+function confirmAsked(err: unknown): { hasPassword: boolean } | null {
+  if (!(err instanceof ApiFailure) || err.error.code !== "forbidden") return null;
+  const d = err.error.details;
+  if (d?.["reason"] !== "sign_in_again" && d?.["reason"] !== "wrong_password") return null;
+  return { hasPassword: d["hasPassword"] !== false };
+}
+
+/** A passkey sign-in in place: a new session, signed in now, for a change that needs a recent one. */
+async function signInAgainWithPasskey(): Promise<void> {
+  const { options } = await call(client.POST("/sessions/passkey/options"));
+  const response = await usePasskey(options);
+  await call(client.POST("/sessions/passkey", { body: { response } }));
+}
+
 export function PasskeysPanel() {
   const unavailable = passkeysUnavailable();
   const list = useLoad(() => call(client.GET("/account/passkeys")), []);
@@ -45,22 +64,38 @@ export function PasskeysPanel() {
   const [removing, setRemoving] = useState<Passkey | null>(null);
   const [removeError, setRemoveError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  // Set once the API asked for a recent sign-in: the form then asks for the password (or a passkey sign-in).
+  const [confirming, setConfirming] = useState<{ hasPassword: boolean } | null>(null);
   const add = useForm(
-    { name: "" },
+    { name: "", password: "" },
     async (v) => {
-      const { options } = await call(client.POST("/account/passkeys/options"));
+      const body = confirming?.hasPassword && v.password ? { password: v.password } : {};
+      const { options } = await call(client.POST("/account/passkeys/options", { body }));
       const response = await makePasskey(options);
       return (await call(client.POST("/account/passkeys", { body: { response, ...(v.name.trim() ? { name: v.name.trim() } : {}) } })))
         .passkey;
     },
     {
+      failed: (err) => {
+        const asked = confirmAsked(err);
+        if (asked) setConfirming(asked);
+        return false;
+      },
       onSaved: (made) => {
-        add.reset({ name: "" });
+        add.reset({ name: "", password: "" });
+        setConfirming(null);
         setNotice(`Passkey “${made.name}” added. You can now sign in with it.`);
         list.reload();
       },
     },
   );
+  const again = useForm({}, signInAgainWithPasskey, {
+    onSaved: async () => {
+      // Signed in just now: the same request needs nothing more.
+      setConfirming(null);
+      await add.submit();
+    },
+  });
   const remove = async (p: Passkey) => {
     setRemoveError(null);
     setNotice(null);
@@ -118,6 +153,7 @@ export function PasskeysPanel() {
       ) : (
         <form onSubmit={add.onSubmit} class="add-passkey">
           {add.failure && <Notice kind="error">{add.failure}</Notice>}
+          {again.failure && <Notice kind="error">{again.failure}</Notice>}
           <TextField
             form={add}
             name="name"
@@ -125,9 +161,27 @@ export function PasskeysPanel() {
             hint="So you can tell them apart, such as “Work laptop” or “Blue security key”."
             maxLength={100}
           />
-          <button type="submit" disabled={add.pending}>
-            {add.pending ? "Waiting for your device…" : "Add a passkey"}
-          </button>
+          {confirming?.hasPassword && (
+            <TextField
+              form={add}
+              name="password"
+              label="Your password"
+              hint="You signed in a while ago: to keep anyone who got hold of this browser from adding a passkey of their own, confirm it is you."
+              type="password"
+              autoComplete="current-password"
+              required
+            />
+          )}
+          <div class="actions">
+            <button type="submit" disabled={add.pending || again.pending || (confirming !== null && !confirming.hasPassword)}>
+              {add.pending ? "Waiting for your device…" : confirming?.hasPassword ? "Confirm and add the passkey" : "Add a passkey"}
+            </button>
+            {confirming && (list.data?.passkeys.length ?? 0) > 0 && (
+              <button type="button" class="secondary" disabled={add.pending || again.pending} onClick={() => void again.submit()}>
+                {again.pending ? "Waiting for your passkey…" : "Sign in again with a passkey"}
+              </button>
+            )}
+          </div>
         </form>
       )}
       <Confirm

@@ -90,7 +90,8 @@ function PasswordPanel(props: { email: string; hasPassword: boolean }) {
       <h2 id="password-title">Password</h2>
       <p>
         {props.hasPassword ? "To change your password" : "To add a password to your passkeys"}, we send a link to {props.email}: open it and
-        choose the new one. It works once, for one hour. Saving it signs you out on every other device.
+        choose the new one. It works once, for one hour. Saving it signs you out on every other device and removes your passkeys (add them
+        again afterwards).
       </p>
       <ErrorNotice error={form.error} />
       {form.saved && (

@@ -58,6 +58,9 @@ const PAUSED_WHY: Record<NonNullable<Endpoint["disabledReason"]>, string> = {
     "Fix the receiver, then resume: the waiting deliveries go out at once, and the failed one can be redelivered.",
   owner:
     "Paused. Deliveries that were waiting are kept and go out when you resume; events that happen while it is paused are not sent to it.",
+  maker:
+    "Paused by the service: the person who added it left the workspace or may no longer manage this site's settings, and this address may be theirs. " +
+    "Events that happen while it is paused are not sent to it. Resume it only if the address is one your team controls: it is then yours, and the waiting deliveries go out at once.",
 };
 
 const listEndpoints = () => call(client.GET("/sites/{siteId}/webhooks", { params: { path: inSite() } })).then((r) => r.endpoints);
@@ -236,7 +239,10 @@ function EndpointCard(props: { endpoint: Endpoint; onChange: () => void; onSecre
         {e.previousSecretUntil && <> · The previous secret also signs until {when(e.previousSecretUntil)}.</>}
       </p>
       {e.state === "disabled" && e.disabledReason && (
-        <Notice kind={e.disabledReason === "owner" ? "info" : "error"}>{PAUSED_WHY[e.disabledReason]}</Notice>
+        <Notice kind={e.disabledReason === "owner" ? "info" : "error"}>
+          {PAUSED_WHY[e.disabledReason]}
+          {e.disabledReason === "maker" && e.disabledMaker && ` It was added by ${e.disabledMaker}.`}
+        </Notice>
       )}
       <ErrorNotice error={error} />
       <div class="actions">
