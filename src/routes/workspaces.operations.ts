@@ -140,7 +140,7 @@ export const workspaceOperations: Operation[] = [
     tag: "Members",
     summary: "Make another member the Owner (the Owner)",
     description:
-      "The member becomes the Owner of the whole workspace; the Owner before them becomes an Administrator. Both accounts have their new role before this answers. What the Owner before made stays, since an Administrator may make it too (`revoked` is then empty).",
+      "The member becomes the Owner of the whole workspace; the Owner before them becomes an Administrator. Both accounts have their new role before this answers. What the Owner before made stays, since an Administrator may make it too (`revoked` is then empty). A 502 `bad_gateway` says in `details.applied` whether anything was saved: `false` when the member's account could not be told what the change takes away (a lower role, fewer sites, the membership): nothing changed, try again; `true` when only what it gives is still on its way (within a minute; until then the member has less).",
     auth: "workspace",
     params: [P.workspaceId],
     body: ownerTransfer,
@@ -170,7 +170,7 @@ export const workspaceOperations: Operation[] = [
     tag: "Members",
     summary: "Change a member's role or the sites they may work on",
     description:
-      "Takes effect on the member's very next request: their account has the new role before this answers. Invitations and API keys they made that the new role or sites could not make are revoked with it.",
+      "Takes effect on the member's very next request: their account has the new role before this answers. Invitations and API keys they made that the new role or sites could not make are revoked with it. A 502 `bad_gateway` says in `details.applied` whether anything was saved: `false` when the member's account could not be told what the change takes away (a lower role, fewer sites, the membership): nothing changed, try again; `true` when only what it gives is still on its way (within a minute; until then the member has less).",
     auth: "workspace",
     params: [P.workspaceId, accountId],
     body: memberPatch,
@@ -184,7 +184,7 @@ export const workspaceOperations: Operation[] = [
     tag: "Members",
     summary: "Remove a member (or leave, for oneself)",
     description:
-      "Their next request in this workspace is refused, and so is the next request with any API key they made; their pending invitations are revoked. The Owner cannot be removed.",
+      "Their next request in this workspace is refused, and so is the next request with any API key they made; their pending invitations are revoked. The Owner cannot be removed. A 502 `bad_gateway` says in `details.applied` whether anything was saved: `false` when the member's account could not be told what the change takes away (a lower role, fewer sites, the membership): nothing changed, try again; `true` when only what it gives is still on its way (within a minute; until then the member has less).",
     auth: "workspace",
     params: [P.workspaceId, accountId],
     responses: {

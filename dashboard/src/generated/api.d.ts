@@ -842,7 +842,7 @@ export interface paths {
         put?: never;
         /**
          * Make another member the Owner (the Owner)
-         * @description The member becomes the Owner of the whole workspace; the Owner before them becomes an Administrator. Both accounts have their new role before this answers. What the Owner before made stays, since an Administrator may make it too (`revoked` is then empty).
+         * @description The member becomes the Owner of the whole workspace; the Owner before them becomes an Administrator. Both accounts have their new role before this answers. What the Owner before made stays, since an Administrator may make it too (`revoked` is then empty). A 502 `bad_gateway` says in `details.applied` whether anything was saved: `false` when the member's account could not be told what the change takes away (a lower role, fewer sites, the membership): nothing changed, try again; `true` when only what it gives is still on its way (within a minute; until then the member has less).
          */
         post: operations["transferOwnership"];
         delete?: never;
@@ -880,14 +880,14 @@ export interface paths {
         post?: never;
         /**
          * Remove a member (or leave, for oneself)
-         * @description Their next request in this workspace is refused, and so is the next request with any API key they made; their pending invitations are revoked. The Owner cannot be removed.
+         * @description Their next request in this workspace is refused, and so is the next request with any API key they made; their pending invitations are revoked. The Owner cannot be removed. A 502 `bad_gateway` says in `details.applied` whether anything was saved: `false` when the member's account could not be told what the change takes away (a lower role, fewer sites, the membership): nothing changed, try again; `true` when only what it gives is still on its way (within a minute; until then the member has less).
          */
         delete: operations["removeMember"];
         options?: never;
         head?: never;
         /**
          * Change a member's role or the sites they may work on
-         * @description Takes effect on the member's very next request: their account has the new role before this answers. Invitations and API keys they made that the new role or sites could not make are revoked with it.
+         * @description Takes effect on the member's very next request: their account has the new role before this answers. Invitations and API keys they made that the new role or sites could not make are revoked with it. A 502 `bad_gateway` says in `details.applied` whether anything was saved: `false` when the member's account could not be told what the change takes away (a lower role, fewer sites, the membership): nothing changed, try again; `true` when only what it gives is still on its way (within a minute; until then the member has less).
          */
         patch: operations["updateMember"];
         trace?: never;
