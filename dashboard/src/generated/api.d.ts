@@ -4066,7 +4066,7 @@ export interface components {
         "json.Cache-Control": "no-store";
         /** @description Never cached. */
         "session.Cache-Control": "no-store";
-        /** @description `__Host-oc_session=<id>; Path=/; HttpOnly; SameSite=Strict; Secure` (`oc_session`, without `Secure`, on plain http), `Max-Age` 7 days; `Max-Age=0` on sign-out. */
+        /** @description `__Host-oc_session=<id>; Path=/; HttpOnly; SameSite=Strict; Secure` (`oc_session`, without `Secure`, on plain http in local runs only: elsewhere a write over http is refused with 400 `https_required`), `Max-Age` 7 days; `Max-Age=0` on sign-out. */
         "session.Set-Cookie": string;
         /** @description Scripts and styles from the service only, no framing. */
         "dashboard.Content-Security-Policy": string;
