@@ -18,6 +18,7 @@ import { fragmentToken, PASSWORD } from "./helpers/accounts";
 import { SoftAuthenticator } from "./helpers/soft-authenticator";
 import { mediaFile } from "./fixtures/media-files";
 import { SERVICE_TOKEN_HEADER } from "../src/contract/headers";
+import { IMPORT_LIMITS } from "../src/contract/imports";
 import { until as importUntil } from "./import/helpers";
 
 const seen = new Set<string>();
@@ -946,6 +947,11 @@ describe("the API answers exactly as openapi.json describes", () => {
     });
     await hit("deleteImport", "DELETE", `${I}/${bigId}`, { auth });
     await hit("cancelImport", "POST", `${I}/${bigId}/cancel`, { auth });
+    // A site keeps at most IMPORT_LIMITS.keptImports imports at once: one more waits for a deletion.
+    const kept = (await callJson<{ imports: unknown[] }>("GET", I, { auth })).body.imports.length;
+    for (let n = kept; n < IMPORT_LIMITS.keptImports; n++)
+      expect((await exports.default.fetch(raw(`/collections/posts/imports?name=f${n}.csv`, csv))).status).toBe(201);
+    await hitRequest("createImport", raw("/collections/posts/imports?name=more.csv", csv));
     // A site export goes into an empty site only.
     const exported = await (await call("GET", `/sites/${site.id}/export.json`, { auth })).text();
     const empty = await newSite("pro");
