@@ -88,6 +88,8 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
     return ssrWebhook(req, env, siteId);
   })
   // Share links: the service's own hosts only (the router is never reached from a customer hostname or the proxy).
+  .get("/p/", async () => (await import("./http/share-opener")).shareOpener())
+  .post("/p/open", async (req, env) => (await preview()).previewByForm(req, env))
   .get("/p/:token", async (req, env) => (await preview()).previewLink(req, env, req.params.token ?? ""))
   .post("/p/:token", async (req, env) => (await preview()).previewLink(req, env, req.params.token ?? ""))
   .options("/v1/*", () => new Response(null, { status: 204, headers: CORS_HEADERS }))

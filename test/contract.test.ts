@@ -831,11 +831,34 @@ describe("the API answers exactly as openapi.json describes", () => {
     await hit("listPreviewLinks", "GET", `/sites/${site.id}/collections/posts/items/it_missing/preview-links`, { auth });
 
     const nav = { "sec-fetch-dest": "document", "sec-fetch-mode": "navigate" };
-    await hit("openPreviewLink", "GET", url.pathname, { headers: nav });
-    await hit("openPreviewLink", "GET", `${url.pathname}?format=json`, { headers: nav });
-    await hit("openPreviewLink", "GET", `/p/pv_${site.id}_${"a".repeat(32)}`, { headers: nav });
+    // The link is /p/#<token>: the page at /p/ posts the token to /p/open.
+    expect(url.pathname).toBe("/p/");
+    const token = url.hash.slice(1);
+    await hit("openShareLinkPage", "GET", "/p/", { headers: nav });
     const form = { ...nav, "content-type": "application/x-www-form-urlencoded" };
-    const lockedPath = new URL(locked.body.url as string).pathname;
+    const lockedToken = new URL(locked.body.url as string).hash.slice(1);
+    await hit("openShareLink", "POST", "/p/open", { body: `token=${token}`, headers: form });
+    await hit("openShareLink", "POST", "/p/open", { body: `token=${token}&format=json`, headers: form });
+    await hit("openShareLink", "POST", "/p/open", { body: `token=pv_${site.id}_${"a".repeat(32)}`, headers: form });
+    await hit("openShareLink", "POST", "/p/open", {
+      body: `token=${token}`,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    await hit("openShareLink", "POST", "/p/open", {
+      body: `token=${lockedToken}&password=wrong`,
+      headers: { ...form, "cf-connecting-ip": "192.0.2.77" },
+    });
+    for (let i = 0; i < 3; i++)
+      await hit("openShareLink", "POST", "/p/open", {
+        body: `token=${lockedToken}&password=wrong`,
+        headers: { ...form, "cf-connecting-ip": "192.0.2.77" },
+      });
+    await hit("openShareLink", "POST", "/p/open", { body: big(), headers: form });
+    // Links made before /p/#, with the token in the path.
+    await hit("openPreviewLink", "GET", `/p/${token}`, { headers: nav });
+    await hit("openPreviewLink", "GET", `/p/${token}?format=json`, { headers: nav });
+    await hit("openPreviewLink", "GET", `/p/pv_${site.id}_${"a".repeat(32)}`, { headers: nav });
+    const lockedPath = `/p/${lockedToken}`;
     await hit("unlockPreviewLink", "POST", lockedPath, { body: "password=open%20sesame", headers: form });
     await hit("unlockPreviewLink", "POST", lockedPath, { body: "password=wrong", headers: form });
     await hit("unlockPreviewLink", "POST", lockedPath, { body: "password=wrong", headers: form });

@@ -710,7 +710,7 @@ export interface paths {
         put?: never;
         /**
          * Create a share link that shows the item's current draft
-         * @description Anyone with the URL sees the item as it is now (a published item's pending changes), on the service's own host only: rendered in the captured template when the site has the SEO Engine and the item is of the captured collection, otherwise as a plain page with its JSON. The URL holds a secret token and is answered only here; only its SHA-256 is stored. It works until it expires (default 7 days), is revoked, or has been opened `maxOpens` times. At most 20 working links per item and 500 per site (409 with `details.limit: "previewLinks"`).
+         * @description Anyone with the URL sees the item as it is now (a published item's pending changes), on the service's own host only: rendered in the captured template when the site has the SEO Engine and the item is of the captured collection, otherwise as a plain page with its JSON. The URL (`https://<host>/p/#<token>`) holds a secret token after its `#`, which browsers never send, so no request log or `Referer` holds it; it is answered only here, and only its SHA-256 is stored. It works until it expires (default 7 days), is revoked, or has been opened `maxOpens` times. At most 20 working links per item and 500 per site (409 with `details.limit: "previewLinks"`).
          */
         post: operations["createPreviewLink"];
         delete?: never;
@@ -739,6 +739,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/p/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The page a share link opens (`/p/#<token>`)
+         * @description The same page for every link: a short script reads the token after the `#` (never sent to any server) and posts it to `/p/open` in a form body, so no URL that reaches the service or its logs holds it. Its Content-Security-Policy allows that one script by hash; without JavaScript the page says so.
+         */
+        get: operations["openShareLinkPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/p/open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a share link by its token in a form (what the page at `/p/` posts)
+         * @description `application/x-www-form-urlencoded`: `token=<pv_…>`, and `password=…` (the form of a link with a password) or `format=json` (the item as JSON). Answers as `GET /p/{token}` does (the same headers, the one 404 page, only a browser's navigation opens and counts), except that a link with a password answers its form (posting here, the token in a hidden field) and the right password answers the preview itself with the unlock cookie (12 hours), since no address without the token could be returned to. 3 wrong passwords per client and link, then a doubling wait (429). A body over 2 KB is no share link's: the 404 page.
+         */
+        post: operations["openShareLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/p/{token}": {
         parameters: {
             query?: never;
@@ -747,13 +787,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Open a share link (a web page)
-         * @description Served on the service's own hosts only (never on a custom hostname or through the proxy), never cached (`private, no-store`), never indexed (`X-Robots-Tag` and `<meta name="robots" content="noindex">`), never framed, `Referrer-Policy: no-referrer`. Only a browser's navigation (`Sec-Fetch-Dest: document`, `Sec-Fetch-Mode: navigate`) opens it and counts as an open; anything else (a chat app's link preview) gets a page that asks to open it in a browser, whatever the token. A link with a password answers its form until the password was given (a cookie remembers it for 12 hours). `?format=json` answers the item as JSON (`{item}`, the content API's shape), counted as an open.
+         * Open a share link with its token in the path (links made before `/p/#`)
+         * @description Links are now made as `/p/#<token>` (openShareLinkPage); those made before, with the token in the path, keep working here until they end (30 days at most), though their path reaches the request logs. Served on the service's own hosts only (never on a custom hostname or through the proxy), never cached (`private, no-store`), never indexed (`X-Robots-Tag` and `<meta name="robots" content="noindex">`), never framed, `Referrer-Policy: no-referrer`. Only a browser's navigation (`Sec-Fetch-Dest: document`, `Sec-Fetch-Mode: navigate`) opens it and counts as an open; anything else (a chat app's link preview) gets a page that asks to open it in a browser, whatever the token. A link with a password answers its form until the password was given (a cookie remembers it for 12 hours). `?format=json` answers the item as JSON (`{item}`, the content API's shape), counted as an open.
          */
         get: operations["openPreviewLink"];
         put?: never;
         /**
-         * Give a share link's password (the form's post)
+         * Give the password of a link with its token in the path (the form's post)
          * @description `application/x-www-form-urlencoded` with `password`. Right: 303 back to the link with a cookie (12 hours). Wrong: 401 with the form again. 3 wrong tries per client and link, then a doubling wait (429).
          */
         post: operations["unlockPreviewLink"];
@@ -2881,6 +2921,20 @@ export interface components {
                 revokedAt: string | null;
                 /** @enum {string} */
                 state: "live" | "expired" | "revoked" | "used up";
+            };
+        };
+        OpenShareLinkResponse: {
+            item: {
+                id: string;
+                slug: string;
+                collection: string;
+                publishedAt: string | null;
+                /** @description ISO 8601 instant, UTC */
+                updatedAt: string;
+                /** @description Field values by key; their shapes follow the field types (README: Field types and values). */
+                data: {
+                    [key: string]: unknown;
+                };
             };
         };
         OpenPreviewLinkResponse: {
@@ -8671,6 +8725,103 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    openShareLinkPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page that posts the link's token. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["preview.Cache-Control"];
+                    "X-Robots-Tag": components["headers"]["preview.X-Robots-Tag"];
+                    "Referrer-Policy": components["headers"]["preview.Referrer-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    openShareLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description `token=<pv_…>`, and `password=…` (the form of a link with a password) or `format=json` (the item as JSON). */
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": string;
+            };
+        };
+        responses: {
+            /** @description The draft rendered, the password form, or the page that asks for a browser (HTML); with `format=json`, the item as the content API shapes it. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["preview.Cache-Control"];
+                    "X-Robots-Tag": components["headers"]["preview.X-Robots-Tag"];
+                    "Referrer-Policy": components["headers"]["preview.Referrer-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenShareLinkResponse"];
+                    "text/html": string;
+                };
+            };
+            /** @description Wrong password: the form again. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["preview.Cache-Control"];
+                    "X-Robots-Tag": components["headers"]["preview.X-Robots-Tag"];
+                    "Referrer-Policy": components["headers"]["preview.Referrer-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The one answer for a token that is wrong, expired, revoked or used up, or whose item was deleted: the same page, whichever it is. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["preview.Cache-Control"];
+                    "X-Robots-Tag": components["headers"]["preview.X-Robots-Tag"];
+                    "Referrer-Policy": components["headers"]["preview.Referrer-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Too many wrong passwords: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["previewLimited.Cache-Control"];
+                    "Retry-After": components["headers"]["previewLimited.Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
         };
