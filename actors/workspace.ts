@@ -25,7 +25,6 @@ import {
 } from "./workspace/audit";
 import {
   countMembers,
-  deleteMember,
   insertInvitation,
   listInvitations,
   listMembers,
@@ -35,12 +34,13 @@ import {
   putMember,
   readMember,
   revokeInvitationRow,
-  updateMemberRow,
 } from "./workspace/members";
 import { type AccountLookup, deliver, drain, enqueue, type MembershipHolder } from "./workspace/outbox";
+import { MemberPushes } from "./workspace/member-change";
+import { addMemberRoutes } from "./workspace/member-routes";
 import { AUDIT_RETENTION_MS, type AuditFilter, type AuditRow } from "./site/access/audit";
 import { reserve, settle, workspaceUsage } from "./workspace/media-usage";
-import { keyMakerMay, type Made, NOTHING_MADE, type Revoked, requireInviter, revokeWhatTheyMayNotMake } from "./workspace/made-by";
+import { keyMakerMay, type Made, type Revoked, requireInviter } from "./workspace/made-by";
 import { deliverSweeps, drainSweeps, type SiteLookup } from "./workspace/site-sweep";
 import type { StorageReport } from "../src/contract/media-calls";
 import { MEDIA_LIMITS } from "../src/contract/limits";
@@ -98,6 +98,13 @@ export class Workspace extends DurableObject<Env> {
    * id, and the object it reaches must not grow storage to say "no" (issue 24 point 2).
    */
   #empty = true;
+  /** Every change of members and every push to their Accounts, one at a time (workspace/member-change.ts). */
+  #pushes = new MemberPushes({
+    sql: this.ctx.storage.sql,
+    transaction: (fn) => this.ctx.storage.transactionSync(fn),
+    accounts: (accountId) => this.#accounts(accountId),
+    retrySoon: () => this.ctx.storage.setAlarm(Date.now() + 5_000),
+  });
   #router = this.#routes();
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -145,26 +152,42 @@ export class Workspace extends DurableObject<Env> {
     await this.#build();
     if (this.#read()) throw new Error("workspace already exists");
     const now = new Date().toISOString();
-    let seq: number | null = null;
-    this.ctx.storage.transactionSync(() => {
-      this.#sql.exec(
-        "INSERT INTO workspace (id, name, plan, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
-        input.id,
-        input.name,
-        input.plan,
-        now,
-        now,
-      );
-      if (input.owner) {
-        const m = putMember(this.#sql, { ...input.owner, role: "owner", siteIds: null, addedBy: null });
-        seq = enqueue(this.#sql, m.accountId, input.id, membershipOf(m, input.id, input.name));
-      }
-      if (input.by)
-        recordWorkspaceAudit(this.#sql, this.#changer("createWorkspace", input.by.principal, input.by.client), `workspace ${input.name}`);
-    });
-    // The daily audit prune; a failed push below brings the alarm forward.
+    const owner = input.owner;
+    const changes = owner
+      ? [
+          {
+            accountId: owner.accountId,
+            before: null,
+            after: { workspaceId: input.id, workspaceName: input.name, role: "owner" as const, siteIds: null },
+          },
+        ]
+      : [];
+    // The daily audit prune; a failed push brings the alarm forward.
     await this.ctx.storage.setAlarm(Date.now() + DAY_MS);
-    if (seq !== null) await this.#push(seq);
+    await this.#pushes.serial(() =>
+      this.#pushes.apply(
+        input.id,
+        changes,
+        () => {
+          this.#sql.exec(
+            "INSERT INTO workspace (id, name, plan, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
+            input.id,
+            input.name,
+            input.plan,
+            now,
+            now,
+          );
+          if (owner) putMember(this.#sql, { ...owner, role: "owner", siteIds: null, addedBy: null });
+          if (input.by)
+            recordWorkspaceAudit(
+              this.#sql,
+              this.#changer("createWorkspace", input.by.principal, input.by.client),
+              `workspace ${input.name}`,
+            );
+        },
+        false,
+      ),
+    );
     return this.#read() as WorkspaceRecord;
   }
 
@@ -298,29 +321,30 @@ export class Workspace extends DurableObject<Env> {
   ): Promise<{ membership: Membership } | Refusal> {
     await this.#open();
     try {
-      const ws = this.#read();
-      if (!ws) throw new ApiError("not_found", "This invitation link is not valid. Ask for a new one.");
-      const inv = await pendingInvitation(this.#sql, token, now, requireInviter(this.#sql));
-      if (inv.email !== null && inv.email.toLowerCase() !== account.email.toLowerCase())
-        throw new ApiError("forbidden", `This invitation was sent to ${inv.email}. Sign in with that address to accept it.`, {
-          permission: "invitation.email",
-        });
-      const existing = readMember(this.#sql, account.accountId);
-      const principal: Principal = { kind: "account", accountId: account.accountId, label: account.email, memberships: [] };
-      let seq = 0;
-      let membership: Membership | null = null;
-      this.ctx.storage.transactionSync(() => {
-        markAccepted(this.#sql, inv.id, account.accountId, now);
+      return await this.#pushes.serial(async () => {
+        const ws = this.#read();
+        if (!ws) throw new ApiError("not_found", "This invitation link is not valid. Ask for a new one.");
+        const inv = await pendingInvitation(this.#sql, token, now, requireInviter(this.#sql));
+        if (inv.email !== null && inv.email.toLowerCase() !== account.email.toLowerCase())
+          throw new ApiError("forbidden", `This invitation was sent to ${inv.email}. Sign in with that address to accept it.`, {
+            permission: "invitation.email",
+          });
+        const existing = readMember(this.#sql, account.accountId);
+        const principal: Principal = { kind: "account", accountId: account.accountId, label: account.email, memberships: [] };
         // Someone already in the workspace keeps the higher of the two roles (and their owner seat).
-        const m = existing ?? putMember(this.#sql, { ...account, role: inv.role, siteIds: inv.siteIds, addedBy: inv.createdBy });
-        membership = membershipOf(m, ws.id, ws.name);
-        seq = enqueue(this.#sql, m.accountId, ws.id, membership);
-        recordWorkspaceAudit(this.#sql, this.#changer("acceptInvitation", principal, client), `member ${account.email}`, null, {
-          role: m.role,
+        const membership: Membership = existing
+          ? membershipOf(existing, ws.id, ws.name)
+          : { workspaceId: ws.id, workspaceName: ws.name, role: inv.role, siteIds: inv.siteIds };
+        const change = { accountId: account.accountId, before: existing ? membership : null, after: membership };
+        await this.#pushes.apply(ws.id, [change], () => {
+          markAccepted(this.#sql, inv.id, account.accountId, now);
+          if (!existing) putMember(this.#sql, { ...account, role: inv.role, siteIds: inv.siteIds, addedBy: inv.createdBy });
+          recordWorkspaceAudit(this.#sql, this.#changer("acceptInvitation", principal, client), `member ${account.email}`, null, {
+            role: membership.role,
+          });
         });
+        return { membership };
       });
-      await this.#push(seq, true);
-      return { membership: membership! };
     } catch (e) {
       return refusal(e);
     }
@@ -330,7 +354,8 @@ export class Workspace extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     await this.#open();
     if (this.#empty) return;
-    const pushes = [await drain(this.#sql, this.#accounts), await drainSweeps(this.#sql, this.#sites)].filter((t) => t !== null);
+    const accounts = await this.#pushes.serial(() => drain(this.#sql, this.#accounts));
+    const pushes = [accounts, await drainSweeps(this.#sql, this.#sites)].filter((t) => t !== null);
     const nextPush = pushes.length ? Math.min(...pushes) : null;
     const last = Number(this.ctx.storage.kv.get("audit_pruned_at") ?? 0);
     if (Date.now() - last >= DAY_MS) {
@@ -425,77 +450,33 @@ export class Workspace extends DurableObject<Env> {
       if (confirm !== ws.name)
         throw new ApiError("bad_request", `Type the workspace's name, “${ws.name}”, to delete it.`, { path: "confirm" });
       await this.#destroySites(ws.siteIds);
-      const members = listMembers(this.#sql);
-      const seqs: number[] = [];
-      this.ctx.storage.transactionSync(() => {
-        for (const m of members) seqs.push(enqueue(this.#sql, m.accountId, ws.id, null));
-        this.#sql.exec("DELETE FROM members");
-        this.#sql.exec("DELETE FROM invitations");
-        this.#sql.exec("DELETE FROM api_keys");
-        this.#sql.exec("DELETE FROM sites");
-        this.#sql.exec("DELETE FROM workspace");
-        audit(c, `workspace ${ws.name}`, null, { sites: ws.siteIds, members: members.length });
+      return this.#pushes.serial(async () => {
+        const members = listMembers(this.#sql);
+        const seqs: number[] = [];
+        // Saved before the pushes: with its sites erased and its row gone, a membership the
+        // Account still holds reaches nothing.
+        this.ctx.storage.transactionSync(() => {
+          for (const m of members) seqs.push(enqueue(this.#sql, m.accountId, ws.id, null));
+          this.#sql.exec("DELETE FROM members");
+          this.#sql.exec("DELETE FROM invitations");
+          this.#sql.exec("DELETE FROM api_keys");
+          this.#sql.exec("DELETE FROM sites");
+          this.#sql.exec("DELETE FROM workspace");
+          audit(c, `workspace ${ws.name}`, null, { sites: ws.siteIds, members: members.length });
+        });
+        // Every member's account loses the workspace before this answers (or the alarm retries).
+        const pushed = await Promise.all(seqs.map((seq) => deliver(this.#sql, seq, this.#accounts)));
+        // No more daily wake-ups: only the kept audit log's expiry (or a push still owed).
+        await this.#arm(pushed.includes(false) ? Date.now() + 5_000 : null);
+        return json({ deleted: true, workspaceId: ws.id, siteIds: ws.siteIds });
       });
-      // Every member's account loses the workspace before this answers (or the alarm retries).
-      const pushed = await Promise.all(seqs.map((seq) => deliver(this.#sql, seq, this.#accounts)));
-      // No more daily wake-ups: only the kept audit log's expiry (or a push still owed).
-      await this.#arm(pushed.includes(false) ? Date.now() + 5_000 : null);
-      return json({ deleted: true, workspaceId: ws.id, siteIds: ws.siteIds });
     });
-    router.post("/owner", async (req, c, ws) => {
-      const { accountId } = parseBody((await inputs()).ownerTransfer, await readJsonObject(req), "owner");
-      const target = readMember(this.#sql, accountId);
-      if (!target) throw new ApiError("not_found", "No such member: invite them first, then make them the Owner.");
-      if (target.role === "owner") throw new ApiError("conflict", `${target.email} is already the Owner.`);
-      const before = listMembers(this.#sql).find((m) => m.role === "owner") ?? null;
-      const seqs: number[] = [];
-      const result = this.ctx.storage.transactionSync(() => {
-        // Exactly one Owner (a unique index holds it): the old one steps down first.
-        const previous = before ? updateMemberRow(this.#sql, before.accountId, { role: "administrator", siteIds: null }) : null;
-        if (previous) seqs.push(enqueue(this.#sql, previous.accountId, ws.id, membershipOf(previous, ws.id, ws.name)));
-        const owner = updateMemberRow(this.#sql, accountId, { role: "owner", siteIds: null });
-        seqs.push(enqueue(this.#sql, owner.accountId, ws.id, membershipOf(owner, ws.id, ws.name)));
-        audit(c, `member ${owner.email}`, null, { role: "owner", from: { role: target.role }, previousOwner: previous?.email ?? null });
-        const made = before ? revokeWhatTheyMayNotMake(this.#sql, c, before, previous, "ownership") : NOTHING_MADE;
-        return { owner, previous, made };
-      });
-      const revoked = await this.#settle(result.made, seqs);
-      return json({ owner: result.owner, previous: result.previous, revoked });
-    });
-    router.get("/members", (_req) => json({ members: listMembers(this.#sql) }));
-    router.patch("/members/:accountId", async (req, c, ws) => {
-      const accountId = req.params.accountId ?? "";
-      const patch = parseBody((await inputs()).memberPatch, await readJsonObject(req), "member");
-      const current = readMember(this.#sql, accountId);
-      if (!current) throw new ApiError("not_found", "No such member.");
-      if (current.role === "owner") throw new ApiError("conflict", "The Owner's role changes only by transferring ownership.");
-      if (patch.siteIds) this.#requireOwnSites(ws, patch.siteIds);
-      let seq = 0;
-      const answer = this.ctx.storage.transactionSync(() => {
-        const m = updateMemberRow(this.#sql, accountId, patch);
-        seq = enqueue(this.#sql, accountId, ws.id, membershipOf(m, ws.id, ws.name));
-        audit(c, `member ${m.email}`, null, { role: m.role, siteIds: m.siteIds, from: { role: current.role, siteIds: current.siteIds } });
-        return { member: m, made: revokeWhatTheyMayNotMake(this.#sql, c, current, m, "role") };
-      });
-      return json({ member: answer.member, revoked: await this.#settle(answer.made, [seq]) });
-    });
-    router.delete("/members/:accountId", async (req, c, ws, principal) => {
-      const accountId = req.params.accountId ?? "";
-      const current = readMember(this.#sql, accountId);
-      if (!current) throw new ApiError("not_found", "No such member.");
-      if (current.role === "owner") throw new ApiError("conflict", "The Owner cannot be removed; transfer ownership first.");
-      const self = principal.kind === "account" && principal.accountId === accountId;
-      if (!self) requirePermission(c.grant, "members.manage");
-      let seq = 0;
-      const made = this.ctx.storage.transactionSync(() => {
-        deleteMember(this.#sql, accountId);
-        seq = enqueue(this.#sql, accountId, ws.id, null);
-        audit(c, `member ${current.email}`, null, { role: current.role, left: self });
-        // What they made goes with them: their keys stop and their invitations cannot bring them back.
-        return revokeWhatTheyMayNotMake(this.#sql, c, current, null, self ? "left" : "removed");
-      });
-      // Their Account loses the workspace, and each site what they made there, before this answers.
-      return json({ removed: true, accountId, revoked: await this.#settle(made, [seq]) });
+    addMemberRoutes(router, {
+      sql: this.#sql,
+      pushes: this.#pushes,
+      change: (fn) => this.#membersChange(fn),
+      requireOwnSites: (ws, siteIds) => this.#requireOwnSites(ws, siteIds),
+      settle: (made) => this.#settle(made),
     });
     router.get("/invitations", (_req) => json({ invitations: listInvitations(this.#sql) }));
     router.post("/invitations", async (req, c, ws) => {
@@ -663,35 +644,28 @@ export class Workspace extends DurableObject<Env> {
   #sites: SiteLookup = (siteId) => this.env.SITE.get(this.env.SITE.idFromName(siteId));
 
   /**
-   * After a change that lowered or removed a member: each site ends what they made there, then their
-   * Account gets the change, all before the answer, which lists what went. A site or an Account not
-   * reached is retried by the alarm, and the answer is then 502 (saved, not yet in effect everywhere).
+   * After a change that lowered or removed a member (saved, and their Account told): each site ends
+   * what they made there before the answer, which lists what went. A site not reached is retried by
+   * the alarm, and the answer is then 502 (saved, not yet in effect on every site).
    */
-  async #settle(made: Made, pushes: readonly number[]): Promise<Revoked> {
+  async #settle(made: Made): Promise<Revoked> {
     const { swept, failed } = await deliverSweeps(this.#sql, made.sweeps, this.#sites);
-    if (failed) await this.ctx.storage.setAlarm(Date.now() + 5_000);
-    for (const seq of pushes) await this.#push(seq, true);
-    if (failed)
-      throw new ApiError(
-        "bad_gateway",
-        "Saved, but some of the workspace's sites have not been reached yet: the workspace tries again in 5 seconds, then less often, until each has ended what the member made there.",
-      );
-    return { ...made.revoked, ...swept };
+    if (!failed) return { ...made.revoked, ...swept };
+    await this.ctx.storage.setAlarm(Date.now() + 5_000);
+    throw new ApiError(
+      "bad_gateway",
+      "Saved, but some of the workspace's sites have not been reached yet: the workspace tries again in 5 seconds, then less often, until each has ended what the member made there.",
+      { applied: true },
+    );
   }
 
-  /**
-   * Pushes one outbox row. `strict`: a failure is this request's answer (502: saved, and retried
-   * by the alarm within a minute); otherwise the alarm alone retries.
-   */
-  async #push(seq: number, strict = false): Promise<void> {
-    const delivered = await deliver(this.#sql, seq, this.#accounts);
-    if (delivered) return;
-    await this.ctx.storage.setAlarm(Date.now() + 5_000);
-    if (strict)
-      throw new ApiError(
-        "bad_gateway",
-        "Saved, but the member's account has not heard yet; it takes effect within a minute. Retry to confirm.",
-      );
+  /** A change of members, run alone against the workspace as it is once its turn comes (it may be gone by then). */
+  #membersChange(fn: (ws: WorkspaceRecord) => Promise<Response>): Promise<Response> {
+    return this.#pushes.serial(() => {
+      const ws = this.#read();
+      if (!ws) throw new ApiError("not_found", "No such workspace.");
+      return fn(ws);
+    });
   }
 
   #read(): WorkspaceRecord | null {

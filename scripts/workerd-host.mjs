@@ -191,6 +191,8 @@ export async function startWorkerd({
               SSR_ALLOW_PRIVATE_FETCH: "false",
               SEARCH_EMBEDDER: "local",
               SEARCH_VECTOR_INDEX: "sqlite",
+              // These hosts listen on plain http (127.0.0.1): a local run (src/http/plain-http.ts).
+              LOCAL_HTTP: "true",
               ...(rateLimits ? {} : { RATE_LIMIT_SCALE: "1000" }),
               ...vars,
             },

@@ -22,6 +22,7 @@ import { type RawTarget, rawTarget } from "./http/raw-target";
 import { MEDIA_LIMITS } from "./contract/limits";
 import { IMPORT_LIMITS } from "./contract/imports";
 import { parseMediaPath } from "./media/urls";
+import { httpsOnly, localHttp } from "./http/plain-http";
 
 type Args = [Env, ExecutionContext];
 
@@ -87,6 +88,8 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
     return ssrWebhook(req, env, siteId);
   })
   // Share links: the service's own hosts only (the router is never reached from a customer hostname or the proxy).
+  .get("/p/", async () => (await import("./http/share-opener")).shareOpener())
+  .post("/p/open", async (req, env) => (await preview()).previewByForm(req, env))
   .get("/p/:token", async (req, env) => (await preview()).previewLink(req, env, req.params.token ?? ""))
   .post("/p/:token", async (req, env) => (await preview()).previewLink(req, env, req.params.token ?? ""))
   .options("/v1/*", () => new Response(null, { status: 204, headers: CORS_HEADERS }))
@@ -125,7 +128,8 @@ function bodyLimits(env: Env): BodyLimits {
 export default {
   fetch(request, env, ctx): Response | Promise<Response> {
     const href = request.url;
-    const early = request.body === null && !request.headers.has(SERVICE_TOKEN_HEADER);
+    // Plain http outside local runs takes the full way, which sends it to https or refuses it.
+    const early = request.body === null && !request.headers.has(SERVICE_TOKEN_HEADER) && (href.startsWith("https:") || localHttp(env));
     // The request target read off the string, worked out at most once (null: not a plain URL).
     let target: RawTarget | null | undefined;
     // A public read this isolate already holds (most requests, and the ones every visitor pays
@@ -180,6 +184,11 @@ async function full(request: Request, env: Env, ctx: ExecutionContext): Promise<
   // The Host the client asked for (workerd builds request.url from it).
   const serviceHost = url === null || isServiceHost(env, url.host);
   if (url === null) return withFrontHeaders(oddTarget(request), false, serviceHost);
+  if (serviceHost && url.protocol === "http:" && !localHttp(env)) {
+    const plain = httpsOnly(request, url);
+    // A public read's redirect carries CORS headers: browsers check them before following it.
+    return withFrontHeaders(url.pathname.startsWith("/v1/") ? withCors(plain) : plain, false, true);
+  }
   const answered = withPolicies(await answer(request, env, ctx, url), policiesFor(request, url.pathname, serviceHost));
   return withFrontHeaders(answered, url.protocol === "https:", serviceHost);
 }

@@ -20,6 +20,7 @@ import { SoftAuthenticator } from "./helpers/soft-authenticator";
 import { mediaFile } from "./fixtures/media-files";
 import { SERVICE_TOKEN_HEADER } from "../src/contract/headers";
 import { accountStub } from "../src/stubs";
+import { IMPORT_LIMITS } from "../src/contract/imports";
 import { until as importUntil } from "./import/helpers";
 
 const seen = new Set<string>();
@@ -855,11 +856,34 @@ describe("the API answers exactly as openapi.json describes", () => {
     await hit("listPreviewLinks", "GET", `/sites/${site.id}/collections/posts/items/it_missing/preview-links`, { auth });
 
     const nav = { "sec-fetch-dest": "document", "sec-fetch-mode": "navigate" };
-    await hit("openPreviewLink", "GET", url.pathname, { headers: nav });
-    await hit("openPreviewLink", "GET", `${url.pathname}?format=json`, { headers: nav });
-    await hit("openPreviewLink", "GET", `/p/pv_${site.id}_${"a".repeat(32)}`, { headers: nav });
+    // The link is /p/#<token>: the page at /p/ posts the token to /p/open.
+    expect(url.pathname).toBe("/p/");
+    const token = url.hash.slice(1);
+    await hit("openShareLinkPage", "GET", "/p/", { headers: nav });
     const form = { ...nav, "content-type": "application/x-www-form-urlencoded" };
-    const lockedPath = new URL(locked.body.url as string).pathname;
+    const lockedToken = new URL(locked.body.url as string).hash.slice(1);
+    await hit("openShareLink", "POST", "/p/open", { body: `token=${token}`, headers: form });
+    await hit("openShareLink", "POST", "/p/open", { body: `token=${token}&format=json`, headers: form });
+    await hit("openShareLink", "POST", "/p/open", { body: `token=pv_${site.id}_${"a".repeat(32)}`, headers: form });
+    await hit("openShareLink", "POST", "/p/open", {
+      body: `token=${token}`,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    await hit("openShareLink", "POST", "/p/open", {
+      body: `token=${lockedToken}&password=wrong`,
+      headers: { ...form, "cf-connecting-ip": "192.0.2.77" },
+    });
+    for (let i = 0; i < 3; i++)
+      await hit("openShareLink", "POST", "/p/open", {
+        body: `token=${lockedToken}&password=wrong`,
+        headers: { ...form, "cf-connecting-ip": "192.0.2.77" },
+      });
+    await hit("openShareLink", "POST", "/p/open", { body: big(), headers: form });
+    // Links made before /p/#, with the token in the path.
+    await hit("openPreviewLink", "GET", `/p/${token}`, { headers: nav });
+    await hit("openPreviewLink", "GET", `/p/${token}?format=json`, { headers: nav });
+    await hit("openPreviewLink", "GET", `/p/pv_${site.id}_${"a".repeat(32)}`, { headers: nav });
+    const lockedPath = `/p/${lockedToken}`;
     await hit("unlockPreviewLink", "POST", lockedPath, { body: "password=open%20sesame", headers: form });
     await hit("unlockPreviewLink", "POST", lockedPath, { body: "password=wrong", headers: form });
     await hit("unlockPreviewLink", "POST", lockedPath, { body: "password=wrong", headers: form });
@@ -971,6 +995,11 @@ describe("the API answers exactly as openapi.json describes", () => {
     });
     await hit("deleteImport", "DELETE", `${I}/${bigId}`, { auth });
     await hit("cancelImport", "POST", `${I}/${bigId}/cancel`, { auth });
+    // A site keeps at most IMPORT_LIMITS.keptImports imports at once: one more waits for a deletion.
+    const kept = (await callJson<{ imports: unknown[] }>("GET", I, { auth })).body.imports.length;
+    for (let n = kept; n < IMPORT_LIMITS.keptImports; n++)
+      expect((await exports.default.fetch(raw(`/collections/posts/imports?name=f${n}.csv`, csv))).status).toBe(201);
+    await hitRequest("createImport", raw("/collections/posts/imports?name=more.csv", csv));
     // A site export goes into an empty site only.
     const exported = await (await call("GET", `/sites/${site.id}/export.json`, { auth })).text();
     const empty = await newSite("pro");

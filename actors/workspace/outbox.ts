@@ -1,9 +1,8 @@
 /**
- * Membership pushes to Account objects (docs/proposals/accounts.md §4.3). A change of members is
- * written with an outbox row in one transaction; the push is then awaited before the change is
- * acknowledged, and the row deleted. A push that failed stays in the outbox and the workspace's
- * alarm retries it, so the Account's copy (which authorises every request) always catches up.
- * Owner of table `outbox`.
+ * Membership pushes to Account objects (docs/proposals/accounts.md §4.3). Each push is a row here,
+ * delivered at once and deleted when the Account took it; one that failed stays and the workspace's
+ * alarm retries it, so the Account's copy (which authorises every request) always catches up. In
+ * which order a change is pushed and saved: member-change.ts. Owner of table `outbox`.
  */
 import type { Membership } from "../../src/contract/principal";
 

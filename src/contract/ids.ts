@@ -79,7 +79,7 @@ export function workspaceIdOfInvitation(token: string): string | null {
  * its credential, so it carries its site for routing like `pk_`/`sk_`, and the site object keeps
  * only its SHA-256 (README "Share links").
  */
-const PREVIEW_TOKEN = /^pv_([a-z2-7]{16})_[a-z2-7]{32}$/;
+export const PREVIEW_TOKEN = /^pv_([a-z2-7]{16})_[a-z2-7]{32}$/;
 
 /** The site a share-link token names, or null when it is not one at all. */
 export function siteIdOfPreviewToken(token: string): string | null {

@@ -19,6 +19,10 @@ export const IMPORT_LIMITS = {
   uploadTotalMs: 10 * 60_000,
   /** Staged rows and reports are kept this long after an import ends, then pruned. */
   keepDays: 7,
+  /** Imports one site keeps at once, in any state (actors/site/imports/room.ts). */
+  keptImports: 10,
+  /** Their files together (an upload counts as it is staged); two full-size files fit. */
+  keptBytes: 100 * 1024 * 1024,
 } as const;
 
 /** What a column becomes: an existing field, a new field (created when the import starts), a system value, or nothing. */
@@ -109,6 +113,7 @@ export type ImportCall =
       /** Null for a site import. */
       collection: string | null;
       fileName: string;
+      /** The upload's declared length (Content-Length), 0 when unknown: checked against the site's room. */
       fileBytes: number;
       delimiter: string;
       header: string[];

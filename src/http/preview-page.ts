@@ -1,10 +1,15 @@
 /**
  * The headers and the plain HTML shell of share-link pages (`/p/:token`), for the front Worker and
- * the site object alike. The token is in the URL, so nothing may keep, index, frame or refer it on:
+ * the site object alike. A page shows what its token opens, so nothing may keep, index, frame or refer it on:
  * `private, no-store`, `noindex` (header and meta), `no-referrer`, no framing.
  */
 import { PREVIEW_CACHE_CONTROL } from "../contract/cache-control";
 import { escapeHtml } from "../shared/escape";
+
+/** Where a share link is made to point: its token follows a `#`, so no request ever carries it. */
+export const SHARE_OPENER_PATH = "/p/";
+/** Where the page at SHARE_OPENER_PATH posts the token (a form body: never in a URL or a header). */
+export const SHARE_OPEN_PATH = "/p/open";
 
 /** The plain pages' policy: no script at all, inline styles, the item's images from wherever they live, forms back here. */
 export const PLAIN_PAGE_CSP = "default-src 'none'; img-src * data:; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'";

@@ -29,7 +29,7 @@ const HEADER_SETS: Record<
   session: {
     "Cache-Control": header("Never cached.", z.literal(NO_STORE)),
     "Set-Cookie": header(
-      "`__Host-oc_session=<id>; Path=/; HttpOnly; SameSite=Strict; Secure` (`oc_session`, without `Secure`, on plain http), `Max-Age` 7 days; `Max-Age=0` on sign-out.",
+      "`__Host-oc_session=<id>; Path=/; HttpOnly; SameSite=Strict; Secure` (`oc_session`, without `Secure`, on plain http in local runs only: elsewhere a write over http is refused with 400 `https_required`), `Max-Age` 7 days; `Max-Age=0` on sign-out.",
       z.string().regex(/^(__Host-)?oc_session=/),
     ),
   },

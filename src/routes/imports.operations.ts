@@ -57,7 +57,7 @@ const Row = z.strictObject({
   problems: z.array(Problem).describe("Why the row fails (empty for a row written)."),
   notes: z.array(Problem).describe("What happened besides the outcome of a row written: an image kept as a link, and why."),
 });
-const limits = `At most ${IMPORT_LIMITS.bytes / 1024 / 1024} MB (JSON files of a collection: ${IMPORT_LIMITS.jsonBytes / 1024 / 1024} MB), ${IMPORT_LIMITS.rows} rows, ${IMPORT_LIMITS.columns} columns, ${IMPORT_LIMITS.recordBytes / 1024 / 1024} MB per record.`;
+const limits = `At most ${IMPORT_LIMITS.bytes / 1024 / 1024} MB (JSON files of a collection: ${IMPORT_LIMITS.jsonBytes / 1024 / 1024} MB), ${IMPORT_LIMITS.rows} rows, ${IMPORT_LIMITS.columns} columns, ${IMPORT_LIMITS.recordBytes / 1024 / 1024} MB per record. A site keeps at most ${IMPORT_LIMITS.keptImports} imports (409 \`conflict\`, \`details.limit: "imports"\`) and ${IMPORT_LIMITS.keptBytes / 1024 / 1024} MB of their files together (413, \`details.limit: "importBytes"\`) until they are deleted or pruned ${IMPORT_LIMITS.keepDays} days after they end.`;
 
 const ops: Operation[] = [
   operation({
@@ -71,7 +71,7 @@ const ops: Operation[] = [
     params: [P.slug, { name: "name", in: "query", description: "The file's name (shown in the list of imports).", schema: z.string() }],
     rawBody: { media: ["text/csv", "application/json"], description: limits },
     responses: { 201: json("Uploaded; the mapping is proposed.", one) },
-    errors: ["bad_request", "not_found", "payload_too_large", "request_timeout"],
+    errors: ["bad_request", "not_found", "conflict", "payload_too_large", "request_timeout"],
   }),
   operation({
     id: "createSiteImport",

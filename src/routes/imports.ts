@@ -46,7 +46,8 @@ export async function uploadImport(request: Request, env: Env, siteId: string | 
   const max = kind === "json" ? IMPORT_LIMITS.jsonBytes : IMPORT_LIMITS.bytes;
   if (Number.isFinite(declared) && declared > max) throw tooLarge(max);
   if (!request.body || declared === 0) throw new ApiError("bad_request", "The file is empty (0 bytes).");
-  const stager = new Stager(call);
+  // The declared length lets the site refuse a file it has no room for before its first row.
+  const stager = new Stager(call, Number.isFinite(declared) ? declared : 0);
   try {
     let bytes: number;
     if (kind === "csv") bytes = await readCsv(request.body, stager, { collection, fileName });
@@ -67,7 +68,10 @@ class Stager {
   #rows: StagedRow[] = [];
   #bytes = 0;
   #next = 1;
-  constructor(private readonly call: Call) {}
+  constructor(
+    private readonly call: Call,
+    private readonly declaredBytes: number,
+  ) {}
   get begun(): boolean {
     return this.#id !== null;
   }
@@ -75,7 +79,7 @@ class Stager {
     return this.#id!;
   }
   async begin(c: Extract<ImportCall, { op: "begin" }>): Promise<void> {
-    this.#id = ((await this.call(c)) as { id: string }).id;
+    this.#id = ((await this.call({ ...c, fileBytes: this.declaredBytes })) as { id: string }).id;
   }
   async push(row: StagedRow): Promise<void> {
     if (this.#next + this.#rows.length > IMPORT_LIMITS.rows)

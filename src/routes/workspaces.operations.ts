@@ -156,7 +156,7 @@ export const workspaceOperations: Operation[] = [
     tag: "Members",
     summary: "Make another member the Owner (the Owner)",
     description:
-      "The member becomes the Owner of the whole workspace; the Owner before them becomes an Administrator. Both accounts have their new role before this answers. What the Owner before made stays, since an Administrator may make it too (`revoked` is then empty).",
+      "The member becomes the Owner of the whole workspace; the Owner before them becomes an Administrator. Both accounts have their new role before this answers. What the Owner before made stays, since an Administrator may make it too (`revoked` is then empty). A 502 `bad_gateway` says in `details.applied` whether anything was saved: `false` when the member's account could not be told what the change takes away (a lower role, fewer sites, the membership): nothing changed, try again; `true` when only what it gives is still on its way (within a minute; until then the member has less).",
     auth: "workspace",
     params: [P.workspaceId],
     body: ownerTransfer,
@@ -186,7 +186,7 @@ export const workspaceOperations: Operation[] = [
     tag: "Members",
     summary: "Change a member's role or the sites they may work on",
     description:
-      "Takes effect on the member's very next request: their account has the new role before this answers. Invitations and API keys they made that the new role or sites could not make are revoked with it, and on each site what they made there that they could no longer make ends (the admin key they were shown is replaced, their webhook endpoints paused, their share links revoked) before this answers; a site not reached yet answers 502 and the workspace keeps trying.",
+      "Takes effect on the member's very next request: their account has the new role before this answers. Invitations and API keys they made that the new role or sites could not make are revoked with it, and on each site what they made there that they could no longer make ends (the admin key they were shown is replaced, their webhook endpoints paused, their share links revoked) before this answers. A 502 `bad_gateway` says in `details.applied` whether anything was saved: `false` when the member's account could not be told what the change takes away (a lower role, fewer sites, the membership): nothing changed, try again; `true` when only what it gives is still on its way (within a minute; until then the member has less), or when a site has not been reached yet (the workspace keeps trying).",
     auth: "workspace",
     params: [P.workspaceId, accountId],
     body: memberPatch,
@@ -200,7 +200,7 @@ export const workspaceOperations: Operation[] = [
     tag: "Members",
     summary: "Remove a member (or leave, for oneself)",
     description:
-      "Their next request in this workspace is refused, and so is the next request with any API key they made; their pending invitations are revoked; on every site the admin key they were shown is replaced, their webhook endpoints are paused and their share links revoked, before this answers (a site not reached yet: 502, and the workspace keeps trying). The Owner cannot be removed.",
+      "Their next request in this workspace is refused, and so is the next request with any API key they made; their pending invitations are revoked; on every site the admin key they were shown is replaced, their webhook endpoints are paused and their share links revoked, before this answers. The Owner cannot be removed. A 502 `bad_gateway` says in `details.applied` whether anything was saved: `false` when the member's account could not be told (nothing changed, try again); `true` when a site has not been reached yet (saved; the workspace keeps trying).",
     auth: "workspace",
     params: [P.workspaceId, accountId],
     responses: {

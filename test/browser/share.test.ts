@@ -1,6 +1,7 @@
 // Issue 27's share links in Chromium, as an owner and their client would use them: create a link
-// in the editor's Share panel, open it in a second browser context with no session (the draft is
-// there, never indexed), see the open counted, revoke it, and the client's reload gets the 404 page.
+// in the editor's Share panel, open it in a second browser context with no session (the page at
+// /p/ posts the token after the # and the draft is there, never indexed), see the open counted,
+// revoke it, and the client opening it again gets the 404 page.
 import { describe, expect, it } from "vitest";
 import { api, service } from "./harness";
 import { checkScreen, dashboardBrowser, expectAccessible, postsSite, screenshot, signIn } from "./dashboard-harness";
@@ -29,7 +30,7 @@ describe("share links in the dashboard", () => {
     const urlBox = dialog.getByLabel("Share link", { exact: true });
     await urlBox.waitFor();
     const url = await urlBox.inputValue();
-    expect(url).toMatch(new RegExp(`^${service()}/p/pv_${site.id}_[a-z2-7]{32}$`));
+    expect(url).toMatch(new RegExp(`^${service()}/p/#pv_${site.id}_[a-z2-7]{32}$`));
     await dialog.getByRole("button", { name: "Copy share link" }).click();
     await dialog.getByRole("cell", { name: "Client review", exact: true }).waitFor();
     await checkScreen(page, "73-share-created");
@@ -37,14 +38,29 @@ describe("share links in the dashboard", () => {
     // The client: another browser context, no cookies, no session, through the address bar.
     const client = await browser().newContext();
     const reader = await client.newPage();
-    const opened = await reader.goto(url);
-    expect(opened?.status()).toBe(200);
-    expect(opened?.headers()["cache-control"]).toBe("private, no-store");
-    expect(opened?.headers()["x-robots-tag"]).toBe("noindex");
+    // Every request the browser makes for it: the token never is in one of their URLs.
+    const requested: string[] = [];
+    reader.on("request", (r) => void requested.push(r.url()));
+    const posted = reader.waitForResponse((r) => r.url() === `${service()}/p/open`);
+    await reader.goto(url);
+    const opened = await posted;
+    expect(opened.status()).toBe(200);
+    expect(opened.request().method()).toBe("POST");
+    expect(opened.headers()["cache-control"]).toBe("private, no-store");
+    expect(opened.headers()["x-robots-tag"]).toBe("noindex");
     await reader.getByRole("heading", { name: "Draft for the client" }).waitFor();
     await reader.getByText("Nothing here is public yet.", { exact: true }).waitFor();
     expect(await reader.locator('meta[name="robots"]').getAttribute("content")).toBe("noindex");
     expect(await client.cookies()).toEqual([]);
+    const token = url.slice(url.indexOf("#") + 1);
+    // What went over the wire: each URL without its fragment (the browser keeps that to itself).
+    const sent = requested.map((u) => {
+      const x = new URL(u);
+      x.hash = "";
+      return x.href;
+    });
+    expect(sent).toContain(`${service()}/p/`);
+    expect(sent.filter((u) => u.includes(token))).toEqual([]);
     await expectAccessible(reader, "74-share-opened");
     await screenshot(reader, "74-share-opened");
 
@@ -56,9 +72,10 @@ describe("share links in the dashboard", () => {
     await row.getByRole("button", { name: "Revoke Client review" }).click();
     await row.getByRole("cell", { name: "Revoked" }).waitFor();
 
-    // The client's reload: the one plain 404 page.
-    const gone = await reader.reload();
-    expect(gone?.status()).toBe(404);
+    // The client opens the link again: the one plain 404 page.
+    const again = reader.waitForResponse((r) => r.url() === `${service()}/p/open`);
+    await reader.goto(url);
+    expect((await again).status()).toBe(404);
     await reader.getByRole("heading", { name: "This link does not work" }).waitFor();
     expect(await reader.locator("body").innerText()).not.toContain("Draft for the client");
     await screenshot(reader, "75-share-revoked");
@@ -94,9 +111,9 @@ describe("share links in the dashboard", () => {
     await reader.getByLabel("Password").fill("river stones 12");
     await reader.getByRole("button", { name: "Open the preview" }).click();
     await reader.getByRole("heading", { name: "Behind the password" }).waitFor();
-    // The address is the link's own again (no password in it), and a reload does not ask again.
-    expect(reader.url()).toBe(url);
-    await reader.reload();
+    // The address holds neither the token nor the password, and opening the link again does not ask again.
+    expect(reader.url()).toBe(`${service()}/p/open`);
+    await reader.goto(url);
     await reader.getByRole("heading", { name: "Behind the password" }).waitFor();
     await client.close();
     await page.close();

@@ -2,7 +2,8 @@
  * Share links (issue 27, "Preview links"): a link shows the item's current draft (pending changes
  * of a published item) to a browser with no session; it expires, can be revoked, allows a number
  * of opens, can need a password; it is never cached, never on a customer hostname or through the
- * proxy, and every failure is one identical 404 page. The token never reaches a log line.
+ * proxy, and every failure is one identical 404 page. The token never reaches a log line, nor a
+ * URL: links are `/p/#<token>`, and the page at `/p/` posts the token in a form body.
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
@@ -21,9 +22,30 @@ async function share(site: TestSite, itemId: string, body: Record<string, unknow
   return expectStatus(callJson<{ link: Link; url: string }>("POST", linksOf(site, itemId), { auth: site.adminKey, body }), 201);
 }
 
-/** A browser opening the link from the address bar (no session, no cookie unless given). */
-function open(url: string, headers: Record<string, string> = {}): Promise<Response> {
-  return exports.default.fetch(new Request(url, { headers: { ...NAV, ...headers }, redirect: "manual" }));
+const FORM = { ...NAV, "content-type": "application/x-www-form-urlencoded" };
+
+/** The token of a link `/p/#<token>`. */
+const tokenOf = (url: string) => new URL(url).hash.slice(1);
+
+/**
+ * A browser opening the link from the address bar (no session, no cookie unless given). A link
+ * `/p/#<token>` loads the page at `/p/` (the fragment is never sent), whose script posts the token
+ * with `fields` to `/p/open`; a link made with the token in its path is fetched as it is.
+ */
+async function open(url: string, headers: Record<string, string> = {}, fields: Record<string, string> = {}): Promise<Response> {
+  const u = new URL(url);
+  if (!u.hash) return exports.default.fetch(new Request(url, { headers: { ...NAV, ...headers }, redirect: "manual" }));
+  const page = await exports.default.fetch(new Request(`${u.origin}${u.pathname}`, { headers: NAV }));
+  expect(page.status).toBe(200);
+  expect(await page.text()).toContain('action="/p/open"');
+  return exports.default.fetch(
+    new Request(`${u.origin}/p/open`, {
+      method: "POST",
+      body: new URLSearchParams({ token: u.hash.slice(1), ...fields }).toString(),
+      headers: { ...FORM, ...headers },
+      redirect: "manual",
+    }),
+  );
 }
 
 async function listed(site: TestSite, itemId: string): Promise<Link[]> {
@@ -64,7 +86,7 @@ describe("share links", () => {
       },
     });
     const { url, link } = await share(site, a.id, { label: "Client" });
-    expect(url).toMatch(new RegExp(`^${ORIGIN}/p/pv_${site.id}_[a-z2-7]{32}$`));
+    expect(url).toMatch(new RegExp(`^${ORIGIN}/p/#pv_${site.id}_[a-z2-7]{32}$`));
     expect(link).toMatchObject({ opens: 0, state: "live", hasPassword: false, maxOpens: null });
     // Default expiry: 7 days.
     expect(Math.abs(Date.parse(link.expiresAt) - Date.now() - 7 * 86_400_000)).toBeLessThan(60_000);
@@ -86,7 +108,7 @@ describe("share links", () => {
       // A reference by the name of the item it points to.
       expect(html).toMatch(/<dt>author<\/dt><dd>Ada Lovelace<\/dd>/);
     }
-    const json = await open(`${url}?format=json`);
+    const json = await open(url, {}, { format: "json" });
     expect(json.headers.get("content-type")).toMatch(/^application\/json/);
     expect(json.headers.get("cache-control")).toBe("private, no-store");
     expect(((await json.json()) as { item: { slug: string; data: { title: string } } }).item).toMatchObject({
@@ -98,7 +120,7 @@ describe("share links", () => {
     // The public API still does not know the draft.
     expect((await call("GET", `/v1/${site.token}/collections/posts/items/draft-one`)).status).toBe(404);
 
-    const token = url.slice(url.lastIndexOf("/") + 1);
+    const token = tokenOf(url);
     expect(lines.some((l) => l.includes('"preview_opened"') && l.includes(link.id))).toBe(true);
     expect(lines.filter((l) => l.includes(token) || l.includes(token.slice(-32)))).toEqual([]);
     // Only the token's hash is stored.
@@ -108,6 +130,64 @@ describe("share links", () => {
     expect(stored).toHaveLength(1);
     expect(stored[0]!.token_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(stored)).not.toContain(token.slice(-32));
+  });
+
+  it("keep the token out of every URL: the page at /p/ is the same for every link and posts the token in a body", async () => {
+    const site = await newBlog("pro");
+    const a = await addItem(site, "posts", { slug: "hidden", data: { title: "Kept out of logs" } });
+    const { url } = await share(site, a.id);
+    const token = tokenOf(url);
+    expect(new URL(url).pathname).toBe("/p/");
+    expect(new URL(url).search).toBe("");
+    // Browsers send the link's request without the fragment: `/p/`, whichever link it is.
+    const page = await exports.default.fetch(new Request(`${ORIGIN}/p/`, { headers: NAV }));
+    const html = await page.text();
+    expect(html).not.toContain(token);
+    expect(html).not.toContain("Kept out of logs");
+    expect(page.headers.get("referrer-policy")).toBe("no-referrer");
+    // One script, allowed by its hash alone; the form goes back to this service only.
+    const csp = page.headers.get("content-security-policy")!;
+    expect(csp).toMatch(/script-src 'sha256-[A-Za-z0-9+/]+=*';/);
+    expect(csp).toContain("form-action 'self'");
+    const script = /<script>([^<]+)<\/script>/.exec(html)?.[1];
+    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(script));
+    expect(csp).toContain(`'sha256-${btoa(String.fromCharCode(...new Uint8Array(digest)))}'`);
+    expect(script).toContain("location.hash");
+    expect(html).toContain('<form id="open" method="post" action="/p/open"><input type="hidden" name="token">');
+    // Every link's page is this one.
+    const other = await exports.default.fetch(new Request(`${ORIGIN}/p/#pv_${site.id}_${"d".repeat(32)}`, { headers: NAV }));
+    expect(await other.text()).toBe(html);
+    // The post it makes opens the preview; the token was in its body only.
+    const opened = await open(url);
+    expect(opened.status).toBe(200);
+    expect(await opened.text()).toContain("Kept out of logs");
+    // A body too big for a token and a password is no share link's.
+    const stuffed = await exports.default.fetch(
+      new Request(`${ORIGIN}/p/open`, { method: "POST", body: `token=${token}&x=${"y".repeat(4096)}`, headers: FORM }),
+    );
+    expect(stuffed.status).toBe(404);
+  });
+
+  it("made with the token in the path (before /p/#) keep working: the page, its JSON and its password", async () => {
+    const site = await newBlog("pro");
+    const a = await addItem(site, "posts", { slug: "older", data: { title: "An older link" } });
+    const plain = await share(site, a.id);
+    const older = `${ORIGIN}/p/${tokenOf(plain.url)}`;
+    expect(await (await open(older)).text()).toContain("An older link");
+    expect((await open(`${older}?format=json`)).headers.get("content-type")).toMatch(/^application\/json/);
+    const locked = await share(site, a.id, { password: "correct horse" });
+    const lockedPath = `/p/${tokenOf(locked.url)}`;
+    const form = await (await open(`${ORIGIN}${lockedPath}`)).text();
+    expect(form).toContain(`<form method="post" action="${lockedPath}">`);
+    const right = await exports.default.fetch(
+      new Request(`${ORIGIN}${lockedPath}`, { method: "POST", body: "password=correct%20horse", headers: FORM, redirect: "manual" }),
+    );
+    expect(right.status).toBe(303);
+    expect(right.headers.get("location")).toBe(lockedPath);
+    const cookie = right.headers.get("set-cookie")!.split(";")[0]!;
+    expect(await (await open(`${ORIGIN}${lockedPath}`, { cookie })).text()).toContain("An older link");
+    // The cookie is the link's, whichever form of it is opened.
+    expect(await (await open(locked.url, { cookie })).text()).toContain("An older link");
   });
 
   it("show a published item's pending changes, and nothing public shows them", async () => {
@@ -173,14 +253,28 @@ describe("share links", () => {
     const site = await newBlog("pro");
     const a = await addItem(site, "posts", { slug: "once", data: { title: "Only once" } });
     const { url, link } = await share(site, a.id, { maxOpens: 1 });
-    const bot = await exports.default.fetch(new Request(url, { headers: { "user-agent": "Slackbot-LinkExpanding 1.0" } }));
+    const slackbot = { "user-agent": "Slackbot-LinkExpanding 1.0" };
+    // A program fetching the link gets the page at /p/: the token after # never reaches us.
+    const bot = await exports.default.fetch(new Request(url, { headers: slackbot }));
     expect(bot.status).toBe(200);
     expect(bot.headers.get("cache-control")).toBe("private, no-store");
     const botText = await bot.text();
     expect(botText).not.toContain("Only once");
     // The same page for a wrong token: it says nothing about the link.
-    const botWrong = await exports.default.fetch(new Request(`${ORIGIN}/p/pv_${site.id}_${"c".repeat(32)}`));
+    const botWrong = await exports.default.fetch(new Request(`${ORIGIN}/p/#pv_${site.id}_${"c".repeat(32)}`, { headers: slackbot }));
     expect(await botWrong.text()).toBe(botText);
+    // One that posts the token as the page would, but not as a browser's navigation, is asked to use a browser.
+    const posted = await exports.default.fetch(
+      new Request(`${ORIGIN}/p/open`, {
+        method: "POST",
+        body: `token=${tokenOf(url)}`,
+        headers: { ...slackbot, "content-type": "application/x-www-form-urlencoded" },
+      }),
+    );
+    expect(await posted.text()).toContain("Open this link in a web browser");
+    // So does an older link with the token in its path.
+    const older = await exports.default.fetch(new Request(`${ORIGIN}/p/${tokenOf(url)}`, { headers: slackbot }));
+    expect(await older.text()).toContain("Open this link in a web browser");
     expect((await listed(site, a.id))[0]).toMatchObject({ id: link.id, opens: 0 });
     expect(await (await open(url)).text()).toContain("Only once");
     expect((await open(url)).status).toBe(404);
@@ -196,21 +290,24 @@ describe("share links", () => {
     const formHtml = await form.text();
     expect(formHtml).toContain('type="password"');
     expect(formHtml).not.toContain("Behind a password");
+    // The form asks again at /p/open, the token in a hidden field: never in its address.
+    expect(formHtml).toContain(`<form method="post" action="/p/open"><input type="hidden" name="token" value="${tokenOf(url)}">`);
     const post = (password: string, ip = "198.51.100.7") =>
       exports.default.fetch(
-        new Request(url, {
+        new Request(`${ORIGIN}/p/open`, {
           method: "POST",
-          body: new URLSearchParams({ password }).toString(),
-          headers: { ...NAV, "content-type": "application/x-www-form-urlencoded", "cf-connecting-ip": ip },
+          body: new URLSearchParams({ token: tokenOf(url), password }).toString(),
+          headers: { ...FORM, "cf-connecting-ip": ip },
           redirect: "manual",
         }),
       );
     const wrong = await post("wrong horse");
     expect(wrong.status).toBe(401);
     expect(await wrong.text()).not.toContain("Behind a password");
+    // The right one: the preview is the answer (no address without the token to go back to), with the cookie.
     const right = await post("correct horse");
-    expect(right.status).toBe(303);
-    expect(right.headers.get("location")).toBe(pathOf(url));
+    expect(right.status).toBe(200);
+    expect(await right.text()).toContain("Behind a password");
     const cookie = right.headers.get("set-cookie")!;
     expect(cookie).toMatch(new RegExp(`^oc_pv_${link.id}=[0-9a-f]{64}; Path=/p/; HttpOnly; SameSite=Lax; Max-Age=43200; Secure$`));
     expect(cookie).not.toContain("correct");
@@ -218,8 +315,8 @@ describe("share links", () => {
     expect(await unlocked.text()).toContain("Behind a password");
     // A made-up cookie value is not a password.
     expect(await (await open(url, { cookie: `oc_pv_${link.id}=${"0".repeat(64)}` })).text()).not.toContain("Behind a password");
-    // Only the opens of the page count (the form and the password posts do not).
-    expect((await listed(site, a.id))[0]!.opens).toBe(1);
+    // Only what showed the item counts (the forms and the wrong password do not).
+    expect((await listed(site, a.id))[0]!.opens).toBe(2);
 
     // Another client guessing: three wrong tries, then a wait, even for the right password.
     for (let i = 0; i < 3; i++) expect((await post(`guess ${i}`, "198.51.100.8")).status).toBe(401);
@@ -250,7 +347,8 @@ describe("share links", () => {
     expect(html).not.toContain("article:published_time");
     expect(html).not.toMatch(/content="null"|"datePublished":null/);
 
-    const path = pathOf(url);
+    // The path a link with its token in it has (links made before `/p/#`), and the form's own.
+    const path = `/p/${tokenOf(url)}`;
     // Through the customer's reverse proxy: a page of the site, never the preview.
     const proxied = await rendered(site, path);
     expect(proxied.headers.get("x-robots-tag") === "noindex" && proxied.status === 200).toBe(false);
@@ -262,6 +360,10 @@ describe("share links", () => {
     await activeOn(site, host);
     const onCustom = await onHost(host, path);
     expect(await onCustom.text()).not.toContain("Templated draft headline");
+    const posted = await exports.default.fetch(
+      new Request(`https://${host}/p/open`, { method: "POST", body: `token=${tokenOf(url)}`, headers: FORM }),
+    );
+    expect(await posted.text()).not.toContain("Templated draft headline");
     // The service's own host still serves it, and all of these were not counted.
     expect((await listed(site, a.id))[0]!.opens).toBe(1);
   });
@@ -306,9 +408,12 @@ describe("share links", () => {
     // A link without a limit keeps the JSON link, which works.
     const open2 = await share(site, a.id);
     const page = await (await open(open2.url)).text();
-    const href = /href="([^"]*format=json)"/.exec(page)?.[1];
-    expect(href).toBeDefined();
-    expect((await open(`${ORIGIN}${href!.replaceAll("&amp;", "&")}`)).status).toBe(200);
+    // Asked for by a form with the token hidden in it, as the page was: no URL carries it.
+    expect(page).toContain(
+      `<form method="post" action="/p/open"><input type="hidden" name="token" value="${tokenOf(open2.url)}"><input type="hidden" name="format" value="json">`,
+    );
+    const asJson = await open(open2.url, {}, { format: "json" });
+    expect(asJson.headers.get("content-type")).toMatch(/^application\/json/);
   });
 
   it("are deleted site-wide by a daily job 30 days after they ended, whichever item they belong to", async () => {

@@ -31,6 +31,10 @@ function strangerRequests(siteId: string): Promise<Response>[] {
     call("GET", "/blog/", { headers: { "x-service-token": token } }),
     call("POST", `/hooks/ssr/${siteId}/${randomId(32)}`, { body: {} }),
     call("GET", `/p/pv_${siteId}_${randomId(32)}`, { headers: { "sec-fetch-dest": "document", "sec-fetch-mode": "navigate" } }),
+    call("POST", "/p/open", {
+      body: `token=pv_${siteId}_${randomId(32)}`,
+      headers: { "content-type": "application/x-www-form-urlencoded", "sec-fetch-dest": "document", "sec-fetch-mode": "navigate" },
+    }),
     call("GET", `/sites/${siteId}`, { auth: key }),
     call("GET", `/sites/${siteId}/collections`, { auth: OPERATOR }),
     call("PUT", `/sites/${siteId}/collections/posts`, { auth: key, body: { name: "x", fields: [] } }),
@@ -80,8 +84,21 @@ describe("strangers cannot create storage", () => {
           redirect: "manual",
         }),
       ),
+      exports.default.fetch(
+        new Request(`${ORIGIN}/p/open`, {
+          method: "POST",
+          body: new URLSearchParams({ token, password: "guess" }).toString(),
+          headers: {
+            ...client,
+            "content-type": "application/x-www-form-urlencoded",
+            "sec-fetch-dest": "document",
+            "sec-fetch-mode": "navigate",
+          },
+          redirect: "manual",
+        }),
+      ),
     ]);
-    expect(answers.map((r) => r.status)).toEqual([401, 401, 401, 404, 404, 404]);
+    expect(answers.map((r) => r.status)).toEqual([401, 401, 401, 404, 404, 404, 404]);
     await Promise.all(answers.map((r) => r.body?.cancel()));
     expect(await stored("WORKSPACE", `ws_${ws}`)).toEqual({ tables: 0, keys: 0 });
     expect(await stored("SIGN_IN_THROTTLE", `198.51.100.77|pv:${(await sha256Hex(token)).slice(0, 32)}`)).toEqual({ tables: 0, keys: 0 });

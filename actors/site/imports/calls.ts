@@ -16,6 +16,7 @@ import { scheduleJob } from "../jobs";
 import { deleteImport, IMPORT_JOB, insertImport, readImport, runningImport, setImport, stagedCount, stageRows, toView } from "./store";
 import { proposeMapping } from "./mapping";
 import { readSiteHead } from "./site-plan";
+import { countStagedRows, requireImportRoom } from "./room";
 
 /** The operation an upload is checked as (src/access/operations.ts). */
 export const uploadPath = (siteId: string, collection: string | null): string =>
@@ -51,6 +52,7 @@ export function importCall(s: SiteContext, a: SiteAccess, call: ImportCall): Imp
         if (!s.collections().some((c) => c.slug === call.collection))
           throw new ApiError("not_found", `No collection "${clip(call.collection ?? "")}".`);
       } else requireEmptySite(s);
+      requireImportRoom(s.sql, call.fileBytes, now);
       const head = call.kind === "site" ? readSiteHead(call.head) : null;
       const id = `imp_${randomHex(12)}`;
       insertImport(
@@ -60,7 +62,8 @@ export function importCall(s: SiteContext, a: SiteAccess, call: ImportCall): Imp
           kind: call.kind,
           collection_id: call.kind === "site" ? null : s.collections().find((c) => c.slug === call.collection)!.id,
           file_name: call.fileName.slice(0, 200),
-          file_bytes: call.fileBytes,
+          // Counted as its rows are staged (room.ts); the file's size once it is received.
+          file_bytes: 0,
           delimiter: call.delimiter,
           header: JSON.stringify(header),
           head: head ? JSON.stringify(call.head) : null,
@@ -78,7 +81,10 @@ export function importCall(s: SiteContext, a: SiteAccess, call: ImportCall): Imp
         throw new ApiError("payload_too_large", `The file has more than ${IMPORT_LIMITS.rows} rows; split it into smaller files.`, {
           limit: IMPORT_LIMITS.rows,
         });
-      s.storage.transactionSync(() => stageRows(s.sql, call.id, call.first, call.rows));
+      s.storage.transactionSync(() => {
+        countStagedRows(s.sql, call.id, call.rows);
+        stageRows(s.sql, call.id, call.first, call.rows);
+      });
       return { done: true };
     }
     case "finish": {

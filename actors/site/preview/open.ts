@@ -1,6 +1,8 @@
 /**
- * `GET|POST /p/:token[?format=json]`: a share link opened. The front Worker routes it here only
- * from the service's own hosts and only for a browser's navigation (src/routes/preview.ts). The
+ * A share link opened: `POST /p/open` with the token in the form (links of `/p/#<token>`), or
+ * `GET|POST /p/:token[?format=json]` for links made with the token in the path (asked.ts). The
+ * front Worker routes it here only from the service's own hosts and only for a browser's
+ * navigation (src/routes/preview.ts). The
  * link shows the item's current draft (a published item's pending changes) each time, rendered in
  * the captured template when the site has the SEO Engine and the item is of the captured
  * collection, otherwise as a plain readable page with its JSON. Every failure is the same 404.
@@ -22,14 +24,14 @@ import { readItemForPreview } from "../reads/published-list";
 import type { PublicItem } from "../reads/public-items";
 import { renderedPreview } from "../ssr/preview";
 import { countOpen, linkByTokenHash, type PreviewLinkRow, stateOf } from "./links-table";
+import { type Asked, askedOf, formAgain, wantsJson } from "./asked";
 
 /** The captured template runs no script of ours, is never framed, loads the customer's assets. */
 const TEMPLATE_CSP = "sandbox; frame-ancestors 'none'";
 
 export async function openPreview(s: SiteContext, request: Request): Promise<Response> {
-  const url = new URL(request.url);
-  // A token is base32 and an underscore: nothing to decode, and a stray `%` must not throw.
-  const token = url.pathname.slice("/p/".length);
+  const asked = await askedOf(request);
+  const { url, token } = asked;
   // Always hash and look up once, whatever the token looks like: a wrong token costs what a right one does.
   const hash = await sha256Hex(token);
   const now = Date.now();
@@ -39,25 +41,42 @@ export async function openPreview(s: SiteContext, request: Request): Promise<Res
   const c = item && s.collections().find((x) => x.id === item.collection_id);
   if (!item || !c) return previewNotFound();
 
+  // Set with the answer when the form that asked carried the right password.
+  let unlocked: string | null = null;
   if (link.password_hash !== null) {
     const unlock = await unlockValue(link);
-    if (request.method === "POST") return checkPassword(link, request, url, unlock);
-    if (cookieOf(request, cookieName(link)) !== unlock) return passwordForm(200, url);
-  } else if (request.method === "POST") return redirectToSelf(url);
+    if (!asked.form) {
+      if (request.method === "POST") return checkPassword(link, request, asked, unlock);
+      if (cookieOf(request, cookieName(link)) !== unlock) return passwordForm(200, asked);
+    } else if (cookieOf(request, cookieName(link)) !== unlock) {
+      const password = asked.form.get("password");
+      if (password === null) return passwordForm(200, asked);
+      if (!(await passwordRight(link, password))) return passwordForm(401, asked, WRONG_PASSWORD);
+      // No redirect: the only address without the token is /p/open itself, so the preview is this answer.
+      unlocked = unlockCookie(link, unlock, url);
+    }
+  } else if (request.method === "POST" && !asked.form) return redirectToSelf(url);
 
   // Counted (and limited) in one statement: the last allowed open goes to one request only.
   const counted = countOpen(s.sql, link.id, now);
   if (!counted) return previewNotFound();
-  const json = url.searchParams.get("format") === "json";
+  const json = wantsJson(asked);
   log("preview_opened", { siteId: s.site()!.id, linkId: link.id, format: json ? "json" : "page" });
   const shown = readItemForPreview(s, c.id, item.id);
   if (!shown) return previewNotFound();
-  if (json) return new Response(JSON.stringify({ item: shown }), { headers: previewHeaders(undefined, "application/json; charset=utf-8") });
+  const withUnlock = (headers: Headers): Headers => {
+    if (unlocked) headers.append("set-cookie", unlocked);
+    return headers;
+  };
+  if (json)
+    return new Response(JSON.stringify({ item: shown }), {
+      headers: withUnlock(previewHeaders(undefined, "application/json; charset=utf-8")),
+    });
 
   const capture = s.capture();
   if (capture && capture.collectionId === c.id && entitlements(s.site()!.plan).features.serverRendering) {
     const rendered = renderedPreview(s, capture, { kind: "item", slug: "", previewId: item.id });
-    return new Response(rendered.body, { status: rendered.status, headers: previewHeaders(TEMPLATE_CSP) });
+    return new Response(rendered.body, { status: rendered.status, headers: withUnlock(previewHeaders(TEMPLATE_CSP)) });
   }
   // What the reader is looking at, in words: a draft, a published item's pending changes, or the published item.
   const note =
@@ -66,7 +85,9 @@ export async function openPreview(s: SiteContext, request: Request): Promise<Res
       : findPending(s.sql, item.seq)
         ? "Preview of unpublished changes to a published item: visitors still see the published version."
         : "Preview of a published item: this is the version visitors see.";
-  return new Response(plainItemPage(c, s.collections(), shown, url, counted.max_opens !== null, note), { headers: previewHeaders() });
+  return new Response(plainItemPage(c, s.collections(), shown, asked, counted.max_opens !== null, note), {
+    headers: withUnlock(previewHeaders()),
+  });
 }
 
 /**
@@ -98,24 +119,29 @@ function cookieOf(request: Request, name: string): string | null {
   return null;
 }
 
-async function checkPassword(link: PreviewLinkRow, request: Request, url: URL, unlock: string): Promise<Response> {
+const WRONG_PASSWORD = "That password is not right. Try again.";
+
+async function passwordRight(link: PreviewLinkRow, password: string): Promise<boolean> {
+  if (password.length === 0 || password.length > PREVIEW_LINK_LIMITS.passwordMax) return false;
+  const kdf = await import("../../../src/accounts/kdf");
+  return (await kdf.verifyPassword(link.password_hash!, password)).ok;
+}
+
+/** What the browser keeps after the right password (both forms of link read it under /p/). */
+function unlockCookie(link: PreviewLinkRow, unlock: string, url: URL): string {
+  const secure = url.protocol === "https:" ? "; Secure" : "";
+  return `${cookieName(link)}=${unlock}; Path=/p/; HttpOnly; SameSite=Lax; Max-Age=${PREVIEW_LINK_LIMITS.unlockSeconds}${secure}`;
+}
+
+/** The password of a link with its token in the path: posted to that path, then back to it with GET. */
+async function checkPassword(link: PreviewLinkRow, request: Request, asked: Asked, unlock: string): Promise<Response> {
   const type = request.headers.get("content-type") ?? "";
   const form = type.startsWith("application/x-www-form-urlencoded")
     ? new URLSearchParams(new TextDecoder().decode(await request.arrayBuffer()))
     : new URLSearchParams();
-  const password = form.get("password") ?? "";
-  const kdf = await import("../../../src/accounts/kdf");
-  const ok =
-    password.length > 0 &&
-    password.length <= PREVIEW_LINK_LIMITS.passwordMax &&
-    (await kdf.verifyPassword(link.password_hash!, password)).ok;
-  if (!ok) return passwordForm(401, url, "That password is not right. Try again.");
-  const secure = url.protocol === "https:" ? "; Secure" : "";
-  const res = redirectToSelf(url);
-  res.headers.append(
-    "set-cookie",
-    `${cookieName(link)}=${unlock}; Path=/p/; HttpOnly; SameSite=Lax; Max-Age=${PREVIEW_LINK_LIMITS.unlockSeconds}${secure}`,
-  );
+  if (!(await passwordRight(link, form.get("password") ?? ""))) return passwordForm(401, asked, WRONG_PASSWORD);
+  const res = redirectToSelf(asked.url);
+  res.headers.append("set-cookie", unlockCookie(link, unlock, asked.url));
   return res;
 }
 
@@ -126,13 +152,13 @@ function redirectToSelf(url: URL): Response {
   return new Response(null, { status: 303, headers });
 }
 
-function passwordForm(status: number, url: URL, problem?: string): Response {
+function passwordForm(status: number, asked: Asked, problem?: string): Response {
   const body =
     `<h1>This preview needs a password</h1>` +
     (problem
       ? `<p class="note" role="alert">${escapeHtml(problem)}</p>`
       : `<p>Ask the person who sent you the link for its password.</p>`) +
-    `<form method="post" action="${escapeAttr(url.pathname + url.search)}">` +
+    formAgain(asked, asked.form && wantsJson(asked) ? { format: "json" } : {}) +
     `<label for="password">Password</label>` +
     `<input id="password" name="password" type="password" required autocomplete="off" autofocus maxlength="${PREVIEW_LINK_LIMITS.passwordMax}">` +
     `<div><button type="submit">Open the preview</button></div></form>`;
@@ -177,7 +203,7 @@ function valueHtml(field: Collection["fields"][number], v: unknown, refName: Ref
  * JSON. `limited`: the link allows a number of opens, and following a JSON link would use one
  * more (it is a browser's navigation too), so the JSON is only shown inline.
  */
-function plainItemPage(c: Collection, all: readonly Collection[], item: PublicItem, url: URL, limited: boolean, note: string): string {
+function plainItemPage(c: Collection, all: readonly Collection[], item: PublicItem, asked: Asked, limited: boolean, note: string): string {
   const titleKey = titleFieldOf(c.fields)?.key;
   const bySlug = new Map(all.map((x) => [x.slug, x]));
   const refName: RefName = (ref) => {
@@ -190,17 +216,19 @@ function plainItemPage(c: Collection, all: readonly Collection[], item: PublicIt
     .filter((f) => f.key !== titleKey)
     .map((f) => `<dt>${escapeHtml(f.name ?? f.key)}</dt><dd>${valueHtml(f, item.data[f.key], refName)}</dd>`)
     .join("");
-  const json = new URL(url);
+  const json = new URL(asked.url);
   json.searchParams.set("format", "json");
+  // A token kept out of URLs asks for the JSON by the same form as the page.
+  const jsonLink = asked.form
+    ? `${formAgain(asked, { format: "json" })}<button type="submit">Open the JSON</button></form>`
+    : `<p><a href="${escapeAttr(json.pathname + json.search)}">Open the JSON</a></p>`;
   const body =
     `<p class="note">${escapeHtml(note)} Shared with you by link; please do not pass it on.</p>` +
     `<h1>${escapeHtml(title)}</h1>` +
     `<p>${escapeHtml(c.name)} · <code>${escapeHtml(item.slug)}</code></p>` +
     `<dl>${fields}</dl>` +
     `<h2>As JSON</h2>` +
-    (limited
-      ? `<p>This link allows a set number of opens, so the JSON is shown here only.</p>`
-      : `<p><a href="${escapeAttr(json.pathname + json.search)}">Open the JSON</a></p>`) +
+    (limited ? `<p>This link allows a set number of opens, so the JSON is shown here only.</p>` : jsonLink) +
     `<pre>${escapeHtml(JSON.stringify({ item }, null, 2))}</pre>`;
   return plainPage(`Preview: ${title}`, body);
 }

@@ -9,6 +9,7 @@ import { ApiError, clip } from "../../../src/contract/errors";
 import { PREVIEW_LINK_LIMITS } from "../../../src/contract/history-limits";
 import { json, readJsonObject } from "../../../src/http/json";
 import { parseBody } from "../../../src/http/validation";
+import { SHARE_OPENER_PATH } from "../../../src/http/preview-page";
 import { newPreviewLinkId, newPreviewToken, sha256Hex } from "../../../src/ids";
 import { isSlug } from "../../../src/shared/slug";
 import { previewLinkInputSchema } from "../../../src/contract/preview-links";
@@ -94,7 +95,8 @@ export function previewLinkRoutes(s: SiteContext) {
         });
         return r;
       });
-      const url = `${new URL(req.url).origin}/p/${token}`;
+      // The token after `#`: browsers never send it, so no request log or Referer holds it (share-opener.ts).
+      const url = `${new URL(req.url).origin}${SHARE_OPENER_PATH}#${token}`;
       return json({ link: presentLink(row, now), url }, 201);
     })
     .get("/preview-links", (req) => {

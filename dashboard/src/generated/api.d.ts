@@ -710,7 +710,7 @@ export interface paths {
         put?: never;
         /**
          * Create a share link that shows the item's current draft
-         * @description Anyone with the URL sees the item as it is now (a published item's pending changes), on the service's own host only: rendered in the captured template when the site has the SEO Engine and the item is of the captured collection, otherwise as a plain page with its JSON. The URL holds a secret token and is answered only here; only its SHA-256 is stored. It works until it expires (default 7 days), is revoked, or has been opened `maxOpens` times. At most 20 working links per item and 500 per site (409 with `details.limit: "previewLinks"`).
+         * @description Anyone with the URL sees the item as it is now (a published item's pending changes), on the service's own host only: rendered in the captured template when the site has the SEO Engine and the item is of the captured collection, otherwise as a plain page with its JSON. The URL (`https://<host>/p/#<token>`) holds a secret token after its `#`, which browsers never send, so no request log or `Referer` holds it; it is answered only here, and only its SHA-256 is stored. It works until it expires (default 7 days), is revoked, or has been opened `maxOpens` times. At most 20 working links per item and 500 per site (409 with `details.limit: "previewLinks"`).
          */
         post: operations["createPreviewLink"];
         delete?: never;
@@ -739,6 +739,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/p/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The page a share link opens (`/p/#<token>`)
+         * @description The same page for every link: a short script reads the token after the `#` (never sent to any server) and posts it to `/p/open` in a form body, so no URL that reaches the service or its logs holds it. Its Content-Security-Policy allows that one script by hash; without JavaScript the page says so.
+         */
+        get: operations["openShareLinkPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/p/open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a share link by its token in a form (what the page at `/p/` posts)
+         * @description `application/x-www-form-urlencoded`: `token=<pv_…>`, and `password=…` (the form of a link with a password) or `format=json` (the item as JSON). Answers as `GET /p/{token}` does (the same headers, the one 404 page, only a browser's navigation opens and counts), except that a link with a password answers its form (posting here, the token in a hidden field) and the right password answers the preview itself with the unlock cookie (12 hours), since no address without the token could be returned to. 3 wrong passwords per client and link, then a doubling wait (429). A body over 2 KB is no share link's: the 404 page.
+         */
+        post: operations["openShareLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/p/{token}": {
         parameters: {
             query?: never;
@@ -747,13 +787,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Open a share link (a web page)
-         * @description Served on the service's own hosts only (never on a custom hostname or through the proxy), never cached (`private, no-store`), never indexed (`X-Robots-Tag` and `<meta name="robots" content="noindex">`), never framed, `Referrer-Policy: no-referrer`. Only a browser's navigation (`Sec-Fetch-Dest: document`, `Sec-Fetch-Mode: navigate`) opens it and counts as an open; anything else (a chat app's link preview) gets a page that asks to open it in a browser, whatever the token. A link with a password answers its form until the password was given (a cookie remembers it for 12 hours). `?format=json` answers the item as JSON (`{item}`, the content API's shape), counted as an open.
+         * Open a share link with its token in the path (links made before `/p/#`)
+         * @description Links are now made as `/p/#<token>` (openShareLinkPage); those made before, with the token in the path, keep working here until they end (30 days at most), though their path reaches the request logs. Served on the service's own hosts only (never on a custom hostname or through the proxy), never cached (`private, no-store`), never indexed (`X-Robots-Tag` and `<meta name="robots" content="noindex">`), never framed, `Referrer-Policy: no-referrer`. Only a browser's navigation (`Sec-Fetch-Dest: document`, `Sec-Fetch-Mode: navigate`) opens it and counts as an open; anything else (a chat app's link preview) gets a page that asks to open it in a browser, whatever the token. A link with a password answers its form until the password was given (a cookie remembers it for 12 hours). `?format=json` answers the item as JSON (`{item}`, the content API's shape), counted as an open.
          */
         get: operations["openPreviewLink"];
         put?: never;
         /**
-         * Give a share link's password (the form's post)
+         * Give the password of a link with its token in the path (the form's post)
          * @description `application/x-www-form-urlencoded` with `password`. Right: 303 back to the link with a cookie (12 hours). Wrong: 401 with the form again. 3 wrong tries per client and link, then a doubling wait (429).
          */
         post: operations["unlockPreviewLink"];
@@ -862,7 +902,7 @@ export interface paths {
         put?: never;
         /**
          * Make another member the Owner (the Owner)
-         * @description The member becomes the Owner of the whole workspace; the Owner before them becomes an Administrator. Both accounts have their new role before this answers. What the Owner before made stays, since an Administrator may make it too (`revoked` is then empty).
+         * @description The member becomes the Owner of the whole workspace; the Owner before them becomes an Administrator. Both accounts have their new role before this answers. What the Owner before made stays, since an Administrator may make it too (`revoked` is then empty). A 502 `bad_gateway` says in `details.applied` whether anything was saved: `false` when the member's account could not be told what the change takes away (a lower role, fewer sites, the membership): nothing changed, try again; `true` when only what it gives is still on its way (within a minute; until then the member has less).
          */
         post: operations["transferOwnership"];
         delete?: never;
@@ -900,14 +940,14 @@ export interface paths {
         post?: never;
         /**
          * Remove a member (or leave, for oneself)
-         * @description Their next request in this workspace is refused, and so is the next request with any API key they made; their pending invitations are revoked; on every site the admin key they were shown is replaced, their webhook endpoints are paused and their share links revoked, before this answers (a site not reached yet: 502, and the workspace keeps trying). The Owner cannot be removed.
+         * @description Their next request in this workspace is refused, and so is the next request with any API key they made; their pending invitations are revoked; on every site the admin key they were shown is replaced, their webhook endpoints are paused and their share links revoked, before this answers. The Owner cannot be removed. A 502 `bad_gateway` says in `details.applied` whether anything was saved: `false` when the member's account could not be told (nothing changed, try again); `true` when a site has not been reached yet (saved; the workspace keeps trying).
          */
         delete: operations["removeMember"];
         options?: never;
         head?: never;
         /**
          * Change a member's role or the sites they may work on
-         * @description Takes effect on the member's very next request: their account has the new role before this answers. Invitations and API keys they made that the new role or sites could not make are revoked with it, and on each site what they made there that they could no longer make ends (the admin key they were shown is replaced, their webhook endpoints paused, their share links revoked) before this answers; a site not reached yet answers 502 and the workspace keeps trying.
+         * @description Takes effect on the member's very next request: their account has the new role before this answers. Invitations and API keys they made that the new role or sites could not make are revoked with it, and on each site what they made there that they could no longer make ends (the admin key they were shown is replaced, their webhook endpoints paused, their share links revoked) before this answers. A 502 `bad_gateway` says in `details.applied` whether anything was saved: `false` when the member's account could not be told what the change takes away (a lower role, fewer sites, the membership): nothing changed, try again; `true` when only what it gives is still on its way (within a minute; until then the member has less), or when a site has not been reached yet (the workspace keeps trying).
          */
         patch: operations["updateMember"];
         trace?: never;
@@ -1443,7 +1483,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a CSV or JSON file to import into a collection
-         * @description The raw file as the body (`?name=` its file name). CSV: RFC 4180 (quoted fields, newlines inside quotes, a BOM), separated by `,`, `;` or tab (read from the header line), UTF-8; Webflow's CMS export imports as it is. JSON: an array of items (or `{items: […]}`): Webflow's API shape (`fieldData`), this API's (`slug`, `status`, `data`) or flat objects. Answers the import with the proposed mapping and the first rows; nothing is written to the collection until a dry run (setImportMapping) and startImport. At most 50 MB (JSON files of a collection: 20 MB), 50000 rows, 200 columns, 1 MB per record.
+         * @description The raw file as the body (`?name=` its file name). CSV: RFC 4180 (quoted fields, newlines inside quotes, a BOM), separated by `,`, `;` or tab (read from the header line), UTF-8; Webflow's CMS export imports as it is. JSON: an array of items (or `{items: […]}`): Webflow's API shape (`fieldData`), this API's (`slug`, `status`, `data`) or flat objects. Answers the import with the proposed mapping and the first rows; nothing is written to the collection until a dry run (setImportMapping) and startImport. At most 50 MB (JSON files of a collection: 20 MB), 50000 rows, 200 columns, 1 MB per record. A site keeps at most 10 imports (409 `conflict`, `details.limit: "imports"`) and 100 MB of their files together (413, `details.limit: "importBytes"`) until they are deleted or pruned 7 days after they end.
          */
         post: operations["createImport"];
         delete?: never;
@@ -1464,7 +1504,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a site export (export.json) into a new, empty site
-         * @description The file GET /sites/{siteId}/export.json gives, unchanged. Collections, media and items keep their slugs and ids, items their publish state and times, so every public list and item answers as in the exported site. Only into a site without collections (409). The dry run starts at once; then startImport. At most 50 MB (JSON files of a collection: 20 MB), 50000 rows, 200 columns, 1 MB per record.
+         * @description The file GET /sites/{siteId}/export.json gives, unchanged. Collections, media and items keep their slugs and ids, items their publish state and times, so every public list and item answers as in the exported site. Only into a site without collections (409). The dry run starts at once; then startImport. At most 50 MB (JSON files of a collection: 20 MB), 50000 rows, 200 columns, 1 MB per record. A site keeps at most 10 imports (409 `conflict`, `details.limit: "imports"`) and 100 MB of their files together (413, `details.limit: "importBytes"`) until they are deleted or pruned 7 days after they end.
          */
         post: operations["createSiteImport"];
         delete?: never;
@@ -2909,6 +2949,20 @@ export interface components {
                 state: "live" | "expired" | "revoked" | "used up";
             };
         };
+        OpenShareLinkResponse: {
+            item: {
+                id: string;
+                slug: string;
+                collection: string;
+                publishedAt: string | null;
+                /** @description ISO 8601 instant, UTC */
+                updatedAt: string;
+                /** @description Field values by key; their shapes follow the field types (README: Field types and values). */
+                data: {
+                    [key: string]: unknown;
+                };
+            };
+        };
         OpenPreviewLinkResponse: {
             item: {
                 id: string;
@@ -4152,7 +4206,7 @@ export interface components {
         "json.Cache-Control": "no-store";
         /** @description Never cached. */
         "session.Cache-Control": "no-store";
-        /** @description `__Host-oc_session=<id>; Path=/; HttpOnly; SameSite=Strict; Secure` (`oc_session`, without `Secure`, on plain http), `Max-Age` 7 days; `Max-Age=0` on sign-out. */
+        /** @description `__Host-oc_session=<id>; Path=/; HttpOnly; SameSite=Strict; Secure` (`oc_session`, without `Secure`, on plain http in local runs only: elsewhere a write over http is refused with 400 `https_required`), `Max-Age` 7 days; `Max-Age=0` on sign-out. */
         "session.Set-Cookie": string;
         /** @description Scripts and styles from the service only, no framing. */
         "dashboard.Content-Security-Policy": string;
@@ -8761,6 +8815,103 @@ export interface operations {
             };
         };
     };
+    openShareLinkPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page that posts the link's token. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["preview.Cache-Control"];
+                    "X-Robots-Tag": components["headers"]["preview.X-Robots-Tag"];
+                    "Referrer-Policy": components["headers"]["preview.Referrer-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    openShareLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description `token=<pv_…>`, and `password=…` (the form of a link with a password) or `format=json` (the item as JSON). */
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": string;
+            };
+        };
+        responses: {
+            /** @description The draft rendered, the password form, or the page that asks for a browser (HTML); with `format=json`, the item as the content API shapes it. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["preview.Cache-Control"];
+                    "X-Robots-Tag": components["headers"]["preview.X-Robots-Tag"];
+                    "Referrer-Policy": components["headers"]["preview.Referrer-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenShareLinkResponse"];
+                    "text/html": string;
+                };
+            };
+            /** @description Wrong password: the form again. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["preview.Cache-Control"];
+                    "X-Robots-Tag": components["headers"]["preview.X-Robots-Tag"];
+                    "Referrer-Policy": components["headers"]["preview.Referrer-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The one answer for a token that is wrong, expired, revoked or used up, or whose item was deleted: the same page, whichever it is. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["preview.Cache-Control"];
+                    "X-Robots-Tag": components["headers"]["preview.X-Robots-Tag"];
+                    "Referrer-Policy": components["headers"]["preview.Referrer-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Too many wrong passwords: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["previewLimited.Cache-Control"];
+                    "Retry-After": components["headers"]["previewLimited.Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
     openPreviewLink: {
         parameters: {
             query?: {
@@ -12559,7 +12710,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description At most 50 MB (JSON files of a collection: 20 MB), 50000 rows, 200 columns, 1 MB per record. */
+        /** @description At most 50 MB (JSON files of a collection: 20 MB), 50000 rows, 200 columns, 1 MB per record. A site keeps at most 10 imports (409 `conflict`, `details.limit: "imports"`) and 100 MB of their files together (413, `details.limit: "importBytes"`) until they are deleted or pruned 7 days after they end. */
         requestBody: {
             content: {
                 "text/csv": string;
@@ -12625,6 +12776,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_request_timeout"];
+                };
+            };
+            /** @description Error: `conflict`. */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_conflict"];
                 };
             };
             /** @description Error: `payload_too_large`. */
@@ -12720,7 +12881,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description At most 50 MB (JSON files of a collection: 20 MB), 50000 rows, 200 columns, 1 MB per record. */
+        /** @description At most 50 MB (JSON files of a collection: 20 MB), 50000 rows, 200 columns, 1 MB per record. A site keeps at most 10 imports (409 `conflict`, `details.limit: "imports"`) and 100 MB of their files together (413, `details.limit: "importBytes"`) until they are deleted or pruned 7 days after they end. */
         requestBody: {
             content: {
                 "application/json": string;

@@ -155,6 +155,11 @@ export function SharePanel(props: { open: boolean; collection: Collection; item:
       {created && (
         <Notice kind="ok">
           <p>Copy the link now: it is shown only this once.</p>
+          <p class="muted">
+            Its secret part follows the #: browsers never send it to a server, so it stays out of every request log. Links made before this
+            form carried it in the address itself; they keep working until they expire (30 days at most). To replace one, revoke it and
+            share again.
+          </p>
           <div class="share-url">
             <label for={`${titleId}-url`}>Share link</label>
             <input id={`${titleId}-url`} readOnly value={created.url} onFocus={(e) => e.currentTarget.select()} />

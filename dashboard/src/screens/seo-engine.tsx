@@ -504,7 +504,9 @@ function CaptureStatus(props: {
         Every call must be signed, or it is refused: the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature) with the
         signing secret above, or with Webflow&apos;s own signature (x-webflow-signature), which needs Webflow&apos;s signing secret pasted
         under Advanced below. Each delivery is accepted once, within 5 minutes of its timestamp.
-        {c.webhookLegacyUrl ? " This webhook still accepts its old address with the secret in it, until you rotate the secret." : ""}
+        {c.webhookLegacyUrl
+          ? " This webhook still accepts its old address with the secret in it, until you rotate the secret: every call to that address writes the secret into the service's request logs, so rotate it and give your site builder the address above."
+          : ""}
       </p>
       {rotated && <Notice kind="ok">New secret made: update the webhook in your site builder with the URL and secret above.</Notice>}
       {mayManage && (
