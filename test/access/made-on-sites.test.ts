@@ -120,8 +120,20 @@ async function leaveBehind(admin: Person, wsId: string, siteId: string, itemId: 
   return { adminKey, keyCookie: cookieOf(keySession), apiKey, endpoint, byKey, share };
 }
 
-const open = (url: string) =>
-  exports.default.fetch(new Request(url, { headers: { "sec-fetch-dest": "document", "sec-fetch-mode": "navigate" }, redirect: "manual" }));
+/** A browser opening a share link: `/p/#<token>` posts its token to `/p/open` (README "Share links"). */
+const open = (url: string) => {
+  const u = new URL(url);
+  const nav = { "sec-fetch-dest": "document", "sec-fetch-mode": "navigate", "sec-fetch-site": "none" };
+  if (!u.hash) return exports.default.fetch(new Request(url, { headers: nav, redirect: "manual" }));
+  return exports.default.fetch(
+    new Request(`${u.origin}/p/open`, {
+      method: "POST",
+      body: new URLSearchParams({ token: u.hash.slice(1) }).toString(),
+      headers: { ...nav, "content-type": "application/x-www-form-urlencoded" },
+      redirect: "manual",
+    }),
+  );
+};
 
 const endpoints = async (owner: Person, siteId: string) =>
   (await expectStatus(callJson<{ endpoints: Endpoint[] }>("GET", `/sites/${siteId}/webhooks`, as(owner.cookie)), 200)).endpoints;
