@@ -88,7 +88,7 @@ const CSV_MAX_RANGE_MS = 92 * DAY_MS;
  * A workspace owns the plan, its members and their roles, invitations, API keys, and its part of
  * the audit log. Its sites keep a copy of the plan and each member's Account a copy of their
  * membership, so that no dashboard or content request waits on the workspace; both copies are
- * pushed before a change is acknowledged (docs/proposals/accounts.md §4.3).
+ * pushed before a change is acknowledged (docs/accounts.md "When the Account cannot be told").
  */
 export class Workspace extends DurableObject<Env> {
   #ready: Promise<void> | null = null;

@@ -1,5 +1,5 @@
 /**
- * Membership pushes to Account objects (docs/proposals/accounts.md §4.3). Each push is a row here,
+ * Membership pushes to Account objects (ARCHITECTURE.md "Who belongs to a workspace"). Each push is a row here,
  * delivered at once and deleted when the Account took it; one that failed stays and the workspace's
  * alarm retries it, so the Account's copy (which authorises every request) always catches up. In
  * which order a change is pushed and saved: member-change.ts. Owner of table `outbox`.
