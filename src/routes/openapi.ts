@@ -18,6 +18,7 @@ const PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>open-content-edge API reference</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/docs/swagger-ui.css">
 <style>body{margin:0}</style>
 </head>
