@@ -1,7 +1,7 @@
 // Item history on plain workerd: (1) the CPU of saving a 5 KB item, which writes the item's
 // revision (a full snapshot) in the same transaction: PATCH of a published 5 KB item, batches of
 // 100 sequential saves, workerd CPU per save (each thread's /proc schedstat), p50 of the batch means (goal < 2 ms),
-// on the build and on a copy of it that writes no revision (variants.mjs `withoutRevisions`), in
+// on the build and on a copy of it that writes no revision (builds.mjs `withoutRevisions`), in
 // turn, so the difference is the revision's share; and
 // (2) how long after a schedule's due time the item shows on a cached public list: N items
 // scheduled a second apart, a client polling the cached list every 50 ms, first sighting minus
@@ -14,7 +14,7 @@
 import { loadavg } from "node:os";
 import { api, must, percentile } from "../lib.mjs";
 import { buildWorker, startSaveFloor, startWorkerd, workerdPidsByAge, workerdSchedCpuMs } from "../workerd-host.mjs";
-import { withoutRevisions } from "./variants.mjs";
+import { withoutRevisions } from "./builds.mjs";
 
 // BENCH_ONLY runs one part of `npm run bench`: this one with BENCH_ONLY=history.
 if (process.env.BENCH_ONLY && process.env.BENCH_ONLY !== "history") process.exit(0);
