@@ -58,7 +58,6 @@ import { AUDIT_PRUNE_JOB, auditPage, type AuditFilter, type AuditRow, defaultTar
 import { NO_STORE } from "../src/contract/cache-control";
 import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../src/shared/bounded-map";
 import { countWhere, ORDER_MEMO_ROWS, orderedSeqs } from "./site/storage/items-table";
-import { benchRevisionsOff } from "./site/storage/revisions-table";
 import { type MediaCall, mediaCall, refusal } from "./site/media/calls";
 import { MEDIA_SWEEP_JOB, mediaSweepJob, SWEEP_EVERY_MS } from "./site/media/sweep";
 import { recordVariant, resolveFile, type ServedFile } from "./site/media/store";
@@ -172,7 +171,6 @@ export class Site extends DurableObject<Env> {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
     this.#limits = new SiteLimits(env, () => this.#site?.id);
-    benchRevisionsOff(env);
     const context = (this.#context = this.#makeContext());
     this.#public = publicRoutes(context);
     this.#ssr = ssrRoutes(context);

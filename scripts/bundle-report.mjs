@@ -4,9 +4,9 @@
 // on first use). `node scripts/build.mjs --report` prints it; `--json` prints the rows.
 //
 // `--check <metafile>` (npm run check, on the dry run's metafile) prints nothing and fails if a
-// part that no public read needs is evaluated at start-up (issue 29, docs/caching.md): zod (the
-// dashboard's and sign-in's validation), passkey verification, the API description and its viewer,
-// the CSV writers of the exports.
+// part that no public read needs is evaluated at start-up, where every isolate pays for it before
+// its first read (docs/caching.md): zod (the dashboard's and sign-in's validation), passkey
+// verification, the API description and its viewer, the CSV writers of the exports.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";

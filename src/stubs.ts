@@ -4,7 +4,7 @@ import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "./shared/bounded-map";
 export const siteStub = (env: Env, siteId: string) => env.SITE.get(siteObjectId(env.SITE, siteId));
 
 // A site's object id, worked out once per isolate: `idFromName` hashes the name, and every miss of a
-// public read asks for its site's object (issue 29, our part of a miss). Ids are values, not I/O
+// public read asks for its site's object, so the hash would be part of every miss. Ids are values, not I/O
 // objects, so they outlive the request that made them; stubs are made per request. Bounded like
 // every per-isolate memo (docs/caching.md, "Memory"); the id object is counted at 64 bytes.
 const MAX_SITE_IDS = 10_000;

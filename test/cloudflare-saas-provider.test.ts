@@ -42,7 +42,7 @@ describe("Cloudflare for SaaS provider", () => {
     record.status = "active";
     record.ssl.status = "pending_issuance";
     delete record.ssl.validation_records;
-    // Cloudflare's own ownership record (issue 24) is reported at every stage.
+    // Cloudflare's own ownership record is reported at every stage: the owner may need it to finish.
     const ownership = { name: "_cf-custom-hostname.shop.customer.com", value: record.ownership_verification.value };
     expect(await provider.status(providerId)).toEqual({ providerId, sslStatus: "pending_issuance", missing: [], ownership });
     record.ssl.status = "pending_deployment";

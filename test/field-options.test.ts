@@ -1,4 +1,4 @@
-/** Issue 22: display names and help text of fields, and Option fields, through the real API. */
+/** Display names and help text of fields, and Option fields, through the real API. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { addItem, callJson, expectStatus, newSite, type TestSite } from "./helpers";
 

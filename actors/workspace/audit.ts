@@ -142,7 +142,8 @@ export const CSV_COLUMNS = ["time", "actor", "actor type", "operation", "kind", 
  * with = + - @ (or a tab/CR) behind a ', so a spreadsheet never runs an actor's or target's text.
  */
 export async function auditCsv(entries: readonly AuditEntry[]): Promise<string> {
-  // Loaded on first use: an isolate that only serves public reads never evaluates it (issue 29, point 4).
+  // Loaded on first use: an isolate that only serves public reads never evaluates it
+  // (scripts/bundle-report.mjs --check fails the build check otherwise).
   const { default: Papa } = await import("papaparse");
   return Papa.unparse(
     {

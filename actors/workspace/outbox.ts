@@ -6,7 +6,7 @@
  */
 import type { Membership } from "../../src/contract/principal";
 
-/** What an Account object offers the workspace (s2-25a's `setMembership`). */
+/** What an Account object offers the workspace: `setMembership` (actors/account.ts). */
 export interface MembershipHolder {
   setMembership(workspaceId: string, membership: Membership | null): Promise<{ ok: boolean; reason?: string } | void>;
 }

@@ -1,7 +1,7 @@
 /**
  * One file as a raw request body with upload progress: XHR, because `xhr.upload.onprogress`
- * reports progress and a streaming fetch upload is refused over HTTP/1.1 (docs/proposals/media.md
- * §9). The session cookie goes along (same origin), as with every other call. Used by the media
+ * reports progress and a streaming fetch upload is refused over HTTP/1.1 (Chromium: `TypeError:
+ * Failed to fetch`). The session cookie goes along (same origin), as with every other call. Used by the media
  * library and the import screen; each decides what a status means.
  */
 import type { ErrorEnvelope } from "./api";

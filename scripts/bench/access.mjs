@@ -1,4 +1,4 @@
-// The added cost of the role check on a dashboard request (issue 25): `GET /sites/:id/collections`
+// The added cost of the role check on a dashboard request: `GET /sites/:id/collections`
 // with the site's admin key (the Owner of one site, checked by the site as before) against the
 // same request with a workspace API key (one hop to the workspace object, then the site checks
 // the principal header against src/access) and a member's account session (`sa_` cookie: one hop

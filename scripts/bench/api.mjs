@@ -2,9 +2,17 @@
 // semantic search over 10,000 items (search.mjs), then the busy site (busy.mjs).
 // Then what refused requests cost beside a cached read (benchRefused, docs/caching.md).
 // Then one abusive client beside a site's readers (abuse.mjs).
-// BENCH_ONLY=content, search, refused, busy or abuse runs just one of them; BENCH_ONLY=compare runs a
-// baseline commit and the working tree side by side (compare.mjs, docs/caching.md); BENCH_ONLY=issue29
-// runs that, the busy site and the bundle report, and prints issue 29's goals (issue29.mjs).
+// BENCH_ONLY=content, search, refused, busy or abuse runs just one of them; BENCH_ONLY=history,
+// transfer or media one of the later steps of `npm run bench`. The benches that only run alone
+// (ALONE below; each file's opening comment says what it measures and its options):
+//   compare       a baseline commit and the working tree side by side (compare.mjs, docs/caching.md)
+//   read-goals    that, the busy site and the bundle report, as the read path's goals (read-goals.mjs)
+//   hop           the runtime's own hop from a Worker to a Durable Object (hop.mjs)
+//   object-costs  single runtime objects and calls, one by one (object-costs.mjs)
+//   memory        where the service's memory goes during reads (memory.mjs)
+//   profile       a CPU profile of the service under load (profile.mjs)
+//   miss-pair     the misses of two builds, paired (miss-pair.mjs)
+//   save-pair     the 5 KB item save of two builds, paired (save-pair.mjs)
 // Runs the built Worker on workerd via Miniflare's API with a direct socket
 // (no wrangler dev proxy), drives it with autocannon, and reads CPU time from
 // the workerd process (/proc) to get CPU per request.
@@ -23,18 +31,27 @@ const operator = "bench-operator";
 let requestNumber = 0;
 
 const only = process.env.BENCH_ONLY;
-// BENCH_ONLY=compare: a baseline commit and the working tree side by side (compare.mjs).
-if (only === "compare") {
-  await import("./compare.mjs");
+const ALONE = {
+  compare: "./compare.mjs",
+  "read-goals": "./read-goals.mjs",
+  hop: "./hop.mjs",
+  "object-costs": "./object-costs.mjs",
+  memory: "./memory.mjs",
+  profile: "./profile.mjs",
+  "miss-pair": "./miss-pair.mjs",
+  "save-pair": "./save-pair.mjs",
+};
+const HERE = ["content", "search", "refused", "busy", "abuse"];
+const LATER = ["history", "transfer", "media"];
+// A name that is none of them would otherwise run the content and search parts: say so instead.
+if (only && !Object.hasOwn(ALONE, only) && !HERE.includes(only) && !LATER.includes(only))
+  throw new Error(`BENCH_ONLY=${only}: not a part of the bench (${[...HERE, ...LATER, ...Object.keys(ALONE)].join(", ")})`);
+if (Object.hasOwn(ALONE, only ?? "")) {
+  await import(ALONE[only]);
   process.exit(0);
 }
-// BENCH_ONLY=issue29: the side-by-side run, the busy site and the bundle, as issue 29's goals (issue29.mjs).
-if (only === "issue29") {
-  await import("./issue29.mjs");
-  process.exit(0);
-}
-// BENCH_ONLY=media or transfer: scripts/bench/media.mjs or transfer.mjs alone (later steps of `npm run bench`).
-if (only === "media" || only === "transfer") process.exit(0);
+// BENCH_ONLY=history, transfer or media: that script alone (a later step of `npm run bench`).
+if (LATER.includes(only)) process.exit(0);
 const cpuMs = workerdCpuMs;
 let base = "";
 if (only !== "busy" && only !== "refused" && only !== "abuse") {

@@ -132,26 +132,26 @@ try {
   });
   console.table(rows);
   const q = rows[0];
-  // Issue 29 keeps the busy-site goals: each figure beside its goal (issue29.mjs prints them with the rest).
+  // The busy site's goals, each figure beside its goal (read-goals.mjs prints them with the rest).
   const goals = rows.slice(1).flatMap((b) => {
     const share = b["req/s"] / q["req/s"];
     const p99 = b["p99 ms"] / Math.max(1, q["p99 ms"]);
     const [fresh, probed] = b["fresh after 2 s"].split("/").map(Number);
     return [
       {
-        point: "2 (busy)",
+        part: "busy site",
         goal: `${b.run}: throughput ≥ 60 % of no writer`,
         figure: `${(100 * share).toFixed(0)} % (${b["req/s"]} vs ${q["req/s"]} req/s)`,
         holds: share >= 0.6,
       },
       {
-        point: "2 (busy)",
+        part: "busy site",
         goal: `${b.run}: p99 ≤ 3 × quiet p99`,
         figure: `${p99.toFixed(1)} × (${b["p99 ms"]} vs ${q["p99 ms"]} ms)`,
         holds: p99 <= 3,
       },
       {
-        point: "2 (busy)",
+        part: "busy site",
         goal: `${b.run}: 100 % fresh after 2 s, no errors`,
         figure: `${fresh}/${probed} fresh, ${b.errors} errors`,
         holds: probed > 0 && fresh === probed && b.errors === 0,

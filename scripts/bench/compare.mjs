@@ -16,17 +16,17 @@
 // bytes as each case's answers, in its own workerd beside the service, its requests interleaved with
 // the misses in chunks: `interleavedMisses`), our part of a miss (all less the floor's HTTP + match
 // and Cache API write at that size, both counted in ns per thread), peak resident memory, bundle size.
-// BENCH_FLOOR_APART=1 also prints our part as counted before session 7 (the whole phase less a floor
-// measured afterwards in a fresh process).
+// BENCH_FLOOR_APART=1 also prints our part counted with the floor apart (the whole phase less a floor
+// measured afterwards in a fresh process), to show what measuring the floor in the same minutes changes.
 import autocannon from "autocannon";
-import { execFileSync, execSync } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
-import { resolve } from "node:path";
 import { api, missPaths, must } from "../lib.mjs";
 import { seedBenchPosts } from "./posts.mjs";
 import { floorCpuBySize, interleavedMisses, meanAnswerBytes, sample, startFloor } from "./floor.mjs";
-import { buildWorker, durableObjectsOf, residentMb, servicePid, startWorkerd, workerdCpuMs } from "../workerd-host.mjs";
+import { durableObjectsOf, residentMb, servicePid, startWorkerd, workerdCpuMs } from "../workerd-host.mjs";
+import { buildOf } from "./builds.mjs";
 
 const CACHED_REQUESTS = Number(process.env.BENCH_CACHED_REQUESTS ?? 15_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -46,31 +46,6 @@ function recordedBaseline() {
   const sha = sh("git", ["log", "-1", "--format=%H", `-G^${RECORD_MARK.replace("|", "\\|")}`, "--", DOC]);
   if (!sha) throw new Error(`no figures recorded in ${DOC} yet: name a baseline with BENCH_BASELINE=<commit>`);
   return sha;
-}
-
-/** Builds `commit`'s Worker once (cached under .bench/compare/<sha>): its tree from git, our node_modules. */
-function buildCommit(commit) {
-  const sha = sh("git", ["rev-parse", "--verify", `${commit}^{commit}`]);
-  const dir = resolve(`.bench/compare/${sha.slice(0, 12)}`);
-  const out = `${dir}/build/index.js`;
-  if (existsSync(out)) return { label: sha.slice(0, 7), script: out };
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(`${dir}/tree`, { recursive: true });
-  execSync(`git archive ${sha} | tar -x -C ${JSON.stringify(`${dir}/tree`)}`);
-  symlinkSync(resolve("node_modules"), `${dir}/tree/node_modules`);
-  console.error(`building ${sha.slice(0, 7)} in ${dir}`);
-  execFileSync(
-    process.execPath,
-    [resolve("node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "-c", "wrangler.toml", "--env=", "--outdir", `${dir}/build`],
-    { cwd: `${dir}/tree`, stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
-  );
-  return { label: sha.slice(0, 7), script: out };
-}
-
-function buildWork() {
-  const dirty = sh("git", ["status", "--porcelain", "--untracked-files=no"]) !== "";
-  const head = sh("git", ["rev-parse", "--short=7", "HEAD"]);
-  return { label: `working tree (${head}${dirty ? "+changes" : ""})`, script: buildWorker(".bench/compare/work") };
 }
 
 /** The read cases: the cached URL, and distinct URLs doing the same work, each read once as a miss. */
@@ -136,7 +111,7 @@ async function measure(build) {
           bytesOf: (paths) => meanAnswerBytes(base, sample(paths)),
           connections: MISS_CONNECTIONS,
         });
-        // The whole phase as the method before session 7 counted it (warm-up included), for BENCH_FLOOR_APART=1.
+        // The whole phase, warm-up included, for BENCH_FLOOR_APART=1.
         apart[c.name] = (workerdCpuMs([pid]) - cpu0) / c.misses.length;
         bytes[c.name] = m.bytes;
         rows[c.name] = {
@@ -181,8 +156,8 @@ async function measure(build) {
     memory.anon = residentMb(pid, "RssAnon");
     memory.file = residentMb(pid, "RssFile");
     await host.dispose();
-    // BENCH_FLOOR_APART=1: also the method before session 7 (the whole phase's CPU less a floor
-    // measured afterwards in a fresh process), to show what the interleaving changes.
+    // BENCH_FLOOR_APART=1: also the floor apart (the whole phase's CPU less a floor measured
+    // afterwards in a fresh process), to show what the interleaving changes.
     if (MISSES && process.env.BENCH_FLOOR_APART === "1") {
       const floors = await floorCpuBySize(Object.values(bytes));
       for (const [name, r] of Object.entries(rows)) {
@@ -216,10 +191,7 @@ const order = process.env.BENCH_BUILDS
   ? process.env.BENCH_BUILDS.split(",").map((s) => s.trim())
   : [baselineCommit, ...Array.from({ length: ROUNDS }, () => ["WORK", baselineCommit]).flat()];
 const builds = new Map();
-// A name ending in `.js` is a Worker already built (a variant made by hand), measured as it is.
-const prebuilt = (path) => ({ label: path, script: resolve(path) });
-for (const name of new Set(order))
-  builds.set(name, name === "WORK" ? buildWork() : name.endsWith(".js") ? prebuilt(name) : buildCommit(name));
+for (const name of new Set(order)) builds.set(name, buildOf(name));
 // The local embedder (a workerd of its own) is the working tree's; buildWorker builds it with WORK.
 if (!builds.has("WORK")) execFileSync(process.execPath, ["embedder/build.mjs"], { stdio: "inherit" });
 
@@ -358,14 +330,15 @@ if (MISSES) {
   );
 }
 
-// Issue 29's goals for the working tree against the baseline, each figure beside its goal.
+// The read path's goals for the working tree against the baseline, each figure beside its goal
+// (read-goals.mjs prints them with the busy site's and the bundle's).
 const work = summary.find((s) => s.name === "WORK");
 if (work && work !== base) {
   const [listCase, itemCase, filterCase] = Object.keys(base.cases);
   const ratio = (c, k) => work.cases[c][k] / base.cases[c][k];
   const goals = [
     ...[listCase, itemCase, filterCase].map((c) => ({
-      point: "2",
+      part: "cached reads",
       goal: `${c} — cached CPU ≤ 0.8 × baseline`,
       figure: `${ratio(c, "cpu").toFixed(2)} × (${work.cases[c].cpu.toFixed(3)} vs ${base.cases[c].cpu.toFixed(3)} ms)`,
       holds: ratio(c, "cpu") <= 0.8,
@@ -375,14 +348,14 @@ if (work && work !== base) {
           [listCase, 0.6],
           [itemCase, 0.3],
         ].map(([c, limit]) => ({
-          point: "3",
+          part: "misses",
           goal: `${c} — our part of a miss ≤ ${limit} ms`,
           figure: `${work.cases[c].ours.toFixed(3)} ms (miss ${work.cases[c].missCpu.toFixed(2)} less floor ${(work.cases[c].floorRuntime + work.cases[c].floorPut).toFixed(2)} at ${Math.round(work.cases[c].bytes)} B; of it the runtime's hop to a Durable Object ${work.cases[c].hop.toFixed(2)})`,
           holds: work.cases[c].ours <= limit,
         }))
       : []),
     {
-      point: "5",
+      part: "memory",
       goal: "peak resident memory of the reads ≤ baseline",
       figure: `${work.peakMb} vs ${base.peakMb} MB`,
       holds: work.peakMb <= base.peakMb,
@@ -392,6 +365,6 @@ if (work && work !== base) {
     ".bench/compare-goals.json",
     JSON.stringify({ at: new Date().toISOString(), goals, loads: runs.map((r) => ({ build: r.label, ...r.load })) }, null, 2),
   );
-  console.log(`\nIssue 29 (compare part): ${work.label} against ${base.label}`);
+  console.log(`\nThe read path's goals (this run's part): ${work.label} against ${base.label}`);
   console.table(goals.map((g) => ({ ...g, holds: g.holds ? "yes" : "NO" })));
 }

@@ -1,9 +1,12 @@
-// Issue 27 on plain workerd: (1) the CPU of saving a 5 KB item, which now writes the item's
+// Item history on plain workerd: (1) the CPU of saving a 5 KB item, which writes the item's
 // revision (a full snapshot) in the same transaction: PATCH of a published 5 KB item, batches of
-// 100 sequential saves, workerd CPU per save (each thread's /proc schedstat), p50 of the batch means (goal < 2 ms); and
+// 100 sequential saves, workerd CPU per save (each thread's /proc schedstat), p50 of the batch means (goal < 2 ms),
+// on the build and on a copy of it that writes no revision (builds.mjs `withoutRevisions`), in
+// turn, so the difference is the revision's share; and
 // (2) how long after a schedule's due time the item shows on a cached public list: N items
 // scheduled a second apart, a client polling the cached list every 50 ms, first sighting minus
-// the due time. Run: `node scripts/bench/history.mjs` (BENCH_SCRIPT=<built index.js> to measure another build).
+// the due time. Run: `node scripts/bench/history.mjs` or `BENCH_ONLY=history npm run bench`
+// (BENCH_SCRIPT=<built index.js> to measure another build).
 // Beside every batch of saves, the same client sends as many of the same PATCHes to the save floor
 // (scripts/bench/save-floor-worker.js, a workerd process of its own: a front Worker and a SQLite
 // Durable Object that writes the body as one row in a transaction and answers it back), so the
@@ -11,9 +14,10 @@
 import { loadavg } from "node:os";
 import { api, must, percentile } from "../lib.mjs";
 import { buildWorker, startSaveFloor, startWorkerd, workerdPidsByAge, workerdSchedCpuMs } from "../workerd-host.mjs";
+import { withoutRevisions } from "./builds.mjs";
 
-// BENCH_ONLY runs one part of `npm run bench` (api.mjs, media.mjs): not this one.
-if (process.env.BENCH_ONLY) process.exit(0);
+// BENCH_ONLY runs one part of `npm run bench`: this one with BENCH_ONLY=history.
+if (process.env.BENCH_ONLY && process.env.BENCH_ONLY !== "history") process.exit(0);
 
 const BATCH = Number(process.env.BENCH_BATCH ?? 100);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 8);
@@ -24,6 +28,8 @@ const asc = (a) => [...a].sort((x, y) => x - y);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
 // BENCH_SCRIPT: a Worker already built (e.g. of an earlier commit, to compare); default: build this tree.
 const script = process.env.BENCH_SCRIPT ?? buildWorker(".bench/build");
+// The same build with the revision write cut out: the "without revisions" rows.
+const scriptWithoutRevisions = withoutRevisions(script);
 
 /** A site with a published 5 KB item (a title and six paragraphs of prose). */
 async function fiveKbItem(base) {
@@ -54,18 +60,15 @@ const bytes = JSON.stringify({ title: "Five KB", body: body(0) }).length;
 
 /**
  * Sequential PATCHes of the 5 KB item on a fresh runtime: workerd CPU per save (batch means, the
- * first batch warms up and is not counted) and wall time. `vars`: BENCH_NO_REVISIONS=1 for the
- * build without history writes (the bench-only switch in actors/site/storage/revisions-table.ts).
+ * first batch warms up and is not counted) and wall time, on the built Worker `scriptPath`.
  */
-async function saves(vars) {
+async function saves(scriptPath) {
   // The floor starts first, so every workerd process started after it is the service's runtime.
   const floor = await startSaveFloor();
-  const h = await startWorkerd({ scriptPath: script, adminToken: operator, dashboard: false, embedderProcesses: 1, vars }).catch(
-    async (err) => {
-      await floor.dispose();
-      throw err;
-    },
-  );
+  const h = await startWorkerd({ scriptPath, adminToken: operator, dashboard: false, embedderProcesses: 1 }).catch(async (err) => {
+    await floor.dispose();
+    throw err;
+  });
   try {
     const { site, key, item } = await fiveKbItem(h.base);
     const cpu = [];
@@ -125,8 +128,8 @@ async function saves(vars) {
 // Alternating (with, without, with, without…) so a machine that gets busier shows as spread.
 const runs = [];
 for (let r = 0; r < ROUNDS; r++) {
-  runs.push({ mode: "with revisions", load: loadavg()[0], ...(await saves({})) });
-  runs.push({ mode: "BENCH_NO_REVISIONS=1", load: loadavg()[0], ...(await saves({ BENCH_NO_REVISIONS: "1" })) });
+  runs.push({ mode: "with revisions", load: loadavg()[0], ...(await saves(script)) });
+  runs.push({ mode: "without revisions", load: loadavg()[0], ...(await saves(scriptWithoutRevisions)) });
 }
 const median = (xs) => percentile(asc(xs), 50);
 const withRev = runs.filter((r) => r.mode === "with revisions");

@@ -1,5 +1,5 @@
-// The local runtime's cost of the hop from a Worker to a Durable Object (docs/caching.md, session 8):
-//   node_modules/.bin/node scripts/bench/hop.mjs        (BENCH_HOP_BYTES=550,13000 the answer sizes)
+// The local runtime's cost of the hop from a Worker to a Durable Object (docs/caching.md):
+//   BENCH_ONLY=hop npm run bench        (BENCH_HOP_BYTES=550,13000 the answer sizes)
 // scripts/bench/hop-worker.js on plain workerd (no wrangler proxy), 8 connections, distinct URLs:
 // a Worker answering itself, through a Durable Object's `fetch`, and through an RPC method. The
 // three alternate in 20 rounds of 200 requests; CPU per request of the workerd process (each

@@ -1,5 +1,5 @@
 // One CSV import through the API, timed by pass (upload and parse, dry run, write), as the
-// transfer bench and the import profile (scripts/bench/profile.mjs import) both run it.
+// transfer bench and the import profile (`BENCH_ONLY=profile BENCH_PROFILE=import`) both run it.
 import { api, must } from "../lib.mjs";
 
 /** `n` Webflow-shaped rows of ~2 KB each (a quoted comma, a rich-text body), published. */

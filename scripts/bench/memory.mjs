@@ -1,6 +1,6 @@
 // Where the service's memory goes during reads, through workerd's V8 inspector:
-//   node_modules/.bin/node scripts/bench/memory.mjs [built index.js] [requests per cached case]
-// (default: a fresh build of the working tree, 15,000). Seeds 1,000 posts on a Pro site like
+//   BENCH_ONLY=memory npm run bench     (BENCH_SCRIPT=<built index.js>, BENCH_CACHED_REQUESTS per cached case)
+// (default: a fresh build of the working tree, 15,000 requests). Seeds 1,000 posts on a Pro site like
 // compare.mjs, runs the misses and the three cached reads, and after each phase prints the
 // service workerd's resident memory and, per isolate (inspector target), V8's heap as
 // Runtime.getHeapUsage reports it, before and after a forced garbage collection. Resident
@@ -13,8 +13,8 @@ import { api, missPaths, must } from "../lib.mjs";
 import { seedBenchPosts } from "./posts.mjs";
 import { buildWorker, durableObjectsOf, residentMb, servicePid, startInspectedWorkerd } from "../workerd-host.mjs";
 
-const script = process.argv[2] && process.argv[2] !== "-" ? process.argv[2] : buildWorker(".bench/memory-build");
-const REQUESTS = Number(process.argv[3] ?? 15_000);
+const script = process.env.BENCH_SCRIPT || buildWorker(".bench/memory-build");
+const REQUESTS = Number(process.env.BENCH_CACHED_REQUESTS ?? 15_000);
 const host = await startInspectedWorkerd(script, { durableObjects: durableObjectsOf(script) });
 const port = host.inspectorPort;
 const pid = servicePid();

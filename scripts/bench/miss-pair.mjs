@@ -4,7 +4,8 @@
 // read once: a miss of both memory tiers and the Cache API) alternate between them (A B, then B A,
 // …), so a machine that gets busier weighs on both alike. Prints each build's CPU per miss (the
 // build's own workerd processes, each thread's schedstat, ns) and B against A over the paired chunks.
-//   node_modules/.bin/node scripts/bench/miss-pair.mjs <A index.js> <B index.js>
+//   BENCH_ONLY=miss-pair BENCH_BASELINE=<commit> npm run bench   (A = that commit, B = the working tree)
+//   BENCH_ONLY=miss-pair BENCH_BUILDS=A,B npm run bench          (each a commit, WORK, or a built index.js)
 // BENCH_MISS_KINDS (item,list), BENCH_PAIRS (10), BENCH_CHUNK (40), 8 connections as compare.mjs.
 // It says which build costs more per miss, not "our part" (compare.mjs measures that beside its floor).
 import autocannon from "autocannon";
@@ -12,9 +13,10 @@ import { loadavg } from "node:os";
 import { api, missPaths, must, percentile } from "../lib.mjs";
 import { seedBenchPosts } from "./posts.mjs";
 import { durableObjectsOf, startWorkerd, workerdPidsByAge, workerdSchedCpuMs } from "../workerd-host.mjs";
+import { pairOfBuilds } from "./builds.mjs";
 
-const [scriptA, scriptB] = process.argv.slice(2);
-if (!scriptA || !scriptB) throw new Error("usage: miss-pair.mjs <A index.js> <B index.js>");
+const [buildA, buildB] = pairOfBuilds();
+const [scriptA, scriptB] = [buildA.script, buildB.script];
 const KINDS = (process.env.BENCH_MISS_KINDS ?? "item,list").split(",");
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 10);
 const CHUNK = Number(process.env.BENCH_CHUNK ?? 40);
@@ -84,7 +86,7 @@ try {
     );
   }
   console.log(
-    `\nA = ${scriptA}\nB = ${scriptB}\n${PAIRS} pairs of ${CHUNK} misses per kind; load ${load0.toFixed(1)} → ${loadavg()[0].toFixed(1)}\n`,
+    `\nA = ${buildA.label} (${scriptA})\nB = ${buildB.label} (${scriptB})\n${PAIRS} pairs of ${CHUNK} misses per kind; load ${load0.toFixed(1)} → ${loadavg()[0].toFixed(1)}\n`,
   );
   console.log("| miss | A ms/miss (p50) | B ms/miss (p50) | B − A, paired (p50, p25–p75) | B / A, paired (p50, p25–p75) |");
   console.log("| --- | --- | --- | --- | --- |");

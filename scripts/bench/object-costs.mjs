@@ -1,5 +1,5 @@
-// What single runtime objects and calls cost on this runtime, one by one (docs/caching.md, session 9):
-//   node_modules/.bin/node scripts/bench/object-costs.mjs
+// What single runtime objects and calls cost on this runtime, one by one (docs/caching.md):
+//   BENCH_ONLY=object-costs npm run bench
 // scripts/bench/object-costs-worker.js on plain workerd: each request runs one operation 50 times;
 // 8 interleaved rounds of 200 requests per operation, 4 connections; CPU per request of the
 // workerd process (each thread's schedstat), less an empty request's, ÷ 50 = µs per operation.

@@ -1,8 +1,8 @@
 // A CPU profile of the service's Worker under load, through workerd's V8 inspector:
-//   node_modules/.bin/node scripts/bench/profile.mjs [built index.js]
-//     [list|item|miss-list|miss-item|random-token|wrong-token|rate-limited|dashboard-random|save|import]
+//   BENCH_ONLY=profile npm run bench    (BENCH_SCRIPT=<built index.js>, BENCH_PROFILE=<mode>)
+//     modes: list|item|miss-list|miss-item|random-token|wrong-token|rate-limited|dashboard-random|save|import
 // (default: a fresh build of the working tree, the cached list). Several read or refusal modes,
-// comma-separated (`list,random-token,wrong-token,dashboard-random,rate-limited`), are profiled
+// comma-separated (`BENCH_PROFILE=list,random-token,wrong-token,dashboard-random,rate-limited`), are profiled
 // one after another on the same workerd and compared with the first in a last table (thread time
 // without idle, split into JavaScript, native work and GC). Seeds 1,000 posts on a Pro
 // site, warms the read, profiles BENCH_SECONDS (5) of autocannon at 32 connections, and prints
@@ -24,8 +24,8 @@ import { loadavg } from "node:os";
 /** `length` random characters of the id alphabet (src/contract/ids.ts). */
 const random = (length) => Array.from(randomBytes(length), (b) => "abcdefghijklmnopqrstuvwxyz234567"[b & 31]).join("");
 
-const script = process.argv[2] && process.argv[2] !== "-" ? process.argv[2] : buildWorker(".bench/profile-build");
-const modes = (process.argv[3] ?? "list").split(",");
+const script = process.env.BENCH_SCRIPT || buildWorker(".bench/profile-build");
+const modes = (process.env.BENCH_PROFILE || "list").split(",");
 const mode = modes[0];
 if (modes.length > 1 && modes.some((m) => m === "save" || m === "import" || m.startsWith("miss")))
   throw new Error("several modes: only list, item and the refusal modes");

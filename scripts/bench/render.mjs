@@ -10,7 +10,7 @@ import { get } from "node:http";
 import { api, must, percentile, seedItems, ssrBenchSite } from "../lib.mjs";
 import { workerdCpuMs } from "../workerd-host.mjs";
 
-// BENCH_ONLY runs one part of `npm run bench` (content, search, refused, busy or compare, in api.mjs): not this one.
+// BENCH_ONLY runs one part of `npm run bench` (api.mjs lists them): not this one.
 if (process.env.BENCH_ONLY) process.exit(0);
 
 const PAGES = Number(process.env.BENCH_RENDER_PAGES ?? 100);

@@ -3,13 +3,16 @@
 // BENCH_BATCH sequential saves alternate between them (A B floor, then B A floor, …), so a machine
 // that gets busier weighs on both alike. Prints each build's CPU per save (p50 of the batch means;
 // each build's workerd processes, from schedstat) and B against A over the paired batches.
-//   node scripts/bench/save-pair.mjs <A index.js> <B index.js>
+//   BENCH_ONLY=save-pair BENCH_BASELINE=<commit> npm run bench   (A = that commit, B = the working tree)
+//   BENCH_ONLY=save-pair BENCH_BUILDS=A,B npm run bench          (each a commit, WORK, or a built index.js)
+// BENCH_BATCH (100), BENCH_PAIRS (20).
 import { loadavg } from "node:os";
 import { api, must, percentile } from "../lib.mjs";
 import { startSaveFloor, startWorkerd, workerdPidsByAge, workerdSchedCpuMs } from "../workerd-host.mjs";
+import { pairOfBuilds } from "./builds.mjs";
 
-const [scriptA, scriptB] = process.argv.slice(2);
-if (!scriptA || !scriptB) throw new Error("usage: save-pair.mjs <A index.js> <B index.js>");
+const [buildA, buildB] = pairOfBuilds();
+const [scriptA, scriptB] = [buildA.script, buildB.script];
 const BATCH = Number(process.env.BENCH_BATCH ?? 100);
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 20);
 const operator = "bench-operator";
@@ -68,7 +71,7 @@ try {
   }
   const p = (xs, q) => percentile(asc(xs), q);
   console.log(
-    `\nA = ${scriptA}\nB = ${scriptB}\n${PAIRS} pairs of ${BATCH} saves; load ${load0.toFixed(1)} → ${loadavg()[0].toFixed(1)}\n`,
+    `\nA = ${buildA.label} (${scriptA})\nB = ${buildB.label} (${scriptB})\n${PAIRS} pairs of ${BATCH} saves; load ${load0.toFixed(1)} → ${loadavg()[0].toFixed(1)}\n`,
   );
   console.log("| A p50 | B p50 | floor p50 | B − A, paired (p50, p25–p75) | B / A, paired (p50, p25–p75) |");
   console.log("| --- | --- | --- | --- | --- |");

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { api, must, seedItems, ssrBenchSite } from "../lib.mjs";
 import { workerdPids } from "../workerd-host.mjs";
 
-// BENCH_ONLY runs one part of `npm run bench` (content, search, refused, busy or compare, in api.mjs): not this one.
+// BENCH_ONLY runs one part of `npm run bench` (api.mjs lists them): not this one.
 if (process.env.BENCH_ONLY) process.exit(0);
 
 const ITEMS = Number(process.env.BENCH_SEO_ITEMS ?? 50_000);

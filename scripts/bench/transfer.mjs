@@ -1,4 +1,4 @@
-// Outbound webhooks, exports and imports (issue 28): deliveries per second from one site object to
+// Outbound webhooks, exports and imports: deliveries per second from one site object to
 // a local receiver that answers 204 at once (the site sends 6 at a time, each signed); rows per
 // second of a collection's CSV export and of the whole site's JSON export, streamed from the
 // object; rows per second of a CSV import (10,000 rows of ~2 KB: upload, dry run, write), and the
@@ -12,6 +12,7 @@ import { api, must, percentile } from "../lib.mjs";
 import { buildWorker, startWorkerd } from "../workerd-host.mjs";
 import { waitForIndex } from "./search.mjs";
 import { benchImportCsv, timedImport } from "./import-run.mjs";
+import { withoutRevisions } from "./builds.mjs";
 
 // BENCH_ONLY runs one part of `npm run bench`: this one with BENCH_ONLY=transfer.
 if (process.env.BENCH_ONLY && process.env.BENCH_ONLY !== "transfer") process.exit(0);
@@ -40,14 +41,16 @@ const receiver = createServer((req, res) => {
 await new Promise((r) => receiver.listen(0, "127.0.0.1", r));
 const hookUrl = `http://127.0.0.1:${receiver.address().port}/hook`;
 
-const script = buildWorker(".bench/build");
+const built = buildWorker(".bench/build");
+// BENCH_NO_REVISIONS=1: the build with the revision write cut out (builds.mjs), to measure what
+// that copy of each imported row costs.
+const script = process.env.BENCH_NO_REVISIONS === "1" ? withoutRevisions(built) : built;
 const host = await startWorkerd({
   scriptPath: script,
   adminToken: operator,
   dashboard: false,
   embedderProcesses: 1,
-  // BENCH_NO_REVISIONS=1: no revision is written (storage/revisions-table.ts), to measure what that copy of each row costs.
-  vars: { SSR_ALLOW_PRIVATE_FETCH: "true", ...(process.env.BENCH_NO_REVISIONS === "1" ? { BENCH_NO_REVISIONS: "1" } : {}) },
+  vars: { SSR_ALLOW_PRIVATE_FETCH: "true" },
 });
 const body = "x".repeat(1500);
 // 400 items of ~1.6 KB a batch: a request body is at most 1 MB.

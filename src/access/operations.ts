@@ -1,7 +1,7 @@
 /**
  * Which permission each dashboard operation needs, by the operationId of the OpenAPI registry.
  * The registry itself is not imported (it carries every schema and example of the document);
- * test/access-table.test.ts checks that both name the same operations with the same routes, so an
+ * test/unit/access-table.test.ts checks that both name the same operations with the same routes, so an
  * endpoint cannot land unguarded. An operation that is not here is refused.
  */
 import type { Permission } from "./roles";
@@ -95,7 +95,7 @@ export const ACCESS: readonly AccessEntry[] = [
     kind: "Items",
     access: m("items.publish.any", "items.publish.own"),
   },
-  // History, trash and schedules (issue 27)
+  // History, trash and schedules
   { id: "listItemRevisions", method: "get", path: `${S}/collections/{slug}/items/{id}/revisions`, kind: "Items", access: m("site.read") },
   {
     id: "getItemRevision",
@@ -148,7 +148,7 @@ export const ACCESS: readonly AccessEntry[] = [
     kind: "Items",
     access: m("items.delete.any", "items.delete.own"),
   },
-  // Share links of items (issue 27): creating and revoking one is an edit of the item
+  // Share links of items: creating and revoking one is an edit of the item
   {
     id: "createPreviewLink",
     method: "post",

@@ -1,5 +1,5 @@
 /**
- * What each workspace role may do (docs/proposals/accounts.md §4.5). The roles come from the
+ * What each workspace role may do. The roles come from the
  * shared contract (src/contract/principal.ts); the permissions are ours. README's role table is
  * generated from this file and operations.ts (scripts/role-table.mjs), so it cannot drift.
  */

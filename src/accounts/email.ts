@@ -1,6 +1,6 @@
 /**
  * Email addresses as account identities. An address is compared case-insensitively after
- * normalisation (issue 25), and the account's id is derived from the normalised address, so
+ * normalisation (normaliseEmail), and the account's id is derived from the normalised address, so
  * finding an account by email needs no index object: the id names its Account object.
  */
 import { ID_ALPHABET } from "../contract/ids";

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { ROLES } from "./principal";
 
-/** Bounds of a password: at least 10 characters (issue 25), at most 256 so the KDF's input stays bounded. */
+/** Bounds of a password: at least 10 characters, at most 256 so the KDF's input stays bounded. */
 export const PASSWORD_LENGTH = { min: 10, max: 256 } as const;
 
 const email = z.string().trim().min(3, "enter your email address").max(254, "an email address has at most 254 characters");

@@ -1,5 +1,5 @@
 /**
- * The numbers of item history and scheduling (issue 27), without zod: the site object's start-up
+ * The numbers of item history and scheduling, without zod: the site object's start-up
  * code (the alarm's jobs) reads them, and a public read must not load the schemas.
  */
 import type { Plan } from "./plans";

@@ -1,5 +1,5 @@
 /**
- * Item history and scheduling as the API answers and accepts them (issue 27): revisions, the
+ * Item history and scheduling as the API answers and accepts them: revisions, the
  * trash, schedules; and how long history is kept on each plan.
  */
 import { z } from "zod";

@@ -1,5 +1,5 @@
 /**
- * Share links (issue 27, "Preview links"): what the dashboard API accepts and answers. A link
+ * Share links ("Preview links" in the API reference): what the dashboard API accepts and answers. A link
  * shows an item's current draft (its pending changes when it is published) to whoever holds the
  * URL, on the service's own host, until it expires, is revoked or has been opened `maxOpens` times.
  */

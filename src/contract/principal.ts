@@ -1,7 +1,7 @@
 /**
  * Who is calling a dashboard operation, as the front Worker tells the objects behind it
- * (PRINCIPAL_HEADER). Accounts, workspaces, roles and keys are designed in
- * docs/proposals/accounts.md (§4); this is the part every side agrees on.
+ * (PRINCIPAL_HEADER). Which object keeps each fact of accounts, workspaces, roles and keys is in
+ * docs/accounts.md ("Where each fact lives"); this is the part every side agrees on.
  */
 
 /** Workspace roles, named as Ghost names them so site owners recognise them. Most powerful first. */

@@ -1,7 +1,7 @@
 /**
  * The type of a file from its leading bytes (magic numbers): the nine accepted types and nothing
  * else. Our own small table rather than file-type: that one calls SVG application/xml, needs
- * nodejs_compat and is 22 KB gzip for nine signatures (docs/proposals/media.md §3).
+ * nodejs_compat and is 22 KB gzip for nine signatures.
  */
 import type { MediaType } from "./types";
 

@@ -3,7 +3,7 @@
  * namespace-aware parser, and a NEW document is written from allowlisted elements and attributes
  * only, so what is served is what was checked. An HTML sanitiser (HTMLRewriter, sanitize-html)
  * parses a different tree than the browser and keeps DOCTYPE entities and CDATA scripts; DOMPurify
- * needs a DOM that workerd lacks (docs/proposals/media.md §4).
+ * needs a DOM that workerd lacks.
  */
 import { SaxesParser, type SaxesTagNS } from "saxes";
 import { ApiError } from "../contract/errors";

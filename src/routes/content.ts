@@ -50,7 +50,7 @@ export async function contentApi(request: Request, env: Env, ctx: ExecutionConte
  * tier does not hold (a miss, a stale answer, a shared read): the edge cache and the site
  * object, without the router, the body guard and the full path's second wrapping (src/index.ts
  * `full`). The answer carries what the full path adds (CORS, the rate-limit policy, the front
- * headers), the policy as a hit of the same URL names it (`policyOf`).
+ * headers), the policy as a hit of the same URL names it (`named`).
  */
 export async function contentMiss(request: Request, env: Env, ctx: ExecutionContext, read: ContentUrl, meta: SiteMeta): Promise<Response> {
   let response: Response;

@@ -1,4 +1,4 @@
-/** Item history, the trash and schedules (issue 27) as operations of the OpenAPI document. */
+/** Item history, the trash and schedules as operations of the OpenAPI document. */
 import { z } from "zod";
 import { DashboardItem } from "../contract/responses";
 import { itemPatchSchema } from "../contract/items";

@@ -1,4 +1,4 @@
-/** Share links of items (issue 27, "Preview links") as operations of the OpenAPI document. */
+/** Share links of items ("Preview links") as operations of the OpenAPI document. */
 import { z } from "zod";
 import { CreatedPreviewLink, PreviewLinkView, previewLinkInputSchema } from "../contract/preview-links";
 import { PREVIEW_LINK_LIMITS as L } from "../contract/history-limits";

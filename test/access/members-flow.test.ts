@@ -1,5 +1,5 @@
 /**
- * The issue's story through the real front Worker, with real accounts: a person signs up, makes
+ * A team's first day through the real front Worker, with real accounts: a person signs up, makes
  * a workspace and a site, invites a colleague by email as Contributor; the colleague accepts from
  * the mailed link, writes a draft, cannot publish it; the owner publishes; the owner lowers, then
  * removes them, and each change holds on their very next request.

@@ -1,5 +1,5 @@
 /**
- * Issue 22, defect 1: every screen loads what its address names whenever the address changes,
+ * Every screen loads what its address names whenever the address changes,
  * and a form never writes to an item other than the one its address names.
  */
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * Issue 22: the defects a new site owner met, each driven in Chromium as they met it, and the
+ * The defects a new site owner met, each driven in Chromium as they met it, and the
  * content-model basics (display names, help text, Option fields, the media picker, the
  * Integrate explanations, the Overview checklist).
  */
@@ -51,8 +51,8 @@ async function addRecipe(site: Site, slug: string, data: Record<string, unknown>
 
 const activeIsBody = (page: Page) => page.evaluate(() => document.activeElement === document.body || document.activeElement === null);
 
-describe("defects a new site owner met (issue 22)", () => {
-  it("2: images of the owner's plain image host load on their page, and the crawler preview flags a broken one", async () => {
+describe("defects a new site owner met", () => {
+  it("images of the owner's plain image host load on their page, and the crawler preview flags a broken one", async () => {
     const site = await recipesSite("seo_engine", "Images");
     const cover = await putImage(`/img-${site.id}/soup.svg`);
     await addRecipe(site, "tomato-soup", { title: "Tomato soup", body: BODY, cover: { url: cover, alt: "A bowl of soup", width: 1600 } });
@@ -85,7 +85,7 @@ describe("defects a new site owner met (issue 22)", () => {
     await page.close();
   });
 
-  it("2: the SEO Engine checks request every item's social image and name the item whose image is broken", async () => {
+  it("the SEO Engine checks request every item's social image and name the item whose image is broken", async () => {
     const site = await recipesSite("seo_engine", "Social images");
     const cover = await putImage(`/img-${site.id}/soup.svg`);
     await addRecipe(site, "tomato-soup", { title: "Tomato soup", cover: { url: cover, alt: "A bowl of soup" } });
@@ -113,7 +113,7 @@ describe("defects a new site owner met (issue 22)", () => {
     await page.close();
   });
 
-  it("3 and 4: a capture elsewhere says what stops being served and asks; after it the preview is not stale", async () => {
+  it("a capture elsewhere says what stops being served and asks; after it the preview is not stale", async () => {
     const site = await recipesSite("seo_engine", "Captures");
     await addRecipe(site, "tomato-soup", { title: "Tomato soup", body: BODY });
     await addRecipe(site, "pea-soup", { title: "Pea soup" });
@@ -156,7 +156,7 @@ describe("defects a new site owner met (issue 22)", () => {
     await page.close();
   });
 
-  it("5: replacing the admin key ends the session in the page at once and shows the new key on the sign-in screen", async () => {
+  it("replacing the admin key ends the session in the page at once and shows the new key on the sign-in screen", async () => {
     const site = await recipesSite("pro", "Keys");
     const page = await newPage(360);
     await signIn(page, site.adminKey);
@@ -184,7 +184,7 @@ describe("defects a new site owner met (issue 22)", () => {
     await page.close();
   });
 
-  it("5: replacing the admin key returns every open tab of the dashboard to sign-in at once", async () => {
+  it("replacing the admin key returns every open tab of the dashboard to sign-in at once", async () => {
     const site = await recipesSite("pro", "Keys, two tabs");
     const context = await browser().newContext({ viewport: { width: 1280, height: 900 } });
     try {
@@ -211,7 +211,7 @@ describe("defects a new site owner met (issue 22)", () => {
     }
   });
 
-  it("6: the description source names the field used, and the drawn description keeps block separators", async () => {
+  it("the description source names the field used, and the drawn description keeps block separators", async () => {
     const site = await recipesSite("seo_engine", "Descriptions");
     await addRecipe(site, "tomato-soup", { title: "Tomato soup", body: BODY });
     const pageUrl = await putPage(`/desc-${site.id}/`, recipesPage(site.token, "Recipes"));
@@ -230,7 +230,7 @@ describe("defects a new site owner met (issue 22)", () => {
     await page.close();
   });
 
-  it("7: a single word finds the item by its words beside the semantic matches, and results link to their items", async () => {
+  it("a single word finds the item by its words beside the semantic matches, and results link to their items", async () => {
     const site = await recipesSite("pro", "Search");
     const id = await addRecipe(site, "tomato-soup", { title: "Tomato soup", body: BODY });
     const page = await newPage();
@@ -248,7 +248,7 @@ describe("defects a new site owner met (issue 22)", () => {
     await page.close();
   });
 
-  it("8: editor details: toolbar, link dialog, focus after save, cover URL, checkbox sizes", async () => {
+  it("editor details: toolbar, link dialog, focus after save, cover URL, checkbox sizes", async () => {
     const site = await recipesSite("pro", "Details");
     const cover = await putImage(`/img-${site.id}/cover.svg`);
     const page = await newPage();
@@ -314,7 +314,7 @@ describe("defects a new site owner met (issue 22)", () => {
   });
 });
 
-describe("content-model basics (issue 22)", () => {
+describe("content-model basics", () => {
   it("labels, keys and help text, an Option field, and thumbnails in the media picker, from the dashboard", async () => {
     const { site } = await api<{ site: Site }>("POST", "/sites", OPERATOR, { name: "Model", plan: "pro" });
     const cover = await putImage(`/img-${site.id}/cover.svg`);

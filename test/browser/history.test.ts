@@ -1,6 +1,6 @@
-// Issue 27 in Chromium, as an owner would use it: restore an older version from the History
-// panel; schedule an item about two minutes ahead with the picker and watch it appear on the
-// public list (a second tab, nothing touched in the dashboard).
+// Item history and scheduling in Chromium, as an owner would use them: restore an older version
+// from the History panel; schedule an item about two minutes ahead with the picker and watch it
+// appear on the public list (a second tab, nothing touched in the dashboard).
 import { describe, expect, it } from "vitest";
 import { api, service } from "./harness";
 import type { Page } from "playwright-core";

@@ -1,4 +1,4 @@
-// Issue 26's "Done when", in Chromium: a site owner drags a photo onto an item's image field,
+// Uploaded media end to end, in Chromium: a site owner drags a photo onto an item's image field,
 // publishes, describes it on the Media screen, and the server-rendered page and the embed both
 // show it responsively (src, srcset, alt; every srcset candidate is an image of the width it
 // claims). Then the Media screen's whole upload flow by keyboard alone, with axe.

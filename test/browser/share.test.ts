@@ -1,4 +1,4 @@
-// Issue 27's share links in Chromium, as an owner and their client would use them: create a link
+// Share links in Chromium, as an owner and their client would use them: create a link
 // in the editor's Share panel, open it in a second browser context with no session (the page at
 // /p/ posts the token after the # and the draft is there, never indexed), see the open counted,
 // revoke it, and the client opening it again gets the 404 page.

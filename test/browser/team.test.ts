@@ -1,5 +1,5 @@
 /**
- * Issue 25's story in Chromium, two people in two browsers (contexts), no operator: Ada signs up
+ * A team's first day in Chromium, two people in two browsers (contexts), no operator: Ada signs up
  * from the inbox, creates her workspace and first site, invites Grace as Contributor; Grace signs
  * up from the invitation, accepts, writes a draft, has no Publish (and the API refuses it); Ada
  * publishes and sees who did what. Then several workspaces (the picker, reload, Back), ownership

@@ -1,5 +1,5 @@
 /**
- * A scheduled publish across a restart of the whole runtime (issue 27): the built Worker on workerd
+ * A scheduled publish across a restart of the whole runtime: the built Worker on workerd
  * with state on disk; an item is scheduled a few seconds ahead; the process stops before that time
  * and starts again after it. The item is published by itself, exactly once, with every effect a
  * manual publish has (the public list and item, search, `publishedAt` = the scheduled time, one

@@ -1,6 +1,6 @@
 /**
  * A software WebAuthn authenticator for workerd tests: real ES256 keys and CBOR, so
- * @simplewebauthn/server verifies every byte (docs/proposals/accounts.md §2.5). Not a stub.
+ * @simplewebauthn/server verifies every byte, and passkey tests need no browser. Not a stub.
  */
 import { encodeCBOR } from "@levischuck/tiny-cbor";
 

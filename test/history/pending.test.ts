@@ -1,5 +1,5 @@
 /**
- * Pending changes of a published item (issue 27): the public API, rendered pages, sitemap, feeds
+ * Pending changes of a published item: the public API, rendered pages, sitemap, feeds
  * and search keep showing the live version; the crawler preview shows the pending one; publishing
  * makes it live, discarding drops it, and restore on a published item goes through it.
  */

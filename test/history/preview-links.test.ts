@@ -1,5 +1,5 @@
 /**
- * Share links (issue 27, "Preview links"): a link shows the item's current draft (pending changes
+ * Share links ("Preview links"): a link shows the item's current draft (pending changes
  * of a published item) to a browser with no session; it expires, can be revoked, allows a number
  * of opens, can need a password; it is never cached, never on a customer hostname or through the
  * proxy, and every failure is one identical 404 page. The token never reaches a log line, nor a

@@ -1,5 +1,5 @@
 /**
- * Item history (issue 27): a revision for every kind of change, written with the change (a
+ * Item history: a revision for every kind of change, written with the change (a
  * refused change leaves none), who made it, restore round trips, undo delete, and pruning by
  * the plan's retention through the alarm's job.
  */

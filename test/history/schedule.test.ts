@@ -1,5 +1,5 @@
 /**
- * Scheduled publishing (issue 27): the one alarm publishes and unpublishes at the time with every
+ * Scheduled publishing: the one alarm publishes and unpublishes at the time with every
  * effect of doing it by hand (a cached list, the item, sitemap, feeds, search), exactly once,
  * also after the object restarts; and refuses schedules that cannot happen.
  */

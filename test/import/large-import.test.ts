@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { addItem, call, callJson, expectStatus, newSite } from "../helpers";
 import { getImport, importRefusing, setMapping, start, stubOf, until, upload } from "./helpers";
 
-// Issue 28's size: 10,000 rows in one import while the site keeps answering reads.
+// A large file (docs/import.md measures the same size): 10,000 rows in one import while the site
+// keeps answering reads.
 const ROWS = 10_000;
 
 describe("import: a large file", () => {

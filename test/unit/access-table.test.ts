@@ -43,7 +43,7 @@ describe("the access table (src/access) and the OpenAPI registry", () => {
     for (const p of WORKSPACE_PERMISSIONS) expect(PERMISSIONS).toContain(p);
   });
 
-  it("keeps the issue's promises: a Contributor cannot publish, an Author publishes only their own, only the Owner deletes the workspace", () => {
+  it("keeps the roles' promises: a Contributor cannot publish, an Author publishes only their own, only the Owner deletes the workspace", () => {
     expect(ROLE_PERMISSIONS.contributor.has("items.publish.own")).toBe(false);
     expect(ROLE_PERMISSIONS.author.has("items.publish.own")).toBe(true);
     expect(ROLE_PERMISSIONS.author.has("items.publish.any")).toBe(false);

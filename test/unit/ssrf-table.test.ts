@@ -18,7 +18,7 @@ function rows(): { what: string; example: string }[] {
 }
 
 describe("docs/ssrf.md: every refused row is refused", () => {
-  it("has the rows the issue names", () => {
+  it("has a row for every special-purpose range", () => {
     const all = rows()
       .map((r) => r.what)
       .join("\n");

@@ -6,7 +6,7 @@
  */
 import type { SiteAccess } from "./site-access";
 
-/** Rows are kept at least 90 days (the floor); the daily prune removes older ones. */
+/** Rows are kept 400 days, past the 90 README promises; the daily prune removes older ones. */
 export const AUDIT_RETENTION_MS = 400 * 86_400_000;
 export const AUDIT_PRUNE_JOB = "audit-prune";
 

@@ -1,5 +1,5 @@
 /**
- * Pending changes of a published item (issue 27): saved beside the live version, published
+ * Pending changes of a published item: saved beside the live version, published
  * explicitly (or by the schedule), discarded without a trace on the public side. The
  * documented PATCH stays what it was: an edit of a published item is live at once.
  */

@@ -1,5 +1,5 @@
 /**
- * The history API of a site's items (issue 27): an item's revisions (paged), one revision,
+ * The history API of a site's items: an item's revisions (paged), one revision,
  * restoring one, the trash and undo delete. Writes are authorised per operation
  * (src/access/operations.ts), audited in their own transaction, and leave their revision
  * through the items repository.

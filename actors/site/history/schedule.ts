@@ -1,5 +1,5 @@
 /**
- * Scheduled publishing (issue 27). The items table is the truth (`publish_at`, `unpublish_at`);
+ * Scheduled publishing. The items table is the truth (`publish_at`, `unpublish_at`);
  * one jobs row (`item-schedule`, key `next`) only wakes the one alarm at the earliest due time.
  * Its handler applies every due change in one transaction (the publish or unpublish, its
  * revision, the time cleared), then calls `contentChanged()` once: exactly the effects of a

@@ -44,7 +44,7 @@ import { accessView, type Actor } from "../../../src/access/grant";
 
 /**
  * The site's dashboard API. The front Worker has already checked the caller
- * (operator or this site's admin key, see `authorizeDashboard`).
+ * (src/auth.ts `authorizeSite`: the operator, or this site's admin key or session).
  */
 export function dashboardRoutes(s: SiteContext) {
   const router = IttyRouter<IRequest, [SiteAccess]>({ base: "/sites/:siteId" });

@@ -93,7 +93,8 @@ export async function openPreview(s: SiteContext, request: Request): Promise<Res
 /**
  * Whether `token` is a live link of this site with a password: only then does the front Worker
  * count a password attempt (src/routes/preview.ts). A made-up token costs no throttle object,
- * whose storage would otherwise outlive the request by a day (issue 24 point 2).
+ * whose storage would otherwise outlive the request by a day: a flood of made-up tokens
+ * would grow storage for nothing.
  */
 export async function linkLocked(s: SiteContext, token: string): Promise<boolean> {
   if (siteIdOfPreviewToken(token) !== s.site()!.id) return false;

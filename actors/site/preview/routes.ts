@@ -95,7 +95,7 @@ export function previewLinkRoutes(s: SiteContext) {
         });
         return r;
       });
-      // The token after `#`: browsers never send it, so no request log or Referer holds it (share-opener.ts).
+      // The token after `#`: browsers never send it, so no request log or Referer holds it (src/http/share-opener.ts).
       const url = `${new URL(req.url).origin}${SHARE_OPENER_PATH}#${token}`;
       return json({ link: presentLink(row, now), url }, 201);
     })

@@ -1,6 +1,6 @@
 /**
  * The captured page of a site (one per site) in SQLite, in parts (see
- * parts.ts: captures may be up to 5 MB). A capture or refresh replaces
+ * storage/parts.ts: captures may be up to 5 MB). A capture or refresh replaces
  * everything in one transaction.
  */
 import { splitParts } from "../storage/parts";

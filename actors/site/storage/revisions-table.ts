@@ -149,7 +149,7 @@ function insertRevision(
  * before history existed) also gets a `baseline` of `before` as its first, so its old state can
  * be restored. Call only from the items repository, inside the statement's transaction. `parsed`:
  * both rows' values as objects, when the caller holds them (see changedFields). Returns the
- * revision's number: the item's version from now on (0 with revisions off for the bench).
+ * revision's number: the item's version from now on.
  */
 export function recordRevision(
   sql: SqlStorage,
@@ -159,7 +159,6 @@ export function recordRevision(
   change: Change,
   parsed?: ParsedValues,
 ): number {
-  if (benchWithoutRevisions) return 0;
   // One statement in the usual case: the number is the item's next, worked out by the INSERT.
   const number = insertRevision(
     sql,
@@ -177,16 +176,6 @@ export function recordRevision(
   const at = Date.parse(before.updated_at);
   insertRevision(sql, before, 1, "baseline", BEFORE_HISTORY, [], Number.isFinite(at) ? at : Date.now(), null);
   return 2;
-}
-
-/**
- * Bench-only: with `BENCH_NO_REVISIONS = "1"` (a variable no configuration of ours sets; only
- * scripts/bench/history.mjs passes it to plain workerd) no revision is written, so the bench can
- * measure what keeping one adds to a save. Never set it anywhere else: history would stop.
- */
-let benchWithoutRevisions = false;
-export function benchRevisionsOff(env: object): void {
-  benchWithoutRevisions = (env as { BENCH_NO_REVISIONS?: string }).BENCH_NO_REVISIONS === "1";
 }
 
 // ---- Reads --------------------------------------------------------------------------------
