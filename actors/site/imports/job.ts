@@ -30,6 +30,7 @@ import {
   findItem,
   findItemBySlug,
   insertItem,
+  itemById,
   setItemAuthor,
   updateItemContent,
   updateItemStatus,
@@ -515,7 +516,7 @@ function cancelSlice(s: SiteContext, imp: ImportRow): number {
   for (const r of rows) {
     s.storage.transactionSync(() => {
       if (r.planned === "create" && r.item_id) {
-        const item = s.sql.exec<ItemRow>("SELECT * FROM items WHERE id = ?", r.item_id).toArray()[0];
+        const item = itemById(s.sql, r.item_id);
         // A draft waiting for its references was never announced: it goes without an event.
         if (item) withoutItemEvents(s.sql, () => deleteItemRow(s.sql, item.seq, change));
       }
