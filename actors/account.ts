@@ -19,6 +19,7 @@ import { type Membership, isRole, MAX_MEMBERSHIPS } from "../src/contract/princi
 import { SessionStore, info } from "../src/sessions/store";
 import { sessionExpiry } from "../src/sessions/policy";
 import { ACCOUNT_MIGRATIONS } from "./account/migrations";
+import { MIGRATION_MARKER } from "./migration-marker";
 import { clientHash } from "./account/clients";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import type { ExpectedPasskey } from "../src/accounts/passkeys";
@@ -61,7 +62,7 @@ export class Account extends DurableObject<Env> {
     super(ctx, env);
     // Migrations run only where an account exists; an empty object stays empty.
     this.#ready = ctx.blockConcurrencyWhile(async () => {
-      const created = (await ctx.storage.get<number>("__sql_migrations_lastID")) !== undefined;
+      const created = (await ctx.storage.get<number>(MIGRATION_MARKER)) !== undefined;
       if (created) await this.#migrate();
       return created;
     });

@@ -13,6 +13,7 @@ import { type JobHandler, pendingJob, runDueJobs, scheduleJob } from "./site/job
 import { type DocumentStats } from "./site/seo/document-stats";
 import { regenerateDocuments, SEO_DOCUMENTS_JOB } from "./site/seo/documents";
 import { runSiteMigrations } from "./site/storage/migrations";
+import { MIGRATION_MARKER } from "./migration-marker";
 import { refreshPublicData } from "./site/reads/public-items";
 import { PUBLIC_REBUILD_JOB, PublicRebuild } from "./site/reads/public-rebuild";
 import { publicRoutes } from "./site/http/public-routes";
@@ -105,9 +106,6 @@ export interface SiteStats {
   /** Entries of each in-memory structure. */
   memo: Record<string, number>;
 }
-
-/** The marker durable-utils keeps of the last migration run (a key of the object's KV storage). */
-const MIGRATION_MARKER = "__sql_migrations_lastID";
 
 /**
  * Whether a site database was ever built in this object: the migration marker, or (a database

@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { IttyRouter, type IRequest, type IttyRouterType } from "itty-router";
 import { SQLSchemaMigrations } from "durable-utils/sql-migrations";
+import { MIGRATION_MARKER } from "./migration-marker";
 import { PLAN_LIMITS, planLimit, type Plan } from "../src/contract/plans";
 import { ApiError } from "../src/contract/errors";
 import type { Membership, Principal, PrincipalHeader } from "../src/contract/principal";
@@ -79,8 +80,6 @@ const refusal = (e: unknown): Refusal => {
 };
 
 const DAY_MS = 86_400_000;
-/** What SQLSchemaMigrations keeps once it has run (durable-utils): present wherever a schema was built. */
-const MIGRATION_MARKER = "__sql_migrations_lastID";
 const CSV_MAX_ROWS = 10_000;
 const CSV_MAX_RANGE_MS = 92 * DAY_MS;
 

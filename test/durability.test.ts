@@ -1,6 +1,7 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { MIGRATION_MARKER } from "../actors/migration-marker";
 import { runSiteMigrations, SITE_MIGRATIONS } from "../actors/site/storage/migrations";
 import { addItem, callJson, newBlog } from "./helpers";
 
@@ -32,13 +33,13 @@ describe("durability", () => {
       // Rewind the migration marker as if only `applied` migrations had run; the
       // schema steps are idempotent, so the remaining ones replay over live data.
       await runInDurableObject(stub, async (_instance, state) => {
-        if (applied === 0) await state.storage.delete("__sql_migrations_lastID");
-        else await state.storage.put("__sql_migrations_lastID", SITE_MIGRATIONS[applied - 1]?.idMonotonicInc);
+        if (applied === 0) await state.storage.delete(MIGRATION_MARKER);
+        else await state.storage.put(MIGRATION_MARKER, SITE_MIGRATIONS[applied - 1]?.idMonotonicInc);
       });
       await evictDurableObject(stub);
       const r = await callJson<{ item: { slug: string } }>("GET", `/v1/${site.token}/collections/posts/items/old?m=${applied}`);
       expect(r.status).toBe(200);
-      const marker = await runInDurableObject(stub, (_i, state) => state.storage.get("__sql_migrations_lastID"));
+      const marker = await runInDurableObject(stub, (_i, state) => state.storage.get(MIGRATION_MARKER));
       expect(marker).toBe(SITE_MIGRATIONS.at(-1)?.idMonotonicInc);
     },
   );
@@ -54,4 +55,30 @@ describe("durability", () => {
     });
     expect(tables).toEqual(expect.arrayContaining(["collections", "items", "media", "site"]));
   });
+
+  /** Every table, index and trigger with the statement SQLite keeps for it (a column added later is in its table's). */
+  const schemaOf = (state: DurableObjectState) =>
+    state.storage.sql.exec("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name").toArray();
+
+  it.each(SITE_MIGRATIONS.slice(0, -1).map((m) => [m.idMonotonicInc] as const))(
+    "a database built up to migration %i upgrades to the schema of a new one",
+    async (upTo) => {
+      const fresh = await runInDurableObject(env.SITE.get(env.SITE.idFromName("migration-fresh-schema")), async (_i, state) => {
+        await runSiteMigrations(state.storage);
+        return schemaOf(state);
+      });
+      const stub = env.SITE.get(env.SITE.idFromName(`migration-from-${upTo}`));
+      const upgraded = await runInDurableObject(stub, async (_i, state) => {
+        await runSiteMigrations(
+          state.storage,
+          SITE_MIGRATIONS.filter((m) => m.idMonotonicInc <= upTo),
+        );
+        expect(await state.storage.get(MIGRATION_MARKER)).toBe(upTo);
+        await runSiteMigrations(state.storage);
+        expect(await state.storage.get(MIGRATION_MARKER)).toBe(SITE_MIGRATIONS.at(-1)?.idMonotonicInc);
+        return schemaOf(state);
+      });
+      expect(upgraded).toEqual(fresh);
+    },
+  );
 });

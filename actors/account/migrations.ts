@@ -1,5 +1,7 @@
+import type { SQLSchemaMigration } from "durable-utils/sql-migrations";
+
 /** The Account object's schema (append-only: never edit an applied migration). */
-export const ACCOUNT_MIGRATIONS = [
+export const ACCOUNT_MIGRATIONS: SQLSchemaMigration[] = [
   {
     idMonotonicInc: 1,
     description: "account, sessions, memberships (pushed by workspaces), reset tokens, passkeys, known clients",

@@ -11,6 +11,8 @@
  * marks a newer one indexed.
  */
 
+import { publishedItemsSql } from "../storage/items-table";
+
 export type IndexState = "pending" | "indexed" | "failed";
 
 /** What the dashboard shows of an item's place in the search index. */
@@ -46,7 +48,7 @@ export function setQueuePaused(sql: SqlStorage, paused: boolean): boolean {
   sql.exec("DELETE FROM search_paused");
   sql.exec(
     `INSERT INTO search_index (item_id, collection_id, state, updated_at)
-     SELECT id, collection_id, 'pending', ?1 FROM items WHERE status = 'published'
+     ${publishedItemsSql("'pending', ?1")}
      ON CONFLICT (item_id) DO UPDATE SET state = 'pending', gen = gen + 1, reason = NULL, updated_at = ?1`,
     new Date().toISOString(),
   );

@@ -11,6 +11,7 @@
 import { utf8Length } from "./item-size";
 import type { ItemRow } from "./rows";
 import { selectIn } from "./sql-in";
+import { itemExistsSql } from "./items-queries";
 import type { REVISION_KIND_VALUES } from "../../../src/contract/history";
 
 /** Who made a change, copied at write time (accounts get renamed, keys revoked). */
@@ -213,7 +214,7 @@ export function latestRevision(sql: SqlStorage, itemId: string): RevisionRow | u
  * partial index of deletes (migration 22), so an edit's revision writes no index of this.
  */
 export const TRASH_WHERE = `kind = 'delete' AND at >= ? AND number = (SELECT max(number) FROM item_revisions x WHERE x.item_id = r.item_id)
-    AND NOT EXISTS (SELECT 1 FROM items i WHERE i.id = r.item_id)`;
+    AND NOT ${itemExistsSql("r.item_id")}`;
 
 /**
  * Items whose newest revision is a delete since `since` and that do not exist any more (the
@@ -273,7 +274,7 @@ export function pruneRevisions(
   let removed = sql.exec(
     `DELETE FROM item_revisions WHERE seq IN (
        SELECT r.seq FROM item_revisions r
-       WHERE NOT EXISTS (SELECT 1 FROM items i WHERE i.id = r.item_id)
+       WHERE NOT ${itemExistsSql("r.item_id")}
          AND (SELECT max(at) FROM item_revisions x WHERE x.item_id = r.item_id) < ?
        LIMIT ?)`,
     deletedBefore,
@@ -284,7 +285,7 @@ export function pruneRevisions(
     `DELETE FROM item_revisions WHERE seq IN (
        SELECT seq FROM (
          SELECT r.seq, r.at, row_number() OVER (PARTITION BY r.item_id ORDER BY r.number DESC) AS rank
-         FROM item_revisions r WHERE EXISTS (SELECT 1 FROM items i WHERE i.id = r.item_id))
+         FROM item_revisions r WHERE ${itemExistsSql("r.item_id")})
        WHERE rank > 1 AND (rank > ? OR at < ?)
        LIMIT ?)`,
     keep ?? Number.MAX_SAFE_INTEGER,

@@ -1,0 +1,395 @@
+/**
+ * The items repository's reads (items-table.ts re-exports them, beside the writes): whole rows,
+ * public rows, counts, list pages, and the fragments of SQL on `items` that statements on other
+ * tables embed (search_index, item_revisions). Statements keep their exact text (items-table.ts).
+ */
+import type { ItemRow } from "./rows";
+import { selectIn } from "./sql-in";
+
+export type Status = "draft" | "published";
+
+/**
+ * `public_data` for `SELECT ${ITEM_COLUMNS}, ${PUBLIC_DATA_COLUMN} FROM items`: the stored public JSON (table
+ * `item_public`), or NULL for a row that has none yet (then it is computed when read). A kept
+ * value of '' (never JSON) says "the stored data, byte for byte" (`keepPublicData`): most items'
+ * public JSON is their data, and a save then writes the 5 KB once, not twice.
+ */
+export const PUBLIC_DATA_COLUMN =
+  "(SELECT CASE p.public_json WHEN '' THEN items.data ELSE p.public_json END FROM item_public p WHERE p.seq = items.seq) AS public_data";
+
+/**
+ * What presenting a published item reads: the row without its stored `data` or `search_text`
+ * (long rich text is not copied out of SQLite for nothing), with its public JSON.
+ */
+export const PUBLIC_COLUMNS = `seq, id, collection_id, slug, status, published_at, created_at, updated_at, ${PUBLIC_DATA_COLUMN}`;
+
+/** A row read with PUBLIC_COLUMNS, or a whole row (`ITEM_COLUMNS, PUBLIC_DATA_COLUMN`). */
+export type PublicRow = Omit<ItemRow, "data"> & { data?: string };
+
+/**
+ * Every column of `items` but `search_text`: what an ItemRow holds. The search text (the plain
+ * text of the rich text, as long as the item) is written with the data and read only by SQL
+ * (list-query.ts); a whole row read for a save or a page does not copy it out of SQLite.
+ */
+export const ITEM_COLUMNS =
+  "seq, id, collection_id, slug, status, data, published_at, created_at, updated_at, created_by, updated_by, publish_at, unpublish_at, schedule_tz, schedule_by";
+
+/** The whole row by its seq. */
+export const rowBySeq = (sql: SqlStorage, seq: number): ItemRow =>
+  sql.exec<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM items WHERE seq = ?`, seq).one();
+
+/** Items with a publish or unpublish time at or before `now`, earliest first (at most `limit`). */
+export function dueScheduled(sql: SqlStorage, now: number, limit: number): { seq: number; action: "publish" | "unpublish"; at: number }[] {
+  return sql
+    .exec<{ seq: number; action: "publish" | "unpublish"; at: number }>(
+      `SELECT seq, action, at FROM (
+         SELECT seq, 'publish' AS action, publish_at AS at FROM items WHERE publish_at IS NOT NULL AND publish_at <= ?1
+         UNION ALL
+         SELECT seq, 'unpublish' AS action, unpublish_at AS at FROM items WHERE unpublish_at IS NOT NULL AND unpublish_at <= ?1)
+       ORDER BY at, action LIMIT ?2`,
+      now,
+      limit,
+    )
+    .toArray();
+}
+
+/** The earliest publish or unpublish time of any item, or null. */
+export function nextScheduled(sql: SqlStorage): number | null {
+  return sql
+    .exec<{ t: number | null }>(
+      "SELECT min(t) AS t FROM (SELECT min(publish_at) AS t FROM items UNION ALL SELECT min(unpublish_at) AS t FROM items)",
+    )
+    .one().t;
+}
+
+/** How many items carry a schedule (bounded per site). */
+export function countScheduled(sql: SqlStorage): number {
+  return sql.exec<{ n: number }>("SELECT count(*) AS n FROM items WHERE publish_at IS NOT NULL OR unpublish_at IS NOT NULL").one().n;
+}
+
+type UpcomingRow = {
+  id: string;
+  slug: string;
+  collection_id: string;
+  data: string;
+  status: string;
+  publish_at: number | null;
+  unpublish_at: number | null;
+  schedule_tz: string | null;
+};
+
+/** The next scheduled changes of any collection, earliest first (the Overview's "goes live next"). */
+export function upcomingScheduled(sql: SqlStorage, limit: number): UpcomingRow[] {
+  return sql
+    .exec<UpcomingRow>(
+      `SELECT id, slug, collection_id, data, status, publish_at, unpublish_at, schedule_tz FROM items
+       WHERE publish_at IS NOT NULL OR unpublish_at IS NOT NULL
+       ORDER BY min(coalesce(publish_at, unpublish_at), coalesce(unpublish_at, publish_at)) LIMIT ?`,
+      limit,
+    )
+    .toArray();
+}
+/** Up to `limit` items' search text after row `seq`, in `seq` order (a chunked rewrite's next chunk). */
+export function searchTextsAfter(sql: SqlStorage, seq: number, limit: number): { seq: number; search_text: string }[] {
+  return sql
+    .exec<{ seq: number; search_text: string }>("SELECT seq, search_text FROM items WHERE seq > ? ORDER BY seq LIMIT ?", seq, limit)
+    .toArray();
+}
+// ---- One item -----------------------------------------------------------------------------
+
+/** An item of the collection by id, in any status. */
+export function findItem(sql: SqlStorage, collectionId: string, id: string): ItemRow | undefined {
+  return sql.exec<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM items WHERE collection_id = ? AND id = ?`, collectionId, id).toArray()[0];
+}
+
+/** An item of the collection by slug, in any status (one lookup of the (collection, slug) index). */
+export function findItemBySlug(sql: SqlStorage, collectionId: string, slug: string): ItemRow | undefined {
+  return sql.exec<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM items WHERE collection_id = ? AND slug = ?`, collectionId, slug).toArray()[0];
+}
+
+/** The id of the collection's item whose id or slug is `ref` (a reference being written). */
+export function findItemIdByRef(sql: SqlStorage, collectionId: string, ref: string): string | null {
+  return (
+    sql
+      .exec<{ id: string }>("SELECT id FROM items WHERE collection_id = ? AND (id = ? OR slug = ?) LIMIT 1", collectionId, ref, ref)
+      .toArray()[0]?.id ?? null
+  );
+}
+
+/** A published item by slug, with PUBLIC_COLUMNS (the content API's single-item read). */
+export function findPublishedBySlug(sql: SqlStorage, collectionId: string, slug: string): PublicRow | undefined {
+  return sql
+    .exec<PublicRow>(
+      `SELECT ${PUBLIC_COLUMNS} FROM items WHERE collection_id = ? AND slug = ? AND status = 'published'`,
+      collectionId,
+      slug,
+    )
+    .toArray()[0];
+}
+
+/** The id of a published item by slug (related items). */
+export function findPublishedIdBySlug(sql: SqlStorage, collectionId: string, slug: string): string | undefined {
+  return sql
+    .exec<{ id: string }>("SELECT id FROM items WHERE collection_id = ? AND slug = ? AND status = 'published'", collectionId, slug)
+    .toArray()[0]?.id;
+}
+
+/** An item by id in any collection, every column (search_text too): an import's own draft being removed. */
+export function itemById(sql: SqlStorage, id: string): ItemRow | undefined {
+  return sql.exec<ItemRow>("SELECT * FROM items WHERE id = ?", id).toArray()[0];
+}
+
+/** An item's stored data by its row number. */
+export function dataOfSeq(sql: SqlStorage, seq: number): string {
+  return sql.exec<{ data: string }>("SELECT data FROM items WHERE seq = ?", seq).one().data;
+}
+
+// ---- Many items ---------------------------------------------------------------------------
+
+/** Which of `slugs` the collection's items already use. */
+export function takenSlugs(sql: SqlStorage, collectionId: string, slugs: readonly string[]): string[] {
+  return selectIn<{ slug: string }>(sql, slugs, (list) => `SELECT slug FROM items WHERE collection_id = ? AND slug IN (${list})`, [
+    collectionId,
+  ]).map((r) => r.slug);
+}
+
+/** Whole rows by id, any status (search results before filtering). */
+export function rowsByIds(sql: SqlStorage, ids: readonly string[]): ItemRow[] {
+  return selectIn<ItemRow>(sql, ids, (list) => `SELECT ${ITEM_COLUMNS} FROM items WHERE id IN (${list})`);
+}
+
+/** Published rows by id, with PUBLIC_COLUMNS (references being expanded). */
+export function publishedRowsByIds(sql: SqlStorage, ids: Iterable<string>): PublicRow[] {
+  return selectIn<PublicRow>(sql, ids, (list) => `SELECT ${PUBLIC_COLUMNS} FROM items WHERE status = 'published' AND id IN (${list})`);
+}
+
+/**
+ * The published items among the ids in `list` (placeholders) whose vector of the model (the one
+ * leading parameter) is indexed. Written so the ids drive the lookup: as a JOIN, SQLite walked
+ * `search_index_by_state` over every indexed row once the list had more than a few ids (2.6 ms of
+ * CPU per search or related request at 10,000 items).
+ */
+export function indexedItemsSql(list: string): string {
+  return `SELECT items.*, ${PUBLIC_DATA_COLUMN} FROM items
+    WHERE EXISTS (SELECT 1 FROM search_index s WHERE s.item_id = items.id AND s.state = 'indexed' AND s.model = ?)
+      AND items.status = 'published' AND items.id IN (${list})`;
+}
+
+/** Published items among `ids` indexed for `model`, with their public data. */
+export function indexedPublishedRows(sql: SqlStorage, ids: readonly string[], model: string): ItemRow[] {
+  return selectIn<ItemRow>(sql, ids, indexedItemsSql, [model]);
+}
+
+/** Seq, collection and data of the items among `ids` (their public data is being rebuilt). */
+export function dataByIds(sql: SqlStorage, ids: readonly string[]): { seq: number; collection_id: string; data: string }[] {
+  return selectIn<{ seq: number; collection_id: string; data: string }>(
+    sql,
+    ids,
+    (list) => `SELECT seq, collection_id, data FROM items WHERE id IN (${list})`,
+  );
+}
+
+/** Seq and data of every item of a collection, or (`onlyMissing`) of those without public JSON. */
+export function dataOfCollection(sql: SqlStorage, collectionId: string, onlyMissing = false): { seq: number; data: string }[] {
+  const missing = " AND NOT EXISTS (SELECT 1 FROM item_public p WHERE p.seq = items.seq)";
+  return sql
+    .exec<{ seq: number; data: string }>(`SELECT seq, data FROM items WHERE collection_id = ?${onlyMissing ? missing : ""}`, collectionId)
+    .toArray();
+}
+
+/** Seq, collection and data of up to `limit` items after `seq`, in `seq` order (a chunked rebuild's next chunk). */
+export function dataAfterSeq(sql: SqlStorage, seq: number, limit: number): { seq: number; collection_id: string; data: string }[] {
+  return sql
+    .exec<{ seq: number; collection_id: string; data: string }>(
+      "SELECT seq, collection_id, data FROM items WHERE seq > ? ORDER BY seq LIMIT ?",
+      seq,
+      limit,
+    )
+    .toArray();
+}
+
+/** Ids and text values of one field of a collection's items (`expr` from fieldExpr). */
+export function textValuesOf(sql: SqlStorage, collectionId: string, expr: string): { id: string; v: string }[] {
+  return sql
+    .exec<{ id: string; v: string }>(
+      `SELECT id, ${expr} AS v FROM items WHERE collection_id = ? AND typeof(${expr}) = 'text'`,
+      collectionId,
+    )
+    .toArray();
+}
+
+/** Items of a collection whose media field (`expr`) holds one of `mediaIds`. */
+export function itemsHoldingMedia(
+  sql: SqlStorage,
+  collectionId: string,
+  expr: string,
+  mediaIds: readonly string[],
+): { id: string; slug: string; m: string }[] {
+  return selectIn<{ id: string; slug: string; m: string }>(
+    sql,
+    mediaIds,
+    (list) => `SELECT id, slug, ${expr} AS m FROM items WHERE collection_id = ? AND ${expr} IN (${list})`,
+    [collectionId],
+  );
+}
+
+// ---- Counts -------------------------------------------------------------------------------
+
+/** How many items match `where` (a list query's clause, built by reads/list-query.ts). */
+export function countWhere(sql: SqlStorage, where: string, args: readonly SqlStorageValue[]): number {
+  return sql.exec<{ n: number }>(`SELECT count(*) AS n FROM items WHERE ${where}`, ...args).one().n;
+}
+
+export function countInCollection(sql: SqlStorage, collectionId: string): number {
+  return sql.exec<{ n: number }>("SELECT count(*) AS n FROM items WHERE collection_id = ?", collectionId).one().n;
+}
+
+/** Items of a collection whose field (`expr` from fieldExpr) holds a value, or (`value`) this value. */
+export function countWithValue(sql: SqlStorage, collectionId: string, expr: string, value?: string): number {
+  return value === undefined
+    ? sql.exec<{ n: number }>(`SELECT count(*) AS n FROM items WHERE collection_id = ? AND ${expr} IS NOT NULL`, collectionId).one().n
+    : sql.exec<{ n: number }>(`SELECT count(*) AS n FROM items WHERE collection_id = ? AND ${expr} = ?`, collectionId, value).one().n;
+}
+
+/** Slugs of up to `limit` items of the collection where `expr` (a field's SQL) has no value, oldest first. */
+export function slugsWithoutValue(sql: SqlStorage, collectionId: string, expr: string, limit: number): string[] {
+  return sql
+    .exec<{ slug: string }>(`SELECT slug FROM items WHERE collection_id = ? AND ${expr} IS NULL ORDER BY seq LIMIT ?`, collectionId, limit)
+    .toArray()
+    .map((r) => r.slug);
+}
+
+/** Items by status, over every collection (the overview). */
+export function countByStatus(sql: SqlStorage): { status: string; n: number }[] {
+  return sql.exec<{ status: string; n: number }>("SELECT status, count(*) AS n FROM items GROUP BY status").toArray();
+}
+
+// ---- Lists --------------------------------------------------------------------------------
+
+/** A page of published rows with PUBLIC_COLUMNS, by a list query's clause and order. */
+export function publishedPage(
+  sql: SqlStorage,
+  where: string,
+  orderBy: string,
+  args: readonly SqlStorageValue[],
+  limit: number,
+  offset: number,
+): PublicRow[] {
+  return sql
+    .exec<PublicRow>(`SELECT ${PUBLIC_COLUMNS} FROM items WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, ...args, limit, offset)
+    .toArray();
+}
+
+/**
+ * The most rows a list query may have for its order to be kept in memory (the site object's order
+ * memo, `SiteContext.orderOf`): about 8 bytes a row. Longer lists page with LIMIT … OFFSET.
+ */
+export const ORDER_MEMO_ROWS = 5000;
+
+/** The seqs of the rows a list query selects, in its order (every page of it is a slice). */
+export function orderedSeqs(sql: SqlStorage, where: string, orderBy: string, args: readonly SqlStorageValue[]): number[] {
+  // Rows as arrays (`raw`): an object per row cost about three times the query itself for 1,000 rows.
+  const out: number[] = [];
+  for (const [seq] of sql.exec(`SELECT seq FROM items WHERE ${where} ORDER BY ${orderBy}`, ...args).raw()) out.push(seq as number);
+  return out;
+}
+
+/** Rows by seq, as `publishedPage` reads them, in the order of `seqs` (one bound value: a JSON array). */
+export function publishedBySeqs(sql: SqlStorage, seqs: readonly number[]): PublicRow[] {
+  if (seqs.length === 0) return [];
+  const rows = sql
+    .exec<PublicRow>(`SELECT ${PUBLIC_COLUMNS} FROM items WHERE seq IN (SELECT value FROM json_each(?))`, JSON.stringify(seqs))
+    .toArray();
+  const at = new Map(seqs.map((seq, i) => [seq, i]));
+  return rows.sort((a, b) => (at.get(a.seq) as number) - (at.get(b.seq) as number));
+}
+
+/** The dashboard list's statements, newest first; migration 7 indexes exactly this order. */
+export function dashboardListSql(status: Status | null): { count: string; page: string } {
+  const where = status ? "collection_id = ? AND status = ?" : "collection_id = ?";
+  return {
+    count: `SELECT count(*) AS n FROM items WHERE ${where}`,
+    page: `SELECT ${ITEM_COLUMNS} FROM items WHERE ${where} ORDER BY seq DESC LIMIT ? OFFSET ?`,
+  };
+}
+
+/** A page of whole rows by a clause and order (the dashboard's sorted or searched list). */
+export function rowsPage(
+  sql: SqlStorage,
+  where: string,
+  orderBy: string,
+  args: readonly SqlStorageValue[],
+  limit: number,
+  offset: number,
+): ItemRow[] {
+  return sql
+    .exec<ItemRow>(`SELECT ${ITEM_COLUMNS} FROM items WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, ...args, limit, offset)
+    .toArray();
+}
+
+type RecentRow = {
+  id: string;
+  slug: string;
+  collection_id: string;
+  status: string;
+  data: string;
+  updated_at: string;
+  pending: number;
+};
+
+/**
+ * The latest changed items of any collection, newest first (the overview). Saving pending changes
+ * is a change too: an item's time is its pending changes' when they are newer (read-only join on
+ * item_pending's key, the table pending-table.ts owns).
+ */
+export function recentRows(sql: SqlStorage, limit: number): RecentRow[] {
+  return sql
+    .exec<RecentRow>(
+      `SELECT i.id, i.slug, i.collection_id, i.status, i.data, max(i.updated_at, coalesce(p.updated_at, '')) AS updated_at,
+         p.seq IS NOT NULL AS pending
+       FROM items i LEFT JOIN item_pending p ON p.seq = i.seq
+       ORDER BY 6 DESC, i.seq DESC LIMIT ?`,
+      limit,
+    )
+    .toArray();
+}
+
+/** Slug, last change and image URL (`imageSql`, a media lookup or NULL) of every published item, newest first (sitemaps). */
+export function sitemapRows(
+  sql: SqlStorage,
+  collectionId: string,
+  imageSql: string,
+): Iterable<{ slug: string; updated_at: string; image: string | null }> {
+  return sql.exec<{ slug: string; updated_at: string; image: string | null }>(
+    `SELECT slug, updated_at, ${imageSql} AS image FROM items
+     WHERE collection_id = ? AND status = 'published' ORDER BY published_at DESC, seq DESC`,
+    collectionId,
+  );
+}
+
+/** The newest `limit` published items, whole and with their public data (feeds). */
+export function newestPublished(sql: SqlStorage, collectionId: string, limit: number): ItemRow[] {
+  return sql
+    .exec<ItemRow>(
+      `SELECT ${ITEM_COLUMNS}, ${PUBLIC_DATA_COLUMN} FROM items WHERE collection_id = ? AND status = 'published' ORDER BY published_at DESC, seq DESC LIMIT ?`,
+      collectionId,
+      limit,
+    )
+    .toArray();
+}
+
+/**
+ * The sub-select of a reference filter: ids of the items of collection `target` (SQL of a
+ * bound value) that match `condition` on alias `r` (reads/list-query.ts builds both).
+ */
+export const referencedIdsSql = (target: string, condition: string): string =>
+  `(SELECT r.id FROM items r WHERE r.collection_id = ${target} AND ${condition})`;
+
+/**
+ * Every published item as the rows of another table's INSERT … SELECT: its id, its collection,
+ * then `rest` (that table's other columns, as SQL). Search queues them all again with it.
+ */
+export const publishedItemsSql = (rest: string): string => `SELECT id, collection_id, ${rest} FROM items WHERE status = 'published'`;
+
+/** Whether the item of id `idSql` (a column of another table's statement) exists: the trash and pruning of revisions. */
+export const itemExistsSql = (idSql: string): string => `EXISTS (SELECT 1 FROM items i WHERE i.id = ${idSql})`;
