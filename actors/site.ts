@@ -63,6 +63,7 @@ import { type MediaCall, mediaCall, refusal } from "./site/media/calls";
 import { MEDIA_SWEEP_JOB, mediaSweepJob, SWEEP_EVERY_MS } from "./site/media/sweep";
 import { recordVariant, resolveFile, type ServedFile } from "./site/media/store";
 import { ApiError } from "../src/contract/errors";
+import { backoff } from "../src/shared/backoff";
 import {
   changeOf,
   CHANGES_KEPT,
@@ -193,7 +194,7 @@ export class Site extends DurableObject<Env> {
           if (context.capture()) await refresh(context, "webhook");
         },
         maxAttempts: 5,
-        backoffMs: (attempt) => 15_000 * 4 ** (attempt - 1),
+        backoffMs: backoff({ firstMs: 15_000, factor: 4 }),
       },
       [HOSTNAME_JOB]: {
         run: (hostname) => checkHostname(context, hostname),
@@ -222,7 +223,7 @@ export class Site extends DurableObject<Env> {
       [IMPORT_JOB]: {
         run: async (id) => (this.#importJob ??= (await import("./site/imports/job")).importJob(context)).run(id),
         maxAttempts: 5,
-        backoffMs: (attempt) => 5_000 * attempt,
+        backoffMs: backoff({ firstMs: 5_000, linear: true }),
         failed: (id, error) => importFailed(this.#sql, id, error),
       },
       // Daily: staged rows of imports that ended a week ago (site/imports/store.ts).

@@ -1,4 +1,5 @@
 import { log } from "../../src/log/log";
+import { backoff } from "../../src/shared/backoff";
 /**
  * One alarm, many jobs. Every deferred piece of work of a site (nightly
  * template refresh, retries, indexing) is a row in `jobs`; `runDueJobs` runs
@@ -22,7 +23,7 @@ export interface JobHandler {
 
 type JobRow = { kind: string; key: string; run_at: number; attempts: number };
 
-const DEFAULT_BACKOFF = (attempt: number) => Math.min(60 * 60_000, 30_000 * 2 ** (attempt - 1));
+const DEFAULT_BACKOFF = backoff({ firstMs: 30_000, maxMs: 60 * 60_000 });
 // Bounds one alarm invocation; whatever is left runs on the immediate re-arm.
 const JOBS_PER_ALARM = 50;
 
