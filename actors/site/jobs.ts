@@ -1,115 +1,15 @@
-import { log } from "../../src/log/log";
 /**
- * One alarm, many jobs. Every deferred piece of work of a site (nightly
- * template refresh, retries, indexing) is a row in `jobs`; `runDueJobs` runs
- * what is due and re-arms the alarm for the next one, so the single alarm slot
- * of a Durable Object serves every kind of job.
+ * The site's rooms take the jobs table from here: the one alarm mechanism the Site shares with
+ * the Workspace (actors/shared/jobs.ts), run on the site's own storage.
  */
-
-export interface JobResult {
-  /** Run again at this time (epoch ms), for recurring jobs. Omitted: the job is done and removed. */
-  next?: number;
-}
-
-export interface JobHandler {
-  run(key: string): Promise<JobResult | void> | JobResult | void;
-  /** Delay before retry `attempt` (1-based) after a failure. */
-  backoffMs?(attempt: number): number;
-  /** After this many failed attempts in a row, `failed` is called and the job is dropped. */
-  maxAttempts?: number;
-  failed?(key: string, error: string): void;
-}
-
-type JobRow = { kind: string; key: string; run_at: number; attempts: number };
-
-const DEFAULT_BACKOFF = (attempt: number) => Math.min(60 * 60_000, 30_000 * 2 ** (attempt - 1));
-// Bounds one alarm invocation; whatever is left runs on the immediate re-arm.
-const JOBS_PER_ALARM = 50;
-
-export function scheduleJob(storage: DurableObjectStorage, kind: string, key: string, runAt: number): void {
-  storage.sql.exec(
-    `INSERT INTO jobs (kind, key, run_at, attempts, last_error) VALUES (?, ?, ?, 0, NULL)
-     ON CONFLICT (kind, key) DO UPDATE SET run_at = excluded.run_at, attempts = 0, last_error = NULL`,
-    kind,
-    key,
-    runAt,
-  );
-  armAlarm(storage);
-}
-
-export function cancelJob(storage: DurableObjectStorage, kind: string, key: string): void {
-  storage.sql.exec("DELETE FROM jobs WHERE kind = ? AND key = ?", kind, key);
-}
-
-export function pendingJob(
-  sql: SqlStorage,
-  kind: string,
-  key: string,
-): { runAt: number; attempts: number; lastError: string | null } | null {
-  const row = sql
-    .exec<{ run_at: number; attempts: number; last_error: string | null }>(
-      "SELECT run_at, attempts, last_error FROM jobs WHERE kind = ? AND key = ?",
-      kind,
-      key,
-    )
-    .toArray()[0];
-  return row ? { runAt: row.run_at, attempts: row.attempts, lastError: row.last_error } : null;
-}
-
-/** Sets the alarm to the earliest due job (or clears it when there is none). */
-export function armAlarm(storage: DurableObjectStorage): void {
-  const next = storage.sql.exec<{ t: number | null }>("SELECT min(run_at) AS t FROM jobs").one().t;
-  if (next === null) void storage.deleteAlarm();
-  else void storage.setAlarm(next);
-}
-
-export async function runDueJobs(
-  storage: DurableObjectStorage,
-  handlers: Readonly<Record<string, JobHandler>>,
-  now = Date.now(),
-): Promise<void> {
-  const due = storage.sql
-    .exec<JobRow>("SELECT kind, key, run_at, attempts FROM jobs WHERE run_at <= ? ORDER BY run_at LIMIT ?", now, JOBS_PER_ALARM)
-    .toArray();
-  for (const job of due) {
-    const handler = handlers[job.kind];
-    if (!handler) {
-      log("job_kind_unknown", { kind: job.kind });
-      cancelJob(storage, job.kind, job.key);
-      continue;
-    }
-    try {
-      const result = await handler.run(job.key);
-      // The handler may have rescheduled this very job; only finish the row we ran.
-      if (result?.next !== undefined) {
-        storage.sql.exec(
-          "UPDATE jobs SET run_at = ?, attempts = 0, last_error = NULL WHERE kind = ? AND key = ? AND run_at = ?",
-          result.next,
-          job.kind,
-          job.key,
-          job.run_at,
-        );
-      } else {
-        storage.sql.exec("DELETE FROM jobs WHERE kind = ? AND key = ? AND run_at = ?", job.kind, job.key, job.run_at);
-      }
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      const attempts = job.attempts + 1;
-      if (attempts >= (handler.maxAttempts ?? 8)) {
-        cancelJob(storage, job.kind, job.key);
-        handler.failed?.(job.key, message);
-      } else {
-        const delay = (handler.backoffMs ?? DEFAULT_BACKOFF)(attempts);
-        storage.sql.exec(
-          "UPDATE jobs SET run_at = ?, attempts = ?, last_error = ? WHERE kind = ? AND key = ?",
-          Date.now() + delay,
-          attempts,
-          message,
-          job.kind,
-          job.key,
-        );
-      }
-    }
-  }
-  armAlarm(storage);
-}
+export {
+  armAlarm,
+  armRecurring,
+  cancelJob,
+  type JobHandler,
+  type JobResult,
+  pendingJob,
+  type Recurring,
+  runDueJobs,
+  scheduleJob,
+} from "../shared/jobs";

@@ -95,4 +95,21 @@ export const WORKSPACE_MIGRATIONS: SQLSchemaMigration[] = [
       );
     `,
   },
+  {
+    idMonotonicInc: 7,
+    description: "jobs: deferred work driven by the one alarm, as the site's (owed pushes and sweeps, the daily audit prune)",
+    // Before this step the alarm was set by hand and the last prune's time kept in the key-value
+    // storage (`audit_pruned_at`); the workspace's first start after it turns both into jobs (job-registry.ts).
+    sql: `
+      CREATE TABLE IF NOT EXISTS jobs (
+        kind TEXT NOT NULL,
+        key TEXT NOT NULL,
+        run_at INTEGER NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        last_error TEXT,
+        PRIMARY KEY (kind, key)
+      );
+      CREATE INDEX IF NOT EXISTS jobs_by_run_at ON jobs (run_at);
+    `,
+  },
 ];

@@ -5,6 +5,10 @@
  * which order a change is pushed and saved: member-change.ts. Owner of table `outbox`.
  */
 import type { Membership } from "../../src/contract/principal";
+import { backoff } from "../../src/shared/backoff";
+
+// 10 s after the first failure, then doubling, at most hourly.
+const PUSH_BACKOFF = backoff({ firstMs: 10_000, maxMs: 3_600_000 });
 
 /** What an Account object offers the workspace: `setMembership` (actors/account.ts). */
 export interface MembershipHolder {
@@ -48,12 +52,7 @@ export async function deliver(sql: SqlStorage, seq: number, account: AccountLook
     return true;
   } catch {
     const attempts = row.attempts + 1;
-    sql.exec(
-      "UPDATE outbox SET attempts = ?, next_at = ? WHERE seq = ?",
-      attempts,
-      Date.now() + Math.min(3_600_000, 5_000 * 2 ** attempts),
-      seq,
-    );
+    sql.exec("UPDATE outbox SET attempts = ?, next_at = ? WHERE seq = ?", attempts, Date.now() + PUSH_BACKOFF(attempts), seq);
     return false;
   }
 }

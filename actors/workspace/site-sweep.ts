@@ -10,6 +10,10 @@
 import { losesOnSite, type MakerCause, type MakerStanding, type MakerSweep, type SiteSwept } from "../../src/access/maker";
 import type { Changer } from "./audit";
 import type { MemberView } from "./members";
+import { backoff } from "../../src/shared/backoff";
+
+// 5 s, then doubling, at most hourly (as the header says).
+const SWEEP_BACKOFF = backoff({ firstMs: 5_000, maxMs: 3_600_000 });
 
 /** The sites' part of what went with a member, merged over the sites. */
 export interface SweptOnSites {
@@ -105,12 +109,7 @@ async function deliver(sql: SqlStorage, seq: number, site: SiteLookup): Promise<
     return { siteId: row.site_id, swept };
   } catch {
     const attempts = row.attempts + 1;
-    sql.exec(
-      "UPDATE site_sweeps SET attempts = ?, next_at = ? WHERE seq = ?",
-      attempts,
-      Date.now() + Math.min(3_600_000, 5_000 * 2 ** (attempts - 1)),
-      seq,
-    );
+    sql.exec("UPDATE site_sweeps SET attempts = ?, next_at = ? WHERE seq = ?", attempts, Date.now() + SWEEP_BACKOFF(attempts), seq);
     return "failed";
   }
 }

@@ -5,6 +5,7 @@
  * through the items repository.
  */
 import { IttyRouter, type IRequest } from "itty-router";
+import { ittyRouter, type Router } from "../../shared/router";
 import { ApiError, clip } from "../../../src/contract/errors";
 import { TRASH_DAYS } from "../../../src/contract/history-limits";
 import { json } from "../../../src/http/json";
@@ -52,7 +53,7 @@ export function summaryOf(r: RevisionSummaryRow) {
   };
 }
 
-export function historyRoutes(s: SiteContext) {
+export function historyRoutes(s: SiteContext): Router<[SiteAccess]> {
   const router = IttyRouter<IRequest, [SiteAccess]>({ base: "/sites/:siteId" });
   const collection = (req: IRequest): Collection => {
     const slug = req.params.slug ?? "";
@@ -211,5 +212,5 @@ export function historyRoutes(s: SiteContext) {
       upcoming.sort((x, y) => x.at - y.at);
       return json({ upcoming: upcoming.slice(0, limit).map((u) => ({ ...u, at: new Date(u.at).toISOString() })) });
     });
-  return router;
+  return ittyRouter(router);
 }

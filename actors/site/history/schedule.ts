@@ -13,6 +13,7 @@ import { log } from "../../../src/log/log";
 import type { Actor } from "../../../src/access/grant";
 import type { SiteContext } from "../context";
 import { cancelJob, type JobHandler, pendingJob, scheduleJob } from "../jobs";
+import { backoff } from "../../../src/shared/backoff";
 import type { ItemRow } from "../storage/rows";
 import type { RevisionActor } from "../storage/revisions-table";
 import { applyPending } from "./pending";
@@ -73,7 +74,7 @@ export function scheduleJobHandler(s: SiteContext): JobHandler {
       return next === null ? undefined : { next: Math.max(next, now) };
     },
     maxAttempts: 20,
-    backoffMs: (n) => Math.min(60_000, 1_000 * 2 ** n),
+    backoffMs: backoff({ firstMs: 2_000, maxMs: 60_000 }),
   };
 }
 

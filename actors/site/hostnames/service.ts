@@ -11,6 +11,7 @@ import { siteIdSecret } from "../../../src/sites/issued";
 import { normalizeHostname } from "../../../src/shared/hostname";
 import type { SiteContext } from "../context";
 import { cancelJob, scheduleJob } from "../jobs";
+import { backoff } from "../../../src/shared/backoff";
 import { type HostnameProvider, missingProviderSettings, ProviderError, providerFor } from "./providers";
 import { DnsError, txtValues } from "../../../src/dns/doh";
 import {
@@ -65,9 +66,10 @@ export const HOSTNAME_JOB = "hostname-check";
  */
 export const PENDING_LIMIT_MS = 7 * 24 * 3600_000;
 
+const CHECK_BACKOFF = backoff({ firstMs: 30_000, maxMs: 6 * 3600_000 });
 /** Production certificates take minutes to hours: check after 30 s, then back off to every 6 hours. */
 export function checkDelayMs(checks: number): number {
-  return Math.min(6 * 3600_000, 30_000 * 2 ** checks);
+  return CHECK_BACKOFF(checks + 1);
 }
 
 const toAscii = (unicode: string): string | null => {

@@ -1,4 +1,5 @@
 import { IttyRouter, type IRequest } from "itty-router";
+import { ittyRouter, type Router } from "../../shared/router";
 import { ApiError, clip } from "../../../src/contract/errors";
 import { json, readJsonObject } from "../../../src/http/json";
 import { parseBody } from "../../../src/http/validation";
@@ -46,7 +47,7 @@ import { accessView, type Actor } from "../../../src/access/grant";
  * The site's dashboard API. The front Worker has already checked the caller
  * (src/auth.ts `authorizeSite`: the operator, or this site's admin key or session).
  */
-export function dashboardRoutes(s: SiteContext) {
+export function dashboardRoutes(s: SiteContext): Router<[SiteAccess]> {
   const router = IttyRouter<IRequest, [SiteAccess]>({ base: "/sites/:siteId" });
   // Every change writes its audit row inside its own transaction (access/audit.ts).
   const audit = (a: SiteAccess, target: string, details?: unknown) => recordAudit(s.sql, a, target, details);
@@ -297,7 +298,7 @@ export function dashboardRoutes(s: SiteContext) {
       if (row.status !== next.status || next.status === "published") s.contentChanged([row.id]);
       return json({ item: dashboardItem(next, c) });
     });
-  return router;
+  return ittyRouter(router);
 }
 
 /**

@@ -70,10 +70,10 @@ export function publicRoutes(s: SiteContext) {
     return response;
   };
 
-  /** The answer to a GET of `url` (the request's, parsed), or undefined for a path that is not one of these. */
-  const fetch = async (request: Request, url: URL): Promise<Response | undefined> => {
+  /** The answer to a GET of `url` (the request's, parsed), or null for a path that is not one of these. */
+  const fetch = async (request: Request, url: URL): Promise<Response | null> => {
     const m = request.method === "GET" ? PUBLIC_PATH.exec(url.pathname) : null;
-    if (!m) return undefined;
+    if (!m) return null;
     const [, slug, itemSlug, related, schema, search] = m;
     // Only a query the site has not embedded yet calls the model: only that spends the client's `search`.
     if (search)

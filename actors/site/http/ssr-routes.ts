@@ -3,6 +3,7 @@
  * capture configuration, the builder's webhook and the rendered pages.
  */
 import { type IRequest, IttyRouter } from "itty-router";
+import { ittyRouter, type Router } from "../../shared/router";
 import { WEBHOOK_MAX_BYTES } from "../../../src/contract/limits";
 import { ApiError } from "../../../src/contract/errors";
 import { json, readJsonObject } from "../../../src/http/json";
@@ -29,7 +30,7 @@ import { DEPENDS_HEADER } from "../../../src/contract/headers";
 
 export const SSR_JOBS = { nightly: "ssr-nightly", webhook: "ssr-webhook" } as const;
 
-export function ssrRoutes(s: SiteContext) {
+export function ssrRoutes(s: SiteContext): Router<[SiteAccess]> {
   const requirePlan = () => {
     if (!entitlements(s.site()!.plan).features.serverRendering) {
       throw planRequired("serverRendering");
@@ -54,7 +55,7 @@ export function ssrRoutes(s: SiteContext) {
     return presentCapture(s, c, new URL(req.url).origin, next, access.grant.permissions.has("seo.manage"));
   };
 
-  return (
+  return ittyRouter<[SiteAccess]>(
     IttyRouter({ base: "/sites/:siteId/ssr" })
       .put("/capture", async (req, access: SiteAccess) => {
         requirePlan();
@@ -137,7 +138,7 @@ export function ssrRoutes(s: SiteContext) {
         requirePlan();
         await refresh(s, "manual");
         return json({ capture: present(req, access) });
-      })
+      }),
   );
 }
 

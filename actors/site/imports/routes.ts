@@ -5,6 +5,7 @@
  * own transaction; the work itself is the `import` job on the alarm (job.ts).
  */
 import { IttyRouter, type IRequest } from "itty-router";
+import { ittyRouter, type Router } from "../../shared/router";
 import { stringify } from "csv-stringify/sync";
 import { CSV_WRITE, escapeFormula } from "../../../src/contract/csv";
 import { ApiError, clip } from "../../../src/contract/errors";
@@ -40,7 +41,7 @@ const REPORT_PAGE = 500;
 /** A report cell a spreadsheet would run as a formula is written as text, as the collection export does. */
 const safeCell = escapeFormula;
 
-export function importRoutes(s: SiteContext) {
+export function importRoutes(s: SiteContext): Router<[SiteAccess]> {
   const router = IttyRouter<IRequest, [SiteAccess]>({ base: "/sites/:siteId/imports" });
   const slugOf = (imp: ImportRow) => s.collections().find((c) => c.id === imp.collection_id)?.slug ?? null;
   const view = (imp: ImportRow) => toView(s.sql, imp, slugOf(imp));
@@ -193,7 +194,7 @@ export function importRoutes(s: SiteContext) {
       });
       return json({ deleted: clip(imp.id) });
     });
-  return router;
+  return ittyRouter(router);
 }
 
 /** A site import's collections (reference fields added once every collection exists) and media, before its items. */

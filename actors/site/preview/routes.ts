@@ -5,6 +5,7 @@
  * reaches a log or the audit row.
  */
 import { IttyRouter, type IRequest } from "itty-router";
+import { ittyRouter, type Router } from "../../shared/router";
 import { ApiError, clip } from "../../../src/contract/errors";
 import { PREVIEW_LINK_LIMITS } from "../../../src/contract/history-limits";
 import { json, readJsonObject } from "../../../src/http/json";
@@ -39,7 +40,7 @@ export function presentLink(row: PreviewLinkRow, now: number) {
   };
 }
 
-export function previewLinkRoutes(s: SiteContext) {
+export function previewLinkRoutes(s: SiteContext): Router<[SiteAccess]> {
   const router = IttyRouter<IRequest, [SiteAccess]>({ base: "/sites/:siteId/collections/:slug/items/:id" });
   const collection = (req: IRequest): Collection => {
     const slug = req.params.slug ?? "";
@@ -118,5 +119,5 @@ export function previewLinkRoutes(s: SiteContext) {
       });
       return json({ link: presentLink(row, now) });
     });
-  return router;
+  return ittyRouter(router);
 }

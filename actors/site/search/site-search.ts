@@ -10,6 +10,7 @@ import type { Collection, ItemRow } from "../storage/rows";
 import type { SiteContext } from "../context";
 import type { ItemData } from "../content/item-data";
 import { type JobHandler, scheduleJob } from "../jobs";
+import { backoff } from "../../../src/shared/backoff";
 import { type PublicItem, presentItems } from "../reads/public-items";
 import { publicJson } from "../http/public-json";
 import { findPublishedIdBySlug, indexedPublishedRows, rowsByIds } from "../storage/items-table";
@@ -154,7 +155,7 @@ export class SiteSearch implements SearchService {
     run: () => this.#indexBatch(),
     maxAttempts: MAX_ATTEMPTS,
     // 5 s, 10 s, 20 s, 40 s, 80 s: a model outage of a few minutes is ridden out.
-    backoffMs: (attempt) => 5_000 * 2 ** (attempt - 1),
+    backoffMs: backoff({ firstMs: 5_000 }),
     failed: (_key, error) => {
       log("search_indexing_gave_up", { siteId: this.#s.site()?.id, error: errorText(error) });
       failAllPending(this.#s.sql, `The embedding model failed ${MAX_ATTEMPTS} times in a row; publish the item again to retry.`);

@@ -3,6 +3,7 @@
  * CSV and the whole site as JSON, both streamed from this object a page of items at a time.
  */
 import { IttyRouter, type IRequest } from "itty-router";
+import { ittyRouter, type Router } from "../../shared/router";
 import { ApiError, clip } from "../../../src/contract/errors";
 import { NO_STORE } from "../../../src/contract/cache-control";
 import type { SiteContext } from "../context";
@@ -12,7 +13,7 @@ import { siteJson } from "./export-site";
 
 const day = (now: number) => new Date(now).toISOString().slice(0, 10);
 
-export function transferRoutes(s: SiteContext) {
+export function transferRoutes(s: SiteContext): Router<[SiteAccess]> {
   const router = IttyRouter<IRequest, [SiteAccess]>({ base: "/sites/:siteId" });
   router
     .get("/collections/:slug/export.csv", (req) => {
@@ -37,5 +38,5 @@ export function transferRoutes(s: SiteContext) {
         },
       });
     });
-  return router;
+  return ittyRouter(router);
 }

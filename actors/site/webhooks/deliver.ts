@@ -8,6 +8,7 @@
 import { log } from "../../../src/log/log";
 import { WEBHOOK_RESPONSE_HEAD_BYTES } from "../../../src/contract/webhook-limits";
 import { type JobHandler, pendingJob, scheduleJob } from "../jobs";
+import { backoff } from "../../../src/shared/backoff";
 import { checkReceiverUrl, ReceiverUrlError } from "./receiver-url";
 import { disableEndpoint, findEndpoint, signingSecrets, throttleEndpoint } from "./endpoints";
 import {
@@ -90,7 +91,7 @@ export function deliveryJob(s: DeliveryContext): JobHandler {
       return next === null ? undefined : { next: Math.max(next, Date.now()) };
     },
     // Failures are recorded per delivery; a throw here would be a bug, retried soon.
-    backoffMs: () => 30_000,
+    backoffMs: backoff({ firstMs: 30_000, factor: 1 }),
     maxAttempts: 1_000_000,
   };
 }

@@ -4,6 +4,7 @@
  * transaction; the receiver's URL is checked (DNS included) before that transaction.
  */
 import { IttyRouter, type IRequest } from "itty-router";
+import { ittyRouter, type Router } from "../../shared/router";
 import { ApiError } from "../../../src/contract/errors";
 import { json, readJsonObject } from "../../../src/http/json";
 import { parseBody } from "../../../src/http/validation";
@@ -30,7 +31,7 @@ import { shownSecret } from "./sign";
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
-export function webhookRoutes(s: SiteContext) {
+export function webhookRoutes(s: SiteContext): Router<[SiteAccess]> {
   const router = IttyRouter<IRequest, [SiteAccess]>({ base: "/sites/:siteId/webhooks" });
   const audit = (a: SiteAccess, target: string, details?: unknown) => recordAudit(s.sql, a, target, details);
   const present = (row: EndpointRow) => presentEndpoint(s.sql, row);
@@ -144,7 +145,7 @@ export function webhookRoutes(s: SiteContext) {
       });
       return queued(json({ delivery: presentDelivery(deliveryOf(s.sql, row.id, d.id)) }, 202));
     });
-  return router;
+  return ittyRouter(router);
 }
 
 function deliveryOf(sql: SqlStorage, endpointId: string, eventId: string): DeliveryLogRow {
