@@ -146,7 +146,7 @@ export function updateItemStatus(
   return row;
 }
 
-/** Deletes the item; its `delete` revision keeps it whole (the trash, history/trash.ts). */
+/** Deletes the item; its `delete` revision keeps it whole (the trash that history/restore.ts reads). */
 export function deleteItemRow(sql: SqlStorage, seq: number, change: Change): void {
   const before = rowOfSeq(sql, seq);
   recordRevision(sql, before, before, "delete", change);

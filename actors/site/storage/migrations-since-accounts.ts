@@ -11,7 +11,7 @@ export const MIGRATIONS_SINCE_ACCOUNTS: SiteMigration[] = [
     description: "accounts: who created and last changed each item, and the site's audit log",
     // NULL authors are items made before accounts (an admin key or the operator): only roles
     // that may change every item can change them. Audit rows are written in the same
-    // transaction as the change they record (actors/site/audit.ts).
+    // transaction as the change they record (actors/site/access/audit.ts).
     columns: [
       ["items", "created_by", "TEXT"],
       ["items", "updated_by", "TEXT"],
