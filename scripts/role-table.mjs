@@ -1,4 +1,4 @@
-// Writes the role × operation table (rendered by src/access/table.ts) into README.md between its markers.
+// Writes the role × operation table (rendered by src/access/table.ts) into docs/workspaces.md between its markers.
 import { build } from "esbuild";
 import { readFile, writeFile } from "node:fs/promises";
 
@@ -11,9 +11,10 @@ const out = await build({
   logLevel: "error",
 });
 const mod = await import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString("base64")}`);
-const readme = await readFile("README.md", "utf8");
-const start = readme.indexOf(mod.TABLE_START);
-const end = readme.indexOf(mod.TABLE_END);
-if (start < 0 || end < 0) throw new Error("README.md has no role-table markers");
-await writeFile("README.md", readme.slice(0, start) + mod.roleTableBlock() + readme.slice(end + mod.TABLE_END.length));
-console.log("README.md: role table written");
+const DOC = "docs/workspaces.md";
+const doc = await readFile(DOC, "utf8");
+const start = doc.indexOf(mod.TABLE_START);
+const end = doc.indexOf(mod.TABLE_END);
+if (start < 0 || end < 0) throw new Error(`${DOC} has no role-table markers`);
+await writeFile(DOC, doc.slice(0, start) + mod.roleTableBlock() + doc.slice(end + mod.TABLE_END.length));
+console.log(`${DOC}: role table written`);

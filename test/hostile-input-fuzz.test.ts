@@ -105,7 +105,7 @@ describe("captured pages in any encoding", () => {
   it("capture as 201 or 422 and render without a 5xx, whatever the charset and bytes", async () => {
     let site = await newBlog("seo_engine");
     await addItem(site, "posts", { slug: "one", data: { title: "One" }, publish: true });
-    // Captures are limited to 10 a minute per site (README "Rate limits"): a fresh site every 9 runs.
+    // Captures are limited to 10 a minute per site (docs/rate-limits.md): a fresh site every 9 runs.
     let runs = 0;
     const declared = fc.constantFrom(
       "",

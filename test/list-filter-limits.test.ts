@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { addItem, callJson, newBlog, type TestSite } from "./helpers";
 
-// The documented limit (README, List parameters).
+// The documented limit (docs/api.md, List parameters).
 const MAX_FILTERS = 40;
 
 interface Page {

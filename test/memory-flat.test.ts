@@ -22,7 +22,7 @@ describe("memory stays flat while a site keeps publishing", () => {
     ];
     const stub = env.SITE.get(env.SITE.idFromName(site.id));
     // Each round comes from an address of its own: this is a site publishing and being read, not
-    // one client hammering it (the rate limits per client and site would refuse that, README).
+    // one client hammering it (the rate limits per client and site would refuse that, docs/rate-limits.md).
     const client = (i: number) => ({ "cf-connecting-ip": `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` });
     const readAll = (i = 0) => Promise.all(urls.map(async (u) => expect((await call("GET", u, { headers: client(i) })).status).toBe(200)));
     const sizes = async () => ({

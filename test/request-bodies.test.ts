@@ -62,7 +62,7 @@ describe("request bodies: bounded in size and time, refused before they are read
     for (const [method, path, auth] of cases) {
       const r = await within(5, send(method, path, declaredBody(10_000_000), auth));
       const body = await envelope(r, 413, "payload_too_large");
-      // Named like every other 413 (README "Request bodies"), and `maxBytes` as before.
+      // Named like every other 413 (docs/api.md "Request bodies"), and `maxBytes` as before.
       expect(body.error.details).toEqual({ limit: "request", max: 1024 * 1024, maxBytes: 1024 * 1024 });
     }
     // A body within the limit that never arrives: credentials are checked first, so 401 comes at once.

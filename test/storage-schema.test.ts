@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import schemaDoc from "../docs/storage-schema.md?raw";
 import { newSite } from "./helpers";
+import { signUp } from "./helpers/accounts";
 
 type Columns = Record<string, string[]>;
 
@@ -66,8 +67,12 @@ describe("docs/storage-schema.md", () => {
     const workspace = await actual(env.WORKSPACE.get(env.WORKSPACE.idFromName(site.workspaceId)));
     const operator = env.OPERATOR_SESSIONS.get(env.OPERATOR_SESSIONS.idFromName("operator"));
     const operatorSessions = await actual(operator);
+    // An Account object makes its tables when its account is made: sign one up first.
+    const { account } = await signUp();
+    const account_ = await actual(env.ACCOUNT.get(env.ACCOUNT.idFromName(account.id)));
     expect(sorted(doc.Site ?? {})).toEqual(sorted(site_));
     expect(sorted(doc.Workspace ?? {})).toEqual(sorted(workspace));
     expect(sorted(doc.OperatorSessions ?? {})).toEqual(sorted(operatorSessions));
+    expect(sorted(doc.Account ?? {})).toEqual(sorted(account_));
   });
 });

@@ -120,7 +120,7 @@ async function leaveBehind(admin: Person, wsId: string, siteId: string, itemId: 
   return { adminKey, keyCookie: cookieOf(keySession), apiKey, endpoint, byKey, share };
 }
 
-/** A browser opening a share link: `/p/#<token>` posts its token to `/p/open` (README "Share links"). */
+/** A browser opening a share link: `/p/#<token>` posts its token to `/p/open` (docs/share-links.md). */
 const open = (url: string) => {
   const u = new URL(url);
   const nav = { "sec-fetch-dest": "document", "sec-fetch-mode": "navigate", "sec-fetch-site": "none" };

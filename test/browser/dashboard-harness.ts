@@ -26,7 +26,7 @@ export function dashboardBrowser(): { newPage: (width?: number) => Promise<Page>
   };
 }
 
-/** Where the dashboard tests leave a screenshot of every screen (README: "Dashboard"). */
+/** Where the dashboard tests leave a screenshot of every screen (docs/dashboard.md). */
 export const SCREENSHOTS = "test-artifacts/dashboard";
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 

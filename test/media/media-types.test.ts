@@ -76,7 +76,7 @@ describe("upload: refused types leave nothing", () => {
       expect(res.status).toBe(415);
       const body = (await res.json()) as { error: { code: string; details: { accepted: string[] } } };
       expect(body.error.code).toBe("unsupported_media_type");
-      // The nine documented types (README "Media uploads"), in the contract's order.
+      // The nine documented types (docs/media.md "Media uploads"), in the contract's order.
       expect(body.error.details.accepted).toEqual([...MEDIA_TYPES]);
       expect(MEDIA_TYPES.length).toBe(9);
       expect(await storedKeys(other.id)).toEqual([]);

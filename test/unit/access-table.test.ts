@@ -54,11 +54,11 @@ describe("the access table (src/access) and the OpenAPI registry", () => {
     expect([...ROLE_PERMISSIONS.viewer]).toEqual(["site.read"]);
   });
 
-  it("is the table the README shows (npm run roles:table writes it)", () => {
-    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8")
+  it("is the table docs/workspaces.md shows (npm run roles:table writes it)", () => {
+    const doc = readFileSync(new URL("../../docs/workspaces.md", import.meta.url), "utf8")
       .replace(/\| -+/g, "| ---")
       .replace(/ +\|/g, " |");
     const block = roleTableBlock().replace(/ +\|/g, " |");
-    expect(readme).toContain(block);
+    expect(doc).toContain(block);
   });
 });
