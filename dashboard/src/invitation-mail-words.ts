@@ -1,5 +1,5 @@
 /**
- * Whether an invitation was mailed, in words (`mailState` of an invitation, README "Invitation
+ * Whether an invitation was mailed, in words (`mailState` of an invitation, docs/accounts.md "Invitation
  * mail"). An invitation that was not mailed still works: its link is shown once, to share.
  */
 import type { InvitationMailState as MailState } from "../../src/contract/workspaces";

@@ -1,6 +1,6 @@
 /**
  * What the caller's role may not change is shown, not offered: its controls are disabled and one
- * line says who changes it (README: "What a role cannot do is not offered"). The API stays the
+ * line says who changes it (docs/accounts.md: "What a role cannot do is not offered"). The API stays the
  * authority; this only keeps a person from filling in a form that is bound to be refused.
  */
 import type { ComponentChildren } from "preact";

@@ -8,7 +8,7 @@ export const site = signal<Site | null>(null);
 /** What the signed-in caller may do on the open site (getSite's `access`); the API stays the authority. */
 export const access = signal<CallerAccess | null>(null);
 
-/** Whether the caller holds any of these permissions on the open site (README's role table). */
+/** Whether the caller holds any of these permissions on the open site (the role table of docs/workspaces.md). */
 export const can = (...permissions: string[]): boolean => {
   const a = access.value;
   return a === null || permissions.some((p) => a.permissions.includes(p));

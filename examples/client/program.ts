@@ -1,5 +1,5 @@
 /**
- * A client typed from openapi.json (README: "A typed client"): lists, reads, searches,
+ * A client typed from openapi.json (README: "API reference and typed clients"): lists, reads, searches,
  * then creates and publishes an item. `npm run check` generates ./api.d.ts with
  * openapi-typescript and compiles this file, so a change to the API that would break
  * such a client fails the check.

@@ -1,6 +1,6 @@
 /**
  * What each workspace role may do. The roles come from the
- * shared contract (src/contract/principal.ts); the permissions are ours. README's role table is
+ * shared contract (src/contract/principal.ts); the permissions are ours. The role table of docs/workspaces.md is
  * generated from this file and operations.ts (scripts/role-table.mjs), so it cannot drift.
  */
 import { ROLES, type Role } from "../contract/principal";

@@ -1,7 +1,7 @@
 /**
- * The README's role table, rendered from the access data itself (roles.ts, operations.ts), so
+ * The role table of docs/workspaces.md, rendered from the access data itself (roles.ts, operations.ts), so
  * the documentation cannot say something the API does not enforce. `npm run roles:table` writes
- * it into README.md; test/unit/access-table.test.ts fails when the README's copy differs.
+ * it into docs/workspaces.md; test/unit/access-table.test.ts fails when that copy differs.
  */
 import { ACCESS, type AccessEntry } from "./operations";
 import { KEY_PERMISSIONS, type Permission, ROLE_LABEL, ROLE_PERMISSIONS, ROLES } from "./roles";

@@ -77,7 +77,7 @@ export function workspaceIdOfInvitation(token: string): string | null {
 /**
  * A share link's token `pv_<siteId>_<random32>` (160 random bits): the URL of a draft preview is
  * its credential, so it carries its site for routing like `pk_`/`sk_`, and the site object keeps
- * only its SHA-256 (README "Share links").
+ * only its SHA-256 (docs/share-links.md).
  */
 export const PREVIEW_TOKEN = /^pv_([a-z2-7]{16})_[a-z2-7]{32}$/;
 

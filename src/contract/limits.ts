@@ -27,7 +27,7 @@ export const DASHBOARD_SEARCH_MAX = 200;
 export const WEBHOOK_MAX_BYTES = 1024 * 1024;
 
 /**
- * Rate limits counted by a Workers Rate Limiting binding (README "Rate limits"; `[[ratelimits]]`
+ * Rate limits counted by a Workers Rate Limiting binding (docs/rate-limits.md; `[[ratelimits]]`
  * in wrangler.toml with the same `limit` and `period`; Miniflare runs them locally): approximate
  * and per Cloudflare location, no remaining count, so answers carry `RateLimit-Policy` but never
  * `RateLimit`. They guard what strangers can reach before any credential is known. Windows
@@ -45,7 +45,7 @@ export const RATE_LIMITS = {
 } as const;
 
 /**
- * Limits the site object counts itself, exactly, per site and by plan (README "Rate limits";
+ * Limits the site object counts itself, exactly, per site and by plan (docs/rate-limits.md;
  * actors/site/limits/). Numbers are per `SITE_LIMIT_WINDOW` seconds. `reads`: content API reads
  * and rendered pages that miss the edge cache, per site; a client alone may use all of it, and
  * while other clients read too, at most `share` of it. `search`: calls of the embedding model
@@ -97,7 +97,7 @@ export type MediaType = (typeof MEDIA_TYPES)[number];
 const MiB = 1024 * 1024;
 
 /**
- * Uploads (README "Limits"). Over one: 413 `payload_too_large` with `details.limit` naming it,
+ * Uploads (docs/media.md "Media uploads"). Over one: 413 `payload_too_large` with `details.limit` naming it,
  * before the body is read when Content-Length already says so, otherwise as soon as it is crossed;
  * nothing partial is kept. A request is capped at 100 MiB because Cloudflare refuses larger bodies
  * on Free and Pro zones before the Worker runs (locally nothing would).

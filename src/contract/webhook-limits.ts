@@ -1,6 +1,6 @@
 /** Outbound webhooks' event types and limits, without zod (the Site object's delivery job reads them). */
 
-/** Every event a receiver can subscribe to (README "Outbound webhooks"). `webhook.test` is sent on request only. */
+/** Every event a receiver can subscribe to (docs/webhooks.md). `webhook.test` is sent on request only. */
 export const WEBHOOK_EVENT_TYPES = [
   "item.created",
   "item.updated",

@@ -1,6 +1,5 @@
 /**
- * The limits a site object counts itself (src/contract/limits.ts SITE_LIMITS, README "Rate
- * limits"): exact, since every request of the site reaches this one object, and by the site's
+ * The limits a site object counts itself (src/contract/limits.ts SITE_LIMITS, docs/rate-limits.md): exact, since every request of the site reaches this one object, and by the site's
  * plan, which only the object knows for certain. Reads and model calls are shared fairly between
  * clients (src/shared/fair-window.ts); writes are counted per credential and for the whole site.
  * A refusal is a 429 in the error envelope; REFUSED_HEADER tells the front Worker to refuse the
