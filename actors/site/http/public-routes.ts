@@ -8,7 +8,7 @@ import { schemaFor } from "../reads/schema-map";
 import { CLIENT_HEADER, DEPENDS_HEADER, DEPENDS_ON_LIST, REVALIDATE_HEADER } from "../../../src/contract/headers";
 import { listDependsOn } from "../reads/list-query";
 import { hasReferences } from "../reads/public-items";
-import { publicJson, publicJsonText } from "./public-json";
+import { publicJson, publicJsonText } from "../reads/public-json";
 
 /**
  * The public content API's paths under `/v1/:token` (as itty-router matched them: one segment per

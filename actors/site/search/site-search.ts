@@ -11,7 +11,7 @@ import type { SiteContext } from "../context";
 import type { ItemData } from "../content/item-data";
 import { type JobHandler, scheduleJob } from "../jobs";
 import { type PublicItem, presentItems } from "../reads/public-items";
-import { publicJson } from "../http/public-json";
+import { publicJson } from "../reads/public-json";
 import { findPublishedIdBySlug, indexedPublishedRows, rowsByIds } from "../storage/items-table";
 import { embeddingText, textHash } from "./embed-text";
 import {
