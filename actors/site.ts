@@ -13,7 +13,7 @@ import { type JobHandler, pendingJob, runDueJobs, scheduleJob } from "./site/job
 import { type DocumentStats } from "./site/seo/document-stats";
 import { regenerateDocuments, SEO_DOCUMENTS_JOB } from "./site/seo/documents";
 import { runSiteMigrations } from "./site/storage/migrations";
-import { refreshPublicData } from "./site/reads/public-items";
+import { refreshPublicData } from "./site/content/public-items";
 import { PUBLIC_REBUILD_JOB, PublicRebuild } from "./site/reads/public-rebuild";
 import { publicRoutes } from "./site/http/public-routes";
 import { SiteLimits } from "./site/limits/site-limits";

@@ -5,7 +5,7 @@ import type { Collection } from "../storage/rows";
 import type { itemPatchSchema } from "../../../src/contract/items";
 import { type DataLookups, type Issue, type ItemData, validateItemData } from "./item-data";
 import { insertMedia, mediaExists, type MediaRow } from "./media";
-import { keepPublicData } from "../reads/public-items";
+import { keepPublicData } from "./public-items";
 import { searchTextOf } from "./search-text";
 import { type ItemRow } from "../storage/rows";
 import { type Change, currentRevision } from "../storage/revisions-table";

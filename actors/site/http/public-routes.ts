@@ -7,7 +7,7 @@ import { type Answer, ReadMemo } from "../reads/read-memo";
 import { schemaFor } from "../reads/schema-map";
 import { CLIENT_HEADER, DEPENDS_HEADER, DEPENDS_ON_LIST, REVALIDATE_HEADER } from "../../../src/contract/headers";
 import { listDependsOn } from "../reads/list-query";
-import { hasReferences } from "../reads/public-items";
+import { hasReferences } from "../content/public-items";
 import { publicJson, publicJsonText } from "../reads/public-json";
 
 /**

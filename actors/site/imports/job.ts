@@ -35,7 +35,7 @@ import {
   updateItemStatus,
 } from "../storage/items-table";
 import { insertMedia } from "../content/media";
-import { keepPublicData } from "../reads/public-items";
+import { keepPublicData } from "../content/public-items";
 import { searchTextOf } from "../content/search-text";
 import type { ItemData } from "../content/item-data";
 import { recordEvent, recordItemCreated, withoutItemEvents } from "../webhooks/outbox";

@@ -1,6 +1,6 @@
 import type { SiteContext } from "../context";
 import { type ListQuery, buildListQuery } from "./list-query";
-import { hasReferences, type PublicItem, type PublicRow, presentItems, publicDataJson, publicItemsJson } from "./public-items";
+import { hasReferences, type PublicItem, type PublicRow, presentItems, publicDataJson, publicItemsJson } from "../content/public-items";
 import { findPending } from "../storage/pending-table";
 import { findItem, findPublishedBySlug, publishedBySeqs, publishedPage } from "../storage/items-table";
 import type { Collection } from "../storage/rows";

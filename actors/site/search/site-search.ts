@@ -10,7 +10,7 @@ import type { Collection, ItemRow } from "../storage/rows";
 import type { SiteContext } from "../context";
 import type { ItemData } from "../content/item-data";
 import { type JobHandler, scheduleJob } from "../jobs";
-import { type PublicItem, presentItems } from "../reads/public-items";
+import { type PublicItem, presentItems } from "../content/public-items";
 import { publicJson } from "../reads/public-json";
 import { findPublishedIdBySlug, indexedPublishedRows, rowsByIds } from "../storage/items-table";
 import { embeddingText, textHash } from "./embed-text";

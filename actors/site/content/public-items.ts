@@ -1,6 +1,6 @@
 import type { Collection } from "../storage/rows";
-import type { ItemData } from "../content/item-data";
-import { readMedia, toMediaRef } from "../content/media";
+import type { ItemData } from "./item-data";
+import { readMedia, toMediaRef } from "./media";
 import { readImageResizingHosts } from "../storage/site-row";
 import { dataOfCollection, dataOfSeq, publishedRowsByIds, type PublicRow } from "../storage/items-table";
 import { hasMediaFields } from "./media-fields";
