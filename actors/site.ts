@@ -623,11 +623,11 @@ export class Site extends DurableObject<Env> {
 
   /**
    * A member's standing in the workspace fell (RPC from the workspace, before it answers the change):
-   * what they made here that they may no longer make ends (site/access/maker-sweep.ts).
+   * what they made here that they may no longer make ends (site/http/maker-sweep.ts).
    */
   async sweepMaker(sweep: MakerSweep): Promise<SiteSwept> {
     if (!this.#site) return { adminKey: false, webhooks: [], previewLinks: [] };
-    return (await import("./site/access/maker-sweep")).sweepMaker(this.#context, sweep);
+    return (await import("./site/http/maker-sweep")).sweepMaker(this.#context, sweep);
   }
 
   /** One page of this site's audit rows for the workspace's merged log (RPC from the workspace). */
