@@ -38,7 +38,7 @@ import {
 import { type AccountLookup, deliver, drain, enqueue, type MembershipHolder } from "./workspace/outbox";
 import { MemberPushes } from "./workspace/member-change";
 import { addMemberRoutes } from "./workspace/member-routes";
-import { AUDIT_RETENTION_MS, type AuditFilter, type AuditRow } from "./site/access/audit";
+import { AUDIT_RETENTION_MS, type AuditFilter, type AuditRow } from "./shared/audit-log";
 import { reserve, settle, workspaceUsage } from "./workspace/media-usage";
 import { keyMakerMay, type Made, type Revoked, requireInviter } from "./workspace/made-by";
 import { deliverSweeps, drainSweeps, type SiteLookup } from "./workspace/site-sweep";
