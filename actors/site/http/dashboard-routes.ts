@@ -2,7 +2,7 @@ import { IttyRouter, type IRequest } from "itty-router";
 import { ApiError, clip } from "../../../src/contract/errors";
 import { json, readJsonObject } from "../../../src/http/json";
 import { parseBody } from "../../../src/http/validation";
-import { isSlug, SLUG_RULE } from "../../../src/shared/slug";
+import { isSlug, SLUG_RULE } from "../../../src/contract/slug";
 import { parseLimit, parsePage } from "../../../src/shared/list-params";
 import { entitlements } from "../../../src/contract/plans";
 import { type Collection, type ItemRow } from "../storage/rows";

@@ -1,6 +1,6 @@
 import { ApiError, clip } from "../../../src/contract/errors";
 import { entitlements, planRequired } from "../../../src/contract/plans";
-import { isSlug } from "../../../src/shared/slug";
+import { isSlug } from "../../../src/contract/slug";
 import type { SiteContext } from "../context";
 import { publishedItemJson, publishedPageJson } from "../reads/published-list";
 import { type Answer, ReadMemo } from "../reads/read-memo";
