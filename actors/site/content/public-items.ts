@@ -1,4 +1,5 @@
 import type { Collection } from "../storage/rows";
+import type { PublicItem } from "../../../src/contract/responses";
 import type { ItemData } from "./item-data";
 import { readMedia, toMediaRef } from "./media";
 import { readImageResizingHosts } from "../storage/site-row";
@@ -6,16 +7,6 @@ import { dataOfCollection, dataOfSeq, publishedRowsByIds, type PublicRow } from 
 import { hasMediaFields } from "./media-fields";
 
 export type { PublicRow } from "../storage/items-table";
-
-/** The content API's item: published items only, media expanded, references resolved one level. */
-export interface PublicItem {
-  id: string;
-  slug: string;
-  collection: string;
-  publishedAt: string;
-  updatedAt: string;
-  data: Record<string, unknown>;
-}
 
 /**
  * An item's public `data` as JSON, kept in `items.public_data` whenever the item
