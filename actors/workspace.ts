@@ -11,7 +11,7 @@ import { newInvitationToken, sha256Hex } from "../src/ids";
 import { ACCESS_BY_ID, matchOperation, type AccessEntry } from "../src/access/operations";
 import { accessView, actorOf, type Grant, requireOperation, requirePermission, workspaceGrant } from "../src/access/grant";
 import { readPrincipalHeader } from "../src/access/principal-header";
-import type { Refusal } from "../src/contract/workspaces";
+import type { Refusal } from "../src/contract/refusal";
 import { WORKSPACE_MIGRATIONS } from "./workspace/migrations";
 import { insertKey, listKeys, prepareKey, revokeKey, verifyKey } from "./workspace/api-keys";
 import {
