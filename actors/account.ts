@@ -19,7 +19,7 @@ import { type Membership, isRole, MAX_MEMBERSHIPS } from "../src/contract/princi
 import { SessionStore, info } from "../src/sessions/store";
 import { sessionExpiry } from "../src/sessions/policy";
 import { ACCOUNT_MIGRATIONS } from "./account/migrations";
-import { MIGRATION_MARKER } from "./migration-marker";
+import { MIGRATION_MARKER } from "./shared/migration-marker";
 import { clientHash } from "./account/clients";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import type { ExpectedPasskey } from "../src/accounts/passkeys";

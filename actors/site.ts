@@ -23,7 +23,7 @@ import { verifyAdminKey, verifySession } from "./site/http/caller";
 import { importUpload, mediaUpload } from "./site/http/uploads";
 import { insertSite, readSite, type SiteRow } from "./site/storage/site-row";
 import { releaseUnprovenHostname, removeHostnames } from "./site/hostnames/service";
-import { auditPage, type AuditFilter, type AuditRow } from "./site/access/audit";
+import { auditPage, type AuditFilter, type AuditRow } from "./shared/audit-log";
 import type { MediaCall } from "./site/media/calls";
 import { recordVariant, resolveFile, type ServedFile } from "./site/media/store";
 import { scheduleDeliveries } from "./site/webhooks/deliver";
@@ -226,11 +226,11 @@ export class Site extends DurableObject<Env> {
 
   /**
    * A member's standing in the workspace fell (RPC from the workspace, before it answers the change):
-   * what they made here that they may no longer make ends (site/access/maker-sweep.ts).
+   * what they made here that they may no longer make ends (site/http/maker-sweep.ts).
    */
   async sweepMaker(sweep: MakerSweep): Promise<SiteSwept> {
     if (!this.#s.site()) return { adminKey: false, webhooks: [], previewLinks: [] };
-    return (await import("./site/access/maker-sweep")).sweepMaker(this.#s, sweep);
+    return (await import("./site/http/maker-sweep")).sweepMaker(this.#s, sweep);
   }
 
   /** One page of this site's audit rows for the workspace's merged log (RPC from the workspace). */

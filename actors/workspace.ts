@@ -15,7 +15,7 @@ import { errorResponse, toErrorResponse } from "../src/http/errors";
 import { matchOperation } from "../src/access/operations";
 import { requireOperation, requirePermission, workspaceGrant } from "../src/access/grant";
 import { readPrincipalHeader } from "../src/access/principal-header";
-import type { Refusal } from "../src/contract/workspaces";
+import { refusal, type Refusal } from "../src/contract/refusal";
 import type { StorageReport } from "../src/contract/media-calls";
 import { MEDIA_LIMITS } from "../src/contract/limits";
 import { firstResponse, type Router } from "./shared/router";
@@ -25,7 +25,7 @@ import { type Changer, recordWorkspaceAudit } from "./workspace/audit";
 import { markAccepted, membershipOf, pendingInvitation, putMember, readMember } from "./workspace/members";
 import { reserve, settle, workspaceUsage } from "./workspace/media-usage";
 import { keyMakerMay, requireInviter } from "./workspace/made-by";
-import { changer, LiveWorkspace, refusal, type WorkspaceRecord } from "./workspace/live-workspace";
+import { changer, LiveWorkspace, type WorkspaceRecord } from "./workspace/live-workspace";
 import { type WorkspaceArgs, workspaceRoutes } from "./workspace/routes";
 import { adoptPrunedAt, armPrune, finished, syncPushesJob, workspaceJobs } from "./workspace/job-registry";
 

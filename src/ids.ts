@@ -164,6 +164,7 @@ export function safeEqual(a: string, b: string): boolean {
   return crypto.subtle.timingSafeEqual(ea, eb);
 }
 
-/** A workspace API key (`ak_`) and invitation token (`iv_`): the workspace's random part, then 40 random characters. */
-export const newApiKey = (workspaceId: string): string => `ak_${workspaceId.slice(3)}_${randomId(40)}`;
-export const newInvitationToken = (workspaceId: string): string => `iv_${workspaceId.slice(3)}_${randomId(40)}`;
+/** A workspace API key (`ak_`) and invitation token (`iv_`): the workspace's random part, then random characters. */
+const ofWorkspace = (workspaceId: string): string => workspaceId.slice(P.workspace.length);
+export const newApiKey = (workspaceId: string): string => `${P.apiKey}${ofWorkspace(workspaceId)}_${randomId(L.apiKey)}`;
+export const newInvitationToken = (workspaceId: string): string => `${P.invitation}${ofWorkspace(workspaceId)}_${randomId(L.invitation)}`;

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { PublicItem } from "../actors/site/reads/public-items";
+import type { PublicItem } from "../src/contract/responses";
 import { addItem, call, callJson, expectStatus, newBlog, type TestSite } from "./helpers";
 
 type Item = PublicItem;

@@ -1,7 +1,7 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { MIGRATION_MARKER } from "../actors/migration-marker";
+import { MIGRATION_MARKER } from "../actors/shared/migration-marker";
 import { runSiteMigrations, SITE_MIGRATIONS } from "../actors/site/storage/migrations";
 import { addItem, callJson, newBlog } from "./helpers";
 

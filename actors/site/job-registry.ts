@@ -13,7 +13,7 @@ import { armSchedule, SCHEDULE_JOB, scheduleJobHandler } from "./history/schedul
 import { refresh, nextNightly } from "./ssr/capture";
 import { SSR_JOBS } from "./http/ssr-routes";
 import { checkDelayMs, checkHostname, HOSTNAME_JOB } from "./hostnames/service";
-import { AUDIT_PRUNE_JOB, pruneAudit } from "./access/audit";
+import { AUDIT_PRUNE_JOB, pruneAudit } from "../shared/audit-log";
 import { MEDIA_SWEEP_JOB, mediaSweepJob, SWEEP_EVERY_MS } from "./media/sweep";
 import { deliveryJob, pruneJob, WEBHOOKS_JOB, WEBHOOKS_PRUNE_JOB } from "./webhooks/deliver";
 import type { importJob } from "./imports/job";

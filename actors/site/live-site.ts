@@ -18,7 +18,7 @@ import { scheduleJob } from "./jobs";
 import type { DocumentStats } from "./seo/document-stats";
 import { SEO_DOCUMENTS_JOB } from "./seo/documents";
 import { runSiteMigrations } from "./storage/migrations";
-import { refreshPublicData } from "./reads/public-items";
+import { refreshPublicData } from "./content/public-items";
 import { PublicRebuild } from "./reads/public-rebuild";
 import { SiteLimits } from "./limits/site-limits";
 import { ItemJsonMemo } from "./reads/item-json-memo";
@@ -26,7 +26,7 @@ import { SiteSearch } from "./search/site-search";
 import { bumpCacheVersion, readSite, type SiteRow, updateSite } from "./storage/site-row";
 import { readCapture, type StoredCapture } from "./ssr/capture-store";
 import { countWhere, ORDER_MEMO_ROWS, orderedSeqs } from "./storage/items-table";
-import { MIGRATION_MARKER } from "../migration-marker";
+import { MIGRATION_MARKER } from "../shared/migration-marker";
 
 export interface SiteMeta {
   siteId: string;

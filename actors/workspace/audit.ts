@@ -7,7 +7,7 @@ import { ApiError } from "../../src/contract/errors";
 import type { Grant } from "../../src/access/grant";
 import type { AccessEntry } from "../../src/access/operations";
 import type { PrincipalHeader } from "../../src/contract/principal";
-import { AUDIT_RETENTION_MS, auditPage, type AuditFilter, type AuditRow } from "../site/access/audit";
+import { AUDIT_RETENTION_MS, auditPage, type AuditFilter, type AuditRow } from "../shared/audit-log";
 
 /** Where a row comes from in the merged order: the workspace itself, or a site id. */
 const WORKSPACE_SOURCE = "workspace";

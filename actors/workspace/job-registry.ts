@@ -5,7 +5,7 @@
  * for the oldest row's expiry (at most daily), and once no row and no push is left the object's
  * storage goes (`finished`).
  */
-import { AUDIT_PRUNE_JOB, AUDIT_RETENTION_MS } from "../site/access/audit";
+import { AUDIT_PRUNE_JOB, AUDIT_RETENTION_MS } from "../shared/audit-log";
 import { cancelJob, type JobHandler, pendingJob, scheduleJob } from "../shared/jobs";
 import { oldestAuditAt, pruneWorkspaceAudit } from "./audit";
 import type { MemberPushes } from "./member-change";

@@ -8,8 +8,8 @@ import { ApiError } from "../../src/contract/errors";
 import type { Principal, PrincipalHeader } from "../../src/contract/principal";
 import { ACCESS_BY_ID, type AccessEntry } from "../../src/access/operations";
 import { actorOf, type Grant } from "../../src/access/grant";
-import type { Refusal } from "../../src/contract/workspaces";
-import type { AuditFilter, AuditRow } from "../site/access/audit";
+import { refusal } from "../../src/contract/refusal";
+import type { AuditFilter, AuditRow } from "../shared/audit-log";
 import type { Changer } from "./audit";
 import { MemberPushes } from "./member-change";
 import type { AccountLookup, MembershipHolder } from "./outbox";
@@ -18,7 +18,7 @@ import { deliverSweeps, type SiteLookup } from "./site-sweep";
 import { SQLSchemaMigrations } from "durable-utils/sql-migrations";
 import { WORKSPACE_MIGRATIONS } from "./migrations";
 import { armWorkspaceJobs, retryPushesSoon, type WorkspaceJobsHost } from "./job-registry";
-import { MIGRATION_MARKER } from "../migration-marker";
+import { MIGRATION_MARKER } from "../shared/migration-marker";
 
 export interface WorkspaceRecord {
   id: string;
@@ -28,12 +28,6 @@ export interface WorkspaceRecord {
   createdAt: string;
   updatedAt: string;
 }
-
-/** Answers of RPC calls that can be refused: the error travels as data (an ApiError does not survive RPC). */
-export const refusal = (e: unknown): Refusal => {
-  if (e instanceof ApiError) return { error: { code: e.code, message: e.message, details: e.details } };
-  throw e;
-};
 
 /** Who made a change the workspace records, when no route's grant says it (RPC calls: creating, accepting). */
 export function changer(

@@ -8,7 +8,8 @@
  */
 import { MEDIA_LIMITS } from "../../src/contract/limits";
 import type { Plan } from "../../src/contract/plans";
-import type { Refused, StorageReport } from "../../src/contract/media-calls";
+import type { StorageReport } from "../../src/contract/media-calls";
+import type { Refusal as Refused } from "../../src/contract/refusal";
 
 function report(sql: SqlStorage, siteId: string, stored: StorageReport): void {
   sql.exec(

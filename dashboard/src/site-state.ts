@@ -2,7 +2,7 @@
 import { signal } from "@preact/signals";
 import { call, client } from "./api";
 import type { CallerAccess, Collection, Site } from "./types";
-import { ROLE_LABEL } from "../../src/access/roles";
+import { ROLE_LABEL } from "../../src/contract/principal";
 
 export const site = signal<Site | null>(null);
 /** What the signed-in caller may do on the open site (getSite's `access`); the API stays the authority. */

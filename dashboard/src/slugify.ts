@@ -1,4 +1,4 @@
-export { slugify } from "../../src/shared/slug";
+export { slugify } from "../../src/contract/slug";
 
 /** A field key the API accepts: a letter, then letters, digits or `_`. */
 export function fieldKeyOf(label: string): string {

@@ -6,7 +6,7 @@
 import { compilePage } from "../../actors/site/ssr/compile";
 import { type PageData, renderDocument, renderWidget } from "../../actors/site/ssr/render";
 import type { Collection } from "../../actors/site/storage/rows";
-import type { PublicItem } from "../../actors/site/reads/public-items";
+import type { PublicItem } from "../../src/contract/responses";
 import { seoFields } from "../../actors/site/seo/fields";
 import { itemHead, resolveItemSeo } from "../../actors/site/seo/meta";
 import type { Schema } from "../../src/shared/binding/rules";

@@ -4,9 +4,9 @@
  * call them on every dashboard request, and the role-matrix test loops over the same data.
  */
 import { ApiError } from "../contract/errors";
-import type { Membership, Principal, Role } from "../contract/principal";
+import { type Membership, type Principal, ROLE_LABEL, type Role } from "../contract/principal";
 import type { AccessEntry } from "./operations";
-import { KEY_PERMISSIONS, PERMISSION_WORDS, type Permission, ROLE_LABEL, ROLE_PERMISSIONS, WORKSPACE_PERMISSIONS } from "./roles";
+import { KEY_PERMISSIONS, PERMISSION_WORDS, type Permission, ROLE_PERMISSIONS, WORKSPACE_PERMISSIONS } from "./roles";
 
 export interface Grant {
   permissions: ReadonlySet<Permission>;

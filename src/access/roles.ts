@@ -92,14 +92,4 @@ export const PERMISSION_WORDS: Readonly<Record<Permission, string>> = {
   "ownership.transfer": "hand the workspace to another owner",
 };
 
-/** How the dashboard and errors name a role. */
-export const ROLE_LABEL: Readonly<Record<Role, string>> = {
-  owner: "Owner",
-  administrator: "Administrator",
-  editor: "Editor",
-  author: "Author",
-  contributor: "Contributor",
-  viewer: "Viewer",
-};
-
 export { ROLES, type Role };

@@ -4,7 +4,8 @@
  * it into docs/workspaces.md; test/unit/access-table.test.ts fails when that copy differs.
  */
 import { ACCESS, type AccessEntry } from "./operations";
-import { KEY_PERMISSIONS, type Permission, ROLE_LABEL, ROLE_PERMISSIONS, ROLES } from "./roles";
+import { KEY_PERMISSIONS, type Permission, ROLE_PERMISSIONS, ROLES } from "./roles";
+import { ROLE_LABEL } from "../contract/principal";
 
 export const TABLE_START = "<!-- role-table:start (generated from src/access by `npm run roles:table`) -->";
 export const TABLE_END = "<!-- role-table:end -->";

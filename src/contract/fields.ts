@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SLUG_MAX, SLUG_PATTERN, SLUG_RULE } from "../shared/slug";
+import { SLUG_MAX, SLUG_PATTERN, SLUG_RULE } from "./slug";
 import { FIELD_TYPES, INDEXABLE_TYPES } from "./field-types";
 import { FIELD_KEY, MAX_OPTIONS, SYSTEM_KEYS } from "./field-keys";
 

@@ -19,6 +19,8 @@ export const ID_LENGTH = {
   collection: 16,
   previewToken: 32,
   previewLink: 16,
+  apiKey: 40,
+  invitation: 40,
 } as const;
 /**
  * A site id issued since SITE_ID_SECRET: `random` characters, then `mac` characters of an
@@ -35,12 +37,20 @@ export const ID_PREFIX = {
   collection: "co_",
   previewToken: "pv_",
   previewLink: "pl_",
+  apiKey: "ak_",
+  invitation: "iv_",
 } as const;
 
-const SITE_ID = /^[a-z2-7]{16}$/;
-const WORKSPACE_ID = /^ws_[a-z2-7]{16}$/;
-const TOKEN = /^pk_([a-z2-7]{16})_[a-z2-7]{24}$/;
-const ADMIN_KEY = /^sk_([a-z2-7]{16})_[a-z2-7]{40}$/;
+// Every pattern below is built from ID_PREFIX and ID_LENGTH, so a format is written once.
+const CHARS = "[a-z2-7]";
+const random = (length: number): string => `${CHARS}{${length}}`;
+/** `<prefix><owner id>_<random>`: a credential that names the site or workspace it routes to. */
+const carrying = (prefix: string, owner: number, length: number): RegExp => new RegExp(`^${prefix}(${random(owner)})_${random(length)}$`);
+
+const SITE_ID = new RegExp(`^${random(ID_LENGTH.site)}$`);
+const WORKSPACE_ID = new RegExp(`^${ID_PREFIX.workspace}${random(ID_LENGTH.workspace)}$`);
+const TOKEN = carrying(ID_PREFIX.token, ID_LENGTH.site, ID_LENGTH.token);
+const ADMIN_KEY = carrying(ID_PREFIX.adminKey, ID_LENGTH.site, ID_LENGTH.adminKey);
 
 export const isSiteId = (s: string): boolean => SITE_ID.test(s);
 export const isWorkspaceId = (s: string): boolean => WORKSPACE_ID.test(s);
@@ -59,19 +69,19 @@ export function siteIdOfAdminKey(key: string): string | null {
  * Workspace credentials carry their workspace the same way: an API key `ak_<ws>_<random40>` and an
  * invitation token `iv_<ws>_<random40>` route to the workspace object, which keeps only their hashes.
  */
-const API_KEY = /^ak_([a-z2-7]{16})_[a-z2-7]{40}$/;
-const INVITATION = /^iv_([a-z2-7]{16})_[a-z2-7]{40}$/;
+const API_KEY = carrying(ID_PREFIX.apiKey, ID_LENGTH.workspace, ID_LENGTH.apiKey);
+const INVITATION = carrying(ID_PREFIX.invitation, ID_LENGTH.workspace, ID_LENGTH.invitation);
 
 /** The workspace an API key names, or null when it is not an API key at all. */
 export function workspaceIdOfApiKey(key: string): string | null {
   const ws = API_KEY.exec(key)?.[1];
-  return ws ? `ws_${ws}` : null;
+  return ws ? `${ID_PREFIX.workspace}${ws}` : null;
 }
 
 /** The workspace an invitation token names, or null when it is not one. */
 export function workspaceIdOfInvitation(token: string): string | null {
   const ws = INVITATION.exec(token)?.[1];
-  return ws ? `ws_${ws}` : null;
+  return ws ? `${ID_PREFIX.workspace}${ws}` : null;
 }
 
 /**
@@ -79,7 +89,7 @@ export function workspaceIdOfInvitation(token: string): string | null {
  * its credential, so it carries its site for routing like `pk_`/`sk_`, and the site object keeps
  * only its SHA-256 (docs/share-links.md).
  */
-export const PREVIEW_TOKEN = /^pv_([a-z2-7]{16})_[a-z2-7]{32}$/;
+export const PREVIEW_TOKEN = carrying(ID_PREFIX.previewToken, ID_LENGTH.site, ID_LENGTH.previewToken);
 
 /** The site a share-link token names, or null when it is not one at all. */
 export function siteIdOfPreviewToken(token: string): string | null {

@@ -125,5 +125,4 @@ export type ImportCall =
   | { op: "abort"; id: string };
 
 /** A refusal answered as data across RPC: the same shape as the media calls'. */
-export type { Refused as ImportRefused } from "./media-calls";
 export type ImportAnswer = { import: ImportView } | { id: string } | { done: true };

@@ -4,7 +4,6 @@
  * upload and commits the row. Both sides take these shapes from here, so the front Worker never
  * imports the object's code.
  */
-import type { ErrorCode } from "./errors";
 import type { MediaType } from "./limits";
 
 /** What the front Worker learned while streaming a file, handed to the site object to commit. */
@@ -36,7 +35,6 @@ export interface StorageReport {
   seq: number;
 }
 
-export type Refused = { error: { code: ErrorCode; message: string; details?: unknown } };
 export type BeginAnswer = { uploadId: string; key: string };
 /** `Media` is the library entry as the site object builds it; the front Worker only passes it on. */
 /** `discard`: R2 keys the front Worker deletes (a copy not kept, a replaced file and its variants). */

@@ -35,3 +35,13 @@ export interface PrincipalHeader {
   /** Where the request came from, for the audit log: CF-Connecting-IP and request.cf.country when known. */
   client: { ip: string | null; country: string | null };
 }
+
+/** How the dashboard and errors name a role. */
+export const ROLE_LABEL: Readonly<Record<Role, string>> = {
+  owner: "Owner",
+  administrator: "Administrator",
+  editor: "Editor",
+  author: "Author",
+  contributor: "Contributor",
+  viewer: "Viewer",
+};

@@ -41,6 +41,7 @@ export const MediaRef = z
 export const PublicItem = z
   .strictObject({ id: z.string(), slug: z.string(), collection: z.string(), publishedAt: instant, updatedAt: instant, data })
   .describe("A published item: media expanded to MediaRef, references resolved one level deep.");
+export type PublicItem = z.infer<typeof PublicItem>;
 
 export const SearchIndexView = z.strictObject({
   state: z.enum(["pending", "indexed", "failed"]),
@@ -77,6 +78,7 @@ export const DashboardItem = z
     ),
   })
   .describe("An item as the dashboard sees it: drafts included, values as stored.");
+export type DashboardItem = z.infer<typeof DashboardItem>;
 
 const fieldKeyOrNull = z.string().nullable();
 

@@ -1,10 +1,6 @@
 /** Request bodies of the workspace's members, invitations and API keys (validated with these exact schemas). */
 import { z } from "zod";
 import { ROLES } from "./principal";
-import type { ErrorCode } from "./errors";
-
-/** An RPC answer that refuses: the error travels as data (a thrown ApiError does not survive RPC). */
-export type Refusal = { error: { code: ErrorCode; message: string; details?: unknown } };
 
 const GRANTABLE = ROLES.filter((r) => r !== "owner") as [
   Exclude<(typeof ROLES)[number], "owner">,

@@ -18,11 +18,11 @@ import { type Site } from "../contract/responses";
 import { clientOf, principalHeader } from "../access/principal-header";
 import type { PrincipalHeader } from "../contract/principal";
 import { accountOf, workspacePrincipal } from "./principal";
-import { MAX_MEMBERSHIPS, type Role } from "../contract/principal";
+import { MAX_MEMBERSHIPS, ROLE_LABEL, type Role } from "../contract/principal";
 import { deliver } from "../mail/deliver";
 import { invitationMail } from "../mail/templates";
-import { ROLE_LABEL } from "../access/roles";
-import { type InvitationMailState, type Refusal, workspaceCreateByAccount } from "../contract/workspaces";
+import { type InvitationMailState, workspaceCreateByAccount } from "../contract/workspaces";
+import { isRefusal, refusalError } from "../contract/refusal";
 import { authSecret } from "../accounts/tokens";
 import { invitationStopLink, recipientAccountId } from "../accounts/invitation-stop";
 import { log } from "../log/log";
@@ -131,10 +131,9 @@ export async function createSite(request: Request, env: Env): Promise<Response> 
   // The workspace registers and audits the site (the operator is held to no plan limit).
   const added = workspaceMayBeIssued(env, wsId) ? await workspaceStub(env, wsId).addSiteAs(siteId, input.name, by) : null;
   if (!added) throw new ApiError("not_found", `No workspace "${wsId}".`, { workspaceId: wsId });
-  if ("error" in added) {
-    const { error } = added as Refusal;
-    if (error.code === "not_found") throw new ApiError("not_found", `No workspace "${wsId}".`, { workspaceId: wsId });
-    throw new ApiError(error.code, error.message, error.details);
+  if (isRefusal(added)) {
+    if (added.error.code === "not_found") throw new ApiError("not_found", `No workspace "${wsId}".`, { workspaceId: wsId });
+    throw refusalError(added);
   }
   const workspace = added.workspace;
   const token = newPublicToken(siteId);

@@ -13,7 +13,8 @@ import { Buffer } from "node:buffer";
 import { parse as csvParse } from "csv-parse/stream";
 import { unescapeFormula } from "../contract/csv";
 import { ApiError } from "../contract/errors";
-import { IMPORT_LIMITS, type ImportCall, type ImportRefused, type StagedRow } from "../contract/imports";
+import { IMPORT_LIMITS, type ImportCall, type StagedRow } from "../contract/imports";
+import { unlessRefused } from "../contract/refusal";
 import { json, tooLarge } from "../http/json";
 import { readCapped } from "../http/read-capped";
 import { siteStub } from "../stubs";
@@ -32,12 +33,7 @@ export async function uploadImport(request: Request, env: Env, siteId: string | 
   const url = new URL(request.url);
   const stub = siteStub(env, id);
   const call: Call = async (c) => {
-    const r = (await stub.importUpload(auth, url.pathname, c)) as unknown;
-    if (r && typeof r === "object" && "error" in r) {
-      const { error } = r as ImportRefused;
-      throw new ApiError(error.code, error.message, error.details);
-    }
-    return r;
+    return unlessRefused((await stub.importUpload(auth, url.pathname, c)) as unknown);
   };
   const fileName = (url.searchParams.get("name") ?? "").slice(0, 200) || (collection ? `${collection}.csv` : "site-export.json");
   const type = request.headers.get("content-type") ?? "";

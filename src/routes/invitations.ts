@@ -7,7 +7,8 @@
 import { ApiError } from "../contract/errors";
 import { workspaceIdOfInvitation } from "../contract/ids";
 import { workspaceMayBeIssued } from "../sites/issued";
-import { invitationMailStop, invitationToken, type Refusal } from "../contract/workspaces";
+import { invitationMailStop, invitationToken } from "../contract/workspaces";
+import { type Refusal, unlessRefused } from "../contract/refusal";
 import { json, readJsonObject } from "../http/json";
 import { parseBody } from "../http/validation";
 import { clientKey } from "../limits/client";
@@ -20,11 +21,7 @@ import { accountOf } from "./principal";
 import { notFromOtherOrigin } from "../sessions/cookie";
 
 function answer<T extends object>(result: T | Refusal): Response {
-  if ("error" in result) {
-    const { error } = result as Refusal;
-    throw new ApiError(error.code, error.message, error.details);
-  }
-  return json(result);
+  return json(unlessRefused(result));
 }
 
 async function tokenOf(request: Request, env: Env): Promise<{ token: string; workspaceId: string }> {

@@ -9,7 +9,7 @@ import { MEDIA_LIMITS } from "../contract/limits";
 import { json } from "../http/json";
 import { siteStub } from "../stubs";
 import { siteWriteCaller } from "./site-caller";
-import type { Refused } from "../contract/media-calls";
+import { unlessRefused } from "../contract/refusal";
 import { type Call, storeStream } from "../media/store-stream";
 import { uploadForm } from "./media-form";
 
@@ -47,12 +47,7 @@ async function siteCall(request: Request, env: Env, siteId: string | undefined, 
   const { id, auth } = await siteWriteCaller(request, env, siteId);
   const stub = siteStub(env, id);
   return async (c) => {
-    const r = (await stub.mediaUpload(auth, c, replaces)) as unknown;
-    if (r && typeof r === "object" && "error" in r) {
-      const { error } = r as Refused;
-      throw new ApiError(error.code, error.message, error.details);
-    }
-    return r;
+    return unlessRefused((await stub.mediaUpload(auth, c, replaces)) as unknown);
   };
 }
 

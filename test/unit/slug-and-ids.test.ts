@@ -3,7 +3,7 @@ import { createHmac } from "node:crypto";
 import { idMac, idMacMatches, newSiteId, newWorkspaceId, siteIdMac } from "../../src/ids";
 import { isSiteId, isWorkspaceId, siteIdOfAdminKey, siteIdOfToken } from "../../src/contract/ids";
 import { isHttpUrl } from "../../src/contract/urls";
-import { isSlug, SLUG_MAX } from "../../src/shared/slug";
+import { isSlug, SLUG_MAX } from "../../src/contract/slug";
 
 describe("slug rules", () => {
   it("takes lowercase letters, digits and single inner hyphens", () => {

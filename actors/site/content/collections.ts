@@ -1,4 +1,4 @@
-import { refreshPublicData } from "../reads/public-items";
+import { refreshPublicData } from "./public-items";
 import { ApiError } from "../../../src/contract/errors";
 import { newCollectionId } from "../../../src/ids";
 import type { CollectionInput, Field } from "../../../src/contract/fields";

@@ -3,9 +3,10 @@ import { ApiError, clip } from "../../../src/contract/errors";
 import { newItemId } from "../../../src/ids";
 import type { Collection } from "../storage/rows";
 import type { itemPatchSchema } from "../../../src/contract/items";
+import type { DashboardItem as DashboardItemView } from "../../../src/contract/responses";
 import { type DataLookups, type Issue, type ItemData, validateItemData } from "./item-data";
 import { insertMedia, mediaExists, type MediaRow } from "./media";
-import { keepPublicData } from "../reads/public-items";
+import { keepPublicData } from "./public-items";
 import { searchTextOf } from "./search-text";
 import { type ItemRow } from "../storage/rows";
 import { type Change, currentRevision } from "../storage/revisions-table";
@@ -21,21 +22,11 @@ import {
   updateItemStatus,
 } from "../storage/items-table";
 
-/** The dashboard's view of an item: stored values (media and reference ids), drafts included. */
-export interface DashboardItem {
-  id: string;
-  revision: number;
-  slug: string;
-  collection: string;
-  status: "draft" | "published";
-  publishedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  createdBy: string | null;
-  data: ItemData;
-  schedule: { publishAt: string | null; unpublishAt: string | null; timeZone: string | null } | null;
-  pendingChanges: { slug: string; data: ItemData; updatedAt: string; updatedBy: string | null } | null;
-}
+/**
+ * The dashboard's view of an item (the contract's DashboardItem: stored values, drafts
+ * included) as the content room builds it; the route that answers adds `searchIndex`.
+ */
+export type DashboardItem = Omit<DashboardItemView, "searchIndex">;
 
 const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
 

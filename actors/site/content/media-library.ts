@@ -2,9 +2,9 @@ import { ApiError } from "../../../src/contract/errors";
 import type { Collection } from "../storage/rows";
 import { fieldExpr } from "../storage/field-sql";
 import { type MediaRef, type MediaRow, toMediaRef } from "./media";
-import { ENTRY_COLUMNS, type EntryFacts, type EntryRow, toEntry } from "../media/entry";
+import { ENTRY_COLUMNS, type EntryFacts, type EntryRow, toEntry } from "./media-entry";
 import type { ItemData } from "./item-data";
-import { keepPublicData } from "../reads/public-items";
+import { keepPublicData } from "./public-items";
 import { readImageResizingHosts } from "../storage/site-row";
 import { dataByIds, itemsHoldingMedia } from "../storage/items-table";
 

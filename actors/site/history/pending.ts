@@ -11,7 +11,7 @@ import { type ItemData, validateItemData } from "../content/item-data";
 import { lookupsFor, sameContent } from "../content/items";
 import { insertMedia } from "../content/media";
 import { searchTextOf } from "../content/search-text";
-import { keepPublicData } from "../reads/public-items";
+import { keepPublicData } from "../content/public-items";
 import { takenSlugs, updateItemContent } from "../storage/items-table";
 import type { Change } from "../storage/revisions-table";
 import { dropPending, findPending, pendingSlugTaken, type PendingRow, savePending } from "../storage/pending-table";

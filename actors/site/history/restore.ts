@@ -9,7 +9,7 @@ import type { Collection, ItemRow } from "../storage/rows";
 import type { ItemData } from "../content/item-data";
 import { lookupsFor } from "../content/items";
 import { searchTextOf } from "../content/search-text";
-import { keepPublicData } from "../reads/public-items";
+import { keepPublicData } from "../content/public-items";
 import { insertItem, rowsByIds, setItemAuthor, takenSlugs, updateItemContent } from "../storage/items-table";
 import { type Change, latestRevision, type RevisionRow } from "../storage/revisions-table";
 import { type Dropped, lenientData } from "./lenient-data";

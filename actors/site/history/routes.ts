@@ -10,7 +10,7 @@ import { ApiError, clip } from "../../../src/contract/errors";
 import { TRASH_DAYS } from "../../../src/contract/history-limits";
 import { json } from "../../../src/http/json";
 import { parseLimit, parsePage } from "../../../src/shared/list-params";
-import { isSlug } from "../../../src/shared/slug";
+import { isSlug } from "../../../src/contract/slug";
 import type { SiteContext } from "../context";
 import { ownItem, type SiteAccess } from "../access/site-access";
 import { recordAudit } from "../access/audit";

@@ -3,7 +3,7 @@ import { ittyRouter, type Router } from "../../shared/router";
 import { ApiError, clip } from "../../../src/contract/errors";
 import { json, readJsonObject } from "../../../src/http/json";
 import { parseBody } from "../../../src/http/validation";
-import { isSlug, SLUG_RULE } from "../../../src/shared/slug";
+import { isSlug, SLUG_RULE } from "../../../src/contract/slug";
 import { parseLimit, parsePage } from "../../../src/shared/list-params";
 import { entitlements } from "../../../src/contract/plans";
 import { type Collection, type ItemRow } from "../storage/rows";

@@ -1,14 +1,14 @@
 import { ApiError, clip } from "../../../src/contract/errors";
 import { entitlements, planRequired } from "../../../src/contract/plans";
-import { isSlug } from "../../../src/shared/slug";
+import { isSlug } from "../../../src/contract/slug";
 import type { SiteContext } from "../context";
 import { publishedItemJson, publishedPageJson } from "../reads/published-list";
 import { type Answer, ReadMemo } from "../reads/read-memo";
 import { schemaFor } from "../reads/schema-map";
 import { CLIENT_HEADER, DEPENDS_HEADER, DEPENDS_ON_LIST, REVALIDATE_HEADER } from "../../../src/contract/headers";
 import { listDependsOn } from "../reads/list-query";
-import { hasReferences } from "../reads/public-items";
-import { publicJson, publicJsonText } from "./public-json";
+import { hasReferences } from "../content/public-items";
+import { publicJson, publicJsonText } from "../reads/public-json";
 
 /**
  * The public content API's paths under `/v1/:token` (as itty-router matched them: one segment per

@@ -15,7 +15,7 @@ import { parsePage } from "../../../src/shared/list-params";
 import type { SiteContext } from "../context";
 import type { SiteAccess } from "../access/site-access";
 import { cancelJob, pendingJob, scheduleJob } from "../jobs";
-import { basePathOfUrl, publicBase } from "../ssr/public-base";
+import { basePathOfUrl, publicBase } from "../hostnames/public-base";
 import { capture, nextNightly, presentCapture, refresh } from "../ssr/capture";
 import { proxyKey } from "../../../src/limits/proxy-key";
 import { type PageTarget, renderPage } from "../ssr/render";

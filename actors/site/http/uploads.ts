@@ -7,7 +7,8 @@ import { ApiError } from "../../../src/contract/errors";
 import type { ImportCall } from "../../../src/contract/imports";
 import type { SiteContext } from "../context";
 import { siteAccess } from "../access/site-access";
-import { type MediaCall, mediaCall, refusal } from "../media/calls";
+import { type MediaCall, mediaCall } from "../media/calls";
+import { refusal } from "../../../src/contract/refusal";
 import { callerOf } from "./caller";
 
 /** One step of a media upload, checked as uploadMedia (or, with `replaces`, replaceMedia) is. */

@@ -8,7 +8,7 @@
 import { ApiError } from "../../../src/contract/errors";
 import type { ColumnMapping, ImportProblem } from "../../../src/contract/imports";
 import type { Field } from "../../../src/contract/fields";
-import { isSlug, slugify as slugFrom, SLUG_RULE } from "../../../src/shared/slug";
+import { isSlug, slugify as slugFrom, SLUG_RULE } from "../../../src/contract/slug";
 import { titleFieldOf } from "../../../src/contract/item-title";
 import { type ItemData, validateItemData } from "../content/item-data";
 import { mediaExists, readMedia, type MediaRow } from "../content/media";

@@ -8,7 +8,7 @@
 import { ApiError } from "../../../src/contract/errors";
 import { collectionInputSchema, type Field } from "../../../src/contract/fields";
 import type { ImportProblem } from "../../../src/contract/imports";
-import { isSlug } from "../../../src/shared/slug";
+import { isSlug } from "../../../src/contract/slug";
 import { ID_PREFIX } from "../../../src/contract/ids";
 import { SITE_EXPORT_FORMAT } from "../transfer/export-site";
 import type { MediaRow } from "../content/media";

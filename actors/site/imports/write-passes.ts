@@ -10,7 +10,7 @@ import type { Collection, ItemRow } from "../storage/rows";
 import type { Change } from "../storage/revisions-table";
 import { deleteItemRow, findItem, insertItem, itemById, setItemAuthor, updateItemContent, updateItemStatus } from "../storage/items-table";
 import { insertMedia } from "../content/media";
-import { keepPublicData } from "../reads/public-items";
+import { keepPublicData } from "../content/public-items";
 import { searchTextOf } from "../content/search-text";
 import type { ItemData } from "../content/item-data";
 import { recordEvent, recordItemCreated, withoutItemEvents } from "../webhooks/outbox";

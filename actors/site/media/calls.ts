@@ -4,7 +4,6 @@
  * access exactly as a dashboard request is (the same operation entry, uploadMedia), and
  * answers a refusal as data: an ApiError does not keep its code across RPC.
  */
-import { ApiError } from "../../../src/contract/errors";
 import type { SiteContext } from "../context";
 import type { SiteAccess } from "../access/site-access";
 import { recordAudit } from "../access/audit";
@@ -12,17 +11,12 @@ import { abortUpload, beginUpload, commitReplace, commitUpload, noteMultipart, U
 import { rewriteUses } from "./rewrite-uses";
 import { reserveStorage, settleStorage } from "./quota";
 import { randomHex } from "../../../src/ids";
-import type { BeginAnswer, CommitAnswer as ContractCommitAnswer, MediaCall, Refused } from "../../../src/contract/media-calls";
+import type { BeginAnswer, CommitAnswer as ContractCommitAnswer, MediaCall } from "../../../src/contract/media-calls";
 import { mediaPath } from "../../../src/media/urls";
 import { mediaEntry, type MediaEntry, usesOfOne } from "../content/media-library";
 
-export type { MediaCall, Refused, BeginAnswer } from "../../../src/contract/media-calls";
+export type { MediaCall, BeginAnswer } from "../../../src/contract/media-calls";
 export type CommitAnswer = ContractCommitAnswer<MediaEntry>;
-
-export function refusal(err: unknown): Refused {
-  if (err instanceof ApiError) return { error: { code: err.code, message: err.message, details: err.details } };
-  throw err;
-}
 
 export async function mediaCall(s: SiteContext, a: SiteAccess, call: MediaCall): Promise<BeginAnswer | CommitAnswer | { done: true }> {
   const site = s.site()!;

@@ -3,8 +3,8 @@
  * before an upload's first byte, settle after every change of what the site stores. The
  * workspace owns the count; this object only reports its own total, which it alone knows.
  */
-import { ApiError } from "../../../src/contract/errors";
-import type { Refused, StorageReport } from "../../../src/contract/media-calls";
+import type { StorageReport } from "../../../src/contract/media-calls";
+import { type Refusal, unlessRefused } from "../../../src/contract/refusal";
 import { log, errorText } from "../../../src/log/log";
 import { workspaceStub } from "../../../src/stubs";
 import type { SiteContext } from "../context";
@@ -31,8 +31,8 @@ export async function reserveStorage(s: SiteContext, reservationId: string, byte
     bytes,
     stored: storedNow(s.sql),
     expiresAt,
-  })) as { reserved: true } | Refused;
-  if ("error" in answer) throw new ApiError(answer.error.code, answer.error.message, answer.error.details);
+  })) as { reserved: true } | Refusal;
+  unlessRefused(answer);
 }
 
 /**

@@ -8,7 +8,7 @@ import type { SiteContext } from "../context";
 import type { SiteAccess } from "../access/site-access";
 import type { MediaUse } from "../content/media-library";
 import type { ItemData } from "../content/item-data";
-import { keepPublicData } from "../reads/public-items";
+import { keepPublicData } from "../content/public-items";
 import { searchTextOf } from "../content/search-text";
 import { dataByIds, updateItemContent } from "../storage/items-table";
 

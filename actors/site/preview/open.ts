@@ -21,7 +21,7 @@ import type { Collection } from "../storage/rows";
 import { rowsByIds } from "../storage/items-table";
 import { findPending } from "../storage/pending-table";
 import { readItemForPreview } from "../reads/published-list";
-import type { PublicItem } from "../reads/public-items";
+import type { PublicItem } from "../../../src/contract/responses";
 import { renderedPreview } from "../ssr/preview";
 import { countOpen, linkByTokenHash, type PreviewLinkRow, stateOf } from "./links-table";
 import { type Asked, askedOf, formAgain, wantsJson } from "./asked";

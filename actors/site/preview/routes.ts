@@ -12,7 +12,7 @@ import { json, readJsonObject } from "../../../src/http/json";
 import { parseBody } from "../../../src/http/validation";
 import { SHARE_OPENER_PATH } from "../../../src/http/preview-page";
 import { newPreviewLinkId, newPreviewToken, sha256Hex } from "../../../src/ids";
-import { isSlug } from "../../../src/shared/slug";
+import { isSlug } from "../../../src/contract/slug";
 import { previewLinkInputSchema } from "../../../src/contract/preview-links";
 import type { SiteContext } from "../context";
 import { ownItem, type SiteAccess } from "../access/site-access";

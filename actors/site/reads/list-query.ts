@@ -1,6 +1,6 @@
 import { ApiError, clip } from "../../../src/contract/errors";
 import { FILTER_OPS, type FilterParam, parseFilterParam, parseLimit, parsePage, parseSort } from "../../../src/shared/list-params";
-import { hasReferences } from "./public-items";
+import { hasReferences } from "../content/public-items";
 import { suggest } from "../../../src/shared/suggest";
 import type { Collection } from "../storage/rows";
 import type { Field } from "../../../src/contract/fields";

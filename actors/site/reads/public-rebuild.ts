@@ -12,8 +12,8 @@
 import type { Collection } from "../storage/rows";
 import { dataAfterSeq } from "../storage/items-table";
 import { type JobHandler, scheduleJob } from "../jobs";
-import { keepPublicData } from "./public-items";
-import { hasMediaFields } from "./media-fields";
+import { keepPublicData } from "../content/public-items";
+import { hasMediaFields } from "../content/media-fields";
 import type { ItemData } from "../content/item-data";
 
 export const PUBLIC_REBUILD_JOB = "public-json-rebuild";

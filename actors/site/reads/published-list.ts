@@ -1,6 +1,7 @@
 import type { SiteContext } from "../context";
 import { type ListQuery, buildListQuery } from "./list-query";
-import { hasReferences, type PublicItem, type PublicRow, presentItems, publicDataJson, publicItemsJson } from "./public-items";
+import { hasReferences, type PublicRow, presentItems, publicDataJson, publicItemsJson } from "../content/public-items";
+import type { PublicItem } from "../../../src/contract/responses";
 import { findPending } from "../storage/pending-table";
 import { findItem, findPublishedBySlug, publishedBySeqs, publishedPage } from "../storage/items-table";
 import type { Collection } from "../storage/rows";

@@ -11,8 +11,9 @@ import type { SiteContext } from "../context";
 import type { ItemData } from "../content/item-data";
 import { type JobHandler, scheduleJob } from "../jobs";
 import { backoff } from "../../../src/shared/backoff";
-import { type PublicItem, presentItems } from "../reads/public-items";
-import { publicJson } from "../http/public-json";
+import { presentItems } from "../content/public-items";
+import type { PublicItem } from "../../../src/contract/responses";
+import { publicJson } from "../reads/public-json";
 import { findPublishedIdBySlug, indexedPublishedRows, rowsByIds } from "../storage/items-table";
 import { embeddingText, textHash } from "./embed-text";
 import {

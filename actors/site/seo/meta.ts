@@ -5,7 +5,7 @@
  */
 import { displayText, isItem, isMedia } from "../../../src/shared/binding/values";
 import { escapeAttr, escapeHtml, jsonForScript } from "../../../src/shared/escape";
-import type { PublicItem } from "../reads/public-items";
+import type { PublicItem } from "../../../src/contract/responses";
 import type { SeoFields, SeoSettings } from "./fields";
 import { excerpt, plainText } from "../content/plain-text";
 

@@ -19,7 +19,7 @@ import { type CompiledPage, TemplateError, compilePage } from "./compile";
 import { FETCH_LIMITS, FetchPageError, type FetchLimits, fetchPage } from "./fetch-page";
 import { regenerateDocuments } from "../seo/documents";
 import { log, errorText } from "../../../src/log/log";
-import { basePathOfUrl } from "./public-base";
+import { basePathOfUrl } from "../hostnames/public-base";
 import { buildListQuery } from "../reads/list-query";
 import type { Collection } from "../storage/rows";
 

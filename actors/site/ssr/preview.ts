@@ -8,7 +8,7 @@ import { ApiError } from "../../../src/contract/errors";
 import { parsePage } from "../../../src/shared/list-params";
 import { escapeAttr } from "../../../src/shared/escape";
 import type { SiteContext } from "../context";
-import { basePathOfUrl, publicBase } from "./public-base";
+import { basePathOfUrl, publicBase } from "../hostnames/public-base";
 import { type PageTarget, renderPage } from "./render";
 import type { StoredCapture } from "./capture-store";
 import { NO_STORE } from "../../../src/contract/cache-control";

@@ -23,7 +23,7 @@ export type ItemRow = {
   slug: string;
   status: "draft" | "published";
   data: string;
-  /** The public data as JSON, when the query asked for it (PUBLIC_DATA_COLUMN in reads/public-items.ts). */
+  /** The public data as JSON, when the query asked for it (PUBLIC_DATA_COLUMN in content/public-items.ts). */
   public_data?: string | null;
   published_at: string | null;
   created_at: string;

@@ -1,5 +1,5 @@
 /** A media entry as the upload API answers it: the MediaRef plus what the library shows of the file. */
-import { type MediaRef, toMediaRef } from "../content/media";
+import { type MediaRef, toMediaRef } from "./media";
 
 /** What the library shows of an entry beyond its MediaRef (keys only for uploaded files). */
 export interface EntryFacts {

@@ -1,6 +1,5 @@
 import type { SiteContext } from "../context";
-import { activeHostname } from "../hostnames/store";
-import type { StoredCapture } from "./capture-store";
+import { activeHostname } from "./store";
 
 export interface PublicBase {
   origin: string;
@@ -13,7 +12,7 @@ export interface PublicBase {
  * (the whole hostname is the site's), else the captured public URL. Canonical
  * links, breadcrumbs, the sitemap and the feeds all use it.
  */
-export function publicBase(s: SiteContext, capture: StoredCapture): PublicBase {
+export function publicBase(s: SiteContext, capture: { publicUrl: string }): PublicBase {
   const host = activeHostname(s.sql);
   if (host) return { origin: `https://${host.hostname}`, base: "/" };
   return { origin: new URL(capture.publicUrl).origin, base: basePathOfUrl(capture.publicUrl) };

@@ -1,21 +1,12 @@
 import type { Collection } from "../storage/rows";
-import type { ItemData } from "../content/item-data";
-import { readMedia, toMediaRef } from "../content/media";
+import type { PublicItem } from "../../../src/contract/responses";
+import type { ItemData } from "./item-data";
+import { readMedia, toMediaRef } from "./media";
 import { readImageResizingHosts } from "../storage/site-row";
 import { dataOfCollection, dataOfSeq, publishedRowsByIds, type PublicRow } from "../storage/items-table";
 import { hasMediaFields } from "./media-fields";
 
 export type { PublicRow } from "../storage/items-table";
-
-/** The content API's item: published items only, media expanded, references resolved one level. */
-export interface PublicItem {
-  id: string;
-  slug: string;
-  collection: string;
-  publishedAt: string;
-  updatedAt: string;
-  data: Record<string, unknown>;
-}
 
 /**
  * An item's public `data` as JSON, kept in `items.public_data` whenever the item
