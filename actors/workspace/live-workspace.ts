@@ -8,7 +8,6 @@ import { ApiError } from "../../src/contract/errors";
 import type { Principal, PrincipalHeader } from "../../src/contract/principal";
 import { ACCESS_BY_ID, type AccessEntry } from "../../src/access/operations";
 import { actorOf, type Grant } from "../../src/access/grant";
-import { refusal } from "../../src/contract/refusal";
 import type { AuditFilter, AuditRow } from "../shared/audit-log";
 import type { Changer } from "./audit";
 import { MemberPushes } from "./member-change";
