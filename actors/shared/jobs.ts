@@ -62,7 +62,8 @@ export function pendingJob(
 export function armAlarm(storage: DurableObjectStorage): void {
   const next = storage.sql.exec<{ t: number | null }>("SELECT min(run_at) AS t FROM jobs").one().t;
   if (next === null) void storage.deleteAlarm();
-  else void storage.setAlarm(next);
+  // A job already due (a row's time in the past, even 0) runs at once: setAlarm refuses a time <= 0.
+  else void storage.setAlarm(Math.max(next, Date.now()));
 }
 
 export async function runDueJobs(
