@@ -44,6 +44,41 @@ const siteRules = SITE_STEPS.flatMap((step, i) => {
   return rules;
 });
 
+/**
+ * The front Worker's folders (and top-level files of src/), lowest first. A folder imports only
+ * folders of its own step or a lower one; src/contract/ and src/shared/ sit below all of them
+ * (their own rules say so). Helpers of a concern (edge cache, identity, limits) sit below the
+ * feature folders whose routes and OpenAPI entries use them.
+ */
+const FRONT_STEPS = [
+  ["log", "ids", "stubs", "http", "mail", "access", "openapi", "embed", "search", "net"],
+  ["limits"],
+  ["edge"],
+  ["identity"],
+  ["content"],
+  ["accounts", "dashboard"],
+  ["media", "imports", "preview"],
+  ["ssr", "routing"],
+  ["api-docs"],
+  ["index"],
+];
+
+const front = (names) => `^src/(${names.join("|")})([.]ts$|/)`;
+
+const frontRules = FRONT_STEPS.flatMap((step, i) => {
+  const higher = FRONT_STEPS.slice(i + 1).flat();
+  if (!higher.length) return [];
+  return [
+    {
+      name: `front-step-${i + 1}-below`,
+      comment: `The front Worker's ${step.join(", ")} sit below ${higher.join(", ")} and import none of them.`,
+      severity: "error",
+      from: { path: front(step) },
+      to: { path: front(higher) },
+    },
+  ];
+});
+
 module.exports = {
   forbidden: [
     {
@@ -96,6 +131,7 @@ module.exports = {
       to: { path: "^actors/site/[^/]+/" },
     },
     ...siteRules,
+    ...frontRules,
   ],
   options: {
     doNotFollow: { path: "node_modules" },

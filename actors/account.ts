@@ -1,8 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
 import { SQLSchemaMigrations } from "durable-utils/sql-migrations";
 import { sha256Hex } from "../src/ids";
-import { DUMMY_PHC, hashPassword, kdfOf, PASSWORD_PREP, verifyPassword } from "../src/accounts/kdf";
-import { newAccountSessionId, newResetToken, newSessionHandle } from "../src/accounts/tokens";
+import { DUMMY_PHC, hashPassword, kdfOf, PASSWORD_PREP, verifyPassword } from "../src/identity/kdf";
+import { newAccountSessionId, newResetToken, newSessionHandle } from "../src/identity/tokens";
 import type {
   AccountPublic,
   AddPasskeyResult,
@@ -14,15 +14,15 @@ import type {
   SetMembershipResult,
   StartedSession,
   VerifiedSession,
-} from "../src/accounts/types";
+} from "../src/identity/account-types";
 import { type Membership, isRole, MAX_MEMBERSHIPS } from "../src/contract/principal";
-import { SessionStore, info } from "../src/sessions/store";
-import { sessionExpiry } from "../src/sessions/policy";
+import { SessionStore, info } from "./shared/session-store";
+import { sessionExpiry } from "../src/identity/session-policy";
 import { ACCOUNT_MIGRATIONS } from "./account/migrations";
 import { MIGRATION_MARKER } from "./shared/migration-marker";
 import { clientHash } from "./account/clients";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
-import type { ExpectedPasskey } from "../src/accounts/passkeys";
+import type { ExpectedPasskey } from "../src/identity/passkeys";
 
 /** Passkey code (@simplewebauthn/server, 300 KB) is evaluated on first use, not when an isolate starts. */
 const passkeyCode = () => import("./account/passkeys");
@@ -42,7 +42,7 @@ type AccountRow = {
 };
 
 /**
- * One person (`idFromName(accountId)`, the id derived from the normalised email: src/accounts/email.ts):
+ * One person (`idFromName(accountId)`, the id derived from the normalised email: src/identity/email.ts):
  * credentials, passkeys, sessions, and a copy of their memberships that each Workspace pushes
  * (`setMembership`) before it acknowledges a change, so `verifySession` answers a dashboard
  * request's "who, and in which workspaces" in one hop.
@@ -243,7 +243,7 @@ export class Account extends DurableObject<Env> {
 
   /**
    * Whether `password` is the account's, for a signed-in person confirming it is them before a
-   * change that needs a recent sign-in (src/accounts/recent-sign-in.ts): one KDF run, as a sign-in.
+   * change that needs a recent sign-in (src/identity/recent-sign-in.ts): one KDF run, as a sign-in.
    */
   async confirmPassword(password: string): Promise<boolean> {
     const row = await this.#row();

@@ -1,8 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
 import { SQLSchemaMigrations } from "durable-utils/sql-migrations";
 import { sha256Hex } from "../src/ids";
-import { newOperatorSessionId } from "../src/sessions/policy";
-import { type SessionInfo, SessionStore } from "../src/sessions/store";
+import { newOperatorSessionId } from "../src/identity/session-policy";
+import { SessionStore } from "./shared/session-store";
+import type { SessionInfo } from "../src/identity/session-policy";
 
 const MIGRATIONS = [
   {

@@ -8,8 +8,9 @@
 import { DurableObject } from "cloudflare:workers";
 import { toErrorResponse, errorResponse } from "../src/http/errors";
 import { sha256Hex } from "../src/ids";
-import { newSiteSessionId } from "../src/sessions/policy";
-import { type SessionInfo, SessionStore } from "../src/sessions/store";
+import { newSiteSessionId } from "../src/identity/session-policy";
+import { SessionStore } from "./shared/session-store";
+import type { SessionInfo } from "../src/identity/session-policy";
 import type { Plan } from "../src/contract/plans";
 import { CACHE_VERSION_HEADER, CHANGES_HEADER } from "../src/contract/headers";
 import { encodeChanges } from "../src/contract/cache-version";
@@ -204,12 +205,12 @@ export class Site extends DurableObject<Env> {
     return response;
   }
 
-  /** One step of an upload the front Worker streams into R2 (src/routes/media-upload.ts); refusals answered as data. */
+  /** One step of an upload the front Worker streams into R2 (src/media/upload-route.ts); refusals answered as data. */
   mediaUpload(headers: [string, string][], call: MediaCall, replaces?: string): ReturnType<typeof mediaUpload> {
     return mediaUpload(this.#s, headers, call, replaces);
   }
 
-  /** One step of an import upload the front Worker parses (src/routes/imports.ts). */
+  /** One step of an import upload the front Worker parses (src/imports/routes.ts). */
   importUpload(headers: [string, string][], path: string, call: ImportCall): Promise<unknown> {
     return importUpload(this.#s, headers, path, call);
   }

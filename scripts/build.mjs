@@ -1,6 +1,6 @@
 // Builds what the Worker imports from dist/: the embed script (src/embed) bundled into a
 // module that exports it as a string, the vector scan (actors/site/search/scan.wat)
-// assembled to WebAssembly, and argon2id's wasm (src/accounts/kdf.ts). Run by npm test/start/check/bench and by wrangler's custom
+// assembled to WebAssembly, and argon2id's wasm (src/identity/kdf.ts). Run by npm test/start/check/bench and by wrangler's custom
 // build before dev and deploy.
 import { build } from "esbuild";
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -31,7 +31,7 @@ const wabt = await wabtInit();
 const wat = wabt.parseWat("scan.wat", readFileSync(`${root}actors/site/search/scan.wat`, "utf8"), { simd: true });
 writeFileSync(`${root}dist/scan.wasm`, wat.toBinary({}).buffer);
 wat.destroy();
-// The password KDF (src/accounts/kdf.ts): argon2id's wasm, imported by the Worker as a
+// The password KDF (src/identity/kdf.ts): argon2id's wasm, imported by the Worker as a
 // CompiledWasm module (workerd refuses compiling wasm from bytes at run time).
 copyFileSync(`${root}node_modules/@phi-ag/argon2/dist/argon2.wasm`, `${root}dist/argon2.wasm`);
 

@@ -45,7 +45,7 @@ const visit = (path) => {
 };
 visit(entry);
 
-/** A package (node_modules/<name>) or our folder (src/routes, actors/site/ssr, dist, ...). */
+/** A package (node_modules/<name>) or our folder (src/content, actors/site/ssr, dist, ...). */
 function groupOf(path) {
   const nm = path.lastIndexOf("node_modules/");
   if (nm >= 0) {

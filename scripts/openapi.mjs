@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const out = `${root}node_modules/.cache/openapi/document.mjs`;
 await build({
-  entryPoints: [`${root}src/openapi/document.ts`],
+  entryPoints: [`${root}src/api-docs/document.ts`],
   bundle: true,
   format: "esm",
   platform: "node",

@@ -16,7 +16,7 @@ export function randomId(length: number): string {
 /**
  * A new site id: random characters and a MAC of them under SITE_ID_SECRET (ID_SITE_MAC), in the
  * same 16-character alphabet as every id before, so clients' patterns still hold. The front
- * Worker recognises an id it issued without asking any object (src/sites/issued.ts).
+ * Worker recognises an id it issued without asking any object (src/edge/issued.ts).
  */
 export function newSiteId(secret: string): string {
   const random = randomId(ID_SITE_MAC.random);
@@ -125,7 +125,7 @@ function macOf(secret: string, message: string): Uint8Array {
 
 /**
  * A new workspace id: `ws_`, then random characters and their MAC (as a site id's), so the front
- * Worker refuses a made-up workspace credential without reaching any object (src/sites/issued.ts).
+ * Worker refuses a made-up workspace credential without reaching any object (src/edge/issued.ts).
  * Without the secret (a deployment not yet configured) the id is random, as before the MAC.
  */
 export function newWorkspaceId(secret: string | null): string {
@@ -168,3 +168,8 @@ export function safeEqual(a: string, b: string): boolean {
 const ofWorkspace = (workspaceId: string): string => workspaceId.slice(P.workspace.length);
 export const newApiKey = (workspaceId: string): string => `${P.apiKey}${ofWorkspace(workspaceId)}_${randomId(L.apiKey)}`;
 export const newInvitationToken = (workspaceId: string): string => `${P.invitation}${ofWorkspace(workspaceId)}_${randomId(L.invitation)}`;
+
+/** The secret signing account tokens (and keying proxy keys); null when the deployment has not set one (16+ characters). */
+export function authSecret(env: { AUTH_SECRET?: string }): string | null {
+  return typeof env.AUTH_SECRET === "string" && env.AUTH_SECRET.length >= 16 ? env.AUTH_SECRET : null;
+}

@@ -2,22 +2,22 @@ import { IttyRouter } from "itty-router";
 import { BODY_LIMITS, BodyGuard, type BodyLimits } from "./http/body-guard";
 import { ApiError } from "./contract/errors";
 import { errorResponse, toErrorResponse } from "./http/errors";
-import { mayBeIssued } from "./sites/issued";
+import { mayBeIssued } from "./edge/issued";
 import { enforce, withPolicies } from "./limits/rate-limit";
 import { policiesFor } from "./limits/policies";
 import { clientKey } from "./limits/client";
 import { json } from "./http/json";
 import { contentUrl, keepContentUrl } from "./edge/content-key";
-import { CORS_HEADERS, contentApi, contentHit, contentMiss, planRefusal, withCors } from "./routes/content";
+import { CORS_HEADERS, contentApi, contentHit, contentMiss, planRefusal, withCors } from "./content/routes";
 import { knownSiteMeta, renewAhead } from "./edge/site-meta";
-import { customHostRequest, isServiceHost } from "./routes/custom-host";
+import { customHostRequest, isServiceHost } from "./routing/custom-host";
 import { forVisitor } from "./http/visitor-errors";
-import { embedScript } from "./routes/embed";
-import { renderedPage, ssrWebhook } from "./routes/render";
+import { embedScript } from "./ssr/embed-script";
+import { renderedPage, ssrWebhook } from "./ssr/routes";
 import { SERVICE_TOKEN_HEADER } from "./contract/headers";
-import { dashboardAsset } from "./routes/dashboard-assets";
+import { dashboardAsset } from "./dashboard/assets";
 import { requestTarget, withFrontHeaders } from "./http/response-headers";
-import { contentRefusal, dashboardRefusal } from "./routes/refusals";
+import { contentRefusal, dashboardRefusal } from "./routing/refusals";
 import { type RawTarget, rawTarget } from "./http/raw-target";
 import { MEDIA_LIMITS } from "./contract/limits";
 import { IMPORT_LIMITS } from "./contract/imports";
@@ -29,15 +29,15 @@ type Args = [Env, ExecutionContext];
 // Dashboard writes, sign-in and accounts validate their bodies with zod (0.8 MB of the bundle): their
 // routes load on first use, so an isolate that only serves public reads never evaluates them
 // (docs/caching.md; npm run check fails if zod is evaluated at start-up again).
-const dashboard = () => import("./routes/dashboard");
-const sessions = () => import("./routes/sessions");
-const accounts = () => import("./routes/accounts");
-const passkeys = () => import("./routes/passkeys");
-const invitations = () => import("./routes/invitations");
-const mediaUpload = () => import("./routes/media-upload");
-const mediaServe = () => import("./routes/media-serve");
-const imports = () => import("./routes/imports");
-const preview = () => import("./routes/preview");
+const dashboard = () => import("./dashboard/routes");
+const sessions = () => import("./accounts/session-routes");
+const accounts = () => import("./accounts/routes");
+const passkeys = () => import("./accounts/passkey-routes");
+const invitations = () => import("./accounts/invitation-routes");
+const mediaUpload = () => import("./media/upload-route");
+const mediaServe = () => import("./media/serve-route");
+const imports = () => import("./imports/routes");
+const preview = () => import("./preview/routes");
 
 async function siteIdParam(env: Env, raw: string | undefined): Promise<string> {
   if (!raw || !(await mayBeIssued(env, raw))) throw new ApiError("not_found", "Unknown webhook URL.");
@@ -69,9 +69,9 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
   .post("/accounts/verify/passkey/options", async (req, env) => (await passkeys()).passkeySignUpOptions(req, env))
   .post("/accounts/verify/passkey", async (req, env) => (await passkeys()).passkeySignUp(req, env))
   // The API description and its viewer (2.1 MB of the bundle) are evaluated on first use, not at start-up.
-  .get("/openapi.json", async (req) => (await import("./routes/openapi")).openApiDocument(req))
-  .get("/docs", async (req) => (await import("./routes/openapi")).apiReference(req))
-  .get("/docs/:asset", async (req) => (await import("./routes/openapi")).apiReference(req, req.params.asset))
+  .get("/openapi.json", async (req) => (await import("./api-docs/routes")).openApiDocument(req))
+  .get("/docs", async (req) => (await import("./api-docs/routes")).apiReference(req))
+  .get("/docs/:asset", async (req) => (await import("./api-docs/routes")).apiReference(req, req.params.asset))
   .post("/hooks/ssr/:siteId", async (req, env) => {
     const siteId = await siteIdParam(env, req.params.siteId);
     // Per sender: the site id is public (it is in every token), so a stranger's unsigned posts

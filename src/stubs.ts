@@ -24,5 +24,5 @@ export const hostnameStub = (env: Env, hostname: string) => env.HOSTNAME.get(env
 export const operatorSessionsStub = (env: Env) => env.OPERATOR_SESSIONS.get(env.OPERATOR_SESSIONS.idFromName("operator"));
 /** Wrong sign-in keys are counted per client address. */
 export const signInThrottleStub = (env: Env, client: string) => env.SIGN_IN_THROTTLE.get(env.SIGN_IN_THROTTLE.idFromName(client));
-/** One object per person, named by the account id derived from their normalised email (src/accounts/email.ts). */
+/** One object per person, named by the account id derived from their normalised email (src/identity/email.ts). */
 export const accountStub = (env: Env, accountId: string) => env.ACCOUNT.get(env.ACCOUNT.idFromName(accountId));

@@ -9,7 +9,7 @@ import {
   pbkdf2,
   prepare,
   verifyPassword,
-} from "../src/accounts/kdf";
+} from "../src/identity/kdf";
 
 // The password KDF in workerd, where it runs in production. Local workerd (and wrangler dev)
 // accept PBKDF2 above 100,000 iterations while production refuses it (workerd #1346), so the

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { accountIdOf, normaliseEmail } from "../src/accounts/email";
+import { accountIdOf, normaliseEmail } from "../src/identity/email";
 import { accountStub } from "../src/stubs";
 import { uniqueEmail } from "./helpers/mail";
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { call, callJson, ORIGIN } from "./helpers";
 import { mailTo, mailsTo, uniqueEmail } from "./helpers/mail";
 import { cookieOf, PASSWORD, signIn, signUp } from "./helpers/accounts";
-import { accountIdOf } from "../src/accounts/email";
+import { accountIdOf } from "../src/identity/email";
 import { accountStub } from "../src/stubs";
 
 const ip = (n: number) => ({ "cf-connecting-ip": `198.51.100.${n}` });

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { call, callJson, ORIGIN } from "./helpers";
 import { mailTo, mailsTo, uniqueEmail } from "./helpers/mail";
 import { fragmentToken, PASSWORD, signIn, signUp } from "./helpers/accounts";
-import { signToken } from "../src/accounts/tokens";
-import { accountIdOf } from "../src/accounts/email";
+import { signToken } from "../src/identity/tokens";
+import { accountIdOf } from "../src/identity/email";
 import { accountStub } from "../src/stubs";
 import { linkIn } from "./helpers/mail";
 

@@ -27,7 +27,7 @@ const ELSEWHERE: Record<string, string> = {
   "transferOwnership 502 bad_gateway": "actors/workspace/outbox.ts (not exercised: needs an unreachable Account object)",
   "deleteWorkspace 502 bad_gateway": "actors/workspace.ts #destroySites (not exercised: needs a site object that fails)",
   "createApiKey 409 conflict": "actors/workspace/api-keys.ts MAX_API_KEYS (100 keys; not exercised)",
-  "createWorkspace 409 conflict": "src/routes/dashboard.ts MAX_MEMBERSHIPS (50 workspaces per account; not exercised)",
+  "createWorkspace 409 conflict": "src/dashboard/routes.ts MAX_MEMBERSHIPS (50 workspaces per account; not exercised)",
   "putItemSchedule 409 conflict": "actors/site/history/schedule.ts MAX_SCHEDULED (1,000 scheduled items per site; not exercised)",
 };
 

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { FETCH_LIMITS, FetchPageError, fetchPage } from "../actors/site/ssr/fetch-page";
-import { addresses } from "../src/dns/doh";
+import { addresses } from "../src/net/doh";
 import { checkResolved } from "../src/net/ssrf";
 import { safeFetch, SafeFetchError } from "../src/net/safe-fetch";
 import { putPage } from "./ssr-helpers";

@@ -1,5 +1,5 @@
 import { sha256Hex } from "../../src/ids";
-import type { ClientMeta } from "../../src/accounts/types";
+import type { ClientMeta } from "../../src/identity/account-types";
 
 /** The browser family of a User-Agent, coarse on purpose: a version bump is not a new client. */
 export function browserFamily(userAgent: string | null): string {

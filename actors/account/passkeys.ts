@@ -5,9 +5,9 @@
 import { verifyAuthenticationResponse, verifyRegistrationResponse } from "@simplewebauthn/server";
 import type { AuthenticationResponseJSON, AuthenticatorTransport, RegistrationResponseJSON } from "@simplewebauthn/server";
 import { sha256Hex } from "../../src/ids";
-import { MAX_PASSKEYS, type ExpectedPasskey } from "../../src/accounts/passkeys";
-import type { PasskeyView } from "../../src/accounts/types";
-import { log } from "../../src/log/log";
+import { MAX_PASSKEYS, type ExpectedPasskey } from "../../src/identity/passkeys";
+import type { PasskeyView } from "../../src/identity/account-types";
+import { log } from "../../src/log";
 
 type Row = { id: string; name: string; created_at: number; last_used_at: number | null };
 

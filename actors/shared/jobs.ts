@@ -1,4 +1,4 @@
-import { log } from "../../src/log/log";
+import { log } from "../../src/log";
 import { backoff } from "../../src/shared/backoff";
 /**
  * One alarm, many jobs (the Site and the Workspace alike). Every deferred piece of work of an

@@ -16,7 +16,7 @@
 import { INVITATION_MAIL_LIMITS } from "../../src/contract/limits";
 import type { Plan } from "../../src/contract/plans";
 import type { InvitationMailState } from "../../src/contract/workspaces";
-import { recipientAccountId } from "../../src/accounts/invitation-stop";
+import { recipientAccountId } from "../../src/identity/invitation-stop";
 import { accountStub, signInThrottleStub } from "../../src/stubs";
 import { mailedSince } from "./members";
 

@@ -1,6 +1,6 @@
 /**
  * The PRINCIPAL_HEADER both ways: the front Worker writes who is calling, the site and workspace
- * objects read it. Only the front Worker can set an `x-oc-` header (src/routes/forward.ts drops a
+ * objects read it. Only the front Worker can set an `x-oc-` header (src/edge/forward.ts drops a
  * client's), so the objects trust what they read; the shape is still checked, so a bug upstream
  * fails closed instead of granting something.
  */

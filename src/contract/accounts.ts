@@ -1,4 +1,4 @@
-/** Request bodies and answers of the account endpoints (src/routes/accounts.ts, src/routes/sessions.ts). */
+/** Request bodies and answers of the account endpoints (src/accounts/routes.ts, src/accounts/session-routes.ts). */
 import { z } from "zod";
 import { ROLES } from "./principal";
 
@@ -103,7 +103,7 @@ export const AuthenticationCredential = z
   .describe("The browser's assertion (navigator.credentials.get), as JSON.");
 const passkeyName = z.string().trim().min(1, "give the passkey a name").max(100, "use at most 100 characters");
 
-/** Asking to add a passkey: the account's password again when the session's sign-in is not recent (src/accounts/recent-sign-in.ts). */
+/** Asking to add a passkey: the account's password again when the session's sign-in is not recent (src/identity/recent-sign-in.ts). */
 export const passkeyOptionsSchema = z
   .object({
     password: z

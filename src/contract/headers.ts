@@ -1,7 +1,7 @@
 /**
  * Internal header names between the front Worker (src/) and the site object (actors/site.ts).
  * The front Worker drops every client header under this prefix before forwarding
- * (src/routes/forward.ts), so only it can set them.
+ * (src/edge/forward.ts), so only it can set them.
  */
 export const INTERNAL_HEADER_PREFIX = "x-oc-";
 

@@ -1,6 +1,6 @@
 /**
  * Imports: the limits, the mapping a person confirms, the import as the API shows it,
- * and the call protocol between the front Worker's upload route (src/routes/imports.ts, which
+ * and the call protocol between the front Worker's upload route (src/imports/routes.ts, which
  * parses the file) and the site object (actors/site/imports/), which stages the parsed rows and
  * runs the import on its alarm. Both sides take these shapes from here.
  */

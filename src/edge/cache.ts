@@ -18,7 +18,7 @@ import { parsePage } from "../shared/list-params";
 import { type DependsOn, hotGet, hotLatest, hotPut, hotRevalidate } from "./hot-tier";
 import { listUntouched, type SiteMeta, untouched } from "./site-meta";
 import { PUBLIC_CACHE_CONTROL, CLIENT_CACHE_CONTROL } from "../contract/cache-control";
-import { log, errorText } from "../log/log";
+import { log, errorText } from "../log";
 import { bodyEtag, sha256Hex32 } from "../http/etag";
 import { Buffer } from "node:buffer";
 

@@ -109,7 +109,7 @@ export interface ContentUrl extends ContentRoute {
 
 /**
  * A parsed content read. The cache key and the plan feature are worked out when first asked
- * for: a request refused for its token (src/routes/refusals.ts) never needs them.
+ * for: a request refused for its token (src/routing/refusals.ts) never needs them.
  */
 class ParsedRead implements ContentUrl {
   readonly read: ContentRead;

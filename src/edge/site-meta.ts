@@ -1,7 +1,7 @@
 import { siteIdOfToken } from "../contract/ids";
 import type { Plan } from "../contract/plans";
 import { listUntouchedBetween, mergeChanges, searchVersionOf, untouchedBetween, type VersionChanges } from "../contract/cache-version";
-import { mayBeIssued } from "../sites/issued";
+import { mayBeIssued } from "./issued";
 import { siteStub } from "../stubs";
 import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../shared/bounded-map";
 

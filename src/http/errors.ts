@@ -5,7 +5,7 @@
  */
 import { NO_STORE } from "../contract/cache-control";
 import { ApiError, ERROR_STATUS, type ErrorCode, errorBody } from "../contract/errors";
-import { log, errorText } from "../log/log";
+import { log, errorText } from "../log";
 import { escapeHtml } from "../shared/escape";
 import { plainPage, previewHeaders } from "./preview-page";
 

@@ -1,6 +1,6 @@
 /**
  * Plain http on the service's own hosts. The session cookie is `Secure` (and `__Host-`) only on
- * https (src/sessions/cookie.ts), so a sign-in over http would set a cookie that every network on
+ * https (src/identity/session-cookie.ts), so a sign-in over http would set a cookie that every network on
  * the way can read and replay; HSTS (response-headers.ts) only helps a browser that has been on
  * https before. Outside local runs a read is sent to the same URL on https (308), and anything
  * else (a write, or any request with `Authorization`) is refused before its body is read: its key,

@@ -1,7 +1,7 @@
 /**
  * Which binding-counted rate-limit policies govern a request, for the `RateLimit-Policy` field of
  * its answer (whatever the status): the same classification the routes enforce (docs/rate-limits.md). Content reads, rendered pages and a site's dashboard writes are named by what counts
- * them (src/routes/content.ts, src/routes/render.ts, the site object), with the site's plan.
+ * them (src/content/routes.ts, src/ssr/routes.ts, the site object), with the site's plan.
  */
 import type { RateLimitName } from "../contract/limits";
 import { siteIdOfAdminKey } from "../contract/ids";

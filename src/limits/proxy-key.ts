@@ -8,8 +8,7 @@
  * or with a wrong one, counts as its own connection, as a proxy deployed before the key did.
  */
 import { PROXY_KEY_HEADER, VISITOR_IP_HEADER } from "../contract/headers";
-import { authSecret } from "../accounts/tokens";
-import { safeEqual } from "../ids";
+import { authSecret, safeEqual } from "../ids";
 import { BoundedMap, ENTRY_OVERHEAD } from "../shared/bounded-map";
 import { addressKey, clientKey } from "./client";
 

@@ -44,7 +44,7 @@ export function policyRefusal(name: RateLimitName): ApiError {
 // Keys refused, per isolate, until the Retry-After they were given has passed (bounded; the oldest
 // goes first): by the binding, or by a site object (its answer kept, to give again). A refused
 // client is then refused from memory, with no limiter or site-object call and (for content reads,
-// src/routes/refusals.ts) no cache lookup: its loop costs less than a cached read.
+// src/routing/refusals.ts) no cache lookup: its loop costs less than a cached read.
 // (BoundedMap: evicting through a new Map iterator each time walks the holes of earlier evictions.)
 const MAX_REFUSED = 10_000;
 interface Refusal {

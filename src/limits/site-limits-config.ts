@@ -6,7 +6,7 @@
  */
 import { SITE_LIMIT_SHARE, SITE_LIMIT_WINDOW, SITE_LIMITS, type SiteLimitName, type SiteLimitsOverride } from "../contract/limits";
 import { PLANS, type Plan } from "../contract/plans";
-import { log } from "../log/log";
+import { log } from "../log";
 
 export interface LimitVars {
   RATE_LIMITS?: string;

@@ -1,4 +1,4 @@
-import { errorText, log } from "../log/log";
+import { errorText, log } from "../log";
 import { mailSender } from "./sender";
 import type { Mail } from "./types";
 

@@ -1,6 +1,6 @@
 /**
  * One file's bytes into R2 and the media library, from any reader: an upload's body (the front
- * Worker, src/routes/media-upload.ts) or a fetched URL (the site object's copy into the library,
+ * Worker, src/media/upload-route.ts) or a fetched URL (the site object's copy into the library,
  * actors/site/media/copy.ts). Type from the bytes, per-type size limit, header dimensions and
  * pixel limit, SHA-256 while streaming; the site's side (begin, commit, abort) is reached through
  * `call`, so nothing partial stays in R2 or SQLite when anything fails.

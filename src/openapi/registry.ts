@@ -1,6 +1,6 @@
 /**
  * The API's operations as data: one entry per endpoint, next to the routes that
- * serve it (src/routes/*.operations.ts). The OpenAPI document (document.ts) and
+ * serve it (each feature's operations.ts under src/). The OpenAPI document (document.ts) and
  * the contract test are built from these entries, with the same zod schemas the
  * handlers validate with, so the description cannot drift from the code.
  */

@@ -11,8 +11,8 @@ import { describe, expect, it } from "vitest";
 import { callJson, expectStatus, OPERATOR, ORIGIN } from "../helpers";
 import { fragmentToken, signUp } from "../helpers/accounts";
 import { linkIn, mailsTo, mailTo, uniqueEmail } from "../helpers/mail";
-import { accountIdOf } from "../../src/accounts/email";
-import { signToken } from "../../src/accounts/tokens";
+import { accountIdOf } from "../../src/identity/email";
+import { signToken } from "../../src/identity/tokens";
 import { INVITATION_MAIL_LIMITS } from "../../src/contract/limits";
 
 type Made = { invitation: { id: string; email: string | null; mailState: string }; link: string };

@@ -11,7 +11,7 @@ import { ORIGIN, OPERATOR, addItem, call, newBlog } from "../helpers";
 import { capture as putCapture, putPage } from "../ssr-helpers";
 import { linkIn, mailTo, uniqueEmail } from "../helpers/mail";
 import { fragmentToken, PASSWORD } from "../helpers/accounts";
-import { signToken } from "../../src/accounts/tokens";
+import { signToken } from "../../src/identity/tokens";
 import { SoftAuthenticator } from "../helpers/soft-authenticator";
 import { accountStub } from "../../src/stubs";
 import { fixture, hit, hitOn } from "./hit";

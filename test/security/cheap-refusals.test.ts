@@ -1,11 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { randomId, siteIdMac } from "../../src/ids";
-import { verdictCount } from "../../src/sites/issued";
+import { verdictCount } from "../../src/edge/issued";
 import { siteMetaEntry } from "../../src/edge/site-meta";
 import { addItem, call, newBlog, type TestSite } from "../helpers";
 
-// Refusals the front Worker answers before its full path (src/routes/refusals.ts). The timing
+// Refusals the front Worker answers before its full path (src/routing/refusals.ts). The timing
 // goal is the bench's (`BENCH_ONLY=refused npm run bench`); here: what they cost in calls and
 // state, and that their answers are the full path's, byte for byte.
 

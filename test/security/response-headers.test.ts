@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { OPERATOR, call, callJson, newSite } from "../helpers";
 import { activeOn, onHost, renderedBlog, uniqueHost } from "../hostname-helpers";
 import { capturedBlog, pathOf, publishedPost, rendered } from "../ssr-helpers";
-import { pageRequest, pageResponse } from "../../src/routes/forward";
+import { pageRequest, pageResponse } from "../../src/edge/forward";
 
 const nosniff = (res: Response) => res.headers.get("x-content-type-options");
 
@@ -76,7 +76,7 @@ describe("response headers on every answer", () => {
   });
 
   it("the request the site object renders from carries no cookie, and a cookie it sets is not passed on", async () => {
-    // The two steps every rendered page goes through (src/routes/render.ts, custom-host.ts),
+    // The two steps every rendered page goes through (src/ssr/routes.ts, custom-host.ts),
     // run here in workerd on what the visitor's browser would send and what an upstream could answer.
     const visitor = new Request("https://api.test/blog/two?page=2", {
       headers: { cookie: "__Host-oc_session=ss_secret_value; other=1", "x-service-token": "pk_x", accept: "text/html" },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { OPERATIONS } from "../../src/openapi/operations";
+import { OPERATIONS } from "../../src/api-docs/operations";
 import { ACCESS, matchOperation } from "../../src/access/operations";
 import { readFileSync } from "node:fs";
 import { roleTableBlock } from "../../src/access/table";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { errorText, log, type LogSink, setLogSink } from "../../src/log/log";
+import { errorText, log, type LogSink, setLogSink } from "../../src/log";
 
 function capture(): { lines: { level: string; line: string }[]; restore: () => void } {
   const lines: { level: string; line: string }[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { accountOfUserHandle, relyingParty } from "../../src/accounts/passkeys";
+import { accountOfUserHandle, relyingParty } from "../../src/identity/passkeys";
 import { ApiError } from "../../src/contract/errors";
 
 const req = (url: string) => new Request(url, { method: "POST" });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readPolicies, siteLimitConfig } from "../../src/limits/site-limits-config";
-import { setLogSink } from "../../src/log/log";
+import { setLogSink } from "../../src/log";
 
 describe("a deployment's site limits (RATE_LIMITS, RATE_LIMIT_SCALE)", () => {
   it("the documented defaults, overridden by plan, multiplied by the load-test switch", () => {

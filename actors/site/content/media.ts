@@ -84,7 +84,7 @@ function urlRef(m: MediaRow, resizingHosts: ReadonlySet<string>): MediaRef {
   return ref;
 }
 
-/** An uploaded image: the service's own variants (src/routes/media-variants.ts), each at its real width. */
+/** An uploaded image: the service's own variants (src/media/variant-route.ts), each at its real width. */
 function uploadedRef(m: MediaRow, width: number): MediaRef {
   const srcset = variantWidths(width)
     .map((w) => `${variantUrl(m.url, w)} ${w}w`)

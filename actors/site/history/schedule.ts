@@ -9,7 +9,7 @@
  */
 import { ApiError } from "../../../src/contract/errors";
 import { MAX_SCHEDULED, SCHEDULE_HORIZON_DAYS } from "../../../src/contract/history-limits";
-import { log } from "../../../src/log/log";
+import { log } from "../../../src/log";
 import type { Actor } from "../../../src/access/grant";
 import type { SiteContext } from "../context";
 import { cancelJob, type JobHandler, pendingJob, scheduleJob } from "../jobs";

@@ -7,13 +7,13 @@
  */
 import { ApiError } from "../../../src/contract/errors";
 import { keyedHex, randomHex } from "../../../src/ids";
-import { siteIdSecret } from "../../../src/sites/issued";
+import { siteIdSecret } from "../../../src/edge/issued";
 import { normalizeHostname } from "../../../src/shared/hostname";
 import type { SiteContext } from "../context";
 import { cancelJob, scheduleJob } from "../jobs";
 import { backoff } from "../../../src/shared/backoff";
 import { type HostnameProvider, missingProviderSettings, ProviderError, providerFor } from "./providers";
-import { DnsError, txtValues } from "../../../src/dns/doh";
+import { DnsError, txtValues } from "../../../src/net/doh";
 import {
   type HostnameRecord,
   activeHostname,
@@ -55,7 +55,7 @@ function ownHostname(s: SiteContext, hostname: string, target: string, requestHo
   const t = target.toLowerCase().replace(/\.$/, "");
   return hostname === t || (t.includes(".") && hostname.endsWith(`.${t}`));
 }
-import { log, errorText } from "../../../src/log/log";
+import { log, errorText } from "../../../src/log";
 import { siteStub } from "../../../src/stubs";
 
 export const HOSTNAME_JOB = "hostname-check";

@@ -7,7 +7,8 @@ import { safeEqual, sha256Hex } from "../../../src/ids";
 import { OPERATOR_HEADER, SESSION_HEADER } from "../../../src/contract/headers";
 import type { Principal, PrincipalHeader } from "../../../src/contract/principal";
 import { clientOf, readPrincipalHeader } from "../../../src/access/principal-header";
-import { type SessionInfo, SessionStore } from "../../../src/sessions/store";
+import { SessionStore } from "../../shared/session-store";
+import type { SessionInfo } from "../../../src/identity/session-policy";
 import type { SiteContext } from "../context";
 
 /** Whether `key` is the site's admin key (only its SHA-256 is stored). */

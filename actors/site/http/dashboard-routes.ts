@@ -30,7 +30,7 @@ import { dashboardListQuery, listDashboardItems } from "../reads/dashboard-list"
 import { listMedia, updateMedia } from "../content/media-library";
 import { siteStats } from "../reads/overview";
 import { newAdminKey, sha256Hex } from "../../../src/ids";
-import { SessionStore } from "../../../src/sessions/store";
+import { SessionStore } from "../../shared/session-store";
 import type { SiteContext } from "../context";
 import { mediaInputSchema, mediaPatchSchema, sitePatchSchema } from "../../../src/contract/sites";
 import { needs, ownItem, type SiteAccess } from "../access/site-access";
@@ -45,7 +45,7 @@ import { accessView, type Actor } from "../../../src/access/grant";
 
 /**
  * The site's dashboard API. The front Worker has already checked the caller
- * (src/auth.ts `authorizeSite`: the operator, or this site's admin key or session).
+ * (src/identity/site-auth.ts `authorizeSite`: the operator, or this site's admin key or session).
  */
 export function dashboardRoutes(s: SiteContext): Router<[SiteAccess]> {
   const router = IttyRouter<IRequest, [SiteAccess]>({ base: "/sites/:siteId" });
@@ -108,7 +108,7 @@ export function dashboardRoutes(s: SiteContext): Router<[SiteAccess]> {
       s.cacheChanged();
       return json({ site: presentSite(s.site()!) });
     })
-    // Uploads are streamed into R2 by the front Worker (src/routes/media-upload.ts), which calls
+    // Uploads are streamed into R2 by the front Worker (src/media/upload-route.ts), which calls
     // this object's mediaUpload; a body sent here directly is not read.
     .delete("/media/:mediaId", async (req, a) => {
       const detach = new URL(req.url).searchParams.get("detach") === "true";

@@ -12,7 +12,7 @@ import { type Grant, requireOperation, requireOwnItem } from "../../../src/acces
 import { type MakerSweep, type SiteSwept, SITE_MADE_NEEDS, sitePermissionsOf } from "../../../src/access/maker";
 import type { Permission } from "../../../src/access/roles";
 import { newAdminKey, sha256Hex } from "../../../src/ids";
-import { SessionStore } from "../../../src/sessions/store";
+import { SessionStore } from "../../shared/session-store";
 import type { SiteContext } from "../context";
 import { recordAudit } from "../access/audit";
 import type { SiteAccess } from "../access/site-access";

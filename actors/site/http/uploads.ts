@@ -1,6 +1,6 @@
 /**
- * The steps of an upload the front Worker streams or parses (src/routes/media-upload.ts,
- * src/routes/imports.ts), each checked as the dashboard request it is part of, with the caller's
+ * The steps of an upload the front Worker streams or parses (src/media/upload-route.ts,
+ * src/imports/routes.ts), each checked as the dashboard request it is part of, with the caller's
  * headers; refusals travel as data (an ApiError does not survive RPC).
  */
 import { ApiError } from "../../../src/contract/errors";

@@ -19,7 +19,7 @@
  * pass once whole; a waiting draft removed (its target failed, a cancel) was never announced.
  */
 import type { JobHandler } from "../jobs";
-import { log } from "../../../src/log/log";
+import { log } from "../../../src/log";
 import type { SiteContext } from "../context";
 import { readImport } from "./store";
 import type { Copies } from "./images";

@@ -1,6 +1,6 @@
 /**
  * The dashboard API of imports, under /sites/:siteId/imports (the upload itself is the front
- * Worker's, src/routes/imports.ts): read an import and its rows, confirm a mapping (a new dry
+ * Worker's, src/imports/routes.ts): read an import and its rows, confirm a mapping (a new dry
  * run), start, cancel, download the report, delete. Every change writes its audit row in its
  * own transaction; the work itself is the `import` job on the alarm (job.ts).
  */

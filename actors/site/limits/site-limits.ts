@@ -11,7 +11,7 @@ import { RATELIMIT_POLICY_HEADER, SITE_LIMIT_WINDOW, type SiteLimitName } from "
 import { type LimitVars, siteLimitConfig, sitePolicyItem } from "../../../src/limits/site-limits-config";
 import type { Plan } from "../../../src/contract/plans";
 import { FairWindow } from "../../../src/shared/fair-window";
-import { log } from "../../../src/log/log";
+import { log } from "../../../src/log";
 
 /** Distinct clients (or credentials) counted apart per window; more count together. */
 const MAX_KEYS = 10_000;

@@ -11,7 +11,7 @@
  */
 import { ApiError } from "../../../src/contract/errors";
 import { MEDIA_LIMITS } from "../../../src/contract/limits";
-import { addresses } from "../../../src/dns/doh";
+import { addresses } from "../../../src/net/doh";
 import { safeFetch, SafeFetchError } from "../../../src/net/safe-fetch";
 import { storeStream } from "../../../src/media/store-stream";
 import type { MediaCall } from "../../../src/contract/media-calls";

@@ -5,7 +5,7 @@
  */
 import type { StorageReport } from "../../../src/contract/media-calls";
 import { type Refusal, unlessRefused } from "../../../src/contract/refusal";
-import { log, errorText } from "../../../src/log/log";
+import { log, errorText } from "../../../src/log";
 import { workspaceStub } from "../../../src/stubs";
 import type { SiteContext } from "../context";
 

@@ -6,7 +6,7 @@
  */
 import type { SiteContext } from "../context";
 import type { JobHandler } from "../jobs";
-import { log } from "../../../src/log/log";
+import { log } from "../../../src/log";
 import { sitePrefix } from "./store";
 import { settleStorage } from "./quota";
 

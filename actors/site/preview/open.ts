@@ -2,7 +2,7 @@
  * A share link opened: `POST /p/open` with the token in the form (links of `/p/#<token>`), or
  * `GET|POST /p/:token[?format=json]` for links made with the token in the path (asked.ts). The
  * front Worker routes it here only from the service's own hosts and only for a browser's
- * navigation (src/routes/preview.ts). The
+ * navigation (src/preview/routes.ts). The
  * link shows the item's current draft (a published item's pending changes) each time, rendered in
  * the captured template when the site has the SEO Engine and the item is of the captured
  * collection, otherwise as a plain readable page with its JSON. Every failure is the same 404.
@@ -15,7 +15,7 @@ import { previewNotFound } from "../../../src/http/errors";
 import { plainPage, previewHeaders } from "../../../src/http/preview-page";
 import { sha256Hex } from "../../../src/ids";
 import { escapeAttr, escapeHtml } from "../../../src/shared/escape";
-import { log } from "../../../src/log/log";
+import { log } from "../../../src/log";
 import type { SiteContext } from "../context";
 import type { Collection } from "../storage/rows";
 import { rowsByIds } from "../storage/items-table";
@@ -92,7 +92,7 @@ export async function openPreview(s: SiteContext, request: Request): Promise<Res
 
 /**
  * Whether `token` is a live link of this site with a password: only then does the front Worker
- * count a password attempt (src/routes/preview.ts). A made-up token costs no throttle object,
+ * count a password attempt (src/preview/routes.ts). A made-up token costs no throttle object,
  * whose storage would otherwise outlive the request by a day: a flood of made-up tokens
  * would grow storage for nothing.
  */
@@ -124,7 +124,7 @@ const WRONG_PASSWORD = "That password is not right. Try again.";
 
 async function passwordRight(link: PreviewLinkRow, password: string): Promise<boolean> {
   if (password.length === 0 || password.length > PREVIEW_LINK_LIMITS.passwordMax) return false;
-  const kdf = await import("../../../src/accounts/kdf");
+  const kdf = await import("../../../src/identity/kdf");
   return (await kdf.verifyPassword(link.password_hash!, password)).ok;
 }
 

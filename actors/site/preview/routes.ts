@@ -71,7 +71,7 @@ export function previewLinkRoutes(s: SiteContext): Router<[SiteAccess]> {
         input.password === undefined
           ? null
           : await (async () => {
-              const kdf = await import("../../../src/accounts/kdf");
+              const kdf = await import("../../../src/identity/kdf");
               return kdf.hashPassword(input.password!, kdf.kdfOf(s.env));
             })();
       const tokenHash = await sha256Hex(token);

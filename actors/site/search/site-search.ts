@@ -32,7 +32,7 @@ import {
 } from "./index-state";
 import { SqliteVectorIndex } from "./sqlite-index";
 import { MAX_QUERY_CHARS, SEARCH_LIMIT, RELATED_LIMIT } from "../../../src/contract/limits";
-import { log, errorText } from "../../../src/log/log";
+import { log, errorText } from "../../../src/log";
 import { type SearchService } from "./service";
 
 export const INDEX_JOB = "index";

@@ -3,7 +3,7 @@
  * carries what rendering needs, store it. A failure never touches the last
  * good template; it is recorded and reported.
  */
-import { addresses } from "../../../src/dns/doh";
+import { addresses } from "../../../src/net/doh";
 import { ApiError } from "../../../src/contract/errors";
 import { randomHex } from "../../../src/ids";
 import type { SiteContext } from "../context";
@@ -18,7 +18,7 @@ import {
 import { type CompiledPage, TemplateError, compilePage } from "./compile";
 import { FETCH_LIMITS, FetchPageError, type FetchLimits, fetchPage } from "./fetch-page";
 import { regenerateDocuments } from "../seo/documents";
-import { log, errorText } from "../../../src/log/log";
+import { log, errorText } from "../../../src/log";
 import { basePathOfUrl } from "../hostnames/public-base";
 import { buildListQuery } from "../reads/list-query";
 import type { Collection } from "../storage/rows";

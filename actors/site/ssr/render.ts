@@ -21,7 +21,7 @@ import type { PublicBase } from "../hostnames/public-base";
 import { SLOT_ATTR, type CompiledWidget, VOID } from "./compile";
 import { renderEmptyState, renderProgram } from "./program";
 import { NO_STORE, PUBLIC_CACHE_CONTROL } from "../../../src/contract/cache-control";
-import { log, errorText, type LogEvents } from "../../../src/log/log";
+import { log, errorText, type LogEvents } from "../../../src/log";
 
 export const PAGE_HEADERS = {
   "content-type": "text/html; charset=utf-8",

@@ -5,7 +5,7 @@
  * is counted and its retry time written before the request goes out, so an object that stops
  * mid-attempt retries at the scheduled time: at least once, nothing lost.
  */
-import { log } from "../../../src/log/log";
+import { log } from "../../../src/log";
 import { WEBHOOK_RESPONSE_HEAD_BYTES } from "../../../src/contract/webhook-limits";
 import { type JobHandler, pendingJob, scheduleJob } from "../jobs";
 import { backoff } from "../../../src/shared/backoff";

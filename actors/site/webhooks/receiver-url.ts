@@ -5,7 +5,7 @@
  * since a name can be pointed elsewhere after it was registered. Where the deployment lets
  * capture fetch private addresses (npm start, tests), `http:` and local receivers are allowed too.
  */
-import { addresses } from "../../../src/dns/doh";
+import { addresses } from "../../../src/net/doh";
 import { checkHost, checkResolved, SsrfError, type SsrfReason } from "../../../src/net/ssrf";
 import { WEBHOOK_URL_MAX } from "../../../src/contract/webhook-limits";
 
