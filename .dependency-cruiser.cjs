@@ -125,9 +125,9 @@ module.exports = {
     },
     {
       name: "site-jobs-below-rooms",
-      comment: "The jobs table (actors/shared/jobs.ts, re-exported as actors/site/jobs.ts) runs every room's jobs and imports no room.",
+      comment: "The jobs table (actors/shared/jobs.ts) runs every room's jobs and imports no room.",
       severity: "error",
-      from: { path: "^actors/(site|shared)/jobs[.]ts$" },
+      from: { path: "^actors/shared/jobs[.]ts$" },
       to: { path: "^actors/site/[^/]+/" },
     },
     ...siteRules,

@@ -18,7 +18,7 @@ import type { MakerSweep, SiteSwept } from "../src/access/maker";
 import type { ImportCall } from "../src/contract/imports";
 import { hasDatabase, LiveSite, type SiteMeta } from "./site/live-site";
 import { armSiteJobs, siteJobs } from "./site/job-registry";
-import { type JobHandler, runDueJobs } from "./site/jobs";
+import { type JobHandler, runDueJobs } from "./shared/jobs";
 import { SiteRoutes } from "./site/http/site-routes";
 import { verifyAdminKey, verifySession } from "./site/http/caller";
 import { importUpload, mediaUpload } from "./site/http/uploads";

@@ -4,7 +4,7 @@
  */
 import { backoff } from "../../src/shared/backoff";
 import type { LiveSite } from "./live-site";
-import { armRecurring, type JobHandler, type Recurring } from "./jobs";
+import { armRecurring, type JobHandler, type Recurring } from "../shared/jobs";
 import { regenerateDocuments, SEO_DOCUMENTS_JOB } from "./seo/documents";
 import { PUBLIC_REBUILD_JOB } from "./reads/public-rebuild";
 import { INDEX_JOB } from "./search/site-search";

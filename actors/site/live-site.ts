@@ -14,7 +14,7 @@ import type { Collection } from "./storage/rows";
 import { readCollections } from "./content/collections";
 import { foldStoredSearchTextOnce } from "./content/search-text";
 import { cleanStoredRichTextOnce } from "./content/rich-text-cleanup";
-import { scheduleJob } from "./jobs";
+import { scheduleJob } from "../shared/jobs";
 import type { DocumentStats } from "./seo/document-stats";
 import { SEO_DOCUMENTS_JOB } from "./seo/documents";
 import { runSiteMigrations } from "./storage/migrations";

@@ -2,7 +2,7 @@
 import type { ComponentChildren, Ref } from "preact";
 import { useEffect, useId, useRef, useState } from "preact/hooks";
 import { ApiFailure } from "./api";
-import { inWords } from "./history/time-zone";
+import { inWords } from "./time-zone";
 
 export function Field(props: {
   label: string;

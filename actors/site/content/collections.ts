@@ -3,7 +3,7 @@ import { ApiError } from "../../../src/contract/errors";
 import { newCollectionId } from "../../../src/ids";
 import type { CollectionInput, Field } from "../../../src/contract/fields";
 import { SEARCHABLE_TYPES } from "../../../src/contract/field-types";
-import { fieldExpr, fieldIndexName } from "../storage/field-sql";
+import { fieldExpr } from "../storage/field-sql";
 import { searchTextOf } from "./search-text";
 import { type Collection } from "../storage/rows";
 import type { Change } from "../storage/revisions-table";
@@ -15,6 +15,7 @@ import {
   removeFieldValues,
   setSearchText,
   slugsWithoutValue,
+  syncFieldIndexes,
 } from "../storage/items-table";
 
 type CollectionRow = {
@@ -221,25 +222,5 @@ function rebuildSearchText(sql: SqlStorage, collection: Collection): void {
   const rows = dataOfCollection(sql, collection.id);
   for (const r of rows) {
     setSearchText(sql, r.seq, searchTextOf(collection.fields, JSON.parse(r.data)));
-  }
-}
-
-/**
- * One expression index per indexed field key, shared by every collection that
- * indexes that key: (collection, status, value) serves filters and sorts
- * without scanning the table.
- */
-function syncFieldIndexes(sql: SqlStorage, all: readonly Collection[]): void {
-  const wanted = new Set(all.flatMap((c) => c.fields.filter((f) => f.indexed).map((f) => f.key)));
-  const present = sql
-    .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'items_field_%'")
-    .toArray()
-    .map((r) => r.name);
-  for (const key of wanted) {
-    sql.exec(`CREATE INDEX IF NOT EXISTS ${fieldIndexName(key)} ON items (collection_id, status, ${fieldExpr(key)})`);
-  }
-  const wantedNames = new Set([...wanted].map(fieldIndexName));
-  for (const name of present) {
-    if (!wantedNames.has(name)) sql.exec(`DROP INDEX IF EXISTS "${name.replaceAll('"', "")}"`);
   }
 }

@@ -4,7 +4,7 @@
  */
 import { HISTORY_RETENTION, TRASH_DAYS } from "../../../src/contract/history-limits";
 import type { Plan } from "../../../src/contract/plans";
-import type { JobHandler } from "../jobs";
+import type { JobHandler } from "../../shared/jobs";
 import { pruneRevisions } from "../storage/revisions-table";
 
 export const REVISIONS_PRUNE_JOB = "revisions-prune";

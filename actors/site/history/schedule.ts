@@ -12,7 +12,7 @@ import { MAX_SCHEDULED, SCHEDULE_HORIZON_DAYS } from "../../../src/contract/hist
 import { log } from "../../../src/log";
 import type { Actor } from "../../../src/access/grant";
 import type { SiteContext } from "../context";
-import { cancelJob, type JobHandler, pendingJob, scheduleJob } from "../jobs";
+import { cancelJob, type JobHandler, pendingJob, scheduleJob } from "../../shared/jobs";
 import { backoff } from "../../../src/shared/backoff";
 import type { ItemRow } from "../storage/rows";
 import type { RevisionActor } from "../storage/revisions-table";

@@ -10,7 +10,7 @@ import { keyedHex, randomHex } from "../../../src/ids";
 import { siteIdSecret } from "../../../src/edge/issued";
 import { normalizeHostname } from "../../../src/shared/hostname";
 import type { SiteContext } from "../context";
-import { cancelJob, scheduleJob } from "../jobs";
+import { cancelJob, scheduleJob } from "../../shared/jobs";
 import { backoff } from "../../../src/shared/backoff";
 import { type HostnameProvider, missingProviderSettings, ProviderError, providerFor } from "./providers";
 import { DnsError, txtValues } from "../../../src/net/doh";

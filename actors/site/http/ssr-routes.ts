@@ -14,7 +14,7 @@ import { entitlements, planRequired } from "../../../src/contract/plans";
 import { parsePage } from "../../../src/shared/list-params";
 import type { SiteContext } from "../context";
 import type { SiteAccess } from "../access/site-access";
-import { cancelJob, pendingJob, scheduleJob } from "../jobs";
+import { cancelJob, pendingJob, scheduleJob } from "../../shared/jobs";
 import { basePathOfUrl, publicBase } from "../hostnames/public-base";
 import { capture, nextNightly, presentCapture, refresh } from "../ssr/capture";
 import { proxyKey } from "../../../src/limits/proxy-key";

@@ -12,7 +12,7 @@ import { randomHex } from "../../../src/ids";
 import type { SiteContext } from "../context";
 import type { SiteAccess } from "../access/site-access";
 import { recordAudit } from "../access/audit";
-import { scheduleJob } from "../jobs";
+import { scheduleJob } from "../../shared/jobs";
 import { deleteImport, IMPORT_JOB, insertImport, readImport, runningImport, setImport, stagedCount, stageRows, toView } from "./store";
 import { proposeMapping } from "./mapping";
 import { readSiteHead } from "./site-plan";

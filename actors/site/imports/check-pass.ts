@@ -6,7 +6,16 @@
 import type { SiteContext } from "../context";
 import type { ImportProblem } from "../../../src/contract/imports";
 import type { ItemData } from "../content/item-data";
-import { earlierRowWithSlug, type ImportRow, plannedRows, rowsAfter, setImport, setPlanned, type StagedRowRecord } from "./store";
+import {
+  earlierRowWithSlug,
+  type ImportRow,
+  plannedRows,
+  refuseRow,
+  rowsAfter,
+  setImport,
+  setPlanned,
+  type StagedRowRecord,
+} from "./store";
 import { checkData, resolveRefs, sameData, statusOf } from "./plan";
 import { existingOf, keyOf, planOf, type Plans, plansOf, SLICE_ROWS } from "./slice";
 
@@ -78,12 +87,7 @@ function closeCheck(sql: SqlStorage, id: string): void {
         value: w.target,
         reason: `no item "${w.target}": no row of the file creates it without errors, and the site has none`,
       }));
-      sql.exec(
-        "UPDATE import_rows SET planned = 'error', problems = ? WHERE import_id = ? AND row = ?",
-        JSON.stringify(problems),
-        id,
-        r.row,
-      );
+      refuseRow(sql, id, r.row, problems);
     }
   }
 }

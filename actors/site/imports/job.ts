@@ -18,7 +18,7 @@
  * pass is written without events and announced (`item.created`, `item.published`) by the link
  * pass once whole; a waiting draft removed (its target failed, a cancel) was never announced.
  */
-import type { JobHandler } from "../jobs";
+import type { JobHandler } from "../../shared/jobs";
 import { log } from "../../../src/log";
 import type { SiteContext } from "../context";
 import { readImport } from "./store";

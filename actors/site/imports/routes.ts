@@ -15,7 +15,7 @@ import type { ColumnMapping, ImportProblem } from "../../../src/contract/imports
 import type { SiteContext } from "../context";
 import { needs, type SiteAccess } from "../access/site-access";
 import { recordAudit } from "../access/audit";
-import { scheduleJob } from "../jobs";
+import { scheduleJob } from "../../shared/jobs";
 import { putCollection } from "../content/collections";
 import { insertMedia, mediaExists } from "../content/media";
 import {

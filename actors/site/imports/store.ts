@@ -170,6 +170,24 @@ export function setPlanned(
   );
 }
 
+/** A row of the file that will create (or update) `target` and has not failed. */
+export function fileCreates(sql: SqlStorage, id: string, target: string): boolean {
+  return (
+    sql
+      .exec(
+        "SELECT 1 FROM import_rows INDEXED BY import_rows_by_slug WHERE import_id = ? AND slug = ? AND planned IN ('create', 'update') AND (done IS NULL OR done != 'failed') LIMIT 1",
+        id,
+        target,
+      )
+      .toArray().length > 0
+  );
+}
+
+/** A row the check pass found naming items nobody creates: planned as an error, with why. */
+export function refuseRow(sql: SqlStorage, id: string, row: number, problems: readonly ImportProblem[]): void {
+  sql.exec("UPDATE import_rows SET planned = 'error', problems = ? WHERE import_id = ? AND row = ?", JSON.stringify(problems), id, row);
+}
+
 export function setDone(
   sql: SqlStorage,
   id: string,

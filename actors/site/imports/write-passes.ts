@@ -14,26 +14,13 @@ import { keepPublicData } from "../content/public-items";
 import { searchTextOf } from "../content/search-text";
 import type { ItemData } from "../content/item-data";
 import { recordEvent, recordItemCreated, withoutItemEvents } from "../webhooks/outbox";
-import { actorOf, counts, type ImportRow, pendingAfter, rowsAfter, setDone, setImport, type StagedRowRecord } from "./store";
+import { actorOf, counts, fileCreates, type ImportRow, pendingAfter, rowsAfter, setDone, setImport, type StagedRowRecord } from "./store";
 import { checkData, resolveRefs, sameData, statusOf } from "./plan";
 import type { SiteItemPlan } from "./site-plan";
 import type { Copies } from "./images";
 import { existingOf, planOf, type Plans, plansOf, SLICE_ROWS, sliceByWork, sliceCopies, stillNext } from "./slice";
 
 const changeOf = (imp: ImportRow): Change => ({ actor: actorOf(imp), note: `import ${imp.id}` });
-
-/** A row of the file that will create (or update) `target` and has not failed. */
-function fileCreates(sql: SqlStorage, id: string, target: string): boolean {
-  return (
-    sql
-      .exec(
-        "SELECT 1 FROM import_rows INDEXED BY import_rows_by_slug WHERE import_id = ? AND slug = ? AND planned IN ('create', 'update') AND (done IS NULL OR done != 'failed') LIMIT 1",
-        id,
-        target,
-      )
-      .toArray().length > 0
-  );
-}
 
 /** A slice of the write pass; answers how many rows it wrote (0: the pass ended). */
 export async function writeSlice(s: SiteContext, imp: ImportRow, known: Copies): Promise<number> {

@@ -5,7 +5,7 @@
  * to list() and would hold storage until R2's own 7-day expiry).
  */
 import type { SiteContext } from "../context";
-import type { JobHandler } from "../jobs";
+import type { JobHandler } from "../../shared/jobs";
 import { log } from "../../../src/log";
 import { sitePrefix } from "./store";
 import { settleStorage } from "./quota";

@@ -3,7 +3,7 @@
  * (revoked, expired, used up) more than 30 days ago are deleted, so dead links do not pile up on
  * items that never get a new one. Bounded work per run; when the bound is hit it runs again soon.
  */
-import type { JobHandler } from "../jobs";
+import type { JobHandler } from "../../shared/jobs";
 import { deleteEndedLinks, KEEP_ENDED_MS } from "./links-table";
 
 export const PREVIEW_LINKS_PRUNE_JOB = "preview-links-prune";

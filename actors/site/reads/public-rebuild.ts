@@ -11,7 +11,7 @@
  */
 import type { Collection } from "../storage/rows";
 import { dataAfterSeq } from "../storage/items-table";
-import { type JobHandler, scheduleJob } from "../jobs";
+import { type JobHandler, scheduleJob } from "../../shared/jobs";
 import { keepPublicData } from "../content/public-items";
 import { hasMediaFields } from "../content/media-fields";
 import type { ItemData } from "../content/item-data";

@@ -9,7 +9,7 @@ import { type VectorIndex, VectorizeVectorIndex } from "../../../src/search/vect
 import type { Collection, ItemRow } from "../storage/rows";
 import type { SiteContext } from "../context";
 import type { ItemData } from "../content/item-data";
-import { type JobHandler, scheduleJob } from "../jobs";
+import { type JobHandler, scheduleJob } from "../../shared/jobs";
 import { backoff } from "../../../src/shared/backoff";
 import { presentItems } from "../content/public-items";
 import type { PublicItem } from "../../../src/contract/responses";

@@ -17,7 +17,8 @@
  * `setSearchText`: the derived search text) change nothing an item says and record none.
  */
 import { FIELD_KEY } from "../../../src/contract/field-keys";
-import type { ItemRow } from "./rows";
+import type { Collection, ItemRow } from "./rows";
+import { fieldExpr, fieldIndexName } from "./field-sql";
 import { checkItemSize } from "./item-size";
 import { type Change, type ParsedValues, recordRevision } from "./revisions-table";
 import { ITEM_COLUMNS, rowBySeq as rowOfSeq, type Status } from "./items-queries";
@@ -270,4 +271,24 @@ export function setSearchText(sql: SqlStorage, seq: number, text: string): void 
 /** One field's value of one item, rewritten in place (stored rich text cleaned once). */
 export function setFieldValue(sql: SqlStorage, id: string, key: string, value: string): void {
   sql.exec(`UPDATE items SET data = json_set(data, '$.${safeKey(key)}', ?) WHERE id = ?`, value, id);
+}
+
+/**
+ * One expression index per indexed field key, shared by every collection that
+ * indexes that key: (collection, status, value) serves filters and sorts
+ * without scanning the table.
+ */
+export function syncFieldIndexes(sql: SqlStorage, all: readonly Collection[]): void {
+  const wanted = new Set(all.flatMap((c) => c.fields.filter((f) => f.indexed).map((f) => f.key)));
+  const present = sql
+    .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'items_field_%'")
+    .toArray()
+    .map((r) => r.name);
+  for (const key of wanted) {
+    sql.exec(`CREATE INDEX IF NOT EXISTS ${fieldIndexName(key)} ON items (collection_id, status, ${fieldExpr(key)})`);
+  }
+  const wantedNames = new Set([...wanted].map(fieldIndexName));
+  for (const name of present) {
+    if (!wantedNames.has(name)) sql.exec(`DROP INDEX IF EXISTS "${name.replaceAll('"', "")}"`);
+  }
 }

@@ -7,7 +7,7 @@
  */
 import { log } from "../../../src/log";
 import { WEBHOOK_RESPONSE_HEAD_BYTES } from "../../../src/contract/webhook-limits";
-import { type JobHandler, pendingJob, scheduleJob } from "../jobs";
+import { type JobHandler, pendingJob, scheduleJob } from "../../shared/jobs";
 import { backoff } from "../../../src/shared/backoff";
 import { checkReceiverUrl, ReceiverUrlError } from "./receiver-url";
 import { disableEndpoint, findEndpoint, signingSecrets, throttleEndpoint } from "./endpoints";

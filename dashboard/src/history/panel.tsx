@@ -9,7 +9,7 @@ import { inSite } from "../site-state";
 import type { Collection, Item } from "../types";
 import { ErrorNotice, Notice, useModal } from "../ui";
 import { compareItems, type FieldDiff, type Piece } from "./compare";
-import { showInZone, viewerZone } from "./time-zone";
+import { showInZone, viewerZone } from "../time-zone";
 import type { components } from "../generated/api";
 
 type S = components["schemas"];

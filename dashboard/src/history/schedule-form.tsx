@@ -9,7 +9,7 @@ import { ApiFailure, asOf, call, client } from "../api";
 import { inSite } from "../site-state";
 import type { Item } from "../types";
 import { ErrorNotice, Notice } from "../ui";
-import { instantsOf, localOf, offsetLabel, showInZone, viewerZone } from "./time-zone";
+import { instantsOf, localOf, offsetLabel, showInZone, viewerZone } from "../time-zone";
 
 type Which = "publishAt" | "unpublishAt";
 const ZONES: string[] = (() => {

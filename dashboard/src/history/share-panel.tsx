@@ -9,7 +9,7 @@ import { inSite } from "../site-state";
 import type { Collection, Item } from "../types";
 import { useForm } from "../use-form";
 import { Copy, ErrorNotice, Field, Notice, useModal } from "../ui";
-import { showInZone, viewerZone } from "./time-zone";
+import { showInZone, viewerZone } from "../time-zone";
 import type { components } from "../generated/api";
 
 type Link = components["schemas"]["ListPreviewLinksResponse"]["links"][number];

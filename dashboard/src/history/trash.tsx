@@ -9,7 +9,7 @@ import { inSite } from "../site-state";
 import type { Collection } from "../types";
 import { ErrorNotice, Notice } from "../ui";
 import { useLoad } from "../use-load";
-import { showInZone } from "./time-zone";
+import { showInZone } from "../time-zone";
 
 export function RecentlyDeleted(props: { siteId: string; collection: Collection; onRestored: () => void }) {
   const c = props.collection;

@@ -4,7 +4,7 @@ import { href } from "../router";
 import { inSite } from "../site-state";
 import { ErrorNotice } from "../ui";
 import { useLoad } from "../use-load";
-import { showInZone, viewerZone } from "./time-zone";
+import { showInZone, viewerZone } from "../time-zone";
 
 export function GoesLiveNext(props: { siteId: string }) {
   const { data, error } = useLoad(
