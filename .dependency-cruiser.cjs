@@ -136,6 +136,9 @@ module.exports = {
   options: {
     doNotFollow: { path: "node_modules" },
     tsPreCompilationDeps: true,
+    // A worktree whose node_modules is a link to another checkout's still sees its packages under
+    // node_modules/, which the rules above name.
+    preserveSymlinks: true,
     tsConfig: { fileName: "tsconfig.json" },
     enhancedResolveOptions: {
       exportsFields: ["exports"],
