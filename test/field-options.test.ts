@@ -138,3 +138,41 @@ describe("fields: Option", () => {
     expect(after.body.item.data["category"]).toBe("dessert");
   });
 });
+
+describe("fields: Option labels in the content API", () => {
+  const LABELS = { category: { soup: "Soup", main: "Main course", dessert: "Dessert" } };
+
+  it("gives each option's label beside the values, in lists, items and the schema", async () => {
+    const list = await callJson<Listed & { labels?: unknown }>("GET", `/v1/${site.token}/collections/recipes/items?sort=slug`);
+    expect(list.body.labels).toEqual(LABELS);
+    expect(list.body.items.map((i) => i.data["category"])).toEqual(["main", "soup", "dessert", "soup"]); // lasagne, minestrone, tiramisu, tomato-soup
+    const one = await callJson<{ item: { data: Record<string, unknown> }; labels?: unknown }>(
+      "GET",
+      `/v1/${site.token}/collections/recipes/items/lasagne`,
+    );
+    expect(one.body.item.data["category"]).toBe("main");
+    expect(one.body.labels).toEqual(LABELS);
+    const schema = await callJson<{ schema: unknown; labels: unknown }>("GET", `/v1/${site.token}/collections/recipes/schema`);
+    expect(schema.body.labels).toEqual({ recipes: LABELS });
+  });
+
+  it("shows a relabelled option's new label at once, and an unlabelled option as its value", async () => {
+    const relabelled = [
+      ...FIELDS.slice(0, 2),
+      { ...CATEGORY, options: [{ value: "soup", label: "Soups & broths" }, { value: "main" }, CATEGORY.options[2]] },
+    ];
+    expect((await put("recipes", relabelled)).status).toBe(200);
+    const list = await callJson<{ labels?: unknown }>("GET", `/v1/${site.token}/collections/recipes/items?sort=slug`);
+    expect(list.body.labels).toEqual({ category: { soup: "Soups & broths", main: "main", dessert: "Dessert" } });
+    expect((await put("recipes", FIELDS)).status).toBe(200);
+  });
+
+  it("adds no labels to a collection without option fields", async () => {
+    await expectStatus(put("notes", [{ key: "title", type: "text" }]), 201);
+    await addItem(site, "notes", { slug: "n1", publish: true, data: { title: "A note" } });
+    const list = await callJson<Record<string, unknown>>("GET", `/v1/${site.token}/collections/notes/items`);
+    expect(Object.keys(list.body)).toEqual(["items", "page", "limit", "total", "totalPages"]);
+    const schema = await callJson<{ labels: unknown }>("GET", `/v1/${site.token}/collections/notes/schema`);
+    expect(schema.body.labels).toEqual({});
+  });
+});

@@ -24,7 +24,7 @@ export default {
   async fetch(request: Request): Promise<Response> {
     const job = (await request.json()) as Job;
     const page = await compilePage(job.html);
-    const ctx = { schema: job.schema, base: job.base };
+    const ctx = { schema: job.schema, labels: {}, base: job.base };
     const extra = { head: null, pageJsonLd: [] as number[] };
     const collection = {
       id: "c",

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { DEFAULT_LIMIT, FILTER_OPS, MAX_LIMIT } from "../shared/list-params";
 import { RELATED_LIMIT, SEARCH_LIMIT } from "../contract/limits";
-import { FieldTypes, PublicItem } from "../contract/responses";
+import { CollectionLabels, FieldTypes, OptionLabels, PublicItem } from "../contract/responses";
 import { P } from "../openapi/params";
 import * as examples from "../openapi/examples";
 import { operation, type Param } from "../openapi/registry";
@@ -19,6 +19,7 @@ const list = z.strictObject({
   limit: z.int().describe("The effective limit."),
   total: z.int(),
   totalPages: z.int(),
+  labels: OptionLabels.optional().describe("Present when the collection has option fields: each option's value to its label."),
 });
 
 export const contentOperations = [
@@ -80,7 +81,10 @@ export const contentOperations = [
     responses: {
       200: {
         description: "The item.",
-        schema: z.strictObject({ item: PublicItem }),
+        schema: z.strictObject({
+          item: PublicItem,
+          labels: OptionLabels.optional().describe("Present when the collection has option fields: each option's value to its label."),
+        }),
         headers: "content",
         example: { item: examples.publicItem },
       },
@@ -93,15 +97,15 @@ export const contentOperations = [
     method: "get",
     path: "/v1/{token}/collections/{slug}/schema",
     tag,
-    summary: "Field types of a collection",
+    summary: "Field types and option labels of a collection",
     description:
-      "The field types of the collection and of every collection its reference fields point to: what a renderer (such as the embed script) needs to tell rich text from plain text. Cached and invalidated like the items.",
+      'The field types of the collection and of every collection its reference fields point to: what a renderer (such as the embed script) needs to tell rich text from plain text; and their option fields\' labels (`data-oc-format="label"`). Cached and invalidated like the items.',
     auth: "publicToken",
     params: [P.token, P.slug, P.ifNoneMatch],
     responses: {
       200: {
         description: "Field types by collection.",
-        schema: z.strictObject({ schema: FieldTypes }),
+        schema: z.strictObject({ schema: FieldTypes, labels: CollectionLabels }),
         headers: "content",
         example: examples.schema,
       },

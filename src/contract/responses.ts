@@ -155,6 +155,16 @@ export const FieldTypes = z
   .record(z.string(), z.record(z.string(), z.enum(FIELD_TYPES)))
   .describe("Field types by collection slug, then by field key.");
 
+export const OptionLabels = z
+  .record(z.string(), z.record(z.string(), z.string()))
+  .describe(
+    "Option fields' labels: by field key, each option's value to the label people see (the value itself when the option has none). Item data holds the value; show the label.",
+  );
+
+export const CollectionLabels = z
+  .record(z.string(), OptionLabels)
+  .describe("Option labels by collection slug, for the same collections as `schema`; a collection without option fields is left out.");
+
 const refreshResult = z.strictObject({
   at: instant,
   ok: z.boolean(),
@@ -315,6 +325,8 @@ export const COMPONENTS = {
   Workspace,
   CallerAccess,
   FieldTypes,
+  OptionLabels,
+  CollectionLabels,
   Capture,
   CustomHostname,
   SearchStatus,

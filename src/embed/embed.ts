@@ -5,7 +5,7 @@
  * server already rendered carry `data-oc-rendered` and are left alone, with
  * no request made for them.
  */
-import { ATTR, type BindContext, type Schema, basePathOf } from "../shared/binding/rules";
+import { ATTR, type BindContext, type Labels, type Schema, basePathOf } from "../shared/binding/rules";
 import { listQuery, readListConfig } from "../shared/binding/list-config";
 import type { BindableItem } from "../shared/binding/values";
 import { bindTree, renderInto } from "./dom-bind";
@@ -27,23 +27,33 @@ async function get<T>(path: string): Promise<T> {
   return (await res.json()) as T;
 }
 
-const ctxOf = (schema: Schema): BindContext => ({ schema, base });
+/** A collection's schema answer: field types and option labels, for it and the collections it references. */
+interface Described {
+  schema: Schema;
+  labels: Labels;
+}
+
+const ctxOf = (d: Described): BindContext => ({ schema: d.schema, labels: d.labels, base });
 
 /**
- * Field types come from the collection's schema answer (cached like the items), asked for
- * once per collection and page, alongside the items rather than after them.
+ * Field types and option labels come from the collection's schema answer (cached like the
+ * items), asked for once per collection and page, alongside the items rather than after them.
  */
-const schemas = new Map<string, Promise<Schema>>();
-function schemaOf(collection: string): Promise<Schema> {
-  let schema = schemas.get(collection);
-  if (!schema) {
-    schema = get<{ schema: Schema }>(`/collections/${encodeURIComponent(collection)}/schema`).then((b) => b.schema);
-    schemas.set(collection, schema);
+const schemas = new Map<string, Promise<Described>>();
+function schemaOf(collection: string): Promise<Described> {
+  let described = schemas.get(collection);
+  if (!described) {
+    described = get<Described>(`/collections/${encodeURIComponent(collection)}/schema`).then((b) => ({
+      schema: b.schema,
+      labels: b.labels ?? {},
+    }));
+    schemas.set(collection, described);
   }
-  return schema;
+  return described;
 }
-async function schemaOfAll(collections: Iterable<string>): Promise<Schema> {
-  return Object.assign({}, ...(await Promise.all([...new Set(collections)].map(schemaOf))));
+async function schemaOfAll(collections: Iterable<string>): Promise<Described> {
+  const all = await Promise.all([...new Set(collections)].map(schemaOf));
+  return { schema: Object.assign({}, ...all.map((d) => d.schema)), labels: Object.assign({}, ...all.map((d) => d.labels)) };
 }
 const attrs = (el: Element) => [el.getAttributeNames(), (n: string) => el.getAttribute(n)] as const;
 const done = (el: Element) => el.setAttribute(ATTR.rendered, "1");

@@ -51,9 +51,11 @@ export const schema = {
       author: "reference",
       coauthors: "references",
       notes: "text",
+      kind: "option",
     },
     authors: { name: "text" },
   },
+  labels: { posts: { kind: { "how-to": "How-to", news: "News" } } },
 };
 export const search = { results: [{ item: publicItem, score: 0.6735 }] };
 

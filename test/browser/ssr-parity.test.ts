@@ -82,6 +82,59 @@ describe("server rendering matches the embed script", () => {
     await server.context().close();
   });
 
+  it("with option labels: both show the label where the page asks for it, the value elsewhere", async () => {
+    const site = await blogSite();
+    await api("PUT", `/sites/${site.id}/collections/products`, site.adminKey, {
+      name: "Products",
+      fields: [
+        { key: "name", type: "text", required: true },
+        {
+          key: "availability",
+          type: "option",
+          indexed: true,
+          options: [{ value: "in-stock", label: "In stock" }, { value: "sold-out", label: "Sold out" }, { value: "pre-order" }],
+        },
+      ],
+    });
+    for (const [slug, availability] of [
+      ["oak-planter", "sold-out"],
+      ["clay-pot", "in-stock"],
+      ["steel-trough", "pre-order"],
+    ])
+      await api("POST", `/sites/${site.id}/collections/products/items`, site.adminKey, {
+        slug,
+        publish: true,
+        data: { name: slug, availability },
+      });
+    const base = `/parity-labels-${site.id}/shop/`;
+    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body>
+      <ul data-oc-list="products" data-oc-sort="slug"><li>
+        <span class="name" data-oc-field="name">Name</span>
+        <span class="shown" data-oc-field="availability" data-oc-format="label">Availability</span>
+        <span class="raw" data-oc-field="availability">code</span>
+        <span class="attr" data-oc-attr-data-availability="availability">attr</span>
+      </li></ul>
+      <script src="${service()}/embed.js" data-oc-token="${site.token}" defer></script></body></html>`;
+    const url = await putPage(base, html);
+    const client = await clientRendered(url, "[data-oc-list][data-oc-rendered]");
+    await capture(site, { pageUrl: url, collection: "products" });
+    const { status, html: rendered } = await renderedByServer(site, base);
+    expect(status).toBe(200);
+    const server = await serverRendered(url, rendered);
+    for (const page of [client, server]) {
+      expect(await page.locator(".shown").allTextContents()).toEqual(["In stock", "Sold out", "pre-order"]);
+      expect(await page.locator(".raw").allTextContents()).toEqual(["in-stock", "sold-out", "pre-order"]);
+      expect(await page.locator(".attr").evaluateAll((els) => els.map((e) => e.getAttribute("data-availability")))).toEqual([
+        "in-stock",
+        "sold-out",
+        "pre-order",
+      ]);
+    }
+    expect(await normalisedDom(server, "[data-oc-list]")).toEqual(await normalisedDom(client, "[data-oc-list]"));
+    await client.close();
+    await server.context().close();
+  });
+
   it("on a server-rendered page the embed script neither renders again nor asks the API", async () => {
     const site = await blogSite();
     await addPosts(site);

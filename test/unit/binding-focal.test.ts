@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { type Bindings, bindingOps, withStyle } from "../../src/shared/binding/rules";
 
 const cover: Bindings = { field: "cover", attrs: [], link: false, ifPath: null, ifNotPath: null, format: null, empty: false };
-const ctx = { base: "/blog/", schema: { posts: { cover: "image" } } };
+const ctx = { base: "/blog/", schema: { posts: { cover: "image" } }, labels: {} };
 const item = (focal: unknown) => ({
   id: "it_1",
   slug: "a",

@@ -2,9 +2,10 @@ import { ApiError, clip } from "../../../src/contract/errors";
 import { entitlements, planRequired } from "../../../src/contract/plans";
 import { isSlug } from "../../../src/contract/slug";
 import type { SiteContext } from "../context";
+import type { Collection } from "../storage/rows";
 import { publishedItemJson, publishedPageJson } from "../reads/published-list";
 import { type Answer, ReadMemo } from "../reads/read-memo";
-import { schemaFor } from "../reads/schema-map";
+import { labelsFor, optionLabelsOf, schemaFor } from "../reads/schema-map";
 import { CLIENT_HEADER, DEPENDS_HEADER, DEPENDS_ON_LIST, REVALIDATE_HEADER } from "../../../src/contract/headers";
 import { listDependsOn } from "../reads/list-query";
 import { hasReferences } from "../content/public-items";
@@ -21,6 +22,15 @@ const PUBLIC_PATH = /^\/v1\/[^/]+\/(?:collections\/([^/]+)\/(?:items(?:\/([^/]+)
  * expression on the URL the object already parsed: every miss of every visitor comes here, and a
  * router would parse the URL again and build a query object nobody reads.
  */
+/**
+ * `,"labels":{…}` for a collection with option fields (each option's value to its label), so an
+ * answer's option values can be shown as people read them; nothing for a collection without.
+ */
+function labelsMember(c: Collection): string {
+  const labels = optionLabelsOf(c);
+  return Object.keys(labels).length ? `,"labels":${JSON.stringify(labels)}` : "";
+}
+
 export function publicRoutes(s: SiteContext) {
   const memo = new ReadMemo();
   // Revalidations answered "unchanged" (304, no body), for the bench's count of Cache API writes.
@@ -39,7 +49,7 @@ export function publicRoutes(s: SiteContext) {
       if (q.advanced && !entitlements(site.plan).features.advancedLists) throw planRequired("advancedLists");
       // Assembled from each item's stored JSON: the same bytes JSON.stringify of the object would give.
       const head = `{"items":[${items.join(",")}],"page":${q.page},"limit":${q.limit},"total":${total},"totalPages":${Math.ceil(total / q.limit)}`;
-      return `${head}}`;
+      return `${head}${labelsMember(c)}}`;
     });
     const response = answered(req, site.id, c.id, await answer, () => unchanged++);
     // What its order and membership depend on: the front Worker may carry it across edits of
@@ -57,7 +67,7 @@ export function publicRoutes(s: SiteContext) {
     const answer = memo.answer(site.cacheVersion, req.url, () => {
       const found = publishedItemJson(s, c, itemSlug);
       if (!found) throw new ApiError("not_found", `No published item "${clip(itemSlug)}" in "${c.slug}".`);
-      return `{"item":${found}}`;
+      return `{"item":${found}${labelsMember(c)}}`;
     });
     const built = await answer;
     const response = answered(req, site.id, c.id, built, () => unchanged++);
@@ -81,7 +91,7 @@ export function publicRoutes(s: SiteContext) {
     if (schema) {
       const c = collectionOf(slug ?? "");
       // What a renderer needs beside the items: field types of the collection and of every collection it references.
-      return publicJson(s.site()!.id, c.id, { schema: schemaFor(c, s.collections()) });
+      return publicJson(s.site()!.id, c.id, { schema: schemaFor(c, s.collections()), labels: labelsFor(c, s.collections()) });
     }
     if (related) return s.search().related(slug ?? "", itemSlug ?? "", url);
     if (itemSlug !== undefined) return item(request, slug ?? "", itemSlug);

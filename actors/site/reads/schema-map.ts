@@ -1,4 +1,4 @@
-import type { Schema } from "../../../src/shared/binding/rules";
+import type { Labels, Schema } from "../../../src/shared/binding/rules";
 import type { Collection } from "../storage/rows";
 
 /**
@@ -17,5 +17,25 @@ export function schemaFor(collection: Collection, all: readonly Collection[]): S
     }
   };
   visit(collection);
+  return out;
+}
+
+/** An option field's labels by value: the label people see, or the value when it has none. */
+export function optionLabelsOf(collection: Collection): Record<string, Record<string, string>> {
+  const out: Record<string, Record<string, string>> = {};
+  for (const f of collection.fields) {
+    if (f.type === "option" && f.options) out[f.key] = Object.fromEntries(f.options.map((o) => [o.value, o.label ?? o.value]));
+  }
+  return out;
+}
+
+/** Option labels by collection slug, for the same collections as `schemaFor`; collections without option fields are left out. */
+export function labelsFor(collection: Collection, all: readonly Collection[]): Labels {
+  const out: Record<string, Record<string, Record<string, string>>> = {};
+  for (const slug of Object.keys(schemaFor(collection, all))) {
+    const c = slug === collection.slug ? collection : all.find((x) => x.slug === slug);
+    const labels = c ? optionLabelsOf(c) : {};
+    if (Object.keys(labels).length) out[slug] = labels;
+  }
   return out;
 }

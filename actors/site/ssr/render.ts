@@ -13,7 +13,7 @@ import { hasReferences } from "../content/public-items";
 import type { PublicItem } from "../../../src/contract/responses";
 import { DEPENDS_HEADER } from "../../../src/contract/headers";
 import { readPublishedItem, readPublishedPage, readItemForPreview } from "../reads/published-list";
-import { schemaFor } from "../reads/schema-map";
+import { labelsFor, schemaFor } from "../reads/schema-map";
 import { seoFields } from "../seo/fields";
 import { type ItemSeo, itemHead, resolveItemSeo } from "../seo/meta";
 import type { StoredCapture } from "./capture-store";
@@ -63,7 +63,7 @@ export function renderPage(s: SiteContext, capture: StoredCapture, target: PageT
 export function gatherPageData(s: SiteContext, capture: StoredCapture, target: PageTarget, opts: RenderOptions): PageData {
   const collections = s.collections();
   const primary = collections.find((c) => c.id === capture.collectionId);
-  const ctx: BindContext = { schema: {}, base: opts.base };
+  const ctx: BindContext = { schema: {}, labels: {}, base: opts.base };
   let status: 200 | 404 = 200;
   let item: PublicItem | null = null;
   let page = 1;
@@ -82,6 +82,7 @@ export function gatherPageData(s: SiteContext, capture: StoredCapture, target: P
     const c = collections.find((x) => x.slug === w.config.collection);
     if (!c) return [];
     Object.assign(ctx.schema, schemaFor(c, collections));
+    Object.assign(ctx.labels, labelsFor(c, collections));
     if (item && !capture.page.hasItemScope && c.id === capture.collectionId) return [item];
     listed = true;
     return widgetItems(s, c, w, page);
@@ -91,7 +92,10 @@ export function gatherPageData(s: SiteContext, capture: StoredCapture, target: P
     const slot = capture.page.widgets.findIndex((w) => w.config.collection === primary.slug);
     if (slot >= 0 && widgetItemsBySlot[slot]!.length === 0) return gatherPageData(s, capture, { kind: "item", slug: "" }, opts);
   }
-  if (item && primary) Object.assign(ctx.schema, schemaFor(primary, collections));
+  if (item && primary) {
+    Object.assign(ctx.schema, schemaFor(primary, collections));
+    Object.assign(ctx.labels, labelsFor(primary, collections));
+  }
   const where: RenderWhere = { siteId: s.site()?.id, target: target.kind === "list" ? `list page ${target.page}` : `item ${target.slug}` };
   const widgetHtml = capture.page.widgets.map((w, i) => renderWidget(w, widgetItemsBySlot[i] ?? [], ctx, { ...where, widget: i }));
   let head: string | null = null;

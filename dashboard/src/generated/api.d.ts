@@ -48,8 +48,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Field types of a collection
-         * @description The field types of the collection and of every collection its reference fields point to: what a renderer (such as the embed script) needs to tell rich text from plain text. Cached and invalidated like the items.
+         * Field types and option labels of a collection
+         * @description The field types of the collection and of every collection its reference fields point to: what a renderer (such as the embed script) needs to tell rich text from plain text; and their option fields' labels (`data-oc-format="label"`). Cached and invalidated like the items.
          */
         get: operations["getCollectionSchema"];
         put?: never;
@@ -2246,6 +2246,16 @@ export interface components {
                 [key: string]: "text" | "richText" | "number" | "boolean" | "date" | "link" | "image" | "video" | "reference" | "references" | "option";
             };
         };
+        /** @description Option fields' labels: by field key, each option's value to the label people see (the value itself when the option has none). Item data holds the value; show the label. */
+        OptionLabels: {
+            [key: string]: {
+                [key: string]: string;
+            };
+        };
+        /** @description Option labels by collection slug, for the same collections as `schema`; a collection without option fields is left out. */
+        CollectionLabels: {
+            [key: string]: components["schemas"]["OptionLabels"];
+        };
         Capture: {
             pageUrl: string;
             publicUrl: string;
@@ -2432,6 +2442,8 @@ export interface components {
             limit: number;
             total: number;
             totalPages: number;
+            /** @description Present when the collection has option fields: each option's value to its label. */
+            labels?: components["schemas"]["OptionLabels"];
         };
         Error_bad_request: {
             error: {
@@ -2471,9 +2483,12 @@ export interface components {
         };
         GetItemResponse: {
             item: components["schemas"]["PublicItem"];
+            /** @description Present when the collection has option fields: each option's value to its label. */
+            labels?: components["schemas"]["OptionLabels"];
         };
         GetCollectionSchemaResponse: {
             schema: components["schemas"]["FieldTypes"];
+            labels: components["schemas"]["CollectionLabels"];
         };
         SearchResponse: {
             results: {
@@ -4611,10 +4626,19 @@ export interface operations {
                      *           "clip": "video",
                      *           "author": "reference",
                      *           "coauthors": "references",
-                     *           "notes": "text"
+                     *           "notes": "text",
+                     *           "kind": "option"
                      *         },
                      *         "authors": {
                      *           "name": "text"
+                     *         }
+                     *       },
+                     *       "labels": {
+                     *         "posts": {
+                     *           "kind": {
+                     *             "how-to": "How-to",
+                     *             "news": "News"
+                     *           }
                      *         }
                      *       }
                      *     }

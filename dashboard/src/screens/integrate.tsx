@@ -18,6 +18,8 @@ function bindingFor(f: Field): string {
       return `    <div data-oc-field="${f.key}"></div>`;
     case "date":
       return `    <time data-oc-field="${f.key}" data-oc-attr-datetime="${f.key}"></time>`;
+    case "option":
+      return `    <span data-oc-field="${f.key}" data-oc-format="label"></span>`;
     default:
       return `    <p data-oc-field="${f.key}"></p>`;
   }

@@ -29,9 +29,20 @@ export const ATTR = {
 /** Field types as the content API names them in `schema`. */
 export type Schema = Readonly<Record<string, Readonly<Record<string, string>>>>;
 
+/**
+ * Option labels as the content API gives them in `labels`: per collection slug, per option field,
+ * each option's value to the label people see (the value itself when the option has no label).
+ */
+export type Labels = Readonly<Record<string, Readonly<Record<string, Readonly<Record<string, string>>>>>>;
+
+/** `data-oc-format="label"`: an option field shows its option's label instead of its value. */
+export const LABEL_FORMAT = "label";
+
 export interface BindContext {
   /** Field types per collection slug, for the item's collection and those it references. */
   schema: Schema;
+  /** Option labels per collection slug, for the same collections as `schema`. */
+  labels: Labels;
   /** Path of the list page, ending in `/`; an item's page is `base + slug`. */
   base: string;
 }
@@ -107,17 +118,28 @@ function visible(b: Bindings, item: BindableItem): boolean {
   return true;
 }
 
-/** The type of the field at `path`, following references to their collection. */
-export function fieldType(item: BindableItem, path: string, schema: Schema): string | undefined {
+/** The item that holds the field at `path` (following references) and the field's key in it. */
+function fieldOwner(item: BindableItem, path: string): { owner: BindableItem; key: string } | null {
   const keys = path.split(".");
   let current: unknown = item;
   for (let i = 0; i < keys.length - 1; i++) {
     const v: unknown = (current as BindableItem).data[keys[i] as string];
     current = Array.isArray(v) ? v[0] : v;
-    if (typeof current !== "object" || current === null || !("data" in current)) return undefined;
+    if (typeof current !== "object" || current === null || !("data" in current)) return null;
   }
-  const owner = current as BindableItem;
-  return schema[owner.collection]?.[keys[keys.length - 1] as string];
+  return { owner: current as BindableItem, key: keys[keys.length - 1] as string };
+}
+
+/** The type of the field at `path`, following references to their collection. */
+export function fieldType(item: BindableItem, path: string, schema: Schema): string | undefined {
+  const at = fieldOwner(item, path);
+  return at ? schema[at.owner.collection]?.[at.key] : undefined;
+}
+
+/** The labels of the option field at `path` (value to label), or null when it is no option field. */
+function optionLabels(item: BindableItem, path: string, labels: Labels): Readonly<Record<string, string>> | null {
+  const at = fieldOwner(item, path);
+  return (at && labels[at.owner.collection]?.[at.key]) || null;
 }
 
 /**
@@ -130,8 +152,19 @@ export function bindingOps(tag: string, b: Bindings, item: BindableItem, ctx: Bi
   const ops: Op[] = [];
   if (b.link && tag === "a") ops.push({ op: "set", name: "href", value: itemPath(ctx.base, item.slug) });
   for (const [name, path] of b.attrs) ops.push(attributeOp(name, lookup(item, path)));
-  if (b.field) ops.push(...fieldOps(tag, lookup(item, b.field), fieldType(item, b.field, ctx.schema), b.format));
+  if (b.field) {
+    const value = lookup(item, b.field);
+    const labels = b.format?.trim() === LABEL_FORMAT ? optionLabels(item, b.field, ctx.labels) : null;
+    if (labels) ops.push({ op: "text", value: labelText(value, labels) });
+    else ops.push(...fieldOps(tag, value, fieldType(item, b.field, ctx.schema), b.format));
+  }
   return ops;
+}
+
+/** An option value as its label; a value the field no longer offers shows as it is stored. */
+function labelText(value: unknown, labels: Readonly<Record<string, string>>): string {
+  if (typeof value !== "string") return displayText(value, null);
+  return Object.hasOwn(labels, value) ? (labels[value] as string) : value;
 }
 
 /** The empty-state element of a list with no items is shown: its `hidden` attribute goes. */
