@@ -41,6 +41,7 @@ describe("public content API shapes", () => {
         posts: expect.objectContaining({ title: "text", body: "richText", author: "reference", cover: "image" }),
         authors: { name: "text" },
       },
+      labels: {}, // neither collection has option fields
     });
     expect((await call("GET", `/v1/${site.token}/collections/nope/schema`)).status).toBe(404);
   });
