@@ -82,12 +82,13 @@ describe("server rendering matches the embed script", () => {
     await server.context().close();
   });
 
-  it("with option labels: both show the label where the page asks for it, the value elsewhere", async () => {
+  it("with option labels and number formats: both show labels and prices the same way", async () => {
     const site = await blogSite();
     await api("PUT", `/sites/${site.id}/collections/products`, site.adminKey, {
       name: "Products",
       fields: [
         { key: "name", type: "text", required: true },
+        { key: "price", type: "number" },
         {
           key: "availability",
           type: "option",
@@ -96,15 +97,15 @@ describe("server rendering matches the embed script", () => {
         },
       ],
     });
-    for (const [slug, availability] of [
-      ["oak-planter", "sold-out"],
-      ["clay-pot", "in-stock"],
-      ["steel-trough", "pre-order"],
-    ])
+    for (const [slug, availability, price] of [
+      ["oak-planter", "sold-out", 34.9],
+      ["clay-pot", "in-stock", 24],
+      ["steel-trough", "pre-order", 1234.5],
+    ] as const)
       await api("POST", `/sites/${site.id}/collections/products/items`, site.adminKey, {
         slug,
         publish: true,
-        data: { name: slug, availability },
+        data: { name: slug, availability, price },
       });
     const base = `/parity-labels-${site.id}/shop/`;
     const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body>
@@ -113,6 +114,10 @@ describe("server rendering matches the embed script", () => {
         <span class="shown" data-oc-field="availability" data-oc-format="label">Availability</span>
         <span class="raw" data-oc-field="availability">code</span>
         <span class="attr" data-oc-attr-data-availability="availability">attr</span>
+        <span class="usd" data-oc-field="price" data-oc-format="money:USD">$0</span>
+        <span class="eur" data-oc-field="price" data-oc-format="money:EUR" data-oc-locale="de-DE">0 €</span>
+        <span class="fixed" data-oc-field="price" data-oc-format="number:2">0</span>
+        <span class="plain" data-oc-field="price">0</span>
       </li></ul>
       <script src="${service()}/embed.js" data-oc-token="${site.token}" defer></script></body></html>`;
     const url = await putPage(base, html);
@@ -122,6 +127,14 @@ describe("server rendering matches the embed script", () => {
     expect(status).toBe(200);
     const server = await serverRendered(url, rendered);
     for (const page of [client, server]) {
+      expect(await page.locator(".usd").allTextContents()).toEqual(["$24.00", "$34.90", "$1,234.50"]);
+      expect((await page.locator(".eur").allTextContents()).map((t) => t.replace(/\s/g, " "))).toEqual([
+        "24,00 €",
+        "34,90 €",
+        "1.234,50 €",
+      ]);
+      expect(await page.locator(".fixed").allTextContents()).toEqual(["24.00", "34.90", "1,234.50"]);
+      expect(await page.locator(".plain").allTextContents()).toEqual(["24", "34.9", "1234.5"]);
       expect(await page.locator(".shown").allTextContents()).toEqual(["In stock", "Sold out", "pre-order"]);
       expect(await page.locator(".raw").allTextContents()).toEqual(["in-stock", "sold-out", "pre-order"]);
       expect(await page.locator(".attr").evaluateAll((els) => els.map((e) => e.getAttribute("data-availability")))).toEqual([

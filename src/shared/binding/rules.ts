@@ -21,6 +21,7 @@ export const ATTR = {
   if: "data-oc-if",
   ifNot: "data-oc-if-not",
   format: "data-oc-format",
+  locale: "data-oc-locale",
   search: "data-oc-search",
   related: "data-oc-related",
   rendered: "data-oc-rendered",
@@ -64,6 +65,8 @@ export interface Bindings {
   ifPath: string | null;
   ifNotPath: string | null;
   format: string | null;
+  /** `data-oc-locale`: the locale numbers and money show in (absent in pages compiled before it existed). */
+  locale?: string | null;
   empty: boolean;
 }
 
@@ -88,6 +91,7 @@ export function readBindings(names: Iterable<string>, get: (name: string) => str
     ifPath: get(ATTR.if)?.trim() || null,
     ifNotPath: get(ATTR.ifNot)?.trim() || null,
     format: get(ATTR.format),
+    locale: get(ATTR.locale)?.trim() || null,
     empty: get(ATTR.empty) !== null,
   };
   return b.field || attrs.length || b.link || b.ifPath || b.ifNotPath || b.empty ? b : null;
@@ -156,7 +160,7 @@ export function bindingOps(tag: string, b: Bindings, item: BindableItem, ctx: Bi
     const value = lookup(item, b.field);
     const labels = b.format?.trim() === LABEL_FORMAT ? optionLabels(item, b.field, ctx.labels) : null;
     if (labels) ops.push({ op: "text", value: labelText(value, labels) });
-    else ops.push(...fieldOps(tag, value, fieldType(item, b.field, ctx.schema), b.format));
+    else ops.push(...fieldOps(tag, value, fieldType(item, b.field, ctx.schema), b.format, b.locale ?? null));
   }
   return ops;
 }
@@ -179,7 +183,7 @@ function attributeOp(name: string, value: unknown): Op {
   return { op: "set", name, value: text };
 }
 
-function fieldOps(tag: string, value: unknown, type: string | undefined, format: string | null): Op[] {
+function fieldOps(tag: string, value: unknown, type: string | undefined, format: string | null, locale: string | null): Op[] {
   if (tag === "img" && (type === "image" || isMedia(value))) {
     if (!isMedia(value))
       return [
@@ -202,7 +206,7 @@ function fieldOps(tag: string, value: unknown, type: string | undefined, format:
     return [href && isSafeUrl(href) ? { op: "set", name: "href", value: href } : { op: "unset", name: "href" }];
   }
   if (type === "richText") return [{ op: "html", value: typeof value === "string" ? value : "" }];
-  return [{ op: "text", value: displayText(value, format) }];
+  return [{ op: "text", value: displayText(value, format, locale) }];
 }
 
 const MEDIA_TAGS = new Set(["video", "audio", "source"]);

@@ -52,19 +52,69 @@ export function isEmpty(value: unknown): boolean {
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
 
-/** The text a value shows as. `format` applies to dates (see `formatDate`). */
-export function displayText(value: unknown, format: string | null): string {
+/**
+ * The text a value shows as. `format` applies to dates (see `formatDate`) and to numbers (see
+ * `formatNumber`); `locale` is the locale numbers show in.
+ */
+export function displayText(value: unknown, format: string | null, locale: string | null = null): string {
   if (isEmpty(value)) return "";
-  if (typeof value === "string") return ISO_DATE.test(value) && format !== RAW_DATES ? formatDate(value, format) : value;
-  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (typeof value === "string") {
+    if (ISO_DATE.test(value) && format !== RAW_DATES) return formatDate(value, format);
+    return DECIMAL.test(value) ? (formatNumber(value, format, locale) ?? value) : value;
+  }
+  if (typeof value === "number") return formatNumber(value, format, locale) ?? String(value);
+  if (typeof value === "boolean") return String(value);
   if (Array.isArray(value))
     return value
-      .map((v) => displayText(v, format))
+      .map((v) => displayText(v, format, locale))
       .filter((s) => s !== "")
       .join(", ");
   if (isMedia(value)) return value.url;
-  if (isItem(value)) return displayText(value.data.title ?? value.data.name ?? value.slug, format);
+  if (isItem(value)) return displayText(value.data.title ?? value.data.name ?? value.slug, format, locale);
   return "";
+}
+
+/** A number written as text, as an exact decimal ("34.90"): formatted like a number when a number format asks. */
+const DECIMAL = /^-?\d{1,15}(?:\.\d{1,15})?$/;
+const NUMBER_FORMAT = /^(?:number(?::([0-6]))?|money:([A-Z]{3}))$/;
+/** The locale numbers show in when the element names none. */
+export const DEFAULT_LOCALE = "en-US";
+const formatters = new Map<string, Intl.NumberFormat | null>();
+const MAX_FORMATTERS = 64;
+
+/**
+ * A number in a number format, or null when `format` is none (the number then shows as stored):
+ * `number` (grouped, up to 3 decimals), `number:N` (exactly N decimals, 0–6), `money:EUR` (an
+ * ISO 4217 currency, with that currency's decimals). `locale` is a BCP 47 tag (`de-DE`); an
+ * unknown one falls back to the default. Intl does the formatting on both sides: the browser's
+ * and workerd's ICU agree for these styles.
+ */
+export function formatNumber(value: number | string, format: string | null, locale: string | null): string | null {
+  const m = format ? NUMBER_FORMAT.exec(format.trim()) : null;
+  if (!m) return null;
+  const key = `${m[0]}|${locale ?? ""}`;
+  let f = formatters.get(key);
+  if (f === undefined) {
+    const options: Intl.NumberFormatOptions = m[2]
+      ? { style: "currency", currency: m[2] }
+      : m[1] !== undefined
+        ? { minimumFractionDigits: Number(m[1]), maximumFractionDigits: Number(m[1]) }
+        : {};
+    f = numberFormat(locale, options) ?? numberFormat(DEFAULT_LOCALE, options);
+    if (formatters.size >= MAX_FORMATTERS) formatters.clear();
+    formatters.set(key, f);
+  }
+  if (!f) return null;
+  // An exact decimal keeps its digits: Intl formats a numeric string without going through a double.
+  return f.format(value as number);
+}
+
+function numberFormat(locale: string | null, options: Intl.NumberFormatOptions): Intl.NumberFormat | null {
+  try {
+    return new Intl.NumberFormat(locale ?? DEFAULT_LOCALE, options);
+  } catch {
+    return null;
+  }
 }
 
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
