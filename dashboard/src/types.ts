@@ -44,4 +44,5 @@ export const TYPE_NAMES: Record<FieldType, string> = {
   reference: "Reference (one item)",
   references: "References (several items)",
   option: "Option (one of a list)",
+  decimal: "Decimal / price",
 };

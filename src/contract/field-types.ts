@@ -14,10 +14,28 @@ export const FIELD_TYPES = [
   "reference",
   "references",
   "option",
+  "decimal",
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 /** Types whose values are scalars that SQLite can index, sort and compare. */
-export const INDEXABLE_TYPES: ReadonlySet<FieldType> = new Set(["text", "number", "boolean", "date", "link", "reference", "option"]);
+export const INDEXABLE_TYPES: ReadonlySet<FieldType> = new Set([
+  "text",
+  "number",
+  "boolean",
+  "date",
+  "link",
+  "reference",
+  "option",
+  "decimal",
+]);
 /** Types that `search` reads. */
 export const SEARCHABLE_TYPES: ReadonlySet<FieldType> = new Set(["text", "link"]);
+
+/**
+ * A decimal field's value: an exact decimal written with a dot, as text ("34.90"), so its digits
+ * (trailing zeros too) come back as they were given. Up to 15 digits before the dot and 8 after.
+ */
+export const DECIMAL_PATTERN = /^-?\d{1,15}(?:\.\d{1,8})?$/;
+/** An ISO 4217 currency code, as a decimal field's `currency`. */
+export const CURRENCY_PATTERN = /^[A-Z]{3}$/;

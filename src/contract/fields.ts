@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { SLUG_MAX, SLUG_PATTERN, SLUG_RULE } from "./slug";
-import { FIELD_TYPES, INDEXABLE_TYPES } from "./field-types";
+import { CURRENCY_PATTERN, FIELD_TYPES, INDEXABLE_TYPES } from "./field-types";
 import { FIELD_KEY, MAX_OPTIONS, SYSTEM_KEYS } from "./field-keys";
 
 export { FIELD_KEY, MAX_OPTIONS, SYSTEM_KEYS, SYSTEM_SORT_KEYS } from "./field-keys";
@@ -35,6 +35,13 @@ export const fieldSchema = z
       .max(MAX_OPTIONS)
       .optional()
       .describe("An option field's choices, in order; items hold (and the API returns) one choice's `value`."),
+    currency: z
+      .string()
+      .regex(CURRENCY_PATTERN, "must be an ISO 4217 currency code in capitals, such as EUR or USD")
+      .optional()
+      .describe(
+        "A decimal field's currency (ISO 4217), when its values are amounts of money: what the dashboard and snippets show them in.",
+      ),
   })
   .strict()
   .superRefine((f, ctx) => {
@@ -47,6 +54,9 @@ export const fieldSchema = z
     }
     if (f.type === "option" && !f.options) {
       ctx.addIssue({ code: "custom", path: ["options"], message: "an option field needs its options ([{value, label?}, …])" });
+    }
+    if (f.type !== "decimal" && f.currency) {
+      ctx.addIssue({ code: "custom", path: ["currency"], message: "only decimal fields take a currency" });
     }
     if (f.type !== "option" && f.options) {
       ctx.addIssue({ code: "custom", path: ["options"], message: "only option fields take options" });

@@ -1,6 +1,7 @@
 import { ApiError, clip } from "../../../src/contract/errors";
 import { suggest } from "../../../src/shared/suggest";
 import type { Field } from "../../../src/contract/fields";
+import { DECIMAL_PATTERN } from "../../../src/contract/field-types";
 import { type MediaRow, newMedia } from "./media";
 import { sanitizeRichText } from "./rich-text";
 import { isHttpUrl } from "../../../src/contract/urls";
@@ -92,6 +93,8 @@ function checkValue(field: Field, value: unknown, lookups: DataLookups, media: M
     case "number":
       if (typeof value !== "number" || !Number.isFinite(value)) return `must be a finite number, got ${describe(value)}`;
       return { value };
+    case "decimal":
+      return decimalOf(value);
     case "boolean":
       if (typeof value !== "boolean") return `must be true or false, got ${describe(value)}`;
       return { value };
@@ -165,4 +168,16 @@ function describe(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "an array";
   return typeof v === "object" ? "an object" : `${typeof v} ${JSON.stringify(v)?.slice(0, 40)}`;
+}
+
+/**
+ * A decimal's value: text as given ("34.90" keeps its zero), or a number written as its shortest
+ * exact text (34.9 → "34.9"); an exponent, a comma or more digits than DECIMAL_PATTERN allows is refused.
+ */
+function decimalOf(value: unknown): { value: string } | string {
+  const text = typeof value === "number" && Number.isFinite(value) ? String(value) : typeof value === "string" ? value.trim() : null;
+  if (text === null) return `must be a decimal number written as text, such as "34.90", got ${describe(value)}`;
+  return DECIMAL_PATTERN.test(text)
+    ? { value: text }
+    : `must be a decimal number such as "34.90" (a dot, at most 15 digits before it and 8 after), got "${clip(text)}"`;
 }

@@ -5,6 +5,7 @@
  * and videos as URLs (kept as URL media). A cell that cannot be read gives a reason in words.
  */
 import type { Field } from "../../../src/contract/fields";
+import { DECIMAL_PATTERN } from "../../../src/contract/field-types";
 import { escapeHtml } from "../../../src/shared/escape";
 import { normalizeDate } from "../content/values";
 
@@ -48,6 +49,10 @@ export function readCell(field: Field, cell: string): CellValue {
     case "number": {
       const n = Number(cell.trim().replace(/^\+/, ""));
       return cell.trim() !== "" && Number.isFinite(n) ? { value: n } : { reason: "is not a number" };
+    }
+    case "decimal": {
+      const v = cell.trim().replace(/^\+/, "");
+      return DECIMAL_PATTERN.test(v) ? { value: v } : { reason: "is not a decimal number (write it with a dot, such as 34.90)" };
     }
     case "boolean": {
       const b = readBoolean(cell);

@@ -1,6 +1,6 @@
 import { ApiError } from "../../../src/contract/errors";
 import type { Collection } from "../storage/rows";
-import { fieldExpr } from "../storage/field-sql";
+import { valueExpr } from "../storage/field-sql";
 import { countWhere, dashboardListSql, rowsPage } from "../storage/items-table";
 import { type ItemRow } from "../storage/rows";
 import { DASHBOARD_SEARCH_MAX } from "../../../src/contract/limits";
@@ -61,7 +61,7 @@ function orderBy(collection: Collection, sort: string | null): string {
       allowed,
     });
   }
-  return `${fieldExpr(field.key)} ${dir}, seq ${dir}`;
+  return `${valueExpr(field)} ${dir}, seq ${dir}`;
 }
 
 export function dashboardListQuery(url: URL, page: number, limit: number): DashboardListQuery {

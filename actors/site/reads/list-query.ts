@@ -6,7 +6,7 @@ import type { Collection } from "../storage/rows";
 import type { Field } from "../../../src/contract/fields";
 import { SYSTEM_SORT_KEYS } from "../../../src/contract/field-keys";
 import { SEARCHABLE_TYPES } from "../../../src/contract/field-types";
-import { fieldExpr } from "../storage/field-sql";
+import { valueExpr } from "../storage/field-sql";
 import { referencedIdsSql } from "../storage/items-table";
 import { parseBooleanParam, parseNumberParam, normalizeDate } from "../content/values";
 import { foldForSearch } from "../content/search-text";
@@ -89,7 +89,7 @@ export function buildListQuery(params: URLSearchParams, collection: Collection, 
         suggestion: closest,
       });
     }
-    return { sql: fieldExpr(key), type: field.type, field };
+    return { sql: valueExpr(field), type: field.type, field };
   };
 
   const bind = new Binder();
@@ -198,6 +198,7 @@ function filterClause(f: FilterParam, t: Target, collection: Collection, all: re
     text: FILTER_OPS,
     link: FILTER_OPS,
     number: ["eq", "ne", "gt", "gte", "lt", "lte", "in"],
+    decimal: ["eq", "ne", "gt", "gte", "lt", "lte", "in"],
     date: ["eq", "ne", "gt", "gte", "lt", "lte", "in"],
   };
   const ops = opsFor[t.type] ?? [];
@@ -206,7 +207,8 @@ function filterClause(f: FilterParam, t: Target, collection: Collection, all: re
 
   const convert = (raw: string): string | number => {
     switch (t.type) {
-      case "number": {
+      case "number":
+      case "decimal": {
         const n = parseNumberParam(raw);
         if (n === null) throw bad(`"${clip(raw)}" is not a number`);
         return n;

@@ -9,3 +9,16 @@ export function fieldExpr(key: string): string {
 export function fieldIndexName(key: string): string {
   return `items_field_${key}`;
 }
+
+/**
+ * The SQL expression a field is compared and sorted by: its value, except a decimal's, which is
+ * stored as exact text and compared as a number.
+ */
+export function valueExpr(field: { key: string; type: string }): string {
+  return field.type === "decimal" ? `CAST(${fieldExpr(field.key)} AS REAL)` : fieldExpr(field.key);
+}
+
+/** The expression index serving `valueExpr` of an indexed field (shared by every collection with that key and kind). */
+export function valueIndexName(field: { key: string; type: string }): string {
+  return field.type === "decimal" ? `items_decimal_${field.key}` : fieldIndexName(field.key);
+}

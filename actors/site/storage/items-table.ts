@@ -18,7 +18,7 @@
  */
 import { FIELD_KEY } from "../../../src/contract/field-keys";
 import type { Collection, ItemRow } from "./rows";
-import { fieldExpr, fieldIndexName } from "./field-sql";
+import { valueExpr, valueIndexName } from "./field-sql";
 import { checkItemSize } from "./item-size";
 import { type Change, type ParsedValues, recordRevision } from "./revisions-table";
 import { ITEM_COLUMNS, rowBySeq as rowOfSeq, type Status } from "./items-queries";
@@ -274,21 +274,21 @@ export function setFieldValue(sql: SqlStorage, id: string, key: string, value: s
 }
 
 /**
- * One expression index per indexed field key, shared by every collection that
- * indexes that key: (collection, status, value) serves filters and sorts
- * without scanning the table.
+ * One expression index per indexed field key (and kind: a decimal's compares as a number),
+ * shared by every collection that indexes that key: (collection, status, value) serves filters
+ * and sorts without scanning the table.
  */
 export function syncFieldIndexes(sql: SqlStorage, all: readonly Collection[]): void {
-  const wanted = new Set(all.flatMap((c) => c.fields.filter((f) => f.indexed).map((f) => f.key)));
+  const wanted = new Map<string, string>();
+  for (const f of all.flatMap((c) => c.fields.filter((x) => x.indexed))) wanted.set(valueIndexName(f), valueExpr(f));
   const present = sql
-    .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'items_field_%'")
+    .exec<{ name: string }>(
+      "SELECT name FROM sqlite_master WHERE type = 'index' AND (name LIKE 'items_field_%' OR name LIKE 'items_decimal_%')",
+    )
     .toArray()
     .map((r) => r.name);
-  for (const key of wanted) {
-    sql.exec(`CREATE INDEX IF NOT EXISTS ${fieldIndexName(key)} ON items (collection_id, status, ${fieldExpr(key)})`);
-  }
-  const wantedNames = new Set([...wanted].map(fieldIndexName));
+  for (const [name, expr] of wanted) sql.exec(`CREATE INDEX IF NOT EXISTS ${name} ON items (collection_id, status, ${expr})`);
   for (const name of present) {
-    if (!wantedNames.has(name)) sql.exec(`DROP INDEX IF EXISTS "${name.replaceAll('"', "")}"`);
+    if (!wanted.has(name)) sql.exec(`DROP INDEX IF EXISTS "${name.replaceAll('"', "")}"`);
   }
 }

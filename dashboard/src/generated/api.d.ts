@@ -2142,7 +2142,7 @@ export interface components {
             fields: {
                 key: string;
                 /** @enum {string} */
-                type: "text" | "richText" | "number" | "boolean" | "date" | "link" | "image" | "video" | "reference" | "references" | "option";
+                type: "text" | "richText" | "number" | "boolean" | "date" | "link" | "image" | "video" | "reference" | "references" | "option" | "decimal";
                 /** @description The label people see in the dashboard ("Cover image"); the API uses `key`. */
                 name?: string;
                 /** @description Help text shown under the field in the item form. */
@@ -2155,6 +2155,8 @@ export interface components {
                     value: string;
                     label?: string;
                 }[];
+                /** @description A decimal field's currency (ISO 4217), when its values are amounts of money: what the dashboard and snippets show them in. */
+                currency?: string;
             }[];
             /** @description ISO 8601 instant, UTC */
             createdAt: string;
@@ -2243,7 +2245,7 @@ export interface components {
         /** @description Field types by collection slug, then by field key. */
         FieldTypes: {
             [key: string]: {
-                [key: string]: "text" | "richText" | "number" | "boolean" | "date" | "link" | "image" | "video" | "reference" | "references" | "option";
+                [key: string]: "text" | "richText" | "number" | "boolean" | "date" | "link" | "image" | "video" | "reference" | "references" | "option" | "decimal";
             };
         };
         /** @description Option fields' labels: by field key, each option's value to the label people see (the value itself when the option has none). Item data holds the value; show the label. */
@@ -3568,7 +3570,7 @@ export interface components {
                     create?: {
                         key: string;
                         /** @enum {string} */
-                        type: "text" | "richText" | "number" | "boolean" | "date" | "link" | "image" | "video" | "reference" | "references" | "option";
+                        type: "text" | "richText" | "number" | "boolean" | "date" | "link" | "image" | "video" | "reference" | "references" | "option" | "decimal";
                         /** @description The label people see in the dashboard ("Cover image"); the API uses `key`. */
                         name?: string;
                         /** @description Help text shown under the field in the item form. */
@@ -3581,6 +3583,8 @@ export interface components {
                             value: string;
                             label?: string;
                         }[];
+                        /** @description A decimal field's currency (ISO 4217), when its values are amounts of money: what the dashboard and snippets show them in. */
+                        currency?: string;
                     };
                     /** @description Why the service proposed this. */
                     note?: string;
@@ -3638,7 +3642,7 @@ export interface components {
                     create?: {
                         key: string;
                         /** @enum {string} */
-                        type: "text" | "richText" | "number" | "boolean" | "date" | "link" | "image" | "video" | "reference" | "references" | "option";
+                        type: "text" | "richText" | "number" | "boolean" | "date" | "link" | "image" | "video" | "reference" | "references" | "option" | "decimal";
                         /** @description The label people see in the dashboard ("Cover image"); the API uses `key`. */
                         name?: string;
                         /** @description Help text shown under the field in the item form. */
@@ -3651,6 +3655,8 @@ export interface components {
                             value: string;
                             label?: string;
                         }[];
+                        /** @description A decimal field's currency (ISO 4217), when its values are amounts of money: what the dashboard and snippets show them in. */
+                        currency?: string;
                     };
                     /** @description Why the service proposed this. */
                     note?: string;
@@ -3906,7 +3912,7 @@ export interface components {
             fields: {
                 key: string;
                 /** @enum {string} */
-                type: "text" | "richText" | "number" | "boolean" | "date" | "link" | "image" | "video" | "reference" | "references" | "option";
+                type: "text" | "richText" | "number" | "boolean" | "date" | "link" | "image" | "video" | "reference" | "references" | "option" | "decimal";
                 /** @description The label people see in the dashboard ("Cover image"); the API uses `key`. */
                 name?: string;
                 /** @description Help text shown under the field in the item form. */
@@ -3919,6 +3925,8 @@ export interface components {
                     value: string;
                     label?: string;
                 }[];
+                /** @description A decimal field's currency (ISO 4217), when its values are amounts of money: what the dashboard and snippets show them in. */
+                currency?: string;
             }[];
         };
         CreateMediaRequest: {
@@ -4079,7 +4087,7 @@ export interface components {
                 create?: {
                     key: string;
                     /** @enum {string} */
-                    type: "text" | "richText" | "number" | "boolean" | "date" | "link" | "image" | "video" | "reference" | "references" | "option";
+                    type: "text" | "richText" | "number" | "boolean" | "date" | "link" | "image" | "video" | "reference" | "references" | "option" | "decimal";
                     /** @description The label people see in the dashboard ("Cover image"); the API uses `key`. */
                     name?: string;
                     /** @description Help text shown under the field in the item form. */
@@ -4092,6 +4100,8 @@ export interface components {
                         value: string;
                         label?: string;
                     }[];
+                    /** @description A decimal field's currency (ISO 4217), when its values are amounts of money: what the dashboard and snippets show them in. */
+                    currency?: string;
                 };
                 /** @description Why the service proposed this. */
                 note?: string;

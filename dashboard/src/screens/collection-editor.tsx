@@ -39,7 +39,7 @@ function optionsOf(text: string, before: readonly Option[]): Option[] {
 }
 
 const clean = (rows: Row[], before: readonly Field[]): Field[] =>
-  rows.map(({ key, name, help, type, indexed, required, collection, optionText }) => ({
+  rows.map(({ key, name, help, type, indexed, required, collection, currency, optionText }) => ({
     key,
     ...(name?.trim() ? { name: name.trim() } : {}),
     ...(help?.trim() ? { help: help.trim() } : {}),
@@ -47,6 +47,7 @@ const clean = (rows: Row[], before: readonly Field[]): Field[] =>
     ...(indexed && INDEXABLE.has(type) ? { indexed: true } : {}),
     ...(required ? { required: true } : {}),
     ...(type === "reference" || type === "references" ? { collection: collection ?? "" } : {}),
+    ...(type === "decimal" && currency?.trim() ? { currency: currency.trim().toUpperCase() } : {}),
     ...(type === "option" ? { options: optionsOf(optionText, before.find((f) => f.key === key)?.options ?? []) } : {}),
   }));
 
@@ -289,6 +290,24 @@ export function CollectionEditor(props: { slug: string | null }) {
                   </Labelled>
                 )}
                 <div class="field-row-wide">
+                  {r.type === "decimal" && (
+                    <Labelled
+                      label={`Field ${i + 1} currency`}
+                      hint="Optional: the ISO 4217 code (EUR, USD, GBP…) when the values are prices. Values keep every digit you type, such as 34.90."
+                      error={errors[`fields.${i}.currency`]}
+                    >
+                      {(id, d) => (
+                        <input
+                          id={id}
+                          value={r.currency ?? ""}
+                          maxLength={3}
+                          autocapitalize="characters"
+                          aria-describedby={d}
+                          onInput={(e) => update(r.uid, { currency: e.currentTarget.value })}
+                        />
+                      )}
+                    </Labelled>
+                  )}
                   {r.type === "option" && (
                     <Labelled
                       label={`Field ${i + 1} options`}

@@ -18,6 +18,12 @@ function bindingFor(f: Field): string {
       return `    <div data-oc-field="${f.key}"></div>`;
     case "date":
       return `    <time data-oc-field="${f.key}" data-oc-attr-datetime="${f.key}"></time>`;
+    case "number":
+      return `    <span data-oc-field="${f.key}" data-oc-format="number"></span>`;
+    case "decimal":
+      return f.currency
+        ? `    <span data-oc-field="${f.key}" data-oc-format="money:${f.currency}"></span>`
+        : `    <span data-oc-field="${f.key}"></span>`;
     case "option":
       return `    <span data-oc-field="${f.key}" data-oc-format="label"></span>`;
     default:

@@ -159,8 +159,13 @@ function TextInput(props: Shown) {
       label={props.label}
       error={error}
       hint={
-        [props.help, f.type === "link" ? "A web address (https://…), a path (/about), mailto: or tel:." : ""].filter(Boolean).join(" ") ||
-        undefined
+        [
+          props.help,
+          f.type === "link" ? "A web address (https://…), a path (/about), mailto: or tel:." : "",
+          f.type === "decimal" ? `A number with a dot, such as 34.90; kept exactly as typed${f.currency ? ` (${f.currency})` : ""}.` : "",
+        ]
+          .filter(Boolean)
+          .join(" ") || undefined
       }
     >
       {(id, d) =>
@@ -178,7 +183,7 @@ function TextInput(props: Shown) {
           <input
             id={id}
             type="text"
-            inputMode={f.type === "link" ? "url" : undefined}
+            inputMode={f.type === "link" ? "url" : f.type === "decimal" ? "decimal" : undefined}
             value={value === undefined || value === null ? "" : String(value)}
             aria-describedby={d}
             aria-invalid={error ? true : undefined}
