@@ -91,7 +91,8 @@ export function publicRoutes(s: SiteContext) {
     if (schema) {
       const c = collectionOf(slug ?? "");
       // What a renderer needs beside the items: field types of the collection and of every collection it references.
-      return publicJson(s.site()!.id, c.id, { schema: schemaFor(c, s.collections()), labels: labelsFor(c, s.collections()) });
+      const types = schemaFor(c, s.collections());
+      return publicJson(s.site()!.id, c.id, { schema: types, labels: labelsFor(types, s.collections()) });
     }
     if (related) return s.search().related(slug ?? "", itemSlug ?? "", url);
     if (itemSlug !== undefined) return item(request, slug ?? "", itemSlug);

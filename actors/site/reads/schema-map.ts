@@ -29,11 +29,14 @@ export function optionLabelsOf(collection: Collection): Record<string, Record<st
   return out;
 }
 
-/** Option labels by collection slug, for the same collections as `schemaFor`; collections without option fields are left out. */
-export function labelsFor(collection: Collection, all: readonly Collection[]): Labels {
+/**
+ * Option labels by collection slug, for the collections `schema` (schemaFor's answer) names;
+ * collections without option fields are left out.
+ */
+export function labelsFor(schema: Schema, all: readonly Collection[]): Labels {
   const out: Record<string, Record<string, Record<string, string>>> = {};
-  for (const slug of Object.keys(schemaFor(collection, all))) {
-    const c = slug === collection.slug ? collection : all.find((x) => x.slug === slug);
+  for (const slug of Object.keys(schema)) {
+    const c = all.find((x) => x.slug === slug);
     const labels = c ? optionLabelsOf(c) : {};
     if (Object.keys(labels).length) out[slug] = labels;
   }

@@ -81,8 +81,9 @@ export function gatherPageData(s: SiteContext, capture: StoredCapture, target: P
   const widgetItemsBySlot = capture.page.widgets.map((w) => {
     const c = collections.find((x) => x.slug === w.config.collection);
     if (!c) return [];
-    Object.assign(ctx.schema, schemaFor(c, collections));
-    Object.assign(ctx.labels, labelsFor(c, collections));
+    const schema = schemaFor(c, collections);
+    Object.assign(ctx.schema, schema);
+    Object.assign(ctx.labels, labelsFor(schema, collections));
     if (item && !capture.page.hasItemScope && c.id === capture.collectionId) return [item];
     listed = true;
     return widgetItems(s, c, w, page);
@@ -93,8 +94,9 @@ export function gatherPageData(s: SiteContext, capture: StoredCapture, target: P
     if (slot >= 0 && widgetItemsBySlot[slot]!.length === 0) return gatherPageData(s, capture, { kind: "item", slug: "" }, opts);
   }
   if (item && primary) {
-    Object.assign(ctx.schema, schemaFor(primary, collections));
-    Object.assign(ctx.labels, labelsFor(primary, collections));
+    const schema = schemaFor(primary, collections);
+    Object.assign(ctx.schema, schema);
+    Object.assign(ctx.labels, labelsFor(schema, collections));
   }
   const where: RenderWhere = { siteId: s.site()?.id, target: target.kind === "list" ? `list page ${target.page}` : `item ${target.slug}` };
   const widgetHtml = capture.page.widgets.map((w, i) => renderWidget(w, widgetItemsBySlot[i] ?? [], ctx, { ...where, widget: i }));
