@@ -28,6 +28,18 @@ describe("rendered list pages", () => {
     expect(html).toContain(`<a class="card-link" data-oc-link="" href="${pathOf(pageUrl)}newer">`);
   });
 
+  it("link to the served item path even where the template names an address for a static host", async () => {
+    const site = await newBlog("seo_engine");
+    await publishedPost(site, "newer", { title: "Newer post" });
+    const page = listPage({ service: ORIGIN, token: site.token }).replace("data-oc-link>", 'data-oc-link="/blog/item.html?slug={slug}">');
+    expect(page).toContain("{slug}");
+    const pageUrl = await putPage(page);
+    await expectStatus(capture(site, { pageUrl, collection: "posts" }), 201);
+    const { html } = await renderedHtml(site, pathOf(pageUrl));
+    expect(html).toContain(`href="${pathOf(pageUrl)}newer"`);
+    expect(html).not.toContain("item.html?slug=newer");
+  });
+
   it("keep the captured page's own title, description and head", async () => {
     const { site, pageUrl } = await capturedBlog([{ slug: "a", data: { title: "A" } }]);
     const { html } = await renderedHtml(site, pathOf(pageUrl));

@@ -7,6 +7,7 @@
  */
 import { ATTR, type BindContext, type Labels, type Schema, basePathOf } from "../shared/binding/rules";
 import { listQuery, readListConfig } from "../shared/binding/list-config";
+import { slugFromAddress } from "../shared/binding/item-address";
 import type { BindableItem } from "../shared/binding/values";
 import { bindTree, renderInto } from "./dom-bind";
 
@@ -21,8 +22,11 @@ const base = basePathOf(location.pathname);
 const pageParam = new URLSearchParams(location.search).get("page");
 const page = pageParam && /^\d+$/.test(pageParam) ? Number(pageParam) : 1;
 
+class Missing extends Error {}
+
 async function get<T>(path: string): Promise<T> {
   const res = await fetch(`${api}/v1/${encodeURIComponent(token)}${path}`, { headers: { accept: "application/json" } });
+  if (res.status === 404) throw new Missing(path);
   if (!res.ok) throw new Error(`${res.status} ${path}`);
   return (await res.json()) as T;
 }
@@ -73,8 +77,31 @@ function partsOf(container: Element) {
   return parts;
 }
 
-function itemSlugOf(el: Element): string {
-  return el.getAttribute(ATTR.slug) ?? decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() ?? "");
+function itemSlugOf(el: Element): string | null {
+  return el.getAttribute(ATTR.slug) ?? slugFromAddress(location);
+}
+
+/** An item scope as the page wrote it, kept so another `#slug` can render into it again. */
+const scopes = new WeakMap<Element, Element>();
+
+/**
+ * An item page whose address names no item, or an item that is not published: the scope's own
+ * `data-oc-empty` element is shown in place of its content, or a sentence when it has none, so a
+ * visitor never sees the template's placeholders.
+ */
+function showMissing(scope: Element, pristine: Element): void {
+  const empty = Array.from(pristine.children).find((c) => c.hasAttribute(ATTR.empty));
+  if (empty) {
+    const shown = empty.cloneNode(true) as Element;
+    shown.removeAttribute("hidden");
+    scope.replaceChildren(shown);
+  } else {
+    const p = document.createElement("p");
+    p.textContent = "This item is not available.";
+    scope.replaceChildren(p);
+  }
+  scope.setAttribute("data-oc-missing", "");
+  done(scope);
 }
 
 async function renderList(widget: Element): Promise<void> {
@@ -91,14 +118,24 @@ async function renderList(widget: Element): Promise<void> {
 
 async function renderItem(scope: Element): Promise<void> {
   const collection = scope.getAttribute(ATTR.item);
+  if (!collection) return;
+  let pristine = scopes.get(scope);
+  if (!pristine) scopes.set(scope, (pristine = scope.cloneNode(true) as Element));
+  else scope.replaceChildren(...Array.from(pristine.cloneNode(true).childNodes));
+  scope.removeAttribute("data-oc-missing");
   const slug = itemSlugOf(scope);
-  if (!collection || !slug) return;
-  const [body, schema] = await Promise.all([
-    get<{ item: BindableItem }>(`/collections/${encodeURIComponent(collection)}/items/${encodeURIComponent(slug)}`),
-    schemaOf(collection),
-  ]);
-  bindTree(scope, body.item, ctxOf(schema), true);
-  done(scope);
+  if (!slug) return showMissing(scope, pristine);
+  try {
+    const [body, schema] = await Promise.all([
+      get<{ item: BindableItem }>(`/collections/${encodeURIComponent(collection)}/items/${encodeURIComponent(slug)}`),
+      schemaOf(collection),
+    ]);
+    bindTree(scope, body.item, ctxOf(schema), true);
+    done(scope);
+  } catch (err) {
+    if (!(err instanceof Missing)) throw err;
+    showMissing(scope, pristine);
+  }
 }
 
 async function renderRelated(widget: Element): Promise<void> {
@@ -164,6 +201,10 @@ function start(): void {
   for (const el of document.querySelectorAll(`[${ATTR.item}]${pending}`)) void renderItem(el).catch(warn);
   for (const el of document.querySelectorAll(`[${ATTR.related}]${pending}`)) void renderRelated(el).catch(warn);
   for (const el of document.querySelectorAll(`[${ATTR.search}]${pending}`)) wireSearch(el);
+  // An item page addressed by `#slug` changes item without loading again.
+  window.addEventListener("hashchange", () => {
+    for (const el of document.querySelectorAll(`[${ATTR.item}]:not([${ATTR.slug}])`)) void renderItem(el).catch(warn);
+  });
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

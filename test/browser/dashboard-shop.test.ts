@@ -1,7 +1,7 @@
 // A shop owner's products from the dashboard alone: a decimal price with its currency, an option
 // with labels, and the price kept as typed ("34.90") through save and reload.
 import { describe, expect, it } from "vitest";
-import { api, service } from "./harness";
+import { api, pageServer, putPage, service } from "./harness";
 import { checkScreen, dashboardBrowser, OPERATOR, signIn } from "./dashboard-harness";
 
 const { newPage } = dashboardBrowser();
@@ -49,6 +49,78 @@ describe("dashboard: a shop's products", () => {
     expect(items[0]!.data["price"]).toBe("34.90");
     await page.reload();
     await expect.poll(() => price.inputValue()).toBe("34.90");
+    await page.close();
+  });
+
+  it("gives snippets for a host without rewrites whose links open the right product", async () => {
+    const { site } = await api<{ site: { id: string; adminKey: string; token: string } }>("POST", "/sites", OPERATOR, {
+      name: "Static shop",
+      plan: "starter",
+    });
+    await api("PUT", `/sites/${site.id}/collections/products`, site.adminKey, {
+      name: "Products",
+      fields: [
+        { key: "name", type: "text", required: true },
+        { key: "price", type: "decimal", currency: "EUR" },
+        {
+          key: "stock",
+          type: "option",
+          options: [
+            { value: "in-stock", label: "In stock" },
+            { value: "sold-out", label: "Sold out" },
+          ],
+        },
+      ],
+    });
+    for (const [slug, name, price, stock] of [
+      ["oak-planter", "Oak planter", "34.90", "sold-out"],
+      ["clay-pot", "Clay pot", "1250", "in-stock"],
+    ])
+      await api("POST", `/sites/${site.id}/collections/products/items`, site.adminKey, {
+        slug,
+        publish: true,
+        data: { name, price, stock },
+      });
+
+    const page = await newPage();
+    await signIn(page, site.adminKey);
+    await page.goto(`${service()}/dashboard/#/${site.id}/integrate`);
+    await page.getByRole("radio", { name: /A static host without rewrites/ }).check();
+    await checkScreen(page, "62-integrate-static-host");
+    const snippet = (label: string) => page.getByLabel(label, { exact: true }).innerText();
+    const script = await snippet("Embed script tag");
+    const list = await snippet("List widget for Products");
+    const item = await snippet("Item page widget for Products");
+    expect(list).toContain('data-oc-link="/products/item.html?slug={slug}"');
+
+    // The customer's site: two plain files on a server that answers only the paths it holds.
+    const root = `/static-shop-${site.id}`;
+    const html = (body: string) => `<!doctype html><html lang="en"><head><title>Shop</title>${script}</head><body>${body}</body></html>`;
+    const listUrl = await putPage(`${root}/products/`, html(list.replaceAll("/products/", `${root}/products/`)));
+    await putPage(`${root}/products/item.html`, html(item.replaceAll("/products/", `${root}/products/`)));
+
+    await page.goto(listUrl);
+    await page.getByRole("link", { name: "Clay pot" }).waitFor();
+    await page.getByRole("link", { name: "Oak planter" }).click();
+    await page.waitForURL(`${pageServer()}${root}/products/item.html?slug=oak-planter`);
+    const product = page.locator("article[data-oc-item]");
+    await page.locator("article[data-oc-item][data-oc-rendered]").waitFor();
+    expect(await product.getByRole("heading", { level: 1 }).innerText()).toBe("Oak planter");
+    expect((await product.innerText()).replace(/\s/g, " ")).toContain("€34.90");
+    expect(await product.innerText()).toContain("Sold out");
+
+    // Back to the list, then the page opened without any item in its address.
+    await page.goBack();
+    await page.getByRole("link", { name: "Clay pot" }).waitFor();
+    await page.goto(`${pageServer()}${root}/products/item.html`);
+    await page.getByText("This item is not available.").waitFor();
+    expect(await product.getByRole("heading").count()).toBe(0);
+    // An address by fragment: another item without a reload.
+    await page.goto(`${pageServer()}${root}/products/item.html#clay-pot`);
+    await expect.poll(() => product.getByRole("heading", { level: 1 }).innerText()).toBe("Clay pot");
+    expect((await product.innerText()).replace(/\s/g, " ")).toContain("€1,250.00");
+    await page.evaluate(() => (location.hash = "#oak-planter"));
+    await expect.poll(() => product.getByRole("heading", { level: 1 }).innerText()).toBe("Oak planter");
     await page.close();
   });
 });

@@ -63,7 +63,7 @@ export function renderPage(s: SiteContext, capture: StoredCapture, target: PageT
 export function gatherPageData(s: SiteContext, capture: StoredCapture, target: PageTarget, opts: RenderOptions): PageData {
   const collections = s.collections();
   const primary = collections.find((c) => c.id === capture.collectionId);
-  const ctx: BindContext = { schema: {}, labels: {}, base: opts.base };
+  const ctx: BindContext = { schema: {}, labels: {}, base: opts.base, routed: true };
   let status: 200 | 404 = 200;
   let item: PublicItem | null = null;
   let page = 1;

@@ -1,3 +1,4 @@
+import { useState } from "preact/hooks";
 import { ProxyGuide } from "../proxy-guide";
 import { collections, site } from "../site-state";
 import type { Collection, Field } from "../types";
@@ -34,15 +35,33 @@ function bindingFor(f: Field): string {
 /** The field the service names items by (sent as `titleField`): the widgets' heading and link text. */
 const titleFieldOf = (c: Collection) => c.fields.find((f) => f.key === c.titleField);
 
-function listWidget(c: Collection): string {
+/**
+ * Where the site is hosted decides the address of an item page (docs/binding-rules.md, "Item
+ * pages"): the list page's folder plus the slug needs a host that answers every address under the
+ * folder with one page; without rewrites, one page takes the slug in its query.
+ */
+export type Hosting = "seo" | "rewrites" | "webflow" | "static";
+
+/** The item page a host without rewrites serves, and the `data-oc-link` that leads there. */
+function itemPageOf(c: Collection, hosting: Hosting): { page: string; link: string } {
+  if (hosting === "webflow") return { page: `/${c.slug}/item`, link: `/${c.slug}/item?slug={slug}` };
+  if (hosting === "static") return { page: `/${c.slug}/item.html`, link: `/${c.slug}/item.html?slug={slug}` };
+  return { page: `/${c.slug}/item.html`, link: "" };
+}
+
+const linkAttr = (c: Collection, hosting: Hosting) => {
+  const { link } = itemPageOf(c, hosting);
+  return link ? `data-oc-link="${link}"` : "data-oc-link";
+};
+
+function listWidget(c: Collection, hosting: Hosting): string {
   const title = titleFieldOf(c);
   const rest = c.fields.filter((f) => f !== title);
+  const link = linkAttr(c, hosting);
   const lines = [
     `<div data-oc-list="${c.slug}" data-oc-limit="12">`,
     `  <article>`,
-    ...(title
-      ? [`    <a data-oc-link><h2 data-oc-field="${title.key}">Title</h2></a>`]
-      : [`    <a data-oc-link data-oc-field="slug">Item</a>`]),
+    ...(title ? [`    <a ${link}><h2 data-oc-field="${title.key}">Title</h2></a>`] : [`    <a ${link} data-oc-field="slug">Item</a>`]),
     ...rest.map(bindingFor),
     `  </article>`,
     `  <p data-oc-empty hidden>Nothing here yet.</p>`,
@@ -51,7 +70,10 @@ function listWidget(c: Collection): string {
   return lines.join("\n");
 }
 
-/** The item page: one item, picked by the last part of the page's address (or data-oc-slug). */
+/**
+ * The item page: one item, named by the page's address (`?slug=`, `#slug` or its last part) or by
+ * data-oc-slug. Its empty state is what a visitor sees when the address names no published item.
+ */
 function itemWidget(c: Collection): string {
   const title = titleFieldOf(c);
   const rest = c.fields.filter((f) => f !== title);
@@ -59,24 +81,24 @@ function itemWidget(c: Collection): string {
     `<article data-oc-item="${c.slug}">`,
     ...(title ? [`  <h1 data-oc-field="${title.key}">Title</h1>`] : []),
     ...rest.map((f) => bindingFor(f).slice(2)),
+    `  <p data-oc-empty hidden>This item is not available. <a href="/${c.slug}/">See all</a></p>`,
     `</article>`,
   ].join("\n");
 }
 
-function titleLine(c: Collection, indent: string): string {
+function titleLine(c: Collection, indent: string, hosting: Hosting): string {
   const title = titleFieldOf(c);
-  return title
-    ? `${indent}<a data-oc-link data-oc-field="${title.key}">Title</a>`
-    : `${indent}<a data-oc-link data-oc-field="slug">Item</a>`;
+  const link = linkAttr(c, hosting);
+  return title ? `${indent}<a ${link} data-oc-field="${title.key}">Title</a>` : `${indent}<a ${link} data-oc-field="slug">Item</a>`;
 }
 
-function searchWidget(c: Collection): string {
+function searchWidget(c: Collection, hosting: Hosting): string {
   return [
     `<form data-oc-search="${c.slug}" data-oc-limit="8" role="search">`,
     `  <label>Search ${c.name.replace(/[<>&"]/g, "")} <input type="search" name="q"></label>`,
     `  <ul data-oc-results>`,
     `    <li>`,
-    titleLine(c, "      "),
+    titleLine(c, "      ", hosting),
     `    </li>`,
     `    <li data-oc-empty hidden>No matches.</li>`,
     `  </ul>`,
@@ -84,14 +106,83 @@ function searchWidget(c: Collection): string {
   ].join("\n");
 }
 
-function relatedWidget(c: Collection): string {
-  return [`<aside data-oc-related="${c.slug}" data-oc-limit="3">`, `  <article>`, titleLine(c, "    "), `  </article>`, `</aside>`].join(
-    "\n",
+function relatedWidget(c: Collection, hosting: Hosting): string {
+  return [
+    `<aside data-oc-related="${c.slug}" data-oc-limit="3">`,
+    `  <article>`,
+    titleLine(c, "    ", hosting),
+    `  </article>`,
+    `</aside>`,
+  ].join("\n");
+}
+
+const HOSTS: readonly (readonly [Hosting, string, string])[] = [
+  ["seo", "The SEO Engine serves my pages", "Through your custom domain or reverse proxy, every item has its own page."],
+  ["webflow", "Webflow", "Or another site builder whose pages cannot take any address under a folder."],
+  ["rewrites", "A static host with rewrites", "Cloudflare Pages, Netlify, or a server you configure."],
+  ["static", "A static host without rewrites", "GitHub Pages, an S3 bucket, any plain web server."],
+];
+
+function HostingChoice(props: { value: Hosting; onChange: (h: Hosting) => void; seo: boolean }) {
+  return (
+    <fieldset class="hosting">
+      <legend>Where is your site hosted?</legend>
+      {HOSTS.filter(([h]) => h !== "seo" || props.seo).map(([h, name, hint]) => (
+        <label key={h} class="choice">
+          <input type="radio" name="hosting" value={h} checked={props.value === h} onChange={() => props.onChange(h)} />
+          <span>
+            <strong>{name}</strong> <span class="muted">{hint}</span>
+          </span>
+        </label>
+      ))}
+    </fieldset>
   );
+}
+
+/** What to set up on the chosen host so the links of a list open the item page. */
+function ItemPageSteps(props: { hosting: Hosting; first: Collection | undefined }) {
+  const c = props.first;
+  const page = c ? itemPageOf(c, props.hosting).page : "/recipes/item.html";
+  switch (props.hosting) {
+    case "seo":
+      return (
+        <p>
+          The service serves every item page itself from your captured page (SEO Engine screen), through your custom domain or reverse
+          proxy, at the list page's address plus the item's slug (<code>/{c?.slug ?? "recipes"}/tomato-soup</code>): nothing else to do.
+        </p>
+      );
+    case "webflow":
+      return (
+        <p>
+          Add a static page at <code>{page}</code> (a page named “item” in a folder named “{c?.slug ?? "recipes"}”) and paste the item
+          widget below into an Embed element on it. The list's links open it with the item's slug in the address (
+          <code>{page}?slug=tomato-soup</code>).
+        </p>
+      );
+    case "static":
+      return (
+        <p>
+          Upload one page, <code>{page}</code>, holding the item widget below. The list's links open it with the item's slug in the address
+          (<code>{page}?slug=tomato-soup</code>); no server setting is needed.
+        </p>
+      );
+    default:
+      return (
+        <>
+          <p>
+            The list's links go to the list page's folder plus the item's slug (<code>/{c?.slug ?? "recipes"}/tomato-soup</code>). Make one
+            page, <code>{page}</code>, holding the item widget below, and tell the host to answer every address under the folder with it.
+            Cloudflare Pages and Netlify read a <code>_redirects</code> file:
+          </p>
+          {c && <CodeBlock code={`/${c.slug}/*  ${page}  200`} label="_redirects (Cloudflare Pages, Netlify)" />}
+        </>
+      );
+  }
 }
 
 export function Integrate() {
   const s = site.value!;
+  const [hosting, setHosting] = useState<Hosting>(s.features.serverRendering ? "seo" : "rewrites");
   const embed = `<script src="${origin}/embed.js" data-oc-token="${s.token}" defer></script>`;
   const first = collections.value?.[0];
   const curl = first
@@ -123,47 +214,37 @@ export function Integrate() {
         <CodeBlock code={embed} label="Embed script tag" />
       </div>
       <div class="card">
-        <h2>2. Add a list widget</h2>
+        <h2>2. Item pages: where the links of a list go</h2>
         <p>
-          Paste a block like this where the items should appear, then style it in your site builder. The first element is the template
-          repeated for every item; <code>data-oc-field</code> names the field each element shows.
+          Each item of a list links to a page that shows that one item. Which address works depends on your host: the snippets below follow
+          your answer.
         </p>
-        {(collections.value ?? []).map((c) => (
-          <CodeBlock key={c.slug} code={listWidget(c)} label={`List widget for ${c.name}`} />
-        ))}
-        {collections.value?.length === 0 && <p class="muted">Create a collection first; its widget appears here.</p>}
+        <HostingChoice value={hosting} onChange={setHosting} seo={s.features.serverRendering} />
+        <ItemPageSteps hosting={hosting} first={first} />
+        {hosting !== "seo" && (
+          <>
+            <p>
+              The item widget reads the item's slug from the page's address: <code>?slug=…</code>, <code>#…</code> or its last part (or from{" "}
+              <code>data-oc-slug="…"</code> on a page made for one item). When the address names no published item, it shows its{" "}
+              <code>data-oc-empty</code> element instead of the placeholders.
+            </p>
+            {(collections.value ?? []).map((c) => (
+              <CodeBlock key={c.slug} code={itemWidget(c)} label={`Item page widget for ${c.name}`} />
+            ))}
+          </>
+        )}
       </div>
       <div class="card">
-        <h2>3. Item pages: where the links of a list go</h2>
+        <h2>3. Add a list widget</h2>
         <p>
-          In a list, <code>data-oc-link</code> makes each item a link to <strong>the list page's folder plus the item's slug</strong>: on{" "}
-          <code>https://example.com/recipes/</code> the item “tomato-soup” links to <code>https://example.com/recipes/tomato-soup</code>.
-          That page has to exist, and show the item:
-        </p>
-        <ul>
-          <li>
-            <strong>With the SEO Engine plan</strong>, the service serves every item page itself from your captured page (SEO Engine
-            screen), through your custom domain or reverse proxy: nothing else to do.
-          </li>
-          <li>
-            <strong>On a static site</strong> (a site builder, Cloudflare Pages, Netlify, GitHub Pages), make one page, for example{" "}
-            <code>/recipes/item.html</code>, holding the item widget below, and tell the host to answer every address under the folder with
-            it. Cloudflare Pages and Netlify read a <code>_redirects</code> file:
-          </li>
-        </ul>
-        {first && (
-          <CodeBlock
-            code={`/recipes/*  /recipes/item.html  200`.replaceAll("recipes", first.slug)}
-            label="_redirects (Cloudflare Pages, Netlify)"
-          />
-        )}
-        <p>
-          The item widget reads the item's slug from the last part of the address (or from <code>data-oc-slug="…"</code> if you write one
-          page per item). Without such a page the links lead to your host's “not found” page.
+          Paste a block like this where the items should appear, then style it in your site builder. The first element is the template
+          repeated for every item; <code>data-oc-field</code> names the field each element shows, and <code>data-oc-link</code> makes it a
+          link to the item's page.
         </p>
         {(collections.value ?? []).map((c) => (
-          <CodeBlock key={c.slug} code={itemWidget(c)} label={`Item page widget for ${c.name}`} />
+          <CodeBlock key={c.slug} code={listWidget(c, hosting)} label={`List widget for ${c.name}`} />
         ))}
+        {collections.value?.length === 0 && <p class="muted">Create a collection first; its widget appears here.</p>}
       </div>
       <div class="card">
         <h2>4. Search and related items</h2>
@@ -173,9 +254,9 @@ export function Integrate() {
               A search box that finds items by meaning as visitors type; the first element inside <code>data-oc-results</code> is the
               template of a result. Results link to item pages like a list does.
             </p>
-            {first && <CodeBlock code={searchWidget(first)} label={`Search widget for ${first.name}`} />}
+            {first && <CodeBlock code={searchWidget(first, hosting)} label={`Search widget for ${first.name}`} />}
             <p>On an item page, the items closest in meaning to the one shown (never the item itself):</p>
-            {first && <CodeBlock code={relatedWidget(first)} label={`Related items widget for ${first.name}`} />}
+            {first && <CodeBlock code={relatedWidget(first, hosting)} label={`Related items widget for ${first.name}`} />}
           </>
         ) : (
           <p class="muted">

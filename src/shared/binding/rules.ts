@@ -46,6 +46,11 @@ export interface BindContext {
   labels: Labels;
   /** Path of the list page, ending in `/`; an item's page is `base + slug`. */
   base: string;
+  /**
+   * True where the service serves every item page at `base + slug` (the SEO Engine): links then
+   * ignore a template's own item address (`data-oc-link="item.html?slug={slug}"`) and use that path.
+   */
+  routed?: boolean;
 }
 
 export type Op =
@@ -62,6 +67,8 @@ export interface Bindings {
   field: string | null;
   attrs: [attribute: string, path: string][];
   link: boolean;
+  /** `data-oc-link`'s value when it is an item address with `{slug}` in it (absent in pages compiled before it existed). */
+  linkTo?: string | null;
   ifPath: string | null;
   ifNotPath: string | null;
   format: string | null;
@@ -88,6 +95,7 @@ export function readBindings(names: Iterable<string>, get: (name: string) => str
     field: get(ATTR.field)?.trim() || null,
     attrs,
     link: get(ATTR.link) !== null,
+    linkTo: linkTemplateOf(get(ATTR.link)),
     ifPath: get(ATTR.if)?.trim() || null,
     ifNotPath: get(ATTR.ifNot)?.trim() || null,
     format: get(ATTR.format),
@@ -154,7 +162,7 @@ export function bindingOps(tag: string, b: Bindings, item: BindableItem, ctx: Bi
   if (!visible(b, item)) return [{ op: "remove" }];
   if (NEVER_BOUND.has(tag)) return [];
   const ops: Op[] = [];
-  if (b.link && tag === "a") ops.push({ op: "set", name: "href", value: itemPath(ctx.base, item.slug) });
+  if (b.link && tag === "a") ops.push(linkOp(b.linkTo ?? null, item.slug, ctx));
   for (const [name, path] of b.attrs) ops.push(attributeOp(name, lookup(item, path)));
   if (b.field) {
     const value = lookup(item, b.field);
@@ -231,6 +239,24 @@ export function withStyle(style: string | null, property: string, value: string)
     .map((d) => d.trim())
     .filter((d) => d !== "" && d.slice(0, d.indexOf(":")).trim().toLowerCase() !== property);
   return [...kept, `${property}: ${value}`].join("; ");
+}
+
+/** The `{slug}` placeholder of an item address written in `data-oc-link`. */
+export const SLUG_PLACEHOLDER = "{slug}";
+
+/** A `data-oc-link` value that names an item address (`item.html?slug={slug}`); anything else means the default path. */
+function linkTemplateOf(value: string | null): string | null {
+  const v = value?.trim() ?? "";
+  return v.includes(SLUG_PLACEHOLDER) && isSafeUrl(v.replaceAll(SLUG_PLACEHOLDER, "x")) ? v : null;
+}
+
+/**
+ * An item link's `href`: the template's address with the slug in it, for hosts that cannot answer
+ * `base + slug` (a static host without rewrites, Webflow's static pages); that path otherwise.
+ */
+function linkOp(template: string | null, slug: string, ctx: BindContext): Op {
+  const href = template && !ctx.routed ? template.replaceAll(SLUG_PLACEHOLDER, encodeURIComponent(slug)) : itemPath(ctx.base, slug);
+  return { op: "set", name: "href", value: href };
 }
 
 /** The item page path: the list's base path (always ending in `/`) plus the slug. */
