@@ -428,7 +428,12 @@ describe("content-model basics", () => {
     expect(await checklist.textContent()).toContain("Add an item (done)");
 
     await page.getByRole("link", { name: "Integrate" }).click();
-    await page.getByRole("heading", { name: "3. Item pages: where the links of a list go" }).waitFor();
+    await page.getByRole("heading", { name: "2. Item pages: where the links of a list go" }).waitFor();
+    // On the SEO Engine plan the service serves item pages: no item widget to paste until another host is chosen.
+    expect(await page.getByRole("radio", { name: /The SEO Engine serves my pages/ }).isChecked()).toBe(true);
+    expect(await page.getByLabel("Item page widget for Recipes", { exact: true }).count()).toBe(0);
+    await page.getByRole("radio", { name: /A static host with rewrites/ }).check();
+    expect(await page.getByLabel("List widget for Recipes", { exact: true }).textContent()).toContain("<a data-oc-link>");
     expect(await page.getByLabel("Item page widget for Recipes", { exact: true }).textContent()).toContain('data-oc-item="recipes"');
     expect(await page.getByLabel("Search widget for Recipes", { exact: true }).textContent()).toContain('data-oc-search="recipes"');
     expect(await page.getByLabel("Related items widget for Recipes", { exact: true }).textContent()).toContain('data-oc-related="recipes"');
