@@ -22,7 +22,7 @@ import { type JobHandler, runDueJobs } from "./shared/jobs";
 import { SiteRoutes } from "./site/http/site-routes";
 import { verifyAdminKey, verifySession } from "./site/http/caller";
 import { importUpload, mediaUpload } from "./site/http/uploads";
-import { insertSite, readSite, type SiteRow } from "./site/storage/site-row";
+import { insertSite, noteWidgetSeen, readSite, type SiteRow } from "./site/storage/site-row";
 import { releaseUnprovenHostname, removeHostnames } from "./site/hostnames/service";
 import { auditPage, type AuditFilter, type AuditRow } from "./shared/audit-log";
 import type { MediaCall } from "./site/media/calls";
@@ -203,6 +203,11 @@ export class Site extends DurableObject<Env> {
       if (request.method !== "GET" && changes.length) response.headers.set(CHANGES_HEADER, encodeChanges(changes));
     }
     return response;
+  }
+
+  /** The embed script ran on `page` (src/content/seen-route.ts): the checklist's widget step. */
+  noteWidgetSeen(page: string): void {
+    if (this.#s.site()) noteWidgetSeen(this.#s.sql, page);
   }
 
   /** One step of an upload the front Worker streams into R2 (src/media/upload-route.ts); refusals answered as data. */

@@ -1,7 +1,7 @@
 /** The public content API (`/v1/:token/...`) as operations of the OpenAPI document. */
 import { z } from "zod";
 import { DEFAULT_LIMIT, FILTER_OPS, MAX_LIMIT } from "../shared/list-params";
-import { RELATED_LIMIT, SEARCH_LIMIT } from "../contract/limits";
+import { RELATED_LIMIT, SEARCH_LIMIT, SEEN_PAGE_MAX } from "../contract/limits";
 import { CollectionLabels, FieldTypes, OptionLabels, PublicItem } from "../contract/responses";
 import { P } from "../openapi/params";
 import * as examples from "../openapi/examples";
@@ -154,5 +154,22 @@ export const contentOperations = [
       304: notModified,
     },
     errors: ["plan_required", "not_found"],
+  }),
+  operation({
+    id: "reportWidgetSeen",
+    method: "post",
+    path: "/v1/{token}/seen",
+    tag,
+    summary: "Report that a widget rendered on a page",
+    description:
+      "Sent by the embed script (`navigator.sendBeacon`, once an hour per browser) after it renders a widget; the body is the page's address as text. The dashboard's Get started checklist ticks “Put the widget on your page” from it (`widgetSeen` in the site's stats). Only the origin and path are kept, at most once an hour per site; the token is the public one, so it needs no other credential and is not rate limited (each isolate passes a site's report on at most once in 10 minutes).",
+    auth: "none",
+    params: [P.token],
+    rawBody: {
+      media: ["text/plain"],
+      description: `The page's http(s) address, at most ${SEEN_PAGE_MAX} characters once its query and fragment are dropped.`,
+    },
+    responses: { 204: { description: "Noted (or already noted this hour).", headers: "json" } },
+    errors: ["bad_request", "not_found", "payload_too_large"],
   }),
 ];

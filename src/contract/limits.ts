@@ -138,3 +138,6 @@ export const INVITATION_MAIL_LIMITS = {
   perInviter: 100,
   perRecipient: 3,
 } as const satisfies { windowMs: number; perWorkspace: Record<Plan, number>; perInviter: number; perRecipient: number };
+
+/** The longest page address (origin and path) the embed script's report of a rendered widget keeps. */
+export const SEEN_PAGE_MAX = 500;

@@ -287,6 +287,13 @@ export const SiteStats = z.strictObject({
       }),
     )
     .describe("The latest changed items of any collection, newest first (at most 8); pending changes count as changes."),
+  widgetSeen: z
+    .strictObject({
+      at: instant.describe("When it was reported (kept at most once an hour)."),
+      page: z.string().describe("The page's address, without its query or fragment."),
+    })
+    .nullable()
+    .describe("Where the embed script last reported rendering a widget (`POST /v1/{token}/seen`); null until it has."),
 });
 
 export const MediaEntry = MediaRef.extend({

@@ -60,7 +60,29 @@ async function schemaOfAll(collections: Iterable<string>): Promise<Described> {
   return { schema: Object.assign({}, ...all.map((d) => d.schema)), labels: Object.assign({}, ...all.map((d) => d.labels)) };
 }
 const attrs = (el: Element) => [el.getAttributeNames(), (n: string) => el.getAttribute(n)] as const;
-const done = (el: Element) => el.setAttribute(ATTR.rendered, "1");
+const done = (el: Element) => {
+  el.setAttribute(ATTR.rendered, "1");
+  reportSeen();
+};
+
+/**
+ * Tells the service, once an hour per browser, that a widget rendered on this page: the owner's
+ * checklist ticks "Put the widget on your page" from it. Only the page's origin and path are sent.
+ */
+let reported = false;
+function reportSeen(): void {
+  if (reported) return;
+  reported = true;
+  const key = `oc-seen:${token}`;
+  try {
+    const last = Number(localStorage.getItem(key));
+    if (Date.now() - last < 3_600_000) return;
+    localStorage.setItem(key, String(Date.now()));
+  } catch {
+    // Storage refused (a private window, a sandbox): report anyway, the service keeps one an hour.
+  }
+  navigator.sendBeacon?.(`${api}/v1/${encodeURIComponent(token)}/seen`, `${location.origin}${location.pathname}`);
+}
 
 /** The widget's template (its first element child that is not the empty state) and empty state, kept so it can render again. */
 const templates = new WeakMap<Element, { template: Element; empty: Element | null }>();

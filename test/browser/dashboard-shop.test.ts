@@ -84,6 +84,7 @@ describe("dashboard: a shop's products", () => {
 
     const page = await newPage();
     await signIn(page, site.adminKey);
+    await expect.poll(() => page.locator(".checklist.setup").textContent()).toContain("Put the widget on your page (to do)");
     await page.goto(`${service()}/dashboard/#/${site.id}/integrate`);
     await page.getByRole("radio", { name: /A static host without rewrites/ }).check();
     await checkScreen(page, "62-integrate-static-host");
@@ -121,6 +122,12 @@ describe("dashboard: a shop's products", () => {
     expect((await product.innerText()).replace(/\s/g, " ")).toContain("€1,250.00");
     await page.evaluate(() => (location.hash = "#oak-planter"));
     await expect.poll(() => product.getByRole("heading", { level: 1 }).innerText()).toBe("Oak planter");
+
+    // The embed script reported the page it rendered on: the checklist's last step on a Starter site ticks, and the card goes.
+    await page.goto(`${service()}/dashboard/#/${site.id}`);
+    await page.getByRole("heading", { level: 1, name: "Static shop" }).waitFor();
+    await page.getByText("Clay pot").first().waitFor();
+    await expect.poll(() => page.locator(".checklist.setup").count()).toBe(0);
     await page.close();
   });
 });

@@ -34,6 +34,12 @@ export function contentCalls(): void {
     const schema = await hit("getCollectionSchema", "GET", `${v1}/schema`);
     await hit("getCollectionSchema", "GET", `${v1}/schema`, { headers: { "if-none-match": schema.headers.get("etag")! } });
     await hit("getCollectionSchema", "GET", `/v1/${blog.token}/collections/nope/schema`);
+
+    const text = { "content-type": "text/plain;charset=UTF-8" };
+    await hit("reportWidgetSeen", "POST", `/v1/${blog.token}/seen`, { body: "https://blog.example/posts/", headers: text });
+    await hit("reportWidgetSeen", "POST", `/v1/${blog.token}/seen`, { body: "not an address", headers: text });
+    await hit("reportWidgetSeen", "POST", `/v1/${blog.token}/seen`, { body: `https://x.example/${"a".repeat(3000)}`, headers: text });
+    await hit("reportWidgetSeen", "POST", `/v1/${UNKNOWN_TOKEN}/seen`, { body: "https://blog.example/", headers: text });
   });
 
   it("describes semantic search and related items", async () => {

@@ -1,6 +1,7 @@
 import type { Collection } from "../storage/rows";
 import { itemTitleOf } from "../../../src/contract/item-title";
 import { countByStatus, recentRows } from "../storage/items-table";
+import { type WidgetSeen, widgetSeen } from "../storage/site-row";
 
 export interface SiteStats {
   collections: number;
@@ -16,6 +17,8 @@ export interface SiteStats {
     updatedAt: string;
     pendingChanges: boolean;
   }[];
+  /** The page the embed script last reported running on, and when; null until it has. */
+  widgetSeen: WidgetSeen | null;
 }
 
 const RECENT = 8;
@@ -41,5 +44,6 @@ export function siteStats(sql: SqlStorage, collections: readonly Collection[]): 
     published: counts.find((c) => c.status === "published")?.n ?? 0,
     drafts: counts.find((c) => c.status === "draft")?.n ?? 0,
     recent,
+    widgetSeen: widgetSeen(sql),
   };
 }

@@ -300,4 +300,13 @@ export const MIGRATIONS_SINCE_ACCOUNTS: SiteMigration[] = [
     SELECT actor_id FROM audit
     WHERE operation = 'createPreviewLink' AND json_extract(details, '$.previewLink') = preview_links.id LIMIT 1);`,
   },
+  {
+    idMonotonicInc: 25,
+    description: "where and when the embed script last ran on one of the site's pages",
+    // Sites from before keep NULL: not seen yet, until a page with the widget is viewed.
+    columns: [
+      ["site", "widget_seen_at", "TEXT"],
+      ["site", "widget_seen_page", "TEXT"],
+    ],
+  },
 ];

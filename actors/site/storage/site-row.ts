@@ -97,3 +97,29 @@ export const ADMIN_KEY_SHOWN_TO_NOBODY = "nobody";
 export function setAdminKeyHash(sql: SqlStorage, hash: string, shownTo: string | null): void {
   sql.exec("UPDATE site SET admin_key_hash = ?, admin_key_by = ?, updated_at = ?", hash, shownTo, new Date().toISOString());
 }
+
+/** Where and when the embed script last reported running on one of the site's pages. */
+export interface WidgetSeen {
+  at: string;
+  page: string;
+}
+
+/** How often a report is written: a busy page reports on every visitor's first view, the site keeps the latest each hour. */
+const WIDGET_SEEN_EVERY_MS = 60 * 60 * 1000;
+
+/** Records a report of the embed script (page: an http(s) address without query or fragment); at most one write an hour. */
+export function noteWidgetSeen(sql: SqlStorage, page: string, now = Date.now()): void {
+  sql.exec(
+    "UPDATE site SET widget_seen_at = ?, widget_seen_page = ? WHERE widget_seen_at IS NULL OR widget_seen_at < ?",
+    new Date(now).toISOString(),
+    page,
+    new Date(now - WIDGET_SEEN_EVERY_MS).toISOString(),
+  );
+}
+
+export function widgetSeen(sql: SqlStorage): WidgetSeen | null {
+  const row = sql
+    .exec<{ at: string | null; page: string | null }>("SELECT widget_seen_at AS at, widget_seen_page AS page FROM site LIMIT 1")
+    .toArray()[0];
+  return row?.at && row.page ? { at: row.at, page: row.page } : null;
+}

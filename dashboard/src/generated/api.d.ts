@@ -100,6 +100,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/{token}/seen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report that a widget rendered on a page
+         * @description Sent by the embed script (`navigator.sendBeacon`, once an hour per browser) after it renders a widget; the body is the page's address as text. The dashboard's Get started checklist ticks “Put the widget on your page” from it (`widgetSeen` in the site's stats). Only the origin and path are kept, at most once an hour per site; the token is the public one, so it needs no other credential and is not rate limited (each isolate passes a site's report on at most once in 10 minutes).
+         */
+        post: operations["reportWidgetSeen"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workspaces": {
         parameters: {
             query?: never;
@@ -2374,6 +2394,13 @@ export interface components {
                 /** @description A published item with pending changes (not public until published). */
                 pendingChanges: boolean;
             }[];
+            /** @description Where the embed script last reported rendering a widget (`POST /v1/{token}/seen`); null until it has. */
+            widgetSeen: {
+                /** @description When it was reported (kept at most once an hour). */
+                at: string;
+                /** @description The page's address, without its query or fragment. */
+                page: string;
+            } | null;
         };
         MediaEntry: {
             mediaId: string;
@@ -2510,6 +2537,15 @@ export interface components {
         RelatedItemsResponse: {
             items: components["schemas"]["PublicItem"][];
         };
+        Error_payload_too_large: {
+            error: {
+                /** @enum {string} */
+                code: "payload_too_large";
+                message: string;
+                /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
+                details?: unknown;
+            };
+        };
         CreateWorkspace201Response: {
             workspace: components["schemas"]["Workspace"];
         };
@@ -2535,15 +2571,6 @@ export interface components {
             error: {
                 /** @enum {string} */
                 code: "conflict";
-                message: string;
-                /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
-                details?: unknown;
-            };
-        };
-        Error_payload_too_large: {
-            error: {
-                /** @enum {string} */
-                code: "payload_too_large";
                 message: string;
                 /** @description Machine-readable specifics; validation errors list issues[{path, message}]. */
                 details?: unknown;
@@ -4914,6 +4941,63 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    reportWidgetSeen: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's public token (`pk_…`): the credential of the public content API, safe to publish in pages. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        /** @description The page's http(s) address, at most 500 characters once its query and fragment are dropped. */
+        requestBody: {
+            content: {
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description Noted (or already noted this hour). */
+            204: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
                 };
             };
         };

@@ -7,10 +7,23 @@ import { ErrorNotice, Heading, Notice, when } from "../ui";
 import { useLoad } from "../use-load";
 import { GoesLiveNext } from "../history/upcoming";
 
+type Stats = NonNullable<Awaited<ReturnType<typeof loadStats>>>["stats"];
+const loadStats = (siteId: string) => call(client.GET("/sites/{siteId}/stats", { params: { path: { siteId } } }));
+
+/** The widget step: a page reported the embed script rendering (any plan), or the captured page holds a widget. */
+function widgetDone(
+  stats: Stats | undefined,
+  seo: { capture: { page: { widgets: unknown[] } } | null } | null | undefined,
+): boolean | null {
+  if (stats?.widgetSeen) return true;
+  if (seo?.capture && seo.capture.page.widgets.length > 0) return true;
+  return stats && seo ? false : null;
+}
+
 export function Overview() {
   const s = site.value!;
   const [flash] = useState(takeFlash);
-  const { data, error } = useLoad(() => call(client.GET("/sites/{siteId}/stats", { params: { path: inSite() } })), [s.id]);
+  const { data, error } = useLoad(() => loadStats(inSite().siteId), [s.id]);
   const stats = data?.stats;
   const features: [string, boolean][] = [
     ["Filters and text search in lists (Pro)", s.features.advancedLists],
@@ -41,9 +54,13 @@ export function Overview() {
     },
     {
       label: "Put the widget on your page",
-      done: seo.data?.capture ? seo.data.capture.page.widgets.length > 0 : s.features.serverRendering ? (seo.data ? false : null) : false,
+      done: widgetDone(stats, seo.data),
       to: href(s.id, "integrate"),
-      note: s.features.serverRendering ? "ticked once the captured page holds a widget" : "copy it from Integrate",
+      note: stats?.widgetSeen
+        ? `seen on ${stats.widgetSeen.page} ${when(stats.widgetSeen.at)}`
+        : s.features.serverRendering
+          ? "ticked once a page shows a widget, or the captured page holds one"
+          : "ticked once a page with the widget has been viewed",
     },
     ...(s.features.serverRendering
       ? [
