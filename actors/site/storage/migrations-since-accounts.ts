@@ -300,4 +300,13 @@ export const MIGRATIONS_SINCE_ACCOUNTS: SiteMigration[] = [
     SELECT actor_id FROM audit
     WHERE operation = 'createPreviewLink' AND json_extract(details, '$.previewLink') = preview_links.id LIMIT 1);`,
   },
+  {
+    idMonotonicInc: 25,
+    description: "the name of the person behind an audit row and a revision, as they gave it at sign-up",
+    // Rows written before keep NULL: the email (actor_label) stays how they are shown.
+    columns: [
+      ["audit", "actor_name", "TEXT"],
+      ["item_revisions", "actor_name", "TEXT"],
+    ],
+  },
 ];
