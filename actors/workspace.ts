@@ -22,7 +22,7 @@ import { firstResponse, type Router } from "./shared/router";
 import { type JobHandler, runDueJobs } from "./shared/jobs";
 import { verifyKey } from "./workspace/api-keys";
 import { type Changer, recordWorkspaceAudit } from "./workspace/audit";
-import { markAccepted, membershipOf, pendingInvitation, putMember, readMember } from "./workspace/members";
+import { markAccepted, membershipOf, nameMember, pendingInvitation, putMember, readMember } from "./workspace/members";
 import { reserve, settle, workspaceUsage } from "./workspace/media-usage";
 import { keyMakerMay, requireInviter } from "./workspace/made-by";
 import { changer, LiveWorkspace, type WorkspaceRecord } from "./workspace/live-workspace";
@@ -230,7 +230,13 @@ export class Workspace extends DurableObject<Env> {
             permission: "invitation.email",
           });
         const existing = readMember(this.#w.sql, account.accountId);
-        const principal: Principal = { kind: "account", accountId: account.accountId, label: account.email, memberships: [] };
+        const principal: Principal = {
+          kind: "account",
+          accountId: account.accountId,
+          label: account.email,
+          name: account.name,
+          memberships: [],
+        };
         // Someone already in the workspace keeps the higher of the two roles (and their owner seat).
         const membership: Membership = existing
           ? membershipOf(existing, ws.id, ws.name)
@@ -270,6 +276,9 @@ export class Workspace extends DurableObject<Env> {
       const grant = ws ? workspaceGrant(header.principal, ws.id) : null;
       // A workspace the caller is not part of is one they cannot tell exists.
       if (!ws || !grant) return errorResponse("not_found", "No such workspace.");
+      // Members who joined before names were passed along are named on their next request.
+      if (header.principal.kind === "account" && header.principal.name)
+        nameMember(this.#w.sql, header.principal.accountId, header.principal.name);
       const entry = matchOperation(request.method, new URL(request.url).pathname);
       if (!entry) return errorResponse("not_found", "No such endpoint.");
       // Leaving (removing oneself) needs no permission; the handler checks it is oneself.

@@ -15,6 +15,8 @@ export type AuditRow = {
   actor_kind: string;
   actor_id: string | null;
   actor_label: string;
+  /** The person's name at the time (accounts); null in rows written before names were kept. */
+  actor_name: string | null;
   operation: string;
   kind: string;
   target: string;
@@ -24,7 +26,7 @@ export type AuditRow = {
 };
 
 export interface AuditFilter {
-  /** An account or key id, or the label (email, key name) recorded at the time. */
+  /** An account or key id, or the label (email, key name) or the person's name recorded at the time. */
   actor?: string | null;
   kind?: string | null;
   /** Only rows strictly before this (at, seq), newest first. */
@@ -42,7 +44,7 @@ export function auditPage(sql: SqlStorage, f: AuditFilter): AuditRow[] {
     where.push(clause);
     args.push(...values);
   };
-  if (f.actor) add("(actor_id = ? OR actor_label = ?)", f.actor, f.actor);
+  if (f.actor) add("(actor_id = ? OR actor_label = ? OR actor_name = ?)", f.actor, f.actor, f.actor);
   if (f.kind) add("kind = ?", f.kind);
   if (f.before) add("(at < ? OR (at = ? AND seq < ?))", f.before.at, f.before.at, f.before.seq);
   if (f.from != null) add("at >= ?", f.from);

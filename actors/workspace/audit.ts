@@ -8,6 +8,7 @@ import type { Grant } from "../../src/access/grant";
 import type { AccessEntry } from "../../src/access/operations";
 import type { PrincipalHeader } from "../../src/contract/principal";
 import { AUDIT_RETENTION_MS, auditPage, type AuditFilter, type AuditRow } from "../shared/audit-log";
+import { memberNames } from "./members";
 
 /** Where a row comes from in the merged order: the workspace itself, or a site id. */
 const WORKSPACE_SOURCE = "workspace";
@@ -15,7 +16,7 @@ const WORKSPACE_SOURCE = "workspace";
 export interface AuditEntry {
   id: string;
   at: string;
-  actor: { kind: string; id: string | null; label: string };
+  actor: { kind: string; id: string | null; label: string; name: string | null };
   operation: string;
   kind: string;
   target: string;
@@ -34,12 +35,13 @@ export interface Changer {
 /** Call inside the transaction that makes the change. */
 export function recordWorkspaceAudit(sql: SqlStorage, c: Changer, target: string, siteId: string | null = null, details?: unknown): void {
   sql.exec(
-    `INSERT INTO audit (at, actor_kind, actor_id, actor_label, operation, kind, target, site_id, ip, country, details)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO audit (at, actor_kind, actor_id, actor_label, actor_name, operation, kind, target, site_id, ip, country, details)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     Date.now(),
     c.grant.actor.kind,
     c.grant.actor.id,
     c.grant.actor.label,
+    c.grant.actor.name,
     c.entry.id,
     c.entry.kind,
     target,
@@ -117,14 +119,18 @@ export async function mergedAudit(
   const page = all.slice(0, limit);
   const last = page[page.length - 1];
   const next = all.length > limit && last ? `${last.row.at}.${last.source}.${last.row.seq}` : null;
-  return { entries: page.map(({ source, row }) => present(source, row)), next };
+  // Rows written before names were kept name a person by the member's name today, when they still are one.
+  const unnamed = page.flatMap(({ row }) => (row.actor_kind === "account" && !row.actor_name && row.actor_id ? [row.actor_id] : []));
+  const names = memberNames(sql, unnamed);
+  return { entries: page.map(({ source, row }) => present(source, row, names)), next };
 }
 
-function present(source: string, r: AuditRow & { site_id?: string | null }): AuditEntry {
+function present(source: string, r: AuditRow & { site_id?: string | null }, names: ReadonlyMap<string, string>): AuditEntry {
+  const name = r.actor_name || (r.actor_kind === "account" && r.actor_id ? (names.get(r.actor_id) ?? null) : null);
   return {
     id: `${source}.${r.seq}`,
     at: new Date(r.at).toISOString(),
-    actor: { kind: r.actor_kind, id: r.actor_id, label: r.actor_label },
+    actor: { kind: r.actor_kind, id: r.actor_id, label: r.actor_label, name },
     operation: r.operation,
     kind: r.kind,
     target: r.target,
@@ -135,7 +141,8 @@ function present(source: string, r: AuditRow & { site_id?: string | null }): Aud
   };
 }
 
-export const CSV_COLUMNS = ["time", "actor", "actor type", "operation", "kind", "target", "site", "ip", "country"] as const;
+// "actor name" comes last so the columns that programs already read keep their places.
+export const CSV_COLUMNS = ["time", "actor", "actor type", "operation", "kind", "target", "site", "ip", "country", "actor name"] as const;
 
 /**
  * The entries as CSV (RFC 4180, header row). papaparse's `escapeFormulae` quotes any cell starting
@@ -158,6 +165,7 @@ export async function auditCsv(entries: readonly AuditEntry[]): Promise<string> 
         e.siteId ?? "",
         e.ip ?? "",
         e.country ?? "",
+        e.actor.name ?? "",
       ]),
     },
     { escapeFormulae: true, newline: "\r\n" },

@@ -45,6 +45,24 @@ export function readMember(sql: SqlStorage, accountId: string): MemberView | nul
   return r ? memberView(r) : null;
 }
 
+/** Sets a member's name to the one their account has (a statement that writes nothing when it is already that). */
+export function nameMember(sql: SqlStorage, accountId: string, name: string): void {
+  sql.exec("UPDATE members SET name = ? WHERE account_id = ? AND name <> ?", name, accountId, name);
+}
+
+/** The current names of those of these accounts who are members, by account id. */
+export function memberNames(sql: SqlStorage, accountIds: readonly string[]): Map<string, string> {
+  const ids = [...new Set(accountIds)];
+  if (ids.length === 0) return new Map();
+  const rows = sql
+    .exec<{ account_id: string; name: string }>(
+      `SELECT account_id, name FROM members WHERE account_id IN (${ids.map(() => "?").join(", ")})`,
+      ...ids,
+    )
+    .toArray();
+  return new Map(rows.filter((r) => r.name !== "").map((r) => [r.account_id, r.name]));
+}
+
 export function countMembers(sql: SqlStorage): number {
   const now = Date.now();
   const members = sql.exec<{ n: number }>("SELECT count(*) AS n FROM members").one().n;

@@ -112,4 +112,10 @@ export const WORKSPACE_MIGRATIONS: SQLSchemaMigration[] = [
       CREATE INDEX IF NOT EXISTS jobs_by_run_at ON jobs (run_at);
     `,
   },
+  {
+    idMonotonicInc: 8,
+    description: "the name of the person behind an audit row, as they gave it at sign-up",
+    // Rows written before keep NULL; a read names them after the member of that account, if any.
+    sql: "ALTER TABLE audit ADD COLUMN actor_name TEXT;",
+  },
 ];

@@ -135,7 +135,7 @@ export function Shell(props: { session: Session; path: string[] }) {
         {first === "operator" ? (
           <Operator />
         ) : first === "workspace" && screen ? (
-          <Workspace key={screen} workspaceId={screen} />
+          <Workspace key={screen} workspaceId={screen} section={rest[0]} />
         ) : first === "account" ? (
           <AccountScreen />
         ) : first === "workspaces" ? (

@@ -22,6 +22,11 @@ export interface Actor {
   id: string | null;
   /** As shown in the audit log: an email, a key's name, "operator", "site admin key". */
   label: string;
+  /**
+   * The person's name, for an account (what they gave at sign-up); null for keys and the
+   * operator, whose label already names them.
+   */
+  name: string | null;
 }
 
 const ALL: ReadonlySet<Permission> = ROLE_PERMISSIONS.owner;
@@ -29,13 +34,13 @@ const ALL: ReadonlySet<Permission> = ROLE_PERMISSIONS.owner;
 export function actorOf(p: Principal): Actor {
   switch (p.kind) {
     case "operator":
-      return { kind: "operator", id: null, label: "operator" };
+      return { kind: "operator", id: null, label: "operator", name: null };
     case "siteKey":
-      return { kind: "siteKey", id: null, label: "site admin key" };
+      return { kind: "siteKey", id: null, label: "site admin key", name: null };
     case "account":
-      return { kind: "account", id: p.accountId, label: p.label };
+      return { kind: "account", id: p.accountId, label: p.label, name: p.name ?? null };
     case "apiKey":
-      return { kind: "apiKey", id: p.keyId, label: p.label };
+      return { kind: "apiKey", id: p.keyId, label: p.label, name: null };
   }
 }
 

@@ -46,7 +46,8 @@ function principal(v: unknown): Principal | null {
       if (!str(p.accountId) || !str(p.label) || !Array.isArray(p.memberships) || p.memberships.length > MAX_MEMBERSHIPS) return null;
       const memberships = p.memberships.map(membership);
       if (memberships.some((x) => x === null)) return null;
-      return { kind: "account", accountId: p.accountId, label: p.label, memberships: memberships as Membership[] };
+      const named = str(p.name) && p.name !== "" ? { name: p.name } : {};
+      return { kind: "account", accountId: p.accountId, label: p.label, ...named, memberships: memberships as Membership[] };
     }
     case "apiKey":
       if (!str(p.workspaceId) || !str(p.keyId) || !str(p.label) || (p.scope !== "read" && p.scope !== "full") || !strOrNull(p.siteId))

@@ -48,7 +48,7 @@ export async function acceptInvitation(request: Request, env: Env): Promise<Resp
   return answer(
     await workspaceStub(env, workspaceId).acceptInvitation(
       token,
-      { accountId: account.accountId, email: account.label, name: "" },
+      { accountId: account.accountId, email: account.label, name: account.name ?? "" },
       clientOf(request),
     ),
   );

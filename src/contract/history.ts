@@ -14,7 +14,13 @@ export const RevisionActorView = z
   .strictObject({
     kind: z.string().describe("operator, siteKey, account, apiKey, schedule (a scheduled change; id and label say who set it) or system"),
     id: z.string().nullable(),
-    label: z.string(),
+    label: z.string().describe("The email, key name, `site admin key`, `operator`, or `schedule set by …`."),
+    name: z
+      .string()
+      .nullable()
+      .describe(
+        "The person's name as they gave it at sign-up (for a scheduled change, who set it); null when none was recorded: show `label`.",
+      ),
   })
   .describe("Who made the change, as recorded at the time.");
 

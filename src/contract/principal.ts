@@ -27,7 +27,8 @@ export type Principal =
   | { kind: "operator" }
   /** A legacy site admin key (`sk_`) or the session it signed in: the owner of that one site. */
   | { kind: "siteKey"; siteId: string }
-  | { kind: "account"; accountId: string; label: string; memberships: Membership[] }
+  /** `label` is the email address; `name` the name they gave at sign-up (absent from older callers). */
+  | { kind: "account"; accountId: string; label: string; name?: string; memberships: Membership[] }
   | { kind: "apiKey"; workspaceId: string; keyId: string; label: string; scope: "read" | "full"; siteId: string | null };
 
 export interface PrincipalHeader {

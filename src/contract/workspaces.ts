@@ -149,6 +149,12 @@ export const AuditEntry = z.strictObject({
     kind: z.enum(["operator", "siteKey", "account", "apiKey"]),
     id: z.string().nullable().describe("The account or key id; null for the operator and a site's admin key."),
     label: z.string().describe("The email or key name at the time."),
+    name: z
+      .string()
+      .nullable()
+      .describe(
+        "The person's name, for an account: as recorded at the time, or for older rows the member's name today; null for keys, the operator, a site's admin key, and a former member's older rows (show `label`).",
+      ),
   }),
   operation: z.string().describe("The operationId of the change."),
   kind: z.string().describe("Items, Media, Collections, Members, Keys, Sites, SEO, Domains, Search, Workspaces."),
@@ -156,5 +162,9 @@ export const AuditEntry = z.strictObject({
   siteId: z.string().nullable(),
   ip: z.string().nullable(),
   country: z.string().nullable(),
-  details: z.unknown(),
+  details: z
+    .unknown()
+    .describe(
+      "What else the change said, by operation: an item's `id`; `status` after a create, and after an `updateItem` (`published`: the saved changes are live at once); `pending: true` on a `publishItem` that made pending changes live; a role before and after.",
+    ),
 });

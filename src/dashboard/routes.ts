@@ -44,7 +44,7 @@ export async function createWorkspace(request: Request, env: Env): Promise<Respo
       id,
       name: input.name,
       plan: "free",
-      owner: { accountId: account.accountId, email: account.label, name: "" },
+      owner: { accountId: account.accountId, email: account.label, name: account.name ?? "" },
       by: { principal: account, client: clientOf(request) },
     });
     return json({ workspace }, 201);

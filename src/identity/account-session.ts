@@ -29,5 +29,11 @@ export async function verifyAccountSession(env: Env, id: string): Promise<Verifi
 export type AccountPrincipal = Extract<Principal, { kind: "account" }>;
 
 export function accountPrincipal(verified: VerifiedSession): AccountPrincipal {
-  return { kind: "account", accountId: verified.account.id, label: verified.account.email, memberships: verified.memberships };
+  return {
+    kind: "account",
+    accountId: verified.account.id,
+    label: verified.account.email,
+    name: verified.account.name,
+    memberships: verified.memberships,
+  };
 }

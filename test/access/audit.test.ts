@@ -1,7 +1,9 @@
 import { describe, expect, inject, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { call, callJson, expectStatus, OPERATOR } from "../helpers";
+import { call, callJson, expectStatus, OPERATOR, ORIGIN } from "../helpers";
+import { signUp } from "../helpers/accounts";
+import { uniqueEmail } from "../helpers/mail";
 import { workspaceWithTwoSites } from "./workspace-fixture";
 import { capturedBlog } from "../ssr-helpers";
 import type { AuditEntry as Entry } from "../../actors/workspace/audit";
@@ -144,11 +146,107 @@ describe("the audit log", () => {
     expect(res.headers.get("content-disposition")).toMatch(/attachment/);
     const text = await res.text();
     const lines = text.split("\r\n");
-    expect(lines[0]).toBe("time,actor,actor type,operation,kind,target,site,ip,country");
+    expect(lines[0]).toBe("time,actor,actor type,operation,kind,target,site,ip,country,actor name");
     const row = lines.find((l) => l.includes("posts/csv"))!;
     expect(row).toContain(`"'=HYPERLINK(""x"")"`);
     expect(row).not.toMatch(/,=HYPERLINK/);
     expect((await callJson("GET", `/workspaces/${workspaceId}/audit.csv?from=2020-01-01`, { auth: OPERATOR })).status).toBe(400);
+  });
+
+  it("names a person by the name given at sign-up beside the email, in entries, history and CSV; says what an edit did", async () => {
+    const email = uniqueEmail("named");
+    // signUp gives the name "Ada".
+    const ada = await signUp(email);
+    const as = { headers: { cookie: ada.cookie, origin: ORIGIN } };
+    const ws = (await expectStatus(callJson<{ workspace: { id: string } }>("POST", "/workspaces", { ...as, body: { name: "Named" } }), 201))
+      .workspace;
+    const site = (
+      await expectStatus(
+        callJson<{ site: { id: string; adminKey: string } }>("POST", "/sites", { ...as, body: { name: "Blog", workspaceId: ws.id } }),
+        201,
+      )
+    ).site;
+    const items = `/sites/${site.id}/collections/posts/items`;
+    await expectStatus(
+      callJson("PUT", `/sites/${site.id}/collections/posts`, { ...as, body: { fields: [{ key: "title", type: "text" }] } }),
+      201,
+    );
+    const { item } = await expectStatus(
+      callJson<{ item: { id: string } }>("POST", items, { ...as, body: { slug: "live", data: { title: "Live" }, publish: true } }),
+      201,
+    );
+    await expectStatus(callJson("PATCH", `${items}/${item.id}`, { ...as, body: { data: { title: "Live, edited" } } }), 200);
+    const draft = (
+      await expectStatus(callJson<{ item: { id: string } }>("POST", items, { ...as, body: { slug: "d", data: { title: "D" } } }), 201)
+    ).item;
+    await expectStatus(callJson("PATCH", `${items}/${draft.id}`, { ...as, body: { data: { title: "D2" } } }), 200);
+    // Saved again as it is: nothing changed, and the row says so.
+    await expectStatus(callJson("PATCH", `${items}/${draft.id}`, { ...as, body: { data: { title: "D2" } } }), 200);
+    // The admin key has no name: it stays "site admin key".
+    await expectStatus(callJson("POST", `${items}/${draft.id}/publish`, { auth: site.adminKey }), 200);
+
+    const { entries } = await expectStatus(
+      callJson<{ entries: Entry[] }>("GET", `/workspaces/${ws.id}/audit?siteId=${site.id}&kind=Items`, as),
+      200,
+    );
+    const person = { kind: "account", id: ada.account.id, label: email, name: "Ada" };
+    const of = (operation: string, id: string) =>
+      entries.filter((e) => e.operation === operation && (e.details as { id?: string }).id === id);
+    expect(of("createItem", item.id)).toMatchObject([{ actor: person, details: { id: item.id, status: "published" } }]);
+    expect(of("updateItem", item.id)).toMatchObject([{ actor: person, details: { id: item.id, status: "published" } }]);
+    expect(of("updateItem", draft.id).map((e) => e.details)).toEqual([
+      { id: draft.id, status: "draft", unchanged: true },
+      { id: draft.id, status: "draft" },
+    ]);
+    expect(of("publishItem", draft.id)).toMatchObject([{ actor: { kind: "siteKey", label: "site admin key", name: null } }]);
+    // The workspace's own rows carry the name too (the site she created).
+    const all = await expectStatus(callJson<{ entries: Entry[] }>("GET", `/workspaces/${ws.id}/audit?actor=Ada`, as), 200);
+    expect(all.entries.some((e) => e.operation === "createSite" && e.actor.name === "Ada")).toBe(true);
+    expect(all.entries.every((e) => e.actor.id === ada.account.id)).toBe(true);
+
+    // Members list her by name (the Owner's name is kept when she creates the workspace).
+    const members = await expectStatus(
+      callJson<{ members: { email: string; name: string }[] }>("GET", `/workspaces/${ws.id}/members`, as),
+      200,
+    );
+    expect(members.members.map((m) => [m.email, m.name])).toEqual([[email, "Ada"]]);
+    // A row written before names were kept reads as the member's name today.
+    await runInDurableObject(env.SITE.get(env.SITE.idFromName(site.id)), (_i: unknown, state: DurableObjectState) => {
+      state.storage.sql.exec(
+        "INSERT INTO audit (at, actor_kind, actor_id, actor_label, operation, kind, target) VALUES (?, 'account', ?, ?, 'deleteItem', 'Items', 'posts/old')",
+        Date.now(),
+        ada.account.id,
+        email,
+      );
+      state.storage.sql.exec(
+        "INSERT INTO audit (at, actor_kind, actor_id, actor_label, operation, kind, target) VALUES (?, 'account', 'ac_gone', 'gone@example.com', 'deleteItem', 'Items', 'posts/older')",
+        Date.now() - 1,
+      );
+    });
+    const latest = await expectStatus(
+      callJson<{ entries: Entry[] }>("GET", `/workspaces/${ws.id}/audit?siteId=${site.id}&limit=2`, as),
+      200,
+    );
+    expect(latest.entries.map((e) => [e.target, e.actor.name])).toEqual([
+      ["posts/old", "Ada"],
+      ["posts/older", null],
+    ]);
+
+    // The history names her too, with the email still there.
+    const history = await expectStatus(
+      callJson<{ revisions: { kind: string; actor: unknown }[] }>("GET", `${items}/${item.id}/revisions`, as),
+      200,
+    );
+    expect(history.revisions.map((r) => r.actor)).toEqual([person, person]);
+
+    // CSV: the columns that were there keep their places, the name comes last.
+    const csv = await call("GET", `/workspaces/${ws.id}/audit.csv?siteId=${site.id}`, as);
+    expect(csv.status).toBe(200);
+    const lines = (await csv.text()).split("\r\n");
+    expect(lines[0]).toBe("time,actor,actor type,operation,kind,target,site,ip,country,actor name");
+    const row = lines.find((l) => l.includes("createItem"))!.split(",");
+    expect([row[1], row[2], row[9]]).toEqual([email, "account", "Ada"]);
+    expect(lines.find((l) => l.includes("publishItem"))!.split(",")[9]).toBe("");
   });
 
   it("keeps rows 90 days and more; the daily job prunes only what is older than the retention", async () => {

@@ -52,17 +52,17 @@ describe("the Workspace screen", () => {
 
     // Activity: who did what, filtered by person; the CSV has its header row.
     await page.getByRole("cell", { name: "deploy script" }).first().waitFor();
-    await page.getByLabel("Person (email or key name)").fill("deploy script");
-    await page.getByLabel("Person (email or key name)").press("Tab");
+    await page.getByLabel("Person (name, email or key name)").fill("deploy script");
+    await page.getByLabel("Person (name, email or key name)").press("Tab");
     await expect.poll(async () => (await page.getByRole("cell", { name: "site admin key" }).count()) === 0).toBe(true);
-    expect(await page.getByRole("cell", { name: "create item", exact: true }).count()).toBe(1);
+    expect(await page.getByRole("cell", { name: "created a draft", exact: true }).count()).toBe(1);
     const download = page.waitForEvent("download");
     await page.getByRole("link", { name: "Download CSV" }).click();
     const file = await download;
     const path = await file.path();
     const { readFileSync } = await import("node:fs");
     const csv = readFileSync(path, "utf8");
-    expect(csv.split("\r\n")[0]).toBe("time,actor,actor type,operation,kind,target,site,ip,country");
+    expect(csv.split("\r\n")[0]).toBe("time,actor,actor type,operation,kind,target,site,ip,country,actor name");
     expect(csv).toContain("deploy script");
     await checkScreen(page, "31-activity");
     await page.close();

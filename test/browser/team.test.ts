@@ -208,12 +208,67 @@ describe("a team in the dashboard, without the operator", () => {
     await member.getByRole("button", { name: "History" }).waitFor();
     await checkScreen(member, "team-04c-someone-elses-item");
     await owner.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Workspace", exact: true }).click();
-    await owner.getByLabel("Person (email or key name)").fill(grace);
-    await owner.getByLabel("Person (email or key name)").press("Tab");
-    // Until the filtered page arrives, the table still shows everyone's activity (Ada's create too).
+    await owner.getByLabel("Person (name, email or key name)").fill(grace);
+    await owner.getByLabel("Person (name, email or key name)").press("Tab");
+    // Until the filtered page arrives, the table still shows everyone's activity (Ada's draft too).
     const activity = owner.getByRole("table", { name: "Activity" });
-    await expect.poll(() => activity.getByRole("cell", { name: "create item", exact: true }).count()).toBe(1);
-    await activity.getByRole("row").filter({ hasText: "create item" }).getByText(grace).waitFor();
+    await expect.poll(() => activity.getByRole("cell", { name: "created a draft", exact: true }).count()).toBe(1);
+    // People by the name they signed up with, the email address in the tooltip.
+    const graceDraft = activity.getByRole("row").filter({ hasText: "created a draft" });
+    await graceDraft.getByText("Grace Hopper").waitFor();
+    expect(await graceDraft.locator("[title]").getAttribute("title")).toBe(grace);
+    // Members: the name, the email address on the line below it.
+    const adaMember = owner.getByRole("table", { name: "Members" }).getByRole("rowheader").filter({ hasText: "Ada Lovelace" });
+    expect((await adaMember.innerText()).split("\n").map((l) => l.trim())).toEqual(["Ada Lovelace", ada]);
+
+    // Ada publishes an item at once, then saves a change to it: the Activity says each in words,
+    // and its target opens the item.
+    await owner.goto(`${service()}/dashboard/#/${siteId}/items/posts/new`);
+    await owner.getByLabel("title (required)").fill("Launch notes");
+    await owner.getByRole("button", { name: "Save and publish" }).click();
+    await owner.getByText("Published.").waitFor();
+    const launchUrl = owner.url();
+    await owner.getByLabel("title (required)").fill("Launch notes, edited");
+    await owner.getByRole("button", { name: "Save and publish changes" }).click();
+    await owner.getByText("Saved and published.").waitFor();
+    await owner.getByRole("button", { name: "History" }).click();
+    const history = owner.getByRole("dialog", { name: "History" });
+    const created = history.getByRole("listitem").filter({ has: owner.getByRole("button", { name: "Version 1: Created" }) });
+    await created.getByText("Ada Lovelace").waitFor();
+    expect(await created.locator("[title]").getAttribute("title")).toBe(ada);
+    await owner.keyboard.press("Escape");
+    await owner.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Workspace", exact: true }).click();
+    await owner.getByLabel("Person (name, email or key name)").fill("Ada Lovelace");
+    await owner.getByLabel("Person (name, email or key name)").press("Tab");
+    const launch = activity.getByRole("row").filter({ hasText: "posts/launch-notes" });
+    // Who (the email after the name, for screen readers too) and what, newest first.
+    const whoAndWhat = async () =>
+      (await launch.allInnerTexts()).map((t) =>
+        t
+          .split("\t")
+          .slice(1, 3)
+          .map((c) => c.replace(/\s+/g, " ").trim()),
+      );
+    await expect.poll(whoAndWhat).toEqual([
+      [`Ada Lovelace (${ada})`, "saved changes and published"],
+      [`Ada Lovelace (${ada})`, "created and published"],
+    ]);
+    // Grace's draft, published by Ada with "Save and publish": its publish in words too.
+    await activity.getByRole("cell", { name: "published", exact: true }).first().waitFor();
+    await checkScreen(owner, "team-04e-activity-in-words");
+    await launch.filter({ hasText: "created and published" }).getByRole("link", { name: "posts/launch-notes" }).click();
+    await owner.getByLabel("title (required)").waitFor();
+    expect(owner.url()).toBe(launchUrl);
+    expect(await owner.getByLabel("title (required)").inputValue()).toBe("Launch notes, edited");
+    // A member's row opens the Members section of the workspace.
+    await owner.goBack();
+    await owner.getByLabel("Person (name, email or key name)").fill("");
+    await owner.getByLabel("Person (name, email or key name)").press("Tab");
+    await activity
+      .getByRole("link", { name: `member ${grace}` })
+      .first()
+      .click();
+    await expect.poll(() => owner.evaluate(() => document.activeElement?.textContent)).toBe("Members");
 
     // A second workspace for Ada; Grace joins it by a shared link as Editor: both now pick between two.
     await owner.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Your workspaces" }).click();

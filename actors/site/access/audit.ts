@@ -27,12 +27,13 @@ export function defaultTarget(a: SiteAccess): string {
 export function recordAudit(sql: SqlStorage, a: SiteAccess, target: string, details?: unknown): void {
   a.recorded = true;
   sql.exec(
-    `INSERT INTO audit (at, actor_kind, actor_id, actor_label, operation, kind, target, ip, country, details)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO audit (at, actor_kind, actor_id, actor_label, actor_name, operation, kind, target, ip, country, details)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     Date.now(),
     a.grant.actor.kind,
     a.grant.actor.id,
     a.grant.actor.label,
+    a.grant.actor.name,
     a.entry.id,
     a.entry.kind,
     target,

@@ -39,6 +39,14 @@ import { titleFieldOf } from "../../../src/contract/item-title";
 
 const DAY = 86_400_000;
 
+/** Who made a revision, as the API answers it (`name` null where none was recorded). */
+const actorView = (r: Pick<RevisionSummaryRow, "actor_kind" | "actor_id" | "actor_label" | "actor_name">) => ({
+  kind: r.actor_kind,
+  id: r.actor_id,
+  label: r.actor_label,
+  name: r.actor_name ?? null,
+});
+
 export function summaryOf(r: RevisionSummaryRow) {
   return {
     id: `rv_${r.seq}`,
@@ -48,7 +56,7 @@ export function summaryOf(r: RevisionSummaryRow) {
     slug: r.slug,
     changed: JSON.parse(r.changed) as string[],
     at: new Date(r.at).toISOString(),
-    actor: { kind: r.actor_kind, id: r.actor_id, label: r.actor_label },
+    actor: actorView(r),
     note: r.note,
   };
 }
@@ -119,7 +127,7 @@ export function historyRoutes(s: SiteContext): Router<[SiteAccess]> {
           title: typeof title === "string" && title.trim() !== "" ? title : null,
           status: r.status,
           deletedAt: new Date(r.at).toISOString(),
-          deletedBy: { kind: r.actor_kind, id: r.actor_id, label: r.actor_label },
+          deletedBy: actorView(r),
           purgeAt: new Date(r.at + TRASH_DAYS * DAY).toISOString(),
         };
       });

@@ -33,8 +33,8 @@ export function armSchedule(storage: DurableObjectStorage): void {
 
 /** Who a scheduled change is recorded as: the schedule, naming whoever set it. */
 function scheduleActor(row: ItemRow): RevisionActor {
-  const by = row.schedule_by ? (JSON.parse(row.schedule_by) as { id: string | null; label: string }) : null;
-  return { kind: "schedule", id: by?.id ?? null, label: by ? `schedule set by ${by.label}` : "schedule" };
+  const by = row.schedule_by ? (JSON.parse(row.schedule_by) as { id: string | null; label: string; name?: string | null }) : null;
+  return { kind: "schedule", id: by?.id ?? null, label: by ? `schedule set by ${by.label}` : "schedule", name: by?.name ?? null };
 }
 
 /** Applies what is due at `now`; returns whether anything public changed. */
@@ -148,7 +148,7 @@ export function setSchedule(s: SiteContext, row: ItemRow, sched: ReturnType<type
   const updated = updateItemSchedule(
     s.sql,
     row.seq,
-    { ...sched, by: JSON.stringify({ kind: actor.kind, id: actor.id, label: actor.label }) },
+    { ...sched, by: JSON.stringify({ kind: actor.kind, id: actor.id, label: actor.label, name: actor.name }) },
     { actor },
   );
   armSchedule(s.storage);

@@ -253,7 +253,9 @@ export function dashboardRoutes(s: SiteContext): Router<[SiteAccess]> {
         unchanged,
       } = s.storage.transactionSync(() => {
         const u = patchItem(s.sql, c, lookupsFor(s.sql, s.collections()), row, patch, { actor: a.grant.actor });
-        audit(a, `${c.slug}/${u.row.slug}`, { id: u.row.id });
+        // The status says whether the saved changes went live at once (a published item's), which
+        // the Activity words as "saved changes and published"; `unchanged` a save that changed nothing.
+        audit(a, `${c.slug}/${u.row.slug}`, { id: u.row.id, status: u.row.status, ...(u.unchanged ? { unchanged: true } : {}) });
         return u;
       });
       // An edit that kept the item published joins or leaves no list: the keys it changed let lists
@@ -289,7 +291,8 @@ export function dashboardRoutes(s: SiteContext): Router<[SiteAccess]> {
           a.grant.actor.id,
           false,
         );
-        audit(a, `${c.slug}/${row.slug}`, { id: row.id });
+        // `pending`: this publish made a published item's pending changes live.
+        audit(a, `${c.slug}/${row.slug}`, { id: row.id, ...(current !== row ? { pending: true } : {}) });
         // By hand: publishing cancels a scheduled publish (it is done) and keeps the unpublish;
         // unpublishing cancels the schedule unless asked to keep it (history/schedule.ts).
         const kept = scheduleAfterManual(n!, action, keepSchedule);

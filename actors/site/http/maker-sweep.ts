@@ -69,7 +69,7 @@ export async function sweepMaker(s: SiteContext, p: MakerSweep, now = Date.now()
 
 /** Whether `permissions` may make a share link of `item` (the rule of createPreviewLink, own items included). */
 function mayShare(permissions: ReadonlySet<Permission>, maker: string | null, item: ItemRow): boolean {
-  const grant: Grant = { permissions, role: "viewer", actor: { kind: "account", id: maker, label: "" } };
+  const grant: Grant = { permissions, role: "viewer", actor: { kind: "account", id: maker, label: "", name: null } };
   const entry = ACCESS_BY_ID.get("createPreviewLink")!;
   try {
     if (requireOperation(grant, entry) === "own" && entry.access.who === "member")

@@ -302,6 +302,15 @@ export const MIGRATIONS_SINCE_ACCOUNTS: SiteMigration[] = [
   },
   {
     idMonotonicInc: 25,
+    description: "the name of the person behind an audit row and a revision, as they gave it at sign-up",
+    // Rows written before keep NULL: the email (actor_label) stays how they are shown.
+    columns: [
+      ["audit", "actor_name", "TEXT"],
+      ["item_revisions", "actor_name", "TEXT"],
+    ],
+  },
+  {
+    idMonotonicInc: 26,
     description: "where and when the embed script last ran on one of the site's pages",
     // Sites from before keep NULL: not seen yet, until a page with the widget is viewed.
     columns: [

@@ -20,6 +20,8 @@ export interface RevisionActor {
   kind: string;
   id: string | null;
   label: string;
+  /** The person's name (an account; for the schedule, whoever set it); absent or null otherwise. */
+  name?: string | null;
 }
 
 export type RevisionKind = (typeof REVISION_KIND_VALUES)[number];
@@ -58,13 +60,15 @@ export type RevisionRow = {
   actor_kind: string;
   actor_id: string | null;
   actor_label: string;
+  /** Migration 25; null in revisions written before it, and for keys and the operator. */
+  actor_name: string | null;
   note: string | null;
 };
 
 /** Revision rows without their data (lists). */
 export type RevisionSummaryRow = Omit<RevisionRow, "data">;
 const SUMMARY_COLUMNS =
-  "seq, item_id, collection_id, number, kind, status, slug, published_at, created_by, changed, at, actor_kind, actor_id, actor_label, note";
+  "seq, item_id, collection_id, number, kind, status, slug, published_at, created_by, changed, at, actor_kind, actor_id, actor_label, actor_name, note";
 
 const BEFORE_HISTORY: RevisionActor = { kind: "system", id: null, label: "before history" };
 
@@ -121,9 +125,9 @@ function insertRevision(
   return sql
     .exec<{ number: number }>(
       `INSERT INTO item_revisions (item_id, collection_id, number, kind, status, slug, data, published_at, created_by, changed, at,
-         actor_kind, actor_id, actor_label, note, created_at)
+         actor_kind, actor_id, actor_label, note, created_at, actor_name)
        VALUES (?1, ?2, COALESCE(?3, (SELECT COALESCE(max(number), 0) + 1 FROM item_revisions WHERE item_id = ?1)),
-         ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16) RETURNING number`,
+         ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17) RETURNING number`,
       row.id,
       row.collection_id,
       number,
@@ -140,6 +144,7 @@ function insertRevision(
       actor.label,
       note,
       row.created_at,
+      actor.name ?? null,
     )
     .one().number;
 }

@@ -2772,7 +2772,10 @@ export interface components {
                     /** @description operator, siteKey, account, apiKey, schedule (a scheduled change; id and label say who set it) or system */
                     kind: string;
                     id: string | null;
+                    /** @description The email, key name, `site admin key`, `operator`, or `schedule set by …`. */
                     label: string;
+                    /** @description The person's name as they gave it at sign-up (for a scheduled change, who set it); null when none was recorded: show `label`. */
+                    name: string | null;
                 };
                 note: string | null;
             }[];
@@ -2808,7 +2811,10 @@ export interface components {
                     /** @description operator, siteKey, account, apiKey, schedule (a scheduled change; id and label say who set it) or system */
                     kind: string;
                     id: string | null;
+                    /** @description The email, key name, `site admin key`, `operator`, or `schedule set by …`. */
                     label: string;
+                    /** @description The person's name as they gave it at sign-up (for a scheduled change, who set it); null when none was recorded: show `label`. */
+                    name: string | null;
                 };
                 note: string | null;
                 /** @description The item's values after the change, as stored. */
@@ -2845,7 +2851,10 @@ export interface components {
                     /** @description operator, siteKey, account, apiKey, schedule (a scheduled change; id and label say who set it) or system */
                     kind: string;
                     id: string | null;
+                    /** @description The email, key name, `site admin key`, `operator`, or `schedule set by …`. */
                     label: string;
+                    /** @description The person's name as they gave it at sign-up (for a scheduled change, who set it); null when none was recorded: show `label`. */
+                    name: string | null;
                 };
                 note: string | null;
             };
@@ -2876,7 +2885,10 @@ export interface components {
                     /** @description operator, siteKey, account, apiKey, schedule (a scheduled change; id and label say who set it) or system */
                     kind: string;
                     id: string | null;
+                    /** @description The email, key name, `site admin key`, `operator`, or `schedule set by …`. */
                     label: string;
+                    /** @description The person's name as they gave it at sign-up (for a scheduled change, who set it); null when none was recorded: show `label`. */
+                    name: string | null;
                 };
                 /** @description When it leaves the trash for good (30 days after the delete). */
                 purgeAt: string;
@@ -3279,6 +3291,8 @@ export interface components {
                     id: string | null;
                     /** @description The email or key name at the time. */
                     label: string;
+                    /** @description The person's name, for an account: as recorded at the time, or for older rows the member's name today; null for keys, the operator, a site's admin key, and a former member's older rows (show `label`). */
+                    name: string | null;
                 };
                 /** @description The operationId of the change. */
                 operation: string;
@@ -3288,6 +3302,7 @@ export interface components {
                 siteId: string | null;
                 ip: string | null;
                 country: string | null;
+                /** @description What else the change said, by operation: an item's `id`; `status` after a create, and after an `updateItem` (`published`: the saved changes are live at once); `pending: true` on a `publishItem` that made pending changes live; a role before and after. */
                 details: unknown;
             }[];
             next: string | null;

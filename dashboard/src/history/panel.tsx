@@ -11,6 +11,7 @@ import { ErrorNotice, Notice, useModal } from "../ui";
 import { compareItems, type FieldDiff, type Piece } from "./compare";
 import { showInZone, viewerZone } from "../time-zone";
 import type { components } from "../generated/api";
+import { Person, revisionWho } from "../person";
 
 type S = components["schemas"];
 type Summary = S["ListItemRevisionsResponse"]["revisions"][number];
@@ -197,7 +198,7 @@ export function HistoryPanel(props: {
               </button>
               <span class="muted">
                 {" "}
-                {showInZone(r.at, zone)} · {r.actor.label}
+                {showInZone(r.at, zone)} · <Person who={revisionWho(r.actor)} />
                 {r.changed.length ? ` · changed ${r.changed.join(", ")}` : ""}
                 {r.note ? ` · ${r.note}` : ""}
               </span>

@@ -10,6 +10,7 @@ import type { Collection } from "../types";
 import { ErrorNotice, Notice } from "../ui";
 import { useLoad } from "../use-load";
 import { showInZone } from "../time-zone";
+import { Person, revisionWho } from "../person";
 
 export function RecentlyDeleted(props: { siteId: string; collection: Collection; onRestored: () => void }) {
   const c = props.collection;
@@ -45,7 +46,7 @@ export function RecentlyDeleted(props: { siteId: string; collection: Collection;
           return (
             <li key={t.id}>
               “{name}” (<code>{t.slug}</code>, {t.status === "published" ? "was published" : "draft"}), deleted {showInZone(t.deletedAt)} by{" "}
-              {t.deletedBy.label}{" "}
+              <Person who={revisionWho(t.deletedBy)} />{" "}
               <button type="button" class="secondary" aria-label={`Undo delete of ${name}`} onClick={() => void undo(t.id, name)}>
                 Undo delete
               </button>

@@ -5,7 +5,7 @@
  * What a role cannot do is hidden: a section whose list the API refuses (403) says so instead of
  * showing controls. The API stays the authority.
  */
-import { useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { call, client } from "../api";
 import { refreshSession } from "../session";
 import { ErrorNotice, Heading, Notice } from "../ui";
@@ -18,7 +18,8 @@ import { Leave } from "./workspace/leave";
 import { Members } from "./workspace/members";
 import { OwnerZone } from "./workspace/owner-zone";
 
-export function Workspace(props: { workspaceId: string }) {
+/** `section` (`members`, `keys`): the part of the page an address names, as Activity links to it. */
+export function Workspace(props: { workspaceId: string; section?: string | undefined }) {
   const id = props.workspaceId;
   // Bumped after ownership moves: every section asks again what the caller may do now.
   const [round, setRound] = useState(0);
@@ -44,6 +45,7 @@ export function Workspace(props: { workspaceId: string }) {
         : Promise.resolve(null),
     [id, round, mayReadMembers],
   );
+  useSection(props.section, members.data !== null || members.error !== null);
   return (
     <section>
       <Heading>{ws.data ? `Workspace: ${ws.data.name}` : "Workspace"}</Heading>
@@ -104,4 +106,20 @@ function NotForRole(props: { title: string; text: string }) {
       <p class="muted">{props.text}</p>
     </div>
   );
+}
+
+/**
+ * Brings the section an address names into view and gives its heading the focus, once it is on
+ * the page (its list arrives after the workspace's access), and once per address.
+ */
+function useSection(section: string | undefined, ready: boolean): void {
+  const shown = useRef<string | null>(null);
+  useEffect(() => {
+    if (!section || !ready || shown.current === section) return;
+    const heading = document.querySelector<HTMLElement>(`#${CSS.escape(section)} h2`);
+    if (!heading) return;
+    shown.current = section;
+    heading.scrollIntoView({ block: "start" });
+    heading.focus();
+  });
 }

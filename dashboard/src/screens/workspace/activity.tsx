@@ -4,7 +4,9 @@ import { call, client } from "../../api";
 import { DataTable } from "../../data-table";
 import { ErrorNotice, Field, when } from "../../ui";
 import { useLoad } from "../../use-load";
-import { operationWords, type SiteName } from "../../workspace-sites";
+import { Person } from "../../person";
+import type { SiteName } from "../../workspace-sites";
+import { activityWords, targetHref } from "./activity-words";
 import { refused, siteOptions } from "./roles";
 
 export function Activity(props: { id: string; sites: SiteName[]; changes: number }) {
@@ -37,7 +39,7 @@ export function Activity(props: { id: string; sites: SiteName[]; changes: number
     <div class="card">
       <h2>Activity</h2>
       <div class="row">
-        <Field label="Person (email or key name)">
+        <Field label="Person (name, email or key name)">
           {(fid) => (
             <input
               id={fid}
@@ -91,14 +93,19 @@ export function Activity(props: { id: string; sites: SiteName[]; changes: number
             ? "Nothing matches these filters. Clear a filter to see more."
             : "No activity yet. Changes to content, people and keys show here, with who made them."
         }
-        row={(e) => (
-          <tr key={e.id}>
-            <td>{when(e.at)}</td>
-            <td>{e.actor.label}</td>
-            <td>{operationWords(e.operation)}</td>
-            <td>{e.target}</td>
-          </tr>
-        )}
+        row={(e) => {
+          const to = targetHref(e, id);
+          return (
+            <tr key={e.id}>
+              <td>{when(e.at)}</td>
+              <td>
+                <Person who={e.actor} />
+              </td>
+              <td>{activityWords(e)}</td>
+              <td>{to ? <a href={to}>{e.target}</a> : e.target}</td>
+            </tr>
+          );
+        }}
       />
       {page.data?.next && (
         <button type="button" class="secondary" onClick={() => setBefore(page.data!.next)}>

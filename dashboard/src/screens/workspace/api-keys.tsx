@@ -58,8 +58,8 @@ export function ApiKeys(props: { id: string; sites: SiteName[]; changes: number;
       </div>
     );
   return (
-    <div class="card">
-      <h2>API keys</h2>
+    <div class="card" id="keys">
+      <h2 tabIndex={-1}>API keys</h2>
       <p class="muted">
         For scripts: send the key as Authorization: Bearer. Read keys read; full keys change content but never people or keys.
       </p>

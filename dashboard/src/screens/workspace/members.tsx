@@ -11,7 +11,7 @@ import { useLoad } from "../../use-load";
 import { InviteForm, PendingInvitations } from "./invitations";
 import { type Role, ROLE_NAME, ROLES, refused } from "./roles";
 
-export type MemberList = ReturnType<typeof useLoad<{ accountId: string; email: string; role: string }[]>>;
+export type MemberList = ReturnType<typeof useLoad<{ accountId: string; email: string; name: string; role: string }[]>>;
 
 export function Members(props: { id: string; members: MemberList; onChanged: () => void }) {
   const id = props.id;
@@ -44,8 +44,8 @@ export function Members(props: { id: string; members: MemberList; onChanged: () 
     props.onChanged();
   };
   return (
-    <div class="card">
-      <h2>Members</h2>
+    <div class="card" id="members">
+      <h2 tabIndex={-1}>Members</h2>
       <ErrorNotice error={members.error ?? failure} />
       {done && <Notice kind="ok">{done}</Notice>}
       <DataTable
@@ -57,7 +57,17 @@ export function Members(props: { id: string; members: MemberList; onChanged: () 
         empty="No members yet."
         row={(m) => (
           <tr key={m.accountId}>
-            <th scope="row">{m.email}</th>
+            <th scope="row">
+              {m.name ? (
+                <>
+                  {m.name}
+                  <br />
+                  <span class="muted small-text">{m.email}</span>
+                </>
+              ) : (
+                m.email
+              )}
+            </th>
             <td>
               {m.role === "owner" ? (
                 "Owner"
