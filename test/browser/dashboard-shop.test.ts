@@ -130,4 +130,55 @@ describe("dashboard: a shop's products", () => {
     await expect.poll(() => page.locator(".checklist.setup").count()).toBe(0);
     await page.close();
   });
+
+  it("orders fields by dragging and with the keyboard, and the item form follows", async () => {
+    const { site } = await api<{ site: { id: string; adminKey: string } }>("POST", "/sites", OPERATOR, { name: "Order", plan: "starter" });
+    await api("PUT", `/sites/${site.id}/collections/jobs`, site.adminKey, {
+      name: "Jobs",
+      fields: [
+        { key: "title", name: "Title", type: "text", required: true },
+        { key: "company", name: "Company", type: "text" },
+        { key: "salary", name: "Salary", type: "decimal", currency: "EUR" },
+      ],
+    });
+    const page = await newPage();
+    await signIn(page, site.adminKey);
+    await page.goto(`${service()}/dashboard/#/${site.id}/collection/jobs`);
+    const labels = () =>
+      page.locator(".field-row").evaluateAll((rows) => rows.map((r) => (r.querySelector("input") as HTMLInputElement).value));
+    await expect.poll(labels).toEqual(["Title", "Company", "Salary"]);
+
+    // Salary's handle dropped on the first row.
+    // Both rows in view, as on an owner's screen where the drag starts and ends.
+    await page.setViewportSize({ width: 1280, height: 1800 });
+    await page.getByRole("button", { name: /Move field 3 \(Salary\)/ }).dragTo(page.locator(".field-row").first());
+    await expect.poll(labels).toEqual(["Salary", "Title", "Company"]);
+    // The keyboard: the handle takes the arrow keys and keeps the focus on the moved field.
+    await page.getByRole("button", { name: /Move field 1 \(Salary\)/ }).focus();
+    await page.keyboard.press("ArrowDown");
+    await expect.poll(labels).toEqual(["Title", "Salary", "Company"]);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toContain("(Salary)");
+    await page.getByRole("button", { name: "Move field 3 up" }).click();
+    await expect.poll(labels).toEqual(["Title", "Company", "Salary"]);
+    await page.getByRole("button", { name: /Move field 2 \(Company\)/ }).focus();
+    await page.keyboard.press("ArrowUp");
+    await expect.poll(labels).toEqual(["Company", "Title", "Salary"]);
+    await checkScreen(page, "63-collection-field-order");
+    await page.getByRole("button", { name: "Save fields" }).click();
+    await page.getByText("Saved.").waitFor();
+
+    const { collection } = await api<{ collection: { fields: { key: string }[] } }>(
+      "GET",
+      `/sites/${site.id}/collections/jobs`,
+      site.adminKey,
+    );
+    expect(collection.fields.map((f) => f.key)).toEqual(["company", "title", "salary"]);
+    await page.goto(`${service()}/dashboard/#/${site.id}/items/jobs/new`);
+    await page.getByLabel("Company").waitFor();
+    const order = await page.locator("form label").evaluateAll((ls) => ls.map((l) => l.textContent ?? ""));
+    const at = (name: string) => order.findIndex((t) => t.startsWith(name));
+    expect(at("Company")).toBeLessThan(at("Title"));
+    expect(at("Title")).toBeLessThan(at("Salary"));
+    await page.close();
+  });
 });

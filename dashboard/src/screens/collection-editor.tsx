@@ -7,6 +7,7 @@ import { FIELD_TYPES, INDEXABLE, TYPE_NAMES, type Collection, type Field, type F
 import { Confirm, ErrorNotice, Field as Labelled, Heading, Notice, type Submit } from "../ui";
 import { useForm } from "../use-form";
 import { RoleGate } from "../role-gate";
+import { FieldOrder, dropTarget, moved } from "./collection-editor/field-order";
 
 type Option = NonNullable<Field["options"]>[number];
 
@@ -126,6 +127,11 @@ export function CollectionEditor(props: { slug: string | null }) {
   const { name, slug, rows } = form.values;
   const { errors, dirty } = form;
   const setRows = (change: (rows: Row[]) => Row[]) => form.update((v) => ({ ...v, rows: change(v.rows) }));
+  const [orderNote, setOrderNote] = useState("");
+  const moveRow = (from: number, to: number) => {
+    setRows((rs) => moved(rs, from, to));
+    setOrderNote(`Field ${from + 1} moved to position ${to + 1}.`);
+  };
   useEffect(() => guardUnsaved(() => dirty), [dirty]);
   useEffect(() => {
     if (!existing) return;
@@ -222,8 +228,11 @@ export function CollectionEditor(props: { slug: string | null }) {
           </div>
           <fieldset>
             <legend>Fields</legend>
+            <p class="visually-hidden" aria-live="polite">
+              {orderNote}
+            </p>
             {rows.map((r, i) => (
-              <div class="field-row" key={r.uid}>
+              <div class="field-row" key={r.uid} {...dropTarget(i, moveRow)}>
                 <Labelled label={`Field ${i + 1} label`} hint="What people see in the item form." error={errors[`fields.${i}.name`]}>
                   {(id, d) => (
                     <input
@@ -343,6 +352,7 @@ export function CollectionEditor(props: { slug: string | null }) {
                   </Labelled>
                 </div>
                 <div class="field-row-actions">
+                  <FieldOrder index={i} count={rows.length} onMove={moveRow} name={r.name || r.key || "new field"} />
                   <label class="check">
                     <input
                       type="checkbox"
