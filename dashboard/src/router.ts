@@ -83,3 +83,9 @@ export function goSavedWith(message: string, ...parts: string[]): void {
   flash = { message, hash: href(...parts) };
   goSaved(...parts);
 }
+
+/** As goSavedWith, for a move Back should undo: the address is added to the history, not replaced. */
+export function goWith(message: string, ...parts: string[]): void {
+  flash = { message, hash: href(...parts) };
+  go(...parts);
+}

@@ -141,3 +141,6 @@ export const INVITATION_MAIL_LIMITS = {
 
 /** The longest page address (origin and path) the embed script's report of a rendered widget keeps. */
 export const SEEN_PAGE_MAX = 500;
+
+/** The most media ids one `GET /sites/:siteId/media?ids=` names (a page of the items table's thumbnails). */
+export const MEDIA_IDS_MAX = 100;

@@ -4,8 +4,8 @@ import { collectionInputSchema } from "../contract/fields";
 import { workspaceCreateByAccount } from "../contract/workspaces";
 import { batchInputSchema, itemInputSchema, itemPatchSchema } from "../contract/items";
 import { mediaInputSchema, mediaPatchSchema, sitePatchSchema, siteCreate, workspaceCreate } from "../contract/sites";
-import { DASHBOARD_SEARCH_MAX } from "../contract/limits";
-import { DEFAULT_LIMIT, MAX_LIMIT } from "../shared/list-params";
+import { DASHBOARD_SEARCH_MAX, MEDIA_IDS_MAX } from "../contract/limits";
+import { DEFAULT_LIMIT, FILTER_OPS, MAX_LIMIT } from "../shared/list-params";
 import {
   CallerAccess,
   Collection,
@@ -225,6 +225,13 @@ const siteOps: Operation[] = [
         description: `A substring of the slug or of any field value, ASCII case folded, or of an indexed text field with case and accents folded as the content API's search does; at most ${DASHBOARD_SEARCH_MAX} characters.`,
         schema: z.string().max(DASHBOARD_SEARCH_MAX),
       },
+      {
+        name: "filter",
+        in: "query",
+        style: "deepObject",
+        description: `As the content API's list: \`filter[key]=v\` or \`filter[key][op]=v\` with op in ${FILTER_OPS.join(", ")}, over indexed fields and \`publishedAt\`, \`updatedAt\`, \`slug\`; drafts included, on every plan.`,
+        schema: z.record(z.string(), z.union([z.string(), z.partialRecord(z.enum(FILTER_OPS), z.string())])),
+      },
     ],
     responses: {
       200: json(
@@ -332,14 +339,22 @@ const dashboardScreenOps: Operation[] = [
     tag: "Media",
     summary: "The media library, newest first, with the items that show each entry",
     auth: "siteKey",
-    params: [...PAGING],
+    params: [
+      ...PAGING,
+      {
+        name: "ids",
+        in: "query",
+        description: `Only these entries: up to ${MEDIA_IDS_MAX} comma-separated media ids (ids that name no entry are left out).`,
+        schema: z.string(),
+      },
+    ],
     responses: {
       200: json(
         "One page of media entries.",
         z.strictObject({ media: z.array(MediaEntry), page: z.int(), limit: z.int(), total: z.int(), totalPages: z.int() }),
       ),
     },
-    errors: ["not_found"],
+    errors: ["bad_request", "not_found"],
   }),
   operation({
     id: "updateMedia",

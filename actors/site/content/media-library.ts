@@ -27,10 +27,19 @@ export function listMedia(
   collections: readonly Collection[],
   page: number,
   limit: number,
+  ids: readonly string[] | null = null,
 ): { media: MediaEntry[]; total: number } {
-  const total = sql.exec<{ n: number }>("SELECT count(*) AS n FROM media").one().n;
+  // `ids`: just these entries (a table's thumbnails), as one bound JSON array.
+  const only = ids ? " WHERE id IN (SELECT value FROM json_each(?))" : "";
+  const filter = ids ? [JSON.stringify(ids)] : [];
+  const total = sql.exec<{ n: number }>(`SELECT count(*) AS n FROM media${only}`, ...filter).one().n;
   const rows = sql
-    .exec<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM media ORDER BY created_at DESC, id LIMIT ? OFFSET ?`, limit, (page - 1) * limit)
+    .exec<EntryRow>(
+      `SELECT ${ENTRY_COLUMNS} FROM media${only} ORDER BY created_at DESC, id LIMIT ? OFFSET ?`,
+      ...filter,
+      limit,
+      (page - 1) * limit,
+    )
     .toArray();
   const uses = usesOf(
     sql,

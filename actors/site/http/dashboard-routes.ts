@@ -1,6 +1,7 @@
 import { IttyRouter, type IRequest } from "itty-router";
 import { ittyRouter, type Router } from "../../shared/router";
 import { ApiError, clip } from "../../../src/contract/errors";
+import { MEDIA_IDS_MAX } from "../../../src/contract/limits";
 import { json, readJsonObject } from "../../../src/http/json";
 import { parseBody } from "../../../src/http/validation";
 import { isSlug, SLUG_RULE } from "../../../src/contract/slug";
@@ -151,7 +152,7 @@ export function dashboardRoutes(s: SiteContext): Router<[SiteAccess]> {
       const url = new URL(req.url);
       const page = parsePage(url.searchParams.get("page"));
       const limit = parseLimit(url.searchParams.get("limit"));
-      const { media, total } = listMedia(s.sql, s.collections(), page, limit);
+      const { media, total } = listMedia(s.sql, s.collections(), page, limit, mediaIdsParam(url.searchParams.get("ids")));
       return json({ media, page, limit, total, totalPages: Math.ceil(total / limit) });
     })
     .patch("/media/:id", async (req, a) => {
@@ -231,7 +232,7 @@ export function dashboardRoutes(s: SiteContext): Router<[SiteAccess]> {
       const url = new URL(req.url);
       const page = parsePage(url.searchParams.get("page"));
       const limit = parseLimit(url.searchParams.get("limit"));
-      const { rows, total } = listDashboardItems(s.sql, c, dashboardListQuery(url, page, limit));
+      const { rows, total } = listDashboardItems(s.sql, c, s.collections(), dashboardListQuery(url, page, limit));
       return json({ items: dashboardItems(rows, c), page, limit, total, totalPages: Math.ceil(total / limit) });
     })
     .get("/collections/:slug/items/:id", (req) => {
@@ -334,4 +335,14 @@ export function presentSite(site: NonNullable<ReturnType<SiteContext["site"]>>) 
  */
 function collectionAnswer(c: Collection) {
   return { ...c, titleField: titleFieldOf(c.fields)?.key ?? null, seoDefaults: seoDefaultsOf(c.fields) };
+}
+
+/** `ids=md_a,md_b`: at most MEDIA_IDS_MAX media ids, or a 400 naming the parameter. */
+function mediaIdsParam(raw: string | null): string[] | null {
+  if (raw === null) return null;
+  const ids = raw.split(",").filter(Boolean);
+  if (ids.length > MEDIA_IDS_MAX || ids.some((id) => id.length > 64)) {
+    throw new ApiError("bad_request", `ids takes at most ${MEDIA_IDS_MAX} media ids.`, { parameter: "ids", max: MEDIA_IDS_MAX });
+  }
+  return ids;
 }

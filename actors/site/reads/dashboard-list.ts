@@ -5,6 +5,7 @@ import { countWhere, dashboardListSql, rowsPage } from "../storage/items-table";
 import { type ItemRow } from "../storage/rows";
 import { DASHBOARD_SEARCH_MAX } from "../../../src/contract/limits";
 import { foldForSearch } from "../content/search-text";
+import { filterClauses } from "./list-query";
 
 const COLUMNS: Record<string, string> = { updatedAt: "updated_at", createdAt: "created_at", publishedAt: "published_at", slug: "slug" };
 
@@ -16,18 +17,27 @@ export interface DashboardListQuery {
   sort: string | null;
   /** Substring of the slug or of any field value (ASCII case folded), drafts included. */
   search: string | null;
+  /** The request's parameters: its `filter[...]` ones filter as in the content API, over indexed fields. */
+  params: URLSearchParams;
 }
 
 /** The dashboard's items table: every status, newest first unless sorted, optionally searched. */
-export function listDashboardItems(sql: SqlStorage, collection: Collection, q: DashboardListQuery): { rows: ItemRow[]; total: number } {
-  if (q.sort === null && q.search === null) {
+export function listDashboardItems(
+  sql: SqlStorage,
+  collection: Collection,
+  all: readonly Collection[],
+  q: DashboardListQuery,
+): { rows: ItemRow[]; total: number } {
+  // Numbered placeholders first; the plain `?` of the clauses below number on after them.
+  const filters = filterClauses(q.params, collection, all);
+  if (q.sort === null && q.search === null && filters.where.length === 0) {
     const args = q.status ? [collection.id, q.status] : [collection.id];
     const plain = dashboardListSql(q.status);
     const total = sql.exec<{ n: number }>(plain.count, ...args).one().n;
     return { rows: sql.exec<ItemRow>(plain.page, ...args, q.limit, (q.page - 1) * q.limit).toArray(), total };
   }
-  const where = ["collection_id = ?"];
-  const args: (string | number)[] = [collection.id];
+  const where = [...filters.where, "collection_id = ?"];
+  const args: (string | number)[] = [...filters.args, collection.id];
   if (q.status) {
     where.push("status = ?");
     args.push(q.status);
@@ -73,5 +83,5 @@ export function dashboardListQuery(url: URL, page: number, limit: number): Dashb
   if (search !== null && search.length > DASHBOARD_SEARCH_MAX) {
     throw new ApiError("bad_request", `search is at most ${DASHBOARD_SEARCH_MAX} characters.`, { parameter: "search" });
   }
-  return { page, limit, status, sort: url.searchParams.get("sort") || null, search };
+  return { page, limit, status, sort: url.searchParams.get("sort") || null, search, params: url.searchParams };
 }

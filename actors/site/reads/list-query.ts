@@ -64,9 +64,10 @@ function caseFold(key: string, allowed: readonly string[]): string {
   return matches.length === 1 ? (matches[0] as string) : key;
 }
 
-export function buildListQuery(params: URLSearchParams, collection: Collection, all: readonly Collection[]): ListQuery {
+/** Resolves a filter or sort key (system key or indexed field) to its SQL expression; an unknown key is a 400. */
+function targetsOf(collection: Collection): (param: string, written: string) => Target {
   const allowed = [...SYSTEM_SORT_KEYS, ...collection.fields.filter((f) => f.indexed).map((f) => f.key)];
-  const target = (param: string, written: string): Target => {
+  return (param: string, written: string): Target => {
     if (written.length > MAX_KEY) {
       throw new ApiError("bad_request", `Cannot use ${clip(param)}: field keys are at most ${MAX_KEY} characters.`, {
         parameter: clip(param),
@@ -91,12 +92,18 @@ export function buildListQuery(params: URLSearchParams, collection: Collection, 
     }
     return { sql: valueExpr(field), type: field.type, field };
   };
+}
 
-  const bind = new Binder();
-  const where = [`collection_id = ${bind.once(collection.id)}`, "status = 'published'"];
-  let advanced = false;
+/** The `filter[...]` parameters' clauses, pushed onto `where`; returns how many there were. */
+function addFilters(
+  params: URLSearchParams,
+  collection: Collection,
+  all: readonly Collection[],
+  bind: Binder,
+  where: string[],
+  target: (param: string, written: string) => Target,
+): number {
   let filters = 0;
-
   for (const [name, value] of params) {
     const f = parseFilterParam(name, value);
     if (f === null) continue;
@@ -109,10 +116,31 @@ export function buildListQuery(params: URLSearchParams, collection: Collection, 
     if (++filters > MAX_FILTERS) {
       throw new ApiError("bad_request", `At most ${MAX_FILTERS} filter parameters per request.`, { parameter: "filter", max: MAX_FILTERS });
     }
-    advanced = true;
-    const t = target(f.param, f.key);
-    where.push(filterClause(f, t, collection, all, bind));
+    where.push(filterClause(f, target(f.param, f.key), collection, all, bind));
   }
+  return filters;
+}
+
+/**
+ * The dashboard's items table filters like the content API (same keys, operators and errors),
+ * over drafts too: the clauses with numbered placeholders `?1..?n` (plain `?` after them numbers on).
+ */
+export function filterClauses(
+  params: URLSearchParams,
+  collection: Collection,
+  all: readonly Collection[],
+): { where: string[]; args: (string | number)[] } {
+  const bind = new Binder();
+  const where: string[] = [];
+  addFilters(params, collection, all, bind, where, targetsOf(collection));
+  return { where, args: bind.args };
+}
+
+export function buildListQuery(params: URLSearchParams, collection: Collection, all: readonly Collection[]): ListQuery {
+  const target = targetsOf(collection);
+  const bind = new Binder();
+  const where = [`collection_id = ${bind.once(collection.id)}`, "status = 'published'"];
+  let advanced = addFilters(params, collection, all, bind, where, target) > 0;
 
   const search = params.get("search")?.trim() ?? "";
   if (params.has("search")) advanced = true;

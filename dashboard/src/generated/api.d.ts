@@ -5861,6 +5861,8 @@ export interface operations {
                 page?: number;
                 /** @description Default 24; clamped to 1..100. */
                 limit?: number;
+                /** @description Only these entries: up to 100 comma-separated media ids (ids that name no entry are left out). */
+                ids?: string;
             };
             header?: never;
             path: {
@@ -5879,6 +5881,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ListMediaResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
                 };
             };
             /** @description Error: `unauthorized`. */
@@ -6028,6 +6040,12 @@ export interface operations {
                 sort?: string;
                 /** @description A substring of the slug or of any field value, ASCII case folded, or of an indexed text field with case and accents folded as the content API's search does; at most 200 characters. */
                 search?: string;
+                /** @description As the content API's list: `filter[key]=v` or `filter[key][op]=v` with op in eq, ne, gt, gte, lt, lte, contains, in, over indexed fields and `publishedAt`, `updatedAt`, `slug`; drafts included, on every plan. */
+                filter?: {
+                    [key: string]: string | {
+                        [key: string]: string;
+                    };
+                };
             };
             header?: never;
             path: {

@@ -5,8 +5,8 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { asOf, call, client } from "../api";
 import { itemTitle } from "../item-title";
-import { go, goSavedWith, guardUnsaved, takeFlash } from "../router";
-import { collections, inSite, site } from "../site-state";
+import { go, goSavedWith, goWith, guardUnsaved, takeFlash } from "../router";
+import { can, collections, inSite, site } from "../site-state";
 import { slugify } from "../slugify";
 import type { Collection, Item, MediaList } from "../types";
 import { ErrorNotice, Notice, type Submit } from "../ui";
@@ -19,6 +19,7 @@ import { shownOf } from "./item-editor/payload";
 import { restoredMessage, type SaveHow } from "./item-editor/save";
 import { useItemForm } from "./item-editor/use-item-form";
 import { useItemLoad } from "./item-editor/use-item-load";
+import { duplicateItem } from "./item-editor/duplicate";
 
 export function ItemEditor(props: { collectionSlug: string; itemId: string | null }) {
   const s = site.value!;
@@ -121,6 +122,17 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
           openHistory={() => setHistoryOpen(true)}
           openShare={() => setShareOpen(true)}
           cancel={() => go(s.id, "items", c.slug)}
+          dirty={dirty}
+          duplicate={
+            item && can("items.create")
+              ? () =>
+                  void duplicateItem(c, item).then(
+                    // The copy opens at its own address; Back returns to the original.
+                    (made) => goWith(`Duplicated: this copy is a draft, “${itemTitle(c, made)}”.`, s.id, "items", c.slug, made.id),
+                    setLoadError,
+                  )
+              : null
+          }
         />
       </form>
       {item && mayPublish && mayEdit && <Schedule item={item} collection={c} onChanged={setItem} />}

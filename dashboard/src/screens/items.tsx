@@ -7,6 +7,10 @@ import { can, collections, inSite, site } from "../site-state";
 import { ErrorNotice, Field, Heading, Notice, Pager, type Submit, when } from "../ui";
 import { useLoad } from "../use-load";
 import { useKept } from "../use-kept";
+import type { Collection, Field as FieldDef, Item, MediaEntry } from "../types";
+import { ColumnsPicker, FieldCell, columnName, useColumns } from "./items/columns";
+import { FieldFilters, type Filters, filterPairs } from "./items/filters";
+import { BulkEdit, bulkFields } from "./items/bulk-edit";
 
 /** How each kind of value reads in order, ascending then descending ("Price: lowest first"). */
 const SORT_WORDS: Readonly<Record<string, readonly [string, string]>> = {
@@ -14,6 +18,7 @@ const SORT_WORDS: Readonly<Record<string, readonly [string, string]>> = {
   link: ["A–Z", "Z–A"],
   option: ["A–Z", "Z–A"],
   number: ["lowest first", "highest first"],
+  decimal: ["lowest first", "highest first"],
   date: ["oldest first", "newest first"],
   boolean: ["no first", "yes first"],
   reference: ["ascending", "descending"],
@@ -28,7 +33,10 @@ export function Items(props: { collectionSlug: string }) {
   const [status, setStatus] = useKept<string>(`${view}/status`, "");
   const [sort, setSort] = useKept<string>(`${view}/sort`, "");
   const [search, setSearch] = useKept<string>(`${view}/search`, "");
+  const [filterText, setFilterText] = useKept<string>(`${view}/filters`, "{}");
+  const filters = parseFilters(filterText);
   const [typed, setTyped] = useState(search);
+  const [columns, setColumns] = useColumns(s.id, c);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [message, setMessage] = useState<string | null>(takeFlash);
   const [error, setError] = useState<unknown>(null);
@@ -40,14 +48,24 @@ export function Items(props: { collectionSlug: string }) {
     ...(search ? { search } : {}),
   };
   const list = useLoad(
-    () => call(client.GET("/sites/{siteId}/collections/{slug}/items", { params: { path: inSite({ slug: props.collectionSlug }), query } })),
-    [JSON.stringify(query)],
+    () =>
+      call(
+        client.GET("/sites/{siteId}/collections/{slug}/items", {
+          params: { path: inSite({ slug: props.collectionSlug }), query },
+          // filter[key][op] is two levels deep, which the client's own serializer does not write.
+          querySerializer: (q) => new URLSearchParams([...plainPairs(q), ...filterPairs(filters)]).toString(),
+        }),
+      ),
+    [JSON.stringify(query), filterText],
   );
+  const media = useThumbnails(c, columns, list.data?.items ?? []);
   if (!c) return <Notice kind="error">No collection “{props.collectionSlug}”.</Notice>;
 
   const sortable = c.fields.filter((f) => f.indexed);
   const items = list.data?.items ?? [];
   const drafts = items.filter((i) => selected.has(i.id) && i.status === "draft");
+  const chosen = items.filter((i) => selected.has(i.id));
+  const filtered = filterPairs(filters).length > 0;
 
   const publishSelected = async () => {
     setError(null);
@@ -156,6 +174,14 @@ export function Items(props: { collectionSlug: string }) {
           )}
         </Field>
       </form>
+      <FieldFilters
+        collection={c}
+        value={filters}
+        onChange={(next: Filters) => {
+          setPage(1);
+          setFilterText(JSON.stringify(next));
+        }}
+      />
       <ErrorNotice error={error ?? list.error} />
       {message && <Notice kind="ok">{message}</Notice>}
       <div class="bulk">
@@ -165,7 +191,23 @@ export function Items(props: { collectionSlug: string }) {
             Publish selected{drafts.length ? ` (${drafts.length})` : ""}
           </button>
         )}
+        {can("items.edit.any") && bulkFields(c).length > 0 && (
+          <BulkEdit
+            collection={c}
+            items={chosen}
+            onDone={(m) => {
+              setMessage(m);
+              setSelected(new Set());
+              list.reload();
+            }}
+            onError={(err) => {
+              setError(err);
+              list.reload();
+            }}
+          />
+        )}
         {search && <span class="muted">Results for “{search}”</span>}
+        <ColumnsPicker collection={c} chosen={columns} onChange={setColumns} />
       </div>
       <div class="table-wrap">
         <table>
@@ -176,9 +218,11 @@ export function Items(props: { collectionSlug: string }) {
                 <span class="visually-hidden">Select</span>
               </th>
               <th scope="col">{c.fields.find((f) => f.key === c.titleField)?.name ?? "Title"}</th>
-              <th scope="col">Status</th>
-              <th scope="col">Slug</th>
-              <th scope="col">Last edited</th>
+              {columns.map((k) => (
+                <th scope="col" key={k}>
+                  {columnName(c, k)}
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody>
@@ -197,17 +241,11 @@ export function Items(props: { collectionSlug: string }) {
                   <td>
                     <a href={href(s.id, "items", c.slug, i.id)}>{title}</a>
                   </td>
-                  <td>
-                    <span class={`badge ${i.status}${i.pendingChanges ? " pending" : ""}`}>{statusWords(i)}</span>
-                  </td>
-                  <td>
-                    <code>{i.slug}</code>
-                  </td>
-                  <td>
-                    {when(i.updatedAt)}
-                    {/* The column (and its sort) is the live version's; pending changes say when they were saved. */}
-                    {i.pendingChanges && <span class="muted block">changes saved {when(i.pendingChanges.updatedAt)}</span>}
-                  </td>
+                  {columns.map((k) => (
+                    <td key={k}>
+                      <Cell collection={c} column={k} item={i} media={media} />
+                    </td>
+                  ))}
                 </tr>
               );
             })}
@@ -215,8 +253,8 @@ export function Items(props: { collectionSlug: string }) {
         </table>
         {list.data && items.length === 0 && (
           <p class="empty">
-            {search || status
-              ? "No items match. Clear the search or choose All items to see the others."
+            {search || status || filtered
+              ? "No items match. Clear the search and the filters, or choose All items, to see the others."
               : "No items yet. Choose New item to write the first one; it stays a draft until you publish it."}
           </p>
         )}
@@ -232,5 +270,49 @@ export function Items(props: { collectionSlug: string }) {
         }}
       />
     </section>
+  );
+}
+
+function parseFilters(text: string): Filters {
+  try {
+    const v: unknown = JSON.parse(text);
+    if (v && typeof v === "object" && Object.values(v).every((x) => typeof x === "string")) return v as Filters;
+  } catch {
+    // A kept view from an older build: no filters.
+  }
+  return {};
+}
+
+function plainPairs(q: Record<string, unknown>): [string, string][] {
+  return Object.entries(q).flatMap(([k, v]) => (v === undefined || v === null || typeof v === "object" ? [] : [[k, String(v)]]));
+}
+
+/** The media entries of the image columns of the rows shown: one call per page of the table. */
+function useThumbnails(c: Collection | undefined, columns: readonly string[], items: readonly Item[]): ReadonlyMap<string, MediaEntry> {
+  const imageKeys = (c?.fields ?? []).filter((f) => f.type === "image" && columns.includes(f.key)).map((f) => f.key);
+  const ids = [...new Set(items.flatMap((i) => imageKeys.map((k) => i.data[k]).filter((v): v is string => typeof v === "string")))];
+  const key = ids.join(",");
+  const { data } = useLoad(
+    () =>
+      ids.length
+        ? call(client.GET("/sites/{siteId}/media", { params: { path: inSite(), query: { ids: key, limit: 100 } } })).then((r) => r.media)
+        : Promise.resolve([] as MediaEntry[]),
+    [key],
+  );
+  return new Map((data ?? []).map((m) => [m.mediaId, m]));
+}
+
+function Cell(props: { collection: Collection; column: string; item: Item; media: ReadonlyMap<string, MediaEntry> }) {
+  const { item: i, column } = props;
+  const field: FieldDef | undefined = props.collection.fields.find((f) => f.key === column);
+  if (field) return <FieldCell field={field} value={i.data[column]} media={props.media} />;
+  if (column === "status") return <span class={`badge ${i.status}${i.pendingChanges ? " pending" : ""}`}>{statusWords(i)}</span>;
+  if (column === "slug") return <code>{i.slug}</code>;
+  return (
+    <>
+      {when(i.updatedAt)}
+      {/* The column (and its sort) is the live version's; pending changes say when they were saved. */}
+      {i.pendingChanges && <span class="muted block">changes saved {when(i.pendingChanges.updatedAt)}</span>}
+    </>
   );
 }

@@ -49,6 +49,10 @@ export interface ActionsProps {
   openHistory: () => void;
   openShare: () => void;
   cancel: () => void;
+  /** Null where the role may not create items. */
+  duplicate: (() => void) | null;
+  /** Unsaved changes: a copy is made of what is saved, so it waits for them. */
+  dirty: boolean;
 }
 
 export function EditorActions(props: ActionsProps) {
@@ -104,6 +108,17 @@ function ItemActions(props: ActionsProps & { item: Item }) {
           Share
         </button>
       )}
+      {props.duplicate && (
+        <button
+          type="button"
+          class="secondary"
+          disabled={busy || props.dirty}
+          aria-describedby={props.dirty ? "duplicate-waits" : undefined}
+          onClick={props.duplicate}
+        >
+          Duplicate
+        </button>
+      )}
       {mayPublish &&
         (published ? (
           <button type="button" class="secondary" disabled={busy} onClick={() => props.confirm("unpublish")}>
@@ -118,6 +133,11 @@ function ItemActions(props: ActionsProps & { item: Item }) {
         <button type="button" class="danger" disabled={busy} onClick={() => props.confirm("delete")}>
           Delete
         </button>
+      )}
+      {props.duplicate && props.dirty && (
+        <p class="muted" id="duplicate-waits">
+          Save or undo your changes to duplicate this item.
+        </p>
       )}
     </>
   );
