@@ -100,7 +100,7 @@ const siteOps: Operation[] = [
     tag: "Server rendering",
     summary: "The rendered list or item page as crawlers would get it, drafts included",
     description:
-      "For the dashboard's preview: never cached (`no-store`), `X-Robots-Tag: noindex`, `Content-Security-Policy: sandbox; frame-ancestors 'self'`, with a `<base href>` of the captured page. Previewing changes nothing.",
+      "For the dashboard's preview: never cached (`no-store`), `X-Robots-Tag: noindex`, `Content-Security-Policy: sandbox; frame-ancestors 'self'`, with a `<base href>` of the captured page. Scripts and inline event handlers are left out (the dashboard's frame is sandboxed and would refuse them); JSON-LD and other data blocks stay. Previewing changes nothing.",
     auth: "siteKey",
     params: [
       {

@@ -1182,7 +1182,7 @@ export interface paths {
         };
         /**
          * The rendered list or item page as crawlers would get it, drafts included
-         * @description For the dashboard's preview: never cached (`no-store`), `X-Robots-Tag: noindex`, `Content-Security-Policy: sandbox; frame-ancestors 'self'`, with a `<base href>` of the captured page. Previewing changes nothing.
+         * @description For the dashboard's preview: never cached (`no-store`), `X-Robots-Tag: noindex`, `Content-Security-Policy: sandbox; frame-ancestors 'self'`, with a `<base href>` of the captured page. Scripts and inline event handlers are left out (the dashboard's frame is sandboxed and would refuse them); JSON-LD and other data blocks stay. Previewing changes nothing.
          */
         get: operations["previewPage"];
         put?: never;
