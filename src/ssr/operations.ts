@@ -148,15 +148,22 @@ const siteOps: Operation[] = [
     tag: "Custom hostnames",
     summary: "The hostname and its certificate status, or null when the site has none",
     description:
-      "As `getCustomHostname`, for a screen that asks whether there is one: a site without a custom hostname answers 200 `{customHostname: null}`, not 404 (404 stays for an unknown site; 501 `not_configured` when this deployment has no custom hostname provider).",
+      "As `getCustomHostname`, for a screen that asks whether there is one: a site without a custom hostname answers 200 `{customHostname: null}`, not 404 (404 stays for an unknown site), and a deployment without a custom hostname provider 200 `{customHostname: null, available: false}` (where the other custom-hostname calls answer 501 `not_configured`).",
     auth: "siteKey",
     responses: {
       200: json(
         "The hostname, or null.",
-        z.strictObject({ customHostname: CustomHostname.nullable(), replacing: CustomHostname.optional() }),
+        z.strictObject({
+          customHostname: CustomHostname.nullable(),
+          replacing: CustomHostname.optional(),
+          available: z
+            .literal(false)
+            .optional()
+            .describe("Present (false) only when this deployment has no custom hostname provider: nothing can be registered."),
+        }),
       ),
     },
-    errors: ["not_found", "not_configured"],
+    errors: ["not_found"],
   }),
   operation({
     id: "deleteCustomHostname",

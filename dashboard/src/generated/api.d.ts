@@ -1227,7 +1227,7 @@ export interface paths {
         };
         /**
          * The hostname and its certificate status, or null when the site has none
-         * @description As `getCustomHostname`, for a screen that asks whether there is one: a site without a custom hostname answers 200 `{customHostname: null}`, not 404 (404 stays for an unknown site; 501 `not_configured` when this deployment has no custom hostname provider).
+         * @description As `getCustomHostname`, for a screen that asks whether there is one: a site without a custom hostname answers 200 `{customHostname: null}`, not 404 (404 stays for an unknown site), and a deployment without a custom hostname provider 200 `{customHostname: null, available: false}` (where the other custom-hostname calls answer 501 `not_configured`).
          */
         get: operations["getCustomHostnameStatus"];
         put?: never;
@@ -3304,6 +3304,11 @@ export interface components {
         GetCustomHostnameStatusResponse: {
             customHostname: components["schemas"]["CustomHostname"] | null;
             replacing?: components["schemas"]["CustomHostname"];
+            /**
+             * @description Present (false) only when this deployment has no custom hostname provider: nothing can be registered.
+             * @constant
+             */
+            available?: false;
         };
         DeleteCustomHostnameResponse: {
             detached: string[];
@@ -11588,16 +11593,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_rate_limited"];
-                };
-            };
-            /** @description Error: `not_configured`. */
-            501: {
-                headers: {
-                    "Cache-Control": components["headers"]["error.Cache-Control"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error_not_configured"];
                 };
             };
         };
