@@ -346,8 +346,9 @@ function EndpointCard(props: { endpoint: Endpoint; onChange: () => void; onSecre
 }
 
 /**
- * A receiver's address, which may be wider than a phone: it may break after a `/`, `.`, `?`, `&`
- * or `=` (where a reader expects a new part), and anywhere else only when one part alone is too wide.
+ * A receiver's address, which may be wider than a phone: it breaks after a `/`, `.`, `?`, `&` or
+ * `=` (where a reader expects a new part), never at a hyphen inside a part, where the break would
+ * read as a hyphenated word. Only a part too long for a line on a phone may break anywhere.
  */
 function Url(props: { href: string }) {
   const parts = props.href.split(/(?<=[/.?&=])/);
@@ -356,9 +357,12 @@ function Url(props: { href: string }) {
       {parts.map((p, i) => (
         <Fragment key={i}>
           {i > 0 && <wbr />}
-          {p}
+          <span class={p.length <= WHOLE_PART ? "part" : undefined}>{p}</span>
         </Fragment>
       ))}
     </code>
   );
 }
+
+/** Characters of a part kept on one line: about what a 320 px line holds of the card's heading. */
+const WHOLE_PART = 28;
