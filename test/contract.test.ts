@@ -17,7 +17,6 @@ const ELSEWHERE: Record<string, string> = {
   "search 502 embedding_failed": "test/search-model-down.test.ts (model-down project)",
   "putCustomHostname 501 not_configured": "test/unconfigured/custom-hostname-not-configured.test.ts",
   "getCustomHostname 501 not_configured": "test/unconfigured/custom-hostname-not-configured.test.ts",
-  "getCustomHostnameStatus 501 not_configured": "test/unconfigured/custom-hostname-not-configured.test.ts",
   "deleteCustomHostname 501 not_configured": "test/unconfigured/custom-hostname-not-configured.test.ts",
   "putCustomHostname 502 bad_gateway": "test/saas/custom-hostname-cloudflare.test.ts (workers-saas project)",
   // A membership push that fails (the Account unreachable): the outbox path, not producible through the front Worker here.

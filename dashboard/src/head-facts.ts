@@ -1,3 +1,5 @@
+import { inertHtml } from "./inert-html";
+
 /** What a rendered page's head tells search engines and social networks, read as a crawler would. */
 export interface HeadFacts {
   title: string;
@@ -16,7 +18,7 @@ export const TITLE_MAX = 60;
 export const DESCRIPTION_MAX = 160;
 
 export function headFacts(html: string): HeadFacts {
-  const doc = new DOMParser().parseFromString(html, "text/html");
+  const doc = new DOMParser().parseFromString(inertHtml(html), "text/html");
   const meta = (sel: string) => doc.querySelector<HTMLMetaElement>(sel)?.content.trim() ?? "";
   const prefixed = (attr: string, prefix: string) => {
     const out: Record<string, string> = {};

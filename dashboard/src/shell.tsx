@@ -61,10 +61,6 @@ export function Shell(props: { session: Session; path: string[] }) {
 
   const current = site.value;
   const open = current && current.id === siteId ? current : null;
-  // On a narrow screen the sections row scrolls sideways: keep the current section in view.
-  useEffect(() => {
-    document.querySelector(".sections [aria-current=page]")?.scrollIntoView({ block: "nearest", inline: "nearest" });
-  }, [screen, open?.id]);
   return (
     <div class="shell">
       <a class="skip" href="#main" onClick={(e) => (e.preventDefault(), document.querySelector<HTMLElement>("main h1")?.focus())}>
@@ -114,9 +110,7 @@ export function Shell(props: { session: Session; path: string[] }) {
             Sign out
           </button>
           {open && (
-            // Narrow, the row scrolls sideways: a section reached by Tab comes wholly into view
-            // (the browser's own focus scrolling stops at partly visible).
-            <ul class="sections" onFocusIn={(e) => (e.target as HTMLElement).scrollIntoView({ block: "nearest", inline: "nearest" })}>
+            <ul class="sections">
               {/* Settings (rename, admin key) and Webhooks are only for roles that may change them; the API stays the authority. */}
               {NAV.filter(([key]) =>
                 key === "settings" ? can("site.settings", "keys.manage") : key === "webhooks" ? can("site.settings") : true,

@@ -100,7 +100,7 @@ const siteOps: Operation[] = [
     tag: "Server rendering",
     summary: "The rendered list or item page as crawlers would get it, drafts included",
     description:
-      "For the dashboard's preview: never cached (`no-store`), `X-Robots-Tag: noindex`, `Content-Security-Policy: sandbox; frame-ancestors 'self'`, with a `<base href>` of the captured page. Previewing changes nothing.",
+      "For the dashboard's preview: never cached (`no-store`), `X-Robots-Tag: noindex`, `Content-Security-Policy: sandbox; frame-ancestors 'self'`, with a `<base href>` of the captured page. Scripts and inline event handlers are left out (the dashboard's frame is sandboxed and would refuse them); JSON-LD and other data blocks stay. Previewing changes nothing.",
     auth: "siteKey",
     params: [
       {
@@ -148,15 +148,22 @@ const siteOps: Operation[] = [
     tag: "Custom hostnames",
     summary: "The hostname and its certificate status, or null when the site has none",
     description:
-      "As `getCustomHostname`, for a screen that asks whether there is one: a site without a custom hostname answers 200 `{customHostname: null}`, not 404 (404 stays for an unknown site; 501 `not_configured` when this deployment has no custom hostname provider).",
+      "As `getCustomHostname`, for a screen that asks whether there is one: a site without a custom hostname answers 200 `{customHostname: null}`, not 404 (404 stays for an unknown site), and a deployment without a custom hostname provider 200 `{customHostname: null, available: false}` (where the other custom-hostname calls answer 501 `not_configured`).",
     auth: "siteKey",
     responses: {
       200: json(
         "The hostname, or null.",
-        z.strictObject({ customHostname: CustomHostname.nullable(), replacing: CustomHostname.optional() }),
+        z.strictObject({
+          customHostname: CustomHostname.nullable(),
+          replacing: CustomHostname.optional(),
+          available: z
+            .literal(false)
+            .optional()
+            .describe("Present (false) only when this deployment has no custom hostname provider: nothing can be registered."),
+        }),
       ),
     },
-    errors: ["not_found", "not_configured"],
+    errors: ["not_found"],
   }),
   operation({
     id: "deleteCustomHostname",

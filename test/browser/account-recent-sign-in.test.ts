@@ -10,7 +10,7 @@
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startWorkerd } from "../../scripts/workerd-host.mjs";
-import { checkScreen, dashboardBrowser } from "./dashboard-harness";
+import { checkScreen, dashboardBrowser, expectConsoleError } from "./dashboard-harness";
 import { linkIn, mailTo, uniqueEmail } from "../helpers/mail";
 
 const { browser } = dashboardBrowser();
@@ -42,7 +42,6 @@ afterAll(async () => {
 async function withAuthenticator(): Promise<{ context: BrowserContext; page: Page; cdp: CDPSession; authenticatorId: string }> {
   const context = await browser().newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
-  page.on("pageerror", (e) => console.error("dashboard page error:", e.message));
   const cdp = await context.newCDPSession(page);
   await cdp.send("WebAuthn.enable");
   const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
@@ -91,6 +90,8 @@ describe("adding a passkey long after signing in", () => {
     await outlast(page);
 
     await passkeys(page).getByLabel("Name for the new passkey (optional)").fill("Desk");
+    // The service refuses an add without a recent sign-in (403), before and with the wrong password.
+    expectConsoleError(`status of 403 (Forbidden) (${base()}/account/passkeys/options)`);
     await passkeys(page).getByRole("button", { name: "Add a passkey" }).click();
     await passkeys(page)
       .getByText(`To add a passkey, confirm it is you: enter your password (you signed in more than ${RECENT_SECONDS} seconds ago).`)
@@ -145,6 +146,7 @@ describe("adding a passkey long after signing in", () => {
     await outlast(page);
     const before = (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials[0]!.signCount;
 
+    expectConsoleError(`status of 403 (Forbidden) (${base()}/account/passkeys/options)`);
     await passkeys(page).getByRole("button", { name: "Add a passkey" }).click();
     await passkeys(page).getByText("confirm it is you: sign in again with one of your passkeys").waitFor();
     expect(await passkeys(page).getByLabel("Your password").count()).toBe(0);

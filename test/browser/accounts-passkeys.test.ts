@@ -8,7 +8,7 @@
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { service } from "./harness";
-import { checkScreen, dashboardBrowser } from "./dashboard-harness";
+import { checkScreen, dashboardBrowser, expectConsoleError } from "./dashboard-harness";
 import { linkIn, mailTo, uniqueEmail } from "../helpers/mail";
 
 const { browser } = dashboardBrowser();
@@ -19,7 +19,6 @@ const localhost = () => service().replace("127.0.0.1", "localhost");
 async function withAuthenticator(): Promise<{ context: BrowserContext; page: Page; cdp: CDPSession; authenticatorId: string }> {
   const context = await browser().newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
-  page.on("pageerror", (e) => console.error("dashboard page error:", e.message));
   const cdp = await context.newCDPSession(page);
   await cdp.send("WebAuthn.enable");
   const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
@@ -123,7 +122,9 @@ describe("passkeys in the dashboard", () => {
     await passkeys(page).getByText("Passkey “Work laptop” removed.").waitFor();
     await passkeys(page).getByText("No passkeys yet.").waitFor();
 
-    // The device still holds it, but the service no longer knows it: the sign-in says what to do.
+    // The device still holds it, but the service no longer knows it: the sign-in says what to do
+    // (refused with a 401, here and when autofill offers it again below).
+    expectConsoleError(`status of 401 (Unauthorized) (${localhost()}/sessions/passkey)`);
     await page.getByRole("banner").getByRole("button", { name: "Sign out" }).click();
     await page.getByRole("button", { name: "Sign in with a passkey" }).click();
     await page.getByText("That passkey is not known here").waitFor();
@@ -146,7 +147,8 @@ describe("passkeys in the dashboard", () => {
     const row = passkeys(page).getByRole("row", { name: /Passkey added/ });
     await row.waitFor();
 
-    // The only way in cannot be removed: the refusal says what to do first.
+    // The only way in cannot be removed: the refusal (a 409) says what to do first.
+    expectConsoleError(`status of 409 (Conflict) (${localhost()}/account/passkeys/`);
     await row.getByRole("button", { name: /^Remove passkey/ }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Remove passkey" }).click();
     await passkeys(page).getByText("This passkey is your only way to sign in").waitFor();

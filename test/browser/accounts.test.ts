@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { service } from "./harness";
-import { checkScreen, dashboardBrowser } from "./dashboard-harness";
+import { checkScreen, dashboardBrowser, expectConsoleError } from "./dashboard-harness";
 import { linkIn, mailTo, uniqueEmail } from "../helpers/mail";
 
 const { newPage, browser } = dashboardBrowser();
@@ -32,6 +32,7 @@ describe("accounts in the dashboard", () => {
     await page.goto(link);
     await page.getByRole("heading", { name: "Choose your password" }).waitFor();
     await page.getByLabel("New password").fill("nine-char");
+    expectConsoleError(`status of 400 (Bad Request) (${service()}/accounts/verify)`);
     await page.getByLabel("Repeat the password").fill("nine-char");
     await page.getByRole("button", { name: "Create account" }).click();
     await page.getByText("use at least 10 characters").waitFor();
@@ -54,6 +55,7 @@ describe("accounts in the dashboard", () => {
     await page.getByRole("banner").getByRole("button", { name: "Sign out" }).click();
     await page.getByLabel("Email").fill(email.toUpperCase());
     await page.getByLabel("Password", { exact: true }).fill("not the password");
+    expectConsoleError(`status of 401 (Unauthorized) (${service()}/sessions)`);
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await page.getByText("do not match an account").waitFor();
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
@@ -82,7 +84,8 @@ describe("accounts in the dashboard", () => {
     // The first browser's session ended with the reset: its next click finds it signed out.
     await page.reload();
     await page.getByLabel("Email").waitFor();
-    // The reset link works once: opened again, it says so and what to do.
+    // The reset link works once: opened again, it says so and what to do (the service's 400).
+    expectConsoleError(`status of 400 (Bad Request) (${service()}/account/password-reset/confirm)`);
     await phone.goto(reset);
     await phone.getByLabel("New password").fill("yet another passphrase");
     await phone.getByLabel("Repeat the password").fill("yet another passphrase");

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { api, service, type Site } from "./harness";
-import { dashboardBrowser, OPERATOR, signIn } from "./dashboard-harness";
+import { dashboardBrowser, expectConsoleError, OPERATOR, signIn } from "./dashboard-harness";
 
 const { newPage } = dashboardBrowser();
 
@@ -116,7 +116,8 @@ describe("the dashboard's screens follow their address", () => {
     await expect.poll(() => slugError.locator(".error").textContent()).toBe("A collection with this slug exists: open it");
     expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-invalid"))).toBe("true");
 
-    // Renamed to "Books", created elsewhere after this screen loaded (unknown to the list): the service refuses.
+    // Renamed to "Books", created elsewhere after this screen loaded (unknown to the list): the service refuses (409).
+    expectConsoleError(`status of 409 (Conflict) (${service()}/sites/${site.id}/collections/books)`);
     await api("PUT", `/sites/${site.id}/collections/books`, site.adminKey, { ...recipes, name: "Books" });
     await api("POST", `/sites/${site.id}/collections/books/items`, site.adminKey, {
       slug: "dune",

@@ -1,33 +1,21 @@
 /**
  * The dashboard asks "is there one?" of things a site may not have (a session, a captured page, a
  * custom hostname). A "no" is an answer, not a failure: Chromium's console stays free of errors,
- * including the failed resource loads it logs for every 4xx.
+ * including the failed resource loads it logs for every 4xx. The harness fails a test on any
+ * error in the console (dashboardBrowser), so these only walk through those screens.
  */
-import type { Page } from "playwright-core";
-import { describe, expect, it } from "vitest";
+import { describe, it } from "vitest";
 import { api, service } from "./harness";
 import { OPERATOR, dashboardBrowser, signIn } from "./dashboard-harness";
 
 const { newPage } = dashboardBrowser();
 
-/** Every console error and uncaught exception of the page, with the address it names. */
-function consoleErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("console", (m) => {
-    if (m.type() === "error") errors.push(`${m.text()} (${m.location().url})`);
-  });
-  page.on("pageerror", (e) => errors.push(`uncaught: ${e.message}`));
-  return errors;
-}
-
 describe("the dashboard's console", () => {
   it("has no error on a signed-out load", async () => {
     const page = await newPage();
-    const errors = consoleErrors(page);
     await page.goto(`${service()}/dashboard/`);
     await page.getByLabel("Admin key").waitFor();
     await page.waitForLoadState("networkidle");
-    expect(errors).toEqual([]);
     await page.close();
   });
 
@@ -41,7 +29,6 @@ describe("the dashboard's console", () => {
       fields: [{ key: "title", type: "text", required: true }],
     });
     const page = await newPage();
-    const errors = consoleErrors(page);
     await signIn(page, site.adminKey);
     await page.getByRole("heading", { level: 1, name: "Bare" }).waitFor();
     await page.waitForLoadState("networkidle");
@@ -57,7 +44,6 @@ describe("the dashboard's console", () => {
     await page.getByRole("dialog").waitFor();
     await page.waitForLoadState("networkidle");
     await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
-    expect(errors).toEqual([]);
     await page.close();
   });
 });

@@ -2,7 +2,7 @@
 // (dashboard/src/api.ts): these drive two forms in Chromium to show what that gives a person.
 import { describe, expect, it } from "vitest";
 import { api, service } from "./harness";
-import { checkScreen, dashboardBrowser, OPERATOR, signIn } from "./dashboard-harness";
+import { checkScreen, dashboardBrowser, expectConsoleError, OPERATOR, signIn } from "./dashboard-harness";
 
 const { newPage } = dashboardBrowser();
 
@@ -27,6 +27,7 @@ describe("dashboard forms, through the one form hook", () => {
       await route.continue();
     });
     const save = page.getByRole("button", { name: "Save image hosts" });
+    expectConsoleError(`status of 400 (Bad Request) (${service()}/sites/${site.id})`);
     await save.click();
     await expect.poll(() => save.isDisabled()).toBe(true);
     release();
@@ -57,6 +58,7 @@ describe("dashboard forms, through the one form hook", () => {
     await page.route(`**/sites/${site.id}`, (route) =>
       route.request().method() === "PATCH" ? route.abort("internetdisconnected") : route.continue(),
     );
+    expectConsoleError(`net::ERR_INTERNET_DISCONNECTED (${service()}/sites/${site.id})`);
     await page.getByRole("button", { name: "Save name" }).click();
     await page.getByText("The service could not be reached. Check your connection and try again.").waitFor();
     expect(await name.inputValue()).toBe("Renamed while offline");
@@ -85,7 +87,8 @@ describe("dashboard forms, through the one form hook", () => {
     await signIn(page, site.adminKey);
     await page.goto(`${service()}/dashboard/#/${site.id}/items/recipes`);
     await page.getByRole("link", { name: "New item" }).click();
-    // Saved empty, the form names both problems at once: the title and the slug it fills.
+    // Saved empty, the form names both problems at once: the title and the slug it fills (a 400).
+    expectConsoleError(`status of 400 (Bad Request) (${service()}/sites/${site.id}/collections/recipes/items)`);
     await page.getByRole("button", { name: "Save as draft" }).click();
     await page.getByText("is required").waitFor();
     await page.getByText(/must be a slug/).waitFor();

@@ -1,29 +1,73 @@
-/** Chromium helpers for the dashboard tests: signing in, axe-core, screenshots. */
+/** Chromium helpers for the dashboard tests: signing in, the console gate, axe-core, screenshots. */
 import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { api, launch, service } from "./harness";
 
 export const OPERATOR = "browser-test-operator";
 
-/** One Chromium per test file; `newPage` opens a tab of the given width that reports page errors. */
+/**
+ * One Chromium per test file; `newPage` opens a tab of the given width. Every page the file opens
+ * (through `newPage`, or `browser().newPage()` / `newContext()`) has its console watched: a test
+ * fails when any page logged an error or threw, unless the test named that error beforehand with
+ * `expectConsoleError`. A failed load (a 4xx the app did not expect, a blocked script, a CSP
+ * violation) shows only there, so without this gate it would pass unnoticed.
+ */
 export function dashboardBrowser(): { newPage: (width?: number) => Promise<Page>; browser: () => Browser } {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launch();
+    browser = watched(await launch());
+  });
+  afterEach(() => {
+    const unexpected = consoleErrors.filter((e) => !expected.some((x) => (typeof x === "string" ? e.includes(x) : x.test(e))));
+    consoleErrors.length = 0;
+    expected.length = 0;
+    expect(unexpected, "errors in the browser's console").toEqual([]);
   });
   afterAll(async () => {
     await browser?.close();
   });
   return {
     browser: () => browser,
-    newPage: async (width = 1280) => {
-      const page = await browser.newPage({ viewport: { width, height: 900 } });
-      page.on("pageerror", (e) => console.error("dashboard page error:", e.message));
-      return page;
-    },
+    newPage: (width = 1280) => browser.newPage({ viewport: { width, height: 900 } }),
   };
+}
+
+/** What the pages of the current test logged as errors, and what the test said it provokes. */
+const consoleErrors: string[] = [];
+const expected: (string | RegExp)[] = [];
+
+/**
+ * This test provokes a console error on purpose (a refused sign-in, a broken image it checks
+ * for): errors containing `message` (or matching it) do not fail it. Only for the current test.
+ */
+export function expectConsoleError(message: string | RegExp): void {
+  expected.push(message);
+}
+
+/** Every context of the browser, and so every page, reports its console errors and uncaught exceptions. */
+function watched(browser: Browser): Browser {
+  // Playwright's own newPage opens its context through newContext: each context is watched once.
+  const seen = new WeakSet<BrowserContext>();
+  const watch = (context: BrowserContext) => {
+    if (seen.has(context)) return context;
+    seen.add(context);
+    context.on("console", (m) => {
+      if (m.type() === "error") consoleErrors.push(`${m.text()} (${m.location().url})`);
+    });
+    context.on("weberror", (e) => consoleErrors.push(`uncaught: ${e.error().message}`));
+    return context;
+  };
+  const newContext = browser.newContext.bind(browser);
+  const newPage = browser.newPage.bind(browser);
+  browser.newContext = async (options) => watch(await newContext(options));
+  browser.newPage = async (options) => {
+    const page = await newPage(options);
+    watch(page.context());
+    return page;
+  };
+  return browser;
 }
 
 /** Where the dashboard tests leave a screenshot of every screen (docs/dashboard.md). */

@@ -3,7 +3,7 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { api, service } from "./harness";
-import { checkScreen, dashboardBrowser, OPERATOR, signIn } from "./dashboard-harness";
+import { checkScreen, dashboardBrowser, expectConsoleError, OPERATOR, signIn } from "./dashboard-harness";
 
 const { newPage } = dashboardBrowser();
 
@@ -93,7 +93,8 @@ describe("the Media screen", () => {
     const list = await api<{ media: { name: string; type: string }[] }>("GET", `/sites/${site.id}/media`, site.adminKey);
     expect(list.media.map((m) => m.name).sort()).toEqual(["blue.jpg", "green.jpg", "red.jpg"]);
 
-    // A file refused for what it is says why and offers no Retry: sending it again cannot help.
+    // A file refused for what it is (415) says why and offers no Retry: sending it again cannot help.
+    expectConsoleError(`status of 415 (Unsupported Media Type) (${service()}/sites/${site.id}/media/files)`);
     const text = await page.evaluateHandle(() => {
       const d = new DataTransfer();
       d.items.add(new File(["just some words"], "notes.txt", { type: "text/plain" }));

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
 import { checkScreen, dashboardBrowser, OPERATOR, signIn } from "./dashboard-harness";
 import { api, blogSite, type Site } from "./harness";
+import { navRows, tabThroughHeader } from "./nav-checks";
 import { startWebhookReceiver, type Received, type WebhookReceiver } from "../node/webhook-receiver";
 
 const { newPage } = dashboardBrowser();
@@ -145,6 +146,66 @@ describe("outbound webhooks on the Webhooks screen, in Chromium", () => {
     expect(await first.getByRole("cell", { name: "When you resume" }).isVisible()).toBe(true);
     await card.getByRole("button", { name: `Resume ${url}` }).click();
     await card.getByText("Active", { exact: true }).waitFor();
+    await page.close();
+  });
+
+  it("keeps event types whole and breaks a long address between its parts at 390 px, with every section in sight", async () => {
+    const { site } = await api<{ site: Site }>("POST", "/sites", OPERATOR, { name: "Narrow", plan: "seo_engine" });
+    const url = `${receiver.origin}/hooks/narrow${Date.now()}/newsletter-tool.receiver/incoming-content-events?token=abcdef0123456789&site=narrow`;
+    const events = [
+      "item.created",
+      "item.updated",
+      "item.published",
+      "item.unpublished",
+      "item.deleted",
+      "collection.updated",
+      "capture.refreshed",
+    ];
+    await api("POST", `/sites/${site.id}/webhooks`, site.adminKey, { url, events });
+    const page = await newPage(390);
+    await signIn(page, site.adminKey);
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhooks" }).click();
+    const card = page.getByRole("article", { name: `Endpoint ${url}` });
+    await card.getByText("Nothing sent yet").waitFor();
+
+    // Every event type, on the card and beside its checkbox, is one line box: it wraps as a whole.
+    const chips = page.locator("main code.name");
+    expect(await chips.count()).toBe(events.length + 10);
+    const broken = await chips.evaluateAll((els) => els.filter((el) => el.getClientRects().length !== 1).map((el) => el.textContent));
+    expect(broken).toEqual([]);
+    // The address takes several lines, each part between two break points (after / . ? & =) on one.
+    const address = card.getByRole("heading", { level: 2 }).locator("code.url");
+    const lines = await address.evaluate((el) => {
+      const parts = Array.from(el.querySelectorAll(".part"), (n) => n.firstChild!);
+      const range = document.createRange();
+      const split = parts.filter((n) => {
+        range.selectNodeContents(n);
+        return range.getClientRects().length !== 1;
+      });
+      return {
+        lines: new Set(parts.map((n) => (range.selectNodeContents(n), Math.round(range.getBoundingClientRect().top)))).size,
+        split: split.map((n) => n.textContent),
+      };
+    });
+    expect(lines.split).toEqual([]);
+    expect(lines.lines).toBeGreaterThan(1);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+    // The site's sections wrap instead of scrolling: each one, the last included, is wholly on screen.
+    const sections = await page.locator("header .sections a").evaluateAll((els) =>
+      els.map((el) => {
+        const r = el.getBoundingClientRect();
+        return { name: el.textContent, shown: r.left >= 0 && r.right <= window.innerWidth };
+      }),
+    );
+    expect(sections.at(-1)?.name).toBe("Settings");
+    expect(sections.filter((x) => !x.shown)).toEqual([]);
+    expect((await navRows(page)).sections).toBeGreaterThan(1);
+    expect((await tabThroughHeader(page)).notShown).toEqual([]);
+    await checkScreen(page, "64-webhooks-390");
+    await page.setViewportSize({ width: 1280, height: 900 });
+    expect((await navRows(page)).sections).toBe(1);
+    await checkScreen(page, "64b-webhooks-1280");
     await page.close();
   });
 

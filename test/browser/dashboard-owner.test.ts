@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { api, pageServer, putPage, service, type Site } from "./harness";
-import { checkScreen, dashboardBrowser, OPERATOR, signIn } from "./dashboard-harness";
+import { checkScreen, dashboardBrowser, expectConsoleError, OPERATOR, signIn } from "./dashboard-harness";
 
 const { newPage, browser } = dashboardBrowser();
 
@@ -20,7 +20,7 @@ async function putImage(path: string): Promise<string> {
 }
 
 const recipesPage = (token: string, title: string) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${title}</title><meta name="description" content="Our recipes."></head>
+<html lang="en"><head><meta charset="utf-8"><title>${title}</title><meta name="description" content="Our recipes."><link rel="icon" href="data:,"></head>
 <body><h1>${title}</h1>
 <div data-oc-list="recipes"><article><a data-oc-link><h2 data-oc-field="title">Title</h2></a><img data-oc-field="cover" src="" alt=""></article></div>
 <script src="${service()}/embed.js" data-oc-token="${token}" defer></script></body></html>`;
@@ -75,7 +75,8 @@ describe("defects a new site owner met", () => {
     await page.getByRole("button", { name: "Show preview" }).click();
     await page.getByText(/all \d+ image addresses load|its image loads/).waitFor();
 
-    // A second item whose image is gone from the host: the preview requests it and says so.
+    // A second item whose image is gone from the host: the preview requests it (a 404 in the console) and says so.
+    expectConsoleError(`status of 404 (Not Found) (${pageServer()}/img-${site.id}/gone.svg)`);
     await addRecipe(site, "lost-bread", { title: "Lost bread", cover: { url: `${pageServer()}/img-${site.id}/gone.svg`, alt: "Bread" } });
     await page.reload();
     await page.getByLabel("Page to preview").selectOption({ label: "Lost bread" });
@@ -91,6 +92,7 @@ describe("defects a new site owner met", () => {
     await addRecipe(site, "tomato-soup", { title: "Tomato soup", cover: { url: cover, alt: "A bowl of soup" } });
     const gone = `${pageServer()}/img-${site.id}/gone.svg`;
     expect((await fetch(gone)).status).toBe(404);
+    expectConsoleError(`status of 404 (Not Found) (${gone})`);
     const breadId = await addRecipe(site, "lost-bread", { title: "Lost bread", cover: { url: gone, alt: "Bread" } });
     const pageUrl = await putPage(`/social-${site.id}/`, recipesPage(site.token, "Recipes"));
     await api("PUT", `/sites/${site.id}/ssr/capture`, site.adminKey, { pageUrl, collection: "recipes" });
@@ -404,6 +406,7 @@ describe("content-model basics", () => {
     await page.getByRole("button", { name: "Save fields" }).click();
     const confirm = page.getByRole("dialog", { name: "Before you save" });
     await confirm.getByText("Taking the option “Main course” off “Category” is refused while any item uses it").waitFor();
+    expectConsoleError(`status of 409 (Conflict) (${service()}/sites/${site.id}/collections/recipes)`);
     await confirm.getByRole("button", { name: "Save anyway" }).click();
     await page.getByText('cannot drop option "main-course" (1 item)').waitFor();
     await page.close();

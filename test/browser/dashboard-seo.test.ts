@@ -1,14 +1,15 @@
 import { request } from "node:http";
 import { describe, expect, inject, it } from "vitest";
-import { checkScreen, dashboardBrowser, OPERATOR, signIn } from "./dashboard-harness";
+import { checkScreen, dashboardBrowser, expectConsoleError, OPERATOR, signIn } from "./dashboard-harness";
 import { api, putPage, service, type Site } from "./harness";
 
 const { newPage, browser } = dashboardBrowser();
 
 /** A customer's blog page as a site builder makes it: a list widget and the embed script with the site's token. */
 const blogPage = (token: string) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Field notes</title><meta name="description" content="Notes from the field."></head>
-<body><h1>Field notes</h1>
+<html lang="en"><head><meta charset="utf-8"><title>Field notes</title><meta name="description" content="Notes from the field.">
+<link rel="icon" href="data:,"><style>h1 { color: teal }</style></head>
+<body style="margin: 2rem"><h1>Field notes</h1>
 <div data-oc-list="posts" data-oc-sort="-date"><article><a data-oc-link><h2 data-oc-field="title">Title</h2></a><p data-oc-field="summary"></p></article></div>
 <script src="${service()}/embed.js" data-oc-token="${token}" defer></script></body></html>`;
 
@@ -59,7 +60,8 @@ describe("the dashboard's SEO Engine, Domains, Search and Plan screens in Chromi
     await page.getByRole("heading", { level: 1, name: "SEO Engine" }).waitFor();
     await checkScreen(page, "20-seo-engine-empty");
 
-    // A failed capture says why, in words.
+    // A failed capture says why, in words (its 422 shows in the console too).
+    expectConsoleError(`status of 422 (Unprocessable Entity) (${service()}/sites/${site.id}/ssr/capture)`);
     await page.getByLabel("Page URL").fill(`${new URL(pageUrl).origin}/missing-page/`);
     await page.getByRole("button", { name: "Capture page" }).click();
     await page.getByText("The page could not be captured.").waitFor();
@@ -113,6 +115,10 @@ describe("the dashboard's SEO Engine, Domains, Search and Plan screens in Chromi
     const withKey = await fetch(previewUrl, { headers: { authorization: `Bearer ${site.adminKey}` } });
     expect(withKey.headers.get("cache-control")).toBe("no-store");
     expect(withKey.headers.get("content-security-policy")).toContain("sandbox");
+    // Its frame runs no script, so none is sent (Chromium would refuse each and log it); JSON-LD stays.
+    const previewed = await withKey.text();
+    expect(previewed).not.toContain("/embed.js");
+    expect(previewed).toContain('<script type="application/ld+json">');
 
     // Publish a new item elsewhere: the list preview shows it without capturing again.
     await api("POST", `/sites/${site.id}/collections/posts/items`, site.adminKey, {
@@ -186,7 +192,8 @@ describe("the dashboard's SEO Engine, Domains, Search and Plan screens in Chromi
     await page.getByRole("button", { name: "Show preview" }).click();
     await page.locator(".head-facts").getByText('sorts by "summary"').waitFor();
 
-    // A refresh that fails shows in "Last refresh" without a reload.
+    // A refresh that fails shows in "Last refresh" without a reload (and its 422 in the console).
+    expectConsoleError(`status of 422 (Unprocessable Entity) (${service()}/sites/${site.id}/ssr/refresh)`);
     await putPage(path, blogPage("pk_aaaaaaaaaaaaaaaa_bbbbbbbbbbbbbbbbbbbbbbbb"));
     await page.getByRole("button", { name: "Refresh now" }).click();
     await page.getByText("another site's token").first().waitFor();

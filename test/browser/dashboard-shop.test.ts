@@ -2,7 +2,7 @@
 // with labels, and the price kept as typed ("34.90") through save and reload.
 import { describe, expect, it } from "vitest";
 import { api, pageServer, putPage, service } from "./harness";
-import { checkScreen, dashboardBrowser, OPERATOR, signIn } from "./dashboard-harness";
+import { checkScreen, dashboardBrowser, expectConsoleError, OPERATOR, signIn } from "./dashboard-harness";
 
 const { newPage } = dashboardBrowser();
 
@@ -37,6 +37,7 @@ describe("dashboard: a shop's products", () => {
     const price = page.getByLabel("price");
     expect(await price.getAttribute("inputmode")).toBe("decimal");
     await price.fill("34,90");
+    expectConsoleError(`status of 400 (Bad Request) (${service()}/sites/${site.id}/collections/products/items)`);
     await page.getByRole("button", { name: "Save and publish" }).click();
     // The service's reason comes back to the field; the owner corrects it there.
     await expect.poll(() => page.getByText("must be a decimal number").count()).toBeGreaterThan(0);
@@ -96,7 +97,8 @@ describe("dashboard: a shop's products", () => {
 
     // The customer's site: two plain files on a server that answers only the paths it holds.
     const root = `/static-shop-${site.id}`;
-    const html = (body: string) => `<!doctype html><html lang="en"><head><title>Shop</title>${script}</head><body>${body}</body></html>`;
+    const html = (body: string) =>
+      `<!doctype html><html lang="en"><head><title>Shop</title><link rel="icon" href="data:,">${script}</head><body>${body}</body></html>`;
     const listUrl = await putPage(`${root}/products/`, html(list.replaceAll("/products/", `${root}/products/`)));
     await putPage(`${root}/products/item.html`, html(item.replaceAll("/products/", `${root}/products/`)));
 

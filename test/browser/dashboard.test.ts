@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { api, pageServer, putPage, service, type Site } from "./harness";
-import { checkScreen, dashboardBrowser, OPERATOR, screenshot, signIn } from "./dashboard-harness";
+import { checkScreen, dashboardBrowser, expectConsoleError, OPERATOR, screenshot, signIn } from "./dashboard-harness";
 
 const { newPage } = dashboardBrowser();
 
@@ -19,7 +19,8 @@ describe("the dashboard, driven in Chromium as a site owner would", () => {
       body: `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="360"><rect width="640" height="360" fill="#3a3fd0"/></svg>`,
     });
     const page = await newPage();
-    // The sign-in screen and a wrong key first.
+    // The sign-in screen and a wrong key first (refused with a 401, which the console shows).
+    expectConsoleError(`status of 401 (Unauthorized) (${service()}/sessions)`);
     await page.goto(`${service()}/dashboard/`);
     await checkScreen(page, "01-sign-in");
     await page.getByLabel("Admin key").fill(site.adminKey.slice(0, -4) + "aaaa");
@@ -61,7 +62,8 @@ describe("the dashboard, driven in Chromium as a site owner would", () => {
     await page.getByRole("heading", { name: "Articles" }).waitFor();
     await checkScreen(page, "04-items-empty");
 
-    // An item: the API's refusal shows next to its field, then a real save.
+    // An item: the API's refusal (a 400) shows next to its field, then a real save.
+    expectConsoleError(`status of 400 (Bad Request) (${service()}/sites/${site.id}/collections/articles/items)`);
     await page.getByRole("link", { name: "New item" }).click();
     await page.getByLabel("website").fill("javascript:alert(1)");
     await page.getByLabel("Slug").fill("hello-from-the-dashboard");
@@ -151,9 +153,11 @@ describe("the dashboard, driven in Chromium as a site owner would", () => {
     await signIn(page, site.adminKey);
     // Another origin on the same site (another port of 127.0.0.1): the browser sends the
     // SameSite=Strict cookie along, so only the Origin check stands between it and the write.
-    const attacker = await putPage("/attack.html", "<!doctype html><title>attack</title><p>hi</p>");
+    // (Its icon is given, so the browser asks the page server for no /favicon.ico.)
+    const attacker = await putPage("/attack.html", `<!doctype html><title>attack</title><link rel="icon" href="data:,"><p>hi</p>`);
     await page.goto(attacker);
-    // A "simple" cross-origin POST: no preflight, so the browser sends it with the cookie.
+    // A "simple" cross-origin POST: no preflight, so the browser sends it with the cookie (refused: 403).
+    expectConsoleError(`status of 403 (Forbidden) (${service()}/sites/${site.id}/collections/articles/items/${item.id}/unpublish)`);
     const sent = page.waitForResponse((r) => r.url().endsWith("/unpublish"));
     await page.evaluate(
       (url) => fetch(url, { method: "POST", mode: "no-cors", credentials: "include" }).then(() => undefined),

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { api, service } from "./harness";
 import type { Page } from "playwright-core";
-import { checkScreen, dashboardBrowser, expectAccessible, postsSite, screenshot, signIn } from "./dashboard-harness";
+import { checkScreen, dashboardBrowser, expectAccessible, expectConsoleError, postsSite, screenshot, signIn } from "./dashboard-harness";
 
 const { newPage } = dashboardBrowser();
 
@@ -163,6 +163,7 @@ describe("history and scheduling in the dashboard", () => {
     await first.getByText("Saved.", { exact: true }).waitFor();
 
     await second.getByLabel("title (required)").fill("Saved in the second tab");
+    expectConsoleError(`status of 412 (Precondition Failed) (${service()}/sites/${site.id}/collections/posts/items/${item.id})`);
     await second.getByRole("button", { name: "Save", exact: true }).click();
     await second.getByText(/This item changed since you opened it .* Reload it to see the change/).waitFor();
     await checkScreen(second, "77-item-changed-elsewhere");
@@ -232,7 +233,8 @@ describe("history and scheduling in the dashboard", () => {
       }, due);
       expect(await page.getByLabel("Time zone").inputValue()).toBe(zone);
       const publishOn = page.getByRole("group", { name: "Publish on", exact: true });
-      // First a time that has passed: the picker itself says what is wrong and what to do.
+      // First a time that has passed: the picker itself says what is wrong and what to do (the service's 400).
+      expectConsoleError(`status of 400 (Bad Request) (${service()}/sites/${site.id}/collections/posts/items/${item.id}/schedule)`);
       const past = await page.evaluate(() => {
         const d = new Date(Date.now() - 3_600_000);
         const p = (n: number) => String(n).padStart(2, "0");
@@ -255,6 +257,8 @@ describe("history and scheduling in the dashboard", () => {
       // A second tab: the public list, through the address bar, reloaded until the item is there.
       const reader = await newPage();
       const url = `${service()}/v1/${site.token}/collections/posts/items`;
+      // A JSON answer opened in the address bar: the browser asks the API's host for an icon it has not.
+      expectConsoleError(`status of 404 (Not Found) (${service()}/favicon.ico)`);
       await reader.goto(url);
       expect(await reader.locator("body").innerText()).not.toContain("on-time");
       let seenAt = 0;

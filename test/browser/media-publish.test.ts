@@ -6,8 +6,8 @@ import sharp from "sharp";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { itemPage } from "../fixtures/blog-pages";
-import { api, blogSite, putPage, renderedByServer, service } from "./harness";
-import { checkScreen, dashboardBrowser, signIn } from "./dashboard-harness";
+import { api, blogSite, pageServer, putPage, renderedByServer, service } from "./harness";
+import { checkScreen, dashboardBrowser, expectConsoleError, signIn } from "./dashboard-harness";
 
 const { newPage, browser } = dashboardBrowser();
 
@@ -115,6 +115,10 @@ describe("an uploaded cover, published", () => {
     expect((await fetch(src!)).status).toBe(200);
 
     // The embed, in Chromium, against the live content API.
+    // The shared template's placeholder (/hero.jpg) loads before the embed replaces it, and the page
+    // names no icon: the page server has neither. The customer's page, not the service, asks for them.
+    expectConsoleError(`status of 404 (Not Found) (${pageServer()}/hero.jpg)`);
+    expectConsoleError(`status of 404 (Not Found) (${pageServer()}/favicon.ico)`);
     const embed = await browser().newPage();
     await embed.goto(pageUrl);
     await embed.waitForSelector("[data-oc-item][data-oc-rendered]");

@@ -4,7 +4,7 @@
 // revoke it, and the client opening it again gets the 404 page.
 import { describe, expect, it } from "vitest";
 import { api, service } from "./harness";
-import { checkScreen, dashboardBrowser, expectAccessible, postsSite, screenshot, signIn } from "./dashboard-harness";
+import { checkScreen, dashboardBrowser, expectAccessible, expectConsoleError, postsSite, screenshot, signIn } from "./dashboard-harness";
 
 const { newPage, browser } = dashboardBrowser();
 
@@ -74,6 +74,7 @@ describe("share links in the dashboard", () => {
 
     // The client opens the link again: the one plain 404 page.
     const again = reader.waitForResponse((r) => r.url() === `${service()}/p/open`);
+    expectConsoleError(`status of 404 (Not Found) (${service()}/p/open)`);
     await reader.goto(url);
     expect((await again).status()).toBe(404);
     await reader.getByRole("heading", { name: "This link does not work" }).waitFor();
@@ -95,6 +96,7 @@ describe("share links in the dashboard", () => {
     await page.getByRole("button", { name: "Share" }).click();
     const dialog = page.getByRole("dialog", { name: "Share a preview" });
     await dialog.getByLabel("Password (optional)").fill("short");
+    expectConsoleError(`status of 400 (Bad Request) (${service()}/sites/${site.id}/collections/posts/items/${item.id}/preview-links)`);
     await dialog.getByRole("button", { name: "Create share link" }).click();
     // The service's refusal, next to the field.
     await dialog.getByText(/at least 8|too small|>=8/i).waitFor();

@@ -12,7 +12,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { api, putPage, service } from "./harness";
-import { checkScreen, dashboardBrowser, OPERATOR } from "./dashboard-harness";
+import { checkScreen, dashboardBrowser, expectConsoleError, OPERATOR } from "./dashboard-harness";
 import { navRows, tabThroughHeader } from "./nav-checks";
 import { linkIn, mailTo, uniqueEmail } from "../helpers/mail";
 
@@ -73,7 +73,7 @@ describe("a team in the dashboard, without the operator", () => {
 
     // The navigation of an account session fits at 1280 px: the places and Sign out on one row,
     // the site's ten sections on the row below. At 390 px Tab still reaches every link, each shown
-    // when focused (the sections row scrolls sideways).
+    // when focused (the sections wrap onto more rows).
     expect(await navRows(owner)).toEqual({ places: 1, sections: 1 });
     const everyLink = ["Workspace", "Your workspaces", "Account", "Sign out", "Overview", "Collections", "Media", "Search"];
     const rest = ["SEO Engine", "Domains", "Integrate", "Webhooks", "Plan", "Settings"];
@@ -109,7 +109,8 @@ describe("a team in the dashboard, without the operator", () => {
     await member.getByRole("heading", { name: "Your workspaces" }).waitFor();
     await member.getByText("Your role: Contributor").waitFor();
     await checkScreen(member, "team-03-workspaces");
-    // The link worked once: opened again, it says so and what to do.
+    // The link worked once: opened again, it says so and what to do (the lookup answers 410).
+    expectConsoleError(`status of 410 (Gone) (${service()}/invitations/lookup)`);
     await member.goto(invitation);
     await member.getByText("already used, withdrawn, or has expired. Ask the person who invited you").waitFor();
     await checkScreen(member, "team-03b-invitation-used");
@@ -133,6 +134,7 @@ describe("a team in the dashboard, without the operator", () => {
     // Her own draft stays hers to change.
     await member.getByRole("button", { name: "Save", exact: true }).waitFor();
     expect(await member.getByLabel("title (required)").isEditable()).toBe(true);
+    expectConsoleError(`status of 403 (Forbidden) (${service()}/sites/${siteId}/collections/posts/items/${itemId}/publish)`);
     expect(await apiFrom(member, "POST", `/sites/${siteId}/collections/posts/items/${itemId}/publish`)).toEqual({
       status: 403,
       code: "forbidden",
@@ -333,6 +335,7 @@ describe("a team in the dashboard, without the operator", () => {
     await expect.poll(() => owner.getByRole("button", { name: `Remove ${grace}` }).count()).toBe(0);
     // The draft is published by now: a Contributor may only offer it as pending changes.
     expect(await member.getByRole("button", { name: "Save and publish changes" }).count()).toBe(0);
+    expectConsoleError(`status of 404 (Not Found) (${service()}/sites/${siteId}/collections/posts/items/${itemId}/pending)`);
     await member.getByRole("button", { name: "Save as pending changes" }).click();
     await member.getByText("you are no longer a member of its workspace").waitFor();
 
@@ -381,6 +384,7 @@ describe("a team in the dashboard, without the operator", () => {
     await owner.getByRole("button", { name: "Withdraw the invitation to the shared link" }).waitFor();
     await owner.getByText("Invitation made.").waitFor();
     await owner.getByLabel("Email (leave empty for a link to share)").fill(uniqueEmail("fourth"));
+    expectConsoleError(`status of 403 (Forbidden) (${service()}/workspaces/${workspaceId}/invitations)`);
     await owner.getByRole("button", { name: "Invite", exact: true }).click();
     await owner
       .getByText(
@@ -480,6 +484,7 @@ describe("a team in the dashboard, without the operator", () => {
 
   it("a made-up invitation link says what to do", async () => {
     const page = await newPage();
+    expectConsoleError(`status of 404 (Not Found) (${service()}/invitations/lookup)`);
     await page.goto(`${service()}/dashboard/#/invite/iv_aaaaaaaaaaaaaaaa_${"a".repeat(40)}`);
     await page.getByText("This invitation link is not valid").waitFor();
     await page.getByRole("link", { name: "Go to the dashboard" }).waitFor();

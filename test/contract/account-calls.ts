@@ -41,6 +41,7 @@ export function accountCalls(): void {
     await hit("listDashboardItems", "GET", `${base}/collections/posts/items?sort=notes`, { auth });
     await addItem(fresh, "posts", { slug: "pic", data: { title: "Pic", cover: { url: "https://img.example.com/p.jpg" } } });
     const media = await hit("listMedia", "GET", `${base}/media`, { auth });
+    await hit("listMedia", "GET", `${base}/media?ids=${Array.from({ length: 101 }, (_, i) => `md_${i}`).join(",")}`, { auth });
     const mediaId = (media.body.media as { mediaId: string }[])[0]!.mediaId;
     await hit("updateMedia", "PATCH", `${base}/media/${mediaId}`, { auth, body: { alt: "A picture" } });
     await hit("updateMedia", "PATCH", `${base}/media/md_missing`, { auth, body: { alt: "x" } });

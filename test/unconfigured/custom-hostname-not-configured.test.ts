@@ -7,16 +7,13 @@ import { renderedBlog } from "../hostname-helpers";
 describe("custom hostnames when the deployment has none", () => {
   it("answer not_configured and point to the reverse-proxy Worker", async () => {
     const site = await renderedBlog();
-    for (const [method, body, sub] of [
-      ["POST", { hostname: "blog.customer.com" }, ""],
-      ["GET", undefined, ""],
-      ["GET", undefined, "/status"],
-      ["DELETE", undefined, ""],
+    for (const [method, body] of [
+      ["POST", { hostname: "blog.customer.com" }],
+      ["GET", undefined],
+      ["DELETE", undefined],
     ] as const) {
-      const path = `/sites/${site.id}/ssr/custom-hostname${sub}`;
-      const operation = sub
-        ? "getCustomHostnameStatus"
-        : { POST: "putCustomHostname", GET: "getCustomHostname", DELETE: "deleteCustomHostname" }[method];
+      const path = `/sites/${site.id}/ssr/custom-hostname`;
+      const operation = { POST: "putCustomHostname", GET: "getCustomHostname", DELETE: "deleteCustomHostname" }[method];
       // Held to openapi.json too: the contract test's workerd project has custom hostnames configured.
       const r = await checkAnswer(operation, method, path, await call(method, path, { auth: site.adminKey, body }));
       expect(r.answer, `${method} ${path}`).toBe(`${operation} 501 not_configured`);
@@ -27,5 +24,14 @@ describe("custom hostnames when the deployment has none", () => {
       expect(message).toContain("CF_API_TOKEN, CF_ZONE_ID");
       expect(message).not.toContain("SERVICE_HOSTNAMES");
     }
+  });
+
+  it("answer the status question with available: false, not a failure", async () => {
+    const site = await renderedBlog();
+    const path = `/sites/${site.id}/ssr/custom-hostname/status`;
+    const r = await checkAnswer("getCustomHostnameStatus", "GET", path, await call("GET", path, { auth: site.adminKey }));
+    expect(r.answer).toBe("getCustomHostnameStatus 200");
+    expect(r.problems).toEqual([]);
+    expect(r.body).toEqual({ customHostname: null, available: false });
   });
 });

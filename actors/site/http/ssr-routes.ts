@@ -108,7 +108,16 @@ export function ssrRoutes(s: SiteContext): Router<[SiteAccess]> {
         if (!answer) throw new ApiError("not_found", "This site has no custom hostname.");
         return json(answer);
       })
-      .get("/custom-hostname/status", () => json(hostnames() ?? { customHostname: null }))
+      // "Is there one?" is answered on a deployment without a provider too (`available: false`):
+      // the Domains screen then shows the reverse-proxy way, and no failed request is logged.
+      .get("/custom-hostname/status", () => {
+        try {
+          return json(hostnames() ?? { customHostname: null });
+        } catch (err) {
+          if (err instanceof ApiError && err.code === "not_configured") return json({ customHostname: null, available: false });
+          throw err;
+        }
+      })
       .delete("/custom-hostname", async (_req, access: SiteAccess) => {
         const detached = await removeHostnames(s);
         if (!detached.length) throw new ApiError("not_found", "This site has no custom hostname.");

@@ -32,7 +32,41 @@ export function previewPage(s: SiteContext, request: Request): Response {
   headers.set("content-security-policy", "sandbox; frame-ancestors 'self'");
   headers.set("x-frame-options", "SAMEORIGIN");
   headers.set("referrer-policy", "same-origin");
-  return new Response(response.body, { status: response.status, headers });
+  return withoutScripts().transform(new Response(response.body, { status: response.status, headers }));
+}
+
+/**
+ * The dashboard shows this page in a frame sandboxed without scripts, where Chromium refuses every
+ * script and inline event handler and reports each refusal in the dashboard's console. They never
+ * run there, so they are left out before they are sent. A data block (JSON-LD and any other type
+ * that is not a script language) stays: the dashboard reads it, and crawlers do.
+ */
+const withoutScripts = () =>
+  new HTMLRewriter()
+    .on("script", {
+      element(el) {
+        if (runs(el.getAttribute("type"))) el.remove();
+      },
+    })
+    .on("*", {
+      element(el) {
+        // Collected first: removing while iterating the attributes would skip some.
+        const handlers: string[] = [];
+        for (const [name] of el.attributes) if (name?.toLowerCase().startsWith("on")) handlers.push(name);
+        for (const name of handlers) el.removeAttribute(name);
+      },
+    });
+
+/** Whether a script of this `type` would be run by a browser (HTML's list: empty, a JavaScript MIME type, module, importmap, speculationrules). */
+function runs(type: string | null): boolean {
+  const t = (type ?? "").trim().toLowerCase();
+  return (
+    t === "" ||
+    t === "module" ||
+    t === "importmap" ||
+    t === "speculationrules" ||
+    /^(?:text|application)\/(?:x-)?(?:java|ecma|j|live)script/.test(t)
+  );
 }
 
 /**

@@ -1202,7 +1202,7 @@ export interface paths {
         };
         /**
          * The rendered list or item page as crawlers would get it, drafts included
-         * @description For the dashboard's preview: never cached (`no-store`), `X-Robots-Tag: noindex`, `Content-Security-Policy: sandbox; frame-ancestors 'self'`, with a `<base href>` of the captured page. Previewing changes nothing.
+         * @description For the dashboard's preview: never cached (`no-store`), `X-Robots-Tag: noindex`, `Content-Security-Policy: sandbox; frame-ancestors 'self'`, with a `<base href>` of the captured page. Scripts and inline event handlers are left out (the dashboard's frame is sandboxed and would refuse them); JSON-LD and other data blocks stay. Previewing changes nothing.
          */
         get: operations["previewPage"];
         put?: never;
@@ -1247,7 +1247,7 @@ export interface paths {
         };
         /**
          * The hostname and its certificate status, or null when the site has none
-         * @description As `getCustomHostname`, for a screen that asks whether there is one: a site without a custom hostname answers 200 `{customHostname: null}`, not 404 (404 stays for an unknown site; 501 `not_configured` when this deployment has no custom hostname provider).
+         * @description As `getCustomHostname`, for a screen that asks whether there is one: a site without a custom hostname answers 200 `{customHostname: null}`, not 404 (404 stays for an unknown site), and a deployment without a custom hostname provider 200 `{customHostname: null, available: false}` (where the other custom-hostname calls answer 501 `not_configured`).
          */
         get: operations["getCustomHostnameStatus"];
         put?: never;
@@ -3346,6 +3346,11 @@ export interface components {
         GetCustomHostnameStatusResponse: {
             customHostname: components["schemas"]["CustomHostname"] | null;
             replacing?: components["schemas"]["CustomHostname"];
+            /**
+             * @description Present (false) only when this deployment has no custom hostname provider: nothing can be registered.
+             * @constant
+             */
+            available?: false;
         };
         DeleteCustomHostnameResponse: {
             detached: string[];
@@ -11705,16 +11710,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_rate_limited"];
-                };
-            };
-            /** @description Error: `not_configured`. */
-            501: {
-                headers: {
-                    "Cache-Control": components["headers"]["error.Cache-Control"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error_not_configured"];
                 };
             };
         };

@@ -51,6 +51,7 @@ export function Domains() {
       // No hostname yet is `customHostname: null` here, not a 404.
       const r = await call(client.GET("/sites/{siteId}/ssr/custom-hostname/status", { params: { path: inSite() } }));
       if (n !== latest.current) return;
+      if (r.available === false) setNotConfigured(true);
       setRecord(r.customHostname);
       setReplacing(r.replacing ?? null);
     } catch (err) {

@@ -28,14 +28,14 @@ export async function renderedPreview(item?: string): Promise<{ html: string; st
 export function Preview(props: { capture: Capture }) {
   const c = props.capture;
   const collection = collections.value?.find((x) => x.slug === c.collection);
+  // A capture whose collection was deleted has no items to offer: asking would only answer 404.
+  const slug = c.collection;
   const items = useLoad(
     () =>
-      call(
-        client.GET("/sites/{siteId}/collections/{slug}/items", {
-          params: { path: inSite({ slug: c.collection ?? "" }), query: { limit: 100 } },
-        }),
-      ),
-    [c.collection],
+      slug
+        ? call(client.GET("/sites/{siteId}/collections/{slug}/items", { params: { path: inSite({ slug }), query: { limit: 100 } } }))
+        : Promise.resolve(null),
+    [slug],
   );
   const [choice, setChoice] = useState(c.showsList ? "" : "");
   const [shown, setShown] = useState<{ url: string; facts: HeadFacts; status: number } | null>(null);

@@ -23,6 +23,18 @@ type Membership = NonNullable<NonNullable<typeof session.value>["memberships"]>[
 export function Workspaces() {
   const memberships = session.value?.memberships ?? [];
   const [flash] = useState(takeFlash);
+  // What this tab read at sign-in may be out of date (a workspace deleted or a removal made in
+  // another tab): the list waits for the session read again, so no card asks for a workspace that
+  // is gone (a 404 in the console and an error on the card).
+  const [fresh, setFresh] = useState(false);
+  useEffect(() => void refreshSession().then(() => setFresh(true)), []);
+  if (!fresh)
+    return (
+      <section>
+        <Heading>Workspaces</Heading>
+        <p class="loading">Loading…</p>
+      </section>
+    );
   return (
     <section>
       <Heading>{memberships.length ? "Your workspaces" : "Welcome: set up your workspace"}</Heading>

@@ -3,6 +3,7 @@
  * a test event, and each receiver's last deliveries with Redeliver. Not the SEO Engine's inbound
  * publish webhook, which a site builder calls (SEO Engine screen).
  */
+import { Fragment } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { call, client } from "../api";
 import { can, inSite, roleName } from "../site-state";
@@ -95,7 +96,7 @@ function WebhookEndpoints() {
       {secret && (
         <div class="card">
           <Notice kind="ok">
-            The signing secret of <code>{secret.url}</code> is below. <strong>Copy it now: you will not see it again.</strong> Your receiver
+            The signing secret of <Url href={secret.url} /> is below. <strong>Copy it now: you will not see it again.</strong> Your receiver
             verifies each delivery with it.
           </Notice>
           <p class="token">
@@ -160,7 +161,7 @@ function AddEndpoint(props: { onAdded: (url: string, secret: string) => void }) 
                 checked={form.values.events.includes(ev.type)}
                 onChange={(x) => toggle(ev.type, x.currentTarget.checked)}
               />{" "}
-              {ev.label} <code>{ev.type}</code>
+              {ev.label} <code class="name">{ev.type}</code>
             </label>
           ))}
         </fieldset>
@@ -227,17 +228,20 @@ function EndpointCard(props: { endpoint: Endpoint; onChange: () => void; onSecre
   return (
     <article class="card" aria-label={`Endpoint ${e.url}`}>
       <h2>
-        <code>{e.url}</code>{" "}
+        <Url href={e.url} />{" "}
         <span class={`badge ${e.state === "enabled" ? "published" : "draft"}`}>{e.state === "enabled" ? "Active" : "Paused"}</span>
       </h2>
       {e.description && <p>{e.description}</p>}
-      <p>
-        Events:{" "}
+      {/* Each event type is one chip that wraps as a whole: a name broken mid-word reads as two names. */}
+      <p class="events-line">
+        <span>Events:</span>
         {e.events.map((t) => (
-          <code key={t}>{t} </code>
+          <code key={t} class="name">
+            {t}
+          </code>
         ))}
-        {e.previousSecretUntil && <> · The previous secret also signs until {when(e.previousSecretUntil)}.</>}
       </p>
+      {e.previousSecretUntil && <p>The previous secret also signs until {when(e.previousSecretUntil)}.</p>}
       {e.state === "disabled" && e.disabledReason && (
         <Notice kind={e.disabledReason === "owner" ? "info" : "error"}>
           {PAUSED_WHY[e.disabledReason]}
@@ -328,7 +332,7 @@ function EndpointCard(props: { endpoint: Endpoint; onChange: () => void; onSecre
       >
         {confirm === "delete" ? (
           <p>
-            Nothing more is sent to <code>{e.url}</code>, and its delivery log is deleted.
+            Nothing more is sent to <Url href={e.url} />, and its delivery log is deleted.
           </p>
         ) : (
           <p>
@@ -340,3 +344,25 @@ function EndpointCard(props: { endpoint: Endpoint; onChange: () => void; onSecre
     </article>
   );
 }
+
+/**
+ * A receiver's address, which may be wider than a phone: it breaks after a `/`, `.`, `?`, `&` or
+ * `=` (where a reader expects a new part), never at a hyphen inside a part, where the break would
+ * read as a hyphenated word. Only a part too long for a line on a phone may break anywhere.
+ */
+function Url(props: { href: string }) {
+  const parts = props.href.split(/(?<=[/.?&=])/);
+  return (
+    <code class="url">
+      {parts.map((p, i) => (
+        <Fragment key={i}>
+          {i > 0 && <wbr />}
+          <span class={p.length <= WHOLE_PART ? "part" : undefined}>{p}</span>
+        </Fragment>
+      ))}
+    </code>
+  );
+}
+
+/** Characters of a part kept on one line: about what a 320 px line holds of the card's heading. */
+const WHOLE_PART = 28;
