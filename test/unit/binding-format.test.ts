@@ -9,6 +9,8 @@ describe("binding: number formats", () => {
     expect(displayText(34.9, "money:USD")).toBe("$34.90");
     expect(plain(displayText(1234.5, "money:EUR", "de-DE"))).toBe("1.234,50 €");
     expect(displayText(1500, "money:JPY", "en-US")).toBe("¥1,500");
+    expect(displayText("45000", "money:EUR:0")).toBe("€45,000");
+    expect(plain(displayText("45000.5", "money:EUR:0", "fr-FR"))).toBe("45 001 €");
   });
 
   it("keeps an exact decimal's digits and fixes the decimals asked for", () => {
@@ -25,6 +27,7 @@ describe("binding: number formats", () => {
     expect(displayText(34.9, "money:USD", "not a locale!")).toBe("$34.90");
     expect(formatNumber(34.9, "money:usd", null)).toBeNull();
     expect(formatNumber(34.9, "number:9", null)).toBeNull();
+    expect(formatNumber(34.9, "money:EUR:7", null)).toBeNull();
     expect(displayText("sold-out", "money:USD")).toBe("sold-out");
   });
 });

@@ -27,6 +27,9 @@ function bindingFor(f: Field): string {
         : `    <span data-oc-field="${f.key}"></span>`;
     case "option":
       return `    <span data-oc-field="${f.key}" data-oc-format="label"></span>`;
+    case "boolean":
+      // A switch shows its name when it is on (true / false as text reads like a bug on a page).
+      return `    <span data-oc-if="${f.key}">${(f.name ?? f.key).replace(/[<>&"]/g, "")}</span>`;
     default:
       return `    <p data-oc-field="${f.key}"></p>`;
   }
@@ -77,14 +80,28 @@ function listWidget(c: Collection, hosting: Hosting): string {
 function itemWidget(c: Collection): string {
   const title = titleFieldOf(c);
   const rest = c.fields.filter((f) => f !== title);
+  const blocks = rest.filter((f) => BLOCK_TYPES.has(f.type));
+  // Short values read as named facts ("Salary from: €45,000"); one without a value leaves no empty line.
+  const facts = rest.filter((f) => !BLOCK_TYPES.has(f.type));
+  const name = (f: Field) => (f.name ?? f.key).replace(/[<>&"]/g, "");
+  const fact = (f: Field) =>
+    f.type === "boolean"
+      ? `    <div data-oc-if="${f.key}"><dt>${name(f)}</dt><dd>Yes</dd></div>`
+      : `    <div data-oc-if="${f.key}"><dt>${name(f)}</dt><dd>${bindingFor(f)
+          .trim()
+          .replace(/^<p (.*)><\/p>$/, "<span $1></span>")}</dd></div>`;
   return [
     `<article data-oc-item="${c.slug}">`,
     ...(title ? [`  <h1 data-oc-field="${title.key}">Title</h1>`] : []),
-    ...rest.map((f) => bindingFor(f).slice(2)),
+    ...(facts.length ? ["  <dl>", ...facts.map(fact), "  </dl>"] : []),
+    ...blocks.map((f) => bindingFor(f).slice(2)),
     `  <p data-oc-empty hidden>This item is not available. <a href="/${c.slug}/">See all</a></p>`,
     `</article>`,
   ].join("\n");
 }
+
+/** Fields that fill a block of the page (media, rich text) rather than a line. */
+const BLOCK_TYPES = new Set<Field["type"]>(["image", "video", "richText"]);
 
 function titleLine(c: Collection, indent: string, hosting: Hosting): string {
   const title = titleFieldOf(c);

@@ -76,7 +76,7 @@ export function displayText(value: unknown, format: string | null, locale: strin
 
 /** A number written as text, as an exact decimal ("34.90"): formatted like a number when a number format asks. */
 const DECIMAL = /^-?\d{1,15}(?:\.\d{1,15})?$/;
-const NUMBER_FORMAT = /^(?:number(?::([0-6]))?|money:([A-Z]{3}))$/;
+const NUMBER_FORMAT = /^(?:number(?::([0-6]))?|money:([A-Z]{3})(?::([0-6]))?)$/;
 /** The locale numbers show in when the element names none. */
 export const DEFAULT_LOCALE = "en-US";
 const formatters = new Map<string, Intl.NumberFormat | null>();
@@ -85,7 +85,7 @@ const MAX_FORMATTERS = 64;
 /**
  * A number in a number format, or null when `format` is none (the number then shows as stored):
  * `number` (grouped, up to 3 decimals), `number:N` (exactly N decimals, 0–6), `money:EUR` (an
- * ISO 4217 currency, with that currency's decimals). `locale` is a BCP 47 tag (`de-DE`); an
+ * ISO 4217 currency, with that currency's decimals), `money:EUR:0` (with N decimals: a salary). `locale` is a BCP 47 tag (`de-DE`); an
  * unknown one falls back to the default. Intl does the formatting on both sides: the browser's
  * and workerd's ICU agree for these styles.
  */
@@ -95,8 +95,9 @@ export function formatNumber(value: number | string, format: string | null, loca
   const key = `${m[0]}|${locale ?? ""}`;
   let f = formatters.get(key);
   if (f === undefined) {
+    const digits = m[3] !== undefined ? { minimumFractionDigits: Number(m[3]), maximumFractionDigits: Number(m[3]) } : {};
     const options: Intl.NumberFormatOptions = m[2]
-      ? { style: "currency", currency: m[2] }
+      ? { style: "currency", currency: m[2], ...digits }
       : m[1] !== undefined
         ? { minimumFractionDigits: Number(m[1]), maximumFractionDigits: Number(m[1]) }
         : {};
