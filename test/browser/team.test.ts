@@ -69,7 +69,7 @@ describe("a team in the dashboard, without the operator", () => {
     await owner.getByRole("heading", { name: "Posts" }).waitFor();
     expect(await owner.getByText("are ready").count()).toBe(0);
     // An empty collection says what to do next.
-    await owner.getByText("No items yet. Choose New item to write the first one").waitFor();
+    await owner.getByText("No posts yet. Choose New item to add the first one").waitFor();
 
     // The navigation of an account session fits at 1280 px: the places and Sign out on one row,
     // the site's ten sections on the row below. At 390 px Tab still reaches every link, each shown

@@ -254,8 +254,8 @@ export function Items(props: { collectionSlug: string }) {
         {list.data && items.length === 0 && (
           <p class="empty">
             {search || status || filtered
-              ? "No items match. Clear the search and the filters, or choose All items, to see the others."
-              : "No items yet. Choose New item to write the first one; it stays a draft until you publish it."}
+              ? `No ${c.name.toLowerCase()} match. Clear the search and the filters, or choose All items, to see the others.`
+              : `No ${c.name.toLowerCase()} yet. Choose New item to add the first one; it stays a draft, hidden from your site, until you publish it.`}
           </p>
         )}
       </div>
