@@ -384,7 +384,7 @@ describe("a team in the dashboard, without the operator", () => {
     await owner.getByRole("button", { name: "Invite", exact: true }).click();
     await owner
       .getByText(
-        "This workspace's plan (Free) allows 3 people, pending invitations included; the Starter plan allows more. To change the plan, ask the team that runs this service.",
+        "This workspace's plan (Free) allows 3 people, pending invitations included; the Starter plan allows more. The Plan screen of the dashboard says how to change plans.",
       )
       .waitFor();
     expect(await owner.getByText("Invitation made.").count()).toBe(0);
