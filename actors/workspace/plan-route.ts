@@ -5,15 +5,15 @@
  */
 import type { IRequest, IttyRouterType } from "itty-router";
 import { ApiError } from "../../src/contract/errors";
+import type { Principal } from "../../src/contract/principal";
 import { overPlanLimits, planChange } from "../../src/contract/plan-offer";
 import { json, readJsonObject } from "../../src/http/json";
 import { parseBody } from "../../src/http/validation";
-import { recordWorkspaceAudit } from "./audit";
-import type { LiveWorkspace } from "./live-workspace";
+import { type Changer, recordWorkspaceAudit } from "./audit";
+import type { LiveWorkspace, WorkspaceRecord } from "./live-workspace";
 import { countMembers } from "./members";
-import type { WorkspaceArgs } from "./routes";
 
-export function addPlanRoute(router: IttyRouterType<IRequest, WorkspaceArgs>, w: LiveWorkspace): void {
+export function addPlanRoute(router: IttyRouterType<IRequest, [Changer, WorkspaceRecord, Principal]>, w: LiveWorkspace): void {
   router.put("/plan", async (req, c, ws) => {
     // The body's schema (zod) loads on the first change, never at start-up (docs/caching.md).
     const { PlanChangeBody } = await import("../../src/contract/plan-schemas");
