@@ -372,6 +372,11 @@ describe("the dashboard's SEO Engine, Domains, Search and Plan screens in Chromi
     await checkScreen(page, "43-plan-390");
     await nav.getByRole("link", { name: "Search" }).click();
     await page.getByText("included in the Pro plan").waitFor();
+    // Both changes in the workspace's Activity, in words.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByRole("link", { name: "Workspace", exact: true }).click();
+    await page.getByRole("cell", { name: "changed the plan from Free to SEO Engine" }).waitFor();
+    await page.getByRole("cell", { name: "changed the plan from SEO Engine to Free" }).waitFor();
     await page.close();
   });
 });
