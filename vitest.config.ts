@@ -168,8 +168,12 @@ export default defineConfig({
         workers: [cloudflareApiMock, embedderWorker()],
         outboundService: "cloudflare-api-mock",
       }),
-      // A deployment without custom hostnames (no Cloudflare for SaaS credentials).
-      workerd("workers-unconfigured", { include: ["test/unconfigured/**/*.test.ts"], bindings: { CUSTOM_HOSTNAMES: "cloudflare" } }),
+      // A deployment without custom hostnames (no Cloudflare for SaaS credentials), where plans are
+      // sold by the operator rather than self-served ([env.production.vars]'s SELF_SERVE_PLANS).
+      workerd("workers-unconfigured", {
+        include: ["test/unconfigured/**/*.test.ts"],
+        bindings: { CUSTOM_HOSTNAMES: "cloudflare", SELF_SERVE_PLANS: "off", PLANS_CONTACT: "mailto:sales@example.com" },
+      }),
       {
         // The customer's reverse-proxy Worker (proxy/), its own deployable, in workerd.
         plugins: [

@@ -24,6 +24,7 @@ const ELSEWHERE: Record<string, string> = {
   "updateMember 502 bad_gateway": "actors/workspace/outbox.ts (not exercised: needs an unreachable Account object)",
   "removeMember 502 bad_gateway": "actors/workspace/outbox.ts (not exercised: needs an unreachable Account object)",
   "transferOwnership 502 bad_gateway": "actors/workspace/outbox.ts (not exercised: needs an unreachable Account object)",
+  "changePlan 502 bad_gateway": "actors/workspace/plan-route.ts (not exercised: needs a site object that fails)",
   "deleteWorkspace 502 bad_gateway": "actors/workspace.ts #destroySites (not exercised: needs a site object that fails)",
   "createApiKey 409 conflict": "actors/workspace/api-keys.ts MAX_API_KEYS (100 keys; not exercised)",
   "createWorkspace 409 conflict": "src/dashboard/routes.ts MAX_MEMBERSHIPS (50 workspaces per account; not exercised)",

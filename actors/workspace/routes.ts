@@ -1,6 +1,6 @@
 /**
  * The workspace's routes under `/workspaces/:id`, as routers tried in order (actors/shared/router.ts):
- * its settings (read, rename, plan, delete), its members (member-routes.ts), invitations, API keys
+ * its settings (read, rename, plan (plan-route.ts), delete), its members (member-routes.ts), invitations, API keys
  * and the merged audit log. The object has checked the caller and the operation's permission first.
  */
 import { IttyRouter, type IRequest } from "itty-router";
@@ -17,6 +17,8 @@ import { auditCsv, type Changer, mergedAudit, parseCursor, recordWorkspaceAudit 
 import { countMembers, insertInvitation, listInvitations, listMembers, revokeInvitationRow } from "./members";
 import { deliver, enqueue } from "./outbox";
 import { addMemberRoutes } from "./member-routes";
+import { addPlanRoute } from "./plan-route";
+import { planChange } from "../../src/contract/plan-offer";
 import { visibleSiteIds } from "./visible-sites";
 import { invitationMail, settledMailState } from "./invitation-mail";
 import type { LiveWorkspace, WorkspaceRecord } from "./live-workspace";
@@ -39,7 +41,11 @@ export function workspaceRoutes(w: LiveWorkspace): Router<WorkspaceArgs>[] {
   const record = (c: Changer, target: string, siteId: string | null = null, details?: unknown) =>
     recordWorkspaceAudit(w.sql, c, target, siteId, details);
   settings.get("/", (_req, c, ws, principal) =>
-    json({ workspace: { ...ws, siteIds: visibleSiteIds(w.sql, principal, ws.siteIds) }, access: accessView(c.grant) }),
+    json({
+      workspace: { ...ws, siteIds: visibleSiteIds(w.sql, principal, ws.siteIds) },
+      access: accessView(c.grant),
+      planChange: planChange(w.env),
+    }),
   );
   settings.patch("/", async (req, c, ws) => {
     const body = await readJsonObject(req);
@@ -61,6 +67,7 @@ export function workspaceRoutes(w: LiveWorkspace): Router<WorkspaceArgs>[] {
     w.storage.transactionSync(() => record(c, `workspace ${workspace!.name}`, null, patch));
     return json({ workspace });
   });
+  addPlanRoute(settings, w);
   // Deleting the workspace (Owner only, confirmed by its name): its sites are erased first (a
   // failure answers 502 and a retry finishes), then its people, invitations and keys go in one
   // transaction with the audit row; the workspace's audit log stays, pruned as before.

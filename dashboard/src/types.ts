@@ -24,6 +24,9 @@ export type SearchStatus = S["SearchStatus"];
 export type Capture = S["Capture"];
 export type CustomHostname = S["CustomHostname"];
 export type Plan = Site["plan"];
+/** What each plan costs and adds on this deployment, and how a workspace changes plan (getSite's `planChange`). */
+export type PlanChange = S["GetSiteResponse"]["planChange"];
+export type PlanOffer = PlanChange["plans"][number];
 export type FieldType = Field["type"];
 
 /** The field types and which of them can be indexed: the service's own lists (src/contract/field-types.ts). */

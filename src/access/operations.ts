@@ -33,6 +33,7 @@ export const ACCESS: readonly AccessEntry[] = [
   { id: "createWorkspace", method: "post", path: "/workspaces", kind: "Workspaces", access: { who: "account" } },
   { id: "getWorkspace", method: "get", path: W, kind: "Workspaces", access: m("site.read") },
   { id: "updateWorkspace", method: "patch", path: W, kind: "Workspaces", access: m("workspace.settings") },
+  { id: "changePlan", method: "put", path: `${W}/plan`, kind: "Workspaces", access: m("workspace.plan") },
   { id: "deleteWorkspace", method: "delete", path: W, kind: "Workspaces", access: m("workspace.delete") },
   { id: "createSite", method: "post", path: "/sites", kind: "Sites", access: m("site.create") },
   { id: "getSite", method: "get", path: S, kind: "Sites", access: m("site.read") },

@@ -27,6 +27,7 @@ export const PERMISSIONS = [
   "members.manage",
   "audit.read",
   "workspace.settings",
+  "workspace.plan",
   "workspace.delete",
   "ownership.transfer",
 ] as const;
@@ -36,7 +37,9 @@ const VIEWER: readonly Permission[] = ["site.read"];
 const CONTRIBUTOR: readonly Permission[] = [...VIEWER, "items.create", "items.edit.own", "items.delete.own", "media.create"];
 const AUTHOR: readonly Permission[] = [...CONTRIBUTOR, "items.publish.own"];
 const EDITOR: readonly Permission[] = [...AUTHOR, "items.edit.any", "items.delete.any", "items.publish.any", "media.edit", "search.manage"];
-const ADMINISTRATOR: readonly Permission[] = PERMISSIONS.filter((p) => p !== "workspace.delete" && p !== "ownership.transfer");
+// The plan is what the workspace pays for: like deleting it or handing it over, the Owner's alone.
+const OWNER_ONLY: ReadonlySet<Permission> = new Set(["workspace.plan", "workspace.delete", "ownership.transfer"]);
+const ADMINISTRATOR: readonly Permission[] = PERMISSIONS.filter((p) => !OWNER_ONLY.has(p));
 
 export const ROLE_PERMISSIONS: Readonly<Record<Role, ReadonlySet<Permission>>> = {
   owner: new Set(PERMISSIONS),
@@ -55,6 +58,7 @@ export const WORKSPACE_PERMISSIONS: ReadonlySet<Permission> = new Set([
   "audit.read",
   "keys.manage",
   "workspace.settings",
+  "workspace.plan",
   "workspace.delete",
   "ownership.transfer",
 ]);
@@ -88,6 +92,7 @@ export const PERMISSION_WORDS: Readonly<Record<Permission, string>> = {
   "members.manage": "invite or manage members",
   "audit.read": "see the activity log",
   "workspace.settings": "change the workspace's settings",
+  "workspace.plan": "change the workspace's plan",
   "workspace.delete": "delete the workspace",
   "ownership.transfer": "hand the workspace to another owner",
 };

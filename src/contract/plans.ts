@@ -42,7 +42,7 @@ export function planLimit(plan: Plan, limit: "sites" | "members"): ApiError {
   const what = limit === "sites" ? (max === 1 ? "1 site" : `${max} sites`) : `${max} people, pending invitations included`;
   return new ApiError(
     "plan_required",
-    `This workspace's plan (${PLAN_LABEL[plan]}) allows ${what}${next ? `; the ${PLAN_LABEL[next]} plan allows more` : ""}. To change the plan, ask the team that runs this service.`,
+    `This workspace's plan (${PLAN_LABEL[plan]}) allows ${what}${next ? `; the ${PLAN_LABEL[next]} plan allows more` : ""}. The Plan screen of the dashboard says how to change plans.`,
     { limit, max, requiredPlan: next },
   );
 }

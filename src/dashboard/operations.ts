@@ -5,6 +5,7 @@ import { workspaceCreateByAccount } from "../contract/workspaces";
 import { batchInputSchema, itemInputSchema, itemPatchSchema } from "../contract/items";
 import { mediaInputSchema, mediaPatchSchema, sitePatchSchema, siteCreate, workspaceCreate } from "../contract/sites";
 import { DASHBOARD_SEARCH_MAX, MEDIA_IDS_MAX } from "../contract/limits";
+import { PlanChange } from "../contract/plan-schemas";
 import { DEFAULT_LIMIT, FILTER_OPS, MAX_LIMIT } from "../shared/list-params";
 import {
   CallerAccess,
@@ -36,7 +37,7 @@ export const PAGING: Param[] = [
 const json = (description: string, schema: z.ZodType, example?: unknown) => ({ description, schema, headers: "json", example }) as const;
 const workspace = z.strictObject({ workspace: Workspace });
 const site = z.strictObject({ site: Site });
-const siteRead = z.strictObject({ site: Site, access: CallerAccess });
+const siteRead = z.strictObject({ site: Site, access: CallerAccess, planChange: PlanChange });
 const collection = z.strictObject({ collection: Collection });
 const item = z.strictObject({ item: DashboardItem });
 

@@ -16,6 +16,7 @@ import {
 } from "../contract/workspaces";
 import { workspacePatch } from "../contract/sites";
 import { CallerAccess, Workspace } from "../contract/responses";
+import { PlanChange, PlanChangeBody } from "../contract/plan-schemas";
 import { P } from "../openapi/params";
 import { operation, type Operation, type Param } from "../openapi/registry";
 
@@ -109,7 +110,9 @@ export const workspaceOperations: Operation[] = [
       "Any member (a member limited to some sites sees those in `siteIds`), a key of the workspace (a key limited to one site sees that one), or the operator. `access` says what the caller may do in the workspace.",
     auth: "workspace",
     params: [P.workspaceId],
-    responses: { 200: json("The workspace.", z.strictObject({ workspace: Workspace, access: CallerAccess })) },
+    responses: {
+      200: json("The workspace.", z.strictObject({ workspace: Workspace, access: CallerAccess, planChange: PlanChange })),
+    },
     errors: ["not_found"],
   }),
   operation({
@@ -125,6 +128,25 @@ export const workspaceOperations: Operation[] = [
     body: workspacePatch,
     responses: { 200: json("The workspace.", z.strictObject({ workspace: Workspace })) },
     errors: ["not_found"],
+  }),
+  operation({
+    id: "changePlan",
+    method: "put",
+    path: `${W}/plan`,
+    tag: "Workspaces",
+    summary: "Change the workspace's plan (the Owner, where the deployment allows it)",
+    description:
+      "Needs `workspace.plan` (the Owner alone; the operator too). A member may change it only while the deployment is self-serve " +
+      "(`planChange.selfServe` of `GET /workspaces/{id}`, the operator's SELF_SERVE_PLANS); otherwise 403 `forbidden` with " +
+      '`details.reason: "self_serve_off"` and `details.contact`, where to ask instead. A move to a plan that allows fewer sites or ' +
+      "members than the workspace has is 409 `conflict` (nothing is deleted; the operator is not held to it). Every site of the " +
+      "workspace has the new plan when this returns; the change is in the audit log with `details: {from, to}`. A 502 `bad_gateway` " +
+      "(`details.applied: true`) says the plan is saved but some site has not got it yet: send the same plan again.",
+    auth: "workspace",
+    params: [P.workspaceId],
+    body: PlanChangeBody,
+    responses: { 200: json("The workspace on its new plan.", z.strictObject({ workspace: Workspace })) },
+    errors: ["bad_request", "not_found", "conflict", "bad_gateway"],
   }),
   operation({
     id: "deleteWorkspace",

@@ -36,7 +36,7 @@ describe("a workspace with members, through the front Worker", () => {
     expect(second.status).toBe(403);
     expect(second.body.error).toMatchObject({ code: "plan_required", details: { limit: "sites" } });
     expect(second.body.error.message).toBe(
-      "This workspace's plan (Free) allows 1 site; the Starter plan allows more. To change the plan, ask the team that runs this service.",
+      "This workspace's plan (Free) allows 1 site; the Starter plan allows more. The Plan screen of the dashboard says how to change plans.",
     );
     await expectStatus(
       callJson("PUT", `/sites/${site.id}/collections/posts`, { ...as(owner.cookie), body: { fields: [{ key: "title", type: "text" }] } }),
@@ -169,7 +169,7 @@ describe("a workspace with members, through the front Worker", () => {
     expect(r.body.error).toMatchObject({ code: "plan_required", details: { limit: "members", max: 3, requiredPlan: "starter" } });
     // Shown as it is by the dashboard: the plans' names as people read them, no "operator" jargon.
     expect(r.body.error.message).toBe(
-      "This workspace's plan (Free) allows 3 people, pending invitations included; the Starter plan allows more. To change the plan, ask the team that runs this service.",
+      "This workspace's plan (Free) allows 3 people, pending invitations included; the Starter plan allows more. The Plan screen of the dashboard says how to change plans.",
     );
   });
 });

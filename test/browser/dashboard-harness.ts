@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { api, launch, service } from "./harness";
+import { linkIn, mailTo } from "../helpers/mail";
 
 export const OPERATOR = "browser-test-operator";
 
@@ -73,6 +74,20 @@ function watched(browser: Browser): Browser {
 /** Where the dashboard tests leave a screenshot of every screen (docs/dashboard.md). */
 export const SCREENSHOTS = "test-artifacts/dashboard";
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+export const PASSWORD = "correct horse battery staple";
+
+/** Sign-up the way a person does it: the form, the mail, the link in the address bar, a password. */
+export async function signUpFrom(page: Page, name: string, email: string): Promise<void> {
+  await page.getByLabel("Your name").fill(name);
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Send me the link" }).click();
+  await page.getByRole("heading", { name: "Check your inbox" }).waitFor();
+  await page.goto(linkIn(await mailTo(email, /Confirm your email/)));
+  await page.getByLabel("New password").fill(PASSWORD);
+  await page.getByLabel("Repeat the password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create account" }).click();
+}
 
 export async function signIn(page: Page, key: string): Promise<void> {
   await page.goto(`${service()}/dashboard/`);

@@ -1,6 +1,7 @@
 import { request } from "node:http";
 import { describe, expect, inject, it } from "vitest";
-import { checkScreen, dashboardBrowser, expectConsoleError, OPERATOR, signIn } from "./dashboard-harness";
+import { checkScreen, dashboardBrowser, expectConsoleError, OPERATOR, signIn, signUpFrom } from "./dashboard-harness";
+import { uniqueEmail } from "../helpers/mail";
 import { api, putPage, service, type Site } from "./harness";
 
 const { newPage, browser } = dashboardBrowser();
@@ -313,6 +314,76 @@ describe("the dashboard's SEO Engine, Domains, Search and Plan screens in Chromi
       await page.getByText(text).waitFor();
     }
     await checkScreen(page, "27-plan-gate");
+    await page.close();
+  });
+
+  it("lets the Owner change the plan from the Plan screen, after saying what changes; the SEO Engine unlocks", async () => {
+    const page = await newPage();
+    await page.goto(`${service()}/dashboard/#/sign-up`);
+    await signUpFrom(page, "Rosa", uniqueEmail("rosa"));
+    await page.getByLabel("Workspace name").fill("Plans Co");
+    await page.getByLabel("First site name").fill("Notes");
+    await page.getByRole("button", { name: "Create workspace and site" }).click();
+    await page.getByText("Your workspace and the site “Notes” are ready.").waitFor();
+    const nav = page.getByRole("navigation", { name: "Main" });
+    // The gate leads to the change, not to a sentence.
+    await nav.getByRole("link", { name: "SEO Engine" }).click();
+    await page.getByText("included in the SEO Engine plan").waitFor();
+    await page.getByRole("link", { name: "Change to the SEO Engine plan" }).click();
+    await page.getByRole("heading", { level: 1, name: "Plan" }).waitFor();
+    // Every plan with its price (wrangler.toml's PLAN_PRICES, as the browser tests' Worker has them) and limits; the current one marked.
+    const cards = page
+      .getByRole("list", { name: "Plans" })
+      .getByRole("listitem")
+      .filter({ has: page.getByRole("heading", { level: 2 }) });
+    expect(await cards.count()).toBe(4);
+    const current = page.locator("li[aria-current=true]");
+    expect(await current.getByRole("heading", { level: 2 }).textContent()).toBe("FreeCurrent plan");
+    expect(await current.getByText("Free of charge").count()).toBe(1);
+    await page.getByText("$29 a month").waitFor();
+    await page.getByText("$99 a month").waitFor();
+    await page.getByText("25 sites").waitFor();
+    await checkScreen(page, "40-plan-self-serve");
+
+    await page.getByRole("button", { name: "Upgrade to SEO Engine" }).click();
+    const dialog = page.getByRole("dialog", { name: "Change to the SEO Engine plan?" });
+    await dialog.getByRole("heading", { name: "What it adds" }).waitFor();
+    await dialog.getByText("Semantic search and related items").waitFor();
+    await dialog.getByText("Up to 25 sites (now 1 site)").waitFor();
+    expect(await dialog.getByRole("heading", { name: "What it takes away" }).count()).toBe(0);
+    await checkScreen(page, "41-plan-confirm-upgrade");
+    await dialog.getByRole("button", { name: "Change to SEO Engine" }).click();
+    await page.getByText("The workspace is now on the SEO Engine plan.").waitFor();
+    expect(await page.locator("li[aria-current=true]").getByRole("heading", { level: 2 }).textContent()).toBe("SEO EngineCurrent plan");
+
+    // Unlocked at once, without a reload.
+    await nav.getByRole("link", { name: "SEO Engine" }).click();
+    await page.getByRole("heading", { level: 1, name: "SEO Engine" }).waitFor();
+    await page.getByText("one captured page").waitFor();
+    expect(await page.getByText("included in the SEO Engine plan").count()).toBe(0);
+
+    // Down again: the dialog says what goes; Cancel changes nothing, confirming does.
+    await nav.getByRole("link", { name: "Plan", exact: true }).click();
+    await page.getByRole("button", { name: "Move down to Free" }).click();
+    const down = page.getByRole("dialog", { name: "Change to the Free plan?" });
+    await down.getByRole("heading", { name: "What it takes away" }).waitFor();
+    await down.getByText("Only 1 site (now 25 sites)").waitFor();
+    await down.getByText("Only 3 people (now 50 people)").waitFor();
+    await checkScreen(page, "42-plan-confirm-downgrade");
+    await down.getByRole("button", { name: "Cancel" }).click();
+    expect(await page.locator("li[aria-current=true]").getByRole("heading", { level: 2 }).textContent()).toBe("SEO EngineCurrent plan");
+    await page.getByRole("button", { name: "Move down to Free" }).click();
+    await down.getByRole("button", { name: "Change to Free" }).click();
+    await page.getByText("The workspace is now on the Free plan.").waitFor();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await checkScreen(page, "43-plan-390");
+    await nav.getByRole("link", { name: "Search" }).click();
+    await page.getByText("included in the Pro plan").waitFor();
+    // Both changes in the workspace's Activity, in words.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByRole("link", { name: "Workspace", exact: true }).click();
+    await page.getByRole("cell", { name: "changed the plan from Free to SEO Engine" }).waitFor();
+    await page.getByRole("cell", { name: "changed the plan from SEO Engine to Free" }).waitFor();
     await page.close();
   });
 });

@@ -249,9 +249,13 @@ describe("the dashboard, driven in Chromium as a site owner would", () => {
     await page.getByRole("link", { name: "Open Made by the operator" }).click();
     await page.getByRole("link", { name: "Plan", exact: true }).click();
     await checkScreen(page, "15-plan-operator");
-    await page.getByLabel("Plan of this site's workspace").selectOption({ label: "SEO Engine" });
-    await page.getByRole("button", { name: "Change plan" }).click();
-    await page.getByText("Plan changed.").waitFor();
+    // The operator changes any workspace's plan, self-serve or not, through the same confirmation.
+    await page.getByRole("button", { name: "Upgrade to SEO Engine" }).click();
+    await page
+      .getByRole("dialog", { name: "Change to the SEO Engine plan?" })
+      .getByRole("button", { name: "Change to SEO Engine" })
+      .click();
+    await page.getByText("The workspace is now on the SEO Engine plan.").waitFor();
     await page.getByRole("link", { name: "Overview" }).click();
     await page.locator(".stat-value", { hasText: "SEO Engine" }).waitFor();
     await screenshot(page, "14-operator-site-overview");

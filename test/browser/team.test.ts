@@ -12,25 +12,11 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { api, putPage, service } from "./harness";
-import { checkScreen, dashboardBrowser, expectConsoleError, OPERATOR } from "./dashboard-harness";
+import { checkScreen, dashboardBrowser, expectConsoleError, OPERATOR, signUpFrom } from "./dashboard-harness";
 import { navRows, tabThroughHeader } from "./nav-checks";
 import { linkIn, mailTo, uniqueEmail } from "../helpers/mail";
 
 const { newPage, browser } = dashboardBrowser();
-const PASSWORD = "correct horse battery staple";
-
-/** Sign-up the way a person does it: the form, the mail, the link in the address bar, a password. */
-async function signUpFrom(page: Page, name: string, email: string): Promise<void> {
-  await page.getByLabel("Your name").fill(name);
-  await page.getByLabel("Email").fill(email);
-  await page.getByRole("button", { name: "Send me the link" }).click();
-  await page.getByRole("heading", { name: "Check your inbox" }).waitFor();
-  await page.goto(linkIn(await mailTo(email, /Confirm your email/)));
-  await page.getByLabel("New password").fill(PASSWORD);
-  await page.getByLabel("Repeat the password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Create account" }).click();
-}
-
 /** The dashboard API as the page itself calls it (same origin, the session cookie). */
 function apiFrom(page: Page, method: string, path: string): Promise<{ status: number; code: string | null }> {
   return page.evaluate(
@@ -388,7 +374,7 @@ describe("a team in the dashboard, without the operator", () => {
     await owner.getByRole("button", { name: "Invite", exact: true }).click();
     await owner
       .getByText(
-        "This workspace's plan (Free) allows 3 people, pending invitations included; the Starter plan allows more. To change the plan, ask the team that runs this service.",
+        "This workspace's plan (Free) allows 3 people, pending invitations included; the Starter plan allows more. The Plan screen of the dashboard says how to change plans.",
       )
       .waitFor();
     expect(await owner.getByText("Invitation made.").count()).toBe(0);

@@ -269,6 +269,12 @@ export function accountCalls(): void {
     // Only the Owner hands the workspace over or deletes it; ownership goes there and back.
     await hit("transferOwnership", "POST", `${W}/owner`, { body: { accountId: owner.id }, headers: invited.headers });
     await hit("deleteWorkspace", "DELETE", W, { body: { confirm: "Self-serve" }, headers: invited.headers });
+    // The plan, self-serve (wrangler.toml's local SELF_SERVE_PLANS): the Owner alone; a smaller plan than the workspace fits is refused.
+    await hit("changePlan", "PUT", `${W}/plan`, { body: { plan: "pro" }, headers: invited.headers });
+    await hit("changePlan", "PUT", `${W}/plan`, { body: { plan: "gold" }, headers: owner.headers });
+    await hit("changePlan", "PUT", `${W}/plan`, { body: { plan: "starter" }, headers: owner.headers });
+    await hit("createSite", "POST", "/sites", { body: { name: "Three", workspaceId: wsId }, headers: owner.headers });
+    await hit("changePlan", "PUT", `${W}/plan`, { body: { plan: "free" }, headers: owner.headers });
     await hit("transferOwnership", "POST", `${W}/owner`, { body: { accountId: "ac_none" }, headers: owner.headers });
     await hit("transferOwnership", "POST", `${W}/owner`, { body: { accountId: owner.id }, headers: owner.headers });
     await hit("transferOwnership", "POST", `${W}/owner`, { body: { accountId: invited.id }, headers: owner.headers });
@@ -301,11 +307,18 @@ export function accountCalls(): void {
       ["updateMember", "PATCH", "/members/ac_none"],
       ["removeMember", "DELETE", "/members/ac_none"],
       ["createInvitation", "POST", "/invitations"],
+      ["changePlan", "PUT", "/plan"],
     ] as const)
       await hit(id, method, `/workspaces/ws_aaaaaaaaaaaaaaaa${path}`, {
         auth: OPERATOR,
         body:
-          method === "POST" || method === "PATCH" ? (id === "createApiKey" ? { name: "n", scope: "read" } : { role: "viewer" }) : undefined,
+          id === "changePlan"
+            ? { plan: "pro" }
+            : method === "POST" || method === "PATCH"
+              ? id === "createApiKey"
+                ? { name: "n", scope: "read" }
+                : { role: "viewer" }
+              : undefined,
       });
   });
 }

@@ -32,6 +32,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
       SMTP_PORT: String(mail.smtpPort),
       SMTP_SECURE: "false",
       SMTP_STARTTLS: "false",
+      // Plans as npm start has them (wrangler.toml [vars]): the Owner changes plans on the Plan screen.
+      SELF_SERVE_PLANS: "on",
+      PLAN_PRICES: '{"free":0,"starter":9,"pro":29,"seo_engine":99}',
     },
     embedderProcesses: 1,
   });

@@ -1,3 +1,4 @@
+import { planChange } from "../../../src/contract/plan-offer";
 import { IttyRouter, type IRequest } from "itty-router";
 import { ittyRouter, type Router } from "../../shared/router";
 import { ApiError, clip } from "../../../src/contract/errors";
@@ -89,7 +90,7 @@ export function dashboardRoutes(s: SiteContext): Router<[SiteAccess]> {
     .get("/", (_req, a) => {
       const site = s.site();
       if (!site) throw new ApiError("not_found", "No such site.");
-      return json({ site: presentSite(site), access: accessView(a.grant) });
+      return json({ site: presentSite(site), access: accessView(a.grant), planChange: planChange(s.env) });
     })
     .patch("/", async (req, a) => {
       // The owner renames the site in the dashboard's Settings; the name can appear on rendered pages.

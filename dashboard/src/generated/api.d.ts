@@ -911,6 +911,26 @@ export interface paths {
         patch: operations["updateWorkspace"];
         trace?: never;
     };
+    "/workspaces/{id}/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change the workspace's plan (the Owner, where the deployment allows it)
+         * @description Needs `workspace.plan` (the Owner alone; the operator too). A member may change it only while the deployment is self-serve (`planChange.selfServe` of `GET /workspaces/{id}`, the operator's SELF_SERVE_PLANS); otherwise 403 `forbidden` with `details.reason: "self_serve_off"` and `details.contact`, where to ask instead. A move to a plan that allows fewer sites or members than the workspace has is 409 `conflict` (nothing is deleted; the operator is not held to it). Every site of the workspace has the new plan when this returns; the change is in the audit log with `details: {from, to}`. A 502 `bad_gateway` (`details.applied: true`) says the plan is saved but some site has not got it yet: send the same plan again.
+         */
+        put: operations["changePlan"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workspaces/{id}/owner": {
         parameters: {
             query?: never;
@@ -2603,6 +2623,39 @@ export interface components {
         GetSiteResponse: {
             site: components["schemas"]["Site"];
             access: components["schemas"]["CallerAccess"];
+            /** @description What each plan costs and adds on this deployment, and how to change plan. */
+            planChange: {
+                /** @description Whether the workspace's Owner may change its plan (`PUT /workspaces/{id}/plan`); the operator's SELF_SERVE_PLANS. */
+                selfServe: boolean;
+                /** @description Where to ask for another plan (a `mailto:` or `https:` address, the operator's PLANS_CONTACT); null when not set. */
+                contact: string | null;
+                /** @description The currency of every `pricePerMonth` (ISO 4217, the operator's PLAN_CURRENCY). */
+                currency: string;
+                /** @description Every plan, lowest first: price, limits and what it allows. */
+                plans: {
+                    /** @enum {string} */
+                    plan: "free" | "starter" | "pro" | "seo_engine";
+                    /** @description The plan's name as people read it. */
+                    label: string;
+                    /** @description The monthly price in `currency` (the operator's PLAN_PRICES); null when the operator set none. */
+                    pricePerMonth: number | null;
+                    limits: {
+                        /** @description Sites per workspace. */
+                        sites: number;
+                        /** @description Members per workspace, pending invitations included. */
+                        members: number;
+                        /** @description Media originals stored by all the workspace's sites together. */
+                        mediaStorageBytes: number;
+                    };
+                    features: {
+                        advancedLists: boolean;
+                        serverRendering: boolean;
+                    };
+                    flags: {
+                        aiSearch: boolean;
+                    };
+                }[];
+            };
         };
         GetSearchStatusResponse: {
             search: components["schemas"]["SearchStatus"];
@@ -3069,8 +3122,44 @@ export interface components {
         GetWorkspaceResponse: {
             workspace: components["schemas"]["Workspace"];
             access: components["schemas"]["CallerAccess"];
+            /** @description What each plan costs and adds on this deployment, and how to change plan. */
+            planChange: {
+                /** @description Whether the workspace's Owner may change its plan (`PUT /workspaces/{id}/plan`); the operator's SELF_SERVE_PLANS. */
+                selfServe: boolean;
+                /** @description Where to ask for another plan (a `mailto:` or `https:` address, the operator's PLANS_CONTACT); null when not set. */
+                contact: string | null;
+                /** @description The currency of every `pricePerMonth` (ISO 4217, the operator's PLAN_CURRENCY). */
+                currency: string;
+                /** @description Every plan, lowest first: price, limits and what it allows. */
+                plans: {
+                    /** @enum {string} */
+                    plan: "free" | "starter" | "pro" | "seo_engine";
+                    /** @description The plan's name as people read it. */
+                    label: string;
+                    /** @description The monthly price in `currency` (the operator's PLAN_PRICES); null when the operator set none. */
+                    pricePerMonth: number | null;
+                    limits: {
+                        /** @description Sites per workspace. */
+                        sites: number;
+                        /** @description Members per workspace, pending invitations included. */
+                        members: number;
+                        /** @description Media originals stored by all the workspace's sites together. */
+                        mediaStorageBytes: number;
+                    };
+                    features: {
+                        advancedLists: boolean;
+                        serverRendering: boolean;
+                    };
+                    flags: {
+                        aiSearch: boolean;
+                    };
+                }[];
+            };
         };
         UpdateWorkspaceResponse: {
+            workspace: components["schemas"]["Workspace"];
+        };
+        ChangePlanResponse: {
             workspace: components["schemas"]["Workspace"];
         };
         DeleteWorkspaceResponse: {
@@ -4040,6 +4129,14 @@ export interface components {
             name?: string;
             /** @enum {string} */
             plan?: "free" | "starter" | "pro" | "seo_engine";
+        };
+        /** @description The workspace's new plan. */
+        ChangePlanRequest: {
+            /**
+             * @description The plan the workspace moves to.
+             * @enum {string}
+             */
+            plan: "free" | "starter" | "pro" | "seo_engine";
         };
         DeleteWorkspaceRequest: {
             /** @description The workspace's name, exactly as it is shown. */
@@ -9755,6 +9852,126 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    changePlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id (`ws_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePlanRequest"];
+            };
+        };
+        responses: {
+            /** @description The workspace on its new plan. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangePlanResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `conflict`. */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_conflict"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+            /** @description Error: `bad_gateway`. */
+            502: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_gateway"];
                 };
             };
         };

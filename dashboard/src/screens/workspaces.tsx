@@ -173,7 +173,9 @@ function NewWorkspace(props: { first: boolean }) {
   return (
     <form class="card form" onSubmit={form.onSubmit} aria-labelledby="new-workspace-title">
       <h2 id="new-workspace-title">{props.first ? "Create your workspace" : "Create another workspace"}</h2>
-      <p class="muted">It starts on the Free plan (one site, three people). To change plans later, ask the team that runs this service.</p>
+      <p class="muted">
+        It starts on the Free plan (one site, three people). Its Plan screen shows what each plan costs and how to change it.
+      </p>
       <ErrorNotice error={form.error} />
       {leftover && (
         <Notice kind="error">

@@ -6,11 +6,17 @@
 import type { components } from "../../generated/api";
 import { href } from "../../router";
 import { operationWords } from "../../workspace-sites";
+import { PLAN_NAMES, type Plan } from "../../types";
+
+const planName = (p: string | undefined): string | null => (p && p in PLAN_NAMES ? PLAN_NAMES[p as Plan] : null);
 
 export type AuditEntry = components["schemas"]["ListAuditResponse"]["entries"][number];
 
 interface Details {
   id?: string;
+  /** changePlan: the plans before and after. */
+  from?: string;
+  to?: string;
   status?: string;
   unchanged?: boolean;
   pending?: boolean;
@@ -45,6 +51,10 @@ export function activityWords(e: AuditEntry): string {
       return d.status === "published" ? "saved changes and published" : d.status === "draft" ? "saved the draft" : "saved changes";
     case "publishItem":
       return d.pending ? "published pending changes" : "published";
+    case "changePlan": {
+      const [from, to] = [planName(d.from), planName(d.to)];
+      return from && to ? `changed the plan from ${from} to ${to}` : "changed the plan";
+    }
     default:
       return ITEM_WORDS[e.operation] ?? operationWords(e.operation);
   }
