@@ -10,7 +10,7 @@ import { listPage } from "../fixtures/blog-pages";
 import { ORIGIN, OPERATOR, addItem, call, newBlog } from "../helpers";
 import { capture as putCapture, putPage } from "../ssr-helpers";
 import { linkIn, mailTo, uniqueEmail } from "../helpers/mail";
-import { fragmentToken, PASSWORD } from "../helpers/accounts";
+import { fragmentToken, invitationProofOf, PASSWORD } from "../helpers/accounts";
 import { signToken } from "../../src/identity/tokens";
 import { SoftAuthenticator } from "../helpers/soft-authenticator";
 import { accountStub } from "../../src/stubs";
@@ -236,6 +236,23 @@ export function accountCalls(): void {
     await hit("stopInvitationMail", "POST", "/invitations/stop-mail", { body: { token: `x${stop.slice(1)}` }, headers: own });
     const lapsed = await signToken(env.AUTH_SECRET ?? "", "invitation-mail-stop", { a: invited.id }, Date.now() - 1000);
     await hit("stopInvitationMail", "POST", "/invitations/stop-mail", { body: { token: lapsed }, headers: own });
+    // With a new account from the mail's link: this address has one already (409), so it signs in instead.
+    const proof = invitationProofOf(linkIn(mailed));
+    const newAccount = "/invitations/accept/new-account";
+    await hit("acceptInvitationWithNewAccount", "POST", newAccount, { body: { token, proof, password: PASSWORD }, headers: own });
+    await hit("acceptInvitationWithNewAccount", "POST", newAccount, {
+      body: { token, proof, password: PASSWORD },
+      headers: { origin: "https://elsewhere.test" },
+    });
+    await hit("acceptInvitationWithNewAccount", "POST", newAccount, {
+      body: { token, proof: `x${proof.slice(1)}`, password: PASSWORD },
+      headers: own,
+    });
+    await hit("acceptInvitationWithNewAccount", "POST", newAccount, {
+      body: { token: `iv_${"a".repeat(16)}_${"a".repeat(40)}`, proof, password: PASSWORD },
+      headers: own,
+    });
+    await hit("acceptInvitationWithNewAccount", "POST", newAccount, { body: "t=x", headers: { ...own, "content-type": "text/plain" } });
     await hit("acceptInvitation", "POST", "/invitations/accept", { body: { token }, headers: own });
     await hit("acceptInvitation", "POST", "/invitations/accept", {
       body: { token: `iv_${wsId.slice(3)}_${"a".repeat(40)}` },
@@ -244,6 +261,7 @@ export function accountCalls(): void {
     await hit("acceptInvitation", "POST", "/invitations/accept", { body: { token }, headers: invited.headers });
     await hit("acceptInvitation", "POST", "/invitations/accept", { body: { token }, headers: invited.headers });
     await hit("lookupInvitation", "POST", "/invitations/lookup", { body: { token }, headers: own });
+    await hit("acceptInvitationWithNewAccount", "POST", newAccount, { body: { token, proof, password: PASSWORD }, headers: own });
     const other = await hit("createInvitation", "POST", `${W}/invitations`, {
       body: { email: uniqueEmail("x"), role: "viewer" },
       headers: owner.headers,
@@ -256,6 +274,17 @@ export function accountCalls(): void {
     });
     await hit("revokeInvitation", "DELETE", `${W}/invitations/${(other.body.invitation as { id: string }).id}`, { headers: owner.headers });
     await hit("revokeInvitation", "DELETE", `${W}/invitations/inv_none`, { headers: owner.headers });
+    // Accepted with a new account from the mail to an address without one: signed in and a member.
+    const fresh = uniqueEmail("fresh");
+    const freshInvitation = await hit("createInvitation", "POST", `${W}/invitations`, {
+      body: { email: fresh, role: "viewer" },
+      headers: owner.headers,
+    });
+    const freshLink = linkIn(await mailTo(fresh, /invited to a workspace/));
+    await hit("acceptInvitationWithNewAccount", "POST", newAccount, {
+      body: { token: freshInvitation.body.token, proof: invitationProofOf(freshLink), password: PASSWORD, name: "Fresh" },
+      headers: own,
+    });
     await hit("listMembers", "GET", `${W}/members`, { headers: owner.headers });
     await hit("updateMember", "PATCH", `${W}/members/${invited.id}`, { body: { role: "viewer" }, headers: owner.headers });
     await hit("updateMember", "PATCH", `${W}/members/${owner.id}`, { body: { role: "viewer" }, headers: owner.headers });
