@@ -102,6 +102,8 @@ const router = IttyRouter<import("itty-router").IRequest, Args>()
   .post("/invitations/lookup", async (req, env) => (await invitations()).lookupInvitation(req, env))
   .post("/invitations/accept", async (req, env) => (await invitations()).acceptInvitation(req, env))
   .post("/invitations/accept/new-account", async (req, env) => (await invitations()).acceptWithNewAccount(req, env))
+  .post("/invitations/accept/new-account/passkey/options", async (req, env) => (await passkeys()).invitationPasskeyOptions(req, env))
+  .post("/invitations/accept/new-account/passkey", async (req, env) => (await passkeys()).acceptWithNewPasskey(req, env))
   .post("/invitations/stop-mail", async (req, env) => (await invitations()).stopInvitationMail(req, env))
   // Uploads stream into R2 from here (the body never goes through the site object); files are served by path.
   .post("/sites/:siteId/media/files", async (req, env) => (await mediaUpload()).uploadMedia(req, env, req.params.siteId))

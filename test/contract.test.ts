@@ -23,6 +23,7 @@ const ELSEWHERE: Record<string, string> = {
   // A membership push that fails (the Account unreachable): the outbox path, not producible through the front Worker here.
   "acceptInvitation 502 bad_gateway": "actors/workspace/outbox.ts (not exercised: needs an unreachable Account object)",
   "acceptInvitationWithNewAccount 502 bad_gateway": "actors/workspace/outbox.ts (not exercised: needs an unreachable Account object)",
+  "acceptInvitationWithNewPasskey 502 bad_gateway": "actors/workspace/outbox.ts (not exercised: needs an unreachable Account object)",
   "updateMember 502 bad_gateway": "actors/workspace/outbox.ts (not exercised: needs an unreachable Account object)",
   "removeMember 502 bad_gateway": "actors/workspace/outbox.ts (not exercised: needs an unreachable Account object)",
   "transferOwnership 502 bad_gateway": "actors/workspace/outbox.ts (not exercised: needs an unreachable Account object)",

@@ -27,6 +27,7 @@ import { accountIdOf } from "../identity/email";
 import { clientMeta } from "../identity/account-session";
 import { accountSessionResponse, sameOrigin, secret } from "./routes";
 import { log } from "../log";
+import type { StartedSession } from "../identity/account-types";
 
 function answer<T extends object>(result: T | Refusal): Response {
   return json(unlessRefused(result));
@@ -66,20 +67,23 @@ export async function acceptInvitation(request: Request, env: Env): Promise<Resp
   );
 }
 
-/**
- * `POST /invitations/accept/new-account {token, proof, password, name?}`: the mailed link's proof
- * shows the address is the invitee's, so the account is made for exactly that address (verified
- * by the mail, as a sign-up link's would be), signed in, and joins the workspace. A used, withdrawn
- * or expired invitation is refused (410) before any account is made; an address that already has
- * an account signs in and accepts instead (409). Each call costs one KDF run at most, and only
- * with a valid proof; the client's tries count as lookups do.
- */
-export async function acceptWithNewAccount(request: Request, env: Env): Promise<Response> {
+/** Same origin, and the client's tries counted as lookups are: every call that opens an invitation for a new account. */
+export async function newAccountCall(request: Request, env: Env): Promise<void> {
   sameOrigin(request, "Accept the invitation");
   await enforce(env, "operator", clientKey(request, env));
-  const input = parseBody(acceptWithNewAccountSchema, await readJsonObject(request), "invitation");
-  const workspaceId = workspaceOf(env, input.token);
-  const proved = await openInvitationProof(secret(env), input.proof, input.token);
+}
+
+/**
+ * The address the mail's proof shows for this invitation, once the invitation is known to be
+ * live: a bad proof is 400, a used, withdrawn or expired invitation 410, before any account is made.
+ */
+export async function provenInvitation(
+  env: Env,
+  token: string,
+  proof: string,
+): Promise<{ email: string; accountId: string; workspace: ReturnType<typeof workspaceStub> }> {
+  const workspaceId = workspaceOf(env, token);
+  const proved = await openInvitationProof(secret(env), proof, token);
   if (!proved.ok)
     throw new ApiError(
       "bad_request",
@@ -89,24 +93,24 @@ export async function acceptWithNewAccount(request: Request, env: Env): Promise<
       { reason: proved.reason },
     );
   const workspace = workspaceStub(env, workspaceId);
-  const offer = await workspace.lookupInvitation(input.token);
+  const offer = await workspace.lookupInvitation(token);
   if (isRefusal(offer)) throw refusalError(offer);
-  const id = await accountIdOf(proved.email);
-  const made = await accountStub(env, id).create({
-    id,
-    email: proved.email,
-    name: input.name ?? proved.email.slice(0, proved.email.indexOf("@")),
-    password: input.password,
-    client: clientMeta(request),
-  });
-  if (!made)
-    throw new ApiError("conflict", "This address already has an account. Sign in with it to accept the invitation.", {
-      reason: "account_exists",
-    });
-  log("account_sign_in", { method: "invitation", result: "ok" });
+  return { email: proved.email, accountId: await accountIdOf(proved.email), workspace };
+}
+
+export const accountExists = (): ApiError =>
+  new ApiError("conflict", "This address already has an account. Sign in with it to accept the invitation.", { reason: "account_exists" });
+
+/** Accepts the invitation for the account just made, and answers signed in: `{session, membership}`. */
+export async function joinNewAccount(
+  request: Request,
+  workspace: ReturnType<typeof workspaceStub>,
+  token: string,
+  made: StartedSession,
+): Promise<Response> {
   const accepted = await workspace.acceptInvitation(
-    input.token,
-    { accountId: id, email: made.account.email, name: made.account.name },
+    token,
+    { accountId: made.account.id, email: made.account.email, name: made.account.name },
     clientOf(request),
   );
   // Withdrawn in the moment since the lookup (or its push failed): the account stands and is
@@ -116,6 +120,29 @@ export async function acceptWithNewAccount(request: Request, env: Env): Promise<
     throw new ApiError(e.code, e.message, e.details, { "set-cookie": setSessionCookie(request, made.id) });
   }
   return accountSessionResponse(request, made, { membership: accepted.membership });
+}
+
+/**
+ * `POST /invitations/accept/new-account {token, proof, password, name?}`: the mailed link's proof
+ * shows the address is the invitee's, so the account is made for exactly that address (verified
+ * by the mail, as a sign-up link's would be), signed in, and joins the workspace. An address that
+ * already has an account signs in and accepts instead (409). Each call costs one KDF run at most,
+ * and only with a valid proof and a live invitation.
+ */
+export async function acceptWithNewAccount(request: Request, env: Env): Promise<Response> {
+  await newAccountCall(request, env);
+  const input = parseBody(acceptWithNewAccountSchema, await readJsonObject(request), "invitation");
+  const proven = await provenInvitation(env, input.token, input.proof);
+  const made = await accountStub(env, proven.accountId).create({
+    id: proven.accountId,
+    email: proven.email,
+    name: input.name ?? proven.email.slice(0, proven.email.indexOf("@")),
+    password: input.password,
+    client: clientMeta(request),
+  });
+  if (!made) throw accountExists();
+  log("account_sign_in", { method: "invitation", result: "ok" });
+  return joinNewAccount(request, proven.workspace, input.token, made);
 }
 
 /**

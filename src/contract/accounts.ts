@@ -25,15 +25,10 @@ export const verifySignUpSchema = z.object({ token: linkToken, password, name: n
  * Accepting an invitation with a new account: the invitation's token, the proof of its address
  * that only its mail carries (the link's last part), and the new account's password and name.
  */
-export const acceptWithNewAccountSchema = invitationToken
-  .extend({
-    proof: linkToken.describe(
-      "The part of the mailed invitation link after the token (`#/invite/<token>/<proof>`): it proves the address.",
-    ),
-    password,
-    name: name.optional(),
-  })
-  .strict();
+const invitationProof = linkToken.describe(
+  "The part of the mailed invitation link after the token (`#/invite/<token>/<proof>`): it proves the address.",
+);
+export const acceptWithNewAccountSchema = invitationToken.extend({ proof: invitationProof, password, name: name.optional() }).strict();
 export const resetRequestSchema = z.object({ email }).strict();
 export const resetConfirmSchema = z.object({ token: linkToken, password }).strict();
 
@@ -134,6 +129,11 @@ export const passkeySignInSchema = z.object({ response: AuthenticationCredential
 export const passkeySignUpOptionsSchema = z.object({ token: linkToken }).strict();
 export const passkeySignUpSchema = z
   .object({ token: linkToken, response: RegistrationCredential, name: name.optional(), passkeyName: passkeyName.optional() })
+  .strict();
+/** The same for an invitation: a new account with a passkey instead of a password, from the mail's proof. */
+export const invitationPasskeyOptionsSchema = invitationToken.extend({ proof: invitationProof }).strict();
+export const acceptWithNewPasskeySchema = invitationToken
+  .extend({ proof: invitationProof, response: RegistrationCredential, name: name.optional(), passkeyName: passkeyName.optional() })
   .strict();
 
 export const PasskeyView = z.strictObject({

@@ -14,6 +14,7 @@ import { linkIn, mailsTo, mailTo, uniqueEmail } from "../helpers/mail";
 import { signToken } from "../../src/identity/tokens";
 import { sha256Hex } from "../../src/ids";
 import { mailInvitation } from "../../src/dashboard/invitation-mail";
+import { SoftAuthenticator } from "../helpers/soft-authenticator";
 
 type Made = { invitation: { id: string; email: string; mailState: string; expiresAt: string }; token: string; link: string };
 type Refused = { error: { code: string; message: string; details?: { status?: string; reason?: string } } };
@@ -169,6 +170,42 @@ describe("accepting a mailed invitation with a new account", () => {
     });
     expect(accepted.status).toBe(200);
     expect(accepted.body.membership.role).toBe("viewer");
+  });
+});
+
+describe("accepting a mailed invitation with a new passkey", () => {
+  it("makes the account with the passkey (no password), signed in and a member; the invitation and challenge work once", async () => {
+    const { owner, wsId } = await ownerWorkspace();
+    const email = uniqueEmail("pk");
+    await invite(owner.cookie, wsId, email, "author");
+    const m = await mailed(email);
+    type Options = { challenge: string; user: { id: string; name: string } };
+    const optionsFor = (body: Record<string, unknown>) =>
+      callJson<{ options: Options } & Refused>("POST", "/invitations/accept/new-account/passkey/options", { headers: own, body });
+    // The options need the mail's proof too, and name the invited address.
+    expect((await optionsFor({ token: m.token, proof: `x${m.proof.slice(1)}` })).status).toBe(400);
+    const opened = await optionsFor(m);
+    expect(opened.status).toBe(200);
+    expect(opened.body.options.user.name).toBe(email);
+    const phone = new SoftAuthenticator("api.test", ORIGIN);
+    const response = await phone.register(opened.body.options);
+    const join = (body: Record<string, unknown>) =>
+      callJson<Joined & Refused>("POST", "/invitations/accept/new-account/passkey", { headers: own, body });
+    const joined = await join({ ...m, response, name: "Pat", passkeyName: "Phone" });
+    expect(joined.status).toBe(201);
+    expect(joined.body.session.account).toMatchObject({ email, name: "Pat" });
+    expect(joined.body.membership).toMatchObject({ workspaceId: wsId, role: "author" });
+    const passkeys = await expectStatus(
+      callJson<{ passkeys: { name: string }[] }>("GET", "/account/passkeys", as(cookieOf(joined.res))),
+      200,
+    );
+    expect(passkeys.passkeys.map((p) => p.name)).toEqual(["Phone"]);
+    // No password was set: none signs in.
+    expect(await exists(email)).toBe(false);
+    // Used once: the invitation is gone, whatever the passkey.
+    const again = await join({ ...m, response });
+    expect(again.status).toBe(410);
+    expect((await optionsFor(m)).status).toBe(410);
   });
 });
 

@@ -190,6 +190,61 @@ export function accountCalls(): void {
     await hit("passkeyRegistrationOptions", "POST", "/account/passkeys/options", { body: "password=x", headers: { ...late, ...text } });
   });
 
+  it("describes accepting a mailed invitation with a new passkey", async () => {
+    const own = { origin: ORIGIN };
+    const elsewhere = { origin: "https://elsewhere.test" };
+    const made = await call("POST", "/workspaces", { auth: OPERATOR, body: { name: "Passkey team", plan: "pro" } });
+    const wsId = ((await made.json()) as { workspace: { id: string } }).workspace.id;
+    const invite = async (email: string) => {
+      const res = await call("POST", `/workspaces/${wsId}/invitations`, { auth: OPERATOR, body: { email, role: "editor" } });
+      const link = linkIn(await mailTo(email, /invited to a workspace/));
+      return {
+        id: ((await res.json()) as { invitation: { id: string } }).invitation.id,
+        token: fragmentToken(link, "invite"),
+        proof: invitationProofOf(link),
+      };
+    };
+    const options = "/invitations/accept/new-account/passkey/options";
+    const finish = "/invitations/accept/new-account/passkey";
+    const text = { "content-type": "text/plain" };
+    const one = await invite(uniqueEmail("pk-invite"));
+    const nowhere = `iv_${"a".repeat(16)}_${"a".repeat(40)}`;
+    await hit("invitationPasskeyOptions", "POST", options, { body: { token: one.token, proof: one.proof }, headers: elsewhere });
+    await hit("invitationPasskeyOptions", "POST", options, { body: { token: one.token, proof: `x${one.proof.slice(1)}` }, headers: own });
+    await hit("invitationPasskeyOptions", "POST", options, { body: { token: nowhere, proof: one.proof }, headers: own });
+    await hit("invitationPasskeyOptions", "POST", options, { body: "t=x", headers: { ...own, ...text } });
+    const opts = await hit("invitationPasskeyOptions", "POST", options, { body: { token: one.token, proof: one.proof }, headers: own });
+    const response = await new SoftAuthenticator("api.test", ORIGIN).register(
+      opts.body.options as { challenge: string; user: { id: string } },
+    );
+    const body = { token: one.token, proof: one.proof, response };
+    await hit("acceptInvitationWithNewPasskey", "POST", finish, { body, headers: elsewhere });
+    await hit("acceptInvitationWithNewPasskey", "POST", finish, { body: { ...body, proof: `x${one.proof.slice(1)}` }, headers: own });
+    await hit("acceptInvitationWithNewPasskey", "POST", finish, { body: { ...body, token: nowhere }, headers: own });
+    await hit("acceptInvitationWithNewPasskey", "POST", finish, { body: "t=x", headers: { ...own, ...text } });
+    await hit("acceptInvitationWithNewPasskey", "POST", finish, { body: { ...body, passkeyName: "Phone" }, headers: own });
+    // Used: the invitation is gone for both calls.
+    await hit("invitationPasskeyOptions", "POST", options, { body: { token: one.token, proof: one.proof }, headers: own });
+    await hit("acceptInvitationWithNewPasskey", "POST", finish, { body, headers: own });
+    // An address that has an account is sent to sign in.
+    const known = uniqueEmail("pk-known");
+    await call("POST", "/accounts", { body: { email: known }, headers: own });
+    const verify = fragmentToken(linkIn(await mailTo(known, /Confirm your email/)), "verify");
+    await call("POST", "/accounts/verify", { body: { token: verify, password: PASSWORD }, headers: own });
+    const again = await invite(known);
+    const againOpts = await hit("invitationPasskeyOptions", "POST", options, {
+      body: { token: again.token, proof: again.proof },
+      headers: own,
+    });
+    const againResponse = await new SoftAuthenticator("api.test", ORIGIN).register(
+      againOpts.body.options as { challenge: string; user: { id: string } },
+    );
+    await hit("acceptInvitationWithNewPasskey", "POST", finish, {
+      body: { token: again.token, proof: again.proof, response: againResponse },
+      headers: own,
+    });
+  });
+
   it("describes workspaces: self-serve, members, invitations, API keys and the audit log", async () => {
     const own = { origin: ORIGIN };
     const signUpAs = async (who: string) => {
