@@ -17,12 +17,13 @@ import { requireOperation, requirePermission, workspaceGrant } from "../src/acce
 import { readPrincipalHeader } from "../src/access/principal-header";
 import { refusal, type Refusal } from "../src/contract/refusal";
 import type { StorageReport } from "../src/contract/media-calls";
+import type { InvitationMailFailure } from "../src/contract/workspaces";
 import { MEDIA_LIMITS } from "../src/contract/limits";
 import { firstResponse, type Router } from "./shared/router";
 import { type JobHandler, runDueJobs } from "./shared/jobs";
 import { verifyKey } from "./workspace/api-keys";
 import { type Changer, recordWorkspaceAudit } from "./workspace/audit";
-import { markAccepted, membershipOf, nameMember, pendingInvitation, putMember, readMember } from "./workspace/members";
+import { markAccepted, markMailFailed, membershipOf, nameMember, pendingInvitation, putMember, readMember } from "./workspace/members";
 import { reserve, settle, workspaceUsage } from "./workspace/media-usage";
 import { keyMakerMay, requireInviter } from "./workspace/made-by";
 import { changer, LiveWorkspace, type WorkspaceRecord } from "./workspace/live-workspace";
@@ -183,6 +184,12 @@ export class Workspace extends DurableObject<Env> {
     if (!this.#w.read()) return null;
     const row = await verifyKey(this.#w.sql, key, keyMakerMay(this.#w.sql));
     return row ? { keyId: row.id, name: row.name, scope: row.scope, siteId: row.site_id } : null;
+  }
+
+  /** The front Worker could not send an invitation's mail: the list says so from now on (workspace/members.ts). */
+  async invitationMailFailed(invitationId: string, failure: InvitationMailFailure): Promise<void> {
+    await this.#w.open();
+    if (this.#w.read()) markMailFailed(this.#w.sql, invitationId, failure);
   }
 
   /** What an invitation offers, for the page that asks the person to accept it. */

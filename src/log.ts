@@ -63,7 +63,7 @@ export interface LogEvents {
   mail_failed: Where & { kind: string; transport: string; error: string };
   /** An account sign-in: how, and whether it worked (never the address or password). */
   account_sign_in: Where & {
-    method: "password" | "passkey" | "reset" | "sign_up" | "sign_up_passkey";
+    method: "password" | "passkey" | "reset" | "sign_up" | "sign_up_passkey" | "invitation" | "invitation_passkey";
     result: "ok" | "refused" | "throttled";
     /** Why a passkey was refused (unknown_credential, used_challenge, counter, invalid, ...). */
     reason?: string;

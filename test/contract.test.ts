@@ -21,6 +21,8 @@ const ELSEWHERE: Record<string, string> = {
   "putCustomHostname 502 bad_gateway": "test/saas/custom-hostname-cloudflare.test.ts (workers-saas project)",
   // A membership push that fails (the Account unreachable): the outbox path, not producible through the front Worker here.
   "acceptInvitation 502 bad_gateway": "actors/workspace/outbox.ts (not exercised: needs an unreachable Account object)",
+  "acceptInvitationWithNewAccount 502 bad_gateway": "actors/workspace/outbox.ts (not exercised: needs an unreachable Account object)",
+  "acceptInvitationWithNewPasskey 502 bad_gateway": "actors/workspace/outbox.ts (not exercised: needs an unreachable Account object)",
   "updateMember 502 bad_gateway": "actors/workspace/outbox.ts (not exercised: needs an unreachable Account object)",
   "removeMember 502 bad_gateway": "actors/workspace/outbox.ts (not exercised: needs an unreachable Account object)",
   "transferOwnership 502 bad_gateway": "actors/workspace/outbox.ts (not exercised: needs an unreachable Account object)",

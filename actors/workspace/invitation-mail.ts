@@ -15,7 +15,7 @@
  */
 import { INVITATION_MAIL_LIMITS } from "../../src/contract/limits";
 import type { Plan } from "../../src/contract/plans";
-import type { InvitationMailState } from "../../src/contract/workspaces";
+import type { InvitationMailDecision } from "../../src/contract/workspaces";
 import { recipientAccountId } from "../../src/identity/invitation-stop";
 import { accountStub, signInThrottleStub } from "../../src/stubs";
 import { mailedSince } from "./members";
@@ -24,7 +24,7 @@ const L = INVITATION_MAIL_LIMITS;
 
 /** What was decided before the invitation row is written, and how to take it back. */
 export interface MailTake {
-  state: InvitationMailState;
+  state: InvitationMailDecision;
   /** Gives back the day's counts this mail took (called when it is not sent after all). */
   undo(): Promise<void>;
 }
@@ -58,7 +58,7 @@ export async function invitationMail(
  * since another invitation may have been mailed while the other objects were asked. The caller
  * gives the counts back (`undo`) when this is not what `invitationMail` decided.
  */
-export function settledMailState(sql: SqlStorage, plan: Plan, inviter: string | null, mail: MailTake, now: number): InvitationMailState {
+export function settledMailState(sql: SqlStorage, plan: Plan, inviter: string | null, mail: MailTake, now: number): InvitationMailDecision {
   return mail.state === "sent" && workspaceAtLimit(sql, plan, inviter, now) ? "workspace_limit" : mail.state;
 }
 

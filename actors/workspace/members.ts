@@ -5,7 +5,7 @@
  */
 import { ApiError, clip } from "../../src/contract/errors";
 import type { Membership, Role } from "../../src/contract/principal";
-import type { InvitationMailState } from "../../src/contract/workspaces";
+import type { InvitationMailDecision, InvitationMailFailure, InvitationMailState } from "../../src/contract/workspaces";
 import { randomId, sha256Hex } from "../../src/ids";
 
 export interface MemberView {
@@ -145,7 +145,8 @@ type InvitationRow = {
   accepted_by: string | null;
   accepted_at: number | null;
   revoked_at: number | null;
-  mail_state: InvitationMailState;
+  mail_state: InvitationMailDecision;
+  mail_failure: InvitationMailFailure | null;
 };
 
 const statusOf = (r: InvitationRow, now: number): InvitationView["status"] =>
@@ -160,7 +161,8 @@ const invitationView = (r: InvitationRow, now = Date.now()): InvitationView => (
   createdAt: new Date(r.created_at).toISOString(),
   expiresAt: new Date(r.expires_at).toISOString(),
   status: statusOf(r, now),
-  mailState: r.mail_state,
+  // A mail the workspace decided to send but that did not go says why it did not.
+  mailState: r.mail_failure ?? r.mail_state,
 });
 
 export function insertInvitation(
@@ -172,7 +174,7 @@ export function insertInvitation(
     siteIds: string[] | null;
     createdBy: string;
     now: number;
-    mailState: InvitationMailState;
+    mailState: InvitationMailDecision;
   },
 ): InvitationView {
   const row = sql
@@ -191,6 +193,18 @@ export function insertInvitation(
     )
     .one();
   return invitationView(row, i.now);
+}
+
+/**
+ * Records that the mail of a pending invitation did not go (the front Worker sends it and says).
+ * Its `mail_state` stays `sent`: it still counts against the day's mails, so a failing mail
+ * service cannot be retried without limit. Null when there is no such invitation mailed.
+ */
+export function markMailFailed(sql: SqlStorage, id: string, failure: InvitationMailFailure): InvitationView | null {
+  const row = sql
+    .exec<InvitationRow>("UPDATE invitations SET mail_failure = ? WHERE id = ? AND mail_state = 'sent' RETURNING *", failure, id)
+    .toArray()[0];
+  return row ? invitationView(row) : null;
 }
 
 /** Invitations this workspace mailed since `since` (ms), revoked ones included: each was a mail. */

@@ -118,4 +118,10 @@ export const WORKSPACE_MIGRATIONS: SQLSchemaMigration[] = [
     // Rows written before keep NULL; a read names them after the member of that account, if any.
     sql: "ALTER TABLE audit ADD COLUMN actor_name TEXT;",
   },
+  {
+    idMonotonicInc: 9,
+    description: "why an invitation the workspace decided to mail did not go: no mail transport, or the mail service failed",
+    // NULL for every invitation before this step: their mails were handed over without waiting for the answer.
+    sql: "ALTER TABLE invitations ADD COLUMN mail_failure TEXT CHECK (mail_failure IN ('failed', 'not_configured'));",
+  },
 ];

@@ -13,10 +13,10 @@ export function App() {
   const s = session.value;
   if (s === undefined) return <p class="loading">Loading…</p>;
   // A mailed link works whoever is signed in on this browser (its secret is in the fragment).
-  const [first, token] = route.value;
+  const [first, token, proof] = route.value;
   if (first === "verify" && token) return <Verify token={token} />;
   if (first === "reset" && token) return <Reset token={token} />;
-  if (first === "invite" && token) return <Invite token={token} />;
+  if (first === "invite" && token) return <Invite token={token} proof={proof} />;
   if (first === "stop-invitations" && token) return <StopInvitations token={token} />;
   // The security mails' "secure your account" link: a reset, whoever is signed in here.
   if (first === "forgot") return <Forgot />;

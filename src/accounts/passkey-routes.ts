@@ -1,6 +1,7 @@
 /**
  * Passkeys: add, rename and remove them from Account → Passkeys (signed in), sign in with one, and
- * sign up with one instead of a password (after the mailed link proved the address). Challenges
+ * sign up with one instead of a password (after the mailed link proved the address, a sign-up's
+ * or an invitation's). Challenges
  * are signed tokens (src/identity/passkeys.ts), so asking for one stores nothing; the Account
  * object that checks an answer uses its challenge once.
  */
@@ -27,6 +28,8 @@ import {
   passkeySignUpOptionsSchema,
   passkeySignUpSchema,
   renamePasskeySchema,
+  acceptWithNewPasskeySchema,
+  invitationPasskeyOptionsSchema,
 } from "../contract/accounts";
 import { clientMeta } from "../identity/account-session";
 import { accountIdOf } from "../identity/email";
@@ -36,6 +39,7 @@ import { deliver } from "../mail/deliver";
 import { newSignInMail, passkeyAddedMail, passkeyRemovedMail, signInNotice } from "../mail/templates";
 import { requireRecentSignIn } from "../identity/recent-sign-in";
 import { log } from "../log";
+import { accountExists, joinNewAccount, newAccountCall, provenInvitation } from "./invitation-routes";
 
 const RP_NAME = "open-content-edge";
 
@@ -248,4 +252,46 @@ export async function passkeySignUp(request: Request, env: Env): Promise<Respons
   if (!made) throw new ApiError("conflict", "This address already has an account. Sign in, or reset your password if you forgot it.");
   log("account_sign_in", { method: "sign_up_passkey", result: "ok" });
   return accountSessionResponse(request, made);
+}
+
+/** `POST /invitations/accept/new-account/passkey/options {token, proof}`: options to make the invited person's first passkey. */
+export async function invitationPasskeyOptions(request: Request, env: Env): Promise<Response> {
+  await newAccountCall(request, env);
+  const input = parseBody(invitationPasskeyOptionsSchema, await readJsonObject(request), "invitation");
+  const { email, accountId } = await provenInvitation(env, input.token, input.proof);
+  const name = email.slice(0, email.indexOf("@"));
+  return json({ options: await registrationOptions(request, env, { id: accountId, email, name }, "passkey-signup", []) });
+}
+
+/**
+ * `POST /invitations/accept/new-account/passkey {token, proof, response, name?, passkeyName?}`: the
+ * account is made for the invited address with this passkey and no password, signed in, and joins.
+ */
+export async function acceptWithNewPasskey(request: Request, env: Env): Promise<Response> {
+  await newAccountCall(request, env);
+  const input = parseBody(acceptWithNewPasskeySchema, await readJsonObject(request), "invitation");
+  const proven = await provenInvitation(env, input.token, input.proof);
+  const exp = await expected(
+    request,
+    env,
+    "passkey-signup",
+    () => proven.accountId,
+    input.response,
+    (reason) => new ApiError("bad_request", STALE, { reason }),
+  );
+  const made = await accountStub(env, proven.accountId).createWithPasskey({
+    id: proven.accountId,
+    email: proven.email,
+    name: input.name ?? proven.email.slice(0, proven.email.indexOf("@")),
+    client: clientMeta(request),
+    passkey: input.response as unknown as RegistrationResponseJSON,
+    passkeyName: input.passkeyName ?? defaultName(),
+    expected: exp,
+  });
+  if (made === "invalid") {
+    throw new ApiError("bad_request", "The passkey could not be verified. Try again, or choose a password instead.", { reason: "invalid" });
+  }
+  if (!made) throw accountExists();
+  log("account_sign_in", { method: "invitation_passkey", result: "ok" });
+  return joinNewAccount(request, proven.workspace, input.token, made);
 }

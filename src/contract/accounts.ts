@@ -1,6 +1,7 @@
 /** Request bodies and answers of the account endpoints (src/accounts/routes.ts, src/accounts/session-routes.ts). */
 import { z } from "zod";
 import { ROLES } from "./principal";
+import { invitationToken } from "./workspaces";
 
 /** Bounds of a password: at least 10 characters, at most 256 so the KDF's input stays bounded. */
 export const PASSWORD_LENGTH = { min: 10, max: 256 } as const;
@@ -20,6 +21,14 @@ export const passwordSignInSchema = z
   .strict();
 export const signUpSchema = z.object({ email, name: name.optional() }).strict();
 export const verifySignUpSchema = z.object({ token: linkToken, password, name: name.optional() }).strict();
+/**
+ * Accepting an invitation with a new account: the invitation's token, the proof of its address
+ * that only its mail carries (the link's last part), and the new account's password and name.
+ */
+const invitationProof = linkToken.describe(
+  "The part of the mailed invitation link after the token (`#/invite/<token>/<proof>`): it proves the address.",
+);
+export const acceptWithNewAccountSchema = invitationToken.extend({ proof: invitationProof, password, name: name.optional() }).strict();
 export const resetRequestSchema = z.object({ email }).strict();
 export const resetConfirmSchema = z.object({ token: linkToken, password }).strict();
 
@@ -120,6 +129,11 @@ export const passkeySignInSchema = z.object({ response: AuthenticationCredential
 export const passkeySignUpOptionsSchema = z.object({ token: linkToken }).strict();
 export const passkeySignUpSchema = z
   .object({ token: linkToken, response: RegistrationCredential, name: name.optional(), passkeyName: passkeyName.optional() })
+  .strict();
+/** The same for an invitation: a new account with a passkey instead of a password, from the mail's proof. */
+export const invitationPasskeyOptionsSchema = invitationToken.extend({ proof: invitationProof }).strict();
+export const acceptWithNewPasskeySchema = invitationToken
+  .extend({ proof: invitationProof, response: RegistrationCredential, name: name.optional(), passkeyName: passkeyName.optional() })
   .strict();
 
 export const PasskeyView = z.strictObject({

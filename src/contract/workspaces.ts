@@ -72,8 +72,14 @@ export const invitationToken = z
   .object({ token: z.string().regex(/^iv_[a-z2-7]{16}_[a-z2-7]{40}$/, "must be an invitation token") })
   .strict();
 
-/** Whether an invitation was mailed, and if not, why (INVITATION_MAIL_LIMITS, a recipient's refusal). */
-export const INVITATION_MAIL_STATES = ["none", "sent", "recipient", "workspace_limit", "inviter_limit"] as const;
+/** What the workspace decides when an invitation is made: mail it, or why not (INVITATION_MAIL_LIMITS, a recipient's refusal). */
+export const INVITATION_MAIL_DECISIONS = ["none", "sent", "recipient", "workspace_limit", "inviter_limit"] as const;
+export type InvitationMailDecision = (typeof INVITATION_MAIL_DECISIONS)[number];
+/** What became of a mail the workspace decided to send, when it did not go: no mail transport, or the transport failed. */
+export const INVITATION_MAIL_FAILURES = ["failed", "not_configured"] as const;
+export type InvitationMailFailure = (typeof INVITATION_MAIL_FAILURES)[number];
+/** Whether an invitation was mailed, and if not, why. */
+export const INVITATION_MAIL_STATES = [...INVITATION_MAIL_DECISIONS, ...INVITATION_MAIL_FAILURES] as const;
 export type InvitationMailState = (typeof INVITATION_MAIL_STATES)[number];
 
 // Answers
@@ -104,7 +110,8 @@ export const Invitation = z.strictObject({
     .describe(
       "Whether the invitation was mailed: `sent` (handed to the mail service), `none` (no address: a link to share), or why not: " +
         "`workspace_limit` (the workspace's invitation mails for 24 hours are used up), `inviter_limit` (yours are), " +
-        "`recipient` (the address is not taking invitation mail from this service now). Unmailed invitations still work by their link.",
+        "`recipient` (the address is not taking invitation mail from this service now), `not_configured` (the service has no mail set up), " +
+        "`failed` (the mail service refused it or could not be reached). Unmailed invitations still work by their link.",
     ),
 });
 

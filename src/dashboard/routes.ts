@@ -5,7 +5,7 @@ import { ApiError } from "../contract/errors";
 import { json, readJsonObject } from "../http/json";
 import { parseBody } from "../http/validation";
 import { isWorkspaceId } from "../contract/ids";
-import { authSecret, newAdminKey, newPublicToken, newSiteId, newWorkspaceId } from "../ids";
+import { newAdminKey, newPublicToken, newSiteId, newWorkspaceId } from "../ids";
 import { mayBeIssued, siteIdSecret, workspaceMayBeIssued } from "../edge/issued";
 import { enforce } from "../limits/rate-limit";
 import { credentialKey } from "../limits/credential";
@@ -18,13 +18,10 @@ import { type Site } from "../contract/responses";
 import { clientOf, principalHeader } from "../access/principal-header";
 import type { PrincipalHeader } from "../contract/principal";
 import { accountOf, workspacePrincipal } from "../identity/principal";
-import { MAX_MEMBERSHIPS, ROLE_LABEL, type Role } from "../contract/principal";
-import { deliver } from "../mail/deliver";
-import { invitationMail } from "../mail/templates";
-import { type InvitationMailState, workspaceCreateByAccount } from "../contract/workspaces";
+import { MAX_MEMBERSHIPS } from "../contract/principal";
+import { mailInvitation } from "./invitation-mail";
+import { workspaceCreateByAccount } from "../contract/workspaces";
 import { isRefusal, refusalError } from "../contract/refusal";
-import { invitationStopLink, recipientAccountId } from "../identity/invitation-stop";
-import { log } from "../log";
 
 function workspaceId(raw: string | undefined): string {
   if (!raw || !isWorkspaceId(raw)) throw new ApiError("not_found", "No such workspace.");
@@ -66,41 +63,15 @@ export async function createWorkspace(request: Request, env: Env): Promise<Respo
  * audit log, its name and plan); the front Worker says who is calling and the workspace checks
  * their role (src/access/).
  */
-export async function workspaceDashboard(request: Request, env: Env, ctx: ExecutionContext, id: string | undefined): Promise<Response> {
+export async function workspaceDashboard(request: Request, env: Env, id: string | undefined): Promise<Response> {
   const principal = await workspacePrincipal(request, env);
   const wsId = workspaceId(id);
   if (request.method !== "GET" && request.method !== "HEAD") await enforce(env, "account", `${credentialKey(principal)}|${wsId}`);
   // A workspace nobody was given: the answer its object would give, without making the object.
   if (!workspaceMayBeIssued(env, wsId)) throw new ApiError("not_found", "No such workspace.");
   const response = await workspaceStub(env, wsId).fetch(await bufferedInternalRequest(request, principalHeader(principal, request)));
-  // An invitation the workspace decided to mail (its `mailState`, actors/workspace/invitation-mail.ts)
-  // is mailed from here, after the answer, through the one mail interface.
-  if (request.method === "POST" && response.status === 201 && new URL(request.url).pathname.endsWith("/invitations")) {
-    const body = (await response.clone().json()) as {
-      invitation: { email: string | null; role: string; mailState: InvitationMailState };
-      link: string;
-      workspaceName: string;
-    };
-    const secret = authSecret(env);
-    if (body.invitation.email && body.invitation.mailState === "sent") {
-      // Without AUTH_SECRET there is no stop link to offer, and no invitation goes out without one.
-      if (!secret) log("mail_failed", { kind: "invitation", transport: env.MAIL_TRANSPORT || "none", error: "AUTH_SECRET is not set" });
-      else {
-        const by = principal.kind === "account" || principal.kind === "apiKey" ? principal.label : "The operator";
-        const stop = await invitationStopLink(secret, new URL(request.url).origin, await recipientAccountId(body.invitation.email));
-        deliver(
-          ctx,
-          env,
-          invitationMail(
-            body.invitation.email,
-            { workspace: body.workspaceName, role: ROLE_LABEL[body.invitation.role as Role] ?? body.invitation.role, invitedBy: by },
-            body.link,
-            stop,
-          ),
-        );
-      }
-    }
-  }
+  if (request.method === "POST" && response.status === 201 && new URL(request.url).pathname.endsWith("/invitations"))
+    return mailInvitation(request, env, principal, wsId, response);
   // A plan change reached every site (or the workspace and its sites were deleted); this
   // isolate's copies of site facts follow at once.
   if ((request.method === "PATCH" || request.method === "DELETE") && response.ok && new URL(request.url).pathname.split("/").length === 3)

@@ -15,8 +15,14 @@ import {
   workspaceDelete,
 } from "../contract/workspaces";
 import { workspacePatch } from "../contract/sites";
-import { CallerAccess, Workspace } from "../contract/responses";
+import { CallerAccess, Session, Workspace } from "../contract/responses";
 import { PlanChange, PlanChangeBody } from "../contract/plan-schemas";
+import {
+  acceptWithNewAccountSchema,
+  acceptWithNewPasskeySchema,
+  invitationPasskeyOptionsSchema,
+  RegistrationOptions,
+} from "../contract/accounts";
 import { P } from "../openapi/params";
 import { operation, type Operation, type Param } from "../openapi/registry";
 
@@ -84,6 +90,71 @@ export const workspaceOperations: Operation[] = [
     body: invitationToken,
     responses: { 200: json("The new membership.", z.strictObject({ membership })) },
     errors: ["not_found", "gone", "bad_gateway"],
+  }),
+  operation({
+    id: "acceptInvitationWithNewAccount",
+    method: "post",
+    path: "/invitations/accept/new-account",
+    tag: "Members",
+    summary: "Accept a mailed invitation with a new account: choose a password, signed in and joined at once",
+    description:
+      "For someone without an account, from the link of an invitation mail (`#/invite/<token>/<proof>`): the `proof` is only in the mail, so it " +
+      "shows the address is theirs, and the account is made for exactly that address without a confirmation mail, signed in (the cookie is set) " +
+      "and made a member before this answers. The link shown to the inviter has no proof: without it, sign up (`POST /accounts`) and accept. " +
+      'Passwords have 10 to 256 characters. A proof that is altered or made for another invitation is 400 `details.reason: "invalid"`; ' +
+      "a used, withdrawn or expired invitation is 410 before any account is made; an address that already has an account is 409 " +
+      '`details.reason: "account_exists"` (sign in and use `POST /invitations/accept`). Posted from another origin: 403.',
+    auth: "none",
+    body: acceptWithNewAccountSchema,
+    responses: {
+      201: {
+        description: "Account created, signed in (the cookie is set) and a member of the workspace.",
+        schema: z.strictObject({ session: Session, membership }),
+        headers: "session",
+      },
+    },
+    errors: ["forbidden", "not_found", "conflict", "gone", "bad_gateway"],
+  }),
+  operation({
+    id: "invitationPasskeyOptions",
+    method: "post",
+    path: "/invitations/accept/new-account/passkey/options",
+    tag: "Members",
+    summary: "Options to make the invited person's first passkey (a new account with a passkey instead of a password)",
+    description:
+      "As `POST /invitations/accept/new-account`, from the mail's `proof`: refused the same way (400 for a bad proof, 410 for a used, " +
+      "withdrawn or expired invitation). The challenge works once, for 5 minutes. Passkeys belong to the configured relying party " +
+      "(`PASSKEY_RP_ID`), or else to the host the dashboard is opened on.",
+    auth: "none",
+    body: invitationPasskeyOptionsSchema,
+    responses: {
+      200: {
+        description: "Pass `options` to startRegistration.",
+        schema: z.strictObject({ options: RegistrationOptions }),
+        headers: "json",
+      },
+    },
+    errors: ["forbidden", "not_found", "gone"],
+  }),
+  operation({
+    id: "acceptInvitationWithNewPasskey",
+    method: "post",
+    path: "/invitations/accept/new-account/passkey",
+    tag: "Members",
+    summary: "Accept a mailed invitation with a new account and a passkey (no password): signed in and joined at once",
+    description:
+      "As `POST /invitations/accept/new-account`, with the browser's new passkey instead of a password (the account has no password; a " +
+      "password reset can set one later). A passkey that does not verify, or a challenge expired or used, is 400 (`details.reason`).",
+    auth: "none",
+    body: acceptWithNewPasskeySchema,
+    responses: {
+      201: {
+        description: "Account created with the passkey, signed in (the cookie is set) and a member of the workspace.",
+        schema: z.strictObject({ session: Session, membership }),
+        headers: "session",
+      },
+    },
+    errors: ["forbidden", "not_found", "conflict", "gone", "bad_gateway"],
   }),
   operation({
     id: "stopInvitationMail",

@@ -44,7 +44,8 @@ function hmacKey(secret: string): Promise<CryptoKey> {
 }
 
 /** Every signed token names its purpose, so one kind can never be replayed as another. */
-export type TokenPurpose = "signup" | "passkey-signin" | "passkey-register" | "passkey-signup" | "invitation-mail-stop";
+export type TokenPurpose =
+  "signup" | "passkey-signin" | "passkey-register" | "passkey-signup" | "invitation-mail-stop" | "invitation-address";
 
 /** `b64url(JSON payload) . b64url(HMAC(secret, purpose . payload))`, valid until `expiresAt` (ms). */
 export async function signToken(

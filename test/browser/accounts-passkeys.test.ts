@@ -1,14 +1,14 @@
 /**
  * Passkeys in Chromium with its virtual authenticator (DevTools protocol: WebAuthn.enable,
  * WebAuthn.addVirtualAuthenticator), the way a person uses them: sign up from the inbox, add a
- * passkey in Account → Passkeys, rename it, sign out, sign in with it, remove it; and a sign-up
- * that chooses a passkey instead of a password. Passkeys need a name, not an IP address, so
+ * passkey in Account → Passkeys, rename it, sign out, sign in with it, remove it; a sign-up
+ * that chooses a passkey instead of a password; and a mailed invitation accepted with one. Passkeys need a name, not an IP address, so
  * these pages are opened on `localhost` (docs/accounts.md "Passkeys").
  */
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { service } from "./harness";
-import { checkScreen, dashboardBrowser, expectConsoleError } from "./dashboard-harness";
+import { checkScreen, dashboardBrowser, expectConsoleError, OPERATOR } from "./dashboard-harness";
 import { linkIn, mailTo, uniqueEmail } from "../helpers/mail";
 
 const { browser } = dashboardBrowser();
@@ -159,6 +159,36 @@ describe("passkeys in the dashboard", () => {
     await page.getByRole("banner").getByRole("button", { name: "Sign out" }).click();
     await page.getByRole("button", { name: "Sign in with a passkey" }).click();
     await page.getByRole("banner").getByRole("button", { name: "Sign out" }).waitFor();
+    await context.close();
+  });
+
+  it("joins a workspace from the invitation mail with a passkey instead of a password", async () => {
+    // Made on localhost, so the mailed link opens there (passkeys need a name, not an address).
+    const operator = async <T>(path: string, body: unknown): Promise<T> => {
+      const res = await fetch(`${localhost()}${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${OPERATOR}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      expect(res.status).toBe(201);
+      return (await res.json()) as T;
+    };
+    const { workspace } = await operator<{ workspace: { id: string } }>("/workspaces", { name: "Lighthouse", plan: "pro" });
+    const email = uniqueEmail("pk-invited");
+    await operator(`/workspaces/${workspace.id}/invitations`, { email, role: "editor" });
+    const { context, page, cdp, authenticatorId } = await withAuthenticator();
+    await page.goto(linkIn(await mailTo(email, /invited to a workspace/)));
+    await page.getByRole("heading", { name: "Join Lighthouse" }).waitFor();
+    await page.getByRole("button", { name: "Use a passkey instead" }).waitFor();
+    await checkScreen(page, "passkey-invitation-accept");
+    await page.getByLabel("Your name").fill("Rosalind");
+    await page.getByRole("button", { name: "Use a passkey instead" }).click();
+    await page.getByText("You joined Lighthouse as Editor.").waitFor();
+    await page.getByRole("heading", { name: "Your workspaces" }).waitFor();
+    const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
+    expect(credentials).toHaveLength(1);
+    await openAccount(page);
+    await page.getByText("Rosalind", { exact: false }).first().waitFor();
     await context.close();
   });
 

@@ -10,7 +10,7 @@ import { listPage } from "../fixtures/blog-pages";
 import { ORIGIN, OPERATOR, addItem, call, newBlog } from "../helpers";
 import { capture as putCapture, putPage } from "../ssr-helpers";
 import { linkIn, mailTo, uniqueEmail } from "../helpers/mail";
-import { fragmentToken, PASSWORD } from "../helpers/accounts";
+import { fragmentToken, invitationProofOf, PASSWORD } from "../helpers/accounts";
 import { signToken } from "../../src/identity/tokens";
 import { SoftAuthenticator } from "../helpers/soft-authenticator";
 import { accountStub } from "../../src/stubs";
@@ -191,6 +191,61 @@ export function accountCalls(): void {
     await hit("passkeyRegistrationOptions", "POST", "/account/passkeys/options", { body: "password=x", headers: { ...late, ...text } });
   });
 
+  it("describes accepting a mailed invitation with a new passkey", async () => {
+    const own = { origin: ORIGIN };
+    const elsewhere = { origin: "https://elsewhere.test" };
+    const made = await call("POST", "/workspaces", { auth: OPERATOR, body: { name: "Passkey team", plan: "pro" } });
+    const wsId = ((await made.json()) as { workspace: { id: string } }).workspace.id;
+    const invite = async (email: string) => {
+      const res = await call("POST", `/workspaces/${wsId}/invitations`, { auth: OPERATOR, body: { email, role: "editor" } });
+      const link = linkIn(await mailTo(email, /invited to a workspace/));
+      return {
+        id: ((await res.json()) as { invitation: { id: string } }).invitation.id,
+        token: fragmentToken(link, "invite"),
+        proof: invitationProofOf(link),
+      };
+    };
+    const options = "/invitations/accept/new-account/passkey/options";
+    const finish = "/invitations/accept/new-account/passkey";
+    const text = { "content-type": "text/plain" };
+    const one = await invite(uniqueEmail("pk-invite"));
+    const nowhere = `iv_${"a".repeat(16)}_${"a".repeat(40)}`;
+    await hit("invitationPasskeyOptions", "POST", options, { body: { token: one.token, proof: one.proof }, headers: elsewhere });
+    await hit("invitationPasskeyOptions", "POST", options, { body: { token: one.token, proof: `x${one.proof.slice(1)}` }, headers: own });
+    await hit("invitationPasskeyOptions", "POST", options, { body: { token: nowhere, proof: one.proof }, headers: own });
+    await hit("invitationPasskeyOptions", "POST", options, { body: "t=x", headers: { ...own, ...text } });
+    const opts = await hit("invitationPasskeyOptions", "POST", options, { body: { token: one.token, proof: one.proof }, headers: own });
+    const response = await new SoftAuthenticator("api.test", ORIGIN).register(
+      opts.body.options as { challenge: string; user: { id: string } },
+    );
+    const body = { token: one.token, proof: one.proof, response };
+    await hit("acceptInvitationWithNewPasskey", "POST", finish, { body, headers: elsewhere });
+    await hit("acceptInvitationWithNewPasskey", "POST", finish, { body: { ...body, proof: `x${one.proof.slice(1)}` }, headers: own });
+    await hit("acceptInvitationWithNewPasskey", "POST", finish, { body: { ...body, token: nowhere }, headers: own });
+    await hit("acceptInvitationWithNewPasskey", "POST", finish, { body: "t=x", headers: { ...own, ...text } });
+    await hit("acceptInvitationWithNewPasskey", "POST", finish, { body: { ...body, passkeyName: "Phone" }, headers: own });
+    // Used: the invitation is gone for both calls.
+    await hit("invitationPasskeyOptions", "POST", options, { body: { token: one.token, proof: one.proof }, headers: own });
+    await hit("acceptInvitationWithNewPasskey", "POST", finish, { body, headers: own });
+    // An address that has an account is sent to sign in.
+    const known = uniqueEmail("pk-known");
+    await call("POST", "/accounts", { body: { email: known }, headers: own });
+    const verify = fragmentToken(linkIn(await mailTo(known, /Confirm your email/)), "verify");
+    await call("POST", "/accounts/verify", { body: { token: verify, password: PASSWORD }, headers: own });
+    const again = await invite(known);
+    const againOpts = await hit("invitationPasskeyOptions", "POST", options, {
+      body: { token: again.token, proof: again.proof },
+      headers: own,
+    });
+    const againResponse = await new SoftAuthenticator("api.test", ORIGIN).register(
+      againOpts.body.options as { challenge: string; user: { id: string } },
+    );
+    await hit("acceptInvitationWithNewPasskey", "POST", finish, {
+      body: { token: again.token, proof: again.proof, response: againResponse },
+      headers: own,
+    });
+  });
+
   it("describes workspaces: self-serve, members, invitations, API keys and the audit log", async () => {
     const own = { origin: ORIGIN };
     const signUpAs = async (who: string) => {
@@ -237,6 +292,23 @@ export function accountCalls(): void {
     await hit("stopInvitationMail", "POST", "/invitations/stop-mail", { body: { token: `x${stop.slice(1)}` }, headers: own });
     const lapsed = await signToken(env.AUTH_SECRET ?? "", "invitation-mail-stop", { a: invited.id }, Date.now() - 1000);
     await hit("stopInvitationMail", "POST", "/invitations/stop-mail", { body: { token: lapsed }, headers: own });
+    // With a new account from the mail's link: this address has one already (409), so it signs in instead.
+    const proof = invitationProofOf(linkIn(mailed));
+    const newAccount = "/invitations/accept/new-account";
+    await hit("acceptInvitationWithNewAccount", "POST", newAccount, { body: { token, proof, password: PASSWORD }, headers: own });
+    await hit("acceptInvitationWithNewAccount", "POST", newAccount, {
+      body: { token, proof, password: PASSWORD },
+      headers: { origin: "https://elsewhere.test" },
+    });
+    await hit("acceptInvitationWithNewAccount", "POST", newAccount, {
+      body: { token, proof: `x${proof.slice(1)}`, password: PASSWORD },
+      headers: own,
+    });
+    await hit("acceptInvitationWithNewAccount", "POST", newAccount, {
+      body: { token: `iv_${"a".repeat(16)}_${"a".repeat(40)}`, proof, password: PASSWORD },
+      headers: own,
+    });
+    await hit("acceptInvitationWithNewAccount", "POST", newAccount, { body: "t=x", headers: { ...own, "content-type": "text/plain" } });
     await hit("acceptInvitation", "POST", "/invitations/accept", { body: { token }, headers: own });
     await hit("acceptInvitation", "POST", "/invitations/accept", {
       body: { token: `iv_${wsId.slice(3)}_${"a".repeat(40)}` },
@@ -245,6 +317,7 @@ export function accountCalls(): void {
     await hit("acceptInvitation", "POST", "/invitations/accept", { body: { token }, headers: invited.headers });
     await hit("acceptInvitation", "POST", "/invitations/accept", { body: { token }, headers: invited.headers });
     await hit("lookupInvitation", "POST", "/invitations/lookup", { body: { token }, headers: own });
+    await hit("acceptInvitationWithNewAccount", "POST", newAccount, { body: { token, proof, password: PASSWORD }, headers: own });
     const other = await hit("createInvitation", "POST", `${W}/invitations`, {
       body: { email: uniqueEmail("x"), role: "viewer" },
       headers: owner.headers,
@@ -257,6 +330,17 @@ export function accountCalls(): void {
     });
     await hit("revokeInvitation", "DELETE", `${W}/invitations/${(other.body.invitation as { id: string }).id}`, { headers: owner.headers });
     await hit("revokeInvitation", "DELETE", `${W}/invitations/inv_none`, { headers: owner.headers });
+    // Accepted with a new account from the mail to an address without one: signed in and a member.
+    const fresh = uniqueEmail("fresh");
+    const freshInvitation = await hit("createInvitation", "POST", `${W}/invitations`, {
+      body: { email: fresh, role: "viewer" },
+      headers: owner.headers,
+    });
+    const freshLink = linkIn(await mailTo(fresh, /invited to a workspace/));
+    await hit("acceptInvitationWithNewAccount", "POST", newAccount, {
+      body: { token: freshInvitation.body.token, proof: invitationProofOf(freshLink), password: PASSWORD, name: "Fresh" },
+      headers: own,
+    });
     await hit("listMembers", "GET", `${W}/members`, { headers: owner.headers });
     await hit("updateMember", "PATCH", `${W}/members/${invited.id}`, { body: { role: "viewer" }, headers: owner.headers });
     await hit("updateMember", "PATCH", `${W}/members/${owner.id}`, { body: { role: "viewer" }, headers: owner.headers });

@@ -12,10 +12,17 @@ export function cookieOf(res: Response): string {
   return m[1]!;
 }
 
-/** The secret a mailed link carries in its fragment (`#/verify/<token>`). */
+/** The secret a mailed link carries in its fragment (`#/verify/<token>`; an invitation's proof follows it: `#/invite/<token>/<proof>`). */
 export const fragmentToken = (link: string, kind: string): string => {
-  const m = new RegExp(`#/${kind}/([^\\s]+)$`).exec(link);
+  const m = new RegExp(`#/${kind}/([^\\s/]+)(?:/[^\\s/]+)?$`).exec(link);
   if (!m) throw new Error(`no ${kind} token in ${link}`);
+  return decodeURIComponent(m[1]!);
+};
+
+/** The proof of the address after the token of an invitation mail's link (`#/invite/<token>/<proof>`). */
+export const invitationProofOf = (link: string): string => {
+  const m = /#\/invite\/[^\s/]+\/([^\s/]+)$/.exec(link);
+  if (!m) throw new Error(`no proof in ${link}`);
   return decodeURIComponent(m[1]!);
 };
 

@@ -71,6 +71,10 @@ describe("strangers cannot create storage", () => {
       call("GET", `/sites/${site.id}/collections`, { auth: apiKey }),
       call("GET", `/workspaces/ws_${ws}`, { auth: OPERATOR }),
       call("POST", "/invitations/lookup", { body: { token: `iv_${ws}_${randomId(40)}` }, headers: client }),
+      call("POST", "/invitations/accept/new-account", {
+        body: { token: `iv_${ws}_${randomId(40)}`, proof: "made.up", password: "a long enough password" },
+        headers: client,
+      }),
       exports.default.fetch(
         new Request(`${ORIGIN}/p/${token}`, {
           method: "POST",
@@ -98,7 +102,7 @@ describe("strangers cannot create storage", () => {
         }),
       ),
     ]);
-    expect(answers.map((r) => r.status)).toEqual([401, 401, 401, 404, 404, 404, 404]);
+    expect(answers.map((r) => r.status)).toEqual([401, 401, 401, 404, 404, 404, 404, 404]);
     await Promise.all(answers.map((r) => r.body?.cancel()));
     expect(await stored("WORKSPACE", `ws_${ws}`)).toEqual({ tables: 0, keys: 0 });
     expect(await stored("SIGN_IN_THROTTLE", `198.51.100.77|pv:${(await sha256Hex(token)).slice(0, 32)}`)).toEqual({ tables: 0, keys: 0 });

@@ -863,6 +863,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/invitations/accept/new-account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a mailed invitation with a new account: choose a password, signed in and joined at once
+         * @description For someone without an account, from the link of an invitation mail (`#/invite/<token>/<proof>`): the `proof` is only in the mail, so it shows the address is theirs, and the account is made for exactly that address without a confirmation mail, signed in (the cookie is set) and made a member before this answers. The link shown to the inviter has no proof: without it, sign up (`POST /accounts`) and accept. Passwords have 10 to 256 characters. A proof that is altered or made for another invitation is 400 `details.reason: "invalid"`; a used, withdrawn or expired invitation is 410 before any account is made; an address that already has an account is 409 `details.reason: "account_exists"` (sign in and use `POST /invitations/accept`). Posted from another origin: 403.
+         */
+        post: operations["acceptInvitationWithNewAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invitations/accept/new-account/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Options to make the invited person's first passkey (a new account with a passkey instead of a password)
+         * @description As `POST /invitations/accept/new-account`, from the mail's `proof`: refused the same way (400 for a bad proof, 410 for a used, withdrawn or expired invitation). The challenge works once, for 5 minutes. Passkeys belong to the configured relying party (`PASSKEY_RP_ID`), or else to the host the dashboard is opened on.
+         */
+        post: operations["invitationPasskeyOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invitations/accept/new-account/passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a mailed invitation with a new account and a passkey (no password): signed in and joined at once
+         * @description As `POST /invitations/accept/new-account`, with the browser's new passkey instead of a password (the account has no password; a password reset can set one later). A passkey that does not verify, or a challenge expired or used, is 400 (`details.reason`).
+         */
+        post: operations["acceptInvitationWithNewPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/invitations/stop-mail": {
         parameters: {
             query?: never;
@@ -3116,6 +3176,62 @@ export interface components {
                 siteIds: string[] | null;
             };
         };
+        AcceptInvitationWithNewAccount201Response: {
+            session: components["schemas"]["Session"];
+            membership: {
+                workspaceId: string;
+                workspaceName: string;
+                /** @enum {string} */
+                role: "owner" | "administrator" | "editor" | "author" | "contributor" | "viewer";
+                siteIds: string[] | null;
+            };
+        };
+        InvitationPasskeyOptionsResponse: {
+            /** @description PublicKeyCredentialCreationOptionsJSON: pass it to @simplewebauthn/browser's startRegistration({optionsJSON}). */
+            options: {
+                challenge: string;
+                rp: {
+                    id?: string;
+                    name: string;
+                } & {
+                    [key: string]: unknown;
+                };
+                user: {
+                    id: string;
+                    name: string;
+                    displayName: string;
+                } & {
+                    [key: string]: unknown;
+                };
+                pubKeyCredParams: ({
+                    /** @constant */
+                    type: "public-key";
+                    alg: number;
+                } & {
+                    [key: string]: unknown;
+                })[];
+                timeout?: number;
+                excludeCredentials?: ({
+                    id: string;
+                    /** @constant */
+                    type: "public-key";
+                } & {
+                    [key: string]: unknown;
+                })[];
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        AcceptInvitationWithNewPasskey201Response: {
+            session: components["schemas"]["Session"];
+            membership: {
+                workspaceId: string;
+                workspaceName: string;
+                /** @enum {string} */
+                role: "owner" | "administrator" | "editor" | "author" | "contributor" | "viewer";
+                siteIds: string[] | null;
+            };
+        };
         StopInvitationMailResponse: {
             stopped: boolean;
         };
@@ -3274,10 +3390,10 @@ export interface components {
                 /** @enum {string} */
                 status: "pending" | "accepted" | "revoked" | "expired";
                 /**
-                 * @description Whether the invitation was mailed: `sent` (handed to the mail service), `none` (no address: a link to share), or why not: `workspace_limit` (the workspace's invitation mails for 24 hours are used up), `inviter_limit` (yours are), `recipient` (the address is not taking invitation mail from this service now). Unmailed invitations still work by their link.
+                 * @description Whether the invitation was mailed: `sent` (handed to the mail service), `none` (no address: a link to share), or why not: `workspace_limit` (the workspace's invitation mails for 24 hours are used up), `inviter_limit` (yours are), `recipient` (the address is not taking invitation mail from this service now), `not_configured` (the service has no mail set up), `failed` (the mail service refused it or could not be reached). Unmailed invitations still work by their link.
                  * @enum {string}
                  */
-                mailState: "none" | "sent" | "recipient" | "workspace_limit" | "inviter_limit";
+                mailState: "none" | "sent" | "recipient" | "workspace_limit" | "inviter_limit" | "failed" | "not_configured";
             }[];
         };
         CreateInvitation201Response: {
@@ -3295,10 +3411,10 @@ export interface components {
                 /** @enum {string} */
                 status: "pending" | "accepted" | "revoked" | "expired";
                 /**
-                 * @description Whether the invitation was mailed: `sent` (handed to the mail service), `none` (no address: a link to share), or why not: `workspace_limit` (the workspace's invitation mails for 24 hours are used up), `inviter_limit` (yours are), `recipient` (the address is not taking invitation mail from this service now). Unmailed invitations still work by their link.
+                 * @description Whether the invitation was mailed: `sent` (handed to the mail service), `none` (no address: a link to share), or why not: `workspace_limit` (the workspace's invitation mails for 24 hours are used up), `inviter_limit` (yours are), `recipient` (the address is not taking invitation mail from this service now), `not_configured` (the service has no mail set up), `failed` (the mail service refused it or could not be reached). Unmailed invitations still work by their link.
                  * @enum {string}
                  */
-                mailState: "none" | "sent" | "recipient" | "workspace_limit" | "inviter_limit";
+                mailState: "none" | "sent" | "recipient" | "workspace_limit" | "inviter_limit" | "failed" | "not_configured";
             };
             token: string;
             link: string;
@@ -3319,10 +3435,10 @@ export interface components {
                 /** @enum {string} */
                 status: "pending" | "accepted" | "revoked" | "expired";
                 /**
-                 * @description Whether the invitation was mailed: `sent` (handed to the mail service), `none` (no address: a link to share), or why not: `workspace_limit` (the workspace's invitation mails for 24 hours are used up), `inviter_limit` (yours are), `recipient` (the address is not taking invitation mail from this service now). Unmailed invitations still work by their link.
+                 * @description Whether the invitation was mailed: `sent` (handed to the mail service), `none` (no address: a link to share), or why not: `workspace_limit` (the workspace's invitation mails for 24 hours are used up), `inviter_limit` (yours are), `recipient` (the address is not taking invitation mail from this service now), `not_configured` (the service has no mail set up), `failed` (the mail service refused it or could not be reached). Unmailed invitations still work by their link.
                  * @enum {string}
                  */
-                mailState: "none" | "sent" | "recipient" | "workspace_limit" | "inviter_limit";
+                mailState: "none" | "sent" | "recipient" | "workspace_limit" | "inviter_limit" | "failed" | "not_configured";
             };
         };
         ListApiKeysResponse: {
@@ -4115,6 +4231,50 @@ export interface components {
         };
         LookupInvitationRequest: {
             token: string;
+        };
+        AcceptInvitationWithNewAccountRequest: {
+            token: string;
+            /** @description The part of the mailed invitation link after the token (`#/invite/<token>/<proof>`): it proves the address. */
+            proof: string;
+            password: string;
+            name?: string;
+        };
+        InvitationPasskeyOptionsRequest: {
+            token: string;
+            /** @description The part of the mailed invitation link after the token (`#/invite/<token>/<proof>`): it proves the address. */
+            proof: string;
+        };
+        AcceptInvitationWithNewPasskeyRequest: {
+            token: string;
+            /** @description The part of the mailed invitation link after the token (`#/invite/<token>/<proof>`): it proves the address. */
+            proof: string;
+            /** @description The browser's new credential (navigator.credentials.create), as JSON. */
+            response: {
+                id: string;
+                rawId: string;
+                /** @constant */
+                type: "public-key";
+                /** @description What the browser says about extensions (none are asked for). */
+                clientExtensionResults: {
+                    appid?: boolean;
+                    credProps?: {
+                        rk?: boolean;
+                    };
+                    hmacCreateSecret?: boolean;
+                };
+                /** @enum {string} */
+                authenticatorAttachment?: "platform" | "cross-platform";
+                response: {
+                    clientDataJSON: string;
+                    attestationObject: string;
+                    authenticatorData?: string;
+                    transports?: string[];
+                    publicKeyAlgorithm?: number;
+                    publicKey?: string;
+                };
+            };
+            name?: string;
+            passkeyName?: string;
         };
         StopInvitationMailRequest: {
             /** @description The secret of the link in an invitation mail (its URL fragment). */
@@ -9449,6 +9609,303 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `gone`. */
+            410: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_gone"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `bad_gateway`. */
+            502: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_gateway"];
+                };
+            };
+        };
+    };
+    acceptInvitationWithNewAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptInvitationWithNewAccountRequest"];
+            };
+        };
+        responses: {
+            /** @description Account created, signed in (the cookie is set) and a member of the workspace. */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["session.Cache-Control"];
+                    "Set-Cookie": components["headers"]["session.Set-Cookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptInvitationWithNewAccount201Response"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `conflict`. */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_conflict"];
+                };
+            };
+            /** @description Error: `gone`. */
+            410: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_gone"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `bad_gateway`. */
+            502: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_gateway"];
+                };
+            };
+        };
+    };
+    invitationPasskeyOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitationPasskeyOptionsRequest"];
+            };
+        };
+        responses: {
+            /** @description Pass `options` to startRegistration. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationPasskeyOptionsResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `gone`. */
+            410: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_gone"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+        };
+    };
+    acceptInvitationWithNewPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptInvitationWithNewPasskeyRequest"];
+            };
+        };
+        responses: {
+            /** @description Account created with the passkey, signed in (the cookie is set) and a member of the workspace. */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["session.Cache-Control"];
+                    "Set-Cookie": components["headers"]["session.Set-Cookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptInvitationWithNewPasskey201Response"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `conflict`. */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_conflict"];
                 };
             };
             /** @description Error: `gone`. */

@@ -14,7 +14,7 @@ import { Notice } from "../ui";
 import { useForm } from "../use-form";
 import { invitedEmail, pendingInvite } from "../pending-invite";
 
-const PASSWORD_HINT = "At least 10 characters. A few unrelated words are easy to remember and hard to guess.";
+export const PASSWORD_HINT = "At least 10 characters. A few unrelated words are easy to remember and hard to guess.";
 
 function CheckInbox(props: { email: string; what: string }) {
   return (

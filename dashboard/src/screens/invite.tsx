@@ -1,8 +1,10 @@
 /**
  * The page an invitation link opens (`#/invite/iv_…`, the secret in the fragment): which
  * workspace, which role, from whom; then accept with the signed-in account, or create an account
- * (or sign in) first and come back here by itself (pending-invite.ts). A used, withdrawn or
- * expired link (410) and a link for another address (403) say what to do instead.
+ * (or sign in) first and come back here by itself (pending-invite.ts); the link of the invitation
+ * mail proves the address, so from it a new person chooses a password here and joins at once
+ * (invite-new-account.tsx). A used, withdrawn or expired link (410) and a link for another address
+ * (403) say what to do instead.
  */
 import { useEffect, useState } from "preact/hooks";
 import { ApiFailure, call, client, sessionLost } from "../api";
@@ -12,6 +14,7 @@ import { refreshSession, session, signOut } from "../session";
 import { ROLE_NAMES } from "../site-state";
 import { explain, Notice, when } from "../ui";
 import { useLoad } from "../use-load";
+import { NewAccountForInvite } from "./invite-new-account";
 
 /** A refusal that no sign-in can fix: the link is used, withdrawn, expired or made up. */
 const dead = (e: unknown) => e instanceof ApiFailure && (e.status === 410 || e.status === 404);
@@ -25,7 +28,8 @@ const deadWords = (e: unknown): string =>
     ? "This invitation was already used, withdrawn, or has expired. Ask the person who invited you to send a new one."
     : explain(e);
 
-export function Invite(props: { token: string }) {
+/** `proof`: the last part of the mailed link, which proves the invited address (absent from a shared link). */
+export function Invite(props: { token: string; proof?: string | undefined }) {
   const token = props.token;
   const s = session.value && !sessionLost.value ? session.value : null;
   const offer = useLoad(() => call(client.POST("/invitations/lookup", { body: { token } })).then((r) => r.invitation), [token]);
@@ -113,6 +117,14 @@ export function Invite(props: { token: string }) {
                   Sign out to use another account
                 </button>
               </>
+            ) : props.proof && inv.email ? (
+              <NewAccountForInvite
+                token={token}
+                proof={props.proof}
+                email={inv.email}
+                workspaceName={inv.workspaceName}
+                deadWords={(e) => (dead(e) ? deadWords(e) : null)}
+              />
             ) : (
               <>
                 <p>To accept, create your account or sign in. You come back to this invitation afterwards.</p>

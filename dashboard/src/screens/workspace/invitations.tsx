@@ -15,7 +15,7 @@ type Invitation = components["schemas"]["ListInvitationsResponse"]["invitations"
 
 export function InviteForm(props: { id: string; onStart: () => void; onInvited: () => void }) {
   const id = props.id;
-  const [link, setLink] = useState<{ url: string; mailed: string; unmailed: boolean } | null>(null);
+  const [link, setLink] = useState<{ url: string; words: string; state: Invitation["mailState"] } | null>(null);
   const invite = useForm(
     { email: "", role: "contributor" as Role },
     (v) =>
@@ -28,7 +28,7 @@ export function InviteForm(props: { id: string; onStart: () => void; onInvited: 
     {
       onSaved: (r) => {
         const state = r.invitation.mailState;
-        setLink({ url: r.link, mailed: mailWords(state, r.invitation.email), unmailed: state !== "sent" && state !== "none" });
+        setLink({ url: r.link, words: mailWords(state, r.invitation.email), state });
         invite.reset({ email: "", role: invite.values.role });
         props.onInvited();
       },
@@ -48,9 +48,17 @@ export function InviteForm(props: { id: string; onStart: () => void; onInvited: 
           Invite
         </button>
       </form>
-      {link && (
-        <Notice kind={link.unmailed ? "info" : "ok"}>
-          Invitation made. {link.mailed} The link works once, for 7 days, and is shown only now: <code tabIndex={0}>{link.url}</code>{" "}
+      {link && link.state === "sent" && (
+        // Mailed: the mail's link lets them choose a password at once; this one, for when the
+        // mail goes astray, asks them to confirm their address first (it proves nothing about it).
+        <Notice kind="ok">
+          {link.words} The link in the mail works once, for 7 days. If the mail does not arrive, share this link instead (shown only now):{" "}
+          <code tabIndex={0}>{link.url}</code> <Copy text={link.url} label="Copy the invitation link" />
+        </Notice>
+      )}
+      {link && link.state !== "sent" && (
+        <Notice kind={link.state === "none" ? "ok" : "info"}>
+          Invitation made. {link.words} The link works once, for 7 days, and is shown only now: <code tabIndex={0}>{link.url}</code>{" "}
           <Copy text={link.url} label="Copy the invitation link" />
         </Notice>
       )}
