@@ -12,7 +12,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { api, putPage, service } from "./harness";
-import { checkScreen, dashboardBrowser, expectConsoleError, OPERATOR, signUpFrom } from "./dashboard-harness";
+import { checkScreen, dashboardBrowser, expectConsoleError, OPERATOR, PASSWORD, signUpFrom } from "./dashboard-harness";
 import { navRows, tabThroughHeader } from "./nav-checks";
 import { linkIn, mailTo, uniqueEmail } from "../helpers/mail";
 
