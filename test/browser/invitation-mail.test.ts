@@ -7,23 +7,15 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { service } from "./harness";
-import { checkScreen, dashboardBrowser } from "./dashboard-harness";
+import { checkScreen, dashboardBrowser, PASSWORD, signUpFrom as signUpWith } from "./dashboard-harness";
 import { linkIn, mailsTo, mailTo, uniqueEmail } from "../helpers/mail";
 
 const { newPage } = dashboardBrowser();
-const PASSWORD = "correct horse battery staple";
 
 async function signUpFrom(page: Page, email: string): Promise<void> {
   await page.goto(`${service()}/dashboard/`);
   await page.getByRole("link", { name: "Create an account" }).click();
-  await page.getByLabel("Your name").fill("Ada");
-  await page.getByLabel("Email").fill(email);
-  await page.getByRole("button", { name: "Send me the link" }).click();
-  await page.getByRole("heading", { name: "Check your inbox" }).waitFor();
-  await page.goto(linkIn(await mailTo(email, /Confirm your email/)));
-  await page.getByLabel("New password").fill(PASSWORD);
-  await page.getByLabel("Repeat the password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Create account" }).click();
+  await signUpWith(page, "Ada", email);
 }
 
 async function inviteFrom(page: Page, email: string): Promise<void> {
