@@ -18,7 +18,7 @@ export const OPERATOR = "browser-test-operator";
 export function dashboardBrowser(): { newPage: (width?: number) => Promise<Page>; browser: () => Browser } {
   let browser: Browser;
   beforeAll(async () => {
-    browser = watched(await launch());
+    browser = await watched(await launch());
   });
   afterEach(() => {
     const unexpected = consoleErrors.filter((e) => !expected.some((x) => (typeof x === "string" ? e.includes(x) : x.test(e))));
@@ -47,8 +47,18 @@ export function expectConsoleError(message: string | RegExp): void {
   expected.push(message);
 }
 
-/** Every context of the browser, and so every page, reports its console errors and uncaught exceptions. */
-function watched(browser: Browser): Browser {
+/**
+ * Every context of the browser, and so every page, reports its console errors and uncaught
+ * exceptions, and speaks as this file's own client. The files share one service, and without
+ * CF-Connecting-IP a local run keys a client by its user agent (src/limits/client.ts): the files
+ * are different people, so each browser adds its own mark to Chromium's user agent. Otherwise the
+ * whole suite would be one client, and its mails (sign-ups, resets, invitations) together would
+ * earn the per-client mail throttle that no single person's flow comes near.
+ */
+async function watched(browser: Browser): Promise<Browser> {
+  const probe = await browser.newPage();
+  const userAgent = `${await probe.evaluate(() => navigator.userAgent)} test-client/${crypto.randomUUID().slice(0, 8)}`;
+  await probe.context().close();
   // Playwright's own newPage opens its context through newContext: each context is watched once.
   const seen = new WeakSet<BrowserContext>();
   const watch = (context: BrowserContext) => {
@@ -62,9 +72,9 @@ function watched(browser: Browser): Browser {
   };
   const newContext = browser.newContext.bind(browser);
   const newPage = browser.newPage.bind(browser);
-  browser.newContext = async (options) => watch(await newContext(options));
+  browser.newContext = async (options) => watch(await newContext({ userAgent, ...options }));
   browser.newPage = async (options) => {
-    const page = await newPage(options);
+    const page = await newPage({ userAgent, ...options });
     watch(page.context());
     return page;
   };

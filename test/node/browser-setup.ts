@@ -23,6 +23,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // Custom hostnames the laptop way, as npm start runs them: *.localhost, validated by a request.
     vars: {
       SSR_ALLOW_PRIVATE_FETCH: "true",
+      // As npm start has it (wrangler.toml): a client without CF-Connecting-IP is keyed by what it
+      // says about itself, so each test file's browser counts as its own client.
+      LOCAL_CLIENT_KEYS: "true",
       CUSTOM_HOSTNAMES: "local",
       SERVICE_HOSTNAMES: "127.0.0.1,localhost",
       CUSTOM_HOSTNAME_CNAME_TARGET: "localhost",
