@@ -45,4 +45,5 @@ export const TYPE_NAMES: Record<FieldType, string> = {
   references: "References (several items)",
   option: "Option (one of a list)",
   decimal: "Decimal / price",
+  gallery: "Gallery (several images)",
 };
