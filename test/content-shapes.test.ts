@@ -45,4 +45,36 @@ describe("public content API shapes", () => {
     });
     expect((await call("GET", `/v1/${site.token}/collections/nope/schema`)).status).toBe(404);
   });
+
+  it("answers a gallery as the MediaRefs an image field expands to, in order", async () => {
+    const site = await newBlog();
+    await callJson("PUT", `/sites/${site.id}/collections/products`, {
+      auth: site.adminKey,
+      body: {
+        name: "Products",
+        fields: [
+          { key: "cover", type: "image" },
+          { key: "photos", type: "gallery" },
+        ],
+      },
+    });
+    const front = { url: "https://img.test/front.jpg", alt: "Front" };
+    await addItem(site, "products", {
+      slug: "pot",
+      publish: true,
+      data: { cover: front, photos: [front, { url: "https://img.test/back.jpg", alt: "Back" }] },
+    });
+    const { body } = await callJson<{ item: { data: { cover: Record<string, unknown>; photos: Record<string, unknown>[] } } }>(
+      "GET",
+      `/v1/${site.token}/collections/products/items/pot`,
+    );
+    const { cover, photos } = body.item.data;
+    expect(photos.map((m) => m["alt"])).toEqual(["Front", "Back"]);
+    for (const m of photos) expect(Object.keys(m).sort()).toEqual(Object.keys(cover).sort());
+    const schema = await callJson<{ schema: Record<string, Record<string, string>> }>(
+      "GET",
+      `/v1/${site.token}/collections/products/schema`,
+    );
+    expect(schema.body.schema["products"]).toEqual({ cover: "image", photos: "gallery" });
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addItem, call, callJson, expectStatus, newBlog, type TestSite } from "./helpers";
+import { addItem, call, callJson, expectStatus, newBlog, putCollection, type TestSite } from "./helpers";
 
 const items = (site: TestSite) => `/sites/${site.id}/collections/posts/items`;
 
@@ -134,6 +134,29 @@ describe("item writes", () => {
     expect(r.body.item.data.author).toBe(ada.id);
     expect(r.body.item.data.coauthors).toEqual([ada.id]);
     expect(r.body.item.data.cover).toMatch(/^md_/);
+  });
+
+  it("keeps a gallery's images in the order given; a PATCH replaces the list and null clears it", async () => {
+    const site = await newBlog();
+    await putCollection(site, "products", { name: "Products", fields: [{ key: "photos", type: "gallery" }] });
+    const url = `/sites/${site.id}/collections/products/items`;
+    const made = await callJson<{ item: { id: string; data: { photos: string[] } } }>("POST", url, {
+      auth: site.adminKey,
+      body: { slug: "pot", data: { photos: [{ url: "https://img.test/1.jpg", alt: "One" }, { url: "https://img.test/2.jpg" }] } },
+    });
+    expect(made.status).toBe(201);
+    const [one, two] = made.body.item.data.photos;
+    expect([one, two]).toEqual([expect.stringMatching(/^md_/), expect.stringMatching(/^md_/)]);
+    const swapped = await callJson<{ item: { data: { photos: string[] } } }>("PATCH", `${url}/${made.body.item.id}`, {
+      auth: site.adminKey,
+      body: { data: { photos: [two, one] } },
+    });
+    expect(swapped.body.item.data.photos).toEqual([two, one]);
+    const cleared = await callJson<{ item: { data: Record<string, unknown> } }>("PATCH", `${url}/${made.body.item.id}`, {
+      auth: site.adminKey,
+      body: { data: { photos: null } },
+    });
+    expect(cleared.body.item.data).toEqual({});
   });
 
   it("merges a PATCH, clears a field with null and can change the slug", async () => {

@@ -48,4 +48,5 @@ export const TYPE_NAMES: Record<FieldType, string> = {
   references: "References (several items)",
   option: "Option (one of a list)",
   decimal: "Decimal / price",
+  gallery: "Gallery (several images)",
 };

@@ -15,6 +15,7 @@ export const FIELD_TYPES = [
   "references",
   "option",
   "decimal",
+  "gallery",
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
@@ -31,6 +32,14 @@ export const INDEXABLE_TYPES: ReadonlySet<FieldType> = new Set([
 ]);
 /** Types that `search` reads. */
 export const SEARCHABLE_TYPES: ReadonlySet<FieldType> = new Set(["text", "link"]);
+
+/**
+ * The most images a gallery field holds: a shop's product photos, with room to spare, while an
+ * item's public JSON (each one expanded to a MediaRef with its srcset) stays small.
+ */
+export const MAX_GALLERY = 50;
+/** How a CSV export joins a gallery's URLs; the import's gallery cell (imports/cells.ts urlList) reads it back. */
+export const GALLERY_SEPARATOR = " | ";
 
 /**
  * A decimal field's value: an exact decimal written with a dot, as text ("34.90"), so its digits

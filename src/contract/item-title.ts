@@ -30,8 +30,9 @@ export function itemTitleOf(fields: readonly Field[], data: Readonly<Record<stri
 export const descriptionFieldOf = (fields: readonly Field[]): Field | null => byName(fields, DESCRIPTION_KEYS, ["text", "richText"]);
 /** The rich text body: the first rich text field. */
 export const bodyFieldOf = (fields: readonly Field[]): Field | null => fields.find((f) => f.type === "richText") ?? null;
-/** The social image: the first image field. */
-export const imageFieldOf = (fields: readonly Field[]): Field | null => fields.find((f) => f.type === "image") ?? null;
+/** The social image: the first image field, else the first gallery field (its first image). */
+export const imageFieldOf = (fields: readonly Field[]): Field | null =>
+  fields.find((f) => f.type === "image") ?? fields.find((f) => f.type === "gallery") ?? null;
 /** The author: a reference or text field called author, authors, writer or byline. */
 export const authorFieldOf = (fields: readonly Field[]): Field | null => byName(fields, AUTHOR_KEYS, ["reference", "references", "text"]);
 

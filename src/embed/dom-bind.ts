@@ -4,7 +4,7 @@ import type { BindableItem } from "../shared/binding/values";
 
 const WIDGETS = `[${ATTR.list}],[${ATTR.search}],[${ATTR.related}]`;
 
-export function applyOps(el: Element, ops: readonly Op[]): boolean {
+export function applyOps(el: Element, ops: readonly Op[], ctx: BindContext): boolean {
   for (const op of ops) {
     if (op.op === "remove") {
       el.remove();
@@ -14,6 +14,7 @@ export function applyOps(el: Element, ops: readonly Op[]): boolean {
     else if (op.op === "unset") el.removeAttribute(op.name);
     else if (op.op === "text") el.textContent = op.value;
     else if (op.op === "style") el.setAttribute("style", withStyle(el.getAttribute("style"), op.property, op.value));
+    else if (op.op === "repeat") repeat(el, op.items, ctx);
     else el.innerHTML = op.value;
   }
   return true;
@@ -32,7 +33,7 @@ export function bindTree(root: Element, item: BindableItem, ctx: BindContext, sk
     if (skipWidgets && el !== root && insideWidget(el, root)) continue;
     const b = readBindings(el.getAttributeNames(), (n) => el.getAttribute(n));
     if (!b || b.empty) continue;
-    if (!applyOps(el, bindingOps(el.tagName.toLowerCase(), b, item, ctx)) && el === root) return false;
+    if (!applyOps(el, bindingOps(el.tagName.toLowerCase(), b, item, ctx), ctx) && el === root) return false;
   }
   return true;
 }
@@ -52,10 +53,22 @@ export function renderInto(
   }
   if (items.length === 0 && empty) {
     const shown = empty.cloneNode(true) as Element;
-    applyOps(shown, emptyStateOps());
+    applyOps(shown, emptyStateOps(), ctx);
     nodes.push(shown);
   }
   container.replaceChildren(...nodes);
+}
+
+/** A gallery's container: its first element child once per image (as the server's program.ts does). */
+function repeat(container: Element, items: readonly BindableItem[], ctx: BindContext): void {
+  const template = container.firstElementChild;
+  if (!template) return;
+  const copies: Element[] = [];
+  for (const item of items) {
+    const copy = template.cloneNode(true) as Element;
+    if (bindTree(copy, item, ctx, false)) copies.push(copy);
+  }
+  container.replaceChildren(...copies);
 }
 
 /** A nested list, search or related widget binds its own items, never the scope's. */

@@ -148,6 +148,75 @@ describe("server rendering matches the embed script", () => {
     await server.context().close();
   });
 
+  it("with a gallery: first image, repeated template and @ bind the same in a list and on an item page", async () => {
+    const site = await blogSite();
+    await api("PUT", `/sites/${site.id}/collections/products`, site.adminKey, {
+      name: "Products",
+      fields: [
+        { key: "name", type: "text", required: true },
+        { key: "photos", type: "gallery" },
+      ],
+    });
+    const photo = (n: string, alt: string) => ({ url: `https://img.test/${n}.jpg`, alt });
+    for (const [slug, photos] of [
+      ["clay-pot", [photo("pot-front", 'Front <b>"&'), photo("pot-back", "Back")]],
+      ["oak-planter", [photo("oak", "Oak")]],
+      ["steel-trough", []],
+    ] as const)
+      await api("POST", `/sites/${site.id}/collections/products/items`, site.adminKey, {
+        slug,
+        publish: true,
+        data: { name: slug, photos },
+      });
+    const product = `<h2 data-oc-field="name">Name</h2>
+          <img class="cover" data-oc-field="photos" src="/sample.jpg" alt="">
+          <div class="photos" data-oc-field="photos">
+            <figure><img data-oc-field="@" src="" alt=""><figcaption data-oc-field="@.alt">Caption</figcaption><small data-oc-field="name">n</small></figure>
+            <p>Ignored: only the first element child repeats.</p>
+          </div>`;
+    const page = (body: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body>
+      ${body}
+      <script src="${service()}/embed.js" data-oc-token="${site.token}" defer></script></body></html>`;
+
+    const base = `/parity-gallery-${site.id}/shop/`;
+    const listUrl = await putPage(base, page(`<ul data-oc-list="products" data-oc-sort="slug"><li>${product}</li></ul>`));
+    const listClient = await clientRendered(listUrl, "[data-oc-list][data-oc-rendered]");
+    await capture(site, { pageUrl: listUrl, collection: "products" });
+    const listServer = await serverRendered(listUrl, (await renderedByServer(site, base)).html);
+    for (const p of [listClient, listServer]) {
+      expect(await p.locator("figcaption").allTextContents()).toEqual(['Front <b>"&', "Back", "Oak"]);
+      expect(await p.locator(".cover").evaluateAll((els) => els.map((e) => e.getAttribute("src")))).toEqual([
+        "https://img.test/pot-front.jpg",
+        "https://img.test/oak.jpg",
+        null,
+      ]);
+    }
+    expect(await normalisedDom(listServer, "[data-oc-list]")).toEqual(await normalisedDom(listClient, "[data-oc-list]"));
+
+    const itemBase = `/parity-gallery-item-${site.id}/shop/`;
+    const itemUrl = await putPage(
+      `${itemBase}clay-pot`,
+      page(
+        `<article data-oc-item="products">${product}</article><ul data-oc-list="products" data-oc-limit="2" data-oc-sort="slug"><li data-oc-field="name">more</li></ul>`,
+      ),
+    );
+    const itemClient = await clientRendered(itemUrl, "[data-oc-item][data-oc-rendered]");
+    await itemClient.waitForSelector("[data-oc-list][data-oc-rendered]");
+    await capture(site, { pageUrl: itemUrl, publicUrl: `${new URL(itemUrl).origin}${itemBase}`, collection: "products", showsList: false });
+    const { status, html } = await renderedByServer(site, `${itemBase}clay-pot`);
+    expect(status).toBe(200);
+    const itemServer = await serverRendered(itemUrl, html);
+    for (const p of [itemClient, itemServer]) {
+      expect(await p.locator(".photos img").evaluateAll((els) => els.map((e) => [e.getAttribute("src"), e.getAttribute("alt")]))).toEqual([
+        ["https://img.test/pot-front.jpg", 'Front <b>"&'],
+        ["https://img.test/pot-back.jpg", "Back"],
+      ]);
+      expect(await p.locator(".photos small").allTextContents()).toEqual(["clay-pot", "clay-pot"]);
+    }
+    expect(await normalisedDom(itemServer, "[data-oc-item]")).toEqual(await normalisedDom(itemClient, "[data-oc-item]"));
+    for (const p of [listClient, listServer, itemClient, itemServer]) await p.context().close();
+  });
+
   it("on a server-rendered page the embed script neither renders again nor asks the API", async () => {
     const site = await blogSite();
     await addPosts(site);

@@ -190,6 +190,43 @@ describe("share links", () => {
     expect(await (await open(locked.url, { cookie })).text()).toContain("An older link");
   });
 
+  it("show every image of a gallery, in order, each with its alt text escaped", async () => {
+    const site = await newBlog("pro");
+    await expectStatus(
+      callJson("PUT", `/sites/${site.id}/collections/products`, {
+        auth: site.adminKey,
+        body: { name: "Products", fields: [{ key: "photos", type: "gallery" }] },
+      }),
+      201,
+    );
+    const made = await expectStatus(
+      callJson<{ item: { id: string } }>("POST", `/sites/${site.id}/collections/products/items`, {
+        auth: site.adminKey,
+        body: {
+          slug: "pot",
+          data: {
+            photos: [
+              { url: "https://img.test/front.jpg", alt: 'Front <b>"&' },
+              { url: "https://img.test/back.jpg", alt: "Back" },
+            ],
+          },
+        },
+      }),
+      201,
+    );
+    const { url } = await expectStatus(
+      callJson<{ link: Link; url: string }>("POST", `/sites/${site.id}/collections/products/items/${made.item.id}/preview-links`, {
+        auth: site.adminKey,
+        body: {},
+      }),
+      201,
+    );
+    const html = await (await open(url)).text();
+    expect(html).toContain(
+      '<img src="https://img.test/front.jpg" alt="Front &lt;b&gt;&quot;&amp;"> <img src="https://img.test/back.jpg" alt="Back">',
+    );
+  });
+
   it("show a published item's pending changes, and nothing public shows them", async () => {
     const site = await newBlog("pro");
     const a = await addItem(site, "posts", { slug: "live", data: { title: "Live headline" }, publish: true });

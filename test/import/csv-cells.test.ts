@@ -140,4 +140,33 @@ describe("CSV cells", () => {
     ]);
     expect(lines[0]).toMatchObject({ slug: "a", column: "count", value: "1\n2" });
   });
+
+  it("reads a gallery cell's URLs in order, separated by spaces, new lines or |", async () => {
+    const site = await newSite("pro");
+    await putCollection(site, "products", {
+      name: "Products",
+      fields: [
+        { key: "name", type: "text", required: true },
+        { key: "photos", type: "gallery" },
+      ],
+    });
+    const [a, b, c] = ["https://img.test/a.jpg", "https://img.test/b.jpg?w=2&h=1", "https://img.test/c.jpg"];
+    const imp = await importFile(
+      site,
+      "products",
+      `Name,Slug,photos\r\nBars,bars,${a} | ${b}|${c}\r\nLines,lines,"${c}\n${a}  ${b}"\r\nWebflow,webflow,${b}; ${c}\r\nNone,none,\r\n`,
+    );
+    expect(imp.done).toMatchObject({ created: 4, failed: 0 });
+    const listed = await callJson<{ items: { slug: string; data: { photos?: string[] } }[] }>(
+      "GET",
+      `/sites/${site.id}/collections/products/items?sort=slug`,
+      { auth: site.adminKey },
+    );
+    const media = await callJson<{ media: { mediaId: string; url: string }[] }>("GET", `/sites/${site.id}/media?limit=100`, {
+      auth: site.adminKey,
+    });
+    const urlOf = new Map(media.body.media.map((m) => [m.mediaId, m.url]));
+    const urls = Object.fromEntries(listed.body.items.map((i) => [i.slug, (i.data.photos ?? []).map((id) => urlOf.get(id))]));
+    expect(urls).toEqual({ bars: [a, b, c], lines: [c, a, b], webflow: [b, c], none: [] });
+  });
 });

@@ -1,7 +1,7 @@
 import { ApiError, clip } from "../../../src/contract/errors";
 import { suggest } from "../../../src/shared/suggest";
 import type { Field } from "../../../src/contract/fields";
-import { DECIMAL_PATTERN } from "../../../src/contract/field-types";
+import { DECIMAL_PATTERN, MAX_GALLERY } from "../../../src/contract/field-types";
 import { type MediaRow, newMedia } from "./media";
 import { sanitizeRichText } from "./rich-text";
 import { isHttpUrl } from "../../../src/contract/urls";
@@ -17,6 +17,8 @@ export interface Issue {
 /** Lookups validation needs from the site's database (read only). */
 export interface DataLookups {
   mediaExists(id: string): boolean;
+  /** A media entry's MIME type when known (null for a link without one): a gallery refuses video. */
+  mediaType?(id: string): string | null;
   /** The id of the item in `collectionSlug` whose id or slug is `ref`, or null. */
   resolveReference(collectionSlug: string, ref: string): string | null;
 }
@@ -71,7 +73,8 @@ export function validateItemData(
   }
 
   for (const f of fields) {
-    if (f.required && (out[f.key] === undefined || out[f.key] === "")) {
+    const v = out[f.key];
+    if (f.required && (v === undefined || v === "" || (Array.isArray(v) && v.length === 0))) {
       issues.push({ path: `${pathPrefix}.${f.key}`, message: "is required" });
     }
   }
@@ -109,6 +112,8 @@ function checkValue(field: Field, value: unknown, lookups: DataLookups, media: M
     case "image":
     case "video":
       return checkMedia(value, lookups, media);
+    case "gallery":
+      return checkGallery(value, lookups, media);
     case "option": {
       const values = (field.options ?? []).map((o) => o.value);
       if (typeof value !== "string" || !values.includes(value)) {
@@ -134,6 +139,24 @@ function checkValue(field: Field, value: unknown, lookups: DataLookups, media: M
       return { value: ids };
     }
   }
+}
+
+/**
+ * A gallery: media ids in order, each entry given as an image field's value is (an id, or
+ * `{url, alt?}` registering new media). The same image twice is kept once, at its first place.
+ */
+function checkGallery(value: unknown, lookups: DataLookups, media: MediaRow[]): { value: string[] } | string {
+  if (!Array.isArray(value)) return `must be an array of mediaIds or {url, alt?} objects, got ${describe(value)}`;
+  if (value.length > MAX_GALLERY) return `holds more than ${MAX_GALLERY} images`;
+  const ids: string[] = [];
+  for (const [i, entry] of value.entries()) {
+    const checked = checkMedia(entry, lookups, media);
+    if (typeof checked === "string") return `[${i}] ${checked}`;
+    const id = checked.value as string;
+    if (lookups.mediaType?.(id)?.startsWith("video/")) return `[${i}] media "${clip(id)}" is a video; a gallery holds images`;
+    if (!ids.includes(id)) ids.push(id);
+  }
+  return { value: ids };
 }
 
 function checkMedia(value: unknown, lookups: DataLookups, media: MediaRow[]): { value: unknown } | string {

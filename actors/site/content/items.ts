@@ -5,7 +5,7 @@ import type { Collection } from "../storage/rows";
 import type { itemPatchSchema } from "../../../src/contract/items";
 import type { DashboardItem as DashboardItemView } from "../../../src/contract/responses";
 import { type DataLookups, type Issue, type ItemData, validateItemData } from "./item-data";
-import { insertMedia, mediaExists, type MediaRow } from "./media";
+import { insertMedia, mediaExists, mediaType, type MediaRow } from "./media";
 import { keepPublicData } from "./public-items";
 import { searchTextOf } from "./search-text";
 import { type ItemRow } from "../storage/rows";
@@ -66,6 +66,7 @@ export function toDashboardItem(
 export function lookupsFor(sql: SqlStorage, collections: readonly Collection[]): DataLookups {
   return {
     mediaExists: (id) => mediaExists(sql, id),
+    mediaType: (id) => mediaType(sql, id),
     resolveReference: (slug, ref) => {
       const target = collections.find((c) => c.slug === slug);
       if (!target) return null;

@@ -6,7 +6,7 @@ import { ENTRY_COLUMNS, type EntryFacts, type EntryRow, toEntry } from "./media-
 import type { ItemData } from "./item-data";
 import { keepPublicData } from "./public-items";
 import { readImageResizingHosts } from "../storage/site-row";
-import { dataByIds, itemsHoldingMedia } from "../storage/items-table";
+import { dataByIds, itemsHoldingMedia, itemsHoldingMediaInList } from "../storage/items-table";
 
 export interface MediaUse {
   collection: string;
@@ -66,15 +66,15 @@ export function usesOfOne(sql: SqlStorage, collections: readonly Collection[], i
   return usesOf(sql, collections, [id]).get(id) ?? [];
 }
 
-/** Items whose image or video fields hold one of `ids` (one query per media field of the site), by media id. */
+/** Items whose image, video or gallery fields hold one of `ids` (one query per media field of the site), by media id. */
 export function usesOf(sql: SqlStorage, collections: readonly Collection[], ids: readonly string[]): Map<string, MediaUse[]> {
   const out = new Map<string, MediaUse[]>();
   if (ids.length === 0) return out;
   for (const c of collections) {
     for (const f of c.fields) {
-      if (f.type !== "image" && f.type !== "video") continue;
-      const expr = fieldExpr(f.key);
-      const rows = itemsHoldingMedia(sql, c.id, expr, ids);
+      if (f.type !== "image" && f.type !== "video" && f.type !== "gallery") continue;
+      const rows =
+        f.type === "gallery" ? itemsHoldingMediaInList(sql, c.id, f.key, ids) : itemsHoldingMedia(sql, c.id, fieldExpr(f.key), ids);
       for (const r of rows) {
         const list = out.get(r.m) ?? [];
         list.push({ collection: c.slug, itemId: r.id, slug: r.slug, field: f.key });

@@ -55,6 +55,10 @@ export function mediaExists(sql: SqlStorage, id: string): boolean {
   return sql.exec("SELECT 1 FROM media WHERE id = ?", id).toArray().length > 0;
 }
 
+export function mediaType(sql: SqlStorage, id: string): string | null {
+  return sql.exec<{ type: string | null }>("SELECT type FROM media WHERE id = ?", id).toArray()[0]?.type ?? null;
+}
+
 export function readMedia(sql: SqlStorage, ids: Iterable<string>): Map<string, MediaRow> {
   const rows = selectIn<Required<MediaRow>>(
     sql,

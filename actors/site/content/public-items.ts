@@ -4,7 +4,7 @@ import type { ItemData } from "./item-data";
 import { readMedia, toMediaRef } from "./media";
 import { readImageResizingHosts } from "../storage/site-row";
 import { dataOfCollection, dataOfSeq, publishedRowsByIds, type PublicRow } from "../storage/items-table";
-import { hasMediaFields } from "./media-fields";
+import { hasMediaFields, isMediaField } from "./media-fields";
 
 export type { PublicRow } from "../storage/items-table";
 
@@ -21,6 +21,7 @@ export function publicDataJson(sql: SqlStorage, collection: Collection, data: It
   for (const f of collection.fields) {
     const v = data[f.key];
     if ((f.type === "image" || f.type === "video") && typeof v === "string") mediaIds.push(v);
+    if (f.type === "gallery" && Array.isArray(v)) for (const id of v) if (typeof id === "string") mediaIds.push(id);
   }
   const media = mediaIds.length ? readMedia(sql, mediaIds) : null;
   const hosts = media ? readImageResizingHosts(sql) : new Set<string>();
@@ -31,13 +32,20 @@ export function publicDataJson(sql: SqlStorage, collection: Collection, data: It
     if (f.type === "image" || f.type === "video") {
       const m = typeof v === "string" ? media?.get(v) : undefined;
       out[f.key] = m ? toMediaRef(m, hosts) : null;
+    } else if (f.type === "gallery") {
+      // An entry whose media is gone is left out: a gallery never shows a hole.
+      const ids = Array.isArray(v) ? v.filter((id): id is string => typeof id === "string") : [];
+      out[f.key] = ids.flatMap((id) => {
+        const m = media?.get(id);
+        return m ? [toMediaRef(m, hosts)] : [];
+      });
     } else out[f.key] = v;
   }
   return JSON.stringify(out);
 }
 
 /**
- * Whether an item's public data is its stored data as it is: no media field to expand, and the
+ * Whether an item's public data is its stored data as it is: no media field (image, video, gallery) to expand, and the
  * data's keys exactly the fields it has values for, in the fields' order (the order the public
  * object is built in). Then `JSON.stringify(data)` is the public JSON, byte for byte.
  */
@@ -46,7 +54,7 @@ function isPublicAsStored(collection: Collection, data: ItemData): boolean {
   let i = 0;
   for (const f of collection.fields) {
     if (data[f.key] === undefined) continue;
-    if (f.type === "image" || f.type === "video" || keys[i] !== f.key) return false;
+    if (isMediaField(f) || keys[i] !== f.key) return false;
     i++;
   }
   return i === keys.length;

@@ -2,10 +2,10 @@
  * A file's cell (text) as a field's value: numbers, true/false, dates in ISO 8601 or the form
  * Webflow exports (`Tue Aug 12 2025 07:53:00 GMT+0000 (Coordinated Universal Time)`), options by
  * value or label, references as slugs (`;`-separated for several, as Webflow writes them), images
- * and videos as URLs (kept as URL media). A cell that cannot be read gives a reason in words.
+ * and videos as URLs (kept as URL media), a gallery as several URLs (`urlList`). A cell that cannot be read gives a reason in words.
  */
 import type { Field } from "../../../src/contract/fields";
-import { DECIMAL_PATTERN } from "../../../src/contract/field-types";
+import { DECIMAL_PATTERN, MAX_GALLERY } from "../../../src/contract/field-types";
 import { escapeHtml } from "../../../src/shared/escape";
 import { normalizeDate } from "../content/values";
 
@@ -34,6 +34,17 @@ export const splitList = (cell: string): string[] =>
   cell
     .split(";")
     .map((s) => s.trim())
+    .filter((s) => s !== "");
+
+/**
+ * A gallery cell's URLs, in order: separated by whitespace (spaces, new lines) or `|`, which a URL
+ * never holds unescaped; Webflow's multi-image form (`url; url`) reads the same. The export writes
+ * a gallery joined by GALLERY_SEPARATOR, so a file exported and imported again keeps it.
+ */
+export const urlList = (cell: string): string[] =>
+  cell
+    .split(/;?(?:\s|\|)+/)
+    .map((s) => s.replace(/;$/, ""))
     .filter((s) => s !== "");
 
 export type CellValue = { value: unknown } | { refs: string[] } | { reason: string };
@@ -69,6 +80,12 @@ export function readCell(field: Field, cell: string): CellValue {
       // A multi-image cell of Webflow (`url; url`) fills an image field with its first image.
       const url = splitList(cell)[0] ?? "";
       return { value: { url } };
+    }
+    case "gallery": {
+      const urls = urlList(cell);
+      return urls.length > MAX_GALLERY
+        ? { reason: `holds ${urls.length} images; a gallery holds at most ${MAX_GALLERY}` }
+        : { value: urls.map((url) => ({ url })) };
     }
     case "option": {
       const v = cell.trim();

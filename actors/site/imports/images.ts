@@ -1,6 +1,6 @@
 /**
  * An import's images given as URLs, copied into the media library before the rows of a slice are
- * written: each distinct URL of the slice's image and video cells is fetched through the safe
+ * written: each distinct URL of the slice's image, video and gallery cells is fetched through the safe
  * fetcher and stored as an upload is (media/copy.ts fetchIntoLibrary: the same address rules, type
  * sniffing, limits and workspace storage; the same bytes twice are one file). The rows then name
  * the library's file. A URL that cannot be copied stays URL media, and the row's report line says
@@ -25,13 +25,17 @@ export const COPY_TIMEOUT_MS = 20_000;
 /** URL → the library's media id, or why it stays a link. */
 export type Copies = Map<string, { mediaId: string } | { reason: string }>;
 
-/** The image and video fields a row fills from a URL: field key → URL. */
-export function imageUrlsOf(p: PlanContext, plan: RowPlan): Map<string, string> {
-  const out = new Map<string, string>();
+/** The image, video and gallery fields a row fills from URLs: field key → its URLs (one, or a gallery's in order). */
+export function imageUrlsOf(p: PlanContext, plan: RowPlan): Map<string, string[]> {
+  const out = new Map<string, string[]>();
   for (const f of p.fields) {
-    if (f.type !== "image" && f.type !== "video") continue;
-    const url = (plan.values[f.key] as { url?: unknown } | null | undefined)?.url;
-    if (typeof url === "string" && url !== "") out.set(f.key, url);
+    if (f.type !== "image" && f.type !== "video" && f.type !== "gallery") continue;
+    const v = plan.values[f.key];
+    const entries = Array.isArray(v) ? v : [v];
+    const urls = entries
+      .map((e) => (e as { url?: unknown } | null | undefined)?.url)
+      .filter((u): u is string => typeof u === "string" && u !== "");
+    if (urls.length) out.set(f.key, urls);
   }
   return out;
 }
@@ -87,17 +91,20 @@ export async function copyImages(s: SiteContext, imp: ImportRow, urls: ReadonlyS
  */
 export function useCopies(p: PlanContext, plan: RowPlan, copies: Copies): ImportProblem[] {
   const notes: ImportProblem[] = [];
-  for (const [key, url] of imageUrlsOf(p, plan)) {
-    const c = copies.get(url);
-    if (!c) continue;
-    if ("mediaId" in c) plan.values[key] = c.mediaId;
-    else
+  for (const [key, urls] of imageUrlsOf(p, plan)) {
+    const ids = urls.map((url) => {
+      const c = copies.get(url);
+      if (!c || "mediaId" in c) return c?.mediaId ?? { url };
       notes.push({
         column: p.mapping.find((m) => m.field === key)?.column ?? key,
         value: url,
         // The copy's refusal says what happened ("Cannot copy the file: … answered HTTP 404.").
         reason: `kept as a link, not in the media library: ${c.reason}`,
       });
+      return { url };
+    });
+    // A gallery's entries each become a library id or stay a link, in their order.
+    plan.values[key] = Array.isArray(plan.values[key]) ? ids : ids[0];
   }
   return notes;
 }

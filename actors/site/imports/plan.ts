@@ -11,7 +11,7 @@ import type { Field } from "../../../src/contract/fields";
 import { isSlug, slugify as slugFrom, SLUG_RULE } from "../../../src/contract/slug";
 import { titleFieldOf } from "../../../src/contract/item-title";
 import { type ItemData, validateItemData } from "../content/item-data";
-import { mediaExists, readMedia, type MediaRow } from "../content/media";
+import { mediaExists, mediaType, readMedia, type MediaRow } from "../content/media";
 import type { Collection, ItemRow } from "../storage/rows";
 import { findItem, findItemBySlug } from "../storage/items-table";
 
@@ -228,6 +228,7 @@ export function checkData(
   try {
     const { data, newMedia } = validateItemData(fields, input, base, {
       mediaExists: (id) => p.knownMedia?.has(id) === true || mediaExists(sql, id),
+      mediaType: (id) => mediaType(sql, id),
       // References reach validation as the ids resolveRefs found (those waiting for the link pass are left out).
       resolveReference: (collection, ref) => {
         const target = p.collections.find((c) => c.slug === collection);
@@ -251,13 +252,26 @@ export function checkData(
   }
 }
 
-/** An image cell naming the URL the existing item's media already has: the same media, so an unchanged row is unchanged. */
-function sameMedia(sql: SqlStorage, fields: readonly Field[], key: string, v: unknown, base: ItemData | null): string | undefined {
+/**
+ * An image cell naming the URL the existing item's media already has: the same media, so an
+ * unchanged row is unchanged. A gallery's entries each: a URL its stored gallery shows is that id.
+ */
+function sameMedia(sql: SqlStorage, fields: readonly Field[], key: string, v: unknown, base: ItemData | null): unknown {
   const f = fields.find((x) => x.key === key);
-  if (!f || (f.type !== "image" && f.type !== "video") || !base || typeof base[key] !== "string") return undefined;
-  const url = (v as { url?: unknown } | null)?.url;
+  if (!f || !base) return undefined;
+  const urlOf = (e: unknown) => (e as { url?: unknown } | null)?.url;
+  if (f.type === "gallery") {
+    const stored = Array.isArray(base[key]) ? (base[key] as unknown[]).filter((id): id is string => typeof id === "string") : [];
+    if (!Array.isArray(v) || stored.length === 0) return undefined;
+    const byUrl = new Map([...readMedia(sql, stored).values()].map((m) => [m.url, m.id]));
+    return v.map((e) => {
+      const url = urlOf(e);
+      return (typeof url === "string" && byUrl.get(url)) || e;
+    });
+  }
+  if ((f.type !== "image" && f.type !== "video") || typeof base[key] !== "string") return undefined;
   const stored = readMedia(sql, [base[key] as string]).get(base[key] as string);
-  return stored && stored.url === url ? stored.id : undefined;
+  return stored && stored.url === urlOf(v) ? stored.id : undefined;
 }
 
 /** Whether two item data objects say the same (key order aside). */

@@ -90,11 +90,11 @@ export function planOf(plans: Plans, r: StagedRowRecord, copies: Copies | null =
  */
 export async function sliceCopies(s: SiteContext, imp: ImportRow, plans: Plans, rows: readonly StagedRowRecord[], known: Copies) {
   const p = plans.csv;
-  if (!p || !imp.media_origin || !p.fields.some((f) => f.type === "image" || f.type === "video")) return null;
+  if (!p || !imp.media_origin || !p.fields.some((f) => f.type === "image" || f.type === "video" || f.type === "gallery")) return null;
   const urls = new Set<string>();
   for (const r of rows) {
     if (r.planned !== "create" && r.planned !== "update") continue;
-    for (const url of imageUrlsOf(p, planRow(p, JSON.parse(r.cells) as string[])).values()) urls.add(url);
+    for (const list of imageUrlsOf(p, planRow(p, JSON.parse(r.cells) as string[])).values()) for (const url of list) urls.add(url);
   }
   return urls.size ? copyImages(s, imp, urls, known) : null;
 }

@@ -45,7 +45,7 @@ export async function mediaCall(s: SiteContext, a: SiteAccess, call: MediaCall):
         if (replaces && !r.duplicate) {
           // Every item showing it shows the new file: its kept public JSON again, and a revision.
           const uses = usesOfOne(s.sql, s.collections(), replaces);
-          published = rewriteUses(s, a, uses, () => undefined, "media replaced").published;
+          published = rewriteUses(s, a, uses, (m) => m, "media replaced").published;
         }
         if (!r.duplicate)
           recordAudit(s.sql, a, `media ${r.id}`, {

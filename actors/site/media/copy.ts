@@ -146,15 +146,7 @@ export async function copyMediaIntoLibrary(
       .toArray()
       .map((r) => r.id);
     const { mine, others } = editableUses(s, a, [...usesOf(s.sql, s.collections(), urlIds).values()].flat());
-    published = rewriteUses(
-      s,
-      a,
-      mine,
-      (data, f) => {
-        data[f] = target;
-      },
-      "media copied into the library",
-    ).published;
+    published = rewriteUses(s, a, mine, (m) => (urlIds.includes(m) ? target : m), "media copied into the library").published;
     const left = [...new Map(others.map((u) => [u.itemId, { collection: u.collection, itemId: u.itemId, slug: u.slug }])).values()];
     recordAudit(s.sql, a, `media ${mediaId}`, {
       copiedTo: target,

@@ -24,7 +24,7 @@ export async function deleteMediaEntry(s: SiteContext, a: SiteAccess, id: string
         `This file is shown by ${uses.length} item${uses.length === 1 ? "" : "s"}; remove it from them first, or delete with ?detach=true.`,
         { usedBy: uses },
       );
-    if (rewriteUses(s, a, uses, (data, f) => delete data[f], "media deleted and detached").published) published = true;
+    if (rewriteUses(s, a, uses, (m) => (m === id ? null : m), "media deleted and detached").published) published = true;
     const variants = row.object_key
       ? s.sql
           .exec<{ key: string }>("SELECT key FROM media_variants WHERE object_key = ?", row.object_key)

@@ -3,6 +3,8 @@
  * on delete, repointed to a copy in the library, its file replaced): each item's data through
  * the items repository (so it gets a revision with `note`), and its kept public JSON. Call
  * inside a transaction; answers whether a published item changed (the caller retires the cache).
+ * `swap` says what each media id held becomes: itself, another id, or null (taken out). A field
+ * holding one id is then cleared; a gallery keeps its other ids in order, and goes once empty.
  */
 import type { SiteContext } from "../context";
 import type { SiteAccess } from "../access/site-access";
@@ -16,7 +18,7 @@ export function rewriteUses(
   s: SiteContext,
   a: SiteAccess,
   uses: readonly MediaUse[],
-  change: (data: ItemData, field: string) => void,
+  swap: (mediaId: string) => string | null,
   note: string,
 ): { published: boolean } {
   const byId = new Map(s.collections().map((c) => [c.id, c]));
@@ -30,7 +32,7 @@ export function rewriteUses(
     if (!r) continue;
     const c = byId.get(r.collection_id)!;
     const data = JSON.parse(r.data) as ItemData;
-    for (const f of fields) change(data, f);
+    for (const f of fields) swapIn(data, f, swap);
     const updated = updateItemContent(s.sql, r.seq, slugOf.get(itemId)!, JSON.stringify(data), searchTextOf(c.fields, data), now, {
       actor: a.grant.actor,
       note,
@@ -39,4 +41,15 @@ export function rewriteUses(
     if (updated.status === "published") published = true;
   }
   return { published };
+}
+
+function swapIn(data: ItemData, field: string, swap: (mediaId: string) => string | null): void {
+  const v = data[field];
+  const next = Array.isArray(v)
+    ? [...new Set(v.map((id) => (typeof id === "string" ? swap(id) : null)).filter((id) => id !== null))]
+    : typeof v === "string"
+      ? swap(v)
+      : null;
+  if (next === null || (Array.isArray(next) && next.length === 0)) delete data[field];
+  else data[field] = next;
 }

@@ -193,6 +193,10 @@ function valueHtml(field: Collection["fields"][number], v: unknown, refName: Ref
       ? `<img src="${escapeAttr(m.url)}" alt="${escapeAttr(m.alt ?? "")}">`
       : `<a href="${escapeAttr(m.url)}">${escapeHtml(m.url)}</a>`;
   }
+  if (type === "gallery" && Array.isArray(v)) {
+    const imgs = v.filter((m): m is { url: string; alt?: string } => typeof (m as { url?: unknown } | null)?.url === "string");
+    return imgs.length ? imgs.map((m) => `<img src="${escapeAttr(m.url)}" alt="${escapeAttr(m.alt ?? "")}">`).join(" ") : `<em>(none)</em>`;
+  }
   if (type === "reference" && typeof v === "object") return escapeHtml(refName(v as Parameters<RefName>[0]));
   if (type === "references" && Array.isArray(v)) return escapeHtml(v.map((r) => refName(r as Parameters<RefName>[0])).join(", "));
   if (type === "link" && typeof v === "string" && /^https?:\/\//i.test(v)) return `<a href="${escapeAttr(v)}">${escapeHtml(v)}</a>`;

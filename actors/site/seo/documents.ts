@@ -5,7 +5,7 @@
  */
 import { itemPath } from "../../../src/shared/binding/rules";
 import type { SiteContext } from "../context";
-import { fieldExpr } from "../storage/field-sql";
+import { firstMediaExpr } from "../storage/field-sql";
 import { splitParts } from "../storage/parts";
 import { presentItems } from "../content/public-items";
 import { newestPublished, sitemapRows } from "../storage/items-table";
@@ -54,7 +54,7 @@ export function regenerateDocuments(s: SiteContext): DocumentStats {
   const now = new Date().toISOString();
 
   const urls: SitemapUrl[] = [];
-  const image = fields.image ? `(SELECT url FROM media WHERE id = ${fieldExpr(fields.image.key)})` : "NULL";
+  const image = fields.image ? `(SELECT url FROM media WHERE id = ${firstMediaExpr(fields.image)})` : "NULL";
   const cursor = sitemapRows(s.sql, collection.id, image);
   let newest = "";
   for (const row of cursor) {

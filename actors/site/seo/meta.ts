@@ -73,6 +73,8 @@ function describe(item: PublicItem, fields: SeoFields): string {
 }
 
 function imageOf(v: unknown): SeoImage | null {
+  // A gallery's social image is its first.
+  if (Array.isArray(v)) return imageOf(v[0]);
   if (!isMedia(v)) return null;
   const m = v as { url: string; alt?: string; width?: number; height?: number };
   return { url: m.url, alt: m.alt ?? "", width: m.width, height: m.height };

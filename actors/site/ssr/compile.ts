@@ -26,6 +26,12 @@ export interface CompiledPage {
   description: string;
   /** og:site_name of the page, if it has one. */
   siteName: string;
+  /**
+   * The content of the item scopes' field elements (`[data-oc-item] [data-oc-field]`, numbered in
+   * document order), compiled: a gallery bound on one repeats its first element child, which the
+   * streaming renderer cannot copy from the page (render.ts). Absent in pages compiled before.
+   */
+  repeats?: Record<string, ProgramNode[]>;
   /** Document-order indices of JSON-LD scripts that describe the page itself; item pages replace them. */
   pageJsonLd: number[];
   embedTokens: string[];
@@ -73,8 +79,19 @@ export async function compilePage(source: string): Promise<CompiledPage> {
   let inTitle = false;
   let sawHead = false;
   const ldScripts: string[] = [];
+  let fieldCount = 0;
 
   const rewriter = new HTMLRewriter()
+    // Before the list handler: a widget's own element is counted, what it holds is not (it is emptied).
+    .on(`[${ATTR.item}] [${ATTR.field}]`, {
+      element(el) {
+        if (inWidget) return;
+        const n = fieldCount++;
+        if (VOID.has(el.tagName) || el.hasAttribute(ATTR.list)) return;
+        el.prepend(mark("R", n), { html: true });
+        el.append(mark("r", n), { html: true });
+      },
+    })
     .on(`[${ATTR.list}]`, {
       element(el) {
         if (inWidget || VOID.has(el.tagName)) return; // lists inside a list's template are left as written
@@ -163,13 +180,20 @@ export async function compilePage(source: string): Promise<CompiledPage> {
       return "";
     },
   );
+  const { html: unmarked, contents } = takeFieldContents(html);
   const widgets: CompiledWidget[] = [];
   for (const [i, config] of configs.entries()) widgets.push({ config, ...(await compileWidget(inner[i] ?? "")) });
+  const repeats: Record<string, ProgramNode[]> = {};
+  for (const [n, content] of contents) {
+    const program = await compileRepeat(content);
+    if (program) repeats[n] = program;
+  }
   const pageJsonLd = ldScripts.flatMap((text, i) => (describesPage(text) ? [i] : []));
   return {
-    html,
+    html: unmarked,
     widgets,
     hasItemScope,
+    ...(Object.keys(repeats).length ? { repeats } : {}),
     title: decodeEntities(title).trim(),
     description: description.trim(),
     siteName: siteName.trim(),
@@ -206,6 +230,31 @@ function describesPage(json: string): boolean {
   return types.some((t) => PAGE_LD_TYPES.has(t));
 }
 
+const FIELD_MARKS = /\uE000R(\d+)\uE001([\s\S]*?)\uE000r\1\uE001/g;
+
+/** The page without the field elements' markers, and each marked element's content (without the markers of those inside it). */
+function takeFieldContents(html: string): { html: string; contents: Map<string, string> } {
+  const contents = new Map<string, string>();
+  let out = html;
+  // Outer marks are taken first; the content they keep still holds the inner ones, for the next round.
+  for (let before = ""; before !== out;) {
+    before = out;
+    out = out.replace(FIELD_MARKS, (_m, n: string, content: string) => {
+      contents.set(n, content.replace(/\uE000[Rr]\d+\uE001/g, ""));
+      return content;
+    });
+  }
+  // A mark left without its pair (an element the parser closed without an end tag) goes too.
+  return { html: out.replace(/\uE000[Rr]\d+\uE001/g, ""), contents };
+}
+
+/** A field element's content compiled as a gallery's container's (its first element child kept as an element); null without one. */
+async function compileRepeat(content: string): Promise<ProgramNode[] | null> {
+  const [root] = await compileFragment(`<oc-root ${ATTR.field}="">${content}</oc-root>`, false);
+  const nodes = root && typeof root !== "string" ? root.content : null;
+  return nodes && nodes.some((n) => typeof n !== "string") ? nodes : null;
+}
+
 /** Splits a widget's content into its element children and compiles the template and the empty state. */
 async function compileWidget(content: string): Promise<Omit<CompiledWidget, "config">> {
   const children: { empty: boolean }[] = [];
@@ -227,20 +276,36 @@ async function compileWidget(content: string): Promise<Omit<CompiledWidget, "con
   return { template, empty };
 }
 
-/** Compiles one element's source: the root and every element that carries bindings become BoundElements. */
+/**
+ * Compiles one element's source: the root and every element that carries bindings become
+ * BoundElements, and so does the first element child of an element with `data-oc-field` (a
+ * gallery's template, which program.ts repeats once per image; see renderRepeat).
+ */
 async function compileFragment(source: string, rootOnly: boolean): Promise<ProgramNode[]> {
   const records: { tag: string; attrs: Attrs; void: boolean }[] = [];
+  // Open elements: whether each binds a field, and whether its first element child was seen.
+  const open: { field: boolean; sawChild: boolean }[] = [];
   const marked = await new HTMLRewriter()
     .on("*", {
       element(el) {
         const attrs = [...el.attributes] as Attrs;
+        const parent = open[open.length - 1];
+        const firstOfField = parent?.field === true && !parent.sawChild;
+        if (parent) parent.sawChild = true;
+        if (!VOID.has(el.tagName)) {
+          open.push({ field: el.hasAttribute(ATTR.field), sawChild: false });
+          el.onEndTag(() => {
+            open.pop();
+          });
+        }
         if (
           records.length > 0 &&
           (rootOnly ||
-            !readBindings(
-              attrs.map(([n]) => n),
-              decoded(attrs),
-            ))
+            (!firstOfField &&
+              !readBindings(
+                attrs.map(([n]) => n),
+                decoded(attrs),
+              )))
         )
           return;
         const isVoid = VOID.has(el.tagName);

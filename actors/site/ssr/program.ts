@@ -35,13 +35,27 @@ export function renderEmptyState(node: ProgramNode): string {
 function renderElement(el: BoundElement, item: BindableItem, ctx: BindContext): string {
   const ops = el.bindings ? bindingOps(el.tag, el.bindings, item, ctx) : [];
   if (ops.some((o) => o.op === "remove")) return "";
-  const content = ops.findLast((o) => o.op === "text" || o.op === "html");
+  const content = ops.findLast((o) => o.op === "text" || o.op === "html" || o.op === "repeat");
   let inner: string;
   if (el.content === null) inner = "";
   else if (content?.op === "text") inner = escapeHtml(content.value);
   else if (content?.op === "html") inner = content.value;
+  else if (content?.op === "repeat") inner = renderRepeat(el.content, content.items, ctx) ?? renderProgram(el.content, item, ctx);
   else inner = renderProgram(el.content, item, ctx);
   return startTag(el.tag, el.attrs, ops) + inner + el.end;
+}
+
+/**
+ * A gallery's container content: its template (the first element child, which compile.ts always
+ * keeps as an element) once per image, the text around it dropped, as the embed's DOM does. Null
+ * when there is no element child: the content stays as written.
+ */
+export function renderRepeat(content: readonly ProgramNode[], items: readonly BindableItem[], ctx: BindContext): string | null {
+  const template = content.find((n): n is BoundElement => typeof n !== "string");
+  if (!template) return null;
+  let out = "";
+  for (const item of items) out += renderElement(template, item, ctx);
+  return out;
 }
 
 function staticContent(content: ProgramNode[] | null): string {

@@ -18,8 +18,8 @@ import { seoFields } from "../seo/fields";
 import { type ItemSeo, itemHead, resolveItemSeo } from "../seo/meta";
 import type { StoredCapture } from "./capture-store";
 import type { PublicBase } from "../hostnames/public-base";
-import { SLOT_ATTR, type CompiledWidget, VOID } from "./compile";
-import { renderEmptyState, renderProgram } from "./program";
+import { SLOT_ATTR, type CompiledPage, type CompiledWidget, VOID } from "./compile";
+import { type ProgramNode, renderEmptyState, renderProgram, renderRepeat } from "./program";
 import { NO_STORE, PUBLIC_CACHE_CONTROL } from "../../../src/contract/cache-control";
 import { log, errorText, type LogEvents } from "../../../src/log";
 
@@ -54,6 +54,8 @@ export interface PageData {
   pageJsonLd: number[];
   /** The one item this page shows and depends on, when it reads nothing else (no list, no references); else null. */
   dependsOn?: string | null;
+  /** The item scopes' compiled field contents (CompiledPage `repeats`), for galleries. */
+  repeats?: CompiledPage["repeats"];
 }
 
 export function renderPage(s: SiteContext, capture: StoredCapture, target: PageTarget, opts: RenderOptions): Response {
@@ -125,6 +127,7 @@ export function gatherPageData(s: SiteContext, capture: StoredCapture, target: P
     head,
     pageJsonLd: capture.page.pageJsonLd ?? [],
     dependsOn: alone ? item!.id : null,
+    repeats: capture.page.repeats,
   };
 }
 
@@ -165,7 +168,7 @@ export function renderDocument(html: string, data: PageData): Response {
       el.setAttribute(ATTR.rendered, "1");
     },
   });
-  if (data.item) rewriter = bindItemScopes(rewriter, data.item, data.ctx);
+  if (data.item) rewriter = bindItemScopes(rewriter, data.item, data.ctx, data.repeats);
   if (data.head !== null) rewriter = replaceHead(rewriter, encodable(data.head), data.pageJsonLd);
   const headers = new Headers(PAGE_HEADERS);
   if (data.dependsOn) headers.set(DEPENDS_HEADER, data.dependsOn);
@@ -213,7 +216,7 @@ export function renderWidget(w: CompiledWidget, items: readonly BindableItem[], 
  * Item scopes are bound while the page streams. Elements inside a nested
  * list, search or related widget belong to that widget, as in the browser.
  */
-function bindItemScopes(rewriter: HTMLRewriter, item: PublicItem, ctx: BindContext): HTMLRewriter {
+function bindItemScopes(rewriter: HTMLRewriter, item: PublicItem, ctx: BindContext, repeats: CompiledPage["repeats"]): HTMLRewriter {
   // Inside a nested widget, or inside a scope for another item (another collection or
   // data-oc-slug), elements are not this page's item's: the browser renders those.
   let skipDepth = 0;
@@ -228,38 +231,50 @@ function bindItemScopes(rewriter: HTMLRewriter, item: PublicItem, ctx: BindConte
       skipDepth--;
     });
   };
+  // The number compile.ts gave the field element being bound (`repeats`: a gallery's template).
+  let fieldAt = -1;
   const bind = (el: Element) => {
     try {
       const b = readBindings(
         [...el.attributes].map(([n]) => n as string),
         (name) => attr(el, name),
       );
-      if (b && !b.empty) applyOps(el, bindingOps(el.tagName, b, item, ctx));
+      const repeat = el.hasAttribute(ATTR.field) ? repeats?.[String(fieldAt)] : undefined;
+      if (b && !b.empty) applyOps(el, bindingOps(el.tagName, b, item, ctx), repeat, ctx);
     } catch (err) {
       // This element stays as captured; the rest of the page is bound.
       renderFailed("item binding", { itemId: item.id, itemSlug: item.slug, element: el.tagName }, err);
     }
   };
-  return rewriter
-    .on(`[${ATTR.item}]`, {
-      element(el) {
-        const slug = attr(el, ATTR.slug);
-        const ours = skipDepth === 0 && attr(el, ATTR.item)?.trim() === item.collection && (slug === null || slug === item.slug);
-        if (!ours) return skipUntilEnd(el);
-        bind(el);
-        if (!el.removed) el.setAttribute(ATTR.rendered, "1");
-      },
-    })
-    .on(`[${ATTR.item}] [${ATTR.search}], [${ATTR.item}] [${ATTR.related}], [${ATTR.item}] [${ATTR.list}]`, {
-      element(el) {
-        skipUntilEnd(el);
-      },
-    })
-    .on(`[${ATTR.item}] *`, {
-      element(el) {
-        if (skipDepth === 0 && !el.hasAttribute(ATTR.item)) bind(el);
-      },
-    });
+  let fieldCount = 0;
+  return (
+    rewriter
+      // Counted as compile.ts counted them, and before the handlers below bind the same element.
+      .on(`[${ATTR.item}] [${ATTR.field}]`, {
+        element() {
+          fieldAt = fieldCount++;
+        },
+      })
+      .on(`[${ATTR.item}]`, {
+        element(el) {
+          const slug = attr(el, ATTR.slug);
+          const ours = skipDepth === 0 && attr(el, ATTR.item)?.trim() === item.collection && (slug === null || slug === item.slug);
+          if (!ours) return skipUntilEnd(el);
+          bind(el);
+          if (!el.removed) el.setAttribute(ATTR.rendered, "1");
+        },
+      })
+      .on(`[${ATTR.item}] [${ATTR.search}], [${ATTR.item}] [${ATTR.related}], [${ATTR.item}] [${ATTR.list}]`, {
+        element(el) {
+          skipUntilEnd(el);
+        },
+      })
+      .on(`[${ATTR.item}] *`, {
+        element(el) {
+          if (skipDepth === 0 && !el.hasAttribute(ATTR.item)) bind(el);
+        },
+      })
+  );
 }
 
 /** Drops the captured page's own title, description, canonical, social and page JSON-LD tags, then appends the item's. */
@@ -309,7 +324,7 @@ function replaceHead(rewriter: HTMLRewriter, head: string, pageJsonLd: readonly 
   );
 }
 
-function applyOps(el: Element, ops: readonly Op[]): void {
+function applyOps(el: Element, ops: readonly Op[], repeat: readonly ProgramNode[] | undefined, ctx: BindContext): void {
   for (const op of ops) {
     if (op.op === "remove") {
       el.remove();
@@ -321,6 +336,10 @@ function applyOps(el: Element, ops: readonly Op[]): void {
     else if (op.op === "text") el.setInnerContent(encodable(op.value));
     // The attribute's source text stays as written; the declaration added is digits and `%` only.
     else if (op.op === "style") el.setAttribute("style", withStyle(el.getAttribute("style"), op.property, op.value));
-    else el.setInnerContent(encodable(op.value), { html: true });
+    else if (op.op === "repeat") {
+      // The page's own content cannot be copied while it streams: its compiled copy is repeated.
+      const html = repeat ? renderRepeat(repeat, op.items, ctx) : null;
+      if (html !== null) el.setInnerContent(encodable(html), { html: true });
+    } else el.setInnerContent(encodable(op.value), { html: true });
   }
 }

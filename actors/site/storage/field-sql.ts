@@ -22,3 +22,9 @@ export function valueExpr(field: { key: string; type: string }): string {
 export function valueIndexName(field: { key: string; type: string }): string {
   return field.type === "decimal" ? `items_decimal_${field.key}` : fieldIndexName(field.key);
 }
+
+/** The SQL expression for the media id a field shows first: an image's own, a gallery's first. */
+export function firstMediaExpr(field: { key: string; type: string }): string {
+  const expr = fieldExpr(field.key);
+  return field.type === "gallery" ? `json_extract(data, '$.${field.key}[0]')` : expr;
+}

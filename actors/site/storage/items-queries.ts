@@ -3,6 +3,7 @@
  * public rows, counts, list pages, and the fragments of SQL on `items` that statements on other
  * tables embed (search_index, item_revisions). Statements keep their exact text (items-table.ts).
  */
+import { FIELD_KEY } from "../../../src/contract/field-keys";
 import type { ItemRow } from "./rows";
 import { selectIn } from "./sql-in";
 
@@ -229,6 +230,28 @@ export function itemsHoldingMedia(
     sql,
     mediaIds,
     (list) => `SELECT id, slug, ${expr} AS m FROM items WHERE collection_id = ? AND ${expr} IN (${list})`,
+    [collectionId],
+  );
+}
+
+/**
+ * Items of a collection whose gallery field `key` (an array of media ids) holds one of `mediaIds`,
+ * one row per item and id held. json_each with a path reads the array in place; a value that is
+ * not an array (data written before the field became a gallery) is read as a one-entry list.
+ */
+export function itemsHoldingMediaInList(
+  sql: SqlStorage,
+  collectionId: string,
+  key: string,
+  mediaIds: readonly string[],
+): { id: string; slug: string; m: string }[] {
+  if (!FIELD_KEY.test(key)) throw new Error(`unsafe field key ${key}`);
+  return selectIn<{ id: string; slug: string; m: string }>(
+    sql,
+    mediaIds,
+    (list) =>
+      `SELECT DISTINCT items.id, items.slug, g.value AS m FROM items, json_each(items.data, '$.${key}') AS g
+       WHERE items.collection_id = ? AND g.value IN (${list})`,
     [collectionId],
   );
 }

@@ -10,6 +10,7 @@
 import { stringify } from "csv-stringify/sync";
 import { CSV_WRITE, escapeFormula } from "../../../src/contract/csv";
 import type { Field } from "../../../src/contract/fields";
+import { GALLERY_SEPARATOR } from "../../../src/contract/field-types";
 import { titleFieldOf } from "../../../src/contract/item-title";
 import type { Collection, ItemRow } from "../storage/rows";
 import { rowsByIds, rowsPage } from "../storage/items-table";
@@ -87,6 +88,7 @@ function csvRows(sql: SqlStorage, c: Collection, title: Field | null, columns: {
       if (field.type === "reference" && typeof v === "string") refIds.add(v);
       if (field.type === "references" && Array.isArray(v)) for (const id of v) if (typeof id === "string") refIds.add(id);
       if ((field.type === "image" || field.type === "video") && typeof v === "string") mediaIds.add(v);
+      if (field.type === "gallery" && Array.isArray(v)) for (const id of v) if (typeof id === "string") mediaIds.add(id);
     }
   const slugs = new Map(rowsByIds(sql, [...refIds]).map((r) => [r.id, r.slug]));
   const media = readMedia(sql, mediaIds);
@@ -125,6 +127,13 @@ function cell(field: Field, v: unknown, slugs: ReadonlyMap<string, string>, medi
     case "video":
       if (typeof v === "string") return media.get(v)?.url ?? "";
       return typeof v === "object" && typeof (v as { url?: unknown }).url === "string" ? (v as { url: string }).url : "";
+    case "gallery":
+      return Array.isArray(v)
+        ? v
+            .map((id) => media.get(String(id))?.url)
+            .filter((u) => u !== undefined)
+            .join(GALLERY_SEPARATOR)
+        : "";
     case "boolean":
       return v === true ? "true" : "false";
     default:

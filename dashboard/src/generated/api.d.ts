@@ -2242,7 +2242,7 @@ export interface components {
             fields: {
                 key: string;
                 /** @enum {string} */
-                type: "text" | "richText" | "number" | "boolean" | "date" | "link" | "image" | "video" | "reference" | "references" | "option" | "decimal";
+                type: "text" | "richText" | "number" | "boolean" | "date" | "link" | "image" | "video" | "reference" | "references" | "option" | "decimal" | "gallery";
                 /** @description The label people see in the dashboard ("Cover image"); the API uses `key`. */
                 name?: string;
                 /** @description Help text shown under the field in the item form. */
@@ -2345,7 +2345,7 @@ export interface components {
         /** @description Field types by collection slug, then by field key. */
         FieldTypes: {
             [key: string]: {
-                [key: string]: "text" | "richText" | "number" | "boolean" | "date" | "link" | "image" | "video" | "reference" | "references" | "option" | "decimal";
+                [key: string]: "text" | "richText" | "number" | "boolean" | "date" | "link" | "image" | "video" | "reference" | "references" | "option" | "decimal" | "gallery";
             };
         };
         /** @description Option fields' labels: by field key, each option's value to the label people see (the value itself when the option has none). Item data holds the value; show the label. */
@@ -3822,7 +3822,7 @@ export interface components {
                     create?: {
                         key: string;
                         /** @enum {string} */
-                        type: "text" | "richText" | "number" | "boolean" | "date" | "link" | "image" | "video" | "reference" | "references" | "option" | "decimal";
+                        type: "text" | "richText" | "number" | "boolean" | "date" | "link" | "image" | "video" | "reference" | "references" | "option" | "decimal" | "gallery";
                         /** @description The label people see in the dashboard ("Cover image"); the API uses `key`. */
                         name?: string;
                         /** @description Help text shown under the field in the item form. */
@@ -3894,7 +3894,7 @@ export interface components {
                     create?: {
                         key: string;
                         /** @enum {string} */
-                        type: "text" | "richText" | "number" | "boolean" | "date" | "link" | "image" | "video" | "reference" | "references" | "option" | "decimal";
+                        type: "text" | "richText" | "number" | "boolean" | "date" | "link" | "image" | "video" | "reference" | "references" | "option" | "decimal" | "gallery";
                         /** @description The label people see in the dashboard ("Cover image"); the API uses `key`. */
                         name?: string;
                         /** @description Help text shown under the field in the item form. */
@@ -4164,7 +4164,7 @@ export interface components {
             fields: {
                 key: string;
                 /** @enum {string} */
-                type: "text" | "richText" | "number" | "boolean" | "date" | "link" | "image" | "video" | "reference" | "references" | "option" | "decimal";
+                type: "text" | "richText" | "number" | "boolean" | "date" | "link" | "image" | "video" | "reference" | "references" | "option" | "decimal" | "gallery";
                 /** @description The label people see in the dashboard ("Cover image"); the API uses `key`. */
                 name?: string;
                 /** @description Help text shown under the field in the item form. */
@@ -4391,7 +4391,7 @@ export interface components {
                 create?: {
                     key: string;
                     /** @enum {string} */
-                    type: "text" | "richText" | "number" | "boolean" | "date" | "link" | "image" | "video" | "reference" | "references" | "option" | "decimal";
+                    type: "text" | "richText" | "number" | "boolean" | "date" | "link" | "image" | "video" | "reference" | "references" | "option" | "decimal" | "gallery";
                     /** @description The label people see in the dashboard ("Cover image"); the API uses `key`. */
                     name?: string;
                     /** @description Help text shown under the field in the item form. */

@@ -22,7 +22,7 @@ type Mapping = ImportView["mapping"][number];
 type Row = components["schemas"]["ListImportRowsResponse"]["rows"][number];
 
 /** Types a new field made from a column may have (references and options need more than a column gives). */
-const NEW_TYPES = ["text", "richText", "number", "decimal", "boolean", "date", "link", "image", "video"] as const;
+const NEW_TYPES = ["text", "richText", "number", "decimal", "boolean", "date", "link", "image", "gallery", "video"] as const;
 const SYSTEM_USES: { use: Mapping["use"]; label: string }[] = [
   { use: "slug", label: "Slug (matches existing items)" },
   { use: "draft", label: "Draft flag (true: draft)" },

@@ -11,6 +11,9 @@ function bindingFor(f: Field): string {
   switch (f.type) {
     case "image":
       return `    <img data-oc-field="${f.key}" src="" alt="" />`;
+    case "gallery":
+      // The container repeats its first element child once per image; `@` is the image itself.
+      return `    <div data-oc-field="${f.key}">\n      <img data-oc-field="@" src="" alt="" />\n    </div>`;
     case "video":
       return `    <video data-oc-field="${f.key}" controls></video>`;
     case "link":

@@ -287,10 +287,16 @@ function plainPairs(q: Record<string, unknown>): [string, string][] {
   return Object.entries(q).flatMap(([k, v]) => (v === undefined || v === null || typeof v === "object" ? [] : [[k, String(v)]]));
 }
 
-/** The media entries of the image columns of the rows shown: one call per page of the table. */
+/** The media entries of the image and gallery columns of the rows shown: one call per page of the table. */
 function useThumbnails(c: Collection | undefined, columns: readonly string[], items: readonly Item[]): ReadonlyMap<string, MediaEntry> {
-  const imageKeys = (c?.fields ?? []).filter((f) => f.type === "image" && columns.includes(f.key)).map((f) => f.key);
-  const ids = [...new Set(items.flatMap((i) => imageKeys.map((k) => i.data[k]).filter((v): v is string => typeof v === "string")))];
+  const imageKeys = (c?.fields ?? [])
+    .filter((f) => (f.type === "image" || f.type === "gallery") && columns.includes(f.key))
+    .map((f) => f.key);
+  // A gallery's cell shows its first image only.
+  const firstOf = (v: unknown) => (Array.isArray(v) ? (v[0] as unknown) : v);
+  const ids = [
+    ...new Set(items.flatMap((i) => imageKeys.map((k) => firstOf(i.data[k])).filter((v): v is string => typeof v === "string"))),
+  ];
   const key = ids.join(",");
   const { data } = useLoad(
     () =>

@@ -54,7 +54,9 @@ export function SocialImages(props: { capture: Capture }) {
         ]);
         setMore(items.total > items.items.length);
         for (const item of items.items) {
-          const v = item.data[imageField];
+          const stored = item.data[imageField];
+          // A gallery's social image is its first.
+          const v: unknown = Array.isArray(stored) ? stored[0] : stored;
           const url =
             typeof v === "string"
               ? media?.media.find((m) => m.mediaId === v)?.url

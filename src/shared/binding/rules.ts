@@ -5,7 +5,7 @@
  * their own means. Neither DOM nor Workers types are used here.
  * docs/binding-rules.md is the user-facing description of this file.
  */
-import { type BindableItem, RAW_DATES, displayText, isEmpty, isMedia, lookup } from "./values";
+import { type BindableItem, GALLERY_IMAGE, RAW_DATES, displayText, isEmpty, isMedia, lookup, withGalleryImage } from "./values";
 
 export const ATTR = {
   list: "data-oc-list",
@@ -60,6 +60,12 @@ export type Op =
   | { op: "html"; value: string }
   /** One declaration of the element's `style`, the rest of it kept (see `withStyle`). */
   | { op: "style"; property: string; value: string }
+  /**
+   * A gallery on a container: its first element child (the template) once per image, each copy
+   * bound to `items[i]` (the item with that image as `@`); the container's other children go.
+   * A container without an element child is left as written.
+   */
+  | { op: "repeat"; items: BindableItem[] }
   | { op: "remove" };
 
 /** What an element asks for, read once from its attributes. */
@@ -163,12 +169,21 @@ export function bindingOps(tag: string, b: Bindings, item: BindableItem, ctx: Bi
   if (NEVER_BOUND.has(tag)) return [];
   const ops: Op[] = [];
   if (b.link && tag === "a") ops.push(linkOp(b.linkTo ?? null, item.slug, ctx));
-  for (const [name, path] of b.attrs) ops.push(attributeOp(name, lookup(item, path)));
+  // `@` outside a gallery's template names nothing: what binds it stays as written.
+  const inGallery = Object.hasOwn(item.data, GALLERY_IMAGE);
+  for (const [name, path] of b.attrs) if (inGallery || !isGalleryPath(path)) ops.push(attributeOp(name, lookup(item, path)));
   if (b.field) {
+    if (isGalleryPath(b.field) && !inGallery) return ops;
     const value = lookup(item, b.field);
+    const type = fieldType(item, b.field, ctx.schema);
+    if (type === "gallery" && !FIRST_IMAGE_TAGS.has(tag)) {
+      const images = Array.isArray(value) ? value.filter(isMedia) : [];
+      ops.push({ op: "repeat", items: images.map((m) => withGalleryImage(item, m)) });
+      return ops;
+    }
     const labels = b.format?.trim() === LABEL_FORMAT ? optionLabels(item, b.field, ctx.labels) : null;
     if (labels) ops.push({ op: "text", value: labelText(value, labels) });
-    else ops.push(...fieldOps(tag, value, fieldType(item, b.field, ctx.schema), b.format, b.locale ?? null));
+    else ops.push(...fieldOps(tag, value, type, b.format, b.locale ?? null));
   }
   return ops;
 }
@@ -191,8 +206,14 @@ function attributeOp(name: string, value: unknown): Op {
   return { op: "set", name, value: text };
 }
 
-function fieldOps(tag: string, value: unknown, type: string | undefined, format: string | null, locale: string | null): Op[] {
-  if (tag === "img" && (type === "image" || isMedia(value))) {
+const isGalleryPath = (path: string) => path === GALLERY_IMAGE || path.startsWith(`${GALLERY_IMAGE}.`);
+
+/** Elements that show one image: bound to a gallery, they show its first; any other element repeats its template. */
+const FIRST_IMAGE_TAGS = new Set(["img", "a", "video", "audio", "source"]);
+
+function fieldOps(tag: string, stored: unknown, type: string | undefined, format: string | null, locale: string | null): Op[] {
+  const value = type === "gallery" ? (Array.isArray(stored) ? stored[0] : undefined) : stored;
+  if (tag === "img" && (type === "image" || type === "gallery" || isMedia(value))) {
     if (!isMedia(value))
       return [
         { op: "unset", name: "src" },

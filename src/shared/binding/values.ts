@@ -24,17 +24,32 @@ export interface BindableItem {
 const ITEM_KEYS = new Set(["slug", "publishedAt", "updatedAt", "id"]);
 
 /**
+ * The key under which a gallery's repeated template finds its image (`data-oc-field="@"`,
+ * `@.alt`): no field key can be spelled so, and outside a gallery's template it names nothing.
+ */
+export const GALLERY_IMAGE = "@";
+
+/** A media's own parts a path may name after `@` (`@.alt`, `@.url`). */
+const MEDIA_KEYS = new Set(["url", "alt"]);
+
+/**
  * The value at `path`: a field key of the item, or `slug`, `publishedAt`,
- * `id` when no field has that key; dots follow references (`author.name`).
+ * `id` when no field has that key; dots follow references (`author.name`)
+ * and, after a gallery's `@`, name the image's `url` or `alt`.
  */
 export function lookup(item: BindableItem, path: string): unknown {
   const [head = "", ...rest] = path.split(".");
   let value: unknown = Object.hasOwn(item.data, head) ? item.data[head] : ITEM_KEYS.has(head) ? item[head as "slug"] : undefined;
   for (const key of rest) {
     if (Array.isArray(value)) value = value[0];
-    value = isItem(value) ? lookup(value, key) : undefined;
+    value = isItem(value) ? lookup(value, key) : isMedia(value) && MEDIA_KEYS.has(key) ? value[key as "url"] : undefined;
   }
   return value;
+}
+
+/** The item a gallery's template is bound to once per image: the item itself, with the image as `@`. */
+export function withGalleryImage(item: BindableItem, image: BindableMedia): BindableItem {
+  return { ...item, data: { ...item.data, [GALLERY_IMAGE]: image } };
 }
 
 export function isItem(value: unknown): value is BindableItem {

@@ -3,6 +3,7 @@ import { lazy, Suspense } from "preact/compat";
 import { useId } from "preact/hooks";
 import { DateInput } from "../../fields/date-input";
 import { MediaInput, type MediaValue } from "../../fields/media-input";
+import { GalleryInput } from "../../fields/gallery-input";
 import { ReferencePicker } from "../../fields/reference-picker";
 import type { Field, MediaList } from "../../types";
 import { Field as Labelled } from "../../ui";
@@ -48,6 +49,17 @@ export function FieldInput(props: FieldInputProps) {
           hint={help}
           kind={f.type}
           value={(value ?? null) as MediaValue}
+          library={props.media}
+          error={error}
+          onChange={props.onChange}
+        />
+      );
+    case "gallery":
+      return (
+        <GalleryInput
+          label={label}
+          hint={help}
+          value={Array.isArray(value) ? value.filter((id): id is string => typeof id === "string") : []}
           library={props.media}
           error={error}
           onChange={props.onChange}

@@ -1,6 +1,6 @@
 /**
  * Loads what the editor shows when it opens an item (nothing for a new one) and, for a collection
- * with image or video fields, the media library to pick from. Again when the item or collection changes.
+ * with image, video or gallery fields, the media library to pick from. Again when the item or collection changes.
  */
 import { useEffect } from "preact/hooks";
 import { call, client } from "../../api";
@@ -16,7 +16,7 @@ export function useItemLoad(load: {
   onError: (error: unknown) => void;
 }) {
   useEffect(() => {
-    if (load.collection?.fields.some((f) => f.type === "image" || f.type === "video")) {
+    if (load.collection?.fields.some((f) => f.type === "image" || f.type === "video" || f.type === "gallery")) {
       call(client.GET("/sites/{siteId}/media", { params: { path: inSite(), query: { limit: 100 } } })).then(
         (r) => load.onMedia(r.media),
         () => undefined,

@@ -1,7 +1,7 @@
 /**
  * The items table's columns: any field of the collection besides the title (which always leads),
  * plus Status, Slug and Last edited; chosen per collection and kept in this browser. Media fields
- * show a thumbnail, options their label, prices with their currency.
+ * show a thumbnail (a gallery its first, and how many more), options their label, prices with their currency.
  */
 import { useState } from "preact/hooks";
 import type { Collection, Field, MediaEntry } from "../../types";
@@ -18,7 +18,7 @@ const KEY = "open-content-edge:columns:";
 /** Without a choice: the first image, up to two prices, numbers or options, then status, slug and last edited. */
 export function defaultColumns(c: Collection): string[] {
   const others = c.fields.filter((f) => f.key !== c.titleField);
-  const image = others.find((f) => f.type === "image");
+  const image = others.find((f) => f.type === "image") ?? others.find((f) => f.type === "gallery");
   const facts = others.filter((f) => f.type === "decimal" || f.type === "number" || f.type === "option").slice(0, 2);
   return [...(image ? [image.key] : []), ...facts.map((f) => f.key), "status", "slug", "updatedAt"];
 }
@@ -94,6 +94,21 @@ export function FieldCell(props: { field: Field; value: unknown; media: Readonly
         <img class="thumb-cell" src={m.url} alt={m.alt ?? ""} loading="lazy" width={48} height={48} />
       ) : (
         <span class="muted">image</span>
+      );
+    }
+    case "gallery": {
+      const ids = Array.isArray(value) ? value : [];
+      const m = typeof ids[0] === "string" ? props.media.get(ids[0]) : undefined;
+      if (ids.length === 0) return <span class="muted">—</span>;
+      return (
+        <span class="gallery-cell">
+          {m ? (
+            <img class="thumb-cell" src={m.url} alt={m.alt ?? ""} loading="lazy" width={48} height={48} />
+          ) : (
+            <span class="muted">image</span>
+          )}
+          {ids.length > 1 && <span class="muted">{`+${ids.length - 1}`}</span>}
+        </span>
       );
     }
     case "video":
