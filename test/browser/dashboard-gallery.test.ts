@@ -64,6 +64,13 @@ describe("dashboard: a product's gallery", () => {
       ]);
       await gallery.getByText("2 of 2 uploaded").waitFor({ timeout: 30_000 });
       await expect.poll(() => page.locator(".gallery-entry").count()).toBe(2);
+      // A PDF dropped here is refused before it is sent, with what to do instead.
+      await gallery
+        .locator('input[type="file"]')
+        .setInputFiles({ name: "care-guide.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4\n") });
+      await gallery.getByRole("alert").getByText("care-guide.pdf: not an image").waitFor();
+      expect(await gallery.getByRole("alert").textContent()).toContain("add videos and PDFs on the Media screen");
+      expect(await page.locator(".gallery-entry").count()).toBe(2);
       const picker = page.getByRole("group", { name: "photos: choose from media" });
       await picker.getByText("side.jpg").waitFor();
       await picker
@@ -100,6 +107,8 @@ describe("dashboard: a product's gallery", () => {
         site.adminKey,
       );
       const urls = await mediaUrls(site);
+      // The refused PDF never reached the library.
+      expect(urls.size).toBe(3);
       expect(items[0]!.data.photos.map((id) => urls.get(id))).toEqual(moved);
 
       // The table shows the first image and how many more.

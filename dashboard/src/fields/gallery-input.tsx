@@ -87,6 +87,7 @@ export function GalleryInput(props: {
       {siteId && !full && (
         <Uploader
           siteId={siteId}
+          imagesOnly
           multiple
           label={`Drop images for ${props.label}`}
           onUploaded={(m) => {

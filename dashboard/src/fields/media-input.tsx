@@ -56,6 +56,7 @@ export function MediaInput(props: {
       {props.kind === "image" && siteId && (
         <Uploader
           siteId={siteId}
+          imagesOnly
           multiple={false}
           label={`Drop an image for ${props.label}`}
           onFiles={(files) => {

@@ -7,8 +7,10 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import type { MediaEntry } from "../types";
 import { formatBytes, uploadFile, UploadRefused } from "./upload";
 
-const ACCEPT = "image/jpeg,image/png,image/gif,image/webp,image/avif,image/svg+xml,video/mp4,video/webm,application/pdf";
+const IMAGES = "image/jpeg,image/png,image/gif,image/webp,image/avif,image/svg+xml";
+const ACCEPT = `${IMAGES},video/mp4,video/webm,application/pdf`;
 const PARALLEL = 3;
+const NOT_AN_IMAGE = "not an image. This field takes JPEG, PNG, GIF, WebP, AVIF or SVG images; add videos and PDFs on the Media screen.";
 
 interface Row {
   key: number;
@@ -32,6 +34,8 @@ export function Uploader(props: {
   label?: string;
   pasteTarget?: "document";
   multiple?: boolean;
+  /** An image or gallery field: only images are picked, and another file is refused here, before it is sent. */
+  imagesOnly?: boolean;
 }) {
   const [rows, setRows] = useState<Row[]>([]);
   const [over, setOver] = useState(false);
@@ -59,8 +63,17 @@ export function Uploader(props: {
 
   const add = (files: FileList | File[] | null) => {
     if (!files || files.length === 0) return;
-    props.onFiles?.([...files]);
-    setRows((rs) => [...rs, ...[...files].map((file) => ({ key: nextKey++, file, loaded: 0, state: "queued" as const }))]);
+    const isImage = (f: File) => IMAGES.split(",").includes(f.type);
+    const wanted = props.imagesOnly ? [...files].filter(isImage) : [...files];
+    if (wanted.length > 0) props.onFiles?.(wanted);
+    setRows((rs) => [
+      ...rs,
+      ...[...files].map((file) =>
+        props.imagesOnly && !isImage(file)
+          ? { key: nextKey++, file, loaded: 0, state: "failed" as const, forGood: true, message: NOT_AN_IMAGE }
+          : { key: nextKey++, file, loaded: 0, state: "queued" as const },
+      ),
+    ]);
   };
 
   // Paste from the clipboard anywhere on the screen.
@@ -100,7 +113,9 @@ export function Uploader(props: {
         }}
       >
         {label}
-        <span class="muted small-text"> or click to choose (images, video, PDF; paste works too)</span>
+        <span class="muted small-text">
+          {props.imagesOnly ? " or click to choose (images; paste works too)" : " or click to choose (images, video, PDF; paste works too)"}
+        </span>
       </button>
       <label class="visually-hidden" for={`pick-${props.siteId}-${label}`}>
         Choose files
@@ -111,7 +126,7 @@ export function Uploader(props: {
         class="visually-hidden"
         type="file"
         multiple={props.multiple ?? true}
-        accept={ACCEPT}
+        accept={props.imagesOnly ? IMAGES : ACCEPT}
         tabIndex={-1}
         onChange={(e) => {
           add(e.currentTarget.files);
