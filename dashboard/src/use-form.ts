@@ -28,7 +28,7 @@
  *   not shaped like the paths (default: the path's dot-separated steps into `values`).
  * - `options.failed(err)`: return true when the screen dealt with a failure itself (nothing is shown).
  */
-import { useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import { ApiFailure } from "./api";
 import { explain } from "./ui";
 
@@ -66,13 +66,18 @@ export function useForm<V, R = unknown, H = never>(
   const [error, setError] = useState<unknown>(null);
   // The values the failed save sent: a field changed since then no longer shows what was said of it.
   const [sent, setSent] = useState<V | null>(null);
+  // What the fields hold now, even before the next render: a save started in the same event as a
+  // change (a box saved as it is left, which a test's fill does in one go) sends the new value.
+  const latest = useRef(values);
 
   const update = (change: (values: V) => V) => {
-    setValues(change);
+    latest.current = change(latest.current);
+    setValues(latest.current);
     setDirty(true);
     setSaved(false);
   };
   const submit = async (how?: H): Promise<boolean> => {
+    const values = latest.current;
     setPending(true);
     setError(null);
     setSaved(false);
@@ -108,7 +113,10 @@ export function useForm<V, R = unknown, H = never>(
     },
     submit,
     reset: (next) => {
-      if (next !== undefined) setValues(next);
+      if (next !== undefined) {
+        latest.current = next;
+        setValues(next);
+      }
       setDirty(false);
       setError(null);
     },

@@ -50,7 +50,7 @@ export function GalleryInput(props: {
       {ids.length === 0 ? (
         <p class="muted">No images yet: upload some or choose them from the media below.</p>
       ) : (
-        <p class="hint">Each alt text is saved on its media entry: every item that shows the image follows.</p>
+        <p class="hint">Each alt text is saved on its media entry as you leave its box: every item that shows the image follows.</p>
       )}
       {ids.length > 0 && (
         <ol class="gallery-list" aria-label={`${props.label}: images in order`}>

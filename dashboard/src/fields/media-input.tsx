@@ -165,7 +165,7 @@ function EntryAltText(props: { m: MediaEntry; label: string; onSaved: (m: MediaE
       form={form}
       label={`${props.label}: alt text`}
       name={props.label}
-      hint="Saved on the media entry: every item that shows this image follows."
+      hint="Saved on the media entry as you leave the box: every item that shows this image follows."
     />
   );
 }

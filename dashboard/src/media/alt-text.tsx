@@ -34,6 +34,12 @@ export function AltTextField(props: { form: AltTextForm; label: string; name: st
             maxLength={1000}
             aria-describedby={d}
             onInput={(e) => form.set("alt", e.currentTarget.value)}
+            // Leaving the box saves it too: an owner who types the alt text and goes straight to the
+            // item's Save would otherwise lose it, since it belongs to the media entry, not the item.
+            // (Blur, not change: preact/compat, which the bundle loads, turns onChange into input.)
+            onBlur={() => {
+              if (form.dirty && !form.pending) save();
+            }}
             onKeyDown={(e) => {
               if (e.key !== "Enter") return;
               e.preventDefault();
