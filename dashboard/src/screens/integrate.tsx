@@ -62,11 +62,14 @@ const linkAttr = (c: Collection, hosting: Hosting) => {
 
 function listWidget(c: Collection, hosting: Hosting): string {
   const title = titleFieldOf(c);
-  const rest = c.fields.filter((f) => f !== title);
+  // A card leads with its picture, as a shop's or a blog's does: the first image field, then the title.
+  const picture = c.fields.find((f) => f.type === "image" && f !== title);
+  const rest = c.fields.filter((f) => f !== title && f !== picture);
   const link = linkAttr(c, hosting);
   const lines = [
     `<div data-oc-list="${c.slug}" data-oc-limit="12">`,
     `  <article>`,
+    ...(picture ? [bindingFor(picture)] : []),
     ...(title ? [`    <a ${link}><h2 data-oc-field="${title.key}">Title</h2></a>`] : [`    <a ${link} data-oc-field="slug">Item</a>`]),
     ...rest.map(bindingFor),
     `  </article>`,
@@ -102,6 +105,26 @@ function itemWidget(c: Collection): string {
     `</article>`,
   ].join("\n");
 }
+
+/**
+ * A starting point for a page that has no styles of its own yet (a plain static host): the lists
+ * as a grid of cards, an item page as its picture and named facts. Only the widgets' own
+ * attributes are selected, so the site's stylesheet wins wherever it says anything.
+ */
+export const STARTER_STYLES = `<style>
+  [data-oc-list] { display: grid; grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr)); gap: 1.5rem; }
+  [data-oc-list] > article { border: 1px solid #ddd; border-radius: 8px; padding: 1rem; }
+  [data-oc-list] > article > * { display: block; margin: 0.25rem 0; }
+  [data-oc-list] a { color: inherit; }
+  [data-oc-list] h2 { font-size: 1.15rem; margin: 0.5rem 0 0; }
+  [data-oc-list] img, [data-oc-item] img { display: block; width: 100%; height: auto; aspect-ratio: 4 / 3; object-fit: cover; border-radius: 6px; }
+  [data-oc-item] { max-width: 48rem; margin: 0 auto; }
+  [data-oc-item] img { max-height: 28rem; }
+  [data-oc-item] dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem; }
+  [data-oc-item] dl > div { display: contents; }
+  [data-oc-item] dt { font-weight: 600; }
+  [data-oc-item] dd { margin: 0; }
+</style>`;
 
 /** Fields that fill a block of the page (media, rich text) rather than a line. */
 const BLOCK_TYPES = new Set<Field["type"]>(["image", "video", "richText"]);
@@ -265,6 +288,11 @@ export function Integrate() {
           <CodeBlock key={c.slug} code={listWidget(c, hosting)} label={`List widget for ${c.name}`} />
         ))}
         {collections.value?.length === 0 && <p class="muted">Create a collection first; its widget appears here.</p>}
+        <p>
+          A page without styles of its own yet (a plain HTML page) can start from these: lists as a grid of cards, an item page as its
+          picture and named facts. Paste them into the page head; your site's own styles override them.
+        </p>
+        <CodeBlock code={STARTER_STYLES} label="Starter styles" />
       </div>
       <div class="card">
         <h2>4. Search and related items</h2>
