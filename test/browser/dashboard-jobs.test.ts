@@ -78,6 +78,7 @@ describe("dashboard: a job board", () => {
     await page.getByRole("radio", { name: /A static host without rewrites/ }).check();
     const snippet = (label: string) => page.getByLabel(label, { exact: true }).innerText();
     const script = await snippet("Embed script tag");
+    const styles = await snippet("Starter styles");
     // Salaries read as whole euros: the documented money:EUR:0 (docs/binding-rules.md).
     const whole = (html: string) => html.replaceAll('data-oc-format="money:EUR"', 'data-oc-format="money:EUR:0"');
     const list = whole(await snippet("List widget for Jobs"));
@@ -87,7 +88,7 @@ describe("dashboard: a job board", () => {
 
     const root = `/jobs-${site.id}`;
     const html = (body: string) =>
-      `<!doctype html><html lang="en"><head><title>Jobs</title><link rel="icon" href="data:,">${script}</head><body>${body}</body></html>`;
+      `<!doctype html><html lang="en"><head><title>Jobs</title><link rel="icon" href="data:,">${script}${styles}</head><body>${body}</body></html>`;
     const listUrl = await putPage(`${root}/jobs/`, html(list.replaceAll("/jobs/", `${root}/jobs/`)));
     await putPage(`${root}/jobs/item.html`, html(item.replaceAll("/jobs/", `${root}/jobs/`)));
 
