@@ -75,7 +75,8 @@ export const contentOperations = [
     path: "/v1/{token}/collections/{slug}/items/{itemSlug}",
     tag,
     summary: "Read one published item",
-    description: "A draft or missing item is 404.",
+    description:
+      "A draft or missing item is 404. A slug a published item had before it was renamed answers 301 with `Location` naming its current slug (same query), which a client's fetch follows; once another item takes that slug, or the item is unpublished or deleted, it leads nowhere.",
     auth: "publicToken",
     params: [P.token, P.slug, P.itemSlug, P.ifNoneMatch],
     responses: {
@@ -88,6 +89,7 @@ export const contentOperations = [
         headers: "content",
         example: { item: examples.publicItem },
       },
+      301: { description: "The item's old slug: `Location` names where it is now.", headers: "redirect" },
       304: notModified,
     },
     errors: ["not_found"],

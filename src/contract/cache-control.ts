@@ -17,3 +17,6 @@ export const MEDIA_CACHE_CONTROL = "public, max-age=31536000, immutable";
 
 /** Share-link previews (a draft behind a secret URL): no shared cache may keep them, nor the browser's. */
 export const PREVIEW_CACHE_CONTROL = "private, no-store";
+
+/** An item's old address sent on to its current one (301): five minutes, since the owner may give that slug to an item again. */
+export const MOVED_CACHE_CONTROL = "public, max-age=300";

@@ -226,7 +226,7 @@ export const ssrOperations: Operation[] = [
     tag: "Server rendering",
     summary: "A rendered page, sitemap or feed (through the customer's proxy)",
     description:
-      "Any path under the captured page's base path, with `x-service-token` (the customer's proxy adds it): `<base>` the list (`?page=N`), `<base><slug>` an item, `<base>sitemap.xml`, `sitemap-N.xml`, `rss.xml`, `feed.json`. `<base>` without its trailing slash and `<base><slug>/` redirect (301). Unknown or unpublished slugs get 404 with the template's look and `X-Robots-Tag: noindex`. On an active custom hostname the same pages are served by Host, without the header. GET or HEAD; SEO Engine plan. Errors are the error envelope, except for a client that asks for HTML (`Accept` with `text/html`, as a browser does): it gets a plain page with the same status, in words for the site's visitors (\"Page not found\", \"This page is not available\"), never cached, `noindex`.",
+      "Any path under the captured page's base path, with `x-service-token` (the customer's proxy adds it): `<base>` the list (`?page=N`), `<base><slug>` an item, `<base>sitemap.xml`, `sitemap-N.xml`, `rss.xml`, `feed.json`. `<base>` without its trailing slash and `<base><slug>/` redirect (301), and so does a published item's old slug, to its current one (`<base><new-slug>`, same query, one hop however often it was renamed). Unknown or unpublished slugs get 404 with the template's look and `X-Robots-Tag: noindex`. On an active custom hostname the same pages are served by Host, without the header. GET or HEAD; SEO Engine plan. Errors are the error envelope, except for a client that asks for HTML (`Accept` with `text/html`, as a browser does): it gets a plain page with the same status, in words for the site's visitors (\"Page not found\", \"This page is not available\"), never cached, `noindex`.",
     auth: "serviceToken",
     params: [
       {
@@ -245,7 +245,7 @@ export const ssrOperations: Operation[] = [
         media: ["text/html", "application/xml", "application/rss+xml", "application/feed+json"],
         headers: "page",
       },
-      301: { description: "To the canonical form of the path.", headers: "redirect" },
+      301: { description: "To the canonical form of the path, or from an item's old slug to its current one.", headers: "redirect" },
       304: { description: "Not modified.", headers: "page" },
       404: { description: "No such page: the template's look, with `X-Robots-Tag: noindex`.", media: ["text/html"], headers: "noindex" },
     },

@@ -6,10 +6,12 @@ import type { Collection } from "../storage/rows";
 import { publishedItemJson, publishedPageJson } from "../reads/published-list";
 import { type Answer, ReadMemo } from "../reads/read-memo";
 import { labelsFor, optionLabelsOf, schemaFor } from "../reads/schema-map";
+import { MOVED_CACHE_CONTROL } from "../../../src/contract/cache-control";
 import { CLIENT_HEADER, DEPENDS_HEADER, DEPENDS_ON_LIST, REVALIDATE_HEADER } from "../../../src/contract/headers";
 import { listDependsOn } from "../reads/list-query";
 import { hasReferences } from "../content/public-items";
 import { publicJson, publicJsonText } from "../reads/public-json";
+import { movedSlug } from "../storage/slug-redirects-table";
 
 /**
  * The public content API's paths under `/v1/:token` (as itty-router matched them: one segment per
@@ -69,7 +71,15 @@ export function publicRoutes(s: SiteContext) {
       if (!found) throw new ApiError("not_found", `No published item "${clip(itemSlug)}" in "${c.slug}".`);
       return `{"item":${found}${labelsMember(c)}}`;
     });
-    const built = await answer;
+    let built;
+    try {
+      built = await answer;
+    } catch (err) {
+      // A published item's old slug: 301 to where it is now (a client's fetch follows it).
+      const moved = err instanceof ApiError && err.code === "not_found" ? movedSlug(s.sql, c.id, itemSlug) : null;
+      if (moved === null) throw err;
+      return movedResponse(req.url, moved);
+    }
     const response = answered(req, site.id, c.id, built, () => unchanged++);
     // Without references the answer is this item's alone: the front Worker may carry it across
     // versions that changed other items (docs/caching.md, "Carried across a version").
@@ -99,6 +109,17 @@ export function publicRoutes(s: SiteContext) {
     return list(request, url, slug ?? "");
   };
   return { fetch, memoSize: () => memo.size, unchanged: () => unchanged };
+}
+
+/**
+ * 301 from an item's old slug to its current one, on the same path and query. Kept briefly by
+ * caches: the owner may give the old slug to another item, or back to this one.
+ */
+function movedResponse(requestUrl: string, slug: string): Response {
+  const url = new URL(requestUrl);
+  const path = url.pathname.replace(/\/+$/, "");
+  const location = `${path.slice(0, path.lastIndexOf("/") + 1)}${encodeURIComponent(slug)}${url.search}`;
+  return new Response(null, { status: 301, headers: { location, "cache-control": MOVED_CACHE_CONTROL } });
 }
 
 /** The id at the head of a single item's answer (`{"item":{"id":"…"`, as publicItemsJson writes it). */

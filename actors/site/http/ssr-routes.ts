@@ -25,7 +25,8 @@ import { firstDelivery, rotateWebhookSecret } from "../ssr/capture-store";
 import { previewPage } from "../ssr/preview";
 import { activeHostname } from "../hostnames/store";
 import { currentRecords, presentHostname, providerOf, registerHostname, removeHostnames } from "../hostnames/service";
-import { NO_STORE, PUBLIC_CACHE_CONTROL } from "../../../src/contract/cache-control";
+import { MOVED_CACHE_CONTROL, NO_STORE, PUBLIC_CACHE_CONTROL } from "../../../src/contract/cache-control";
+import { movedSlug } from "../storage/slug-redirects-table";
 import { DEPENDS_HEADER } from "../../../src/contract/headers";
 
 export const SSR_JOBS = { nightly: "ssr-nightly", webhook: "ssr-webhook" } as const;
@@ -208,7 +209,16 @@ export function renderRoute(s: SiteContext, request: Request, hostname: string |
   else if (/^[^/]+\/$/.test(rest)) return redirect(`${base}${rest.slice(0, -1)}${url.search}`);
   else if (!rest.includes("/")) target = { kind: "item", slug: safeDecode(rest) };
   else throw new ApiError("not_found", "No such page.");
-  return renderPage(s, c, target, { base, canonical: publicBase(s, c), sayDependency: request.headers.has(DEPENDS_HEADER) });
+  const page = renderPage(s, c, target, { base, canonical: publicBase(s, c), sayDependency: request.headers.has(DEPENDS_HEADER) });
+  if (page.status !== 404 || target.kind !== "item") return page;
+  // A published item's old slug: its backlinks and indexed address lead to the item as it is now.
+  const moved = movedSlug(s.sql, c.collectionId, target.slug);
+  if (moved === null) return page;
+  void page.body?.cancel();
+  return new Response(null, {
+    status: 301,
+    headers: { location: `${base}${encodeURIComponent(moved)}${url.search}`, "cache-control": MOVED_CACHE_CONTROL },
+  });
 }
 
 function robots(hostname: string): Response {

@@ -318,4 +318,35 @@ export const MIGRATIONS_SINCE_ACCOUNTS: SiteMigration[] = [
       ["site", "widget_seen_page", "TEXT"],
     ],
   },
+  {
+    idMonotonicInc: 27,
+    description: "the old slugs of published items, so their old addresses answer 301 to the current one",
+    // Owner: actors/site/storage/slug-redirects-table.ts. Written by triggers, so every path that
+    // renames an item (PATCH, publishing pending changes, restore, import) leaves its redirect.
+    // A row names the item, not a slug: chains collapse (a and b both lead to the item's slug
+    // now) and no loop can form. A slug taken by an item (new or renamed back) stops redirecting.
+    sql: `
+  CREATE TABLE IF NOT EXISTS slug_redirects (
+    collection_id TEXT NOT NULL,
+    slug TEXT NOT NULL,
+    item_id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (collection_id, slug)
+  ) WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS slug_redirects_by_item ON slug_redirects (item_id);
+  CREATE TRIGGER IF NOT EXISTS slug_redirect_on_rename AFTER UPDATE OF slug ON items WHEN old.slug IS NOT new.slug
+  BEGIN
+    DELETE FROM slug_redirects WHERE collection_id = new.collection_id AND slug = new.slug;
+    INSERT OR REPLACE INTO slug_redirects (collection_id, slug, item_id, created_at)
+    SELECT old.collection_id, old.slug, old.id, strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE old.status = 'published';
+  END;
+  CREATE TRIGGER IF NOT EXISTS slug_redirect_on_insert AFTER INSERT ON items
+  BEGIN
+    DELETE FROM slug_redirects WHERE collection_id = new.collection_id AND slug = new.slug;
+  END;
+  CREATE TRIGGER IF NOT EXISTS slug_redirect_on_delete AFTER DELETE ON items
+  BEGIN
+    DELETE FROM slug_redirects WHERE item_id = old.id;
+  END;`,
+  },
 ];

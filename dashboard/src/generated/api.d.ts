@@ -29,7 +29,7 @@ export interface paths {
         };
         /**
          * Read one published item
-         * @description A draft or missing item is 404.
+         * @description A draft or missing item is 404. A slug a published item had before it was renamed answers 301 with `Location` naming its current slug (same query), which a client's fetch follows; once another item takes that slug, or the item is unpublished or deleted, it leads nowhere.
          */
         get: operations["getItem"];
         put?: never;
@@ -1387,7 +1387,7 @@ export interface paths {
         };
         /**
          * A rendered page, sitemap or feed (through the customer's proxy)
-         * @description Any path under the captured page's base path, with `x-service-token` (the customer's proxy adds it): `<base>` the list (`?page=N`), `<base><slug>` an item, `<base>sitemap.xml`, `sitemap-N.xml`, `rss.xml`, `feed.json`. `<base>` without its trailing slash and `<base><slug>/` redirect (301). Unknown or unpublished slugs get 404 with the template's look and `X-Robots-Tag: noindex`. On an active custom hostname the same pages are served by Host, without the header. GET or HEAD; SEO Engine plan. Errors are the error envelope, except for a client that asks for HTML (`Accept` with `text/html`, as a browser does): it gets a plain page with the same status, in words for the site's visitors ("Page not found", "This page is not available"), never cached, `noindex`.
+         * @description Any path under the captured page's base path, with `x-service-token` (the customer's proxy adds it): `<base>` the list (`?page=N`), `<base><slug>` an item, `<base>sitemap.xml`, `sitemap-N.xml`, `rss.xml`, `feed.json`. `<base>` without its trailing slash and `<base><slug>/` redirect (301), and so does a published item's old slug, to its current one (`<base><new-slug>`, same query, one hop however often it was renamed). Unknown or unpublished slugs get 404 with the template's look and `X-Robots-Tag: noindex`. On an active custom hostname the same pages are served by Host, without the header. GET or HEAD; SEO Engine plan. Errors are the error envelope, except for a client that asks for HTML (`Accept` with `text/html`, as a browser does): it gets a plain page with the same status, in words for the site's visitors ("Page not found", "This page is not available"), never cached, `noindex`.
          */
         get: operations["renderedPage"];
         put?: never;
@@ -4860,6 +4860,14 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["GetItemResponse"];
                 };
+            };
+            /** @description The item's old slug: `Location` names where it is now. */
+            301: {
+                headers: {
+                    Location: components["headers"]["redirect.Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Not modified: the `If-None-Match` ETag still matches. */
             304: {
@@ -12582,7 +12590,7 @@ export interface operations {
                     "application/feed+json": string;
                 };
             };
-            /** @description To the canonical form of the path. */
+            /** @description To the canonical form of the path, or from an item's old slug to its current one. */
             301: {
                 headers: {
                     Location: components["headers"]["redirect.Location"];
