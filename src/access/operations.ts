@@ -188,6 +188,8 @@ export const ACCESS: readonly AccessEntry[] = [
   { id: "refreshCapture", method: "post", path: `${S}/ssr/refresh`, kind: "SEO", access: m("seo.manage") },
   { id: "rotateWebhookSecret", method: "post", path: `${S}/ssr/webhook-secret`, kind: "SEO", access: m("seo.manage") },
   { id: "getProxyKey", method: "get", path: `${S}/ssr/proxy-key`, kind: "SEO", access: m("seo.manage") },
+  { id: "getRichResults", method: "get", path: `${S}/ssr/rich-results`, kind: "SEO", access: m("site.read") },
+  { id: "putRichResults", method: "put", path: `${S}/ssr/rich-results`, kind: "SEO", access: m("seo.manage") },
   { id: "previewPage", method: "get", path: `${S}/ssr/preview`, kind: "SEO", access: m("site.read") },
   { id: "getCustomHostname", method: "get", path: `${S}/ssr/custom-hostname`, kind: "Domains", access: m("site.read") },
   {

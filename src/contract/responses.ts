@@ -11,7 +11,7 @@ import { ERROR_STATUS, type ErrorCode } from "./errors";
 import { PLANS } from "./plans";
 import { MEDIA_TYPES } from "./limits";
 import { ROLES } from "./principal";
-import { seoSchema } from "./ssr";
+import { SCHEMA_TYPES, seoSchema } from "./ssr";
 import { PendingChangesView, ScheduleView } from "./history";
 
 const instant = z.string().describe("ISO 8601 instant, UTC");
@@ -178,6 +178,34 @@ export const ProxyKey = z.strictObject({
     .describe(
       "The site's proxy key (`px_…`): the reverse-proxy Worker sends it as `x-proxy-key` beside each visitor's address (`x-visitor-ip`), so rendered pages are limited per visitor instead of all as the proxy (README \"Rate limits\"). Keep it secret, as the proxy's `PROXY_KEY`. It does not change; it is derived from the deployment's secret and the site id.",
     ),
+});
+
+/** The SEO Engine's rich results card (docs/rich-results.md): type, fields, and which items are eligible. */
+export const RichResultsReport = z.strictObject({
+  collection: z.string().describe("The captured collection, whose item pages carry the JSON-LD."),
+  type: z.enum(SCHEMA_TYPES),
+  chosen: z.boolean().describe("false: the type is proposed from the fields (no choice saved yet)."),
+  proposedType: z.enum(SCHEMA_TYPES),
+  types: z.array(z.enum(SCHEMA_TYPES)),
+  properties: z.array(
+    z.strictObject({
+      path: z.string().describe("The JSON-LD property (`offers.price`), also its key in `fields`."),
+      label: z.string(),
+      need: z.enum(["required", "recommended"]),
+      accepts: z.array(z.enum(FIELD_TYPES)).describe("Field types that can fill it."),
+      field: z.string().nullable().describe("The field that fills it, chosen or proposed; null: none."),
+      automatic: z.boolean().describe("Filled from the page itself (title, description, image, publish time, publisher) when no field is."),
+      missingIn: z.int().describe("Checked items without a value for it."),
+    }),
+  ),
+  items: z.strictObject({
+    total: z.int(),
+    checked: z.int().describe("The newest published items checked (at most 500)."),
+    eligible: z.int(),
+  }),
+  notEligible: z
+    .array(z.strictObject({ id: z.string(), slug: z.string(), title: z.string(), missing: z.array(z.string()) }))
+    .describe("Up to 50 checked items that lack a required property, with the properties."),
 });
 
 export const Capture = z.strictObject({

@@ -3,6 +3,29 @@ import { slugSchema } from "./fields";
 import { isHttpUrl } from "./urls";
 
 const httpUrl = z.string().refine(isHttpUrl, "must be an absolute http(s) URL");
+
+/** The schema.org type an item page's JSON-LD describes (docs/rich-results.md); `none` writes no item JSON-LD but the breadcrumbs. */
+export const SCHEMA_TYPES = [
+  "Article",
+  "BlogPosting",
+  "NewsArticle",
+  "Product",
+  "JobPosting",
+  "Event",
+  "Recipe",
+  "FAQPage",
+  "none",
+] as const;
+export type SchemaType = (typeof SCHEMA_TYPES)[number];
+/** A property path (`offers.price`) to the field key that fills it; `""` leaves a property unfilled on purpose. */
+export const schemaFieldsSchema = z.record(
+  z
+    .string()
+    .regex(/^[a-zA-Z]+(?:\.[a-zA-Z]+){0,3}$/)
+    .max(64),
+  z.string().max(64),
+);
+export const richResultsSchema = z.strictObject({ type: z.enum(SCHEMA_TYPES), fields: schemaFieldsSchema.optional() });
 export const seoSchema = z
   .object({
     titleField: z.string().max(64),
@@ -12,6 +35,7 @@ export const seoSchema = z
     siteName: z.string().max(200),
     publisher: z.string().max(200),
     feedItems: z.number().int().min(1).max(500),
+    richResults: richResultsSchema,
   })
   .partial()
   .strict();

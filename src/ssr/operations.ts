@@ -1,14 +1,15 @@
 /** Server rendering (capture, refresh, webhook, rendered pages) and custom hostnames as operations of the OpenAPI document. */
 import { z } from "zod";
-import { captureSchema } from "../contract/ssr";
+import { captureSchema, richResultsSchema } from "../contract/ssr";
 import { customHostnameSchema } from "../contract/hostname-input";
-import { Capture, CustomHostname, ProxyKey } from "../contract/responses";
+import { Capture, CustomHostname, ProxyKey, RichResultsReport } from "../contract/responses";
 import { P } from "../openapi/params";
 import { operation, type Operation } from "../openapi/registry";
 import { withSiteId } from "../dashboard/operations";
 
 const json = (description: string, schema: z.ZodType) => ({ description, schema, headers: "json" }) as const;
 const capture = z.strictObject({ capture: Capture });
+const richResults = z.strictObject({ richResults: RichResultsReport });
 const hostname = z.strictObject({ customHostname: CustomHostname, replacing: CustomHostname.optional() });
 
 const siteOps: Operation[] = [
@@ -80,6 +81,31 @@ const siteOps: Operation[] = [
     auth: "siteKey",
     responses: { 200: json("Rotated.", capture) },
     errors: ["plan_required", "not_found"],
+  }),
+  operation({
+    id: "getRichResults",
+    method: "get",
+    path: "/sites/{siteId}/ssr/rich-results",
+    tag: "Server rendering",
+    summary: "The item pages' rich results: schema type, fields, eligible items",
+    description:
+      "The schema.org type the captured collection's item pages describe in JSON-LD (chosen, or proposed from the fields), the field behind each property Google reads, and, for the newest 500 published items checked as their pages render them, how many are eligible for the rich result and which required properties the others lack (docs/rich-results.md).",
+    auth: "siteKey",
+    responses: { 200: json("The report.", richResults) },
+    errors: ["not_found"],
+  }),
+  operation({
+    id: "putRichResults",
+    method: "put",
+    path: "/sites/{siteId}/ssr/rich-results",
+    tag: "Server rendering",
+    summary: "Choose the item pages' schema type and the field of each property",
+    description:
+      '`type` (`none` writes no item JSON-LD but the breadcrumbs) and `fields`, each property path to a field key of the captured collection; a property left out keeps its proposed field, `""` leaves it empty. A property the type lacks, an unknown field or one of a type the property cannot take is 400 with `details.path`. The page is not fetched again; every item page follows at once. SEO Engine plan.',
+    auth: "siteKey",
+    body: richResultsSchema,
+    responses: { 200: json("Saved; the new report.", richResults) },
+    errors: ["bad_request", "plan_required", "not_found"],
   }),
   operation({
     id: "getProxyKey",

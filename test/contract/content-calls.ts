@@ -30,6 +30,16 @@ export function contentCalls(): void {
     const one = await hit("getItem", "GET", `${v1}/items/hello`);
     await hit("getItem", "GET", `${v1}/items/hello`, { headers: { "if-none-match": one.headers.get("etag")! } });
     await hit("getItem", "GET", `${v1}/items/missing`);
+    // A published item renamed: its old slug answers 301 to the new one.
+    const renamed = await callJson<{ item: { id: string } }>("POST", `/sites/${blog.id}/collections/posts/items`, {
+      auth: blog.adminKey,
+      body: { slug: "contract-old-slug", publish: true, data: { title: "Renamed for the contract" } },
+    });
+    await callJson("PATCH", `/sites/${blog.id}/collections/posts/items/${renamed.body.item.id}`, {
+      auth: blog.adminKey,
+      body: { slug: "contract-new-slug" },
+    });
+    await hit("getItem", "GET", `${v1}/items/contract-old-slug`);
 
     const schema = await hit("getCollectionSchema", "GET", `${v1}/schema`);
     await hit("getCollectionSchema", "GET", `${v1}/schema`, { headers: { "if-none-match": schema.headers.get("etag")! } });
@@ -159,6 +169,8 @@ export function contentCalls(): void {
     expect((await hit("getCaptureStatus", "GET", `${base}/capture/status`, { auth })).body).toEqual({ capture: null });
     await hit("refreshCapture", "POST", `${base}/refresh`, { auth });
     await hit("deleteCapture", "DELETE", `${base}/capture`, { auth });
+    await hit("getRichResults", "GET", `${base}/rich-results`, { auth });
+    await hit("putRichResults", "PUT", `${base}/rich-results`, { auth, body: { type: "Article" } });
     const pageUrl = await putPage(listPage({ service: ORIGIN, token: site.token }));
     await hit("putCapture", "PUT", `${base}/capture`, { auth, body: { pageUrl, collection: "posts" } });
     const again = await hit("putCapture", "PUT", `${base}/capture`, { auth, body: { pageUrl, collection: "posts" } });
@@ -167,6 +179,10 @@ export function contentCalls(): void {
     await hit("putCapture", "PUT", `/sites/${blog.id}/ssr/capture`, { auth: blog.adminKey, body: { pageUrl, collection: "posts" } });
     const captured = await hit("getCapture", "GET", `${base}/capture`, { auth });
     expect((await hit("getCaptureStatus", "GET", `${base}/capture/status`, { auth })).body).toEqual(captured.body);
+    await hit("getRichResults", "GET", `${base}/rich-results`, { auth });
+    await hit("putRichResults", "PUT", `${base}/rich-results`, { auth, body: { type: "BlogPosting" } });
+    await hit("putRichResults", "PUT", `${base}/rich-results`, { auth, body: { type: "Product", fields: { "offers.price": "title" } } });
+    await hit("putRichResults", "PUT", `/sites/${blog.id}/ssr/rich-results`, { auth: blog.adminKey, body: { type: "Article" } });
     await hit("refreshCapture", "POST", `${base}/refresh`, { auth });
     await hit("refreshCapture", "POST", `/sites/${blog.id}/ssr/refresh`, { auth: blog.adminKey });
     const broken = await newBlog("seo_engine");

@@ -37,7 +37,10 @@ describe("an item's old slug", () => {
       // The answer a browser's fetch follows is readable across origins like every public answer.
       expect(api.headers.get("access-control-allow-origin")).toBe("*");
     }
-    const now = await callJson<{ item: { slug: string; data: { title: string } } }>("GET", `/v1/${site.token}/collections/posts/items/baking-bread`);
+    const now = await callJson<{ item: { slug: string; data: { title: string } } }>(
+      "GET",
+      `/v1/${site.token}/collections/posts/items/baking-bread`,
+    );
     expect(now.status).toBe(200);
     expect(now.body.item.data.title).toBe("Bread");
     expect((await rendered(site, `${base}baking-bread`)).status).toBe(200);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Field } from "../../src/contract/fields";
-import { itemHead, resolveItemSeo } from "../../actors/site/seo/meta";
+import { articleJsonLd, itemHead, resolveItemSeo } from "../../actors/site/seo/meta";
 import { seoFields } from "../../actors/site/seo/fields";
 import type { Collection } from "../../actors/site/storage/rows";
 
@@ -41,7 +41,7 @@ describe("SEO defaults and meta builders", () => {
     );
     expect(seo.title).toBe(`"Quotes" & <tags>`);
     expect(seo.description).toBe("Body text");
-    const head = itemHead(seo);
+    const head = itemHead(seo, articleJsonLd(seo));
     expect(head).toContain(`<title>"Quotes" &amp; &lt;tags&gt;</title>`);
     expect(head).toContain('content="&quot;Quotes&quot; &amp; &lt;tags&gt;"');
     expect(head).not.toContain("og:image");

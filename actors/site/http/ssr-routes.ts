@@ -21,7 +21,8 @@ import { proxyKey } from "../../../src/limits/proxy-key";
 import { type PageTarget, renderPage } from "../ssr/render";
 import { contentTypeOf, isDocumentName, readDocument, SEO_DOCUMENTS_JOB } from "../seo/documents";
 import { checkSignature, isPublishEvent, MAX_SKEW_MS, verifyDelivery } from "../ssr/webhook";
-import { firstDelivery, rotateWebhookSecret } from "../ssr/capture-store";
+import { firstDelivery, rotateWebhookSecret, writeCaptureExtra } from "../ssr/capture-store";
+import { checkRichResults, richResultsReport } from "../ssr/rich-results-report";
 import { previewPage } from "../ssr/preview";
 import { activeHostname } from "../hostnames/store";
 import { currentRecords, presentHostname, providerOf, registerHostname, removeHostnames } from "../hostnames/service";
@@ -48,6 +49,11 @@ export function ssrRoutes(s: SiteContext): Router<[SiteAccess]> {
       customHostname: presentHostname(current, provider.cnameTarget),
       ...(active && active.hostname !== current.hostname ? { replacing: presentHostname(active, provider.cnameTarget) } : {}),
     };
+  };
+  const captured = () => {
+    const c = s.capture();
+    if (!c) throw new ApiError("not_found", "This site has no captured page yet; PUT /sites/:siteId/ssr/capture.");
+    return c;
   };
   const present = (req: IRequest, access: SiteAccess) => {
     const c = s.capture();
@@ -94,6 +100,19 @@ export function ssrRoutes(s: SiteContext): Router<[SiteAccess]> {
         s.captureChanged();
         s.contentChanged();
         return json({ deleted: true });
+      })
+      .get("/rich-results", () => json({ richResults: richResultsReport(s, captured()) }))
+      .put("/rich-results", async (req) => {
+        requirePlan();
+        const { richResultsSchema } = await import("../../../src/contract/ssr");
+        const input = parseBody(richResultsSchema, await readJsonObject(req), "rich results");
+        const c = captured();
+        checkRichResults(s.collections().find((x) => x.id === c.collectionId)?.fields ?? [], input);
+        writeCaptureExtra(s.sql, { ...c.extra, seo: { ...c.extra.seo, richResults: input } });
+        // Every item page's JSON-LD follows: the captured page's answers are renewed.
+        s.captureChanged();
+        s.contentChanged();
+        return json({ richResults: richResultsReport(s, captured()) });
       })
       .post("/custom-hostname", async (req, access: SiteAccess) => {
         requirePlan();

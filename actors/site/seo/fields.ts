@@ -2,19 +2,14 @@
  * Which field feeds which SEO tag: the capture's `seo` settings when given, otherwise the
  * contract's defaults (src/contract/item-title.ts), which the dashboard is sent as they are.
  */
+import type { z } from "zod";
+import type { seoSchema } from "../../../src/contract/ssr";
 import type { Collection } from "../storage/rows";
 import type { Field } from "../../../src/contract/fields";
 import { authorFieldOf, bodyFieldOf, descriptionFieldOf, imageFieldOf, titleFieldOf } from "../../../src/contract/item-title";
 
-export interface SeoSettings {
-  titleField?: string;
-  descriptionField?: string;
-  imageField?: string;
-  authorField?: string;
-  siteName?: string;
-  publisher?: string;
-  feedItems?: number;
-}
+/** The capture's SEO choices, as its `seo` object validates them. */
+export type SeoSettings = z.infer<typeof seoSchema>;
 
 export interface SeoFields {
   title: Field | null;

@@ -154,15 +154,19 @@ export function breadcrumbJsonLd(s: ItemSeo): Record<string, unknown> {
 
 const jsonLd = (data: Record<string, unknown>) => `<script type="application/ld+json">${jsonForScript(data)}</script>`;
 
-/** Everything appended to an item page's head, after the captured versions of these tags were removed. */
-export function itemHead(s: ItemSeo): string {
+/**
+ * Everything appended to an item page's head, after the captured versions of these tags were
+ * removed. `main` is the item's own JSON-LD (its schema type's, rich-results/build.ts); null
+ * writes none but the breadcrumbs.
+ */
+export function itemHead(s: ItemSeo, main: Record<string, unknown> | null): string {
   return [
     titleTag(s),
     descriptionTag(s),
     canonicalTag(s),
     ...openGraphTags(s),
     ...twitterTags(s),
-    jsonLd(articleJsonLd(s)),
+    main ? jsonLd(main) : "",
     jsonLd(breadcrumbJsonLd(s)),
   ]
     .filter(Boolean)

@@ -147,3 +147,8 @@ function writeParts(sql: SqlStorage, html: string): void {
   sql.exec("DELETE FROM ssr_page_parts");
   for (const [part, chunk] of splitParts(html).entries()) sql.exec("INSERT INTO ssr_page_parts (part, html) VALUES (?, ?)", part, chunk);
 }
+
+/** New extra settings (the SEO choices) for the same captured page: nothing is fetched again. */
+export function writeCaptureExtra(sql: SqlStorage, extra: CaptureExtra): void {
+  sql.exec("UPDATE ssr_capture SET config = ? WHERE id = 1", JSON.stringify(extra));
+}

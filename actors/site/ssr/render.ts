@@ -16,6 +16,8 @@ import { readPublishedItem, readPublishedPage, readItemForPreview } from "../rea
 import { labelsFor, schemaFor } from "../reads/schema-map";
 import { seoFields } from "../seo/fields";
 import { type ItemSeo, itemHead, resolveItemSeo } from "../seo/meta";
+import { mappingOf } from "../seo/rich-results/mapping";
+import { richResultOf, type RichResult } from "../seo/rich-results/build";
 import type { StoredCapture } from "./capture-store";
 import type { PublicBase } from "../hostnames/public-base";
 import { SLOT_ATTR, type CompiledPage, type CompiledWidget, VOID } from "./compile";
@@ -105,7 +107,8 @@ export function gatherPageData(s: SiteContext, capture: StoredCapture, target: P
   let head: string | null = null;
   if (status === 200 && item && primary) {
     try {
-      head = itemHead(itemSeo(s, capture, primary, item, opts));
+      const { seo, rich } = itemSeo(s, capture, primary, item, opts);
+      head = itemHead(seo, rich.jsonLd);
     } catch (err) {
       // The item's own tags could not be built: the page keeps the captured head rather than failing.
       renderFailed("item head", { ...where, itemId: item.id, itemSlug: item.slug }, err);
@@ -147,15 +150,24 @@ function encodable(html: string): string {
   return html.isWellFormed() ? html : html.toWellFormed();
 }
 
-function itemSeo(s: SiteContext, capture: StoredCapture, collection: Collection, item: PublicItem, opts: RenderOptions): ItemSeo {
+/** An item page's head facts and its rich result, as the page renders them (the SEO Engine screen's report reads the same). */
+export function itemSeo(
+  s: SiteContext,
+  capture: StoredCapture,
+  collection: Collection,
+  item: PublicItem,
+  opts: Pick<RenderOptions, "canonical">,
+): { seo: ItemSeo; rich: RichResult } {
   const settings = capture.extra.seo ?? {};
   const siteName = settings.siteName ?? (capture.page.siteName || s.site()!.name);
-  return resolveItemSeo(item, seoFields(collection, settings), settings, {
+  const fields = seoFields(collection, settings);
+  const seo = resolveItemSeo(item, fields, settings, {
     canonical: `${opts.canonical.origin}${itemPath(opts.canonical.base, item.slug)}`,
     home: `${opts.canonical.origin}/`,
     siteName,
     list: capture.showsList ? { name: capture.page.title || collection.name, url: `${opts.canonical.origin}${opts.canonical.base}` } : null,
   });
+  return { seo, rich: richResultOf(item, mappingOf(collection.fields, fields, settings), seo) };
 }
 
 /** Streams the captured page with the gathered data injected. No database access happens here. */

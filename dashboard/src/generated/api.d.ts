@@ -1253,6 +1253,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sites/{siteId}/ssr/rich-results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The item pages' rich results: schema type, fields, eligible items
+         * @description The schema.org type the captured collection's item pages describe in JSON-LD (chosen, or proposed from the fields), the field behind each property Google reads, and, for the newest 500 published items checked as their pages render them, how many are eligible for the rich result and which required properties the others lack (docs/rich-results.md).
+         */
+        get: operations["getRichResults"];
+        /**
+         * Choose the item pages' schema type and the field of each property
+         * @description `type` (`none` writes no item JSON-LD but the breadcrumbs) and `fields`, each property path to a field key of the captured collection; a property left out keeps its proposed field, `""` leaves it empty. A property the type lacks, an unknown field or one of a type the property cannot take is 400 with `details.path`. The page is not fetched again; every item page follows at once. SEO Engine plan.
+         */
+        put: operations["putRichResults"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sites/{siteId}/ssr/proxy-key": {
         parameters: {
             query?: never;
@@ -2373,6 +2397,13 @@ export interface components {
                 siteName?: string;
                 publisher?: string;
                 feedItems?: number;
+                richResults?: {
+                    /** @enum {string} */
+                    type: "Article" | "BlogPosting" | "NewsArticle" | "Product" | "JobPosting" | "Event" | "Recipe" | "FAQPage" | "none";
+                    fields?: {
+                        [key: string]: string;
+                    };
+                };
             };
             /** @enum {string} */
             webhookSigning: "configured" | "off";
@@ -3531,6 +3562,47 @@ export interface components {
             /** @constant */
             deleted: true;
         };
+        GetRichResultsResponse: {
+            richResults: {
+                /** @description The captured collection, whose item pages carry the JSON-LD. */
+                collection: string;
+                /** @enum {string} */
+                type: "Article" | "BlogPosting" | "NewsArticle" | "Product" | "JobPosting" | "Event" | "Recipe" | "FAQPage" | "none";
+                /** @description false: the type is proposed from the fields (no choice saved yet). */
+                chosen: boolean;
+                /** @enum {string} */
+                proposedType: "Article" | "BlogPosting" | "NewsArticle" | "Product" | "JobPosting" | "Event" | "Recipe" | "FAQPage" | "none";
+                types: ("Article" | "BlogPosting" | "NewsArticle" | "Product" | "JobPosting" | "Event" | "Recipe" | "FAQPage" | "none")[];
+                properties: {
+                    /** @description The JSON-LD property (`offers.price`), also its key in `fields`. */
+                    path: string;
+                    label: string;
+                    /** @enum {string} */
+                    need: "required" | "recommended";
+                    /** @description Field types that can fill it. */
+                    accepts: ("text" | "richText" | "number" | "boolean" | "date" | "link" | "image" | "video" | "reference" | "references" | "option" | "decimal" | "gallery")[];
+                    /** @description The field that fills it, chosen or proposed; null: none. */
+                    field: string | null;
+                    /** @description Filled from the page itself (title, description, image, publish time, publisher) when no field is. */
+                    automatic: boolean;
+                    /** @description Checked items without a value for it. */
+                    missingIn: number;
+                }[];
+                items: {
+                    total: number;
+                    /** @description The newest published items checked (at most 500). */
+                    checked: number;
+                    eligible: number;
+                };
+                /** @description Up to 50 checked items that lack a required property, with the properties. */
+                notEligible: {
+                    id: string;
+                    slug: string;
+                    title: string;
+                    missing: string[];
+                }[];
+            };
+        };
         GetProxyKeyResponse: {
             /** @description The site's proxy key (`px_…`): the reverse-proxy Worker sends it as `x-proxy-key` beside each visitor's address (`x-visitor-ip`), so rendered pages are limited per visitor instead of all as the proxy (README "Rate limits"). Keep it secret, as the proxy's `PROXY_KEY`. It does not change; it is derived from the deployment's secret and the site id. */
             proxyKey: string;
@@ -4350,8 +4422,16 @@ export interface components {
                 siteName?: string;
                 publisher?: string;
                 feedItems?: number;
+                richResults?: components["schemas"]["PutRichResultsRequest"];
             };
             webhookSigningSecret?: string;
+        };
+        PutRichResultsRequest: {
+            /** @enum {string} */
+            type: "Article" | "BlogPosting" | "NewsArticle" | "Product" | "JobPosting" | "Event" | "Recipe" | "FAQPage" | "none";
+            fields?: {
+                [key: string]: string;
+            };
         };
         PutCustomHostnameRequest: {
             hostname: string;
@@ -11913,6 +11993,162 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    getRichResults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetRichResultsResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    putRichResults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutRichResultsRequest"];
+            };
+        };
+        responses: {
+            /** @description Saved; the new report. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetRichResultsResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden` or `plan_required`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden_plan_required"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
                 };
             };
             /** @description Error: `rate_limited`. */
