@@ -212,15 +212,17 @@ describe("the audit log", () => {
     expect(members.members.map((m) => [m.email, m.name])).toEqual([[email, "Ada"]]);
     // A row written before names were kept reads as the member's name today.
     await runInDurableObject(env.SITE.get(env.SITE.idFromName(site.id)), (_i: unknown, state: DurableObjectState) => {
+      // One reading of the clock: it may move between two statements, and the order is by time.
+      const now = Date.now();
       state.storage.sql.exec(
         "INSERT INTO audit (at, actor_kind, actor_id, actor_label, operation, kind, target) VALUES (?, 'account', ?, ?, 'deleteItem', 'Items', 'posts/old')",
-        Date.now(),
+        now,
         ada.account.id,
         email,
       );
       state.storage.sql.exec(
         "INSERT INTO audit (at, actor_kind, actor_id, actor_label, operation, kind, target) VALUES (?, 'account', 'ac_gone', 'gone@example.com', 'deleteItem', 'Items', 'posts/older')",
-        Date.now() - 1,
+        now - 1,
       );
     });
     const latest = await expectStatus(
