@@ -50,3 +50,4 @@ export const TYPE_NAMES: Record<FieldType, string> = {
   decimal: "Decimal / price",
   gallery: "Gallery (several images)",
 };
+export type RichResultsReport = S["RichResultsReport"];

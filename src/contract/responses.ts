@@ -194,7 +194,11 @@ export const RichResultsReport = z.strictObject({
       need: z.enum(["required", "recommended"]),
       accepts: z.array(z.enum(FIELD_TYPES)).describe("Field types that can fill it."),
       field: z.string().nullable().describe("The field that fills it, chosen or proposed; null: none."),
-      automatic: z.boolean().describe("Filled from the page itself (title, description, image, publish time, publisher) when no field is."),
+      automatic: z
+        .boolean()
+        .describe(
+          "Filled from the page itself (title, description, image, publish time, publisher) or, for a currency, the price field's, when no field is.",
+        ),
       missingIn: z.int().describe("Checked items without a value for it."),
     }),
   ),
@@ -363,6 +367,7 @@ export const COMPONENTS = {
   OptionLabels,
   CollectionLabels,
   Capture,
+  RichResultsReport,
   CustomHostname,
   SearchStatus,
   SiteStats,

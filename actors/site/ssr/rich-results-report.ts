@@ -49,7 +49,7 @@ export function richResultsReport(s: SiteContext, capture: StoredCapture): z.inf
           title: itemTitleOf(collection.fields, item.data) ?? item.slug,
           missing: rich.missing,
         });
-      for (const p of rich.missing) counts.set(p, (counts.get(p) ?? 0) + 1);
+      for (const p of [...rich.missing, ...rich.missingRecommended]) counts.set(p, (counts.get(p) ?? 0) + 1);
     }
     if (read.items.length < PAGE) break;
   }

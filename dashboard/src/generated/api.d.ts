@@ -2457,6 +2457,45 @@ export interface components {
                 itemScopes: boolean;
             };
         };
+        RichResultsReport: {
+            /** @description The captured collection, whose item pages carry the JSON-LD. */
+            collection: string;
+            /** @enum {string} */
+            type: "Article" | "BlogPosting" | "NewsArticle" | "Product" | "JobPosting" | "Event" | "Recipe" | "FAQPage" | "none";
+            /** @description false: the type is proposed from the fields (no choice saved yet). */
+            chosen: boolean;
+            /** @enum {string} */
+            proposedType: "Article" | "BlogPosting" | "NewsArticle" | "Product" | "JobPosting" | "Event" | "Recipe" | "FAQPage" | "none";
+            types: ("Article" | "BlogPosting" | "NewsArticle" | "Product" | "JobPosting" | "Event" | "Recipe" | "FAQPage" | "none")[];
+            properties: {
+                /** @description The JSON-LD property (`offers.price`), also its key in `fields`. */
+                path: string;
+                label: string;
+                /** @enum {string} */
+                need: "required" | "recommended";
+                /** @description Field types that can fill it. */
+                accepts: ("text" | "richText" | "number" | "boolean" | "date" | "link" | "image" | "video" | "reference" | "references" | "option" | "decimal" | "gallery")[];
+                /** @description The field that fills it, chosen or proposed; null: none. */
+                field: string | null;
+                /** @description Filled from the page itself (title, description, image, publish time, publisher) or, for a currency, the price field's, when no field is. */
+                automatic: boolean;
+                /** @description Checked items without a value for it. */
+                missingIn: number;
+            }[];
+            items: {
+                total: number;
+                /** @description The newest published items checked (at most 500). */
+                checked: number;
+                eligible: number;
+            };
+            /** @description Up to 50 checked items that lack a required property, with the properties. */
+            notEligible: {
+                id: string;
+                slug: string;
+                title: string;
+                missing: string[];
+            }[];
+        };
         CustomHostname: {
             hostname: string;
             cnameTarget: string;
@@ -3563,45 +3602,7 @@ export interface components {
             deleted: true;
         };
         GetRichResultsResponse: {
-            richResults: {
-                /** @description The captured collection, whose item pages carry the JSON-LD. */
-                collection: string;
-                /** @enum {string} */
-                type: "Article" | "BlogPosting" | "NewsArticle" | "Product" | "JobPosting" | "Event" | "Recipe" | "FAQPage" | "none";
-                /** @description false: the type is proposed from the fields (no choice saved yet). */
-                chosen: boolean;
-                /** @enum {string} */
-                proposedType: "Article" | "BlogPosting" | "NewsArticle" | "Product" | "JobPosting" | "Event" | "Recipe" | "FAQPage" | "none";
-                types: ("Article" | "BlogPosting" | "NewsArticle" | "Product" | "JobPosting" | "Event" | "Recipe" | "FAQPage" | "none")[];
-                properties: {
-                    /** @description The JSON-LD property (`offers.price`), also its key in `fields`. */
-                    path: string;
-                    label: string;
-                    /** @enum {string} */
-                    need: "required" | "recommended";
-                    /** @description Field types that can fill it. */
-                    accepts: ("text" | "richText" | "number" | "boolean" | "date" | "link" | "image" | "video" | "reference" | "references" | "option" | "decimal" | "gallery")[];
-                    /** @description The field that fills it, chosen or proposed; null: none. */
-                    field: string | null;
-                    /** @description Filled from the page itself (title, description, image, publish time, publisher) when no field is. */
-                    automatic: boolean;
-                    /** @description Checked items without a value for it. */
-                    missingIn: number;
-                }[];
-                items: {
-                    total: number;
-                    /** @description The newest published items checked (at most 500). */
-                    checked: number;
-                    eligible: number;
-                };
-                /** @description Up to 50 checked items that lack a required property, with the properties. */
-                notEligible: {
-                    id: string;
-                    slug: string;
-                    title: string;
-                    missing: string[];
-                }[];
-            };
+            richResults: components["schemas"]["RichResultsReport"];
         };
         GetProxyKeyResponse: {
             /** @description The site's proxy key (`px_…`): the reverse-proxy Worker sends it as `x-proxy-key` beside each visitor's address (`x-visitor-ip`), so rendered pages are limited per visitor instead of all as the proxy (README "Rate limits"). Keep it secret, as the proxy's `PROXY_KEY`. It does not change; it is derived from the deployment's secret and the site id. */

@@ -14,6 +14,7 @@ import { Addresses } from "./seo-engine/addresses";
 import { CaptureForm } from "./seo-engine/capture-form";
 import { CaptureStatus } from "./seo-engine/capture-status";
 import { SocialImages } from "./seo-images";
+import { RichResults } from "./seo-engine/rich-results";
 import { Preview } from "./seo-preview";
 
 interface ActiveHostname {
@@ -73,6 +74,7 @@ export function SeoEngine() {
       {/* A new capture is a new preview: nothing of the previous page stays on screen. */}
       {capture && <Preview key={`${capture.capturedAt} ${capture.publicUrl} ${capture.collection ?? ""}`} capture={capture} />}
       {capture && <SocialImages key={`${capture.capturedAt} ${capture.collection ?? ""}`} capture={capture} />}
+      {capture?.collection && <RichResults capturedAt={capture.capturedAt} />}
       <RoleGate permission="seo.manage" what="the SEO Engine's settings">
         <CaptureForm
           existing={capture}

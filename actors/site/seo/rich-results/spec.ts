@@ -18,7 +18,7 @@ export interface PropertySpec {
   /** Field keys or names that suggest it, matched without case, spaces or separators. */
   guess: readonly string[];
   /** Filled without a field when none is mapped (the page's title, its publish time…). */
-  automatic?: "title" | "description" | "image" | "publishedAt" | "publisher" | "canonical";
+  automatic?: "title" | "description" | "image" | "publishedAt" | "publisher" | "currency";
 }
 
 const TEXT: readonly FieldType[] = ["text"];
@@ -69,7 +69,7 @@ const PRODUCT: readonly PropertySpec[] = [
   image("required"),
   { path: "offers.price", label: "Price", need: "required", accepts: AMOUNT, guess: ["price", "amount", "cost"] },
   // A decimal field's own currency fills it when the price field has one.
-  { path: "offers.priceCurrency", label: "Currency", need: "required", accepts: LABELLED, guess: ["currency"] },
+  { path: "offers.priceCurrency", label: "Currency", need: "required", accepts: LABELLED, guess: ["currency"], automatic: "currency" },
   {
     path: "offers.availability",
     label: "Availability",
