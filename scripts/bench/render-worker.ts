@@ -11,7 +11,7 @@ import { seoFields } from "../../actors/site/seo/fields";
 import { itemHead, resolveItemSeo } from "../../actors/site/seo/meta";
 import { mappingOf } from "../../actors/site/seo/rich-results/mapping";
 import { richResultOf } from "../../actors/site/seo/rich-results/build";
-import type { SchemaType } from "../../src/contract/ssr";
+import type { SchemaType } from "../../src/contract/schema-types";
 import type { Schema } from "../../src/shared/binding/rules";
 
 interface Job {

@@ -1,22 +1,12 @@
 import { z } from "zod";
 import { slugSchema } from "./fields";
 import { isHttpUrl } from "./urls";
+import { SCHEMA_TYPES } from "./schema-types";
+
+export { SCHEMA_TYPES, type SchemaType } from "./schema-types";
 
 const httpUrl = z.string().refine(isHttpUrl, "must be an absolute http(s) URL");
 
-/** The schema.org type an item page's JSON-LD describes (docs/rich-results.md); `none` writes no item JSON-LD but the breadcrumbs. */
-export const SCHEMA_TYPES = [
-  "Article",
-  "BlogPosting",
-  "NewsArticle",
-  "Product",
-  "JobPosting",
-  "Event",
-  "Recipe",
-  "FAQPage",
-  "none",
-] as const;
-export type SchemaType = (typeof SCHEMA_TYPES)[number];
 /** A property path (`offers.price`) to the field key that fills it; `""` leaves a property unfilled on purpose. */
 export const schemaFieldsSchema = z.record(
   z
@@ -36,6 +26,8 @@ export const seoSchema = z
     publisher: z.string().max(200),
     feedItems: z.number().int().min(1).max(500),
     richResults: richResultsSchema,
+    /** Days a deleted or unpublished item's page answers 410 Gone before it is a 404 (0, the default: 404 at once). */
+    goneDays: z.number().int().min(0).max(365),
   })
   .partial()
   .strict();

@@ -1,18 +1,21 @@
 // A published item's old slug keeps answering: 301 to its current slug, on rendered pages and in
 // the content API's item read, with chains collapsed, no loop possible, and the slug free again
 // for another item.
-import { runDurableObjectAlarm } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ORIGIN, addItem, call, callJson, expectStatus, newBlog, type TestSite } from "../helpers";
 import { listPage } from "../fixtures/blog-pages";
 import { capture, pathOf, publishedPost, putPage, rendered } from "../ssr-helpers";
 
-async function blog() {
+async function blog(seo?: Record<string, unknown>) {
   const site = await newBlog("seo_engine");
   const pageUrl = await putPage(listPage({ service: ORIGIN, token: site.token }));
   const base = pathOf(pageUrl);
-  await expectStatus(capture(site, { pageUrl, publicUrl: `https://blog.example.com${base}`, collection: "posts" }), 201);
+  await expectStatus(
+    capture(site, { pageUrl, publicUrl: `https://blog.example.com${base}`, collection: "posts", ...(seo ? { seo } : {}) }),
+    201,
+  );
   return { site, base };
 }
 
@@ -96,5 +99,43 @@ describe("an item's old slug", () => {
     const sitemap = await (await rendered(site, `${base}sitemap.xml`)).text();
     expect(sitemap).toContain(`https://blog.example.com${base}after</loc>`);
     expect(sitemap).not.toContain(`${base}before<`);
+  });
+});
+
+describe("a removed item's page", () => {
+  it("answers 410 Gone for the days the owner chose, then 404; publishing at the slug ends it", async () => {
+    const { site, base } = await blog({ goneDays: 30 });
+    const post = await publishedPost(site, "summer-sale", { title: "Summer sale" });
+    const other = await publishedPost(site, "winter-sale", { title: "Winter sale" });
+    await expectStatus(callJson("POST", `/sites/${site.id}/collections/posts/items/${post.id}/unpublish`, { auth: site.adminKey }), 200);
+    await expectStatus(callJson("DELETE", `/sites/${site.id}/collections/posts/items/${other.id}`, { auth: site.adminKey }), 200);
+    for (const slug of ["summer-sale", "winter-sale"]) {
+      const page = await rendered(site, `${base}${slug}`);
+      expect(page.status, slug).toBe(410);
+      expect(page.headers.get("x-robots-tag")).toBe("noindex");
+    }
+    // A slug no item ever had is not gone, only not found; the content API says 404 either way.
+    expect((await rendered(site, `${base}never-was`)).status).toBe(404);
+    expect((await apiItem(site, "summer-sale")).status).toBe(404);
+
+    // Past the 30 days it is an ordinary 404.
+    await runInDurableObject(env.SITE.get(env.SITE.idFromName(site.id)), (_i: unknown, state: DurableObjectState) => {
+      state.storage.sql.exec(
+        "UPDATE gone_slugs SET gone_at = ? WHERE slug = 'winter-sale'",
+        new Date(Date.now() - 31 * 86_400_000).toISOString(),
+      );
+    });
+    expect((await rendered(site, `${base}winter-sale`)).status).toBe(404);
+
+    // Published again, the page is back.
+    await expectStatus(callJson("POST", `/sites/${site.id}/collections/posts/items/${post.id}/publish`, { auth: site.adminKey }), 200);
+    expect((await rendered(site, `${base}summer-sale`)).status).toBe(200);
+  });
+
+  it("is a 404 at once when the owner chose no days", async () => {
+    const { site, base } = await blog();
+    const post = await publishedPost(site, "gone-soon", { title: "Gone" });
+    await expectStatus(callJson("DELETE", `/sites/${site.id}/collections/posts/items/${post.id}`, { auth: site.adminKey }), 200);
+    expect((await rendered(site, `${base}gone-soon`)).status).toBe(404);
   });
 });

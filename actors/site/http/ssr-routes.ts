@@ -27,7 +27,7 @@ import { previewPage } from "../ssr/preview";
 import { activeHostname } from "../hostnames/store";
 import { currentRecords, presentHostname, providerOf, registerHostname, removeHostnames } from "../hostnames/service";
 import { MOVED_CACHE_CONTROL, NO_STORE, PUBLIC_CACHE_CONTROL } from "../../../src/contract/cache-control";
-import { movedSlug } from "../storage/slug-redirects-table";
+import { goneWithin, movedSlug } from "../storage/slug-redirects-table";
 import { DEPENDS_HEADER } from "../../../src/contract/headers";
 
 export const SSR_JOBS = { nightly: "ssr-nightly", webhook: "ssr-webhook" } as const;
@@ -71,6 +71,7 @@ export function ssrRoutes(s: SiteContext): Router<[SiteAccess]> {
         const input = parseBody(captureSchema, await readJsonObject(req), "capture");
         const collection = s.collections().find((c) => c.slug === input.collection);
         if (!collection) throw new ApiError("bad_request", `No collection "${input.collection}" on this site.`, { path: "collection" });
+        if (input.seo?.richResults) checkRichResults(collection.fields, input.seo.richResults);
         const { created } = await capture(
           s,
           {
@@ -232,7 +233,13 @@ export function renderRoute(s: SiteContext, request: Request, hostname: string |
   if (page.status !== 404 || target.kind !== "item") return page;
   // A published item's old slug: its backlinks and indexed address lead to the item as it is now.
   const moved = movedSlug(s.sql, c.collectionId, target.slug);
-  if (moved === null) return page;
+  if (moved === null) {
+    // A removed item's page says so for as long as the owner chose: crawlers drop it sooner.
+    const days = c.extra.seo?.goneDays ?? 0;
+    return days > 0 && goneWithin(s.sql, c.collectionId, target.slug, days)
+      ? new Response(page.body, { status: 410, headers: page.headers })
+      : page;
+  }
   void page.body?.cancel();
   return new Response(null, {
     status: 301,

@@ -7,7 +7,7 @@
 import type { z } from "zod";
 import { ApiError } from "../../../src/contract/errors";
 import type { RichResultsReport } from "../../../src/contract/responses";
-import { SCHEMA_TYPES, type SchemaType } from "../../../src/contract/ssr";
+import { SCHEMA_TYPES, type SchemaType } from "../../../src/contract/schema-types";
 import { itemTitleOf } from "../../../src/contract/item-title";
 import type { SiteContext } from "../context";
 import { publicBase } from "../hostnames/public-base";

@@ -349,4 +349,36 @@ export const MIGRATIONS_SINCE_ACCOUNTS: SiteMigration[] = [
     DELETE FROM slug_redirects WHERE item_id = old.id;
   END;`,
   },
+  {
+    idMonotonicInc: 28,
+    description: "the slugs of published items since deleted or unpublished, so their pages may answer 410 Gone",
+    // Owner: actors/site/storage/slug-redirects-table.ts. Written by triggers like slug_redirects:
+    // a published item deleted or unpublished leaves its slug; publishing an item at that slug
+    // takes it back. Rows older than a year (the longest 410 an owner may choose) are dropped.
+    sql: `
+  CREATE TABLE IF NOT EXISTS gone_slugs (
+    collection_id TEXT NOT NULL,
+    slug TEXT NOT NULL,
+    gone_at TEXT NOT NULL,
+    PRIMARY KEY (collection_id, slug)
+  ) WITHOUT ROWID;
+  CREATE TRIGGER IF NOT EXISTS gone_on_delete AFTER DELETE ON items WHEN old.status = 'published'
+  BEGIN
+    DELETE FROM gone_slugs WHERE gone_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-366 days');
+    INSERT OR REPLACE INTO gone_slugs (collection_id, slug, gone_at) VALUES (old.collection_id, old.slug, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'));
+  END;
+  CREATE TRIGGER IF NOT EXISTS gone_on_unpublish AFTER UPDATE OF status ON items WHEN old.status = 'published' AND new.status <> 'published'
+  BEGIN
+    DELETE FROM gone_slugs WHERE gone_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-366 days');
+    INSERT OR REPLACE INTO gone_slugs (collection_id, slug, gone_at) VALUES (old.collection_id, old.slug, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'));
+  END;
+  CREATE TRIGGER IF NOT EXISTS gone_back_on_publish AFTER UPDATE ON items WHEN new.status = 'published'
+  BEGIN
+    DELETE FROM gone_slugs WHERE collection_id = new.collection_id AND slug = new.slug;
+  END;
+  CREATE TRIGGER IF NOT EXISTS gone_back_on_insert AFTER INSERT ON items WHEN new.status = 'published'
+  BEGIN
+    DELETE FROM gone_slugs WHERE collection_id = new.collection_id AND slug = new.slug;
+  END;`,
+  },
 ];

@@ -1,7 +1,8 @@
 /**
- * The old slugs of published items (site migration 27): the table's one reader. Its rows are
- * written only by the triggers of that migration, inside the statement that renames, creates or
- * deletes an item, so no write path can forget one.
+ * Where a published item's old addresses lead: its old slugs (`slug_redirects`, site migration
+ * 27) and the slugs of items since removed (`gone_slugs`, migration 28). The tables' one reader:
+ * their rows are written only by the triggers of those migrations, inside the statement that
+ * renames, publishes, unpublishes, creates or deletes an item, so no write path can forget one.
  */
 
 /**
@@ -18,4 +19,13 @@ export function movedSlug(sql: SqlStorage, collectionId: string, slug: string): 
     )
     .toArray()[0];
   return row?.slug ?? null;
+}
+
+/** Whether a published item answered at `slug` until it was deleted or unpublished, within `days`. */
+export function goneWithin(sql: SqlStorage, collectionId: string, slug: string, days: number, now = Date.now()): boolean {
+  const since = new Date(now - days * 86_400_000).toISOString();
+  return (
+    sql.exec("SELECT 1 FROM gone_slugs WHERE collection_id = ? AND slug = ? AND gone_at >= ?", collectionId, slug, since).toArray().length >
+    0
+  );
 }

@@ -2404,6 +2404,7 @@ export interface components {
                         [key: string]: string;
                     };
                 };
+                goneDays?: number;
             };
             /** @enum {string} */
             webhookSigning: "configured" | "off";
@@ -4424,6 +4425,7 @@ export interface components {
                 publisher?: string;
                 feedItems?: number;
                 richResults?: components["schemas"]["PutRichResultsRequest"];
+                goneDays?: number;
             };
             webhookSigningSecret?: string;
         };

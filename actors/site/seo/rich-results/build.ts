@@ -6,7 +6,7 @@
  */
 import type { Field } from "../../../../src/contract/fields";
 import type { PublicItem } from "../../../../src/contract/responses";
-import type { SchemaType } from "../../../../src/contract/ssr";
+import type { SchemaType } from "../../../../src/contract/schema-types";
 import { articleJsonLd, dropEmpty, type ItemSeo } from "../meta";
 import type { Mapping } from "./mapping";
 import { SCHEMA_PROPERTIES, type PropertySpec } from "./spec";

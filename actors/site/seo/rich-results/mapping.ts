@@ -4,7 +4,7 @@
  * fields' names and types, so a shop or a job board needs no setup.
  */
 import type { Field } from "../../../../src/contract/fields";
-import type { SchemaType } from "../../../../src/contract/ssr";
+import type { SchemaType } from "../../../../src/contract/schema-types";
 import type { SeoFields, SeoSettings } from "../fields";
 import { type PropertySpec, SCHEMA_PROPERTIES } from "./spec";
 

@@ -5,7 +5,7 @@
  * Google Search Central's structured data pages (cited per type). Nothing here reads storage.
  */
 import type { FieldType } from "../../../../src/contract/field-types";
-import type { SchemaType } from "../../../../src/contract/ssr";
+import type { SchemaType } from "../../../../src/contract/schema-types";
 
 export interface PropertySpec {
   /** The JSON-LD path it fills (`offers.price`), also its key in the mapping. */

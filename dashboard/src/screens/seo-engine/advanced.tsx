@@ -60,6 +60,22 @@ export function Advanced(props: { form: CaptureFormState; fields: readonly Colle
             />
           )}
         </Field>
+        <Field
+          label="Days a removed item's page answers “gone” (410)"
+          hint="0–365; 0 or empty: “not found” (404) at once. Search engines drop a page that says gone sooner."
+        >
+          {(id, d) => (
+            <input
+              id={id}
+              type="number"
+              min={0}
+              max={365}
+              value={seo.goneDays ?? ""}
+              aria-describedby={d}
+              onInput={(ev) => form.set("seo", { ...seo, goneDays: ev.currentTarget.value ? Number(ev.currentTarget.value) : undefined })}
+            />
+          )}
+        </Field>
         <Field label="Items in feeds" hint="1–500; automatic: 50">
           {(id, d) => (
             <input
