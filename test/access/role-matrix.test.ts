@@ -51,6 +51,8 @@ function requestFor(e: AccessEntry, item: string): { method: string; path: strin
     refreshCapture: { path: "/ssr/refresh" },
     rotateWebhookSecret: { path: "/ssr/webhook-secret" },
     getProxyKey: { path: "/ssr/proxy-key" },
+    getRichResults: { path: "/ssr/rich-results" },
+    putRichResults: { path: "/ssr/rich-results", body: { type: "Article" } },
     previewPage: { path: "/ssr/preview" },
     listItemRevisions: { path: `${it}/revisions` },
     getItemRevision: { path: `${it}/revisions/rv_1` },

@@ -13,6 +13,7 @@ const TARGET_OF_PATH: Readonly<Record<string, string>> = {
   "ssr/capture": "captured page",
   "ssr/refresh": "captured page",
   "ssr/webhook-secret": "site publish webhook",
+  "ssr/rich-results": "rich results (structured data)",
   "ssr/custom-hostname": "custom domain",
 };
 
