@@ -56,8 +56,7 @@ export function ssrRoutes(s: SiteContext): Router<[SiteAccess]> {
     return c;
   };
   const present = (req: IRequest, access: SiteAccess) => {
-    const c = s.capture();
-    if (!c) throw new ApiError("not_found", "This site has no captured page yet; PUT /sites/:siteId/ssr/capture.");
+    const c = captured();
     const next = pendingJob(s.sql, SSR_JOBS.nightly, "page")?.runAt ?? null;
     return presentCapture(s, c, new URL(req.url).origin, next, access.grant.permissions.has("seo.manage"));
   };
@@ -241,10 +240,7 @@ export function renderRoute(s: SiteContext, request: Request, hostname: string |
       : page;
   }
   void page.body?.cancel();
-  return new Response(null, {
-    status: 301,
-    headers: { location: `${base}${encodeURIComponent(moved)}${url.search}`, "cache-control": MOVED_CACHE_CONTROL },
-  });
+  return redirect(`${base}${encodeURIComponent(moved)}${url.search}`, MOVED_CACHE_CONTROL);
 }
 
 function robots(hostname: string): Response {
@@ -263,8 +259,9 @@ function documentResponse(s: SiteContext, name: string): Response {
   });
 }
 
-function redirect(location: string): Response {
-  return new Response(null, { status: 301, headers: { location, "cache-control": "public, max-age=3600" } });
+/** 301 to `location`; the canonical forms of a path never change, so browsers keep them an hour. */
+function redirect(location: string, cacheControl = "public, max-age=3600"): Response {
+  return new Response(null, { status: 301, headers: { location, "cache-control": cacheControl } });
 }
 
 function safeDecode(segment: string): string {

@@ -16,7 +16,7 @@ import { readPublishedItem, readPublishedPage, readItemForPreview } from "../rea
 import { labelsFor, schemaFor } from "../reads/schema-map";
 import { seoFields } from "../seo/fields";
 import { type ItemSeo, itemHead, resolveItemSeo } from "../seo/meta";
-import { mappingOf } from "../seo/rich-results/mapping";
+import { type Mapping, mappingOf } from "../seo/rich-results/mapping";
 import { richResultOf, type RichResult } from "../seo/rich-results/build";
 import type { StoredCapture } from "./capture-store";
 import type { PublicBase } from "../hostnames/public-base";
@@ -150,13 +150,17 @@ function encodable(html: string): string {
   return html.isWellFormed() ? html : html.toWellFormed();
 }
 
-/** An item page's head facts and its rich result, as the page renders them (the SEO Engine screen's report reads the same). */
+/**
+ * An item page's head facts and its rich result, as the page renders them. The SEO Engine
+ * screen's report reads the same for many items, and passes the collection's mapping it made once.
+ */
 export function itemSeo(
   s: SiteContext,
   capture: StoredCapture,
   collection: Collection,
   item: PublicItem,
   opts: Pick<RenderOptions, "canonical">,
+  mapping?: Mapping,
 ): { seo: ItemSeo; rich: RichResult } {
   const settings = capture.extra.seo ?? {};
   const siteName = settings.siteName ?? (capture.page.siteName || s.site()!.name);
@@ -167,7 +171,7 @@ export function itemSeo(
     siteName,
     list: capture.showsList ? { name: capture.page.title || collection.name, url: `${opts.canonical.origin}${opts.canonical.base}` } : null,
   });
-  return { seo, rich: richResultOf(item, mappingOf(collection.fields, fields, settings), seo) };
+  return { seo, rich: richResultOf(item, mapping ?? mappingOf(collection.fields, fields, settings), seo) };
 }
 
 /** Streams the captured page with the gathered data injected. No database access happens here. */

@@ -39,7 +39,7 @@ export function richResultsReport(s: SiteContext, capture: StoredCapture): z.inf
     const read = readPublishedPage(s, collection, new URLSearchParams({ page: String(page), limit: String(PAGE) }));
     total = read.total;
     for (const item of read.items) {
-      const { rich } = itemSeo(s, capture, collection, item, { canonical });
+      const { rich } = itemSeo(s, capture, collection, item, { canonical }, mapping);
       checked++;
       if (rich.missing.length === 0) eligible++;
       else if (notEligible.length < NAMED_ITEMS)

@@ -7,8 +7,8 @@ import type { Field } from "../../../../src/contract/fields";
 import type { SchemaType } from "../../../../src/contract/schema-types";
 import type { SeoFields, SeoSettings } from "../fields";
 import { type PropertySpec, SCHEMA_PROPERTIES } from "./spec";
+import { squash } from "./values";
 
-const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "");
 const names = (f: Field) => [squash(f.key), squash(f.name ?? "")].filter(Boolean);
 const has = (fields: readonly Field[], words: readonly string[]) => fields.some((f) => names(f).some((n) => words.includes(n)));
 

@@ -7,7 +7,8 @@ import type { Field } from "../../../../src/contract/fields";
 import { isEmpty, isItem, isMedia } from "../../../../src/shared/binding/values";
 import { plainText } from "../../content/plain-text";
 
-const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "");
+/** Text without case, spaces or separators: how field names and option labels are matched. */
+export const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "");
 
 /** The text a value reads as: an option's label, a referenced item's name, rich text without tags. */
 export function textOf(field: Field, value: unknown): string | undefined {

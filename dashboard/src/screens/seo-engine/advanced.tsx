@@ -28,6 +28,22 @@ export function Advanced(props: { form: CaptureFormState; fields: readonly Colle
       )}
     </Field>
   );
+  // A whole number of the SEO settings; empty leaves the service's default.
+  const numberSetting = (key: "goneDays" | "feedItems", label: string, hint: string, min: number, max: number) => (
+    <Field label={label} hint={hint}>
+      {(id, d) => (
+        <input
+          id={id}
+          type="number"
+          min={min}
+          max={max}
+          value={seo[key] ?? ""}
+          aria-describedby={d}
+          onInput={(ev) => form.set("seo", { ...seo, [key]: ev.currentTarget.value ? Number(ev.currentTarget.value) : undefined })}
+        />
+      )}
+    </Field>
+  );
   return (
     <details>
       <summary>Advanced: which fields feed titles, descriptions and images</summary>
@@ -60,35 +76,14 @@ export function Advanced(props: { form: CaptureFormState; fields: readonly Colle
             />
           )}
         </Field>
-        <Field
-          label="Days a removed item's page answers “gone” (410)"
-          hint="0–365; 0 or empty: “not found” (404) at once. Search engines drop a page that says gone sooner."
-        >
-          {(id, d) => (
-            <input
-              id={id}
-              type="number"
-              min={0}
-              max={365}
-              value={seo.goneDays ?? ""}
-              aria-describedby={d}
-              onInput={(ev) => form.set("seo", { ...seo, goneDays: ev.currentTarget.value ? Number(ev.currentTarget.value) : undefined })}
-            />
-          )}
-        </Field>
-        <Field label="Items in feeds" hint="1–500; automatic: 50">
-          {(id, d) => (
-            <input
-              id={id}
-              type="number"
-              min={1}
-              max={500}
-              value={seo.feedItems ?? ""}
-              aria-describedby={d}
-              onInput={(ev) => form.set("seo", { ...seo, feedItems: ev.currentTarget.value ? Number(ev.currentTarget.value) : undefined })}
-            />
-          )}
-        </Field>
+        {numberSetting(
+          "goneDays",
+          "Days a removed item's page answers “gone” (410)",
+          "0–365; 0 or empty: “not found” (404) at once. Search engines drop a page that says gone sooner.",
+          0,
+          365,
+        )}
+        {numberSetting("feedItems", "Items in feeds", "1–500; automatic: 50", 1, 500)}
         <Field
           label="Webhook signing secret (optional)"
           hint="Webflow's signing secret for the Site publish webhook, so its signed calls are accepted; at least 8 characters. Not needed when the builder signs with the secret shown above."
