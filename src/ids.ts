@@ -141,6 +141,7 @@ export const newCollectionId = (): string => `${P.collection}${randomId(L.collec
 /** A share link's secret token (shown once; only its SHA-256 is stored) and its public id. */
 export const newPreviewToken = (siteId: string): string => `${P.previewToken}${siteId}_${randomId(L.previewToken)}`;
 export const newPreviewLinkId = (): string => `${P.previewLink}${randomId(L.previewLink)}`;
+export const newRedirectId = (): string => `${P.redirect}${randomId(L.redirect)}`;
 
 export function toHex(bytes: ArrayBuffer | Uint8Array): string {
   return [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");

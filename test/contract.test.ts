@@ -10,6 +10,7 @@ import { OPERATIONS, documentedAnswers, exampleProblems } from "./contract/docum
 import { accountCalls } from "./contract/account-calls";
 import { contentCalls } from "./contract/content-calls";
 import { fileCalls } from "./contract/file-calls";
+import { redirectCalls } from "./contract/redirect-calls";
 import { UNKNOWN_SITE, big, fill, fixture, hit, seen } from "./contract/hit";
 
 /** Answers other projects produce (they need another deployment), by the file that checks them. */
@@ -37,6 +38,7 @@ describe("the API answers exactly as openapi.json describes", () => {
   contentCalls();
   accountCalls();
   fileCalls();
+  redirectCalls();
 
   it("describes the service's own documents", async () => {
     await hit("getServiceInfo", "GET", "/");

@@ -191,6 +191,12 @@ export const ACCESS: readonly AccessEntry[] = [
   { id: "getRichResults", method: "get", path: `${S}/ssr/rich-results`, kind: "SEO", access: m("site.read") },
   { id: "putRichResults", method: "put", path: `${S}/ssr/rich-results`, kind: "SEO", access: m("seo.manage") },
   { id: "previewPage", method: "get", path: `${S}/ssr/preview`, kind: "SEO", access: m("site.read") },
+  { id: "listRedirects", method: "get", path: `${S}/ssr/redirects`, kind: "SEO", access: m("site.read") },
+  { id: "createRedirect", method: "post", path: `${S}/ssr/redirects`, kind: "SEO", access: m("seo.manage") },
+  { id: "updateRedirect", method: "put", path: `${S}/ssr/redirects/{redirectId}`, kind: "SEO", access: m("seo.manage") },
+  { id: "deleteRedirect", method: "delete", path: `${S}/ssr/redirects/{redirectId}`, kind: "SEO", access: m("seo.manage") },
+  { id: "exportRedirects", method: "get", path: `${S}/ssr/redirects.csv`, kind: "SEO", access: m("site.read") },
+  { id: "importRedirects", method: "post", path: `${S}/ssr/redirects/import`, kind: "SEO", access: m("seo.manage") },
   { id: "getCustomHostname", method: "get", path: `${S}/ssr/custom-hostname`, kind: "Domains", access: m("site.read") },
   {
     id: "getCustomHostnameStatus",

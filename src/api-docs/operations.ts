@@ -7,6 +7,7 @@ import { serviceOperations } from "./service-operations";
 import { sessionOperations } from "../accounts/session-operations";
 import { accountOperations } from "../accounts/operations";
 import { ssrOperations } from "../ssr/operations";
+import { redirectOperations } from "../ssr/redirect-operations";
 import { workspaceOperations } from "../dashboard/workspace-operations";
 import { mediaOperations } from "../media/operations";
 import { webhookOperations } from "../dashboard/webhook-operations";
@@ -22,6 +23,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...previewOperations,
   ...workspaceOperations,
   ...ssrOperations,
+  ...redirectOperations,
   ...webhookOperations,
   ...transferOperations,
   ...importOperations,

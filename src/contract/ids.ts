@@ -19,6 +19,7 @@ export const ID_LENGTH = {
   collection: 16,
   previewToken: 32,
   previewLink: 16,
+  redirect: 16,
   apiKey: 40,
   invitation: 40,
 } as const;
@@ -37,6 +38,7 @@ export const ID_PREFIX = {
   collection: "co_",
   previewToken: "pv_",
   previewLink: "pl_",
+  redirect: "rd_",
   apiKey: "ak_",
   invitation: "iv_",
 } as const;

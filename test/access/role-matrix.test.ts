@@ -54,6 +54,13 @@ function requestFor(e: AccessEntry, item: string): { method: string; path: strin
     getRichResults: { path: "/ssr/rich-results" },
     putRichResults: { path: "/ssr/rich-results", body: { type: "Article" } },
     previewPage: { path: "/ssr/preview" },
+    // Redirects: a rule id nobody made answers 404 once the role may change it.
+    listRedirects: { path: "/ssr/redirects" },
+    createRedirect: { path: "/ssr/redirects", body: { from: `/${unique()}`, to: "/elsewhere" } },
+    updateRedirect: { path: "/ssr/redirects/rd_none", body: { from: "/a", to: "/b" } },
+    deleteRedirect: { path: "/ssr/redirects/rd_none" },
+    exportRedirects: { path: "/ssr/redirects.csv" },
+    importRedirects: { path: "/ssr/redirects/import", body: "from,to\r\n" },
     listItemRevisions: { path: `${it}/revisions` },
     getItemRevision: { path: `${it}/revisions/rv_1` },
     restoreItemRevision: { path: `${it}/revisions/rv_1/restore` },

@@ -25,18 +25,20 @@ const section = (path: string) => path.split("/", 4)[3];
 
 /** The features' routers, in the order they are asked; they validate with zod, so they load on the first dashboard call. */
 async function loadChain(s: SiteContext): Promise<Link[]> {
-  const [dashboard, history, webhooks, transfer, imports, previewLinks] = await Promise.all([
+  const [dashboard, history, webhooks, transfer, imports, previewLinks, redirects] = await Promise.all([
     import("./dashboard-routes"),
     import("../history/routes"),
     import("../webhooks/routes"),
     import("../transfer/routes"),
     import("../imports/routes"),
     import("../preview/routes"),
+    import("../seo/redirects-routes"),
   ]);
   // Routers whose base (/sites/:siteId/ssr, /webhooks, /imports) or paths (the exports) cannot
   // match are not asked.
   return [
     { applies: (path) => section(path) === "ssr", router: ssrRoutes(s) },
+    { applies: (path) => path.includes("/ssr/redirects"), router: redirects.redirectRoutes(s) },
     { applies: (path) => section(path) === "webhooks", router: webhooks.webhookRoutes(s) },
     { applies: (path) => path.endsWith("/export.csv") || path.endsWith("/export.json"), router: transfer.transferRoutes(s) },
     { applies: (path) => section(path) === "imports", router: imports.importRoutes(s) },

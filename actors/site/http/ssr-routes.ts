@@ -27,7 +27,8 @@ import { previewPage } from "../ssr/preview";
 import { activeHostname } from "../hostnames/store";
 import { currentRecords, presentHostname, providerOf, registerHostname, removeHostnames } from "../hostnames/service";
 import { MOVED_CACHE_CONTROL, NO_STORE, PUBLIC_CACHE_CONTROL } from "../../../src/contract/cache-control";
-import { goneWithin, movedSlug } from "../storage/slug-redirects-table";
+import { goneWithin } from "../storage/slug-redirects-table";
+import { movedItems, resolveRedirect } from "../seo/redirects-table";
 import { DEPENDS_HEADER } from "../../../src/contract/headers";
 
 export const SSR_JOBS = { nightly: "ssr-nightly", webhook: "ssr-webhook" } as const;
@@ -219,6 +220,10 @@ export function renderRoute(s: SiteContext, request: Request, hostname: string |
     if (url.pathname === "/robots.txt") return robots(hostname);
   }
   const path = url.pathname;
+  // The owner's rules and the old slugs of renamed items, before any page: one hop to where the chain ends.
+  const sent = resolveRedirect(s.sql, path, movedItems(s.sql, c.collectionId, base));
+  if (sent)
+    return redirect(sent.location.includes("?") ? sent.location : `${sent.location}${url.search}`, MOVED_CACHE_CONTROL, sent.status);
   if (path === base.slice(0, -1) && base !== "/") return redirect(`${base}${url.search}`);
   if (!path.startsWith(base)) throw new ApiError("not_found", `This site's pages live under ${base}.`);
   const rest = path.slice(base.length);
@@ -230,17 +235,11 @@ export function renderRoute(s: SiteContext, request: Request, hostname: string |
   else throw new ApiError("not_found", "No such page.");
   const page = renderPage(s, c, target, { base, canonical: publicBase(s, c), sayDependency: request.headers.has(DEPENDS_HEADER) });
   if (page.status !== 404 || target.kind !== "item") return page;
-  // A published item's old slug: its backlinks and indexed address lead to the item as it is now.
-  const moved = movedSlug(s.sql, c.collectionId, target.slug);
-  if (moved === null) {
-    // A removed item's page says so for as long as the owner chose: crawlers drop it sooner.
-    const days = c.extra.seo?.goneDays ?? 0;
-    return days > 0 && goneWithin(s.sql, c.collectionId, target.slug, days)
-      ? new Response(page.body, { status: 410, headers: page.headers })
-      : page;
-  }
-  void page.body?.cancel();
-  return redirect(`${base}${encodeURIComponent(moved)}${url.search}`, MOVED_CACHE_CONTROL);
+  // A removed item's page says so for as long as the owner chose: crawlers drop it sooner.
+  const days = c.extra.seo?.goneDays ?? 0;
+  return days > 0 && goneWithin(s.sql, c.collectionId, target.slug, days)
+    ? new Response(page.body, { status: 410, headers: page.headers })
+    : page;
 }
 
 function robots(hostname: string): Response {
@@ -260,8 +259,8 @@ function documentResponse(s: SiteContext, name: string): Response {
 }
 
 /** 301 to `location`; the canonical forms of a path never change, so browsers keep them an hour. */
-function redirect(location: string, cacheControl = "public, max-age=3600"): Response {
-  return new Response(null, { status: 301, headers: { location, "cache-control": cacheControl } });
+function redirect(location: string, cacheControl = "public, max-age=3600", status: 301 | 302 = 301): Response {
+  return new Response(null, { status, headers: { location, "cache-control": cacheControl } });
 }
 
 function safeDecode(segment: string): string {

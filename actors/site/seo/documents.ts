@@ -15,6 +15,7 @@ import { seoFields } from "./fields";
 import { resolveItemSeo } from "./meta";
 import { type SitemapUrl, buildSitemaps } from "./sitemap";
 import { type DocumentStats } from "./document-stats";
+import { matchPath, redirectedPaths } from "./redirects-table";
 
 export const DEFAULT_FEED_ITEMS = 50;
 export const SEO_DOCUMENTS_JOB = "seo-documents";
@@ -57,11 +58,16 @@ export function regenerateDocuments(s: SiteContext): DocumentStats {
   const image = fields.image ? `(SELECT url FROM media WHERE id = ${firstMediaExpr(fields.image)})` : "NULL";
   const cursor = sitemapRows(s.sql, collection.id, image);
   let newest = "";
+  // A path an owner's rule sends elsewhere is no page of the site any more: the sitemap leaves it out.
+  const redirected = redirectedPaths(s.sql);
+  const isRedirected = (path: string) => redirected.size > 0 && redirected.has(matchPath(path));
   for (const row of cursor) {
+    if (isRedirected(itemPath(base, row.slug))) continue;
     urls.push({ loc: `${origin}${itemPath(base, row.slug)}`, lastmod: row.updated_at, image: row.image });
     if (row.updated_at > newest) newest = row.updated_at;
   }
-  if (capture.showsList) urls.unshift({ loc: listUrl, lastmod: newest > capture.refreshedAt ? newest : capture.refreshedAt });
+  if (capture.showsList && !isRedirected(base))
+    urls.unshift({ loc: listUrl, lastmod: newest > capture.refreshedAt ? newest : capture.refreshedAt });
 
   const limit = settings.feedItems ?? DEFAULT_FEED_ITEMS;
   const rows = newestPublished(s.sql, collection.id, limit);

@@ -381,4 +381,19 @@ export const MIGRATIONS_SINCE_ACCOUNTS: SiteMigration[] = [
     DELETE FROM gone_slugs WHERE collection_id = new.collection_id AND slug = new.slug;
   END;`,
   },
+  {
+    idMonotonicInc: 29,
+    description: "the owner's redirects of rendered pages: an old path of the site's host to a new path or URL",
+    // Owner: actors/site/seo/redirects-table.ts. `from_path` is kept as requests are matched
+    // (no trailing slash but the root's), so one indexed lookup answers a page.
+    sql: `
+  CREATE TABLE IF NOT EXISTS redirects (
+    id TEXT PRIMARY KEY,
+    from_path TEXT NOT NULL UNIQUE,
+    to_url TEXT NOT NULL,
+    status INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );`,
+  },
 ];

@@ -29,3 +29,8 @@ export function goneWithin(sql: SqlStorage, collectionId: string, slug: string, 
     0
   );
 }
+
+/** How many old slugs redirect on their own (the owner's redirects list says so beside its rules). */
+export function countMovedSlugs(sql: SqlStorage): number {
+  return sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM slug_redirects").one().n;
+}
