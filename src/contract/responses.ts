@@ -180,6 +180,15 @@ export const ProxyKey = z.strictObject({
     ),
 });
 
+const RichResultItem = z.strictObject({
+  id: z.string(),
+  slug: z.string(),
+  title: z.string(),
+  missing: z.array(z.string()).describe("Required properties without a value."),
+  missingRecommended: z.array(z.string()),
+  expired: z.boolean().describe("Past its closing date (JobPosting `validThrough`) or end (Event `endDate`, else `startDate`)."),
+});
+
 /** The SEO Engine's rich results card (docs/rich-results.md): type, fields, and which items are eligible. */
 export const RichResultsReport = z.strictObject({
   collection: z.string().describe("The captured collection, whose item pages carry the JSON-LD."),
@@ -206,10 +215,15 @@ export const RichResultsReport = z.strictObject({
     total: z.int(),
     checked: z.int().describe("The newest published items checked (at most 500)."),
     eligible: z.int(),
+    expired: z.int().describe("Checked items past their end (a job's closing date, an event's end): not eligible."),
   }),
   notEligible: z
-    .array(z.strictObject({ id: z.string(), slug: z.string(), title: z.string(), missing: z.array(z.string()) }))
-    .describe("Up to 50 checked items that lack a required property, with the properties."),
+    .array(RichResultItem.omit({ missingRecommended: true }))
+    .describe("Up to 50 checked items that lack a required property or have expired, with the properties."),
+  expiredNoindex: z.boolean().describe("Expired jobs and past events carry `noindex` (chosen on PUT)."),
+  item: RichResultItem.extend({ eligible: z.boolean() })
+    .optional()
+    .describe("With `?item=`: that item (any status, as the crawler preview renders it)."),
 });
 
 export const Capture = z.strictObject({

@@ -15,7 +15,14 @@ export const schemaFieldsSchema = z.record(
     .max(64),
   z.string().max(64),
 );
-export const richResultsSchema = z.strictObject({ type: z.enum(SCHEMA_TYPES), fields: schemaFieldsSchema.optional() });
+export const richResultsSchema = z.strictObject({
+  type: z.enum(SCHEMA_TYPES),
+  fields: schemaFieldsSchema.optional(),
+  expiredNoindex: z
+    .boolean()
+    .optional()
+    .describe("A job past its closing date, or an event that has ended, is kept out of search results (`noindex`). Default false."),
+});
 export const seoSchema = z
   .object({
     titleField: z.string().max(64),

@@ -89,8 +89,11 @@ const siteOps: Operation[] = [
     tag: "Server rendering",
     summary: "The item pages' rich results: schema type, fields, eligible items",
     description:
-      "The schema.org type the captured collection's item pages describe in JSON-LD (chosen, or proposed from the fields), the field behind each property Google reads, and, for the newest 500 published items checked as their pages render them, how many are eligible for the rich result and which required properties the others lack (docs/rich-results.md).",
+      "The schema.org type the captured collection's item pages describe in JSON-LD (chosen, or proposed from the fields), the field behind each property Google reads, and, for the newest 500 published items checked as their pages render them, how many are eligible for the rich result and which required properties the others lack or which have expired (a job past its closing date, an event that ended) (docs/rich-results.md). With `?item=` (an item id, any status), `item` says the same of that item as the crawler preview renders it.",
     auth: "siteKey",
+    params: [
+      { name: "item", in: "query", description: "An item of the captured collection (`it_…`), drafts included.", schema: z.string() },
+    ],
     responses: { 200: json("The report.", richResults) },
     errors: ["not_found"],
   }),

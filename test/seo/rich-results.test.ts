@@ -319,4 +319,65 @@ describe("rich results", () => {
       cookTime: "PT1H30M",
     });
   });
+  it("says a job past its closing date has expired, and keeps it out of search when the owner chooses", async () => {
+    const { site, base } = await capturedSite("jobs", [
+      { key: "title", type: "text", required: true },
+      { key: "company", type: "text" },
+      { key: "location", type: "text" },
+      { key: "closes", type: "date" },
+      { key: "body", type: "richText" },
+    ]);
+    const job = (slug: string, closes: string, publish = true) =>
+      addItem(site, "jobs", {
+        slug,
+        publish,
+        data: { title: slug, company: "Acme", location: "Lyon", closes, body: "<p>Work.</p>" },
+      });
+    const today = new Date().toISOString().slice(0, 10);
+    await job("closed-last-year", "2025-06-30");
+    // A job closing today takes applications until the day is over.
+    await job("closes-today", today);
+    const draft = await job("draft-closed", "2025-01-31", false);
+
+    const r = await report(site);
+    expect(r).toMatchObject({ items: { checked: 2, eligible: 1, expired: 1 }, expiredNoindex: false });
+    expect(r.notEligible).toEqual([expect.objectContaining({ slug: "closed-last-year", missing: [], expired: true })]);
+    const closed = await rendered(site, `${base}closed-last-year`);
+    expect(closed.headers.get("x-robots-tag")).toBeNull();
+
+    const auth = site.adminKey;
+    await expectStatus(
+      callJson("PUT", `/sites/${site.id}/ssr/rich-results`, { auth, body: { type: "JobPosting", expiredNoindex: true } }),
+      200,
+    );
+    // Choosing the type again alone keeps the setting.
+    const again = await expectStatus(
+      callJson<{ richResults: { expiredNoindex: boolean } }>("PUT", `/sites/${site.id}/ssr/rich-results`, {
+        auth,
+        body: { type: "JobPosting" },
+      }),
+      200,
+    );
+    expect(again.richResults.expiredNoindex).toBe(true);
+    const hidden = await rendered(site, `${base}closed-last-year`);
+    expect(hidden.status).toBe(200);
+    expect(hidden.headers.get("x-robots-tag")).toBe("noindex");
+    expect(await hidden.text()).toContain('<meta name="robots" content="noindex">');
+    const open = await rendered(site, `${base}closes-today`);
+    expect(open.headers.get("x-robots-tag")).toBeNull();
+    expect(await open.text()).not.toContain('name="robots"');
+
+    // The crawler preview's item, a draft included, is checked on its own.
+    const one = await expectStatus(
+      callJson<{ richResults: { item: { slug: string; eligible: boolean; expired: boolean; missing: string[] } } }>(
+        "GET",
+        `/sites/${site.id}/ssr/rich-results?item=${draft.id}`,
+        { auth },
+      ),
+      200,
+    );
+    // A draft has no publish time yet: its posting date comes with publishing.
+    expect(one.richResults.item).toMatchObject({ slug: "draft-closed", eligible: false, expired: true, missing: ["datePosted"] });
+    expect((await callJson("GET", `/sites/${site.id}/ssr/rich-results?item=it_none`, { auth })).status).toBe(404);
+  });
 });

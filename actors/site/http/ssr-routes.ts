@@ -102,14 +102,17 @@ export function ssrRoutes(s: SiteContext): Router<[SiteAccess]> {
         s.contentChanged();
         return json({ deleted: true });
       })
-      .get("/rich-results", () => json({ richResults: richResultsReport(s, captured()) }))
+      .get("/rich-results", (req) => json({ richResults: richResultsReport(s, captured(), new URL(req.url).searchParams.get("item")) }))
       .put("/rich-results", async (req) => {
         requirePlan();
         const { richResultsSchema } = await import("../../../src/contract/ssr");
         const input = parseBody(richResultsSchema, await readJsonObject(req), "rich results");
         const c = captured();
         checkRichResults(s.collections().find((x) => x.id === c.collectionId)?.fields ?? [], input);
-        writeCaptureExtra(s.sql, { ...c.extra, seo: { ...c.extra.seo, richResults: input } });
+        // A choice of type alone (its fields proposed) keeps the expired-page setting as it was.
+        const expiredNoindex = input.expiredNoindex ?? c.extra.seo?.richResults?.expiredNoindex;
+        const richResults = { ...input, ...(expiredNoindex === undefined ? {} : { expiredNoindex }) };
+        writeCaptureExtra(s.sql, { ...c.extra, seo: { ...c.extra.seo, richResults } });
         // Every item page's JSON-LD follows: the captured page's answers are renewed.
         s.captureChanged();
         s.contentChanged();

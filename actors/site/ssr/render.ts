@@ -58,6 +58,8 @@ export interface PageData {
   dependsOn?: string | null;
   /** The item scopes' compiled field contents (CompiledPage `repeats`), for galleries. */
   repeats?: CompiledPage["repeats"];
+  /** Keep the page out of search results (an expired job, when the owner chose so). */
+  noindex?: boolean;
 }
 
 export function renderPage(s: SiteContext, capture: StoredCapture, target: PageTarget, opts: RenderOptions): Response {
@@ -105,10 +107,12 @@ export function gatherPageData(s: SiteContext, capture: StoredCapture, target: P
   const where: RenderWhere = { siteId: s.site()?.id, target: target.kind === "list" ? `list page ${target.page}` : `item ${target.slug}` };
   const widgetHtml = capture.page.widgets.map((w, i) => renderWidget(w, widgetItemsBySlot[i] ?? [], ctx, { ...where, widget: i }));
   let head: string | null = null;
+  let noindex = false;
   if (status === 200 && item && primary) {
     try {
       const { seo, rich } = itemSeo(s, capture, primary, item, opts);
       head = itemHead(seo, rich.jsonLd);
+      noindex = rich.expired && capture.extra.seo?.richResults?.expiredNoindex === true;
     } catch (err) {
       // The item's own tags could not be built: the page keeps the captured head rather than failing.
       renderFailed("item head", { ...where, itemId: item.id, itemSlug: item.slug }, err);
@@ -131,6 +135,7 @@ export function gatherPageData(s: SiteContext, capture: StoredCapture, target: P
     pageJsonLd: capture.page.pageJsonLd ?? [],
     dependsOn: alone ? item!.id : null,
     repeats: capture.page.repeats,
+    noindex,
   };
 }
 
@@ -188,10 +193,10 @@ export function renderDocument(html: string, data: PageData): Response {
   if (data.head !== null) rewriter = replaceHead(rewriter, encodable(data.head), data.pageJsonLd);
   const headers = new Headers(PAGE_HEADERS);
   if (data.dependsOn) headers.set(DEPENDS_HEADER, data.dependsOn);
-  if (data.status !== 200) {
+  if (data.status !== 200 || data.noindex) {
     headers.set("x-robots-tag", "noindex");
     // A not-found page must not outlive the publish that fills it.
-    headers.set("cache-control", NO_STORE);
+    if (data.status !== 200) headers.set("cache-control", NO_STORE);
     rewriter = rewriter.on("head", {
       element(el) {
         el.append('<meta name="robots" content="noindex">', { html: true });

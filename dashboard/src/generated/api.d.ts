@@ -1262,7 +1262,7 @@ export interface paths {
         };
         /**
          * The item pages' rich results: schema type, fields, eligible items
-         * @description The schema.org type the captured collection's item pages describe in JSON-LD (chosen, or proposed from the fields), the field behind each property Google reads, and, for the newest 500 published items checked as their pages render them, how many are eligible for the rich result and which required properties the others lack (docs/rich-results.md).
+         * @description The schema.org type the captured collection's item pages describe in JSON-LD (chosen, or proposed from the fields), the field behind each property Google reads, and, for the newest 500 published items checked as their pages render them, how many are eligible for the rich result and which required properties the others lack or which have expired (a job past its closing date, an event that ended) (docs/rich-results.md). With `?item=` (an item id, any status), `item` says the same of that item as the crawler preview renders it.
          */
         get: operations["getRichResults"];
         /**
@@ -2491,6 +2491,8 @@ export interface components {
                     fields?: {
                         [key: string]: string;
                     };
+                    /** @description A job past its closing date, or an event that has ended, is kept out of search results (`noindex`). Default false. */
+                    expiredNoindex?: boolean;
                 };
                 goneDays?: number;
             };
@@ -2576,14 +2578,33 @@ export interface components {
                 /** @description The newest published items checked (at most 500). */
                 checked: number;
                 eligible: number;
+                /** @description Checked items past their end (a job's closing date, an event's end): not eligible. */
+                expired: number;
             };
-            /** @description Up to 50 checked items that lack a required property, with the properties. */
+            /** @description Up to 50 checked items that lack a required property or have expired, with the properties. */
             notEligible: {
                 id: string;
                 slug: string;
                 title: string;
+                /** @description Required properties without a value. */
                 missing: string[];
+                /** @description Past its closing date (JobPosting `validThrough`) or end (Event `endDate`, else `startDate`). */
+                expired: boolean;
             }[];
+            /** @description Expired jobs and past events carry `noindex` (chosen on PUT). */
+            expiredNoindex: boolean;
+            /** @description With `?item=`: that item (any status, as the crawler preview renders it). */
+            item?: {
+                id: string;
+                slug: string;
+                title: string;
+                /** @description Required properties without a value. */
+                missing: string[];
+                missingRecommended: string[];
+                /** @description Past its closing date (JobPosting `validThrough`) or end (Event `endDate`, else `startDate`). */
+                expired: boolean;
+                eligible: boolean;
+            };
         };
         CustomHostname: {
             hostname: string;
@@ -4561,6 +4582,8 @@ export interface components {
             fields?: {
                 [key: string]: string;
             };
+            /** @description A job past its closing date, or an event that has ended, is kept out of search results (`noindex`). Default false. */
+            expiredNoindex?: boolean;
         };
         PutCustomHostnameRequest: {
             hostname: string;
@@ -12151,7 +12174,10 @@ export interface operations {
     };
     getRichResults: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description An item of the captured collection (`it_…`), drafts included. */
+                item?: string;
+            };
             header?: never;
             path: {
                 /** @description The site's id (16 characters of `a-z2-7`). */

@@ -15,6 +15,7 @@ import { CaptureForm } from "./seo-engine/capture-form";
 import { CaptureStatus } from "./seo-engine/capture-status";
 import { SocialImages } from "./seo-images";
 import { RichResults } from "./seo-engine/rich-results";
+import { Redirects } from "./seo-engine/redirects";
 import { Preview } from "./seo-preview";
 
 interface ActiveHostname {
@@ -75,6 +76,7 @@ export function SeoEngine() {
       {capture && <Preview key={`${capture.capturedAt} ${capture.publicUrl} ${capture.collection ?? ""}`} capture={capture} />}
       {capture && <SocialImages key={`${capture.capturedAt} ${capture.collection ?? ""}`} capture={capture} />}
       {capture?.collection && <RichResults capturedAt={capture.capturedAt} />}
+      {capture && <Redirects base={hostname ? "/" : new URL(capture.publicUrl).pathname.replace(/[^/]*$/, "")} />}
       <RoleGate permission="seo.manage" what="the SEO Engine's settings">
         <CaptureForm
           existing={capture}

@@ -7,6 +7,7 @@ import { itemTitle } from "../item-title";
 import { collections, inSite } from "../site-state";
 import { ErrorNotice, Field, Notice } from "../ui";
 import { useLoad } from "../use-load";
+import { ItemEligibility } from "./seo-engine/rich-results";
 
 /**
  * The rendered page as the preview serves it (HTML, whatever its status: a 404 page is shown too),
@@ -38,7 +39,7 @@ export function Preview(props: { capture: Capture }) {
     [slug],
   );
   const [choice, setChoice] = useState(c.showsList ? "" : "");
-  const [shown, setShown] = useState<{ url: string; facts: HeadFacts; status: number } | null>(null);
+  const [shown, setShown] = useState<{ url: string; facts: HeadFacts; status: number; item: string } | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [n, setN] = useState(0);
 
@@ -46,7 +47,7 @@ export function Preview(props: { capture: Capture }) {
     setError(null);
     try {
       const { html, status, url } = await renderedPreview(choice || undefined);
-      setShown({ url, facts: headFacts(html), status });
+      setShown({ url, facts: headFacts(html), status, item: choice });
       setN((x) => x + 1);
     } catch (err) {
       setError(err);
@@ -137,6 +138,7 @@ export function Preview(props: { capture: Capture }) {
             <p>
               <code>{f.canonical || "(none)"}</code>
             </p>
+            {shown.item && c.collection && <ItemEligibility key={n} itemId={shown.item} collection={c.collection} />}
             <h3>Structured data (JSON-LD)</h3>
             {f.jsonLd.length === 0 && <p>No JSON-LD blocks.</p>}
             {f.jsonLd.map((j, i) => (

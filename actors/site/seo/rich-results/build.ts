@@ -20,6 +20,26 @@ export interface RichResult {
   missing: string[];
   /** Recommended properties without a value. */
   missingRecommended: string[];
+  /**
+   * A job past its closing date (`validThrough`) or an event that has ended (`endDate`, else
+   * `startDate`): Google drops it from job search and event results, so it is not eligible.
+   */
+  expired: boolean;
+}
+
+/** The property whose time ends an item's rich result, by type. */
+const ENDS: Partial<Record<SchemaType, readonly string[]>> = { JobPosting: ["validThrough"], Event: ["endDate", "startDate"] };
+
+/**
+ * Whether the first of `paths` with a value is past. A date field's value is its day's midnight
+ * (UTC): a job closing that day takes applications until the day is over.
+ */
+function isPast(values: Values, paths: readonly string[] | undefined, now: number): boolean {
+  const v = paths?.map((p) => values.get(p)).find((x) => typeof x === "string" && x !== "");
+  if (typeof v !== "string") return false;
+  const day = /^(\d{4}-\d{2}-\d{2})(?:T00:00(?::00(?:\.0+)?)?Z)?$/.exec(v);
+  const at = Date.parse(day ? `${day[1]}T23:59:59.999Z` : v);
+  return Number.isFinite(at) && at < now;
 }
 
 type Values = Map<string, unknown>;
@@ -124,9 +144,9 @@ function typeNested(type: SchemaType, ld: Record<string, unknown>): void {
   }
 }
 
-export function richResultOf(item: PublicItem, mapping: Mapping, seo: ItemSeo): RichResult {
+export function richResultOf(item: PublicItem, mapping: Mapping, seo: ItemSeo, now = Date.now()): RichResult {
   const { type } = mapping;
-  if (type === "none") return { type, jsonLd: null, missing: [], missingRecommended: [] };
+  if (type === "none") return { type, jsonLd: null, missing: [], missingRecommended: [], expired: false };
   const values = valuesOf(type, item, mapping, seo);
   const specs = SCHEMA_PROPERTIES[type];
   const lacking = (need: PropertySpec["need"]) => specs.filter((p) => p.need === need && !values.has(p.path)).map((p) => p.path);
@@ -145,7 +165,7 @@ export function richResultOf(item: PublicItem, mapping: Mapping, seo: ItemSeo): 
     typeNested(type, ld);
     jsonLd = dropEmpty(ld) as Record<string, unknown>;
   }
-  return { type, jsonLd, missing, missingRecommended };
+  return { type, jsonLd, missing, missingRecommended, expired: isPast(values, ENDS[type], now) };
 }
 
 /**

@@ -63,27 +63,31 @@ function Report(props: { report: RichResultsReport; onSaved: (r: RichResultsRepo
   const s = site.value!;
   const fields = collections.value?.find((c) => c.slug === r.collection)?.fields ?? [];
   const editable = can("seo.manage");
-  const initial = { type: r.type, fields: Object.fromEntries(r.properties.map((p) => [p.path, p.field ?? ""])) };
+  const initial = {
+    type: r.type,
+    fields: Object.fromEntries(r.properties.map((p) => [p.path, p.field ?? ""])),
+    expiredNoindex: r.expiredNoindex,
+  };
   const form = useForm(
     initial,
     async (v) => {
       // A new type's properties are not on screen yet: it is saved alone and its fields proposed.
-      const body = v.type === r.type ? v : { type: v.type };
+      const body = v.type === r.type ? v : { type: v.type, expiredNoindex: v.expiredNoindex };
       return (await call(client.PUT("/sites/{siteId}/ssr/rich-results", { params: { path: inSite() }, body }))).richResults;
     },
     { onSaved: props.onSaved },
   );
   useEffect(() => form.reset(initial), [r]);
   const sameType = form.values.type === r.type;
-  const label = (path: string) => r.properties.find((p) => p.path === path)?.label ?? path;
-  const fieldName = (key: string | null) => fields.find((f) => f.key === key)?.name ?? key;
-  const { total, checked, eligible } = r.items;
+  const { total, checked, eligible, expired } = r.items;
+  const ends = ENDS[form.values.type];
   return (
     <form onSubmit={form.onSubmit}>
       {r.type !== "none" && checked > 0 && (
         <Notice kind={eligible === checked ? "ok" : "info"}>
           {eligible} of {checked} published item{checked === 1 ? "" : "s"} can show as {RESULT_NAMES[r.type]}
           {checked < total ? ` (the newest ${checked} of ${total} checked)` : ""}.
+          {expired > 0 && ends && ` ${expired} ${expired === 1 ? "has" : "have"} ${ends.past}.`}
         </Notice>
       )}
       <div class="field">
@@ -155,6 +159,17 @@ function Report(props: { report: RichResultsReport; onSaved: (r: RichResultsRepo
       ) : (
         <p>Save to see the properties of {TYPE_NAMES[form.values.type]} and the field proposed for each.</p>
       )}
+      {ends && (
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={form.values.expiredNoindex}
+            disabled={!editable}
+            onChange={(e) => form.set("expiredNoindex", e.currentTarget.checked)}
+          />{" "}
+          Keep {ends.what} out of search results (noindex) once {ends.when}
+        </label>
+      )}
       {form.failure && <Notice kind="error">{form.failure}</Notice>}
       {form.saved && <Notice kind="ok">Saved. Every item page follows at once.</Notice>}
       {editable && (
@@ -168,18 +183,63 @@ function Report(props: { report: RichResultsReport; onSaved: (r: RichResultsRepo
           <ul class="not-eligible">
             {r.notEligible.map((it) => (
               <li key={it.id}>
-                <a href={href(s.id, "items", r.collection, it.id)}>{it.title}</a>: fill{" "}
-                {it.missing
-                  .map((m) => {
-                    const key = r.properties.find((p) => p.path === m)?.field ?? null;
-                    return key ? `${label(m)} (field “${fieldName(key)}”)` : `${label(m)} (choose a field above)`;
-                  })
-                  .join(", ")}
+                <a href={href(s.id, "items", r.collection, it.id)}>{it.title}</a>: {whatToDo(r, fields, it)}
               </li>
             ))}
           </ul>
         </>
       )}
     </form>
+  );
+}
+
+/** What ends an item's rich result, for the types that have one, in words. */
+const ENDS: Partial<Record<SchemaType, { what: string; when: string; past: string }>> = {
+  JobPosting: { what: "expired jobs", when: "their closing date has passed", past: "passed its closing date" },
+  Event: { what: "past events", when: "they have ended", past: "ended" },
+};
+
+type Lacking = { missing: readonly string[]; expired: boolean };
+
+/** What an item needs to show as a rich result: the fields to fill (named), or that it has expired. */
+export function whatToDo(r: RichResultsReport, fields: readonly Field[], it: Lacking): string {
+  const label = (path: string) => r.properties.find((p) => p.path === path)?.label ?? path;
+  const fieldName = (key: string) => fields.find((f) => f.key === key)?.name ?? key;
+  const fill = it.missing.map((m) => {
+    const key = r.properties.find((p) => p.path === m)?.field ?? null;
+    if (m === "datePosted" && !key) return `${label(m)} (comes with publishing)`;
+    return key ? `${label(m)} (field “${fieldName(key)}”)` : `${label(m)} (choose its field under Rich results)`;
+  });
+  const parts = [
+    ...(it.expired ? [`it has ${ENDS[r.type]?.past ?? "expired"}: change the date or unpublish it`] : []),
+    ...(fill.length ? [`fill ${fill.join(", ")}`] : []),
+  ];
+  return parts.join("; ");
+}
+
+/** The crawler preview's verdict on one item: can it show as the type's rich result, and if not, why. */
+export function ItemEligibility(props: { itemId: string; collection: string }) {
+  const [r, setR] = useState<RichResultsReport | null>(null);
+  useEffect(() => {
+    setR(null);
+    call(client.GET("/sites/{siteId}/ssr/rich-results", { params: { path: inSite(), query: { item: props.itemId } } })).then(
+      (x) => setR(x.richResults),
+      () => setR(null),
+    );
+  }, [props.itemId]);
+  const item = r?.item;
+  if (!r || !item || r.type === "none") return null;
+  const fields = collections.value?.find((c) => c.slug === props.collection)?.fields ?? [];
+  return (
+    <>
+      <h3>Rich result</h3>
+      {item.eligible ? (
+        <Notice kind="ok">Eligible: Google can show this page as {RESULT_NAMES[r.type]}.</Notice>
+      ) : (
+        <Notice kind="error">
+          Not eligible as {RESULT_NAMES[r.type]} yet: {whatToDo(r, fields, item)}.
+        </Notice>
+      )}
+    </>
   );
 }
