@@ -51,6 +51,25 @@ describe("the proxy Worker in front of the service (two workerd processes)", () 
     expect(missing.headers.get("x-robots-tag")).toBe("noindex");
   });
 
+  it("sends a renamed post's old address and an owner's old path on, one hop each", async () => {
+    const { items } = await api<{ items: { id: string; slug: string }[] }>(
+      "GET",
+      `/sites/${site.id}/collections/posts/items?limit=100`,
+      site.adminKey,
+    );
+    const post = items.find((i) => i.slug === "hello-world")!;
+    await api("PATCH", `/sites/${site.id}/collections/posts/items/${post.id}`, site.adminKey, { slug: "hello-again" });
+    await api("POST", `/sites/${site.id}/ssr/redirects`, site.adminKey, { from: `${base}2024/hello`, to: `${base}hello-world` });
+    for (const path of [`${base}hello-world?ref=x`, `${base}2024/hello?ref=x`]) {
+      const moved = await viaProxy(path);
+      expect(moved.status, path).toBe(301);
+      expect(moved.headers.get("location"), path).toBe(`${base}hello-again?ref=x`);
+    }
+    expect((await viaProxy(`${base}hello-again`)).status).toBe(200);
+    // Back as it was, for the other tests.
+    await api("PATCH", `/sites/${site.id}/collections/posts/items/${post.id}`, site.adminKey, { slug: "hello-world" });
+  });
+
   it("serves the sitemap and feed under the same path", async () => {
     const sitemap = await viaProxy(`${base}sitemap.xml`);
     expect(sitemap.status).toBe(200);

@@ -6,8 +6,8 @@ import { get, mediaFile } from "../media/helpers";
 import { csvOf, importFile, start, until, upload } from "./helpers";
 
 /** The blog of the export tests: authors, and posts using every field type, a draft among them. */
-async function blogWithPosts(): Promise<TestSite> {
-  const site = await newBlog();
+async function blogWithPosts(plan?: Parameters<typeof newBlog>[0]): Promise<TestSite> {
+  const site = await newBlog(plan);
   // Its image and video as URL media on a plain local host (as a customer's files are on theirs).
   const dir = `/rt-${crypto.randomUUID().slice(0, 8)}`;
   const cover = await putPage(mediaFile("small.jpg"), { path: `${dir}/cover.jpg`, type: "image/jpeg" });
@@ -93,7 +93,8 @@ describe("import: round trips", () => {
   });
 
   it("a site export imported into a new site answers every public list and item the same", async () => {
-    const from = await blogWithPosts();
+    // On the SEO Engine plan, whose redirects travel with the export.
+    const from = await blogWithPosts("seo_engine");
     // An item whose references were changed after it was created (its stored order differs from the file's).
     const c = await addItem(from, "authors", { slug: "carol", data: { name: "Carol" }, publish: true });
     await expectStatus(
@@ -101,6 +102,18 @@ describe("import: round trips", () => {
         auth: from.adminKey,
         body: { data: { coauthors: [c.id] } },
       }),
+      200,
+    );
+    // Old addresses: an owner's rule, and a renamed item's old slug.
+    await expectStatus(
+      callJson("POST", `/sites/${from.id}/ssr/redirects`, {
+        auth: from.adminKey,
+        body: { from: "/old/blog", to: "https://example.com/", status: 302 },
+      }),
+      201,
+    );
+    await expectStatus(
+      callJson("PATCH", `/sites/${from.id}/collections/authors/items/${c.id}`, { auth: from.adminKey, body: { slug: "carol-smith" } }),
       200,
     );
     const exported = await (await call("GET", `/sites/${from.id}/export.json`, { auth: from.adminKey })).text();
@@ -132,6 +145,16 @@ describe("import: round trips", () => {
         expect(await b.json()).toEqual(await a.json());
       }
     }
+    const rules = async (site: TestSite) =>
+      (
+        await callJson<{ redirects: { from: string; to: string; status: number }[] }>("GET", `/sites/${site.id}/ssr/redirects`, {
+          auth: site.adminKey,
+        })
+      ).body.redirects.map(({ from, to, status }) => ({ from, to, status }));
+    expect(await rules(to)).toEqual([{ from: "/old/blog", to: "https://example.com/", status: 302 }]);
+    const moved = await call("GET", `/v1/${to.token}/collections/authors/items/carol`);
+    expect(moved.status).toBe(301);
+    expect(moved.headers.get("location")).toBe(`/v1/${to.token}/collections/authors/items/carol-smith`);
     // A site export goes into an empty site only.
     const twice = await upload(to, null, exported, "site.json", "application/json");
     expect(twice.status).toBe(409);

@@ -28,7 +28,7 @@ import { activeHostname } from "../hostnames/store";
 import { currentRecords, presentHostname, providerOf, registerHostname, removeHostnames } from "../hostnames/service";
 import { MOVED_CACHE_CONTROL, NO_STORE, PUBLIC_CACHE_CONTROL } from "../../../src/contract/cache-control";
 import { goneWithin } from "../storage/slug-redirects-table";
-import { movedItems, resolveRedirect } from "../seo/redirects-table";
+import { movedItems, resolveRedirect } from "../storage/redirects-table";
 import { DEPENDS_HEADER } from "../../../src/contract/headers";
 
 export const SSR_JOBS = { nightly: "ssr-nightly", webhook: "ssr-webhook" } as const;

@@ -18,6 +18,9 @@ import { recordAudit } from "../access/audit";
 import { scheduleJob } from "../../shared/jobs";
 import { putCollection } from "../content/collections";
 import { insertMedia, mediaExists } from "../content/media";
+import { ruleAt, saveRedirect } from "../storage/redirects-table";
+import { restoreMovedSlugs } from "../storage/slug-redirects-table";
+import { newRedirectId } from "../../../src/ids";
 import {
   counts,
   deleteImport,
@@ -216,4 +219,12 @@ function createSiteSchema(s: SiteContext, imp: ImportRow, a: SiteAccess): void {
     all = s.collections();
   }
   for (const m of head.media) if (!mediaExists(s.sql, m.id)) insertMedia(s.sql, m);
+  const now = new Date().toISOString();
+  for (const r of head.redirects) if (!ruleAt(s.sql, r.from)) saveRedirect(s.sql, newRedirectId(), r, now);
+  const ids = new Map(all.map((c) => [c.slug, c.id]));
+  restoreMovedSlugs(
+    s.sql,
+    head.movedSlugs.map((m) => ({ collection_id: ids.get(m.collection)!, slug: m.slug, item_id: m.itemId })),
+    now,
+  );
 }

@@ -11,20 +11,31 @@ import type { ImportProblem } from "../../../src/contract/imports";
 import { isSlug } from "../../../src/contract/slug";
 import { ID_PREFIX } from "../../../src/contract/ids";
 import { SITE_EXPORT_FORMAT } from "../transfer/export-site";
+import { type RedirectInput, redirectInputSchema } from "../../../src/contract/redirects";
 import type { MediaRow } from "../content/media";
 import type { Collection } from "../storage/rows";
 import type { PlanContext, RefCell, RowPlan } from "./plan";
 
 const MEDIA_ID = new RegExp(`^${ID_PREFIX.media}[A-Za-z0-9]{1,64}$`);
+const ITEM_ID = new RegExp(`^${ID_PREFIX.item}[A-Za-z0-9]{1,64}$`);
 
 export interface SiteHead {
   collections: { slug: string; name: string; fields: Field[] }[];
   media: MediaRow[];
+  redirects: RedirectInput[];
+  movedSlugs: { collection: string; slug: string; itemId: string }[];
 }
 
 /** The export's head, checked: its format, collections (by the API's own schema) and media. */
 export function readSiteHead(raw: unknown): SiteHead {
-  const h = raw as { format?: unknown; version?: unknown; collections?: unknown; media?: unknown } | null;
+  const h = raw as {
+    format?: unknown;
+    version?: unknown;
+    collections?: unknown;
+    media?: unknown;
+    redirects?: unknown;
+    movedSlugs?: unknown;
+  } | null;
   if (!h || typeof h !== "object" || h.format !== SITE_EXPORT_FORMAT || h.version !== 1)
     throw new ApiError("bad_request", `Not a site export: the file must start with {"format": "${SITE_EXPORT_FORMAT}", "version": 1, …}.`);
   if (!Array.isArray(h.collections) || !Array.isArray(h.media))
@@ -47,7 +58,28 @@ export function readSiteHead(raw: unknown): SiteHead {
     const dim = (v: unknown) => (typeof v === "number" && Number.isInteger(v) && v > 0 && v <= 100_000 ? v : null);
     return { id: x.id, url: x.url, alt: typeof x.alt === "string" ? x.alt.slice(0, 1000) : "", width: dim(x.width), height: dim(x.height) };
   });
-  return { collections, media };
+  // Exports made before redirects were exported have neither list.
+  const redirects = (Array.isArray(h.redirects) ? h.redirects : []).map((r: unknown, i) => {
+    const parsed = redirectInputSchema.safeParse(r);
+    if (!parsed.success)
+      throw new ApiError("bad_request", `redirects.${i}: ${parsed.error.issues[0]?.path.join(".")} ${parsed.error.issues[0]?.message}`);
+    return parsed.data;
+  });
+  const slugs = new Set(collections.map((c) => c.slug));
+  const movedSlugs = (Array.isArray(h.movedSlugs) ? h.movedSlugs : []).map((m: unknown, i) => {
+    const x = m as Record<string, unknown>;
+    if (
+      typeof x.collection !== "string" ||
+      !slugs.has(x.collection) ||
+      typeof x.slug !== "string" ||
+      !isSlug(x.slug) ||
+      typeof x.itemId !== "string" ||
+      !ITEM_ID.test(x.itemId)
+    )
+      throw new ApiError("bad_request", `movedSlugs.${i} needs a collection of the export, a slug and an item id (${ID_PREFIX.item}…).`);
+    return { collection: x.collection, slug: x.slug, itemId: x.itemId };
+  });
+  return { collections, media, redirects, movedSlugs };
 }
 
 /** The head's collections as the planner sees them (ids are made when the import starts). */
@@ -62,7 +94,6 @@ export interface SiteItemPlan extends RowPlan {
   updatedAt: string | null;
 }
 
-const ITEM_ID = new RegExp(`^${ID_PREFIX.item}[A-Za-z0-9]{1,64}$`);
 const isIso = (v: unknown): v is string => typeof v === "string" && Number.isFinite(Date.parse(v));
 
 /** One item line as a plan: values as stored (media ids), references as the item ids they hold. */

@@ -15,7 +15,7 @@ import { seoFields } from "./fields";
 import { resolveItemSeo } from "./meta";
 import { type SitemapUrl, buildSitemaps } from "./sitemap";
 import { type DocumentStats } from "./document-stats";
-import { matchPath, redirectedPaths } from "./redirects-table";
+import { matchPath, redirectedPaths } from "../storage/redirects-table";
 
 export const DEFAULT_FEED_ITEMS = 50;
 export const SEO_DOCUMENTS_JOB = "seo-documents";

@@ -36,7 +36,7 @@ import {
   redirectCount,
   ruleAt,
   saveRedirect,
-} from "./redirects-table";
+} from "../storage/redirects-table";
 
 export function presentRedirect(r: RedirectRow) {
   return { id: r.id, from: r.from_path, to: r.to_url, status: r.status, createdAt: r.created_at, updatedAt: r.updated_at };

@@ -384,7 +384,7 @@ export const MIGRATIONS_SINCE_ACCOUNTS: SiteMigration[] = [
   {
     idMonotonicInc: 29,
     description: "the owner's redirects of rendered pages: an old path of the site's host to a new path or URL",
-    // Owner: actors/site/seo/redirects-table.ts. `from_path` is kept as requests are matched
+    // Owner: actors/site/storage/redirects-table.ts. `from_path` is kept as requests are matched
     // (no trailing slash but the root's), so one indexed lookup answers a page.
     sql: `
   CREATE TABLE IF NOT EXISTS redirects (

@@ -1,12 +1,14 @@
 /**
  * The whole site as one JSON document: collections with their fields, media metadata, the SEO
- * Engine's settings, then every item with its data and publish state, one item per line. No
+ * Engine's settings and redirects, then every item with its data and publish state, one item per line. No
  * secret is in it (admin key hash, public token, sessions, webhook secrets and endpoints, custom
  * hostname proofs, the audit log). Streamed: items a keyset page per pull.
  */
 import type { SiteContext } from "../context";
 import type { ItemRow } from "../storage/rows";
 import { itemPages } from "./export-csv";
+import { allRedirects } from "../storage/redirects-table";
+import { movedSlugRows } from "../storage/slug-redirects-table";
 
 export const SITE_EXPORT_FORMAT = "open-content-edge/site-export";
 
@@ -37,6 +39,9 @@ export function siteJson(s: SiteContext, now = Date.now()): ReadableStream<Uint8
       )
       .toArray()
       .map((m) => ({ id: m.id, url: m.url, alt: m.alt, width: m.width, height: m.height, createdAt: m.created_at })),
+    // Old addresses keep leading where they did: the owner's rules, and renamed items' old slugs (items keep their ids).
+    redirects: allRedirects(s.sql).map((r) => ({ from: r.from_path, to: r.to_url, status: r.status })),
+    movedSlugs: movedSlugRows(s.sql).map((r) => ({ collection: slugOf.get(r.collection_id) ?? "", slug: r.slug, itemId: r.item_id })),
   };
   const encoder = new TextEncoder();
   const queue = collections.map((c) => itemPages(s.sql, c.id));

@@ -5,7 +5,7 @@
  * the automatic redirects of renamed items, so a visitor gets one 301 and a loop never answers.
  */
 import { REDIRECT_LIMITS, type RedirectInput } from "../../../src/contract/redirects";
-import { movedSlug } from "../storage/slug-redirects-table";
+import { movedSlug } from "./slug-redirects-table";
 
 export type RedirectRow = {
   id: string;
