@@ -4,20 +4,9 @@
  * answers, and the limits both sides show.
  */
 import { z } from "zod";
-import { MAX_BODY_BYTES } from "./limits";
+import { REDIRECT_LIMITS } from "./redirect-limits";
 
-export const REDIRECT_LIMITS = {
-  /** Rules per site: each is one indexed row, so the count never slows a page. */
-  perSite: 10_000,
-  /** Characters of a path or a target URL. */
-  chars: 2000,
-  /** Rules followed from one request before the last target is answered (chains collapse to one hop). */
-  hops: 10,
-  /** A CSV import's body, in bytes (a JSON body's limit: 10,000 rules of ~100 bytes fit). */
-  csvBytes: MAX_BODY_BYTES,
-  /** Rules one list page holds. */
-  page: 100,
-} as const;
+export { REDIRECT_LIMITS } from "./redirect-limits";
 
 /** A path of the host: `/old/page`, with no scheme, host or query (a request's query passes through). */
 const fromPath = z

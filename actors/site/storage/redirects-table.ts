@@ -4,7 +4,8 @@
  * lookup per hop; chains are followed to their end (at most REDIRECT_LIMITS.hops), together with
  * the automatic redirects of renamed items, so a visitor gets one 301 and a loop never answers.
  */
-import { REDIRECT_LIMITS, type RedirectInput } from "../../../src/contract/redirects";
+import { REDIRECT_LIMITS } from "../../../src/contract/redirect-limits";
+import type { RedirectInput } from "../../../src/contract/redirects";
 import { movedSlug } from "./slug-redirects-table";
 
 export type RedirectRow = {
