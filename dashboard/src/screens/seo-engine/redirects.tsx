@@ -58,7 +58,7 @@ export function Redirects(props: { base: string }) {
         Send old addresses to new ones, so links and search results that point at them still arrive: a path of your site, such as{" "}
         <code>{props.base}old-post</code>, to another path or to a whole other site. Renamed items need none: their old addresses lead to
         them on their own
-        {data && data.automatic > 0 ? ` (${data.automatic} old item address${data.automatic === 1 ? "" : "es"} do so now)` : ""}.
+        {data && data.automatic > 0 ? ` (${data.automatic} old item address${data.automatic === 1 ? " does" : "es do"} so now)` : ""}.
       </p>
       {editable && (
         <div ref={fromBox}>
