@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { REDIRECT_LIMITS } from "./redirect-limits";
+import { isHttpUrl } from "./urls";
 
 export { REDIRECT_LIMITS } from "./redirect-limits";
 
@@ -22,7 +23,8 @@ const target = z
   .trim()
   .min(1, "give the new path or URL")
   .max(REDIRECT_LIMITS.chars)
-  .regex(/^(\/(?!\/)|https?:\/\/[^\s/?#]+)[^\s]*$/, "must be a path starting with / or an http(s):// URL");
+  .regex(/^(\/(?!\/)|https?:\/\/[^\s/?#]+)[^\s]*$/, "must be a path starting with / or an http(s):// URL")
+  .refine((to) => to.startsWith("/") || isHttpUrl(to), "is not a URL a browser can open");
 
 export const redirectInputSchema = z.strictObject({
   from: fromPath.describe(

@@ -25,7 +25,7 @@ const ops: Operation[] = [
     tag: "Export",
     summary: "The whole site as one JSON document",
     description:
-      '`{format: "open-content-edge/site-export", version: 1, exportedAt, site, seo, collections, media, items}`: collections with their fields, media metadata, the SEO Engine settings, and every item (drafts included) with its stored data (references as item ids, media as media ids) and publish state, one per line. No secrets (keys, tokens, webhook secrets and endpoints, hostname proofs, the audit log). Streamed (`Content-Disposition: attachment`).',
+      '`{format: "open-content-edge/site-export", version: 1, exportedAt, site, seo, collections, media, redirects, movedSlugs, items}`: collections with their fields, media metadata, the SEO Engine settings, the owner\'s redirects and the old slugs of renamed items (docs/redirects.md), and every item (drafts included) with its stored data (references as item ids, media as media ids) and publish state, one per line. No secrets (keys, tokens, webhook secrets and endpoints, hostname proofs, the audit log). Streamed (`Content-Disposition: attachment`).',
     auth: "siteKey",
     responses: {
       200: {
@@ -39,6 +39,8 @@ const ops: Operation[] = [
           seo: z.record(z.string(), z.unknown()).nullable(),
           collections: z.array(z.object({ slug: z.string(), name: z.string(), fields: z.array(z.record(z.string(), z.unknown())) })),
           media: z.array(z.record(z.string(), z.unknown())),
+          redirects: z.array(z.object({ from: z.string(), to: z.string(), status: z.union([z.literal(301), z.literal(302)]) })),
+          movedSlugs: z.array(z.object({ collection: z.string(), slug: z.string(), itemId: z.string() })),
           items: z.array(
             z.object({
               collection: z.string(),

@@ -56,7 +56,7 @@ describe("dashboard: rich results on the SEO Engine screen", () => {
       expect(await card.getByLabel("Describe each item as").inputValue()).toBe("Product");
       // The items name what they lack and where to fill it.
       const lacking = card.getByRole("listitem").filter({ hasText: "Clay pot" });
-      expect(await lacking.innerText()).toContain("Price (choose a field above)");
+      expect(await lacking.innerText()).toContain("Price (choose its field under Rich results)");
       await checkScreen(page, `75-rich-results-proposed-${width}`);
 
       await card.getByLabel("Field for Price").selectOption({ label: "Retail (EUR)" });

@@ -64,6 +64,20 @@ describe("the owner's redirects", () => {
     expect((await list(site, "?q=SHOP")).body.redirects.map((r) => r.from)).toEqual([`${base}old-shop`]);
   });
 
+  it("write a target typed with any characters as a browser sends it, and refuse one that is no URL", async () => {
+    const { site, base } = await blog();
+    await expectStatus(add(site, { from: `${base}café`, to: `${base}menu-du-café?jour=lundi` }), 201);
+    await expectStatus(add(site, { from: `${base}japon`, to: "https://例え.jp/ページ" }), 201);
+    const cafe = await rendered(site, `${base}caf%C3%A9`);
+    expect(cafe.status).toBe(301);
+    expect(cafe.headers.get("location")).toBe(`${base}menu-du-caf%C3%A9?jour=lundi`);
+    const japan = await rendered(site, `${base}japon`);
+    expect(japan.headers.get("location")).toBe("https://xn--r8jz45g.jp/%E3%83%9A%E3%83%BC%E3%82%B8");
+    const { body } = await list(site);
+    expect(body.redirects.map((r) => r.from)).toEqual([`${base}caf%C3%A9`, `${base}japon`]);
+    expect((await add(site, { from: `${base}x`, to: "https://[broken/" })).status).toBe(400);
+  });
+
   it("answer a chain in one hop, through renamed items too, and refuse a loop", async () => {
     const { site, base } = await blog();
     const post = await publishedPost(site, "bread", { title: "Bread" });

@@ -36,6 +36,7 @@ import {
   redirectCount,
   ruleAt,
   saveRedirect,
+  targetOf,
 } from "../storage/redirects-table";
 
 export function presentRedirect(r: RedirectRow) {
@@ -155,7 +156,7 @@ export function redirectRoutes(s: SiteContext): Router<[SiteAccess]> {
         const now = new Date().toISOString();
         rules.forEach(({ input, line }) => {
           const existing = ruleAt(s.sql, input.from);
-          if (existing && existing.to_url === input.to && existing.status === input.status) {
+          if (existing && existing.to_url === targetOf(input.to) && existing.status === input.status) {
             counts.unchanged++;
             return;
           }

@@ -26,6 +26,17 @@ export function matchPath(path: string): string {
   return p.length > 1 && p.endsWith("/") ? p.replace(/\/+$/, "") || "/" : p;
 }
 
+/**
+ * A target as a Location header can carry it: a header holds bytes, so a path or URL typed with
+ * other characters (`/café`, `https://例え.jp/ページ`) is written as a browser would send it
+ * (percent-escapes, the host in punycode). The same address, not another.
+ */
+export function targetOf(to: string): string {
+  if (!to.startsWith("/")) return new URL(to).href;
+  const u = new URL(to, "https://host.invalid");
+  return `${u.pathname}${u.search}${u.hash}`;
+}
+
 /** The path a same-host target leads to, as rules are matched; null for an absolute URL. */
 function targetPath(to: string): string | null {
   return to.startsWith("/") ? matchPath(to.replace(/[?#].*$/, "")) : null;
@@ -79,7 +90,7 @@ export function saveRedirect(sql: SqlStorage, id: string, input: RedirectInput, 
        ON CONFLICT (id) DO UPDATE SET from_path = ?2, to_url = ?3, status = ?4, updated_at = ?5`,
     id,
     matchPath(input.from),
-    input.to,
+    targetOf(input.to),
     input.status,
     now,
   );
