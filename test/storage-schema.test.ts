@@ -40,8 +40,14 @@ async function actual(stub: DurableObjectStub): Promise<Columns> {
       )
       .toArray()
       .map((r) => r.name);
+    // A virtual table's shadow tables (`items_fts_data`, …) are SQLite's own, as its internal tables are.
+    const virtual = sql
+      .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'")
+      .toArray()
+      .map((r) => r.name);
+    const shadow = (t: string) => virtual.some((v) => t.startsWith(`${v}_`) && !virtual.includes(t));
     const out: Columns = {};
-    for (const t of tables.sort())
+    for (const t of tables.filter((x) => !shadow(x)).sort())
       out[t] = sql
         .exec<{ name: string }>(`SELECT name FROM pragma_table_info(?)`, t)
         .toArray()

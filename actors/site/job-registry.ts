@@ -4,7 +4,7 @@
  */
 import { backoff } from "../../src/shared/backoff";
 import type { LiveSite } from "./live-site";
-import { armRecurring, type JobHandler, type Recurring } from "../shared/jobs";
+import { armRecurring, type JobHandler, type Recurring, scheduleJob } from "../shared/jobs";
 import { regenerateDocuments, SEO_DOCUMENTS_JOB } from "./seo/documents";
 import { PUBLIC_REBUILD_JOB } from "./reads/public-rebuild";
 import { INDEX_JOB } from "./search/site-search";
@@ -19,6 +19,7 @@ import { deliveryJob, pruneJob, WEBHOOKS_JOB, WEBHOOKS_PRUNE_JOB } from "./webho
 import type { importJob } from "./imports/job";
 import { IMPORT_JOB, importFailed, IMPORTS_PRUNE_JOB, pruneImports } from "./imports/store";
 import { PREVIEW_LINKS_PRUNE_JOB, previewLinksPruneJob } from "./preview/prune";
+import { backfillSearchIndex, SEARCH_INDEX_JOB, searchIndexReady } from "./storage/search-index";
 
 const DAY_MS = 86_400_000;
 
@@ -37,6 +38,8 @@ export function armSiteJobs(s: LiveSite): void {
   armRecurring(s.storage, RECURRING);
   // The schedule's job follows the items table (the truth), whatever a restart left.
   armSchedule(s.storage);
+  // A site from before the substring index fills it in slices; its searches scan until then.
+  if (!searchIndexReady(s.sql)) scheduleJob(s.storage, SEARCH_INDEX_JOB, "all", Date.now());
 }
 
 /** The handlers of every kind of job a site runs. */
@@ -100,6 +103,8 @@ export function siteJobs(s: LiveSite): Readonly<Record<string, JobHandler>> {
     // Daily: share links that ended more than 30 days ago, of every item (site/preview/prune.ts).
     [PREVIEW_LINKS_PRUNE_JOB]: previewLinksPruneJob(s.sql),
     [PUBLIC_REBUILD_JOB]: s.publicRebuild.job(s.collections),
+    // The substring index of an older site, a slice of rows per run (site/storage/search-index.ts).
+    [SEARCH_INDEX_JOB]: { run: () => (backfillSearchIndex(s.storage) ? { next: Date.now() } : undefined) },
     [SEO_DOCUMENTS_JOB]: {
       // No cache version bump: while this job was queued the documents were served with
       // no-store (http/ssr-routes.ts), so no cache holds a stale copy, and pages are already current.

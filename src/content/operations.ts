@@ -11,6 +11,11 @@ const tag = "Content API";
 const query = (name: string, description: string, schema: z.ZodType): Param => ({ name, in: "query", description, schema });
 const limit = (fallback: number, max: number) =>
   query("limit", `Default ${fallback}; clamped to 1..${max}; a non-numeric value means ${fallback}.`, z.int().default(fallback));
+const fields = query(
+  "fields",
+  "Comma-separated field keys: each item's `data` keeps only these (`id`, `slug` and the times stay); without it, every field. An unknown key is 400 naming the collection's fields.",
+  z.string(),
+);
 const notModified = { description: "Not modified: the `If-None-Match` ETag still matches.", headers: "content" } as const;
 
 const list = z.strictObject({
@@ -54,6 +59,7 @@ export const contentOperations = [
         "Substring over the indexed text and link fields, case- and accent-insensitive (cafe finds Café, lodz finds Łódź), up to 200 characters. Pro plan.",
         z.string().max(200),
       ),
+      fields,
       P.ifNoneMatch,
     ],
     responses: {
@@ -78,7 +84,7 @@ export const contentOperations = [
     description:
       "A draft or missing item is 404. A slug a published item had before it was renamed answers 301 with `Location` naming its current slug (same query), which a client's fetch follows; once another item takes that slug, or the item is unpublished or deleted, it leads nowhere.",
     auth: "publicToken",
-    params: [P.token, P.slug, P.itemSlug, P.ifNoneMatch],
+    params: [P.token, P.slug, P.itemSlug, fields, P.ifNoneMatch],
     responses: {
       200: {
         description: "The item.",
@@ -92,7 +98,7 @@ export const contentOperations = [
       301: { description: "The item's old slug: `Location` names where it is now.", headers: "redirect" },
       304: notModified,
     },
-    errors: ["not_found"],
+    errors: ["bad_request", "not_found"],
   }),
   operation({
     id: "getCollectionSchema",

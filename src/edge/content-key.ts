@@ -6,7 +6,7 @@
  * every request past the cache to the site's single-threaded object (docs/caching.md).
  */
 import { RELATED_LIMIT, SEARCH_LIMIT } from "../contract/limits";
-import { parseLimit, parsePage, parseSort, usesAdvancedListParams } from "../shared/list-params";
+import { parseFieldsParam, parseLimit, parsePage, parseSort, usesAdvancedListParams } from "../shared/list-params";
 import { isAsteriskForm } from "../http/response-headers";
 import { rawTarget } from "../http/raw-target";
 import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../shared/bounded-map";
@@ -52,7 +52,10 @@ const enc = encodeURIComponent;
  */
 export function canonicalQuery(read: ContentRead, params: URLSearchParams): string {
   switch (read) {
-    case "item":
+    case "item": {
+      const fields = parseFieldsParam(params.get("fields"));
+      return fields ? `?fields=${fields.map(enc).join(",")}` : "";
+    }
     case "schema":
       return "";
     case "related":
@@ -87,6 +90,8 @@ function listQuery(params: URLSearchParams): string {
   const filters: string[] = [];
   for (const [name, value] of params) if (name.startsWith("filter")) filters.push(`${enc(name)}=${enc(value)}`);
   if (filters.length) out += `&${filters.sort().join("&")}`;
+  const fields = parseFieldsParam(params.get("fields"));
+  if (fields) out += `&fields=${fields.map(enc).join(",")}`;
   return out;
 }
 

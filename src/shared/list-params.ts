@@ -62,3 +62,23 @@ export function usesAdvancedListParams(names: Iterable<string>): boolean {
   for (const name of names) if (name === "search" || name.startsWith("filter")) return true;
   return false;
 }
+
+/** How many keys one `fields=` may name. */
+export const MAX_FIELDS_PARAM = 64;
+
+/**
+ * `fields=title,slug,cover` → the field keys a read keeps in each item's `data`, sorted and once
+ * each (the cache key's form), or null when the read keeps every field. Empty parts are skipped.
+ */
+export function parseFieldsParam(raw: string | null | undefined): string[] | null {
+  if (raw == null) return null;
+  const keys = [
+    ...new Set(
+      raw
+        .split(",")
+        .map((k) => k.trim())
+        .filter((k) => k !== ""),
+    ),
+  ].sort();
+  return keys.length ? keys : null;
+}

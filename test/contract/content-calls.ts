@@ -28,6 +28,11 @@ export function contentCalls(): void {
     await hit("listItems", "GET", `/v1/${UNKNOWN_TOKEN}/collections/posts/items`);
 
     const one = await hit("getItem", "GET", `${v1}/items/hello`);
+    expect(Object.keys(((await hit("getItem", "GET", `${v1}/items/hello?fields=title`)).body.item as { data: object }).data)).toEqual([
+      "title",
+    ]);
+    await hit("getItem", "GET", `${v1}/items/hello?fields=nope`);
+    await hit("listItems", "GET", `${v1}/items?fields=title,nope`);
     await hit("getItem", "GET", `${v1}/items/hello`, { headers: { "if-none-match": one.headers.get("etag")! } });
     await hit("getItem", "GET", `${v1}/items/missing`);
     // A published item renamed: its old slug answers 301 to the new one.

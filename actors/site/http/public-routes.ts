@@ -12,6 +12,7 @@ import { listDependsOn } from "../reads/list-query";
 import { hasReferences } from "../content/public-items";
 import { publicJson, publicJsonText } from "../reads/public-json";
 import { movedSlug } from "../storage/slug-redirects-table";
+import { fieldSelection, selectFields } from "../reads/field-selection";
 
 /**
  * The public content API's paths under `/v1/:token` (as itty-router matched them: one segment per
@@ -47,8 +48,10 @@ export function publicRoutes(s: SiteContext) {
     const site = s.site()!;
     const c = collectionOf(slug);
     const answer = memo.answer(site.cacheVersion, req.url, () => {
-      const { query: q, items, total } = publishedPageJson(s, c, url.searchParams);
+      const keys = fieldSelection(c, url.searchParams);
+      const { query: q, items: all, total } = publishedPageJson(s, c, url.searchParams);
       if (q.advanced && !entitlements(site.plan).features.advancedLists) throw planRequired("advancedLists");
+      const items = keys ? all.map((text) => selectFields(text, keys)) : all;
       // Assembled from each item's stored JSON: the same bytes JSON.stringify of the object would give.
       const head = `{"items":[${items.join(",")}],"page":${q.page},"limit":${q.limit},"total":${total},"totalPages":${Math.ceil(total / q.limit)}`;
       return `${head}${labelsMember(c)}}`;
@@ -67,9 +70,10 @@ export function publicRoutes(s: SiteContext) {
     const site = s.site()!;
     const c = collectionOf(slug);
     const answer = memo.answer(site.cacheVersion, req.url, () => {
+      const keys = fieldSelection(c, new URL(req.url).searchParams);
       const found = publishedItemJson(s, c, itemSlug);
       if (!found) throw new ApiError("not_found", `No published item "${clip(itemSlug)}" in "${c.slug}".`);
-      return `{"item":${found}${labelsMember(c)}}`;
+      return `{"item":${keys ? selectFields(found, keys) : found}${labelsMember(c)}}`;
     });
     let built;
     try {

@@ -136,7 +136,16 @@ export function filterClauses(
   return { where, args: bind.args };
 }
 
-export function buildListQuery(params: URLSearchParams, collection: Collection, all: readonly Collection[]): ListQuery {
+/**
+ * `match`: the substring index's query for a folded search term (storage/search-index.ts), or null
+ * when the index cannot narrow it; without it every item of the collection is checked.
+ */
+export function buildListQuery(
+  params: URLSearchParams,
+  collection: Collection,
+  all: readonly Collection[],
+  match: (folded: string) => string | null = () => null,
+): ListQuery {
   const target = targetsOf(collection);
   const bind = new Binder();
   const where = [`collection_id = ${bind.once(collection.id)}`, "status = 'published'"];
@@ -157,7 +166,11 @@ export function buildListQuery(params: URLSearchParams, collection: Collection, 
         },
       );
     }
-    where.push(`instr(search_text, ${bind.value(foldForSearch(search))}) > 0`);
+    const folded = foldForSearch(search);
+    // The index names the items that may hold the term; `instr` keeps exactly those that do.
+    const narrowed = match(folded);
+    if (narrowed !== null) where.push(`seq IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ${bind.value(narrowed)})`);
+    where.push(`instr(search_text, ${bind.value(folded)}) > 0`);
   }
 
   const sort = parseSort(params.get("sort"));

@@ -1,5 +1,6 @@
 import type { SiteContext } from "../context";
 import { type ListQuery, buildListQuery } from "./list-query";
+import { searchMatch } from "../storage/search-index";
 import { hasReferences, type PublicRow, presentItems, publicDataJson, publicItemsJson } from "../content/public-items";
 import type { PublicItem } from "../../../src/contract/responses";
 import { findPending } from "../storage/pending-table";
@@ -21,7 +22,7 @@ interface Listed {
 }
 
 function listed(s: SiteContext, c: Collection, params: URLSearchParams): Listed {
-  const query = buildListQuery(params, c, s.collections());
+  const query = buildListQuery(params, c, s.collections(), (folded) => searchMatch(s.sql, folded));
   const total = s.countOf(query.where, query.args);
   // Every page of one order shares it: a slice of the memoised order, not an OFFSET scan per page.
   const order = s.orderOf(query.where, query.args, query.orderBy, total);

@@ -396,4 +396,35 @@ export const MIGRATIONS_SINCE_ACCOUNTS: SiteMigration[] = [
     updated_at TEXT NOT NULL
   );`,
   },
+  {
+    idMonotonicInc: 30,
+    description: "a trigram index of the items' search text, so substring search reads only the items that may match",
+    // Owner: actors/site/storage/search-index.ts. Each text is indexed with two separators after it
+    // (char 31), so every occurrence of a short term starts a trigram. The triggers keep the rows
+    // the backfill has passed (seq <= built_to); a new site's index is complete at once, an older
+    // site's is filled on the alarm (SEARCH_INDEX_JOB) while searches scan as before.
+    sql: `
+  CREATE TABLE IF NOT EXISTS search_index_state (id INTEGER PRIMARY KEY CHECK (id = 1), built_to INTEGER NOT NULL);
+  INSERT OR IGNORE INTO search_index_state (id, built_to)
+    SELECT 1, CASE WHEN EXISTS (SELECT 1 FROM items) THEN 0 ELSE 9007199254740991 END;
+  CREATE VIEW IF NOT EXISTS items_search_source AS SELECT seq, search_text || char(31, 31) AS body FROM items;
+  CREATE VIRTUAL TABLE IF NOT EXISTS items_fts USING fts5(body, content='items_search_source', content_rowid='seq', tokenize='trigram', detail='none', columnsize=0);
+  CREATE VIRTUAL TABLE IF NOT EXISTS items_fts_vocab USING fts5vocab(items_fts, 'row');
+  CREATE TRIGGER IF NOT EXISTS items_fts_insert AFTER INSERT ON items
+    WHEN new.seq <= (SELECT built_to FROM search_index_state WHERE id = 1)
+  BEGIN
+    INSERT INTO items_fts (rowid, body) VALUES (new.seq, new.search_text || char(31, 31));
+  END;
+  CREATE TRIGGER IF NOT EXISTS items_fts_delete AFTER DELETE ON items
+    WHEN old.seq <= (SELECT built_to FROM search_index_state WHERE id = 1)
+  BEGIN
+    INSERT INTO items_fts (items_fts, rowid, body) VALUES ('delete', old.seq, old.search_text || char(31, 31));
+  END;
+  CREATE TRIGGER IF NOT EXISTS items_fts_update AFTER UPDATE OF search_text ON items
+    WHEN old.search_text IS NOT new.search_text AND old.seq <= (SELECT built_to FROM search_index_state WHERE id = 1)
+  BEGIN
+    INSERT INTO items_fts (items_fts, rowid, body) VALUES ('delete', old.seq, old.search_text || char(31, 31));
+    INSERT INTO items_fts (rowid, body) VALUES (new.seq, new.search_text || char(31, 31));
+  END;`,
+  },
 ];

@@ -1673,7 +1673,7 @@ export interface paths {
         };
         /**
          * The whole site as one JSON document
-         * @description `{format: "open-content-edge/site-export", version: 1, exportedAt, site, seo, collections, media, items}`: collections with their fields, media metadata, the SEO Engine settings, and every item (drafts included) with its stored data (references as item ids, media as media ids) and publish state, one per line. No secrets (keys, tokens, webhook secrets and endpoints, hostname proofs, the audit log). Streamed (`Content-Disposition: attachment`).
+         * @description `{format: "open-content-edge/site-export", version: 1, exportedAt, site, seo, collections, media, redirects, movedSlugs, items}`: collections with their fields, media metadata, the SEO Engine settings, the owner's redirects and the old slugs of renamed items (docs/redirects.md), and every item (drafts included) with its stored data (references as item ids, media as media ids) and publish state, one per line. No secrets (keys, tokens, webhook secrets and endpoints, hostname proofs, the audit log). Streamed (`Content-Disposition: attachment`).
          */
         get: operations["exportSite"];
         put?: never;
@@ -4003,6 +4003,16 @@ export interface components {
             media: {
                 [key: string]: unknown;
             }[];
+            redirects: {
+                from: string;
+                to: string;
+                status: 301 | 302;
+            }[];
+            movedSlugs: {
+                collection: string;
+                slug: string;
+                itemId: string;
+            }[];
             items: {
                 collection: string;
                 id: string;
@@ -4870,6 +4880,8 @@ export interface operations {
                 };
                 /** @description Substring over the indexed text and link fields, case- and accent-insensitive (cafe finds Café, lodz finds Łódź), up to 200 characters. Pro plan. */
                 search?: string;
+                /** @description Comma-separated field keys: each item's `data` keeps only these (`id`, `slug` and the times stay); without it, every field. An unknown key is 400 naming the collection's fields. */
+                fields?: string;
             };
             header?: {
                 /** @description An ETag from an earlier answer: 304 without a body while it still matches. */
@@ -5036,7 +5048,10 @@ export interface operations {
     };
     getItem: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Comma-separated field keys: each item's `data` keeps only these (`id`, `slug` and the times stay); without it, every field. An unknown key is 400 naming the collection's fields. */
+                fields?: string;
+            };
             header?: {
                 /** @description An ETag from an earlier answer: 304 without a body while it still matches. */
                 "if-none-match"?: string;
@@ -5123,6 +5138,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
             };
             /** @description Error: `not_found`. */
             404: {
