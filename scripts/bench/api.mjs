@@ -13,6 +13,7 @@
 //   profile       a CPU profile of the service under load (profile.mjs)
 //   miss-pair     the misses of two builds, paired (miss-pair.mjs)
 //   save-pair     the 5 KB item save of two builds, paired (save-pair.mjs)
+//   substring-search  search= misses at 1,000, 10,000 and 100,000 items (substring-scale.mjs)
 // Runs the built Worker on workerd via Miniflare's API with a direct socket
 // (no wrangler dev proxy), drives it with autocannon, and reads CPU time from
 // the workerd process (/proc) to get CPU per request.
@@ -40,6 +41,7 @@ const ALONE = {
   profile: "./profile.mjs",
   "miss-pair": "./miss-pair.mjs",
   "save-pair": "./save-pair.mjs",
+  "substring-search": "./substring-scale.mjs",
 };
 const HERE = ["content", "search", "refused", "busy", "abuse"];
 const LATER = ["history", "transfer", "media"];

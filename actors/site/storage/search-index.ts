@@ -11,8 +11,6 @@
 const COMPLETE = Number.MAX_SAFE_INTEGER;
 /** Rows indexed per slice of the backfill (a few milliseconds each). */
 const SLICE = 2_000;
-/** Trigrams of a term ANDed into one query; candidates are checked in full anyway. */
-const MAX_TRIGRAMS = 8;
 /** Trigrams a 1–2 character term may stand for (those starting with it) before a search scans instead. */
 const MAX_PREFIXED = 200;
 
@@ -56,35 +54,60 @@ export function backfillSearchIndex(storage: DurableObjectStorage): boolean {
 
 const quoted = (gram: string) => `"${gram.replaceAll('"', '""')}"`;
 
+/** How many rows a term's rarest trigram may be in for the index to drive a read; past it, walking the collection in order stops sooner. */
+const NARROW_ROWS = 5_000;
+/** Trigrams of a term looked up in the vocabulary, and how many of the rarest are ANDed. */
+const LOOKED_UP = 64;
+const ANDED = 4;
+
+/** How many rows hold each of `grams` (0 for one no row holds), from the index's vocabulary. */
+function rowsHolding(sql: SqlStorage, grams: readonly string[]): Map<string, number> {
+  const found = sql
+    .exec<{ term: string; doc: number }>(
+      "SELECT term, doc FROM items_fts_vocab WHERE term IN (SELECT value FROM json_each(?))",
+      JSON.stringify(grams),
+    )
+    .toArray();
+  const out = new Map(grams.map((g) => [g, 0]));
+  for (const r of found) out.set(r.term, r.doc);
+  return out;
+}
+
+/** A query no row matches: no stored text holds three separators in a row. */
+const NOTHING = quoted("\u001f\u001f\u001f");
+
 /**
  * The FTS5 query that finds every item whose search text may hold `folded` (already folded as the
- * stored text is), or null when the index cannot narrow it: not built yet, or a one-character term
- * that starts too many trigrams. Each stored text ends in two separators (U+001F), so an occurrence of
- * a 1–2 character term is always the start of some trigram.
+ * stored text is), or null when the index should not drive the read: not built yet, or a term so
+ * common (its rarest trigram in more than NARROW_ROWS rows) that the collection's own order finds
+ * a page sooner. Each stored text ends in two separators (U+001F), so an occurrence of a 1–2
+ * character term is always the start of some trigram.
  */
 export function searchMatch(sql: SqlStorage, folded: string): string | null {
   if (!searchIndexReady(sql)) return null;
   const chars = [...folded];
   if (chars.length >= 3) {
-    const grams = Array.from({ length: chars.length - 2 }, (_, i) => chars.slice(i, i + 3).join(""));
-    // Spread over the term (its first and last included): more of them narrows little further.
-    const step = Math.max(1, (grams.length - 1) / (MAX_TRIGRAMS - 1));
-    const picked = new Set<string>();
-    for (let i = 0; i < grams.length; i += step) picked.add(grams[Math.round(i)]!);
-    picked.add(grams[grams.length - 1]!);
-    return [...picked].map(quoted).join(" AND ");
+    const grams = [...new Set(Array.from({ length: chars.length - 2 }, (_, i) => chars.slice(i, i + 3).join("")))];
+    const step = Math.max(1, grams.length / LOOKED_UP);
+    const sampled = grams.filter((_, i) => i % Math.ceil(step) === 0).slice(0, LOOKED_UP);
+    const rows = rowsHolding(sql, sampled);
+    const rarest = [...rows].sort((a, b) => a[1] - b[1]);
+    if (rarest[0]![1] === 0) return NOTHING;
+    if (rarest[0]![1] > NARROW_ROWS) return null;
+    return rarest
+      .slice(0, ANDED)
+      .map(([g]) => quoted(g))
+      .join(" AND ");
   }
   if (chars.length === 0) return null;
   // The trigrams that start with the term, read from the index's own vocabulary.
   const grams = sql
-    .exec<{ term: string }>(
-      "SELECT term FROM items_fts_vocab WHERE term >= ?1 AND term < ?1 || char(1114111) LIMIT ?2",
+    .exec<{ term: string; doc: number }>(
+      "SELECT term, doc FROM items_fts_vocab WHERE term >= ?1 AND term < ?1 || char(1114111) LIMIT ?2",
       folded,
       MAX_PREFIXED + 1,
     )
-    .toArray()
-    .map((r) => r.term);
-  if (grams.length > MAX_PREFIXED) return null;
-  // No trigram starts with it: no item holds it. A trigram of nothing matches nothing.
-  return grams.length ? grams.map(quoted).join(" OR ") : quoted("\u001f\u001f\u001f");
+    .toArray();
+  if (grams.length > MAX_PREFIXED || grams.reduce((n, g) => n + g.doc, 0) > NARROW_ROWS) return null;
+  return grams.length ? grams.map((g) => quoted(g.term)).join(" OR ") : NOTHING;
 }

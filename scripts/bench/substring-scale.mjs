@@ -1,0 +1,122 @@
+// `BENCH_ONLY=substring-search npm run bench`: the content API's `search=` as a site grows
+// (docs/api.md, "search"), on the built Worker on plain workerd (Miniflare's direct socket, no
+// wrangler dev proxy). One site per size (BENCH_SCALE_SIZES, default 1000,10000,100000) with a
+// `posts` collection (indexed title, number and option, a 2 KB rich-text body), seeded through
+// items:batch. Every measured read is a miss: an edit of a shown item comes before each one, so
+// its cost is the object's, not the cache's. Each `total` is checked against what was seeded.
+import { loadavg } from "node:os";
+import { api, must, percentile, seedItems } from "../lib.mjs";
+import { buildWorker, servicePid, startWorkerd, workerdSchedCpuMs } from "../workerd-host.mjs";
+
+const SIZES = (process.env.BENCH_SCALE_SIZES ?? "1000,10000,100000").split(",").map(Number);
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 30);
+const operator = "bench-operator";
+const BODY = `<p>${"Notes on kneading, proving and baking at home. ".repeat(40)}</p>`;
+
+const host = await startWorkerd({ scriptPath: buildWorker(".bench/build"), adminToken: operator, dashboard: false });
+const base = host.base;
+
+/** Titles: every 100th holds "lantern" (1 %), every one "post", none "zzq". */
+const title = (i) => `Post ${i}: ${i % 100 === 7 ? "lantern festival" : ["bread", "garden", "travel", "music"][i % 4]} notes`;
+
+async function siteOf(n) {
+  const { site } = await must(api(base, "POST", "/sites", operator, { name: `Search ${n}`, plan: "pro" }), "site");
+  await must(
+    api(base, "PUT", `/sites/${site.id}/collections/posts`, site.adminKey, {
+      fields: [
+        { key: "title", type: "text", indexed: true, required: true },
+        { key: "n", type: "number", indexed: true },
+        {
+          key: "category",
+          type: "option",
+          indexed: true,
+          options: ["c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9"].map((value) => ({ value })),
+        },
+        { key: "body", type: "richText" },
+      ],
+    }),
+    "collection",
+  );
+  const t0 = performance.now();
+  await seedItems(
+    base,
+    site.id,
+    site.adminKey,
+    "posts",
+    n,
+    (i) => ({
+      slug: `post-${i}`,
+      publish: true,
+      data: { title: title(i), n: i, category: `c${i % 10}`, body: BODY },
+    }),
+    500,
+  );
+  return { site, seedPerSecond: n / ((performance.now() - t0) / 1000) };
+}
+
+/**
+ * p50 wall time and mean CPU of the object's answer to `query`, each after an edit of the first
+ * item and a pause for the work it queues (the alarm's jobs), so only the read is counted.
+ */
+async function measure(site, query, expectTotal) {
+  const walls = [];
+  let cpu = 0;
+  for (let i = 0; i < SAMPLES; i++) {
+    await must(
+      api(base, "PATCH", `/sites/${site.id}/collections/posts/items/${site.firstId}`, site.adminKey, { data: { n: -i - 1 } }),
+      "edit",
+    );
+    await new Promise((r) => setTimeout(r, 40));
+    const c0 = workerdSchedCpuMs([servicePid()]);
+    const t = performance.now();
+    const res = await fetch(`${base}/v1/${site.token}/collections/posts/items?${query}`);
+    const body = await res.json();
+    walls.push(performance.now() - t);
+    cpu += workerdSchedCpuMs([servicePid()]) - c0;
+    if (res.status !== 200 || res.headers.get("x-cache") === "HIT")
+      throw new Error(`${query}: ${res.status} ${res.headers.get("x-cache")}`);
+    if (body.total !== expectTotal) throw new Error(`${query}: total ${body.total}, expected ${expectTotal}`);
+  }
+  const sorted = walls.sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), cpu: cpu / SAMPLES };
+}
+
+const rows = [];
+try {
+  const results = new Map();
+  for (const n of SIZES) {
+    const { site, seedPerSecond } = await siteOf(n);
+    const first = await must(api(base, "GET", `/sites/${site.id}/collections/posts/items?limit=1&sort=slug`, site.adminKey), "first");
+    site.firstId = first.items.find((i) => i.slug === "post-0")?.id ?? first.items[0].id;
+    const lanterns = Array.from({ length: n }, (_, i) => i).filter((i) => i % 100 === 7).length;
+    results.set(n, {
+      seed: seedPerSecond,
+      "search a word in 1 % of titles": await measure(site, "search=lantern", lanterns),
+      "search a word in every title, page 1": await measure(site, "search=post", n),
+      "search two characters (av, a quarter of titles)": await measure(
+        site,
+        "search=av",
+        Array.from({ length: n }, (_, i) => i).filter((i) => i % 4 === 2).length,
+      ),
+      "search a term no title holds": await measure(site, "search=zzqx", 0),
+      "search + option filter": await measure(site, "search=lantern&filter[category]=c7", lanterns),
+    });
+  }
+  const reads = Object.keys(results.get(SIZES[0])).filter((k) => k !== "seed");
+  const f = (x) => x.toFixed(1);
+  for (const read of reads) {
+    const row = { read };
+    for (const n of SIZES)
+      row[`${n.toLocaleString("en")}: p50 ms (CPU)`] = `${f(results.get(n)[read].p50)} (${f(results.get(n)[read].cpu)})`;
+    row.growth = `×${(results.get(SIZES.at(-1))[read].p50 / results.get(SIZES[0])[read].p50).toFixed(1)}`;
+    rows.push(row);
+  }
+  const seed = { read: "seed through items:batch, items/s" };
+  for (const n of SIZES) seed[`${n.toLocaleString("en")}: p50 ms (CPU)`] = results.get(n).seed.toFixed(0);
+  rows.push(seed);
+} finally {
+  await host.dispose();
+}
+console.log(`\nsearch= misses on plain workerd, ${SAMPLES} per row, each after an edit (load ${loadavg()[0].toFixed(1)}):`);
+console.log("CPU = the service process's CPU (schedstat, not the embedder's) during each read, after its edit's queued work has run.\n");
+console.table(rows);
