@@ -2,8 +2,7 @@
 // product until its price field is chosen, then that it can; old addresses are sent to new ones
 // in the Redirects card, one by one and from a CSV file, and the rendered site follows.
 import { describe, expect, it } from "vitest";
-import sharp from "sharp";
-import { api, pageServer, putPage, service, type Site } from "./harness";
+import { api, putPage, putPhoto, service, type Site } from "./harness";
 import { checkScreen, dashboardBrowser, expectConsoleError, OPERATOR, signIn } from "./dashboard-harness";
 
 const { newPage } = dashboardBrowser();
@@ -11,20 +10,6 @@ const { newPage } = dashboardBrowser();
 const shopPage = (token: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Planters</title>
 <link rel="icon" href="data:,"></head><body><div data-oc-list="products"><article><a data-oc-link><h2 data-oc-field="name">Name</h2></a></article></div>
 <script src="${service()}/embed.js" data-oc-token="${token}" defer></script></body></html>`;
-
-/** The shop's photo on its own host, as a customer's are. */
-async function shopPhoto(siteId: string): Promise<string> {
-  const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#8a5a2b" } })
-    .jpeg()
-    .toBuffer();
-  const put = await fetch(`${pageServer()}/__pages/planters-${siteId}/img/oak.jpg`, {
-    method: "PUT",
-    headers: { "x-content-type": "image/jpeg" },
-    body: jpeg,
-  });
-  expect(put.status).toBe(204);
-  return `${pageServer()}/planters-${siteId}/img/oak.jpg`;
-}
 
 /** A rendered page as a visitor's browser asks for it (the service's routing by token), not followed. */
 const visit = (site: Site, path: string) =>
@@ -44,7 +29,11 @@ describe("dashboard: the crawler preview's rich result and the Redirects card", 
     await api("POST", `/sites/${site.id}/collections/products/items`, site.adminKey, {
       slug: "oak-planter",
       publish: true,
-      data: { name: "Oak planter", retail: "34.90", photo: { url: await shopPhoto(site.id), alt: "Oak planter" } },
+      data: {
+        name: "Oak planter",
+        retail: "34.90",
+        photo: { url: await putPhoto(`/planters-${site.id}/img/oak.jpg`), alt: "Oak planter" },
+      },
     });
     const base = `/planters-${site.id}/products/`;
     const pageUrl = await putPage(base, shopPage(site.token));

@@ -1,9 +1,9 @@
 // A shop owner maps the product collection for Google's product results on the SEO Engine
 // screen: the proposed type, a price field the service could not guess chosen by hand, the
 // items that lacked it named until then, and the rendered page's JSON-LD that follows.
-import sharp from "sharp";
+
 import { describe, expect, it } from "vitest";
-import { api, pageServer, putPage, renderedByServer, service, type Site } from "./harness";
+import { api, putPage, putPhoto, renderedByServer, service, type Site } from "./harness";
 import { checkScreen, dashboardBrowser, OPERATOR, signIn } from "./dashboard-harness";
 
 const { newPage } = dashboardBrowser();
@@ -29,20 +29,11 @@ describe("dashboard: rich results on the SEO Engine screen", () => {
         ["oak-planter", "Oak planter", "34.90"],
         ["clay-pot", "Clay pot", "12.50"],
       ]) {
-        // The shop's photos on its own host, as a customer's are.
-        const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#8a5a2b" } })
-          .jpeg()
-          .toBuffer();
-        const put = await fetch(`${pageServer()}/__pages/planters-${site.id}/img/${slug}.jpg`, {
-          method: "PUT",
-          headers: { "x-content-type": "image/jpeg" },
-          body: jpeg,
-        });
-        expect(put.status).toBe(204);
+        const photo = await putPhoto(`/planters-${site.id}/img/${slug}.jpg`);
         await api("POST", `/sites/${site.id}/collections/products/items`, site.adminKey, {
           slug,
           publish: true,
-          data: { name, retail, photo: { url: `${pageServer()}/planters-${site.id}/img/${slug}.jpg`, alt: name } },
+          data: { name, retail, photo: { url: photo, alt: name } },
         });
       }
       const pageUrl = await putPage(`/planters-${site.id}/products/`, shopPage(site.token));

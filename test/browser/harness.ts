@@ -1,5 +1,6 @@
 /** Node-side helpers for the browser tests: the service's HTTP API, the page server, Chromium. */
 import { type Browser, type Page, chromium } from "playwright-core";
+import sharp from "sharp";
 import { inject } from "vitest";
 
 export const service = () => inject("service");
@@ -90,6 +91,16 @@ export const POSTS = [
 
 export async function addPosts(site: Site, posts = POSTS): Promise<void> {
   for (const p of posts) await api("POST", `/sites/${site.id}/collections/posts/items`, site.adminKey, p);
+}
+
+/** A JPEG photo on the page server at `path` (a shop's photos live on its own host, as a customer's do); its URL. */
+export async function putPhoto(path: string, background = "#8a5a2b"): Promise<string> {
+  const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background } })
+    .jpeg()
+    .toBuffer();
+  const res = await fetch(`${pageServer()}/__pages${path}`, { method: "PUT", headers: { "x-content-type": "image/jpeg" }, body: jpeg });
+  if (res.status !== 204) throw new Error(`page server refused ${path}`);
+  return `${pageServer()}${path}`;
 }
 
 export async function putPage(path: string, html: string): Promise<string> {

@@ -154,6 +154,8 @@ export function redirectRoutes(s: SiteContext): Router<[SiteAccess]> {
       const result = s.storage.transactionSync(() => {
         const counts = { added: 0, updated: 0, unchanged: 0 };
         const now = new Date().toISOString();
+        // Counted once: the file's new rules are added to it as they go (a count per line would read the table each time).
+        const before = redirectCount(s.sql);
         rules.forEach(({ input, line }) => {
           const existing = ruleAt(s.sql, input.from);
           if (existing && existing.to_url === targetOf(input.to) && existing.status === input.status) {
@@ -162,7 +164,7 @@ export function redirectRoutes(s: SiteContext): Router<[SiteAccess]> {
           }
           saveRedirect(s.sql, existing?.id ?? newRedirectId(), input, now);
           counts[existing ? "updated" : "added"]++;
-          if (redirectCount(s.sql) > REDIRECT_LIMITS.perSite)
+          if (before + counts.added > REDIRECT_LIMITS.perSite)
             throw new ApiError(
               "conflict",
               `Line ${line}: a site holds at most ${REDIRECT_LIMITS.perSite} redirects; nothing was imported.`,
