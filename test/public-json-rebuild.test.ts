@@ -25,7 +25,7 @@ let site: TestSite;
 const stub = () => env.SITE.get(env.SITE.idFromName(site.id));
 const count = (state: DurableObjectState, query: string) => state.storage.sql.exec<{ n: number }>(query).one().n;
 /** Kept public JSON that names a resized candidate (`/cdn-cgi/image/`). */
-const RESIZED_KEPT = "SELECT count(*) AS n FROM item_public WHERE public_json LIKE '%/cdn-cgi/image/%'";
+const RESIZED_KEPT = "SELECT count(*) AS n FROM item_public WHERE coalesce(media, public_json) LIKE '%/cdn-cgi/image/%'";
 const REBUILD_JOBS = "SELECT count(*) AS n FROM jobs WHERE kind = 'public-json-rebuild'";
 /** The PATCH as the front Worker forwards it (the site's admin key), straight to the object. */
 const patchRequest = (hosts: string[], name?: string) =>

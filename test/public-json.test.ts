@@ -1,13 +1,22 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ORIGIN, addItem, call, callJson, expectStatus, newBlog, newSite } from "./helpers";
-import { ITEM_COLUMNS } from "../actors/site/storage/items-table";
+import { ORIGIN, addItem, call, callJson, expectStatus, newBlog, newSite, type TestSite } from "./helpers";
+import { settle } from "./history/alarm";
+import { ITEM_COLUMNS, PUBLIC_DATA_COLUMN } from "../actors/site/storage/items-table";
+import { keepPublicData, publicDataJson } from "../actors/site/content/public-items";
+import { readCollections } from "../actors/site/content/collections";
 
 const stubOf = (siteId: string) => env.SITE.get(env.SITE.idFromName(siteId));
+/** Each item's kept row (`public_json`, `media`) and the public JSON it reads as (`json`), in seq order. */
 const storedJson = (siteId: string) =>
   runInDurableObject(stubOf(siteId), (_i, state) =>
-    state.storage.sql.exec<{ public_json: string }>("SELECT public_json FROM item_public ORDER BY seq").toArray(),
+    state.storage.sql
+      .exec<{ public_json: string; media: string | null; json: string }>(
+        `SELECT p.public_json, p.media, ${PUBLIC_DATA_COLUMN.replace(" AS public_data", "")} AS json
+         FROM item_public p JOIN items ON items.seq = p.seq ORDER BY p.seq`,
+      )
+      .toArray(),
   );
 
 describe("each item's public JSON is kept on write", () => {
@@ -21,7 +30,7 @@ describe("each item's public JSON is kept on write", () => {
     });
     const stored = await storedJson(site.id);
     expect(stored).toHaveLength(2);
-    const post = JSON.parse(stored[1]!.public_json) as Record<string, unknown>;
+    const post = JSON.parse(stored[1]!.json) as Record<string, unknown>;
     // Media expanded, references left as ids (they resolve when read).
     expect(post).toMatchObject({ title: "A", notes: "n", cover: { alt: "A", width: 800 }, author: ada.id });
 
@@ -38,7 +47,7 @@ describe("each item's public JSON is kept on write", () => {
       { key: "author", type: "reference", collection: "authors", indexed: true },
     ];
     await expectStatus(callJson("PUT", `/sites/${site.id}/collections/posts`, { auth: site.adminKey, body: { fields } }), 200);
-    expect(Object.keys(JSON.parse((await storedJson(site.id))[1]!.public_json) as object)).toEqual(["title", "cover", "author"]);
+    expect(Object.keys(JSON.parse((await storedJson(site.id))[1]!.json) as object)).toEqual(["title", "cover", "author"]);
     const after = await callJson<{ item: { data: Record<string, unknown> } }>("GET", `/v1/${site.token}/collections/posts/items/a`);
     expect(after.body.item.data.notes).toBeUndefined();
   });
@@ -82,9 +91,94 @@ describe("each item's public JSON is kept on write", () => {
       }),
       200,
     );
-    const kept = (await storedJson(site.id))[0]!.public_json;
-    expect(JSON.parse(kept)).toMatchObject({ title: "One", cover: { url: "https://img.test/n.jpg", alt: "N" } });
+    // A media field: only the expanded MediaRef is kept, laid over the stored data when read.
+    const kept = (await storedJson(site.id))[0]!;
+    expect(kept.public_json).toBe("");
+    expect(Object.keys(JSON.parse(kept.media!) as object)).toEqual(["cover"]);
+    expect(JSON.parse(kept.json)).toMatchObject({ title: "One", cover: { url: "https://img.test/n.jpg", alt: "N" } });
     expect(await read("v=3")).toMatchObject({ cover: { url: "https://img.test/n.jpg", alt: "N" } });
+  });
+
+  it("reads an item with media as the public JSON it replaces, byte for byte, and keeps a copy only when it must", async () => {
+    const site = await newBlog();
+    const fields = [
+      { key: "title", type: "text", required: true },
+      { key: "cover", type: "image" },
+      { key: "body", type: "richText" },
+      { key: "photos", type: "gallery" },
+      { key: "price", type: "number" },
+      { key: "site", type: "link" },
+      { key: "live", type: "boolean" },
+    ];
+    await expectStatus(callJson("PUT", `/sites/${site.id}/collections/shop`, { auth: site.adminKey, body: { fields } }), 201);
+    const odd = 'Quote " back \\ slash \u2028 line, tab\t, <script>é😀</script> \ud83d\ude00';
+    await addItem(site, "shop", {
+      slug: "a",
+      publish: true,
+      data: {
+        title: odd,
+        cover: { url: "https://img.test/a.jpg", alt: 'Ünïcode "alt"', width: 1200, height: 800 },
+        body: "<p>Fine &amp; <strong>bold</strong></p>",
+        photos: [{ url: "https://img.test/b.jpg", alt: "B" }, { url: "https://img.test/c.jpg" }],
+        price: 0.1,
+        site: "https://example.com/a?b=1&c=2",
+        live: false,
+      },
+    });
+    await addItem(site, "shop", { slug: "b", publish: true, data: { title: "Large", price: 1e21, photos: [] } });
+    const rows = await storedJson(site.id);
+    // Both kept as the data with their media over it (b's keys were sent out of field order: stored in it).
+    expect(rows.map((r) => [r.public_json, Object.keys(JSON.parse(r.media ?? "{}") as object)])).toEqual([
+      ["", ["cover", "photos"]],
+      ["", ["photos"]],
+    ]);
+    const computed = await runInDurableObject(stubOf(site.id), (_i, state) => {
+      const sql = state.storage.sql;
+      const shop = readCollections(sql).find((c) => c.slug === "shop")!;
+      return sql
+        .exec<{ data: string }>("SELECT data FROM items WHERE collection_id = ? ORDER BY seq", shop.id)
+        .toArray()
+        .map((r) => publicDataJson(sql, shop, JSON.parse(r.data) as Record<string, unknown>));
+    });
+    expect(rows.map((r) => r.json)).toEqual(computed);
+
+    // An image whose media entry is gone reads as null, which a merge patch would drop: kept whole.
+    await runInDurableObject(stubOf(site.id), (_i, state) => {
+      const sql = state.storage.sql;
+      const shop = readCollections(sql).find((c) => c.slug === "shop")!;
+      const item = sql.exec<{ seq: number; data: string }>("SELECT seq, data FROM items WHERE slug = 'a'").one();
+      const data = JSON.parse(item.data) as Record<string, unknown>;
+      data.cover = "md_gone";
+      keepPublicData(sql, shop, item.seq, data);
+    });
+    const gone = (await storedJson(site.id))[0]!;
+    expect(gone.media).toBeNull();
+    expect(JSON.parse(gone.public_json)).toMatchObject({ cover: null, price: 0.1 });
+  });
+
+  it("rewrites copies kept in full before the media form once, on the alarm, with the same answers", async () => {
+    const site = await newBlog();
+    for (const slug of ["a", "b", "c"])
+      await addItem(site, "posts", { slug, publish: true, data: { title: slug, cover: { url: `https://img.test/${slug}.jpg` } } });
+    const url = `/v1/${site.token}/collections/posts/items`;
+    const before = await (await call("GET", url)).text();
+    // As a site from before: each item's public JSON a full copy, the one-time rewrite not yet done.
+    await runInDurableObject(stubOf(site.id), (_i, state) => {
+      state.storage.sql.exec(
+        `UPDATE item_public SET public_json = (SELECT ${PUBLIC_DATA_COLUMN.replace(" AS public_data", "")} FROM items WHERE items.seq = item_public.seq), media = NULL`,
+      );
+      state.storage.kv.delete("publicJsonMediaForm");
+    });
+    expect((await storedJson(site.id)).every((r) => r.public_json.startsWith("{"))).toBe(true);
+    await evictDurableObject(stubOf(site.id));
+    expect(await (await call("GET", `${url}?during=rewrite`)).text()).toBe(before);
+    await settle({ id: site.id } as TestSite);
+    expect((await storedJson(site.id)).map((r) => [r.public_json, r.media !== null])).toEqual([
+      ["", true],
+      ["", true],
+      ["", true],
+    ]);
+    expect(await (await call("GET", `${url}?after=rewrite`)).text()).toBe(before);
   });
 
   it("reads whole rows with every column of items but the search text", async () => {

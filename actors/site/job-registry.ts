@@ -20,6 +20,7 @@ import type { importJob } from "./imports/job";
 import { IMPORT_JOB, importFailed, IMPORTS_PRUNE_JOB, pruneImports } from "./imports/store";
 import { PREVIEW_LINKS_PRUNE_JOB, previewLinksPruneJob } from "./preview/prune";
 import { backfillSearchIndex, SEARCH_INDEX_JOB, searchIndexReady } from "./storage/search-index";
+import { compactRevisions, REVISIONS_COMPACT_JOB, revisionsCompacted } from "./storage/revisions-table";
 
 const DAY_MS = 86_400_000;
 
@@ -40,6 +41,10 @@ export function armSiteJobs(s: LiveSite): void {
   armSchedule(s.storage);
   // A site from before the substring index fills it in slices; its searches scan until then.
   if (!searchIndexReady(s.sql)) scheduleJob(s.storage, SEARCH_INDEX_JOB, "all", Date.now());
+  // Revisions from before they could point at their item's values are marked in slices.
+  if (!revisionsCompacted(s.sql)) scheduleJob(s.storage, REVISIONS_COMPACT_JOB, "all", Date.now());
+  // Public JSON kept in full before it could be the data with media laid over is rewritten once.
+  s.publicRebuild.rewriteFullCopiesOnce();
 }
 
 /** The handlers of every kind of job a site runs. */
@@ -105,6 +110,8 @@ export function siteJobs(s: LiveSite): Readonly<Record<string, JobHandler>> {
     [PUBLIC_REBUILD_JOB]: s.publicRebuild.job(s.collections),
     // The substring index of an older site, a slice of rows per run (site/storage/search-index.ts).
     [SEARCH_INDEX_JOB]: { run: () => (backfillSearchIndex(s.storage) ? { next: Date.now() } : undefined) },
+    // Revisions of an older site that hold their item's current values, marked a slice per run (site/storage/revisions-table.ts).
+    [REVISIONS_COMPACT_JOB]: { run: () => (compactRevisions(s.storage) ? { next: Date.now() } : undefined) },
     [SEO_DOCUMENTS_JOB]: {
       // No cache version bump: while this job was queued the documents were served with
       // no-store (http/ssr-routes.ts), so no cache holds a stale copy, and pages are already current.

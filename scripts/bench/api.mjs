@@ -42,6 +42,7 @@ const ALONE = {
   "miss-pair": "./miss-pair.mjs",
   "save-pair": "./save-pair.mjs",
   "substring-search": "./substring-scale.mjs",
+  storage: "./storage-scale.mjs",
 };
 const HERE = ["content", "search", "refused", "busy", "abuse"];
 const LATER = ["history", "transfer", "media"];

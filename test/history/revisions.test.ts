@@ -291,12 +291,14 @@ describe("item history", () => {
           )
           .toArray()
           .filter((r) => !/WHERE kind = 'delete'/.test(r.sql ?? ""))
-          .map((r) => r.name),
+          .map((r) => r.name)
+          .sort(),
       };
     });
     expect(plan).toMatch(/SEARCH r USING INDEX item_revisions_deleted \(at>\?\)/);
     expect(plan).not.toMatch(/SCAN r/);
-    expect(indexes).toEqual(["sqlite_autoindex_item_revisions_1"]);
+    // item_revisions_live holds only the revisions that point at their item's values: the newest.
+    expect(indexes).toEqual(["item_revisions_live", "sqlite_autoindex_item_revisions_1"]);
   });
 
   it("prunes by the plan's retention and the trash's 30 days, never an item's newest revision", async () => {

@@ -83,7 +83,19 @@ export function validateItemData(
     const first = issues[0] as Issue;
     throw new ApiError("bad_request", `Invalid item: ${first.path} ${first.message}`, { issues });
   }
-  return { data: out, newMedia: media };
+  return { data: inFieldOrder(fields, out), newMedia: media };
+}
+
+/**
+ * The values in the collection's field order (any key of no field after them): the order the
+ * public object is built in, so an item's stored data is its public JSON, or that JSON with media
+ * laid over it, and is not kept twice (public-items.ts).
+ */
+function inFieldOrder(fields: readonly Field[], data: ItemData): ItemData {
+  const ordered: ItemData = {};
+  for (const f of fields) if (data[f.key] !== undefined) ordered[f.key] = data[f.key];
+  for (const [k, v] of Object.entries(data)) if (!(k in ordered)) ordered[k] = v;
+  return ordered;
 }
 
 function checkValue(field: Field, value: unknown, lookups: DataLookups, media: MediaRow[]): { value: unknown } | string {

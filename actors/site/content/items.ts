@@ -195,7 +195,7 @@ export async function createItems(
           },
           change,
         );
-        keepPublicData(sql, collection, row.seq, p.data, row.data);
+        keepPublicData(sql, collection, row.seq, p.data);
         return row;
       }),
     ),
@@ -254,7 +254,7 @@ export function patchItem(
     return { row, values: { before: stored, after: stored }, revision: currentRevision(sql, row.id), unchanged: true };
   }
   for (const m of media) insertMedia(sql, m);
-  keepPublicData(sql, collection, row.seq, data, json);
+  keepPublicData(sql, collection, row.seq, data);
   // `row` was read in this same synchronous turn (the route reads the body first), and who
   // changed it is stamped in the same statement: one UPDATE, nothing read twice.
   const values = { before: stored, after: data };

@@ -1,6 +1,7 @@
 import type { Collection } from "../storage/rows";
 import type { PublicItem } from "../../../src/contract/responses";
 import type { ItemData } from "./item-data";
+import type { Field } from "../../../src/contract/fields";
 import { readMedia, toMediaRef } from "./media";
 import { readImageResizingHosts } from "../storage/site-row";
 import { dataOfCollection, dataOfSeq, publishedRowsByIds, type PublicRow } from "../storage/items-table";
@@ -9,16 +10,20 @@ import { hasMediaFields, isMediaField } from "./media-fields";
 export type { PublicRow } from "../storage/items-table";
 
 /**
- * An item's public `data` as JSON, kept in `items.public_data` whenever the item
- * is written: the collection's fields in order, media expanded to MediaRefs,
- * references still as stored ids (they are resolved when read, because the
- * target can be unpublished without this item changing). A read then assembles
- * this text instead of decoding and re-encoding the stored data.
+ * An item's public `data` as JSON: the collection's fields in order, media expanded to MediaRefs,
+ * references still as stored ids (they are resolved when read, because the target can be
+ * unpublished without this item changing). `dataJson`: the data as its row stores it, returned
+ * as it is when it is already the public JSON (isPublicAsStored).
  */
 export function publicDataJson(sql: SqlStorage, collection: Collection, data: ItemData, dataJson?: string): string {
   if (dataJson !== undefined && isPublicAsStored(collection, data)) return dataJson;
+  return JSON.stringify(publicValues(sql, collection, data, collection.fields));
+}
+
+/** The public values of `fields` (of `collection`) that `data` holds, in their order. */
+function publicValues(sql: SqlStorage, collection: Collection, data: ItemData, fields: readonly Field[]): Record<string, unknown> {
   const mediaIds: string[] = [];
-  for (const f of collection.fields) {
+  for (const f of fields) {
     const v = data[f.key];
     if ((f.type === "image" || f.type === "video") && typeof v === "string") mediaIds.push(v);
     if (f.type === "gallery" && Array.isArray(v)) for (const id of v) if (typeof id === "string") mediaIds.push(id);
@@ -26,7 +31,7 @@ export function publicDataJson(sql: SqlStorage, collection: Collection, data: It
   const media = mediaIds.length ? readMedia(sql, mediaIds) : null;
   const hosts = media ? readImageResizingHosts(sql) : new Set<string>();
   const out: Record<string, unknown> = {};
-  for (const f of collection.fields) {
+  for (const f of fields) {
     const v = data[f.key];
     if (v === undefined) continue;
     if (f.type === "image" || f.type === "video") {
@@ -41,44 +46,72 @@ export function publicDataJson(sql: SqlStorage, collection: Collection, data: It
       });
     } else out[f.key] = v;
   }
-  return JSON.stringify(out);
+  return out;
 }
 
-/**
- * Whether an item's public data is its stored data as it is: no media field (image, video, gallery) to expand, and the
- * data's keys exactly the fields it has values for, in the fields' order (the order the public
- * object is built in). Then `JSON.stringify(data)` is the public JSON, byte for byte.
- */
-function isPublicAsStored(collection: Collection, data: ItemData): boolean {
+/** Whether the data's keys are exactly the fields it has values for, in the fields' order (the order the public object is built in). */
+function inFieldOrder(collection: Collection, data: ItemData): boolean {
   const keys = Object.keys(data);
   let i = 0;
   for (const f of collection.fields) {
     if (data[f.key] === undefined) continue;
-    if (isMediaField(f) || keys[i] !== f.key) return false;
+    if (keys[i] !== f.key) return false;
     i++;
   }
   return i === keys.length;
 }
 
 /**
- * Stores an item's public JSON; called in the same transaction as every write of its data.
- * `dataJson`: `JSON.stringify(data)`, when the caller made it for the row (`items.data`): most
- * items' public JSON is that same text (isPublicAsStored), and it is then kept as '' ("the row's
- * data", PUBLIC_DATA_COLUMN) instead of a second copy. A save of such an item writes nothing here
- * once the marker is in place: the upsert changes a row only when its value differs.
+ * Whether an item's public data is its stored data as it is: no media field (image, video,
+ * gallery) to expand, and the data in field order. Then `JSON.stringify(data)` is the public
+ * JSON, byte for byte.
  */
-export function keepPublicData(sql: SqlStorage, collection: Collection, seq: number, data: ItemData, dataJson?: string): void {
-  const json = publicDataJson(sql, collection, data, dataJson);
+function isPublicAsStored(collection: Collection, data: ItemData): boolean {
+  return inFieldOrder(collection, data) && !collection.fields.some((f) => isMediaField(f) && data[f.key] !== undefined);
+}
+
+/** The kept public JSON of an item whose public data is its stored data, alone or with its media laid over (never JSON itself). */
+const AS_STORED = "";
+
+/**
+ * How an item's public JSON is kept (table `item_public`, read by PUBLIC_DATA_COLUMN), so that its
+ * values are stored once, in `items.data`, whenever they can be:
+ * - no media: '' ("the row's data");
+ * - media, all of it found: '' and `media`, the MediaRefs that SQLite's `json_patch` lays over
+ *   the row's data when read (each replaces the stored id in place; MediaRefs hold no null, which
+ *   a merge patch would read as "remove");
+ * - otherwise (data out of field order, an image whose media is gone): the public JSON itself.
+ */
+function keptForm(sql: SqlStorage, collection: Collection, data: ItemData): { json: string; media: string | null } {
+  if (!inFieldOrder(collection, data)) return { json: JSON.stringify(publicValues(sql, collection, data, collection.fields)), media: null };
+  const mediaFields = collection.fields.filter((f) => isMediaField(f) && data[f.key] !== undefined);
+  if (mediaFields.length === 0) return { json: AS_STORED, media: null };
+  const media = publicValues(sql, collection, data, mediaFields);
+  if (Object.values(media).some((v) => v === null))
+    return { json: JSON.stringify(publicValues(sql, collection, data, collection.fields)), media: null };
+  return { json: AS_STORED, media: JSON.stringify(media) };
+}
+
+/**
+ * Stores an item's public JSON; called in the same transaction as every write of its data, with
+ * `data` as `items.data` holds it once that transaction commits. A save that changes nothing
+ * public writes nothing here: the upsert changes a row only when its value differs.
+ */
+export function keepPublicData(sql: SqlStorage, collection: Collection, seq: number, data: ItemData): void {
+  const { json, media } = keptForm(sql, collection, data);
   sql.exec(
-    `INSERT INTO item_public (seq, public_json) VALUES (?1, ?2)
-       ON CONFLICT (seq) DO UPDATE SET public_json = excluded.public_json WHERE public_json IS NOT excluded.public_json`,
+    `INSERT INTO item_public (seq, public_json, media) VALUES (?1, ?2, ?3)
+       ON CONFLICT (seq) DO UPDATE SET public_json = excluded.public_json, media = excluded.media
+       WHERE public_json IS NOT excluded.public_json OR media IS NOT excluded.media`,
     seq,
-    json === dataJson ? AS_STORED : json,
+    json,
+    media,
   );
 }
 
-/** The kept public JSON of an item whose public data is its stored data (never JSON itself). */
-const AS_STORED = "";
+/** Whether any item's public JSON is kept as a copy of its own (PublicRebuild.rewriteFullCopiesOnce). */
+export const hasFullPublicCopies = (sql: SqlStorage): boolean =>
+  sql.exec("SELECT 1 FROM item_public WHERE public_json <> '' LIMIT 1").toArray().length > 0;
 
 /**
  * The row's public data as JSON: as stored, or computed from its data for a row that has none yet

@@ -12,7 +12,7 @@
 import type { Collection } from "../storage/rows";
 import { dataAfterSeq } from "../storage/items-table";
 import { type JobHandler, scheduleJob } from "../../shared/jobs";
-import { keepPublicData } from "../content/public-items";
+import { hasFullPublicCopies, keepPublicData } from "../content/public-items";
 import { hasMediaFields } from "../content/media-fields";
 import type { ItemData } from "../content/item-data";
 
@@ -21,6 +21,8 @@ export const PUBLIC_REBUILD_JOB = "public-json-rebuild";
 export const PUBLIC_REBUILD_CHUNK = 200;
 /** The rebuild's cursor (the last `seq` rebuilt) in the object's key-value storage; absent when none runs. */
 const CURSOR_KEY = "publicJsonRebuiltThrough";
+/** Set once the public JSON kept in full before it could be the data with media laid over (site migration 32) was rewritten. */
+const MEDIA_FORM_KEY = "publicJsonMediaForm";
 
 export class PublicRebuild {
   readonly #storage: DurableObjectStorage;
@@ -43,6 +45,13 @@ export class PublicRebuild {
   start(): void {
     this.#set(0);
     scheduleJob(this.#storage, PUBLIC_REBUILD_JOB, "all", Date.now());
+  }
+
+  /** Once per site: a rebuild of every item with media, when some are still kept as full copies. */
+  rewriteFullCopiesOnce(): void {
+    if (this.#storage.kv.get(MEDIA_FORM_KEY)) return;
+    this.#storage.kv.put(MEDIA_FORM_KEY, true);
+    if (hasFullPublicCopies(this.#storage.sql)) this.start();
   }
 
   /** The alarm's job: one chunk per run, then again at once until every item with media is rewritten. */

@@ -10,13 +10,14 @@ import { selectIn } from "./sql-in";
 export type Status = "draft" | "published";
 
 /**
- * `public_data` for `SELECT ${ITEM_COLUMNS}, ${PUBLIC_DATA_COLUMN} FROM items`: the stored public JSON (table
- * `item_public`), or NULL for a row that has none yet (then it is computed when read). A kept
- * value of '' (never JSON) says "the stored data, byte for byte" (`keepPublicData`): most items'
- * public JSON is their data, and a save then writes the 5 KB once, not twice.
+ * `public_data` for `SELECT ${ITEM_COLUMNS}, ${PUBLIC_DATA_COLUMN} FROM items`: the kept public JSON
+ * (table `item_public`), or NULL for a row that has none yet (then it is computed when read). A
+ * kept value of '' (never JSON) says "the stored data", with `media` (the expanded MediaRefs)
+ * laid over it by `json_patch` when the item shows media (`keepPublicData`): an item's values
+ * are then stored once, and a save writes its 5 KB once, not twice.
  */
-export const PUBLIC_DATA_COLUMN =
-  "(SELECT CASE p.public_json WHEN '' THEN items.data ELSE p.public_json END FROM item_public p WHERE p.seq = items.seq) AS public_data";
+export const PUBLIC_DATA_COLUMN = `(SELECT CASE WHEN p.public_json <> '' THEN p.public_json WHEN p.media IS NULL THEN items.data
+    ELSE json_patch(items.data, p.media) END FROM item_public p WHERE p.seq = items.seq) AS public_data`;
 
 /**
  * What presenting a published item reads: the row without its stored `data` or `search_text`

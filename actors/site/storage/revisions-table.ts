@@ -4,9 +4,12 @@
  * item, so the revision and the change share one transaction and no write path can skip it.
  * What is done with revisions (listing, restore, the trash, pruning) is in actors/site/history/.
  *
- * A revision is a full snapshot of the item after the change (restore is one read, pruning one
- * DELETE, no row depends on another). Keyed by the item's id, never its seq (seqs are reused
- * after the newest item is deleted).
+ * A revision is a snapshot of the item after the change (restore is one read, pruning one
+ * DELETE, no row depends on another). Its values are stored as '' (LIVE) while they are the
+ * item's current `items.data`, which most revisions' are (a created item that is never edited,
+ * a publish): migration 31's triggers copy them in before that data changes or the item goes,
+ * and `DATA` reads either. Keyed by the item's id, never its seq (seqs are reused after the newest
+ * item is deleted).
  */
 import { utf8Length } from "./item-size";
 import type { ItemRow } from "./rows";
@@ -70,6 +73,13 @@ export type RevisionSummaryRow = Omit<RevisionRow, "data">;
 const SUMMARY_COLUMNS =
   "seq, item_id, collection_id, number, kind, status, slug, published_at, created_by, changed, at, actor_kind, actor_id, actor_label, actor_name, note";
 
+/** A revision's stored values while they are the item's current ones (never JSON). */
+const LIVE = "";
+/** A revision's values (`r`: item_revisions): as stored, or the item's own while they are (LIVE). */
+const DATA = `CASE r.data WHEN '${LIVE}' THEN (SELECT i.data FROM items i WHERE i.id = r.item_id) ELSE r.data END`;
+/** Every column of a revision, its values resolved. */
+const REVISION_COLUMNS = `${SUMMARY_COLUMNS}, created_at, ${DATA} AS data`;
+
 const BEFORE_HISTORY: RevisionActor = { kind: "system", id: null, label: "before history" };
 
 /** Both sides' values as objects, when the caller already holds them (a save parsed them once). */
@@ -127,7 +137,8 @@ function insertRevision(
       `INSERT INTO item_revisions (item_id, collection_id, number, kind, status, slug, data, published_at, created_by, changed, at,
          actor_kind, actor_id, actor_label, note, created_at, actor_name)
        VALUES (?1, ?2, COALESCE(?3, (SELECT COALESCE(max(number), 0) + 1 FROM item_revisions WHERE item_id = ?1)),
-         ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17) RETURNING number`,
+         ?4, ?5, ?6, CASE WHEN ?7 = (SELECT data FROM items WHERE id = ?1) THEN '${LIVE}' ELSE ?7 END,
+         ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17) RETURNING number`,
       row.id,
       row.collection_id,
       number,
@@ -206,12 +217,14 @@ export function revisionPage(
 }
 
 export function findRevision(sql: SqlStorage, itemId: string, seq: number): RevisionRow | undefined {
-  return sql.exec<RevisionRow>("SELECT * FROM item_revisions WHERE item_id = ? AND seq = ?", itemId, seq).toArray()[0];
+  return sql.exec<RevisionRow>(`SELECT ${REVISION_COLUMNS} FROM item_revisions r WHERE item_id = ? AND seq = ?`, itemId, seq).toArray()[0];
 }
 
 /** The newest revision of an item (the trash reads a deleted item's last state from it). */
 export function latestRevision(sql: SqlStorage, itemId: string): RevisionRow | undefined {
-  return sql.exec<RevisionRow>("SELECT * FROM item_revisions WHERE item_id = ? ORDER BY number DESC LIMIT 1", itemId).toArray()[0];
+  return sql
+    .exec<RevisionRow>(`SELECT ${REVISION_COLUMNS} FROM item_revisions r WHERE item_id = ? ORDER BY number DESC LIMIT 1`, itemId)
+    .toArray()[0];
 }
 
 /**
@@ -242,7 +255,7 @@ export function deletedSince(sql: SqlStorage, since: number, limit: number, offs
 /** One value of a revision's data, by field key (keys are identifiers: quoted, never interpolated raw). */
 export function revisionValue(sql: SqlStorage, seq: number, key: string): SqlStorageValue | undefined {
   return sql
-    .exec<{ v: SqlStorageValue }>("SELECT json_extract(data, ?) AS v FROM item_revisions WHERE seq = ?", `$."${key}"`, seq)
+    .exec<{ v: SqlStorageValue }>(`SELECT json_extract(${DATA}, ?) AS v FROM item_revisions r WHERE seq = ?`, `$."${key}"`, seq)
     .toArray()[0]?.v;
 }
 
@@ -298,4 +311,46 @@ export function pruneRevisions(
     Math.max(0, limit - removed),
   ).rowsWritten;
   return removed;
+}
+
+// ---- Marking existing revisions (migration 31) ----------------------------------------------
+
+/** The mark once every item's revisions have been compared with its data. */
+const COMPACTED = Number.MAX_SAFE_INTEGER;
+/** Items whose revisions one slice compares (a few milliseconds each). */
+const COMPACT_SLICE = 1_000;
+
+export const REVISIONS_COMPACT_JOB = "revisions-compact";
+
+/** Whether revisions written before migration 31 are all marked. */
+export function revisionsCompacted(sql: SqlStorage): boolean {
+  return sql.exec<{ done_to: number }>("SELECT done_to FROM revision_compaction WHERE id = 1").one().done_to === COMPACTED;
+}
+
+/**
+ * One slice: the revisions of the items after the mark, in seq order, that hold their item's
+ * current values become LIVE, in one transaction with the mark. Returns true when more is left.
+ */
+export function compactRevisions(storage: DurableObjectStorage): boolean {
+  return storage.transactionSync(() => {
+    const sql = storage.sql;
+    const from = sql.exec<{ done_to: number }>("SELECT done_to FROM revision_compaction WHERE id = 1").one().done_to;
+    if (from === COMPACTED) return false;
+    const last = sql
+      .exec<{ seq: number | null }>(
+        "SELECT max(seq) AS seq FROM (SELECT seq FROM items WHERE seq > ? ORDER BY seq LIMIT ?)",
+        from,
+        COMPACT_SLICE,
+      )
+      .one().seq;
+    sql.exec(
+      `UPDATE item_revisions SET data = '${LIVE}' WHERE seq IN (
+         SELECT r.seq FROM items i JOIN item_revisions r ON r.item_id = i.id
+         WHERE i.seq > ? AND i.seq <= ? AND r.data = i.data)`,
+      from,
+      last ?? from,
+    );
+    sql.exec("UPDATE revision_compaction SET done_to = ? WHERE id = 1", last ?? COMPACTED);
+    return last !== null;
+  });
 }
