@@ -41,7 +41,8 @@ const ALONE = {
   profile: "./profile.mjs",
   "miss-pair": "./miss-pair.mjs",
   "save-pair": "./save-pair.mjs",
-  "substring-search": "./substring-scale.mjs",
+  scale: "./scale-reads.mjs",
+  "substring-search": "./scale-reads.mjs",
   storage: "./storage-scale.mjs",
 };
 const HERE = ["content", "search", "refused", "busy", "abuse"];

@@ -18,6 +18,13 @@ export interface ListQuery {
   where: string;
   args: (string | number)[];
   orderBy: string;
+  /**
+   * The same order for reading every row of a filtered or searched list at once (the order memo,
+   * at most ORDER_MEMO_ROWS rows): `+` on each term keeps SQLite from walking the sort key's
+   * index over the whole collection, testing each row's filter, so the filter's index drives and
+   * only its rows are read and sorted. Without a filter, `orderBy` itself (the walk is the list).
+   */
+  wholeOrderBy: string;
   /** True when the query uses Pro features (filter or search). */
   advanced: boolean;
 }
@@ -198,6 +205,7 @@ export function buildListQuery(
     where: where.join(" AND "),
     args: bind.args,
     orderBy: order.join(", "),
+    wholeOrderBy: where.length > 2 ? order.map((term) => `+${term}`).join(", ") : order.join(", "),
     advanced,
   };
 }

@@ -25,7 +25,7 @@ function listed(s: SiteContext, c: Collection, params: URLSearchParams): Listed 
   const query = buildListQuery(params, c, s.collections(), (folded) => searchMatch(s.sql, folded));
   const total = s.countOf(query.where, query.args);
   // Every page of one order shares it: a slice of the memoised order, not an OFFSET scan per page.
-  const order = s.orderOf(query.where, query.args, query.orderBy, total);
+  const order = s.orderOf(query.where, query.args, query.wholeOrderBy, total);
   return { query, total, order, offset: (query.page - 1) * query.limit };
 }
 

@@ -1,5 +1,5 @@
-// `BENCH_ONLY=substring-search npm run bench`: the content API's `search=` as a site grows
-// (docs/api.md, "search"), on the built Worker on plain workerd (Miniflare's direct socket, no
+// `BENCH_ONLY=scale npm run bench`: the content API's reads as a site grows (lists,
+// filters, an item, and `search=`: docs/api.md), on the built Worker on plain workerd (Miniflare's direct socket, no
 // wrangler dev proxy). One site per size (BENCH_SCALE_SIZES, default 1000,10000,100000) with a
 // `posts` collection (indexed title, number and option, a 2 KB rich-text body), seeded through
 // items:batch. Every measured read is a miss: an edit of a shown item comes before each one, so
@@ -55,22 +55,27 @@ async function siteOf(n) {
 }
 
 /**
- * p50 wall time and mean CPU of the object's answer to `query`, each after an edit of the first
- * item and a pause for the work it queues (the alarm's jobs), so only the read is counted.
+ * p50 wall time and mean CPU of the object's answer to `query`, each after an edit of an item
+ * the answer shows (its body, which no read filters or sorts on; an edit of an item a list does
+ * not show would let the edge carry the cached list on) and a pause for the work it queues (the
+ * alarm's jobs), so only the read is counted. `expectTotal` null: an item, not a list.
  */
-async function measure(site, query, expectTotal) {
+async function measure(site, query, expectTotal, path = "collections/posts/items") {
   const walls = [];
   let cpu = 0;
+  const probe = await (await fetch(`${base}/v1/${site.token}/${path}?${query}`)).json();
+  const shown = probe.item?.id ?? probe.items?.[0]?.id ?? site.firstId;
   for (let i = 0; i < SAMPLES; i++) {
     await must(
-      api(base, "PATCH", `/sites/${site.id}/collections/posts/items/${site.firstId}`, site.adminKey, { data: { n: -i - 1 } }),
+      api(base, "PATCH", `/sites/${site.id}/collections/posts/items/${shown}`, site.adminKey, { data: { body: `${BODY}<p>${i}</p>` } }),
       "edit",
     );
     await new Promise((r) => setTimeout(r, 40));
     const c0 = workerdSchedCpuMs([servicePid()]);
     const t = performance.now();
-    const res = await fetch(`${base}/v1/${site.token}/collections/posts/items?${query}`);
+    const res = await fetch(`${base}/v1/${site.token}/${path}?${query}`);
     const body = await res.json();
+    if (expectTotal === null) body.total = null;
     walls.push(performance.now() - t);
     cpu += workerdSchedCpuMs([servicePid()]) - c0;
     if (res.status !== 200 || res.headers.get("x-cache") === "HIT")
@@ -91,6 +96,15 @@ try {
     const lanterns = Array.from({ length: n }, (_, i) => i).filter((i) => i % 100 === 7).length;
     results.set(n, {
       seed: seedPerSecond,
+      "list page 1, default sort": await measure(site, "limit=24", n),
+      "deep page (N/48) sorted by title": await measure(site, `sort=title&limit=24&page=${Math.floor(n / 48)}`, n),
+      "filter[category]=c3&sort=-n": await measure(site, "filter[category]=c3&sort=-n&limit=24", n / 10),
+      "range filter on the indexed number (10 %)": await measure(
+        site,
+        `filter[n][gte]=${Math.floor(n * 0.45)}&filter[n][lt]=${Math.floor(n * 0.55)}&limit=24`,
+        Math.floor(n * 0.55) - Math.floor(n * 0.45),
+      ),
+      "item by slug": await measure(site, "", null, `collections/posts/items/post-${Math.floor(n / 2)}`),
       "search a word in 1 % of titles": await measure(site, "search=lantern", lanterns),
       "search a word in every title, page 1": await measure(site, "search=post", n),
       "search two characters (av, a quarter of titles)": await measure(
