@@ -1,7 +1,7 @@
 import { ApiError } from "../../../src/contract/errors";
 import type { Collection } from "../storage/rows";
 import { valueExpr } from "../storage/field-sql";
-import { countWhere, dashboardListSql, rowsPage } from "../storage/items-table";
+import { countInCollection, countInStatus, countWhere, dashboardListSql, rowsPage } from "../storage/items-table";
 import { type ItemRow } from "../storage/rows";
 import { DASHBOARD_SEARCH_MAX } from "../../../src/contract/limits";
 import { foldForSearch } from "../content/search-text";
@@ -33,7 +33,7 @@ export function listDashboardItems(
   if (q.sort === null && q.search === null && filters.where.length === 0) {
     const args = q.status ? [collection.id, q.status] : [collection.id];
     const plain = dashboardListSql(q.status);
-    const total = sql.exec<{ n: number }>(plain.count, ...args).one().n;
+    const total = q.status ? countInStatus(sql, collection.id, q.status) : countInCollection(sql, collection.id);
     return { rows: sql.exec<ItemRow>(plain.page, ...args, q.limit, (q.page - 1) * q.limit).toArray(), total };
   }
   const where = [...filters.where, "collection_id = ?"];

@@ -25,6 +25,8 @@ export interface ListQuery {
    * only its rows are read and sorted. Without a filter, `orderBy` itself (the walk is the list).
    */
   wholeOrderBy: string;
+  /** True when `where` holds more than the collection and the published status (a filter or search). */
+  filtered: boolean;
   /** True when the query uses Pro features (filter or search). */
   advanced: boolean;
 }
@@ -206,6 +208,7 @@ export function buildListQuery(
     args: bind.args,
     orderBy: order.join(", "),
     wholeOrderBy: where.length > 2 ? order.map((term) => `+${term}`).join(", ") : order.join(", "),
+    filtered: where.length > 2,
     advanced,
   };
 }

@@ -27,7 +27,11 @@ const RECENT = 8;
 export function siteStats(sql: SqlStorage, collections: readonly Collection[]): SiteStats {
   const counts = countByStatus(sql);
   const bySlug = new Map(collections.map((c) => [c.id, c]));
-  const recent = recentRows(sql, RECENT).map((r) => {
+  const recent = recentRows(
+    sql,
+    collections.map((c) => c.id),
+    RECENT,
+  ).map((r) => {
     const c = bySlug.get(r.collection_id);
     return {
       id: r.id,

@@ -4,7 +4,7 @@ import { searchMatch } from "../storage/search-index";
 import { hasReferences, type PublicRow, presentItems, publicDataJson, publicItemsJson } from "../content/public-items";
 import type { PublicItem } from "../../../src/contract/responses";
 import { findPending } from "../storage/pending-table";
-import { findItem, findPublishedBySlug, publishedBySeqs, publishedPage } from "../storage/items-table";
+import { countInStatus, findItem, findPublishedBySlug, publishedBySeqs, publishedPage } from "../storage/items-table";
 import type { Collection } from "../storage/rows";
 
 export interface PublishedPage<T = PublicItem> {
@@ -23,7 +23,8 @@ interface Listed {
 
 function listed(s: SiteContext, c: Collection, params: URLSearchParams): Listed {
   const query = buildListQuery(params, c, s.collections(), (folded) => searchMatch(s.sql, folded));
-  const total = s.countOf(query.where, query.args);
+  // The whole published collection: its count is kept (item_counts), not counted.
+  const total = query.filtered ? s.countOf(query.where, query.args) : countInStatus(s.sql, c.id, "published");
   // Every page of one order shares it: a slice of the memoised order, not an OFFSET scan per page.
   const order = s.orderOf(query.where, query.args, query.wholeOrderBy, total);
   return { query, total, order, offset: (query.page - 1) * query.limit };

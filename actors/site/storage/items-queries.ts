@@ -264,8 +264,16 @@ export function countWhere(sql: SqlStorage, where: string, args: readonly SqlSto
   return sql.exec<{ n: number }>(`SELECT count(*) AS n FROM items WHERE ${where}`, ...args).one().n;
 }
 
+/** Items of a collection, every status (table `item_counts`, kept by triggers: one row per status read). */
 export function countInCollection(sql: SqlStorage, collectionId: string): number {
-  return sql.exec<{ n: number }>("SELECT count(*) AS n FROM items WHERE collection_id = ?", collectionId).one().n;
+  return sql.exec<{ n: number }>("SELECT coalesce(sum(n), 0) AS n FROM item_counts WHERE collection_id = ?", collectionId).one().n;
+}
+
+/** Items of a collection in one status (`item_counts`). */
+export function countInStatus(sql: SqlStorage, collectionId: string, status: Status): number {
+  return sql
+    .exec<{ n: number }>("SELECT coalesce(sum(n), 0) AS n FROM item_counts WHERE collection_id = ? AND status = ?", collectionId, status)
+    .one().n;
 }
 
 /** Items of a collection whose field (`expr` from fieldExpr) holds a value, or (`value`) this value. */
@@ -285,7 +293,7 @@ export function slugsWithoutValue(sql: SqlStorage, collectionId: string, expr: s
 
 /** Items by status, over every collection (the overview). */
 export function countByStatus(sql: SqlStorage): { status: string; n: number }[] {
-  return sql.exec<{ status: string; n: number }>("SELECT status, count(*) AS n FROM items GROUP BY status").toArray();
+  return sql.exec<{ status: string; n: number }>("SELECT status, sum(n) AS n FROM item_counts GROUP BY status").toArray();
 }
 
 // ---- Lists --------------------------------------------------------------------------------
@@ -328,13 +336,10 @@ export function publishedBySeqs(sql: SqlStorage, seqs: readonly number[]): Publi
   return rows.sort((a, b) => (at.get(a.seq) as number) - (at.get(b.seq) as number));
 }
 
-/** The dashboard list's statements, newest first; migration 7 indexes exactly this order. */
-export function dashboardListSql(status: Status | null): { count: string; page: string } {
+/** The dashboard list's statement, newest first; migration 7 indexes exactly this order. */
+export function dashboardListSql(status: Status | null): { page: string } {
   const where = status ? "collection_id = ? AND status = ?" : "collection_id = ?";
-  return {
-    count: `SELECT count(*) AS n FROM items WHERE ${where}`,
-    page: `SELECT ${ITEM_COLUMNS} FROM items WHERE ${where} ORDER BY seq DESC LIMIT ? OFFSET ?`,
-  };
+  return { page: `SELECT ${ITEM_COLUMNS} FROM items WHERE ${where} ORDER BY seq DESC LIMIT ? OFFSET ?` };
 }
 
 /** A page of whole rows by a clause and order (the dashboard's sorted or searched list). */
@@ -366,13 +371,26 @@ type RecentRow = {
  * is a change too: an item's time is its pending changes' when they are newer (read-only join on
  * item_pending's key, the table pending-table.ts owns).
  */
-export function recentRows(sql: SqlStorage, limit: number): RecentRow[] {
+export function recentRows(sql: SqlStorage, collectionIds: readonly string[], limit: number): RecentRow[] {
+  // The latest `limit` of each collection and status (items_by_updated, a few entries each) and of
+  // the pending changes hold the latest `limit` of all: the site's items are never all read.
+  const candidates: number[] = [];
+  for (const id of collectionIds)
+    for (const status of ["draft", "published"])
+      for (const [seq] of sql
+        .exec("SELECT seq FROM items WHERE collection_id = ? AND status = ? ORDER BY updated_at DESC, seq DESC LIMIT ?", id, status, limit)
+        .raw())
+        candidates.push(seq as number);
+  for (const [seq] of sql.exec("SELECT seq FROM item_pending ORDER BY updated_at DESC LIMIT ?", limit).raw())
+    candidates.push(seq as number);
   return sql
     .exec<RecentRow>(
       `SELECT i.id, i.slug, i.collection_id, i.status, i.data, max(i.updated_at, coalesce(p.updated_at, '')) AS updated_at,
          p.seq IS NOT NULL AS pending
        FROM items i LEFT JOIN item_pending p ON p.seq = i.seq
+       WHERE i.seq IN (SELECT value FROM json_each(?))
        ORDER BY 6 DESC, i.seq DESC LIMIT ?`,
+      JSON.stringify(candidates),
       limit,
     )
     .toArray();

@@ -2,8 +2,9 @@ import type { SiteMigration } from "./migration-step";
 import { collectionData, itemData, trigger } from "./webhook-trigger-sql";
 
 /**
- * Site migrations 13 on: accounts and what came after them (audit, uploaded media, history,
- * pending changes, outbound webhooks, share links, imports, makers). A new step is appended here.
+ * Site migrations 13 to 30: accounts and what came after them (audit, uploaded media, history,
+ * pending changes, outbound webhooks, share links, imports, makers, redirects, the substring index),
+ * New steps go to migrations-for-scale.ts.
  */
 export const MIGRATIONS_SINCE_ACCOUNTS: SiteMigration[] = [
   {
@@ -426,34 +427,5 @@ export const MIGRATIONS_SINCE_ACCOUNTS: SiteMigration[] = [
     INSERT INTO items_fts (items_fts, rowid, body) VALUES ('delete', old.seq, old.search_text || char(31, 31));
     INSERT INTO items_fts (rowid, body) VALUES (new.seq, new.search_text || char(31, 31));
   END;`,
-  },
-  {
-    idMonotonicInc: 31,
-    description: "a revision that holds the item's current values stores a mark instead of a second copy of them",
-    // Owner: actors/site/storage/revisions-table.ts. `data = ''` (never JSON) reads as the item's
-    // `items.data`. The triggers copy the values into every such revision before the item's data
-    // changes or the item goes, so a marked revision always reads what it recorded. Existing
-    // revisions are marked on the alarm, a slice of items at a time (REVISIONS_COMPACT_JOB).
-    sql: `
-  CREATE INDEX IF NOT EXISTS item_revisions_live ON item_revisions (item_id) WHERE data = '';
-  CREATE TABLE IF NOT EXISTS revision_compaction (id INTEGER PRIMARY KEY CHECK (id = 1), done_to INTEGER NOT NULL);
-  INSERT OR IGNORE INTO revision_compaction (id, done_to)
-    SELECT 1, CASE WHEN EXISTS (SELECT 1 FROM items) THEN 0 ELSE 9007199254740991 END;
-  CREATE TRIGGER IF NOT EXISTS item_revisions_keep_on_update BEFORE UPDATE OF data ON items
-    WHEN old.data IS NOT new.data
-  BEGIN
-    UPDATE item_revisions SET data = old.data WHERE item_id = old.id AND data = '';
-  END;
-  CREATE TRIGGER IF NOT EXISTS item_revisions_keep_on_delete BEFORE DELETE ON items
-  BEGIN
-    UPDATE item_revisions SET data = old.data WHERE item_id = old.id AND data = '';
-  END;`,
-  },
-  {
-    idMonotonicInc: 32,
-    description: "an item's kept public JSON can be its data with the expanded media laid over it, not a second copy",
-    // Owner: actors/site/content/public-items.ts (keepPublicData). Rows kept in full before this
-    // step are rewritten once on the alarm (PublicRebuild.startOnce), a chunk at a time.
-    columns: [["item_public", "media", "TEXT"]],
   },
 ];

@@ -2,15 +2,20 @@ import { type SQLSchemaMigration, SQLSchemaMigrations } from "durable-utils/sql-
 import { type SiteMigration, stepStatements } from "./migration-step";
 import { MIGRATIONS_BEFORE_ACCOUNTS } from "./migrations-before-accounts";
 import { MIGRATIONS_SINCE_ACCOUNTS } from "./migrations-since-accounts";
+import { MIGRATIONS_FOR_SCALE } from "./migrations-for-scale";
 
 export type { SiteMigration } from "./migration-step";
 
 /**
  * The site database, one numbered step at a time, each one entry with its statements. Append
- * only (to migrations-since-accounts.ts): an applied step is never edited, a change is a new
+ * only (to migrations-for-scale.ts): an applied step is never edited, a change is a new
  * entry with the next number. durable-utils keeps the last number run (MIGRATION_MARKER).
  */
-export const SITE_MIGRATIONS: readonly SiteMigration[] = [...MIGRATIONS_BEFORE_ACCOUNTS, ...MIGRATIONS_SINCE_ACCOUNTS];
+export const SITE_MIGRATIONS: readonly SiteMigration[] = [
+  ...MIGRATIONS_BEFORE_ACCOUNTS,
+  ...MIGRATIONS_SINCE_ACCOUNTS,
+  ...MIGRATIONS_FOR_SCALE,
+];
 
 /**
  * Runs every step of `steps` (all of them but in tests) not run yet. A step with columns has no

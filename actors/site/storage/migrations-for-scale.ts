@@ -1,0 +1,65 @@
+/**
+ * The site database's steps for sites of 100,000 items (31 on): each item's values stored once,
+ * counts kept as the items change. Appended here from now on (migrations.ts joins the lists).
+ */
+import type { SiteMigration } from "./migration-step";
+
+export const MIGRATIONS_FOR_SCALE: readonly SiteMigration[] = [
+  {
+    idMonotonicInc: 31,
+    description: "a revision that holds the item's current values stores a mark instead of a second copy of them",
+    // Owner: actors/site/storage/revisions-table.ts. `data = ''` (never JSON) reads as the item's
+    // `items.data`. The triggers copy the values into every such revision before the item's data
+    // changes or the item goes, so a marked revision always reads what it recorded. Existing
+    // revisions are marked on the alarm, a slice of items at a time (REVISIONS_COMPACT_JOB).
+    sql: `
+  CREATE INDEX IF NOT EXISTS item_revisions_live ON item_revisions (item_id) WHERE data = '';
+  CREATE TABLE IF NOT EXISTS revision_compaction (id INTEGER PRIMARY KEY CHECK (id = 1), done_to INTEGER NOT NULL);
+  INSERT OR IGNORE INTO revision_compaction (id, done_to)
+    SELECT 1, CASE WHEN EXISTS (SELECT 1 FROM items) THEN 0 ELSE 9007199254740991 END;
+  CREATE TRIGGER IF NOT EXISTS item_revisions_keep_on_update BEFORE UPDATE OF data ON items
+    WHEN old.data IS NOT new.data
+  BEGIN
+    UPDATE item_revisions SET data = old.data WHERE item_id = old.id AND data = '';
+  END;
+  CREATE TRIGGER IF NOT EXISTS item_revisions_keep_on_delete BEFORE DELETE ON items
+  BEGIN
+    UPDATE item_revisions SET data = old.data WHERE item_id = old.id AND data = '';
+  END;`,
+  },
+  {
+    idMonotonicInc: 32,
+    description: "an item's kept public JSON can be its data with the expanded media laid over it, not a second copy",
+    // Owner: actors/site/content/public-items.ts (keepPublicData). Rows kept in full before this
+    // step are rewritten once on the alarm (PublicRebuild.startOnce), a chunk at a time.
+    columns: [["item_public", "media", "TEXT"]],
+  },
+  {
+    idMonotonicInc: 33,
+    description: "how many items each collection has in each status, kept by triggers so counts read one row",
+    // Owner: actors/site/storage/items-table.ts (items-queries.ts reads it). Filled from the items
+    // once here, through an index of (collection_id, status): a few milliseconds at 100,000.
+    sql: `
+  CREATE TABLE IF NOT EXISTS item_counts (
+    collection_id TEXT NOT NULL, status TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (collection_id, status)
+  ) WITHOUT ROWID;
+  DELETE FROM item_counts;
+  INSERT INTO item_counts (collection_id, status, n) SELECT collection_id, status, count(*) FROM items GROUP BY collection_id, status;
+  CREATE TRIGGER IF NOT EXISTS item_counts_on_insert AFTER INSERT ON items
+  BEGIN
+    INSERT INTO item_counts (collection_id, status, n) VALUES (new.collection_id, new.status, 1)
+      ON CONFLICT (collection_id, status) DO UPDATE SET n = n + 1;
+  END;
+  CREATE TRIGGER IF NOT EXISTS item_counts_on_delete AFTER DELETE ON items
+  BEGIN
+    UPDATE item_counts SET n = n - 1 WHERE collection_id = old.collection_id AND status = old.status;
+  END;
+  CREATE TRIGGER IF NOT EXISTS item_counts_on_update AFTER UPDATE OF collection_id, status ON items
+    WHEN old.collection_id IS NOT new.collection_id OR old.status IS NOT new.status
+  BEGIN
+    UPDATE item_counts SET n = n - 1 WHERE collection_id = old.collection_id AND status = old.status;
+    INSERT INTO item_counts (collection_id, status, n) VALUES (new.collection_id, new.status, 1)
+      ON CONFLICT (collection_id, status) DO UPDATE SET n = n + 1;
+  END;`,
+  },
+];
