@@ -1,6 +1,6 @@
 // A search reads the items its index names, not the collection: on 30,000 items a term few of
 // them hold reads a handful of rows, for the page and for its total, with or without statistics
-// (ANALYZE) about the tables.
+// (ANALYZE) about the tables; and so does the dashboard's items table.
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
@@ -8,6 +8,7 @@ import { addItem, newBlog } from "./helpers";
 import { buildListQuery } from "../actors/site/reads/list-query";
 import { searchMatch } from "../actors/site/storage/search-index";
 import { readCollections } from "../actors/site/content/collections";
+import { dashboardListQuery, listDashboardItems } from "../actors/site/reads/dashboard-list";
 
 it("reads only the items the index names, for the page and the total", async () => {
   const site = await newBlog("pro");
@@ -38,6 +39,26 @@ it("reads only the items the index names, for the page and the total", async () 
       expect(read("zzqx").rowsRead, stats).toBeLessThan(10);
       // A term every post holds still finds them all, exactly.
       expect(read("notes"), stats).toMatchObject({ found: 24, total: 30_000 });
+      // The dashboard's items table (searchIn=indexed), drafts included, through the same index.
+      const cursors: { rowsRead: number }[] = [];
+      const counting = {
+        exec: (query: string, ...args: SqlStorageValue[]) => {
+          const cursor = sql.exec(query, ...args);
+          cursors.push(cursor);
+          return cursor;
+        },
+      } as unknown as SqlStorage;
+      const q = dashboardListQuery(new URL("https://dashboard.test/?search=lantern&searchIn=indexed"), 1, 25);
+      const listed = listDashboardItems(counting, posts, readCollections(sql), q);
+      expect(
+        listed.rows.map((r) => r.slug),
+        stats,
+      ).toEqual(["lantern"]);
+      expect(listed.total, stats).toBe(1);
+      expect(
+        cursors.reduce((n, c) => n + c.rowsRead, 0),
+        stats,
+      ).toBeLessThan(30);
     }
   });
 });

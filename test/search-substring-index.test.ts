@@ -94,6 +94,40 @@ describe("search through the substring index", () => {
     expect(await found(s, "doughodd")).toEqual([]);
   });
 
+  it("answers the dashboard's items table (searchIn=indexed): slugs and indexed fields, drafts included", async () => {
+    const { site: s, ids } = await site();
+    const auth = s.adminKey;
+    await expectStatus(callJson("POST", `/sites/${s.id}/collections/posts/items/${ids.get("Bread")!}/unpublish`, { auth }), 200);
+    // A renamed slug is found under its new name only (the index follows slugs too).
+    await expectStatus(
+      callJson("PATCH", `/sites/${s.id}/collections/posts/items/${ids.get("Oat cookies")!}`, { auth, body: { slug: "oat-biscuits" } }),
+      200,
+    );
+    const slugs = TITLES.map((_, i) => (TITLES[i] === "Oat cookies" ? "oat-biscuits" : `p${i}`));
+    const dashboard = async (search: string) => {
+      const r = await expectStatus(
+        callJson<{ items: { slug: string }[]; total: number }>(
+          "GET",
+          `/sites/${s.id}/collections/posts/items?limit=100&sort=slug&searchIn=indexed&search=${encodeURIComponent(search)}`,
+          { auth },
+        ),
+        200,
+      );
+      expect(r.total, search).toBe(r.items.length);
+      return r.items.map((i) => i.slug);
+    };
+    const items = TITLES.map((title, i) => ({ title, tag: i % 2 ? "odd" : "even", slug: slugs[i]! }));
+    for (const term of [...TERMS, "p1", "p", "biscuit", "cookies", "p8"]) {
+      const expected = items
+        .filter((i) => fold(i.title).includes(fold(term)) || fold(i.tag).includes(fold(term)) || i.slug.includes(fold(term)))
+        .map((i) => i.slug)
+        .sort();
+      expect(await dashboard(term), term).toEqual(expected);
+    }
+    const bad = await callJson("GET", `/sites/${s.id}/collections/posts/items?search=x&searchIn=everything`, { auth });
+    expect(bad.status).toBe(400);
+  });
+
   it("follows edits, deletes and unpublishing", async () => {
     const { site: s, ids } = await site();
     const auth = s.adminKey;

@@ -227,6 +227,13 @@ const siteOps: Operation[] = [
         schema: z.string().max(DASHBOARD_SEARCH_MAX),
       },
       {
+        name: "searchIn",
+        in: "query",
+        description:
+          "`all` (default): `search` matches any value, reading every item of the collection. `indexed`: only the slug and the indexed text fields, case and accents folded, through the substring index, so it stays fast at any size (the dashboard's items table sends it).",
+        schema: z.enum(["all", "indexed"]),
+      },
+      {
         name: "filter",
         in: "query",
         style: "deepObject",

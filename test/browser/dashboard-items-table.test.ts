@@ -78,6 +78,18 @@ describe("dashboard: a shop's items table", () => {
     await expect.poll(headers).toEqual(["Select", "Name", "Price", "Availability", "Status", "Last edited"]);
     await page.reload();
     await expect.poll(headers).toEqual(["Select", "Name", "Price", "Availability", "Status", "Last edited"]);
+
+    // The search box finds names and slugs through the index; "Every field" reads the other values too.
+    const names = () => table.locator("tbody tr td:nth-child(2)").allInnerTexts();
+    await page.getByLabel("Search items").fill("trough");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await expect.poll(names).toEqual(["Steel trough"]);
+    await page.getByLabel("Search items").fill("sold");
+    await page.getByLabel("Search items").press("Enter");
+    await page.getByText("No products match.", { exact: false }).waitFor();
+    await page.getByRole("checkbox", { name: "Every field" }).check();
+    await expect.poll(names).toEqual(["Steel trough"]);
+    await checkScreen(page, "68-items-search-every-field");
     await page.close();
   });
 

@@ -6,6 +6,7 @@ import { type ItemRow } from "../storage/rows";
 import { DASHBOARD_SEARCH_MAX } from "../../../src/contract/limits";
 import { foldForSearch } from "../content/search-text";
 import { filterClauses } from "./list-query";
+import { searchMatch } from "../storage/search-index";
 
 const COLUMNS: Record<string, string> = { updatedAt: "updated_at", createdAt: "created_at", publishedAt: "published_at", slug: "slug" };
 
@@ -17,6 +18,12 @@ export interface DashboardListQuery {
   sort: string | null;
   /** Substring of the slug or of any field value (ASCII case folded), drafts included. */
   search: string | null;
+  /**
+   * `all` (the default): `search` also matches every value as stored, which reads every item of
+   * the collection. `indexed`: only the slug and the indexed text fields, folded, through the
+   * substring index: what the dashboard's items table asks for, at any size.
+   */
+  searchIn: "all" | "indexed";
   /** The request's parameters: its `filter[...]` ones filter as in the content API, over indexed fields. */
   params: URLSearchParams;
 }
@@ -27,6 +34,7 @@ export function listDashboardItems(
   collection: Collection,
   all: readonly Collection[],
   q: DashboardListQuery,
+  match: (folded: string) => string | null = (folded) => searchMatch(sql, folded),
 ): { rows: ItemRow[]; total: number } {
   // Numbered placeholders first; the plain `?` of the clauses below number on after them.
   const filters = filterClauses(q.params, collection, all);
@@ -42,7 +50,18 @@ export function listDashboardItems(
     where.push("status = ?");
     args.push(q.status);
   }
-  if (q.search !== null) {
+  if (q.search !== null && q.searchIn === "indexed") {
+    const folded = foldForSearch(q.search);
+    const narrowed = match(folded);
+    if (narrowed !== null) {
+      // The index's hits drive the read, not the collection's index (see list-query.ts); each is checked in full.
+      for (let i = filters.where.length; i < where.length; i++) where[i] = `+${where[i]}`;
+      where.push("seq IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ?)");
+      args.push(narrowed);
+    }
+    where.push("(instr(slug, ?) > 0 OR instr(search_text, ?) > 0)");
+    args.push(folded, folded);
+  } else if (q.search !== null) {
     const needle = q.search.toLowerCase();
     // Any value as stored (SQLite's lower() folds ASCII only), and the indexed text fields without
     // their accents too, as the content API's search matches them ("cafe" finds "Café").
@@ -83,5 +102,9 @@ export function dashboardListQuery(url: URL, page: number, limit: number): Dashb
   if (search !== null && search.length > DASHBOARD_SEARCH_MAX) {
     throw new ApiError("bad_request", `search is at most ${DASHBOARD_SEARCH_MAX} characters.`, { parameter: "search" });
   }
-  return { page, limit, status, sort: url.searchParams.get("sort") || null, search, params: url.searchParams };
+  const searchIn = url.searchParams.get("searchIn") ?? "all";
+  if (searchIn !== "all" && searchIn !== "indexed") {
+    throw new ApiError("bad_request", `searchIn must be all or indexed, got "${searchIn.slice(0, 32)}".`, { parameter: "searchIn" });
+  }
+  return { page, limit, status, sort: url.searchParams.get("sort") || null, search, searchIn, params: url.searchParams };
 }

@@ -1,6 +1,6 @@
 /**
- * The substring index of `search` (site migration 30): an FTS5 table with the trigram tokenizer
- * over each item's search text, so a search reads the items holding the term's trigrams instead
+ * The substring index of `search` (site migrations 30 and 34): an FTS5 table with the trigram
+ * tokenizer over each item's search text and slug, so a search reads the items holding the term's trigrams instead
  * of every item of the collection. The index only narrows: each candidate is still checked with
  * `instr`, so answers and totals are exactly those of a scan. The table's one owner: the
  * migration's triggers keep it in step with `items` for every row the backfill has passed, and
@@ -42,8 +42,9 @@ export function backfillSearchIndex(storage: DurableObjectStorage): boolean {
       sql.exec("UPDATE search_index_state SET built_to = ? WHERE id = 1", COMPLETE);
       return false;
     }
+    // The view is the one definition of an item's indexed text (the triggers write the same).
     sql.exec(
-      "INSERT INTO items_fts (rowid, body) SELECT seq, search_text || char(31, 31) FROM items WHERE seq > ? AND seq <= ? ORDER BY seq",
+      "INSERT INTO items_fts (rowid, body) SELECT seq, body FROM items_search_source WHERE seq > ? AND seq <= ? ORDER BY seq",
       from,
       last,
     );

@@ -6578,6 +6578,8 @@ export interface operations {
                 sort?: string;
                 /** @description A substring of the slug or of any field value, ASCII case folded, or of an indexed text field with case and accents folded as the content API's search does; at most 200 characters. */
                 search?: string;
+                /** @description `all` (default): `search` matches any value, reading every item of the collection. `indexed`: only the slug and the indexed text fields, case and accents folded, through the substring index, so it stays fast at any size (the dashboard's items table sends it). */
+                searchIn?: "all" | "indexed";
                 /** @description As the content API's list: `filter[key]=v` or `filter[key][op]=v` with op in eq, ne, gt, gte, lt, lte, contains, in, over indexed fields and `publishedAt`, `updatedAt`, `slug`; drafts included, on every plan. */
                 filter?: {
                     [key: string]: string | {

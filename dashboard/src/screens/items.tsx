@@ -33,6 +33,8 @@ export function Items(props: { collectionSlug: string }) {
   const [status, setStatus] = useKept<string>(`${view}/status`, "");
   const [sort, setSort] = useKept<string>(`${view}/sort`, "");
   const [search, setSearch] = useKept<string>(`${view}/search`, "");
+  // "1": the search also reads every other value, which costs a read of every item of the collection.
+  const [searchAll, setSearchAll] = useKept<string>(`${view}/searchAll`, "");
   const [filterText, setFilterText] = useKept<string>(`${view}/filters`, "{}");
   const filters = parseFilters(filterText);
   const [typed, setTyped] = useState(search);
@@ -45,7 +47,7 @@ export function Items(props: { collectionSlug: string }) {
     limit: 25,
     ...(status ? { status: status as "draft" | "published" } : {}),
     ...(sort ? { sort } : {}),
-    ...(search ? { search } : {}),
+    ...(search ? { search, searchIn: searchAll ? ("all" as const) : ("indexed" as const) } : {}),
   };
   const list = useLoad(
     () =>
@@ -130,12 +132,32 @@ export function Items(props: { collectionSlug: string }) {
           setSearch(typed.trim());
         }}
       >
-        <Field label="Search items">
-          {(id) => <input id={id} type="search" value={typed} maxLength={200} onInput={(e) => setTyped(e.currentTarget.value)} />}
+        <Field label="Search items" hint="Slugs and indexed fields. “Every field” reads every item: slower in a large collection.">
+          {(id, describedBy) => (
+            <input
+              id={id}
+              type="search"
+              value={typed}
+              maxLength={200}
+              aria-describedby={describedBy}
+              onInput={(e) => setTyped(e.currentTarget.value)}
+            />
+          )}
         </Field>
         <button type="submit" class="secondary">
           Search
         </button>
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={searchAll === "1"}
+            onChange={(e) => {
+              setPage(1);
+              setSearchAll(e.currentTarget.checked ? "1" : "");
+            }}
+          />{" "}
+          Every field
+        </label>
         <Field label="Show">
           {(id) => (
             <select
