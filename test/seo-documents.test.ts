@@ -1,10 +1,9 @@
-import { runDurableObjectAlarm } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ORIGIN, addItem, callJson, expectStatus, newBlog } from "./helpers";
 import { listPage } from "./fixtures/blog-pages";
 import { capture, pathOf, publishedPost, putPage, rendered } from "./ssr-helpers";
-import { buildSitemaps } from "../actors/site/seo/sitemap";
 
 async function setup(opts: { showsList?: boolean; seo?: Record<string, unknown> } = {}) {
   const site = await newBlog("seo_engine");
@@ -93,14 +92,65 @@ describe("sitemap.xml", () => {
     expect(body).not.toContain(`<loc>https://blog.example.com${t.base}</loc>`);
   });
 
-  it("becomes an index with numbered parts over 50,000 URLs", () => {
-    const urls = Array.from({ length: 50_001 }, (_, i) => ({ loc: `https://x.test/blog/p${i}`, lastmod: "2024-01-01T00:00:00.000Z" }));
-    const docs = buildSitemaps(urls, "https://x.test/blog/", "2024-01-02T00:00:00.000Z");
-    expect([...docs.keys()].sort()).toEqual(["sitemap-1.xml", "sitemap-2.xml", "sitemap.xml"]);
-    expect(docs.get("sitemap.xml")).toContain("<sitemapindex");
-    expect(docs.get("sitemap.xml")).toContain("<loc>https://x.test/blog/sitemap-2.xml</loc>");
-    expect(docs.get("sitemap-1.xml")!.match(/<url>/g)).toHaveLength(50_000);
-    expect(docs.get("sitemap-2.xml")!.match(/<url>/g)).toHaveLength(1);
+  it("past 5,000 items becomes an index of parts by seq, and a change rewrites only its item's part", async () => {
+    const t = await setup();
+    const stub = env.SITE.get(env.SITE.idFromName(t.site.id));
+    // 12,000 published posts, written straight into the table (as many as a test can afford through the API).
+    await runInDurableObject(stub, (_i, state) => {
+      const sql = state.storage.sql;
+      const posts = sql.exec<{ id: string }>("SELECT id FROM collections WHERE slug = 'posts'").one().id;
+      sql.exec(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 12000)
+         INSERT INTO items (id, collection_id, slug, status, data, published_at, created_at, updated_at)
+         SELECT 'it_bulk' || i, ?, 'p-' || i, 'published', json_object('title', 'Post ' || i), '2024-01-01T00:00:00.000Z',
+           '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z' FROM n`,
+        posts,
+      );
+      sql.exec("INSERT INTO jobs (kind, key, run_at, attempts) VALUES ('seo-documents', 'all', ?, 0)", Date.now() - 1);
+      void state.storage.setAlarm(Date.now() - 1);
+    });
+    const jobs = () =>
+      runInDurableObject(stub, (_i, state) =>
+        state.storage.sql
+          .exec<{ key: string }>("SELECT key FROM jobs WHERE kind = 'seo-documents' ORDER BY key")
+          .toArray()
+          .map((r) => r.key),
+      );
+    const settleAll = async () => {
+      for (let i = 0; i < 10 && (await jobs()).length > 0; i++) await t.settle();
+      expect(await jobs()).toEqual([]);
+    };
+    await settleAll();
+    const index = (await t.doc("sitemap.xml")).body;
+    expect(index).toContain("<sitemapindex");
+    const listed = [...index.matchAll(/<loc>[^<]*\/(sitemap-\d+\.xml)<\/loc>/g)].map((m) => m[1]);
+    expect(listed).toEqual(["sitemap-1.xml", "sitemap-2.xml", "sitemap-3.xml"]);
+    const counts = [];
+    for (const name of listed) counts.push((await t.doc(name!)).body.match(/<url>/g)!.length);
+    // Part 1 carries the list page and the author ahead of the posts takes seq 1; every post is in once.
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(12_000 + 1);
+    expect(Math.max(...counts)).toBeLessThanOrEqual(5_000 + 1);
+    const part1 = (await t.doc("sitemap-1.xml")).body;
+    const part3 = (await t.doc("sitemap-3.xml")).body;
+
+    // An edit of a post in part 3 queues part 3 alone; part 1 is left as it was.
+    const edited = await runInDurableObject(
+      stub,
+      (_i, state) => state.storage.sql.exec<{ id: string }>("SELECT id FROM items WHERE slug = 'p-11000'").one().id,
+    );
+    await expectStatus(
+      callJson("PATCH", `/sites/${t.site.id}/collections/posts/items/${edited}`, {
+        auth: t.site.adminKey,
+        body: { data: { title: "Edited" } },
+      }),
+      200,
+    );
+    expect(await jobs()).toEqual(["part:3"]);
+    await settleAll();
+    expect((await t.doc("sitemap-1.xml")).body).toBe(part1);
+    const after = (await t.doc("sitemap-3.xml")).body;
+    expect(after).not.toBe(part3);
+    expect(after).toMatch(new RegExp(`<loc>${t.url("p-11000")}</loc><lastmod>(?!2024-01-01)`));
   });
 });
 

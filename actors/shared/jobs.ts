@@ -58,6 +58,11 @@ export function pendingJob(
   return row ? { runAt: row.run_at, attempts: row.attempts, lastError: row.last_error } : null;
 }
 
+/** Whether any job of `kind` is queued. */
+export function hasPendingJob(sql: SqlStorage, kind: string): boolean {
+  return sql.exec("SELECT 1 FROM jobs WHERE kind = ? LIMIT 1", kind).toArray().length > 0;
+}
+
 /** Sets the alarm to the earliest due job (or clears it when there is none). */
 export function armAlarm(storage: DurableObjectStorage): void {
   const next = storage.sql.exec<{ t: number | null }>("SELECT min(run_at) AS t FROM jobs").one().t;

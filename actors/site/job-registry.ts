@@ -115,7 +115,7 @@ export function siteJobs(s: LiveSite): Readonly<Record<string, JobHandler>> {
     [SEO_DOCUMENTS_JOB]: {
       // No cache version bump: while this job was queued the documents were served with
       // no-store (http/ssr-routes.ts), so no cache holds a stale copy, and pages are already current.
-      run: () => s.documentsBuilt(regenerateDocuments(s)),
+      run: (key) => s.documentsBuilt(regenerateDocuments(s, key)),
     },
   };
 }

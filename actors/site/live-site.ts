@@ -14,9 +14,8 @@ import type { Collection } from "./storage/rows";
 import { readCollections } from "./content/collections";
 import { foldStoredSearchTextOnce } from "./content/search-text";
 import { cleanStoredRichTextOnce } from "./content/rich-text-cleanup";
-import { scheduleJob } from "../shared/jobs";
 import type { DocumentStats } from "./seo/document-stats";
-import { SEO_DOCUMENTS_JOB } from "./seo/documents";
+import { scheduleDocuments } from "./seo/documents";
 import { runSiteMigrations } from "./storage/migrations";
 import { refreshPublicData } from "./content/public-items";
 import { PublicRebuild } from "./reads/public-rebuild";
@@ -158,7 +157,7 @@ export class LiveSite implements SiteContext {
     this.#counts.clear();
     this.#orders.clear();
     // The sitemap and feeds follow every visible change, off the request path (the alarm runs it at once).
-    if (this.capture()) scheduleJob(this.storage, SEO_DOCUMENTS_JOB, "all", Date.now());
+    scheduleDocuments(this, items);
     const v = this.cacheChanged(items, fields);
     // Every change a reader could see may change what search should index.
     this.searchService.afterWrite();

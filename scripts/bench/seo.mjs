@@ -1,4 +1,4 @@
-// `npm run bench` (part 3): sitemap.xml, rss.xml and feed.json for 50,000 items, on
+// `npm run bench` (part 3): sitemap.xml, its parts, rss.xml and feed.json for 50,000 items, on
 // workerd (Miniflare API, direct socket, no wrangler dev proxy): regeneration time
 // inside the Durable Object, peak memory growth of the workerd process while it
 // runs, how long a publish waits, and requests/s serving the stored documents.
@@ -11,8 +11,9 @@ import { workerdPids } from "../workerd-host.mjs";
 if (process.env.BENCH_ONLY) process.exit(0);
 
 const ITEMS = Number(process.env.BENCH_SEO_ITEMS ?? 50_000);
-// Over 50,000 URLs (items plus the list page) the sitemap is an index and the URLs are in its parts.
-const URL_DOC = ITEMS + 1 > 50_000 ? "sitemap-1.xml" : "sitemap.xml";
+// Past 5,000 items the sitemap is an index and part N holds the items of the N-th 5,000 seqs: the
+// post published after the seed (seq ITEMS + 1) is in the last part.
+const URL_DOC = ITEMS + 1 > 5_000 ? `sitemap-${Math.ceil((ITEMS + 1) / 5_000)}.xml` : "sitemap.xml";
 
 const status = (pid, key) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
 /** Resets the peak-RSS mark of every workerd process (Linux: 5 > clear_refs), so VmHWM then measures what follows. */
@@ -52,15 +53,25 @@ try {
     <script src="${base}/embed.js" data-oc-token="${site.token}" defer></script></body></html>`;
   pages.set(pageHtml);
 
-  // 1. Capture builds the documents before it returns.
+  // 1. Capture: a small collection's documents are built before it returns, a large one's parts
+  // are queued and built one per alarm run; the index is served with no-store until they are.
+  const headers = { "x-service-token": site.token };
   resetPeaks();
   const rssBefore = rssMb("VmRSS");
+  const c0 = performance.now();
   await must(api(base, "PUT", `/sites/${site.id}/ssr/capture`, key, { pageUrl, collection: "posts" }), "capture");
+  const captureMs = performance.now() - c0;
+  let builtMs = null;
+  for (let i = 0; i < 400 && builtMs === null; i++) {
+    const res = await fetch(`${base}/blog/sitemap.xml`, { headers });
+    await res.arrayBuffer();
+    if (res.headers.get("cache-control") !== "no-store") builtMs = performance.now() - c0;
+    else await new Promise((r) => setTimeout(r, 25));
+  }
   const peakGrowth = rssMb("VmHWM") - rssBefore;
   const afterCapture = (await must(api(base, "GET", `/sites/${site.id}/ssr/capture`, key), "get")).capture.documents.lastBuild;
 
-  // 2. A publish: how long it waits, and how long until the sitemap shows it (rebuilt by the alarm).
-  const headers = { "x-service-token": site.token };
+  // 2. A publish: how long it waits, and how long until the sitemap shows it (its part, rebuilt by the alarm).
   const t0 = performance.now();
   await must(
     api(base, "POST", `/sites/${site.id}/collections/posts/items`, key, { slug: "fresh-post", publish: true, data: { title: "Fresh" } }),
@@ -99,14 +110,14 @@ try {
   );
   console.table([
     {
-      step: "rebuild on capture (sitemap index + parts, rss, feed.json)",
+      step: "capture, then the last part's run (index, rss, feed.json)",
       "rebuild ms": afterCapture.ms,
       URLs: afterCapture.urls,
       "MB built": (afterCapture.bytes / 1e6).toFixed(1),
       "peak RSS growth MB": peakGrowth.toFixed(0),
     },
     {
-      step: "rebuild after one publish (alarm job)",
+      step: "rebuild after one publish (its part and the index; alarm job)",
       "rebuild ms": afterPublish.ms,
       URLs: afterPublish.urls,
       "MB built": (afterPublish.bytes / 1e6).toFixed(1),
@@ -116,7 +127,10 @@ try {
   console.log(
     `publish request: ${publishMs.toFixed(1)} ms (the rebuild runs after it returns); new item visible in ${URL_DOC} after ${visibleMs === null ? "never (5 s)" : `${visibleMs.toFixed(0)} ms`}`,
   );
-  console.log(`goal: rebuild < 1,000 ms for 50,000 items; a publish never waits for it\n`);
+  console.log(
+    `capture request: ${captureMs.toFixed(0)} ms; every part built (sitemap.xml cacheable) after ${builtMs === null ? "never (10 s)" : `${builtMs.toFixed(0)} ms`}`,
+  );
+  console.log(`goal: one run's rebuild at most 30 ms of CPU at any size; a publish never waits for it\n`);
   console.table(serve);
 } finally {
   await close();

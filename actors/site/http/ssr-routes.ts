@@ -14,7 +14,7 @@ import { entitlements, planRequired } from "../../../src/contract/plans";
 import { parsePage } from "../../../src/shared/list-params";
 import type { SiteContext } from "../context";
 import type { SiteAccess } from "../access/site-access";
-import { cancelJob, pendingJob, scheduleJob } from "../../shared/jobs";
+import { cancelJob, hasPendingJob, pendingJob, scheduleJob } from "../../shared/jobs";
 import { basePathOfUrl, publicBase } from "../hostnames/public-base";
 import { capture, nextNightly, presentCapture, refresh } from "../ssr/capture";
 import { proxyKey } from "../../../src/limits/proxy-key";
@@ -255,7 +255,7 @@ function documentResponse(s: SiteContext, name: string): Response {
   const body = readDocument(s.sql, name);
   if (body === null) throw new ApiError("not_found", `No ${name} for this site.`);
   // While a rebuild is queued the stored copy is about to change: serve it, but let no cache keep it.
-  const rebuilding = pendingJob(s.sql, SEO_DOCUMENTS_JOB, "all") !== null;
+  const rebuilding = hasPendingJob(s.sql, SEO_DOCUMENTS_JOB);
   return new Response(body, {
     headers: { "content-type": contentTypeOf(name), "cache-control": rebuilding ? NO_STORE : PUBLIC_CACHE_CONTROL },
   });

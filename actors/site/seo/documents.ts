@@ -1,19 +1,22 @@
 /**
- * The stored SEO documents of a site (sitemap, rss.xml, feed.json), built
- * from the database and kept in `seo_documents` so requests serve them as
- * stored. Rebuilt by a job after every visible change (see site.ts).
+ * The stored SEO documents of a site (sitemap, rss.xml, feed.json), built from the database and
+ * kept in `seo_documents` so requests serve them as stored. A job on the alarm follows every
+ * visible change (`scheduleDocuments`): the sitemap part of each changed item (`part:<k>`), or
+ * every part (`all`), one part per run, so no run's work grows with the site.
  */
 import { itemPath } from "../../../src/shared/binding/rules";
 import type { SiteContext } from "../context";
 import { firstMediaExpr } from "../storage/field-sql";
 import { splitParts } from "../storage/parts";
 import { presentItems } from "../content/public-items";
-import { newestPublished, sitemapRows } from "../storage/items-table";
+import { newestPublished, publishedExtent, seqsOfIds, sitemapRows } from "../storage/items-table";
 import { publicBase } from "../hostnames/public-base";
 import { type FeedChannel, type FeedItem, buildJsonFeed, buildRss } from "./feeds";
 import { seoFields } from "./fields";
 import { resolveItemSeo } from "./meta";
-import { type SitemapUrl, buildSitemaps } from "./sitemap";
+import { partName, type SitemapUrl, sitemapIndex, URLS_PER_PART, urlset } from "./sitemap";
+import { scheduleJob } from "../../shared/jobs";
+import type { Collection } from "../storage/rows";
 import { type DocumentStats } from "./document-stats";
 import { matchPath, redirectedPaths } from "../storage/redirects-table";
 
@@ -39,36 +42,135 @@ export function readDocument(sql: SqlStorage, name: string): string | null {
   return parts.length ? parts.map((p) => p.body).join("") : null;
 }
 
-/** Rebuilds every document from the database; with no capture (or its collection gone) there are none. */
-export function regenerateDocuments(s: SiteContext): DocumentStats {
+/** The sitemap part that holds the item of `seq`. */
+const partOf = (seq: number) => Math.floor((seq - 1) / URLS_PER_PART) + 1;
+
+/** Queues the documents' rebuild after a change: the parts of `items` (ids), or all of them when unnamed. */
+export function scheduleDocuments(s: SiteContext, items?: readonly string[]): void {
+  if (!s.capture()) return;
+  const now = Date.now();
+  if (items && items.length > 0) {
+    // A deleted item's seq is gone with it: its part is not known, so every part is rebuilt.
+    const { seqs, missing } = seqsOfIds(s.sql, items);
+    if (!missing) {
+      for (const k of new Set(seqs.map(partOf))) scheduleJob(s.storage, SEO_DOCUMENTS_JOB, `part:${k}`, now);
+      return;
+    }
+  }
+  scheduleJob(s.storage, SEO_DOCUMENTS_JOB, "all", now);
+}
+
+function putDocument(sql: SqlStorage, name: string, body: string): void {
+  sql.exec("DELETE FROM seo_documents WHERE name = ?", name);
+  for (const [part, chunk] of splitParts(body).entries())
+    sql.exec("INSERT INTO seo_documents (name, part, body) VALUES (?, ?, ?)", name, part, chunk);
+}
+
+type Capture = NonNullable<ReturnType<SiteContext["capture"]>>;
+
+/** What every document of the capture is built from. */
+interface Sources {
+  capture: Capture;
+  collection: Collection;
+  origin: string;
+  base: string;
+  listUrl: string;
+}
+
+/** The sitemap URLs of the items with seq in part `k` (all of them: `k` null), the list page first in the first. */
+function partUrls(s: SiteContext, src: Sources, k: number | null, newest: string): SitemapUrl[] {
+  const fields = seoFields(src.collection, src.capture.extra.seo ?? {});
+  const image = fields.image ? `(SELECT url FROM media WHERE id = ${firstMediaExpr(fields.image)})` : "NULL";
+  const [from, to] = k === null ? [1, Number.MAX_SAFE_INTEGER] : [(k - 1) * URLS_PER_PART + 1, k * URLS_PER_PART];
+  // A path an owner's rule sends elsewhere is no page of the site any more: the sitemap leaves it out.
+  const redirected = redirectedPaths(s.sql);
+  const isRedirected = (path: string) => redirected.size > 0 && redirected.has(matchPath(path));
+  const urls: SitemapUrl[] = [];
+  for (const row of sitemapRows(s.sql, src.collection.id, image, from, to)) {
+    if (isRedirected(itemPath(src.base, row.slug))) continue;
+    urls.push({ loc: `${src.origin}${itemPath(src.base, row.slug)}`, lastmod: row.updated_at, image: row.image });
+  }
+  if ((k === null || k === 1) && src.capture.showsList && !isRedirected(src.base)) {
+    const refreshed = src.capture.refreshedAt;
+    urls.unshift({ loc: src.listUrl, lastmod: newest > refreshed ? newest : refreshed });
+  }
+  return urls;
+}
+
+/**
+ * One run of the documents' job (`key`: `all` or `part:<k>`), and the capture's first build. Up to
+ * URLS_PER_PART items the sitemap is one urlset, built whole. Past it, `all` lists the parts
+ * (table `sitemap_parts`) and queues each, and `part:<k>` builds part k and the index from the
+ * parts' rows. The feeds (the newest items) are built on every run.
+ */
+export function regenerateDocuments(s: SiteContext, key = "all"): DocumentStats {
   const started = Date.now();
   const capture = s.capture();
   const collection = capture && s.collections().find((c) => c.id === capture.collectionId);
   if (!capture || !collection) {
-    s.sql.exec("DELETE FROM seo_documents");
+    s.storage.transactionSync(() => {
+      s.sql.exec("DELETE FROM seo_documents");
+      s.sql.exec("DELETE FROM sitemap_parts");
+    });
     return { at: new Date().toISOString(), ms: Date.now() - started, urls: 0, feedItems: 0, bytes: 0 };
   }
+  const { origin, base } = publicBase(s, capture);
+  const src: Sources = { capture, collection, origin, base, listUrl: `${origin}${base}` };
+  const now = new Date().toISOString();
+  const { maxSeq, newest } = publishedExtent(s.sql, collection.id);
+  const parts = Math.max(1, Math.ceil(maxSeq / URLS_PER_PART));
+  let singleUrls = 0;
+  const feedItems = s.storage.transactionSync(() => {
+    if (parts === 1) {
+      const urls = partUrls(s, src, null, newest);
+      singleUrls = urls.length;
+      putDocument(s.sql, "sitemap.xml", urlset(urls));
+      s.sql.exec("DELETE FROM seo_documents WHERE name LIKE 'sitemap-%'");
+      s.sql.exec("DELETE FROM sitemap_parts");
+    } else if (key === "all" || s.sql.exec("SELECT 1 FROM sitemap_parts LIMIT 1").toArray().length === 0) {
+      // Every part is rebuilt on a run of its own; parts past the last item's go now.
+      for (const [name] of s.sql.exec("SELECT name FROM seo_documents WHERE name LIKE 'sitemap-%'").raw()) {
+        const k = Number(/^sitemap-(\d+)\.xml$/.exec(String(name))?.[1]);
+        if (!(k >= 1 && k <= parts)) s.sql.exec("DELETE FROM seo_documents WHERE name = ?", name);
+      }
+      s.sql.exec("DELETE FROM sitemap_parts WHERE part > ?", parts);
+      for (let k = 1; k <= parts; k++) {
+        s.sql.exec("INSERT OR IGNORE INTO sitemap_parts (part, urls, lastmod) VALUES (?, 0, '')", k);
+        scheduleJob(s.storage, SEO_DOCUMENTS_JOB, `part:${k}`, Date.now());
+      }
+    } else {
+      const k = Number(key.slice("part:".length));
+      const urls = k >= 1 && k <= parts ? partUrls(s, src, k, newest) : [];
+      if (urls.length) putDocument(s.sql, partName(k), urlset(urls));
+      else s.sql.exec("DELETE FROM seo_documents WHERE name = ?", partName(k));
+      const lastmod = urls.reduce((m, u) => (u.lastmod > m ? u.lastmod : m), "") || now;
+      s.sql.exec(
+        "INSERT INTO sitemap_parts (part, urls, lastmod) VALUES (?1, ?2, ?3) ON CONFLICT (part) DO UPDATE SET urls = ?2, lastmod = ?3",
+        k,
+        urls.length,
+        lastmod,
+      );
+      const listed = s.sql
+        .exec<{ part: number; lastmod: string }>("SELECT part, lastmod FROM sitemap_parts WHERE urls > 0 ORDER BY part")
+        .toArray();
+      putDocument(s.sql, "sitemap.xml", sitemapIndex(listed, src.listUrl));
+    }
+    return putFeeds(s, src, newest, now);
+  });
+  const totals = s.sql
+    .exec<{ urls: number | null; bytes: number | null }>(
+      `SELECT (SELECT sum(urls) FROM sitemap_parts) AS urls, (SELECT sum(length(body)) FROM seo_documents) AS bytes`,
+    )
+    .one();
+  const urls = parts === 1 ? singleUrls : (totals.urls ?? 0);
+  return { at: now, ms: Date.now() - started, urls, feedItems, bytes: totals.bytes ?? 0 };
+}
+
+/** rss.xml and feed.json: the newest published items. Returns how many they carry. */
+function putFeeds(s: SiteContext, src: Sources, newest: string, now: string): number {
+  const { capture, collection, origin, base, listUrl } = src;
   const settings = capture.extra.seo ?? {};
   const fields = seoFields(collection, settings);
-  const { origin, base } = publicBase(s, capture);
-  const listUrl = `${origin}${base}`;
-  const now = new Date().toISOString();
-
-  const urls: SitemapUrl[] = [];
-  const image = fields.image ? `(SELECT url FROM media WHERE id = ${firstMediaExpr(fields.image)})` : "NULL";
-  const cursor = sitemapRows(s.sql, collection.id, image);
-  let newest = "";
-  // A path an owner's rule sends elsewhere is no page of the site any more: the sitemap leaves it out.
-  const redirected = redirectedPaths(s.sql);
-  const isRedirected = (path: string) => redirected.size > 0 && redirected.has(matchPath(path));
-  for (const row of cursor) {
-    if (isRedirected(itemPath(base, row.slug))) continue;
-    urls.push({ loc: `${origin}${itemPath(base, row.slug)}`, lastmod: row.updated_at, image: row.image });
-    if (row.updated_at > newest) newest = row.updated_at;
-  }
-  if (capture.showsList && !isRedirected(base))
-    urls.unshift({ loc: listUrl, lastmod: newest > capture.refreshedAt ? newest : capture.refreshedAt });
-
   const limit = settings.feedItems ?? DEFAULT_FEED_ITEMS;
   const rows = newestPublished(s.sql, collection.id, limit);
   const siteName = settings.siteName ?? (capture.page.siteName || s.site()!.name);
@@ -95,18 +197,7 @@ export function regenerateDocuments(s: SiteContext): DocumentStats {
     jsonUrl: `${listUrl}feed.json`,
     updated: newest || now,
   };
-
-  const docs = buildSitemaps(urls, listUrl, now);
-  docs.set("rss.xml", buildRss(channel, items));
-  docs.set("feed.json", buildJsonFeed(channel, items));
-  s.storage.transactionSync(() => {
-    s.sql.exec("DELETE FROM seo_documents");
-    for (const [name, body] of docs) {
-      for (const [part, chunk] of splitParts(body).entries())
-        s.sql.exec("INSERT INTO seo_documents (name, part, body) VALUES (?, ?, ?)", name, part, chunk);
-    }
-  });
-  let bytes = 0;
-  for (const body of docs.values()) bytes += body.length;
-  return { at: now, ms: Date.now() - started, urls: urls.length, feedItems: items.length, bytes };
+  putDocument(s.sql, "rss.xml", buildRss(channel, items));
+  putDocument(s.sql, "feed.json", buildJsonFeed(channel, items));
+  return items.length;
 }

@@ -396,17 +396,41 @@ export function recentRows(sql: SqlStorage, collectionIds: readonly string[], li
     .toArray();
 }
 
-/** Slug, last change and image URL (`imageSql`, a media lookup or NULL) of every published item, newest first (sitemaps). */
+/**
+ * Slug, last change and image URL (`imageSql`, a media lookup or NULL) of the published items with
+ * `seq` in [`fromSeq`, `toSeq`], newest first (a sitemap part; items_by_status_seq finds them).
+ */
 export function sitemapRows(
   sql: SqlStorage,
   collectionId: string,
   imageSql: string,
+  fromSeq: number,
+  toSeq: number,
 ): Iterable<{ slug: string; updated_at: string; image: string | null }> {
   return sql.exec<{ slug: string; updated_at: string; image: string | null }>(
     `SELECT slug, updated_at, ${imageSql} AS image FROM items
-     WHERE collection_id = ? AND status = 'published' ORDER BY published_at DESC, seq DESC`,
+     WHERE collection_id = ? AND status = 'published' AND seq BETWEEN ? AND ? ORDER BY published_at DESC, seq DESC`,
     collectionId,
+    fromSeq,
+    toSeq,
   );
+}
+
+/** The highest `seq` and the latest change of a collection's published items (each one index seek). */
+export function publishedExtent(sql: SqlStorage, collectionId: string): { maxSeq: number; newest: string } {
+  const maxSeq = sql
+    .exec<{ s: number | null }>("SELECT max(seq) AS s FROM items WHERE collection_id = ? AND status = 'published'", collectionId)
+    .one().s;
+  const newest = sql
+    .exec<{ u: string | null }>("SELECT max(updated_at) AS u FROM items WHERE collection_id = ? AND status = 'published'", collectionId)
+    .one().u;
+  return { maxSeq: maxSeq ?? 0, newest: newest ?? "" };
+}
+
+/** The seqs of the items among `ids` that exist, and whether any does not. */
+export function seqsOfIds(sql: SqlStorage, ids: readonly string[]): { seqs: number[]; missing: boolean } {
+  const rows = selectIn<{ seq: number }>(sql, ids, (list) => `SELECT seq FROM items WHERE id IN (${list})`);
+  return { seqs: rows.map((r) => r.seq), missing: rows.length < new Set(ids).size };
 }
 
 /** The newest `limit` published items, whole and with their public data (feeds). */

@@ -94,4 +94,12 @@ export const MIGRATIONS_FOR_SCALE: readonly SiteMigration[] = [
     INSERT INTO items_fts (rowid, body) VALUES (new.seq, new.search_text || char(31, 31) || new.slug || char(31, 31));
   END;`,
   },
+  {
+    idMonotonicInc: 35,
+    description: "the sitemap's parts past 5,000 items: how many URLs each holds and its latest change, for the index",
+    // Owner: actors/site/seo/documents.ts. Part k holds the published items whose seq is in the
+    // k-th 5,000 (URLS_PER_PART), so a change rewrites only its item's part and the index.
+    sql: `
+  CREATE TABLE IF NOT EXISTS sitemap_parts (part INTEGER PRIMARY KEY, urls INTEGER NOT NULL, lastmod TEXT NOT NULL);`,
+  },
 ];
