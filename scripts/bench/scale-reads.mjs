@@ -6,7 +6,7 @@
 // its cost is the object's, not the cache's. Each `total` is checked against what was seeded.
 import { loadavg } from "node:os";
 import { api, must, percentile, seedItems } from "../lib.mjs";
-import { buildWorker, servicePid, startWorkerd, workerdSchedCpuMs } from "../workerd-host.mjs";
+import { buildWorker, residentMb, servicePid, startWorkerd, workerdSchedCpuMs } from "../workerd-host.mjs";
 
 const SIZES = (process.env.BENCH_SCALE_SIZES ?? "1000,10000,100000").split(",").map(Number);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 30);
@@ -86,9 +86,51 @@ async function measure(site, query, expectTotal, path = "collections/posts/items
   return { p50: percentile(sorted, 50), cpu: cpu / SAMPLES };
 }
 
+/**
+ * p50 wall time and mean CPU of a dashboard call (`path` under the site, with its admin key): its
+ * answers are private, never cached, so no edit is needed before each. `expectTotal` checks a list.
+ */
+async function dashboard(site, path, expectTotal) {
+  const walls = [];
+  let cpu = 0;
+  for (let i = 0; i < SAMPLES; i++) {
+    const c0 = workerdSchedCpuMs([servicePid()]);
+    const t = performance.now();
+    const r = await api(base, "GET", `/sites/${site.id}${path}`, site.adminKey);
+    walls.push(performance.now() - t);
+    cpu += workerdSchedCpuMs([servicePid()]) - c0;
+    if (r.status !== 200) throw new Error(`${path}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
+    if (expectTotal !== undefined && r.body.total !== expectTotal)
+      throw new Error(`${path}: total ${r.body.total}, expected ${expectTotal}`);
+  }
+  return {
+    p50: percentile(
+      walls.sort((a, b) => a - b),
+      50,
+    ),
+    cpu: cpu / SAMPLES,
+  };
+}
+
+/** The collection's CSV export, read to the end once: its time, CPU and size, and the service's peak memory growth. */
+async function exportCsv(site) {
+  const before = residentMb(servicePid());
+  const c0 = workerdSchedCpuMs([servicePid()]);
+  const t = performance.now();
+  const res = await fetch(`${base}/sites/${site.id}/collections/posts/export.csv`, {
+    headers: { authorization: `Bearer ${site.adminKey}` },
+  });
+  let bytes = 0;
+  for await (const chunk of res.body) bytes += chunk.length;
+  const ms = performance.now() - t;
+  if (res.status !== 200) throw new Error(`export.csv: ${res.status}`);
+  return { p50: ms, cpu: workerdSchedCpuMs([servicePid()]) - c0, mb: bytes / 1e6, peak: residentMb(servicePid(), "VmHWM") - before };
+}
+
 const rows = [];
 try {
   const results = new Map();
+  const exports = new Map();
   for (const n of SIZES) {
     const { site, seedPerSecond } = await siteOf(n);
     const first = await must(api(base, "GET", `/sites/${site.id}/collections/posts/items?limit=1&sort=slug`, site.adminKey), "first");
@@ -114,7 +156,21 @@ try {
       ),
       "search a term no title holds": await measure(site, "search=zzqx", 0),
       "search + option filter": await measure(site, "search=lantern&filter[category]=c7", lanterns),
+      "dashboard: items table, page 1": await dashboard(site, "/collections/posts/items?limit=25", n),
+      "dashboard: page 40, sorted by title": await dashboard(site, "/collections/posts/items?limit=25&page=40&sort=title", n),
+      "dashboard: published only, by last edit": await dashboard(
+        site,
+        "/collections/posts/items?limit=25&status=published&sort=-updatedAt",
+        n,
+      ),
+      "dashboard: search (slugs, indexed fields)": await dashboard(
+        site,
+        "/collections/posts/items?limit=25&search=lantern&searchIn=indexed",
+        lanterns,
+      ),
+      "dashboard: overview (GET /stats)": await dashboard(site, "/stats"),
     });
+    exports.set(n, await exportCsv(site));
   }
   const reads = Object.keys(results.get(SIZES[0])).filter((k) => k !== "seed");
   const f = (x) => x.toFixed(1);
@@ -126,11 +182,21 @@ try {
     rows.push(row);
   }
   const seed = { read: "seed through items:batch, items/s" };
-  for (const n of SIZES) seed[`${n.toLocaleString("en")}: p50 ms (CPU)`] = results.get(n).seed.toFixed(0);
-  rows.push(seed);
+  const exported = { read: "export.csv, whole, ms (CPU)" };
+  const exportSize = { read: "export.csv MB; service peak RSS growth MB" };
+  for (const n of SIZES) {
+    const col = `${n.toLocaleString("en")}: p50 ms (CPU)`;
+    const e = exports.get(n);
+    seed[col] = results.get(n).seed.toFixed(0);
+    exported[col] = `${f(e.p50)} (${f(e.cpu)})`;
+    exportSize[col] = `${e.mb.toFixed(1)}; ${e.peak.toFixed(0)}`;
+  }
+  rows.push(seed, exported, exportSize);
 } finally {
   await host.dispose();
 }
-console.log(`\nsearch= misses on plain workerd, ${SAMPLES} per row, each after an edit (load ${loadavg()[0].toFixed(1)}):`);
+console.log(
+  `\nReads as a site grows, on plain workerd, ${SAMPLES} per row; content API reads are misses, each after an edit (load ${loadavg()[0].toFixed(1)}):`,
+);
 console.log("CPU = the service process's CPU (schedstat, not the embedder's) during each read, after its edit's queued work has run.\n");
 console.table(rows);

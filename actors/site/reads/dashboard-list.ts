@@ -1,7 +1,7 @@
 import { ApiError } from "../../../src/contract/errors";
 import type { Collection } from "../storage/rows";
 import { valueExpr } from "../storage/field-sql";
-import { countInCollection, countInStatus, countWhere, dashboardListSql, rowsPage } from "../storage/items-table";
+import { bothStatusesPage, countInCollection, countInStatus, countWhere, dashboardListSql, rowsPage } from "../storage/items-table";
 import { type ItemRow } from "../storage/rows";
 import { DASHBOARD_SEARCH_MAX } from "../../../src/contract/limits";
 import { foldForSearch } from "../content/search-text";
@@ -44,6 +44,14 @@ export function listDashboardItems(
     const total = q.status ? countInStatus(sql, collection.id, q.status) : countInCollection(sql, collection.id);
     return { rows: sql.exec<ItemRow>(plain.page, ...args, q.limit, (q.page - 1) * q.limit).toArray(), total };
   }
+  if (q.sort !== null && q.search === null && filters.where.length === 0 && q.status === null) {
+    // Every status, sorted: each status's page prefix read through its (collection, status, key) index, then merged.
+    const { key, dir } = sortKey(collection, q.sort);
+    return {
+      rows: bothStatusesPage(sql, collection.id, key, dir, q.limit, (q.page - 1) * q.limit),
+      total: countInCollection(sql, collection.id),
+    };
+  }
   const where = [...filters.where, "collection_id = ?"];
   const args: (string | number)[] = [...filters.args, collection.id];
   if (q.status) {
@@ -70,18 +78,30 @@ export function listDashboardItems(
   }
   const order = orderBy(collection, q.sort);
   const w = where.join(" AND ");
-  const total = countWhere(sql, w, args);
+  // Only the collection and its status: the kept counts answer.
+  const plainWhere = filters.where.length === 0 && q.search === null;
+  const total = !plainWhere
+    ? countWhere(sql, w, args)
+    : q.status
+      ? countInStatus(sql, collection.id, q.status)
+      : countInCollection(sql, collection.id);
   const rows = rowsPage(sql, w, order, args, q.limit, (q.page - 1) * q.limit);
   return { rows, total };
 }
 
 function orderBy(collection: Collection, sort: string | null): string {
   if (sort === null) return "seq DESC";
+  const { key, dir } = sortKey(collection, sort);
+  return `${key} ${dir}, seq ${dir}`;
+}
+
+/** The SQL of a `sort` value's key and its direction. */
+function sortKey(collection: Collection, sort: string): { key: string; dir: "ASC" | "DESC" } {
   const desc = sort.startsWith("-");
   const key = desc ? sort.slice(1) : sort;
   const dir = desc ? "DESC" : "ASC";
   const column = COLUMNS[key];
-  if (column) return `${column} ${dir}, seq ${dir}`;
+  if (column) return { key: column, dir };
   const field = collection.fields.find((f) => f.key === key && f.indexed);
   if (!field) {
     const allowed = [...Object.keys(COLUMNS), ...collection.fields.filter((f) => f.indexed).map((f) => f.key)];
@@ -90,7 +110,7 @@ function orderBy(collection: Collection, sort: string | null): string {
       allowed,
     });
   }
-  return `${valueExpr(field)} ${dir}, seq ${dir}`;
+  return { key: valueExpr(field), dir };
 }
 
 export function dashboardListQuery(url: URL, page: number, limit: number): DashboardListQuery {

@@ -298,7 +298,10 @@ export function countByStatus(sql: SqlStorage): { status: string; n: number }[] 
 
 // ---- Lists --------------------------------------------------------------------------------
 
-/** A page of published rows with PUBLIC_COLUMNS, by a list query's clause and order. */
+/**
+ * A page of published rows with PUBLIC_COLUMNS, by a list query's clause and order; `indexedBy`
+ * (an index name of ours, never input) makes SQLite walk that index (published-list.ts, walkIndex).
+ */
 export function publishedPage(
   sql: SqlStorage,
   where: string,
@@ -306,9 +309,11 @@ export function publishedPage(
   args: readonly SqlStorageValue[],
   limit: number,
   offset: number,
+  indexedBy: string | null = null,
 ): PublicRow[] {
+  const from = indexedBy ? `items INDEXED BY ${indexedBy}` : "items";
   return sql
-    .exec<PublicRow>(`SELECT ${PUBLIC_COLUMNS} FROM items WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, ...args, limit, offset)
+    .exec<PublicRow>(`SELECT ${PUBLIC_COLUMNS} FROM ${from} WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, ...args, limit, offset)
     .toArray();
 }
 
@@ -340,6 +345,36 @@ export function publishedBySeqs(sql: SqlStorage, seqs: readonly number[]): Publi
 export function dashboardListSql(status: Status | null): { page: string } {
   const where = status ? "collection_id = ? AND status = ?" : "collection_id = ?";
   return { page: `SELECT ${ITEM_COLUMNS} FROM items WHERE ${where} ORDER BY seq DESC LIMIT ? OFFSET ?` };
+}
+
+/**
+ * A page of a collection's rows of every status sorted by `key` (a column or field expression with
+ * an index on (collection_id, status, key)): the first `offset + limit` of each status in order,
+ * read from its index alone, merged, and only the page's rows read whole. One index range cannot
+ * serve both statuses in order, and sorting every row read whole cost a read of the collection.
+ */
+export function bothStatusesPage(
+  sql: SqlStorage,
+  collectionId: string,
+  key: string,
+  dir: "ASC" | "DESC",
+  limit: number,
+  offset: number,
+): ItemRow[] {
+  const order = `${key} ${dir}, seq ${dir}`;
+  const prefix = (status: Status) =>
+    `SELECT * FROM (SELECT seq, ${key} AS k FROM items WHERE collection_id = ?1 AND status = '${status}' ORDER BY ${order} LIMIT ?2)`;
+  return sql
+    .exec<ItemRow>(
+      `SELECT ${ITEM_COLUMNS} FROM items WHERE seq IN (
+         SELECT seq FROM (${prefix("draft")} UNION ALL ${prefix("published")}) ORDER BY k ${dir}, seq ${dir} LIMIT ?3 OFFSET ?4)
+       ORDER BY ${order}`,
+      collectionId,
+      offset + limit,
+      limit,
+      offset,
+    )
+    .toArray();
 }
 
 /** A page of whole rows by a clause and order (the dashboard's sorted or searched list). */
