@@ -6,7 +6,7 @@ import type { Collection } from "../storage/rows";
 import type { Field } from "../../../src/contract/fields";
 import { SYSTEM_SORT_KEYS } from "../../../src/contract/field-keys";
 import { SEARCHABLE_TYPES } from "../../../src/contract/field-types";
-import { valueExpr, valueIndexName } from "../storage/field-sql";
+import { valueExpr } from "../storage/field-sql";
 import { referencedIdsSql } from "../storage/items-table";
 import { parseBooleanParam, parseNumberParam, normalizeDate } from "../content/values";
 import { foldForSearch } from "../content/search-text";
@@ -27,12 +27,6 @@ export interface ListQuery {
   wholeOrderBy: string;
   /** True when `where` holds more than the collection and the published status (a filter or search). */
   filtered: boolean;
-  /**
-   * The index that walks `orderBy`'s one key within the collection's published items, when there
-   * is one and no search (whose hits drive the read): a page of a filter that keeps many items is
-   * found sooner by walking it than by reading every kept item and sorting them (published-list.ts).
-   */
-  orderIndex: string | null;
   /** True when the query uses Pro features (filter or search). */
   advanced: boolean;
 }
@@ -55,13 +49,6 @@ const SYSTEM_COLUMNS: Record<SystemKey, { column: string; type: "date" | "text" 
   publishedAt: { column: "published_at", type: "date" },
   updatedAt: { column: "updated_at", type: "date" },
   slug: { column: "slug", type: "text" },
-};
-
-/** The index of (collection_id, status, column) for each sortable column (site migration 1). */
-const SYSTEM_INDEXES: Record<string, string> = {
-  published_at: "items_by_published",
-  updated_at: "items_by_updated",
-  slug: "items_by_slug",
 };
 
 interface Target {
@@ -204,15 +191,11 @@ export function buildListQuery(
   const sort = parseSort(params.get("sort"));
   const order: string[] = [];
   const used = new Set<string>();
-  const indexes: (string | null)[] = [];
   for (const s of sort) {
     if (used.has(s.key)) continue;
     used.add(s.key);
-    const t = target("sort", s.key);
-    order.push(`${t.sql} ${s.descending ? "DESC" : "ASC"}`);
-    indexes.push(t.field ? valueIndexName(t.field) : (SYSTEM_INDEXES[t.sql] ?? null));
+    order.push(`${target("sort", s.key).sql} ${s.descending ? "DESC" : "ASC"}`);
   }
-  if (order.length === 0) indexes.push("items_by_published");
   if (order.length === 0) order.push("published_at DESC");
   // The last sort direction decides the tie-break direction, so SQLite can walk one index end to end.
   const lastDesc = sort.length === 0 || (sort[sort.length - 1] as { descending: boolean }).descending;
@@ -226,7 +209,6 @@ export function buildListQuery(
     orderBy: order.join(", "),
     wholeOrderBy: where.length > 2 ? order.map((term) => `+${term}`).join(", ") : order.join(", "),
     filtered: where.length > 2,
-    orderIndex: search === "" && indexes.length === 1 ? indexes[0]! : null,
     advanced,
   };
 }

@@ -19,8 +19,6 @@ interface Listed {
   total: number;
   order: readonly number[] | null;
   offset: number;
-  /** The order's index, when walking it finds the page sooner than reading the filter's every item. */
-  walk: string | null;
 }
 
 function listed(s: SiteContext, c: Collection, params: URLSearchParams): Listed {
@@ -29,27 +27,13 @@ function listed(s: SiteContext, c: Collection, params: URLSearchParams): Listed 
   const total = query.filtered ? s.countOf(query.where, query.args) : countInStatus(s.sql, c.id, "published");
   // Every page of one order shares it: a slice of the memoised order, not an OFFSET scan per page.
   const order = s.orderOf(query.where, query.args, query.wholeOrderBy, total);
-  const offset = (query.page - 1) * query.limit;
-  return { query, total, order, offset, walk: order === null ? walkIndex(s, c, query, total, offset) : null };
+  return { query, total, order, offset: (query.page - 1) * query.limit };
 }
 
-/**
- * Without a memoised order SQLite picks one index for a filtered page: the filter's (every item it
- * keeps read and sorted) or, walking the order's, testing items until the page is full. With no
- * statistics it may take the filter's for a range that keeps a tenth of 100,000 items (107 ms a
- * miss). The walk reads about (offset + limit) × collection / total items, the filter's `total`:
- * the walk is chosen when it reads fewer.
- */
-function walkIndex(s: SiteContext, c: Collection, query: ListQuery, total: number, offset: number): string | null {
-  if (!query.filtered || query.orderIndex === null || total === 0) return null;
-  const all = countInStatus(s.sql, c.id, "published");
-  return (offset + query.limit) * all < total * total ? query.orderIndex : null;
-}
-
-function rowsOf(s: SiteContext, { query, order, offset, walk }: Listed): PublicRow[] {
+function rowsOf(s: SiteContext, { query, order, offset }: Listed): PublicRow[] {
   return order
     ? publishedBySeqs(s.sql, order.slice(offset, offset + query.limit))
-    : publishedPage(s.sql, query.where, query.orderBy, query.args, query.limit, offset, walk);
+    : publishedPage(s.sql, query.where, query.orderBy, query.args, query.limit, offset);
 }
 
 function pageRows(s: SiteContext, c: Collection, params: URLSearchParams): PublishedPage<PublicRow> {

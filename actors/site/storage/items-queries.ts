@@ -298,10 +298,7 @@ export function countByStatus(sql: SqlStorage): { status: string; n: number }[] 
 
 // ---- Lists --------------------------------------------------------------------------------
 
-/**
- * A page of published rows with PUBLIC_COLUMNS, by a list query's clause and order; `indexedBy`
- * (an index name of ours, never input) makes SQLite walk that index (published-list.ts, walkIndex).
- */
+/** A page of published rows with PUBLIC_COLUMNS, by a list query's clause and order. */
 export function publishedPage(
   sql: SqlStorage,
   where: string,
@@ -309,11 +306,9 @@ export function publishedPage(
   args: readonly SqlStorageValue[],
   limit: number,
   offset: number,
-  indexedBy: string | null = null,
 ): PublicRow[] {
-  const from = indexedBy ? `items INDEXED BY ${indexedBy}` : "items";
   return sql
-    .exec<PublicRow>(`SELECT ${PUBLIC_COLUMNS} FROM ${from} WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, ...args, limit, offset)
+    .exec<PublicRow>(`SELECT ${PUBLIC_COLUMNS} FROM items WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, ...args, limit, offset)
     .toArray();
 }
 
