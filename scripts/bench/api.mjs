@@ -44,6 +44,7 @@ const ALONE = {
   scale: "./scale-reads.mjs",
   "substring-search": "./scale-reads.mjs",
   storage: "./storage-scale.mjs",
+  "dashboard-scale": "./dashboard-scale.mjs",
 };
 const HERE = ["content", "search", "refused", "busy", "abuse"];
 const LATER = ["history", "transfer", "media"];
