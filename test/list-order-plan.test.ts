@@ -2,20 +2,15 @@
 // once per version. That read goes through the filter's index and sorts its rows: walking the
 // sort key's index instead would read every item of the collection to test its filter (on 10,000
 // items, a filter that keeps 1,000 cost 42 ms of CPU a miss that way).
-import { runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
-import { newBlog } from "./helpers";
 import { buildListQuery } from "../actors/site/reads/list-query";
 import { searchMatch } from "../actors/site/storage/search-index";
 import { readCollections } from "../actors/site/content/collections";
 import { dashboardListQuery, listDashboardItems } from "../actors/site/reads/dashboard-list";
+import { countingSql, inPostsSite } from "./helpers/sql-plan";
 
 it("reads a filtered list's whole order through the filter's index, in the same order", async () => {
-  const site = await newBlog("pro");
-  await runInDurableObject(env.SITE.get(env.SITE.idFromName(site.id)), (_i: unknown, state: DurableObjectState) => {
-    const sql = state.storage.sql;
-    const posts = readCollections(sql).find((c) => c.slug === "posts")!;
+  await inPostsSite((sql, posts) => {
     // 10,000 posts, a tenth of them featured, with views in no order of their seq.
     sql.exec(
       `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10000)
@@ -46,10 +41,7 @@ it("reads a filtered list's whole order through the filter's index, in the same 
 });
 
 it("pages the dashboard's every-status list by an indexed key from the indexes, in the order of a full sort", async () => {
-  const site = await newBlog("pro");
-  await runInDurableObject(env.SITE.get(env.SITE.idFromName(site.id)), (_i: unknown, state: DurableObjectState) => {
-    const sql = state.storage.sql;
-    const posts = readCollections(sql).find((c) => c.slug === "posts")!;
+  await inPostsSite((sql, posts) => {
     // 10,000 posts, a third of them drafts, with repeated view counts (ties broken by seq).
     sql.exec(
       `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10000)
@@ -61,16 +53,9 @@ it("pages the dashboard's every-status list by an indexed key from the indexes, 
     );
     for (const sort of ["views", "-views", "-updatedAt", "slug"]) {
       for (const page of [1, 7, 400]) {
-        const cursors: { rowsRead: number }[] = [];
-        const counting = {
-          exec: (query: string, ...args: SqlStorageValue[]) => {
-            const cursor = sql.exec(query, ...args);
-            cursors.push(cursor);
-            return cursor;
-          },
-        } as unknown as SqlStorage;
+        const counting = countingSql(sql);
         const q = dashboardListQuery(new URL(`https://dashboard.test/?sort=${sort}`), page, 25);
-        const listed = listDashboardItems(counting, posts, readCollections(sql), q);
+        const listed = listDashboardItems(counting.sql, posts, readCollections(sql), q);
         const desc = sort.startsWith("-");
         const key = { views: "json_extract(data, '$.views')", updatedAt: "updated_at", slug: "slug" }[sort.replace("-", "")]!;
         const dir = desc ? "DESC" : "ASC";
@@ -88,11 +73,7 @@ it("pages the dashboard's every-status list by an indexed key from the indexes, 
         ).toEqual(expected);
         expect(listed.total).toBe(10_000);
         // The page's rows whole, and each status's prefix from its index: never the collection.
-        if (page === 1)
-          expect(
-            cursors.reduce((n, c) => n + c.rowsRead, 0),
-            sort,
-          ).toBeLessThan(200);
+        if (page === 1) expect(counting.rowsRead(), sort).toBeLessThan(200);
       }
     }
   });

@@ -6,7 +6,7 @@
 // its cost is the object's, not the cache's. Each `total` is checked against what was seeded.
 import { writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
-import { api, must, percentile, seedItems } from "../lib.mjs";
+import { api, must, percentile, seededPostsSite } from "../lib.mjs";
 import { buildWorker, residentMb, servicePid, startWorkerd, workerdSchedCpuMs } from "../workerd-host.mjs";
 
 const SIZES = (process.env.BENCH_SCALE_SIZES ?? "1000,10000,100000").split(",").map(Number);
@@ -20,40 +20,24 @@ const base = host.base;
 /** Titles: every 100th holds "lantern" (1 %), every one "post", none "zzq". */
 const title = (i) => `Post ${i}: ${i % 100 === 7 ? "lantern festival" : ["bread", "garden", "travel", "music"][i % 4]} notes`;
 
-async function siteOf(n) {
-  const { site } = await must(api(base, "POST", "/sites", operator, { name: `Search ${n}`, plan: "pro" }), "site");
-  await must(
-    api(base, "PUT", `/sites/${site.id}/collections/posts`, site.adminKey, {
-      fields: [
-        { key: "title", type: "text", indexed: true, required: true },
-        { key: "n", type: "number", indexed: true },
-        {
-          key: "category",
-          type: "option",
-          indexed: true,
-          options: ["c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9"].map((value) => ({ value })),
-        },
-        { key: "body", type: "richText" },
-      ],
-    }),
-    "collection",
-  );
-  const t0 = performance.now();
-  await seedItems(
-    base,
-    site.id,
-    site.adminKey,
-    "posts",
-    n,
-    (i) => ({
-      slug: `post-${i}`,
-      publish: true,
-      data: { title: title(i), n: i, category: `c${i % 10}`, body: BODY },
-    }),
-    500,
-  );
-  return { site, seedPerSecond: n / ((performance.now() - t0) / 1000) };
-}
+const siteOf = (n) =>
+  seededPostsSite(base, operator, {
+    name: `Search ${n}`,
+    plan: "pro",
+    fields: [
+      { key: "title", type: "text", indexed: true, required: true },
+      { key: "n", type: "number", indexed: true },
+      {
+        key: "category",
+        type: "option",
+        indexed: true,
+        options: ["c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9"].map((value) => ({ value })),
+      },
+      { key: "body", type: "richText" },
+    ],
+    count: n,
+    item: (i) => ({ slug: `post-${i}`, publish: true, data: { title: title(i), n: i, category: `c${i % 10}`, body: BODY } }),
+  });
 
 /**
  * p50 wall time and mean CPU of the object's answer to `query`, each after an edit of an item
