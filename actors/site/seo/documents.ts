@@ -51,6 +51,8 @@ export function scheduleDocuments(s: SiteContext, items?: readonly string[]): vo
   const now = Date.now();
   if (items && items.length > 0) {
     // A deleted item's seq is gone with it: its part is not known, so every part is rebuilt.
+    // An item of another collection (an author) queues the part its seq falls in: no URL of it
+    // changes, but the run rebuilds the feeds, which show the items it is referenced from.
     const { seqs, missing } = seqsOfIds(s.sql, items);
     if (!missing) {
       for (const k of new Set(seqs.map(partOf))) scheduleJob(s.storage, SEO_DOCUMENTS_JOB, `part:${k}`, now);
@@ -159,7 +161,8 @@ export function regenerateDocuments(s: SiteContext, key = "all"): DocumentStats 
   });
   const totals = s.sql
     .exec<{ urls: number | null; bytes: number | null }>(
-      `SELECT (SELECT sum(urls) FROM sitemap_parts) AS urls, (SELECT sum(length(body)) FROM seo_documents) AS bytes`,
+      // octet_length reads each value's size from its record header, not its text (14 MB at 100,000 items).
+      `SELECT (SELECT sum(urls) FROM sitemap_parts) AS urls, (SELECT sum(octet_length(body)) FROM seo_documents) AS bytes`,
     )
     .one();
   const urls = parts === 1 ? singleUrls : (totals.urls ?? 0);
