@@ -22,7 +22,7 @@ export function useBrokenImages(urls: readonly string[]): string[] | null {
             const img = new Image();
             img.onload = () => resolve(img.naturalWidth > 0 ? null : url);
             img.onerror = () => resolve(url);
-            img.src = url;
+            img.src = uncached(url);
           }),
       ),
     ).then((r) => live && setBroken(r.filter((u): u is string => u !== null)));
@@ -32,6 +32,19 @@ export function useBrokenImages(urls: readonly string[]): string[] | null {
   }, [key]);
   return broken;
 }
+
+/**
+ * The address with a query the browser has not seen. Chromium keeps a document's failed image
+ * loads in memory, so an image fixed on its host would still read as broken when the screen is
+ * opened again without a reload. Hosts of static images ignore an unknown query.
+ */
+function uncached(url: string): string {
+  if (!/^https?:/i.test(url)) return url;
+  const u = new URL(url);
+  u.searchParams.set("oc-check", String(++checks));
+  return u.href;
+}
+let checks = Date.now();
 
 /** Every address in a srcset (`url 640w, url 1280w`), without the width or density descriptors. */
 export const srcsetUrls = (srcset: string): string[] =>

@@ -75,8 +75,9 @@ describe("defects a new site owner met", () => {
     await page.getByRole("button", { name: "Show preview" }).click();
     await page.getByText(/all \d+ image addresses load|its image loads/).waitFor();
 
-    // A second item whose image is gone from the host: the preview requests it (a 404 in the console) and says so.
+    // A second item whose image is gone from the host: the preview shows it and checks it (404s in the console) and says so.
     expectConsoleError(`status of 404 (Not Found) (${pageServer()}/img-${site.id}/gone.svg)`);
+    expectConsoleError(`status of 404 (Not Found) (${pageServer()}/img-${site.id}/gone.svg?oc-check=`);
     await addRecipe(site, "lost-bread", { title: "Lost bread", cover: { url: `${pageServer()}/img-${site.id}/gone.svg`, alt: "Bread" } });
     await page.reload();
     await page.getByLabel("Page to preview").selectOption({ label: "Lost bread" });
@@ -92,7 +93,7 @@ describe("defects a new site owner met", () => {
     await addRecipe(site, "tomato-soup", { title: "Tomato soup", cover: { url: cover, alt: "A bowl of soup" } });
     const gone = `${pageServer()}/img-${site.id}/gone.svg`;
     expect((await fetch(gone)).status).toBe(404);
-    expectConsoleError(`status of 404 (Not Found) (${gone})`);
+    expectConsoleError(`status of 404 (Not Found) (${gone}?oc-check=`);
     const breadId = await addRecipe(site, "lost-bread", { title: "Lost bread", cover: { url: gone, alt: "Bread" } });
     const pageUrl = await putPage(`/social-${site.id}/`, recipesPage(site.token, "Recipes"));
     await api("PUT", `/sites/${site.id}/ssr/capture`, site.adminKey, { pageUrl, collection: "recipes" });
