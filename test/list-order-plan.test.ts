@@ -7,6 +7,7 @@ import { buildListQuery } from "../actors/site/reads/list-query";
 import { searchMatch } from "../actors/site/storage/search-index";
 import { readCollections } from "../actors/site/content/collections";
 import { dashboardListQuery, listDashboardItems } from "../actors/site/reads/dashboard-list";
+import { publishedPage } from "../actors/site/storage/list-queries";
 import { countingSql, inPostsSite } from "./helpers/sql-plan";
 
 it("reads a filtered list's whole order through the filter's index, in the same order", async () => {
@@ -76,5 +77,41 @@ it("pages the dashboard's every-status list by an indexed key from the indexes, 
         if (page === 1) expect(counting.rowsRead(), sort).toBeLessThan(200);
       }
     }
+  });
+});
+
+it("picks a range filter's page in the default order from an index alone, then reads only the page's rows", async () => {
+  await inPostsSite((sql, posts) => {
+    // 20,000 posts whose views follow their seq and whose publishing dates do not.
+    sql.exec(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
+       INSERT INTO items (id, collection_id, slug, status, data, search_text, published_at, created_at, updated_at)
+       SELECT 'it_bulk' || i, ?, 'post-' || i, 'published', json_object('title', 'Post ' || i, 'views', i), 'post ' || i,
+         '2026-01-01T00:00:' || printf('%05d', (i * 7919) % 20011), '2026-01-01', '2026-01-01' FROM n`,
+      posts.id,
+    );
+    const params = new URLSearchParams({ "filter[views][gte]": "9000", "filter[views][lt]": "11000", limit: "24", page: "3" });
+    const q = buildListQuery(params, posts, readCollections(sql), (f) => searchMatch(sql, f));
+    const statements: string[] = [];
+    const recording = {
+      exec: (query: string, ...args: SqlStorageValue[]) => (statements.push(query), sql.exec(query, ...args)),
+    } as unknown as SqlStorage;
+    const page = publishedPage(recording, q.where, q.orderBy, q.args, q.limit, (q.page - 1) * q.limit);
+    const expected = sql
+      .exec<{ slug: string }>(
+        `SELECT slug FROM items WHERE collection_id = ? AND json_extract(data, '$.views') BETWEEN 9000 AND 10999
+         ORDER BY published_at DESC, seq DESC LIMIT 24 OFFSET 48`,
+        posts.id,
+      )
+      .toArray()
+      .map((r) => r.slug);
+    expect(page.map((r) => r.slug)).toEqual(expected);
+    const plan = sql
+      .exec<{ detail: string }>(`EXPLAIN QUERY PLAN ${statements[0]}`, ...q.args, q.limit, (q.page - 1) * q.limit)
+      .toArray()
+      .map((r) => r.detail);
+    // The 2,000 kept items are sorted from the index's entries; their rows are never read.
+    expect(plan).toContainEqual(expect.stringContaining("USING COVERING INDEX items_range_field_views"));
+    expect(plan).toContainEqual(expect.stringContaining("USING INTEGER PRIMARY KEY (rowid=?)"));
   });
 });

@@ -24,7 +24,7 @@ import { ItemJsonMemo } from "./reads/item-json-memo";
 import { SiteSearch } from "./search/site-search";
 import { bumpCacheVersion, readSite, type SiteRow, updateSite } from "./storage/site-row";
 import { readCapture, type StoredCapture } from "./ssr/capture-store";
-import { countWhere, ORDER_MEMO_ROWS, orderedSeqs } from "./storage/items-table";
+import { countWhere, ORDER_MEMO_ROWS, orderedSeqs, syncFieldIndexes } from "./storage/items-table";
 import { MIGRATION_MARKER } from "../shared/migration-marker";
 
 export interface SiteMeta {
@@ -100,6 +100,8 @@ export class LiveSite implements SiteContext {
     await runSiteMigrations(this.storage);
     this.#site = readSite(this.sql);
     this.#searchGeneration = (await this.storage.get<number>(SEARCH_GENERATION_KEY)) ?? 0;
+    // Field indexes of an older shape are built again (once: the same shape is left as it is).
+    syncFieldIndexes(this.sql, readCollections(this.sql));
     const cleaned = cleanStoredRichTextOnce(this.storage, readCollections(this.sql));
     const folded = foldStoredSearchTextOnce(this.storage);
     if ((cleaned > 0 || folded > 0) && this.#site) {

@@ -24,6 +24,7 @@ import { type Change, type ParsedValues, recordRevision } from "./revisions-tabl
 import { ITEM_COLUMNS, rowBySeq as rowOfSeq, type Status } from "./items-queries";
 
 export * from "./items-queries";
+export * from "./list-queries";
 
 const safeKey = (key: string): string => {
   if (!FIELD_KEY.test(key)) throw new Error(`unsafe field key ${key}`);
@@ -273,21 +274,33 @@ export function setFieldValue(sql: SqlStorage, id: string, key: string, value: s
   sql.exec(`UPDATE items SET data = json_set(data, '$.${safeKey(key)}', ?) WHERE id = ?`, value, id);
 }
 
+/** The second index of a number, decimal or date field: `items_range_field_price`, never another key's name. */
+const rangeIndexName = (f: { key: string; type: string }): string => valueIndexName(f).replace(/^items_/, "items_range_");
+
+/** The kinds a list filters by range (`gt`, `lte`…) more than by value. */
+const RANGE_TYPES: ReadonlySet<string> = new Set(["number", "decimal", "date"]);
+
 /**
  * One expression index per indexed field key (and kind: a decimal's compares as a number),
  * shared by every collection that indexes that key: (collection, status, value) serves filters
- * and sorts without scanning the table.
+ * and sorts without scanning the table, ties in seq order. A number's or a date's has a second,
+ * ending in `published_at` (the default order), so a range in that order picks its page from an
+ * index alone (list-queries.ts `publishedPage`); on the first one, ties in seq order would stop
+ * being the index's own.
  */
 export function syncFieldIndexes(sql: SqlStorage, all: readonly Collection[]): void {
   const wanted = new Map<string, string>();
-  for (const f of all.flatMap((c) => c.fields.filter((x) => x.indexed))) wanted.set(valueIndexName(f), valueExpr(f));
+  for (const f of all.flatMap((c) => c.fields.filter((x) => x.indexed))) {
+    wanted.set(valueIndexName(f), `collection_id, status, ${valueExpr(f)}`);
+    if (RANGE_TYPES.has(f.type)) wanted.set(rangeIndexName(f), `collection_id, status, ${valueExpr(f)}, published_at`);
+  }
   const present = sql
     .exec<{ name: string }>(
-      "SELECT name FROM sqlite_master WHERE type = 'index' AND (name LIKE 'items_field_%' OR name LIKE 'items_decimal_%')",
+      "SELECT name FROM sqlite_master WHERE type = 'index' AND (name LIKE 'items_field_%' OR name LIKE 'items_decimal_%' OR name LIKE 'items_range_%')",
     )
     .toArray()
     .map((r) => r.name);
-  for (const [name, expr] of wanted) sql.exec(`CREATE INDEX IF NOT EXISTS ${name} ON items (collection_id, status, ${expr})`);
+  for (const [name, columns] of wanted) sql.exec(`CREATE INDEX IF NOT EXISTS ${name} ON items (${columns})`);
   for (const name of present) {
     if (!wanted.has(name)) sql.exec(`DROP INDEX IF EXISTS "${name.replaceAll('"', "")}"`);
   }
