@@ -5,6 +5,10 @@ import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "c
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { addItem, callJson, expectStatus, newSite, putCollection, type TestSite } from "./helpers";
+import { buildListQuery } from "../actors/site/reads/list-query";
+import { readCollections } from "../actors/site/content/collections";
+import { searchMatch } from "../actors/site/storage/search-index";
+import { foldForSearch } from "../actors/site/content/search-text";
 
 const TITLES = [
   "Sourdough for beginners",
@@ -175,5 +179,46 @@ describe("search through the substring index", () => {
       "Bread dough",
     ]);
     expect(await found(s, "bread")).toEqual(["Bread dough"]);
+  });
+
+  it("matches exactly as instr over the folded text, for any characters, and never on the slug", async () => {
+    const s = await newSite("pro");
+    await putCollection(s, "posts", { name: "Posts", fields: [{ key: "title", type: "text", indexed: true }] });
+    const titles = [
+      "Straße ſun",
+      "ΟΔΟΣ οδος",
+      "İstanbul",
+      "bread 🍞 and 🍞🍞",
+      'a "quoted" word',
+      "日本語のテキスト",
+      "ǄEMAL džemal",
+      "x",
+      "post-7",
+    ];
+    for (const [i, title] of titles.entries()) await addItem(s, "posts", { slug: `post-${i}`, publish: true, data: { title } });
+    await runInDurableObject(stub(s), (_i: unknown, state: DurableObjectState) => {
+      const sql = state.storage.sql;
+      const posts = readCollections(sql).find((c) => c.slug === "posts")!;
+      const terms = new Set(["post", "post-", "st-", "-1", '"quoted"', '"', "🍞🍞", "🍞"]);
+      for (const t of titles) {
+        const chars = [...foldForSearch(t)];
+        for (let i = 0; i < chars.length; i++) for (let n = 1; n <= 4; n++) terms.add(chars.slice(i, i + n).join(""));
+      }
+      for (const term of terms) {
+        const folded = foldForSearch(term);
+        if (folded.trim() === "") continue;
+        const q = buildListQuery(new URLSearchParams({ search: term }), posts, readCollections(sql), (f) => searchMatch(sql, f));
+        const viaIndex = sql.exec(`SELECT seq FROM items WHERE ${q.where} ORDER BY seq`, ...q.args).toArray();
+        const scanned = sql
+          .exec(
+            "SELECT seq FROM items WHERE collection_id = ? AND status = 'published' AND instr(search_text, ?) > 0 ORDER BY seq",
+            posts.id,
+            folded.trim(),
+          )
+          .toArray();
+        expect(q.args, term).toContainEqual(expect.stringContaining("{text}"));
+        expect(viaIndex, term).toEqual(scanned);
+      }
+    });
   });
 });

@@ -6,7 +6,7 @@ import { type ItemRow } from "../storage/rows";
 import { DASHBOARD_SEARCH_MAX } from "../../../src/contract/limits";
 import { foldForSearch } from "../content/search-text";
 import { filterClauses } from "./list-query";
-import { searchMatch } from "../storage/search-index";
+import { searchMatch, type SearchMatch } from "../storage/search-index";
 
 const COLUMNS: Record<string, string> = { updatedAt: "updated_at", createdAt: "created_at", publishedAt: "published_at", slug: "slug" };
 
@@ -34,7 +34,7 @@ export function listDashboardItems(
   collection: Collection,
   all: readonly Collection[],
   q: DashboardListQuery,
-  match: (folded: string) => string | null = (folded) => searchMatch(sql, folded),
+  match: (folded: string) => SearchMatch | null = (folded) => searchMatch(sql, folded, "text and slug"),
 ): { rows: ItemRow[]; total: number } {
   // Numbered placeholders first; the plain `?` of the clauses below number on after them.
   const filters = filterClauses(q.params, collection, all);
@@ -60,15 +60,16 @@ export function listDashboardItems(
   }
   if (q.search !== null && q.searchIn === "indexed") {
     const folded = foldForSearch(q.search);
-    const narrowed = match(folded);
-    if (narrowed !== null) {
-      // The index's hits drive the read, not the collection's index (see list-query.ts); each is checked in full.
-      for (let i = filters.where.length; i < where.length; i++) where[i] = `+${where[i]}`;
-      where.push("seq IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ?)");
-      args.push(narrowed);
+    const m = match(folded);
+    if (m === null) {
+      where.push("(instr(slug, ?) > 0 OR instr(search_text, ?) > 0)");
+      args.push(folded, folded);
+    } else {
+      // The index's hits are exactly the items holding the term; a few drive the read (see list-query.ts).
+      if (m.narrow) for (let i = filters.where.length; i < where.length; i++) where[i] = `+${where[i]}`;
+      where.push(`${m.narrow ? "" : "+"}seq IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ?)`);
+      args.push(m.query);
     }
-    where.push("(instr(slug, ?) > 0 OR instr(search_text, ?) > 0)");
-    args.push(folded, folded);
   } else if (q.search !== null) {
     const needle = q.search.toLowerCase();
     // Any value as stored (SQLite's lower() folds ASCII only), and the indexed text fields without

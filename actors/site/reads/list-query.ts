@@ -10,6 +10,7 @@ import { valueExpr } from "../storage/field-sql";
 import { referencedIdsSql } from "../storage/items-table";
 import { parseBooleanParam, parseNumberParam, normalizeDate } from "../content/values";
 import { foldForSearch } from "../content/search-text";
+import type { SearchMatch } from "../storage/search-index";
 
 export interface ListQuery {
   page: number;
@@ -146,14 +147,30 @@ export function filterClauses(
 }
 
 /**
+ * The clauses of a search. The substring index's hits are exactly the matching items: a few of
+ * them drive the read (`+` keeps SQLite from walking the collection's order index instead,
+ * testing every row against them), many are looked up as the list's order is walked. Without the
+ * index every item of the collection is checked with `instr`. `scope` is the collection and
+ * status clauses, turned unusable as index constraints when the hits drive.
+ */
+function searchClauses(m: SearchMatch | null, folded: string, bind: Binder, scope: string[]): string[] {
+  if (m === null) return [`instr(search_text, ${bind.value(folded)}) > 0`];
+  const hits = `(SELECT rowid FROM items_fts WHERE items_fts MATCH ${bind.value(m.query)})`;
+  if (!m.narrow) return [`+seq IN ${hits}`];
+  scope[0] = `+${scope[0]}`;
+  scope[1] = `+${scope[1]}`;
+  return [`seq IN ${hits}`];
+}
+
+/**
  * `match`: the substring index's query for a folded search term (storage/search-index.ts), or null
- * when the index cannot narrow it; without it every item of the collection is checked.
+ * when the index cannot answer it; then every item of the collection is checked.
  */
 export function buildListQuery(
   params: URLSearchParams,
   collection: Collection,
   all: readonly Collection[],
-  match: (folded: string) => string | null = () => null,
+  match: (folded: string) => SearchMatch | null = () => null,
 ): ListQuery {
   const target = targetsOf(collection);
   const bind = new Binder();
@@ -176,16 +193,7 @@ export function buildListQuery(
       );
     }
     const folded = foldForSearch(search);
-    // The index names the items that may hold the term; `instr` keeps exactly those that do.
-    const narrowed = match(folded);
-    if (narrowed !== null) {
-      where.push(`seq IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ${bind.value(narrowed)})`);
-      // The index's hits drive the read: `+` keeps SQLite from walking the collection's order
-      // index instead, testing every row against them (a sort of the hits costs far less).
-      where[0] = `+${where[0]}`;
-      where[1] = `+${where[1]}`;
-    }
-    where.push(`instr(search_text, ${bind.value(folded)}) > 0`);
+    where.push(...searchClauses(match(folded), folded, bind, where));
   }
 
   const sort = parseSort(params.get("sort"));

@@ -1,6 +1,6 @@
 /**
  * The site database's steps for sites of 100,000 items (31 on): each item's values stored once,
- * counts kept as the items change. Appended here from now on (migrations.ts joins the lists).
+ * counts kept as the items change, an exact substring index. Appended here from now on (migrations.ts joins the lists).
  */
 import type { SiteMigration } from "./migration-step";
 
@@ -101,5 +101,43 @@ export const MIGRATIONS_FOR_SCALE: readonly SiteMigration[] = [
     // k-th 5,000 (URLS_PER_PART), so a change rewrites only its item's part and the index.
     sql: `
   CREATE TABLE IF NOT EXISTS sitemap_parts (part INTEGER PRIMARY KEY, urls INTEGER NOT NULL, lastmod TEXT NOT NULL);`,
+  },
+  {
+    idMonotonicInc: 36,
+    description: "the substring index answers exactly: the search text and the slug in columns of their own, with positions",
+    // Owner: actors/site/storage/search-index.ts. With each trigram's positions (detail=full) a
+    // term is matched as a phrase from the index alone, and without case folding of its own
+    // (case_sensitive 1: the stored text and the term are folded by foldForSearch) the match is
+    // exactly `instr`'s, so no item needs reading to check it, and a column filter keeps the slug
+    // out of the content API's search. Filled again on the alarm, as migration 34's was.
+    sql: `
+  DROP TRIGGER IF EXISTS items_fts_insert;
+  DROP TRIGGER IF EXISTS items_fts_delete;
+  DROP TRIGGER IF EXISTS items_fts_update;
+  DROP TABLE IF EXISTS items_fts_vocab;
+  DROP TABLE IF EXISTS items_fts;
+  DROP VIEW IF EXISTS items_search_source;
+  CREATE VIEW items_search_source AS SELECT seq, search_text || char(31, 31) AS text, slug || char(31, 31) AS slug FROM items;
+  CREATE VIRTUAL TABLE items_fts USING fts5(text, slug, content='items_search_source', content_rowid='seq',
+    tokenize='trigram case_sensitive 1', columnsize=0);
+  CREATE VIRTUAL TABLE items_fts_vocab USING fts5vocab(items_fts, 'row');
+  UPDATE search_index_state SET built_to = CASE WHEN EXISTS (SELECT 1 FROM items) THEN 0 ELSE 9007199254740991 END;
+  CREATE TRIGGER items_fts_insert AFTER INSERT ON items
+    WHEN new.seq <= (SELECT built_to FROM search_index_state WHERE id = 1)
+  BEGIN
+    INSERT INTO items_fts (rowid, text, slug) VALUES (new.seq, new.search_text || char(31, 31), new.slug || char(31, 31));
+  END;
+  CREATE TRIGGER items_fts_delete AFTER DELETE ON items
+    WHEN old.seq <= (SELECT built_to FROM search_index_state WHERE id = 1)
+  BEGIN
+    INSERT INTO items_fts (items_fts, rowid, text, slug) VALUES ('delete', old.seq, old.search_text || char(31, 31), old.slug || char(31, 31));
+  END;
+  CREATE TRIGGER items_fts_update AFTER UPDATE OF search_text, slug ON items
+    WHEN (old.search_text IS NOT new.search_text OR old.slug IS NOT new.slug)
+      AND old.seq <= (SELECT built_to FROM search_index_state WHERE id = 1)
+  BEGIN
+    INSERT INTO items_fts (items_fts, rowid, text, slug) VALUES ('delete', old.seq, old.search_text || char(31, 31), old.slug || char(31, 31));
+    INSERT INTO items_fts (rowid, text, slug) VALUES (new.seq, new.search_text || char(31, 31), new.slug || char(31, 31));
+  END;`,
   },
 ];

@@ -1,10 +1,11 @@
 /**
- * The substring index of `search` (site migrations 30 and 34): an FTS5 table with the trigram
- * tokenizer over each item's search text and slug, so a search reads the items holding the term's trigrams instead
- * of every item of the collection. The index only narrows: each candidate is still checked with
- * `instr`, so answers and totals are exactly those of a scan. The table's one owner: the
- * migration's triggers keep it in step with `items` for every row the backfill has passed, and
- * the backfill (a job on the alarm, a slice of rows at a time) brings existing sites in.
+ * The substring index of `search` (site migrations 30, 34 and 36): an FTS5 table with the
+ * trigram tokenizer over each item's search text and slug, in two columns, with positions and no
+ * case folding of its own. A term is matched as a phrase of its trigrams, which holds exactly
+ * where `instr` over the (already folded) text would, so a search reads the items holding the
+ * term instead of every item of the collection, and its totals are a scan's. The table's one
+ * owner: the migration's triggers keep it in step with `items` for every row the backfill has
+ * passed, and the backfill (a job on the alarm, a slice of rows at a time) brings existing sites in.
  */
 
 /** The backfill's mark once every row is indexed: the triggers then index every row. */
@@ -44,7 +45,7 @@ export function backfillSearchIndex(storage: DurableObjectStorage): boolean {
     }
     // The view is the one definition of an item's indexed text (the triggers write the same).
     sql.exec(
-      "INSERT INTO items_fts (rowid, body) SELECT seq, body FROM items_search_source WHERE seq > ? AND seq <= ? ORDER BY seq",
+      "INSERT INTO items_fts (rowid, text, slug) SELECT seq, text, slug FROM items_search_source WHERE seq > ? AND seq <= ? ORDER BY seq",
       from,
       last,
     );
@@ -55,11 +56,10 @@ export function backfillSearchIndex(storage: DurableObjectStorage): boolean {
 
 const quoted = (gram: string) => `"${gram.replaceAll('"', '""')}"`;
 
-/** How many rows a term's rarest trigram may be in for the index to drive a read; past it, walking the collection in order stops sooner. */
+/** How many items a term may be in (as the vocabulary counts them) for its hits to drive a read; past it, the list's own order is walked. */
 const NARROW_ROWS = 5_000;
-/** Trigrams of a term looked up in the vocabulary, and how many of the rarest are ANDed. */
+/** Trigrams of a term looked up in the vocabulary, for the rarest one's count. */
 const LOOKED_UP = 64;
-const ANDED = 4;
 
 /** How many rows hold each of `grams` (0 for one no row holds), from the index's vocabulary. */
 function rowsHolding(sql: SqlStorage, grams: readonly string[]): Map<string, number> {
@@ -77,28 +77,36 @@ function rowsHolding(sql: SqlStorage, grams: readonly string[]): Map<string, num
 /** A query no row matches: no stored text holds three separators in a row. */
 const NOTHING = quoted("\u001f\u001f\u001f");
 
+/** Where a search looks: the content API's indexed text, or the dashboard's with the slug too. */
+export type SearchColumns = "text" | "text and slug";
+
+export interface SearchMatch {
+  /** The FTS5 query whose hits are exactly the items holding the term in those columns. */
+  query: string;
+  /**
+   * Whether the hits are few enough (NARROW_ROWS) to drive the read, each looked up by seq;
+   * otherwise the list's order is walked and each of its entries looked up among the hits.
+   */
+  narrow: boolean;
+}
+
 /**
- * The FTS5 query that finds every item whose search text may hold `folded` (already folded as the
- * stored text is), or null when the index should not drive the read: not built yet, or a term so
- * common (its rarest trigram in more than NARROW_ROWS rows) that the collection's own order finds
- * a page sooner. Each stored text ends in two separators (U+001F), so an occurrence of a 1–2
- * character term is always the start of some trigram.
+ * The FTS5 query that finds exactly the items whose search text (and slug) holds `folded`
+ * (already folded as the stored text is), or null when the index cannot answer: not built yet,
+ * or a 1–2 character term that starts more than MAX_PREFIXED trigrams. Each stored value ends in
+ * two separators (U+001F), so an occurrence of a 1–2 character term always starts some trigram.
  */
-export function searchMatch(sql: SqlStorage, folded: string): string | null {
+export function searchMatch(sql: SqlStorage, folded: string, columns: SearchColumns = "text"): SearchMatch | null {
   if (!searchIndexReady(sql)) return null;
+  const within = (expr: string) => (columns === "text" ? `{text} : ${expr}` : expr);
   const chars = [...folded];
   if (chars.length >= 3) {
     const grams = [...new Set(Array.from({ length: chars.length - 2 }, (_, i) => chars.slice(i, i + 3).join("")))];
-    const step = Math.max(1, grams.length / LOOKED_UP);
-    const sampled = grams.filter((_, i) => i % Math.ceil(step) === 0).slice(0, LOOKED_UP);
-    const rows = rowsHolding(sql, sampled);
-    const rarest = [...rows].sort((a, b) => a[1] - b[1]);
-    if (rarest[0]![1] === 0) return NOTHING;
-    if (rarest[0]![1] > NARROW_ROWS) return null;
-    return rarest
-      .slice(0, ANDED)
-      .map(([g]) => quoted(g))
-      .join(" AND ");
+    const step = Math.ceil(Math.max(1, grams.length / LOOKED_UP));
+    const rarest = Math.min(...rowsHolding(sql, grams.filter((_, i) => i % step === 0).slice(0, LOOKED_UP)).values());
+    if (rarest === 0) return { query: NOTHING, narrow: true };
+    // The term itself as a phrase: its trigrams one after another.
+    return { query: within(quoted(folded)), narrow: rarest <= NARROW_ROWS };
   }
   if (chars.length === 0) return null;
   // The trigrams that start with the term, read from the index's own vocabulary.
@@ -109,6 +117,10 @@ export function searchMatch(sql: SqlStorage, folded: string): string | null {
       MAX_PREFIXED + 1,
     )
     .toArray();
-  if (grams.length > MAX_PREFIXED || grams.reduce((n, g) => n + g.doc, 0) > NARROW_ROWS) return null;
-  return grams.length ? grams.map((g) => quoted(g.term)).join(" OR ") : NOTHING;
+  if (grams.length > MAX_PREFIXED) return null;
+  if (grams.length === 0) return { query: NOTHING, narrow: true };
+  return {
+    query: within(`(${grams.map((g) => quoted(g.term)).join(" OR ")})`),
+    narrow: grams.reduce((n, g) => n + g.doc, 0) <= NARROW_ROWS,
+  };
 }
