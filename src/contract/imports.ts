@@ -8,10 +8,10 @@ import type { Field } from "./fields";
 
 export const IMPORT_LIMITS = {
   /** A CSV file or a site export (streamed, parsed a record at a time). */
-  bytes: 50 * 1024 * 1024,
+  bytes: 256 * 1024 * 1024,
   /** A collection's JSON file is parsed whole in the front Worker. */
   jsonBytes: 20 * 1024 * 1024,
-  rows: 50_000,
+  rows: 100_000,
   columns: 200,
   /** One record (a runaway quote fails at once with its line, instead of reading the whole file). */
   recordBytes: 1024 * 1024,
@@ -22,7 +22,7 @@ export const IMPORT_LIMITS = {
   /** Imports one site keeps at once, in any state (actors/site/imports/room.ts). */
   keptImports: 10,
   /** Their files together (an upload counts as it is staged); two full-size files fit. */
-  keptBytes: 100 * 1024 * 1024,
+  keptBytes: 512 * 1024 * 1024,
 } as const;
 
 /** What a column becomes: an existing field, a new field (created when the import starts), a system value, or nothing. */

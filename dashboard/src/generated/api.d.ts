@@ -1695,7 +1695,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a CSV or JSON file to import into a collection
-         * @description The raw file as the body (`?name=` its file name). CSV: RFC 4180 (quoted fields, newlines inside quotes, a BOM), separated by `,`, `;` or tab (read from the header line), UTF-8; Webflow's CMS export imports as it is. JSON: an array of items (or `{items: […]}`): Webflow's API shape (`fieldData`), this API's (`slug`, `status`, `data`) or flat objects. Answers the import with the proposed mapping and the first rows; nothing is written to the collection until a dry run (setImportMapping) and startImport. At most 50 MB (JSON files of a collection: 20 MB), 50000 rows, 200 columns, 1 MB per record. A site keeps at most 10 imports (409 `conflict`, `details.limit: "imports"`) and 100 MB of their files together (413, `details.limit: "importBytes"`) until they are deleted or pruned 7 days after they end.
+         * @description The raw file as the body (`?name=` its file name). CSV: RFC 4180 (quoted fields, newlines inside quotes, a BOM), separated by `,`, `;` or tab (read from the header line), UTF-8; Webflow's CMS export imports as it is. JSON: an array of items (or `{items: […]}`): Webflow's API shape (`fieldData`), this API's (`slug`, `status`, `data`) or flat objects. Answers the import with the proposed mapping and the first rows; nothing is written to the collection until a dry run (setImportMapping) and startImport. At most 256 MB (JSON files of a collection: 20 MB), 100000 rows, 200 columns, 1 MB per record. A site keeps at most 10 imports (409 `conflict`, `details.limit: "imports"`) and 512 MB of their files together (413, `details.limit: "importBytes"`) until they are deleted or pruned 7 days after they end.
          */
         post: operations["createImport"];
         delete?: never;
@@ -1716,7 +1716,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a site export (export.json) into a new, empty site
-         * @description The file GET /sites/{siteId}/export.json gives, unchanged. Collections, media and items keep their slugs and ids, items their publish state and times, so every public list and item answers as in the exported site. Only into a site without collections (409). The dry run starts at once; then startImport. At most 50 MB (JSON files of a collection: 20 MB), 50000 rows, 200 columns, 1 MB per record. A site keeps at most 10 imports (409 `conflict`, `details.limit: "imports"`) and 100 MB of their files together (413, `details.limit: "importBytes"`) until they are deleted or pruned 7 days after they end.
+         * @description The file GET /sites/{siteId}/export.json gives, unchanged. Collections, media and items keep their slugs and ids, items their publish state and times, so every public list and item answers as in the exported site. Only into a site without collections (409). The dry run starts at once; then startImport. At most 256 MB (JSON files of a collection: 20 MB), 100000 rows, 200 columns, 1 MB per record. A site keeps at most 10 imports (409 `conflict`, `details.limit: "imports"`) and 512 MB of their files together (413, `details.limit: "importBytes"`) until they are deleted or pruned 7 days after they end.
          */
         post: operations["createSiteImport"];
         delete?: never;
@@ -14475,7 +14475,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description At most 50 MB (JSON files of a collection: 20 MB), 50000 rows, 200 columns, 1 MB per record. A site keeps at most 10 imports (409 `conflict`, `details.limit: "imports"`) and 100 MB of their files together (413, `details.limit: "importBytes"`) until they are deleted or pruned 7 days after they end. */
+        /** @description At most 256 MB (JSON files of a collection: 20 MB), 100000 rows, 200 columns, 1 MB per record. A site keeps at most 10 imports (409 `conflict`, `details.limit: "imports"`) and 512 MB of their files together (413, `details.limit: "importBytes"`) until they are deleted or pruned 7 days after they end. */
         requestBody: {
             content: {
                 "text/csv": string;
@@ -14646,7 +14646,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description At most 50 MB (JSON files of a collection: 20 MB), 50000 rows, 200 columns, 1 MB per record. A site keeps at most 10 imports (409 `conflict`, `details.limit: "imports"`) and 100 MB of their files together (413, `details.limit: "importBytes"`) until they are deleted or pruned 7 days after they end. */
+        /** @description At most 256 MB (JSON files of a collection: 20 MB), 100000 rows, 200 columns, 1 MB per record. A site keeps at most 10 imports (409 `conflict`, `details.limit: "imports"`) and 512 MB of their files together (413, `details.limit: "importBytes"`) until they are deleted or pruned 7 days after they end. */
         requestBody: {
             content: {
                 "application/json": string;

@@ -8,6 +8,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { ApiFailure, call, client } from "../api";
 import { sendFile } from "../send-file";
+import { IMPORT_LIMITS } from "../../../src/contract/imports";
 import { go, href } from "../router";
 import { can, collections, inSite, site } from "../site-state";
 import { Confirm, ErrorNotice, Field, Heading, Notice, type Submit, when } from "../ui";
@@ -93,7 +94,7 @@ function Upload(props: { collection: string; name: string }) {
         file with an array of items. Nothing is written until you have checked the dry run and pressed Import.
       </p>
       <form onSubmit={(e) => void submit(e)} class="card">
-        <Field label="File to import (CSV or JSON)" hint="UTF-8, separated by commas, semicolons or tabs; up to 50 MB and 50,000 rows.">
+        <Field label="File to import (CSV or JSON)" hint={`UTF-8, separated by commas, semicolons or tabs; up to ${IMPORT_LIMITS.bytes / 1024 / 1024} MB and ${IMPORT_LIMITS.rows.toLocaleString("en")} rows.`}>
           {(id, describedBy) => (
             <input
               id={id}
