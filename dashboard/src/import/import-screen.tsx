@@ -94,7 +94,10 @@ function Upload(props: { collection: string; name: string }) {
         file with an array of items. Nothing is written until you have checked the dry run and pressed Import.
       </p>
       <form onSubmit={(e) => void submit(e)} class="card">
-        <Field label="File to import (CSV or JSON)" hint={`UTF-8, separated by commas, semicolons or tabs; up to ${IMPORT_LIMITS.bytes / 1024 / 1024} MB and ${IMPORT_LIMITS.rows.toLocaleString("en")} rows.`}>
+        <Field
+          label="File to import (CSV or JSON)"
+          hint={`UTF-8, separated by commas, semicolons or tabs; up to ${IMPORT_LIMITS.bytes / 1024 / 1024} MB and ${IMPORT_LIMITS.rows.toLocaleString("en")} rows.`}
+        >
           {(id, describedBy) => (
             <input
               id={id}
