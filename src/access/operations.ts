@@ -90,6 +90,14 @@ export const ACCESS: readonly AccessEntry[] = [
     access: m("items.publish.any", "items.publish.own"),
   },
   {
+    // Each item is checked as publishItem checks it (an own-only role publishes only its own).
+    id: "publishItems",
+    method: "post",
+    path: `${S}/collections/{slug}/items:publish`,
+    kind: "Items",
+    access: m("items.publish.any", "items.publish.own"),
+  },
+  {
     id: "unpublishItem",
     method: "post",
     path: `${S}/collections/{slug}/items/{id}/unpublish`,

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { collectionInputSchema } from "../contract/fields";
 import { workspaceCreateByAccount } from "../contract/workspaces";
-import { batchInputSchema, itemInputSchema, itemPatchSchema } from "../contract/items";
+import { batchInputSchema, itemInputSchema, itemPatchSchema, publishItemsSchema } from "../contract/items";
 import { mediaInputSchema, mediaPatchSchema, sitePatchSchema, siteCreate, workspaceCreate } from "../contract/sites";
 import { DASHBOARD_SEARCH_MAX, MEDIA_IDS_MAX } from "../contract/limits";
 import { PlanChange } from "../contract/plan-schemas";
@@ -315,6 +315,22 @@ const siteOps: Operation[] = [
       errors: ["bad_request", "not_found", "precondition_failed"],
     }),
   ),
+  operation({
+    id: "publishItems",
+    method: "post",
+    path: "/sites/{siteId}/collections/{slug}/items:publish",
+    tag: "Items",
+    summary: "Publish up to 1000 items, all or nothing",
+    description:
+      "Each item as publishItem publishes it, in one transaction: a draft goes live, a published item's pending changes go live, a published item without them is left as it is. An id that is not an item of the collection → 404 naming it, and nothing is published; a role that publishes only its own items → 403 for an item of someone else's. `published` counts the items that changed.",
+    auth: "siteKey",
+    params: [P.slug],
+    body: publishItemsSchema,
+    responses: {
+      200: json("Published.", z.strictObject({ ids: z.array(z.string()), published: z.int(), unchanged: z.int() })),
+    },
+    errors: ["bad_request", "not_found"],
+  }),
 ];
 
 /** What the dashboard needs beyond scripts' calls: counts, the media library, key rotation, search retries. */

@@ -36,6 +36,7 @@ function requestFor(e: AccessEntry, item: string): { method: string; path: strin
     updateItem: { path: it, body: { data: { title: "Changed" } } },
     deleteItem: { path: it },
     publishItem: { path: `${it}/publish` },
+    publishItems: { path: "/collections/posts/items:publish", body: { ids: [item] } },
     unpublishItem: { path: `${it}/unpublish` },
     listMedia: { path: "/media" },
     createMedia: { path: "/media", body: { url: "https://images.example/a.jpg" } },

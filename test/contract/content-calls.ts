@@ -158,6 +158,9 @@ export function contentCalls(): void {
       await hit(`${action}Item`, "POST", `${base}/collections/posts/items/it_missing/${action}`, { auth });
       await hit(`${action}Item`, "POST", `${base}/collections/Bad_Slug/items/${id}/${action}`, { auth });
     }
+    await hit("publishItems", "POST", `${base}/collections/posts/items:publish`, { auth, body: { ids: [id] } });
+    await hit("publishItems", "POST", `${base}/collections/posts/items:publish`, { auth, body: { ids: [id, "it_missing"] } });
+    await hit("publishItems", "POST", `${base}/collections/posts/items:publish`, { auth, body: { ids: [] } });
     await hit("deleteItem", "DELETE", item, { auth });
     await hit("deleteItem", "DELETE", item, { auth });
     await hit("deleteItem", "DELETE", `${base}/collections/Bad_Slug/items/${id}`, { auth });

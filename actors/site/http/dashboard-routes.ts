@@ -12,7 +12,8 @@ import { type Collection, type ItemRow } from "../storage/rows";
 import { deleteCollection, putCollection } from "../content/collections";
 import { collectionInputSchema } from "../../../src/contract/fields";
 import { seoDefaultsOf, titleFieldOf } from "../../../src/contract/item-title";
-import { batchInputSchema, itemPatchSchema } from "../../../src/contract/items";
+import { batchInputSchema, itemPatchSchema, publishItemsSchema } from "../../../src/contract/items";
+import { changeStatus, publishItems } from "./publishing";
 import {
   changedPublicKeys,
   createItems,
@@ -21,7 +22,6 @@ import {
   itemToChange,
   lookupsFor,
   readItem,
-  setStatus,
   stampAuthor,
   toDashboardItem,
 } from "../content/items";
@@ -39,8 +39,6 @@ import { needs, ownItem, type SiteAccess } from "../access/site-access";
 import { recordAudit } from "../access/audit";
 import { deleteMediaEntry } from "../media/delete";
 import { copyMediaIntoLibrary } from "../media/copy";
-import { scheduleAfterManual, setSchedule } from "../history/schedule";
-import { applyPending } from "../history/pending";
 import { pendingOf } from "../storage/pending-table";
 import { latestRevisions } from "../storage/revisions-table";
 import { accessView, type Actor } from "../../../src/access/grant";
@@ -226,6 +224,12 @@ export function dashboardRoutes(s: SiteContext): Router<[SiteAccess]> {
         if (rows.some((r) => r.status === "published")) s.contentChanged(rows.map((r) => r.id));
         return json({ items: dashboardItems(rows, c), count: rows.length }, 201);
       }
+      if (req.params.itemsPath === "items:publish") {
+        const { ids } = parseBody(publishItemsSchema, await readJsonObject(req), "publish");
+        const changed = publishItems(s, a, c, ids);
+        if (changed.length) s.contentChanged(changed);
+        return json({ ids, published: changed.length, unchanged: ids.length - changed.length });
+      }
       return undefined;
     })
     .get("/collections/:slug/items", (req) => {
@@ -284,22 +288,7 @@ export function dashboardRoutes(s: SiteContext): Router<[SiteAccess]> {
       const row = itemToChange(s.sql, c, req.params.id ?? "", req);
       ownItem(a, row);
       const keepSchedule = new URL(req.url).searchParams.get("keepSchedule") === "true";
-      const next = s.storage.transactionSync(() => {
-        // Publishing makes a published item's pending changes live first (history/pending.ts).
-        const current = action === "publish" ? applyPending(s.sql, c, row, { actor: a.grant.actor }) : row;
-        const [n] = stampAuthor(
-          s.sql,
-          [setStatus(s.sql, current, action === "publish" ? "published" : "draft", { actor: a.grant.actor })],
-          a.grant.actor.id,
-          false,
-        );
-        // `pending`: this publish made a published item's pending changes live.
-        audit(a, `${c.slug}/${row.slug}`, { id: row.id, ...(current !== row ? { pending: true } : {}) });
-        // By hand: publishing cancels a scheduled publish (it is done) and keeps the unpublish;
-        // unpublishing cancels the schedule unless asked to keep it (history/schedule.ts).
-        const kept = scheduleAfterManual(n!, action, keepSchedule);
-        return kept ? setSchedule(s, n!, kept, a.grant.actor) : n!;
-      });
+      const next = s.storage.transactionSync(() => changeStatus(s, a, c, row, action, keepSchedule));
       if (row.status !== next.status || next.status === "published") s.contentChanged([row.id]);
       return json({ item: dashboardItem(next, c) });
     });

@@ -1,0 +1,64 @@
+/**
+ * Publishing and unpublishing from the dashboard's API: one item (publishItem, unpublishItem) or
+ * up to 1,000 of a collection at once (publishItems), each item changed the same way, in the
+ * caller's transaction, with its audit row.
+ */
+import { ApiError, clip } from "../../../src/contract/errors";
+import type { Collection, ItemRow } from "../storage/rows";
+import type { SiteContext } from "../context";
+import { ownItem, type SiteAccess } from "../access/site-access";
+import { recordAudit } from "../access/audit";
+import { setStatus, stampAuthor } from "../content/items";
+import { rowsByIds } from "../storage/items-table";
+import { applyPending } from "../history/pending";
+import { findPending } from "../storage/pending-table";
+import { scheduleAfterManual, setSchedule } from "../history/schedule";
+
+/** One item published or taken back to draft (call inside a transaction); returns it as stored. */
+export function changeStatus(
+  s: SiteContext,
+  a: SiteAccess,
+  c: Collection,
+  row: ItemRow,
+  action: "publish" | "unpublish",
+  keepSchedule = false,
+): ItemRow {
+  // Publishing makes a published item's pending changes live first (history/pending.ts).
+  const current = action === "publish" ? applyPending(s.sql, c, row, { actor: a.grant.actor }) : row;
+  const [n] = stampAuthor(
+    s.sql,
+    [setStatus(s.sql, current, action === "publish" ? "published" : "draft", { actor: a.grant.actor })],
+    a.grant.actor.id,
+    false,
+  );
+  // `pending`: this publish made a published item's pending changes live.
+  recordAudit(s.sql, a, `${c.slug}/${row.slug}`, { id: row.id, ...(current !== row ? { pending: true } : {}) });
+  // By hand: publishing cancels a scheduled publish (it is done) and keeps the unpublish;
+  // unpublishing cancels the schedule unless asked to keep it (history/schedule.ts).
+  const kept = scheduleAfterManual(n!, action, keepSchedule);
+  return kept ? setSchedule(s, n!, kept, a.grant.actor) : n!;
+}
+
+/**
+ * The items of `ids` published, all or nothing: every id must be an item of `c` the caller may
+ * publish. A published item without pending changes is left as it is (no revision, no audit
+ * row). Returns the ids that changed.
+ */
+export function publishItems(s: SiteContext, a: SiteAccess, c: Collection, ids: readonly string[]): string[] {
+  const found = new Map(rowsByIds(s.sql, ids).map((r) => [r.id, r]));
+  const rows = ids.map((id) => {
+    const row = found.get(id);
+    if (!row || row.collection_id !== c.id) throw new ApiError("not_found", `No item "${clip(id)}" in collection "${c.slug}".`, { id: clip(id) });
+    ownItem(a, row);
+    return row;
+  });
+  return s.storage.transactionSync(() => {
+    const changed: string[] = [];
+    for (const row of rows) {
+      if (row.status === "published" && !findPending(s.sql, row.seq)) continue;
+      changeStatus(s, a, c, row, "publish");
+      changed.push(row.id);
+    }
+    return changed;
+  });
+}
