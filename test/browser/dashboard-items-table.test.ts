@@ -146,4 +146,35 @@ describe("dashboard: a shop's items table", () => {
     expect(items.find((i) => i.slug === "oak-planter-copy")?.status).toBe("draft");
     await page.close();
   });
+
+  it("selects every draft of a long list and publishes the first 1,000 of them at once", async () => {
+    const site = await shop();
+    // 1,200 more drafts, as an import or a script leaves them.
+    for (let batch = 0; batch < 2; batch++)
+      await api("POST", `/sites/${site.id}/collections/products/items:batch`, site.adminKey, {
+        items: Array.from({ length: 600 }, (_, i) => ({
+          slug: `seedling-${batch}-${i}`,
+          data: { name: `Seedling ${batch}-${i}`, price: "4.00" },
+        })),
+      });
+    const page = await newPage();
+    await signIn(page, site.adminKey);
+    await page.goto(`${service()}/dashboard/#/${site.id}/items/products`);
+    await page.getByLabel("Show").selectOption({ label: "Drafts" });
+    const table = page.getByRole("table", { name: "Items of Products" });
+    await expect.poll(() => table.locator("tbody tr").count()).toBe(25);
+    await page.getByRole("checkbox", { name: "Select every item on this page" }).check();
+    await page.getByText("25 selected.").waitFor();
+    await page.getByRole("button", { name: "Select the first 1,000 of 1,201" }).click();
+    await page.getByText("1,000 selected.").waitFor();
+    await checkScreen(page, "69-items-select-all");
+    await page.getByRole("button", { name: "Publish selected (1,000)" }).click();
+    await page.getByText("1,000 items published.").waitFor();
+    // The list holds what is left: the drafts not selected.
+    await expect.poll(() => page.getByRole("navigation", { name: "Pages" }).innerText()).toContain("Page 1 of 9");
+    const drafts = await api<{ total: number }>("GET", `/sites/${site.id}/collections/products/items?status=draft&limit=1`, site.adminKey);
+    expect(drafts.total).toBe(201);
+    expect(await page.getByRole("checkbox", { name: "Select every item on this page" }).isChecked()).toBe(false);
+    await page.close();
+  });
 });

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { asOf, call, client } from "../api";
+import { call, client } from "../api";
 import { itemTitle } from "../item-title";
 import { href, takeFlash } from "../router";
 import { RecentlyDeleted, statusWords } from "../history/trash";
@@ -11,6 +11,7 @@ import type { Collection, Field as FieldDef, Item, MediaEntry } from "../types";
 import { ColumnsPicker, FieldCell, columnName, useColumns } from "./items/columns";
 import { FieldFilters, type Filters, filterPairs } from "./items/filters";
 import { BulkEdit, bulkFields } from "./items/bulk-edit";
+import { SelectAll, publishSelected, useSelection } from "./items/selection";
 
 /** How each kind of value reads in order, ascending then descending ("Price: lowest first"). */
 const SORT_WORDS: Readonly<Record<string, readonly [string, string]>> = {
@@ -39,7 +40,6 @@ export function Items(props: { collectionSlug: string }) {
   const filters = parseFilters(filterText);
   const [typed, setTyped] = useState(search);
   const [columns, setColumns] = useColumns(s.id, c);
-  const [selected, setSelected] = useState<Set<string>>(new Set());
   const [message, setMessage] = useState<string | null>(takeFlash);
   const [error, setError] = useState<unknown>(null);
   const query = {
@@ -61,38 +61,38 @@ export function Items(props: { collectionSlug: string }) {
     [JSON.stringify(query), filterText],
   );
   const media = useThumbnails(c, columns, list.data?.items ?? []);
+  // One selection per list: a new search, filter, status or sort starts with none.
+  const selection = useSelection(JSON.stringify([props.collectionSlug, status, sort, search, searchAll, filterText]));
+  const [publishing, setPublishing] = useState<string | null>(null);
   if (!c) return <Notice kind="error">No collection “{props.collectionSlug}”.</Notice>;
 
   const sortable = c.fields.filter((f) => f.indexed);
   const items = list.data?.items ?? [];
-  const drafts = items.filter((i) => selected.has(i.id) && i.status === "draft");
-  const chosen = items.filter((i) => selected.has(i.id));
+  const chosen = [...selection.selected.values()];
+  const drafts = chosen.filter((i) => i.status === "draft");
   const filtered = filterPairs(filters).length > 0;
+  const readPage = (p: number, limit: number) =>
+    call(
+      client.GET("/sites/{siteId}/collections/{slug}/items", {
+        params: { path: inSite({ slug: props.collectionSlug }), query: { ...query, page: p, limit } },
+        querySerializer: (q) => new URLSearchParams([...plainPairs(q), ...filterPairs(filters)]).toString(),
+      }),
+    ).then((r) => r.items);
 
-  const publishSelected = async () => {
+  const publishDrafts = async () => {
     setError(null);
+    setPublishing(`Publishing ${drafts.length.toLocaleString("en")} item${drafts.length === 1 ? "" : "s"}…`);
     try {
-      for (const i of drafts)
-        await call(
-          client.POST("/sites/{siteId}/collections/{slug}/items/{id}/publish", {
-            params: { path: inSite({ slug: c.slug, id: i.id }), header: asOf(i) },
-          }),
-        );
-      setMessage(`${drafts.length} item${drafts.length === 1 ? "" : "s"} published.`);
-      setSelected(new Set());
-      list.reload();
+      const n = await publishSelected(c.slug, drafts);
+      setMessage(`${n.toLocaleString("en")} item${n === 1 ? "" : "s"} published.`);
+      selection.clear();
     } catch (err) {
       setError(err);
+    } finally {
+      setPublishing(null);
       list.reload();
     }
   };
-  const toggle = (id: string, on: boolean) =>
-    setSelected((prev) => {
-      const next = new Set(prev);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
 
   return (
     <section>
@@ -209,8 +209,8 @@ export function Items(props: { collectionSlug: string }) {
       <div class="bulk">
         {/* A role that cannot publish (Contributor) is not offered it; the API would refuse (403). */}
         {can("items.publish.any", "items.publish.own") && (
-          <button type="button" disabled={drafts.length === 0} onClick={() => void publishSelected()}>
-            Publish selected{drafts.length ? ` (${drafts.length})` : ""}
+          <button type="button" disabled={drafts.length === 0 || publishing !== null} onClick={() => void publishDrafts()}>
+            {publishing ?? `Publish selected${drafts.length ? ` (${drafts.length.toLocaleString("en")})` : ""}`}
           </button>
         )}
         {can("items.edit.any") && bulkFields(c).length > 0 && (
@@ -219,7 +219,7 @@ export function Items(props: { collectionSlug: string }) {
             items={chosen}
             onDone={(m) => {
               setMessage(m);
-              setSelected(new Set());
+              selection.clear();
               list.reload();
             }}
             onError={(err) => {
@@ -228,6 +228,12 @@ export function Items(props: { collectionSlug: string }) {
             }}
           />
         )}
+        <SelectAll
+          selection={selection}
+          shown={items}
+          total={list.data?.total ?? 0}
+          onSelect={() => void selection.selectAll(list.data?.total ?? 0, readPage).catch(setError)}
+        />
         {search && <span class="muted">Results for “{search}”</span>}
         <ColumnsPicker collection={c} chosen={columns} onChange={setColumns} />
       </div>
@@ -238,6 +244,12 @@ export function Items(props: { collectionSlug: string }) {
             <tr>
               <th scope="col">
                 <span class="visually-hidden">Select</span>
+                <input
+                  type="checkbox"
+                  aria-label="Select every item on this page"
+                  checked={items.length > 0 && items.every((i) => selection.selected.has(i.id))}
+                  onChange={(e) => selection.setPage(items, e.currentTarget.checked)}
+                />
               </th>
               <th scope="col">{c.fields.find((f) => f.key === c.titleField)?.name ?? "Title"}</th>
               {columns.map((k) => (
@@ -256,8 +268,8 @@ export function Items(props: { collectionSlug: string }) {
                     <input
                       type="checkbox"
                       aria-label={`Select ${title}`}
-                      checked={selected.has(i.id)}
-                      onChange={(e) => toggle(i.id, e.currentTarget.checked)}
+                      checked={selection.selected.has(i.id)}
+                      onChange={(e) => selection.toggle(i, e.currentTarget.checked)}
                     />
                   </td>
                   <td>

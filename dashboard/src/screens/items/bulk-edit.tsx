@@ -117,7 +117,7 @@ export function BulkEdit(props: {
         }
       </Labelled>
       <button type="submit" class="secondary" disabled={props.items.length === 0 || busy !== null}>
-        Apply to selected{props.items.length ? ` (${props.items.length})` : ""}
+        Apply to selected{props.items.length ? ` (${props.items.length.toLocaleString("en")})` : ""}
       </button>
       {busy && (
         <span class="muted" role="status">
