@@ -48,7 +48,8 @@ export function publishItems(s: SiteContext, a: SiteAccess, c: Collection, ids: 
   const found = new Map(rowsByIds(s.sql, ids).map((r) => [r.id, r]));
   const rows = ids.map((id) => {
     const row = found.get(id);
-    if (!row || row.collection_id !== c.id) throw new ApiError("not_found", `No item "${clip(id)}" in collection "${c.slug}".`, { id: clip(id) });
+    if (!row || row.collection_id !== c.id)
+      throw new ApiError("not_found", `No item "${clip(id)}" in collection "${c.slug}".`, { id: clip(id) });
     ownItem(a, row);
     return row;
   });
