@@ -339,7 +339,7 @@ export function fileCalls(): void {
     const mapping = (made.body.import as { mapping: unknown[] }).mapping;
     await hitRequest("createImport", raw("/collections/posts/imports", "Name,Slug\n"));
     await hitRequest("createImport", raw("/collections/nope/imports", csv));
-    await hitRequest("createImport", raw("/collections/posts/imports", stalled(), "text/csv", 60 * 1024 * 1024));
+    await hitRequest("createImport", raw("/collections/posts/imports", stalled(), "text/csv", IMPORT_LIMITS.bytes + 1));
     await hitRequest("createImport", raw("/collections/posts/imports", stalled(), "text/csv", 5000));
     const I = `/sites/${site.id}/imports`;
     await hit("listImports", "GET", I, { auth });
@@ -385,7 +385,7 @@ export function fileCalls(): void {
     const into = (body: string | ReadableStream<Uint8Array>, length?: number) =>
       post(empty.id, empty.adminKey, "/imports?name=site.json", body, "application/json", length);
     await hitRequest("createSiteImport", into("{}\n"));
-    await hitRequest("createSiteImport", into(stalled(), 60 * 1024 * 1024));
+    await hitRequest("createSiteImport", into(stalled(), IMPORT_LIMITS.bytes + 1));
     await hitRequest("createSiteImport", into(stalled(), 5000));
     await hitRequest("createSiteImport", post(UNKNOWN_SITE, OPERATOR, "/imports", exported, "application/json"));
     expect((await hitRequest("createSiteImport", into(exported))).status).toBe(201);

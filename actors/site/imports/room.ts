@@ -1,6 +1,6 @@
 /**
  * How much a site keeps of imports at once. Staged rows live in the site object's own SQLite (not
- * in R2, so not in the plan's media storage), each import up to 50 MB and kept 7 days after it
+ * in R2, so not in the plan's media storage), each import up to IMPORT_LIMITS.bytes and kept 7 days after it
  * ends: without a bound, one Editor could stage files without end. So a site keeps at most
  * IMPORT_LIMITS.keptImports imports and IMPORT_LIMITS.keptBytes of their files together, counted
  * by `imports.file_bytes` (while an upload is received, the bytes staged so far; once it is
