@@ -8,7 +8,7 @@ import type { Collection, ItemRow } from "../storage/rows";
 import type { SiteContext } from "../context";
 import { ownItem, type SiteAccess } from "../access/site-access";
 import { recordAudit } from "../access/audit";
-import { setStatus, stampAuthor } from "../content/items";
+import { setStatus } from "../content/items";
 import { rowsByIds } from "../storage/items-table";
 import { applyPending } from "../history/pending";
 import { findPending } from "../storage/pending-table";
@@ -25,18 +25,13 @@ export function changeStatus(
 ): ItemRow {
   // Publishing makes a published item's pending changes live first (history/pending.ts).
   const current = action === "publish" ? applyPending(s.sql, c, row, { actor: a.grant.actor }) : row;
-  const [n] = stampAuthor(
-    s.sql,
-    [setStatus(s.sql, current, action === "publish" ? "published" : "draft", { actor: a.grant.actor })],
-    a.grant.actor.id,
-    false,
-  );
+  const n = setStatus(s.sql, current, action === "publish" ? "published" : "draft", { actor: a.grant.actor }, a.grant.actor.id);
   // `pending`: this publish made a published item's pending changes live.
   recordAudit(s.sql, a, `${c.slug}/${row.slug}`, { id: row.id, ...(current !== row ? { pending: true } : {}) });
   // By hand: publishing cancels a scheduled publish (it is done) and keeps the unpublish;
   // unpublishing cancels the schedule unless asked to keep it (history/schedule.ts).
-  const kept = scheduleAfterManual(n!, action, keepSchedule);
-  return kept ? setSchedule(s, n!, kept, a.grant.actor) : n!;
+  const kept = scheduleAfterManual(n, action, keepSchedule);
+  return kept ? setSchedule(s, n, kept, a.grant.actor) : n;
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The items table's one repository: every SQL statement that reads or writes `items` is in
- * this file (the writes) and items-queries.ts (the reads and the SQL other tables' statements
- * embed), re-exported here; the migrations only create it. "Where is an item read or written?"
+ * this file (the writes), items-queries.ts (the reads and the SQL other tables' statements
+ * embed) and list-queries.ts (list pages and orders), re-exported here; the migrations only create it. "Where is an item read or written?"
  * — here; the rooms above decide what to read and write (content/ validates and writes, reads/
  * builds list queries and presents rows, seo/ and search/ read what they need) and call these
  * functions.
@@ -133,15 +133,21 @@ export function updateItemStatus(
   publishedAt: string | null,
   now: string,
   change: Change,
+  updatedBy?: string | null,
 ): ItemRow {
   const before = rowOfSeq(sql, seq);
+  // The author of the change in the same write, when given (one row write instead of two).
   const row = sql
     .exec<ItemRow>(
-      "UPDATE items SET status = ?, published_at = COALESCE(published_at, ?), updated_at = ? WHERE seq = ? RETURNING " + ITEM_COLUMNS,
+      "UPDATE items SET status = ?1, published_at = COALESCE(published_at, ?2), updated_at = ?3" +
+        (updatedBy === undefined ? "" : ", updated_by = ?5") +
+        " WHERE seq = ?4 RETURNING " +
+        ITEM_COLUMNS,
       status,
       publishedAt,
       now,
       seq,
+      ...(updatedBy === undefined ? [] : [updatedBy]),
     )
     .one();
   if (before.status !== row.status) recordRevision(sql, before, row, status === "published" ? "publish" : "unpublish", change);
