@@ -299,6 +299,28 @@ describe("the dashboard's SEO Engine, Domains, Search and Plan screens in Chromi
     await page.close();
   });
 
+  it("shows the semantic index filling up, without a reload", async () => {
+    const site = await seoSite();
+    // 300 more published posts at once, as an import leaves them: each waits to be embedded, and
+    // the local model takes longer than signing in and opening the screen.
+    await api("POST", `/sites/${site.id}/collections/posts/items:batch`, site.adminKey, {
+      items: Array.from({ length: 300 }, (_, i) => ({
+        slug: `walk-${i}`,
+        publish: true,
+        data: { title: `Walk ${i} along the coast`, summary: "Gulls, dunes and wind.", date: "2026-05-02" },
+      })),
+    });
+    const page = await newPage();
+    await signIn(page, site.adminKey);
+    await page.getByRole("link", { name: "Search" }).click();
+    const bar = page.getByRole("progressbar", { name: /^Indexing by meaning: \d+ of 301 items$/ });
+    await bar.waitFor();
+    await checkScreen(page, "25-search-indexing");
+    await bar.waitFor({ state: "detached", timeout: 60_000 });
+    await expect.poll(() => page.locator(".stat", { hasText: "Items indexed" }).textContent()).toMatch(/^301/);
+    await page.close();
+  });
+
   it("explains what a higher plan adds instead of showing an error", async () => {
     const { site } = await api<{ site: Site }>("POST", "/sites", OPERATOR, { name: "Small", plan: "starter" });
     const page = await newPage();

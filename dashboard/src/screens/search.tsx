@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { call, client } from "../api";
 import { itemTitle } from "../item-title";
 import { PlanGate } from "../plan-gate";
@@ -68,6 +68,14 @@ export function Search() {
     }
   };
   const st = status.data?.search;
+  // While items wait to be indexed, the counts are read again every 2 seconds: the bar moves as
+  // the index fills (a large import or a new model queues every published item).
+  const waiting = st?.pending ?? 0;
+  useEffect(() => {
+    if (waiting === 0) return;
+    const t = setTimeout(status.reload, 2000);
+    return () => clearTimeout(t);
+  }, [waiting, status.data]);
   const name = (item: Listed) =>
     itemTitle(
       collections.value?.find((c) => c.slug === item.collection),
@@ -98,6 +106,14 @@ export function Search() {
             )}
           </div>
         </div>
+      )}
+      {st && st.pending > 0 && (
+        <p>
+          <label for="search-indexing">
+            Indexing by meaning: {st.indexed.toLocaleString("en")} of {(st.indexed + st.pending).toLocaleString("en")} items
+          </label>{" "}
+          <progress id="search-indexing" max={st.indexed + st.pending} value={st.indexed} />
+        </p>
       )}
       {retried && <Notice kind="ok">Failed items are queued again.</Notice>}
       <p class="muted">
