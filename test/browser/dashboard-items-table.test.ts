@@ -1,5 +1,6 @@
 // A shop owner's items table: the columns they choose (a thumbnail, a price, an availability
 // label), filters by any indexed field, Duplicate and a bulk change of availability.
+import type { Locator } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { api, pageServer, service } from "./harness";
 import { checkScreen, dashboardBrowser, OPERATOR, signIn } from "./dashboard-harness";
@@ -90,6 +91,16 @@ describe("dashboard: a shop's items table", () => {
     await page.getByRole("checkbox", { name: "Every field" }).check();
     await expect.poll(names).toEqual(["Steel trough"]);
     await checkScreen(page, "68-items-search-every-field");
+    // On a phone the box, its button and the checkbox still share one line, the hint under them.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const middle = async (l: Locator) => {
+      const b = (await l.boundingBox())!;
+      return Math.round(b.y + b.height / 2);
+    };
+    const box = await middle(page.getByLabel("Search items"));
+    expect(Math.abs((await middle(page.getByRole("button", { name: "Search", exact: true }))) - box)).toBeLessThan(4);
+    expect(Math.abs((await middle(page.getByRole("checkbox", { name: "Every field" }))) - box)).toBeLessThan(4);
+    await checkScreen(page, "68b-items-search-390");
     await page.close();
   });
 

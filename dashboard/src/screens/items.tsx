@@ -132,32 +132,39 @@ export function Items(props: { collectionSlug: string }) {
           setSearch(typed.trim());
         }}
       >
-        <Field label="Search items" hint="Slugs and indexed fields. “Every field” reads every item: slower in a large collection.">
-          {(id, describedBy) => (
+        {/* The box, its button and "Every field" stay on one line at any width; the hint says what each reads. */}
+        <div class="search-group">
+          <Field label="Search items">
+            {(id) => (
+              <input
+                id={id}
+                type="search"
+                value={typed}
+                maxLength={200}
+                aria-describedby="items-search-hint"
+                onInput={(e) => setTyped(e.currentTarget.value)}
+              />
+            )}
+          </Field>
+          <button type="submit" class="secondary">
+            Search
+          </button>
+          <label class="check">
             <input
-              id={id}
-              type="search"
-              value={typed}
-              maxLength={200}
-              aria-describedby={describedBy}
-              onInput={(e) => setTyped(e.currentTarget.value)}
-            />
-          )}
-        </Field>
-        <button type="submit" class="secondary">
-          Search
-        </button>
-        <label class="check">
-          <input
-            type="checkbox"
-            checked={searchAll === "1"}
-            onChange={(e) => {
-              setPage(1);
-              setSearchAll(e.currentTarget.checked ? "1" : "");
-            }}
-          />{" "}
-          Every field
-        </label>
+              type="checkbox"
+              checked={searchAll === "1"}
+              aria-describedby="items-search-hint"
+              onChange={(e) => {
+                setPage(1);
+                setSearchAll(e.currentTarget.checked ? "1" : "");
+              }}
+            />{" "}
+            Every field
+          </label>
+          <p class="hint" id="items-search-hint">
+            Slugs and indexed fields. “Every field” reads every item: slower in a large collection.
+          </p>
+        </div>
         <Field label="Show">
           {(id) => (
             <select
