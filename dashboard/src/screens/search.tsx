@@ -89,15 +89,15 @@ export function Search() {
       {st && (
         <div class="cards">
           <div class="card stat">
-            <span class="stat-value">{st.indexed}</span>
+            <span class="stat-value">{st.indexed.toLocaleString("en")}</span>
             <span class="stat-label">Items indexed</span>
           </div>
           <div class="card stat">
-            <span class="stat-value">{st.pending}</span>
+            <span class="stat-value">{st.pending.toLocaleString("en")}</span>
             <span class="stat-label">Waiting to be indexed</span>
           </div>
           <div class="card stat">
-            <span class="stat-value">{st.failed}</span>
+            <span class="stat-value">{st.failed.toLocaleString("en")}</span>
             <span class="stat-label">Failed</span>
             {st.failed > 0 && (
               <button type="button" class="secondary small" onClick={() => void retry()}>
