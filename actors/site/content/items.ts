@@ -291,15 +291,9 @@ export function changedPublicKeys(before: ItemRow, after: ItemRow, values?: Patc
 /**
  * Publishing keeps the first publish time, so unpublish and publish again does not move an item in
  * date order. `updatedBy`: the account or key id that made the change (null: the operator or admin
- * key), stamped in the same write; left as it was when not given.
+ * key), stamped in the same write.
  */
-export function setStatus(
-  sql: SqlStorage,
-  row: ItemRow,
-  status: "draft" | "published",
-  change: Change,
-  updatedBy?: string | null,
-): ItemRow {
+export function setStatus(sql: SqlStorage, row: ItemRow, status: "draft" | "published", change: Change, updatedBy: string | null): ItemRow {
   const now = new Date().toISOString();
   return updateItemStatus(sql, row.seq, status, status === "published" ? now : null, now, change, updatedBy);
 }

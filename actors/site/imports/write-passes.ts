@@ -156,9 +156,10 @@ function updateRow(
     updateItemContent(s.sql, existing.seq, existing.slug, JSON.stringify(checked.data), searchTextOf(c.fields, checked.data), now, change);
     keepPublicData(s.sql, c, existing.seq, checked.data);
   }
+  // The author goes in the status change's own write when there is one.
   if (status !== existing.status)
-    updateItemStatus(s.sql, existing.seq, status, status === "published" ? (publishedAt ?? now) : null, now, change);
-  setItemAuthor(s.sql, existing.seq, actorOf(imp).id, false);
+    updateItemStatus(s.sql, existing.seq, status, status === "published" ? (publishedAt ?? now) : null, now, change, actorOf(imp).id);
+  else setItemAuthor(s.sql, existing.seq, actorOf(imp).id, false);
 }
 
 // ---- Link ---------------------------------------------------------------------------------------

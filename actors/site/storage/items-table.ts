@@ -1,10 +1,10 @@
 /**
  * The items table's one repository: every SQL statement that reads or writes `items` is in
  * this file (the writes), items-queries.ts (the reads and the SQL other tables' statements
- * embed) and list-queries.ts (list pages and orders), re-exported here; the migrations only create it. "Where is an item read or written?"
- * — here; the rooms above decide what to read and write (content/ validates and writes, reads/
- * builds list queries and presents rows, seo/ and search/ read what they need) and call these
- * functions.
+ * embed) and list-queries.ts (list pages and orders), re-exported here; the migrations only
+ * create it. "Where is an item read or written?" — here; the rooms above decide what to read
+ * and write (content/ validates and writes, reads/ builds list queries and presents rows, seo/
+ * and search/ read what they need) and call these functions.
  *
  * Statements keep their exact text so SQLite's plan for each stays what the indexes of
  * migrations 1–9 were made for. Field keys reach SQL only through `fieldExpr` or after
@@ -136,7 +136,8 @@ export function updateItemStatus(
   updatedBy?: string | null,
 ): ItemRow {
   const before = rowOfSeq(sql, seq);
-  // The author of the change in the same write, when given (one row write instead of two).
+  // The author of the change in the same write, when given (one row write instead of two);
+  // left as it was when not.
   const row = sql
     .exec<ItemRow>(
       "UPDATE items SET status = ?1, published_at = COALESCE(published_at, ?2), updated_at = ?3" +
