@@ -52,6 +52,67 @@ describe("publishItems", () => {
     expect(await audited(site)).toEqual(["posts/bulk-a", "posts/bulk-b", "posts/bulk-live"]);
   });
 
+  it("writes for each draft what publishing it alone writes: its item row, revisions and audit row", async () => {
+    const site = await newBlog("pro");
+    const alone = await addItem(site, "posts", { slug: "alone", data: { title: "Same" } });
+    const bulk = await addItem(site, "posts", { slug: "bulk", data: { title: "Same" } });
+    // A draft with no revision (an item older than history) and one with a scheduled publish
+    // take the one-by-one path inside the same call.
+    const old = await addItem(site, "posts", { slug: "older", data: { title: "Same" } });
+    const due = await addItem(site, "posts", { slug: "due", data: { title: "Same" } });
+    const stub = env.SITE.get(env.SITE.idFromName(site.id));
+    await runInDurableObject(stub, (_i: unknown, state: DurableObjectState) => {
+      state.storage.sql.exec("DELETE FROM item_revisions WHERE item_id = ?", old.id);
+    });
+    await expectStatus(
+      callJson("PUT", `/sites/${site.id}/collections/posts/items/${due.id}/schedule`, {
+        auth: site.adminKey,
+        body: { publishAt: new Date(Date.now() + 86_400_000).toISOString(), unpublishAt: null },
+      }),
+      200,
+    );
+    await expectStatus(callJson("POST", `/sites/${site.id}/collections/posts/items/${alone.id}/publish`, { auth: site.adminKey }), 200);
+    expect(await expectStatus(publish(site, [bulk.id, old.id, due.id]), 200)).toMatchObject({ published: 3 });
+
+    type Revision = { number: number; kind: string; status: string; changed: string[]; actor: unknown; data: unknown };
+    const revisions = async (id: string) =>
+      (
+        await expectStatus(
+          callJson<{ revisions: Revision[] }>("GET", `/sites/${site.id}/collections/posts/items/${id}/revisions?limit=50`, {
+            auth: site.adminKey,
+          }),
+          200,
+        )
+      ).revisions.map(({ number, kind, status, changed, actor }) => ({ number, kind, status, changed, actor }));
+    const item = async (id: string) =>
+      (
+        await expectStatus(
+          callJson<{ item: Record<string, unknown> }>("GET", `/sites/${site.id}/collections/posts/items/${id}`, { auth: site.adminKey }),
+          200,
+        )
+      ).item;
+    expect(await revisions(bulk.id)).toEqual(await revisions(alone.id));
+    const [a, b] = [await item(alone.id), await item(bulk.id)];
+    for (const key of ["status", "data", "revision", "createdBy", "schedule"]) expect(b[key], key).toEqual(a[key]);
+    expect(b.publishedAt).toBe(b.updatedAt);
+    // The item without history gets its baseline first; the scheduled one loses its publish time.
+    expect((await revisions(old.id)).map((r) => r.kind)).toEqual(["publish", "baseline"]);
+    expect((await item(due.id)).schedule).toBeNull();
+    const audit = await runInDurableObject(stub, (_i: unknown, state: DurableObjectState) =>
+      state.storage.sql
+        .exec<{ operation: string; target: string; details: string; actor_kind: string }>(
+          "SELECT operation, target, details, actor_kind FROM audit WHERE operation IN ('publishItem', 'publishItems') ORDER BY seq",
+        )
+        .toArray(),
+    );
+    expect(audit).toEqual([
+      { operation: "publishItem", target: "posts/alone", details: JSON.stringify({ id: alone.id }), actor_kind: "siteKey" },
+      { operation: "publishItems", target: "posts/bulk", details: JSON.stringify({ id: bulk.id }), actor_kind: "siteKey" },
+      { operation: "publishItems", target: "posts/older", details: JSON.stringify({ id: old.id }), actor_kind: "siteKey" },
+      { operation: "publishItems", target: "posts/due", details: JSON.stringify({ id: due.id }), actor_kind: "siteKey" },
+    ]);
+  });
+
   it("publishes nothing when an id is not an item of the collection, and refuses bad lists", async () => {
     const site = await newBlog("pro");
     const a = await addItem(site, "posts", { slug: "stays-draft", data: { title: "A" } });

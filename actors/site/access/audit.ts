@@ -24,12 +24,13 @@ export function defaultTarget(a: SiteAccess): string {
   return TARGET_OF_PATH[rest] ?? rest;
 }
 
+const COLUMNS = "at, actor_kind, actor_id, actor_label, actor_name, operation, kind, target, ip, country, details";
+
 /** Call inside the transaction that makes the change. */
 export function recordAudit(sql: SqlStorage, a: SiteAccess, target: string, details?: unknown): void {
   a.recorded = true;
   sql.exec(
-    `INSERT INTO audit (at, actor_kind, actor_id, actor_label, actor_name, operation, kind, target, ip, country, details)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO audit (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     Date.now(),
     a.grant.actor.kind,
     a.grant.actor.id,
@@ -41,5 +42,29 @@ export function recordAudit(sql: SqlStorage, a: SiteAccess, target: string, deta
     a.client.ip,
     a.client.country,
     details === undefined ? null : JSON.stringify(details),
+  );
+}
+
+/**
+ * One row per entry, in their order, in one statement (a change made to many things at once, as
+ * recordAudit would write each). Call inside the transaction that makes the change.
+ */
+export function recordAudits(sql: SqlStorage, a: SiteAccess, entries: readonly { target: string; details: unknown }[]): void {
+  if (!entries.length) return;
+  a.recorded = true;
+  sql.exec(
+    `INSERT INTO audit (${COLUMNS})
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, json_extract(j.value, '$[0]'), ?8, ?9, json_extract(j.value, '$[1]')
+     FROM json_each(?10) j ORDER BY j.key`,
+    Date.now(),
+    a.grant.actor.kind,
+    a.grant.actor.id,
+    a.grant.actor.label,
+    a.grant.actor.name,
+    a.entry.id,
+    a.entry.kind,
+    a.client.ip,
+    a.client.country,
+    JSON.stringify(entries.map((e) => [e.target, JSON.stringify(e.details)])),
   );
 }

@@ -7,11 +7,12 @@ import { ApiError, clip } from "../../../src/contract/errors";
 import type { Collection, ItemRow } from "../storage/rows";
 import type { SiteContext } from "../context";
 import { ownItem, type SiteAccess } from "../access/site-access";
-import { recordAudit } from "../access/audit";
+import { recordAudit, recordAudits } from "../access/audit";
 import { setStatus } from "../content/items";
-import { rowsByIds } from "../storage/items-table";
+import { publishDrafts, rowsByIds } from "../storage/items-table";
+import { unrecordedOf } from "../storage/revisions-table";
 import { applyPending } from "../history/pending";
-import { findPending } from "../storage/pending-table";
+import { pendingOf } from "../storage/pending-table";
 import { scheduleAfterManual, setSchedule } from "../history/schedule";
 
 /** One item published or taken back to draft (call inside a transaction); returns it as stored. */
@@ -37,7 +38,11 @@ export function changeStatus(
 /**
  * The items of `ids` published, all or nothing: every id must be an item of `c` the caller may
  * publish. A published item without pending changes is left as it is (no revision, no audit
- * row). Returns the ids that changed.
+ * row). Returns the ids that changed, in their order.
+ *
+ * Plain drafts (no pending changes, no scheduled publish, a history begun) are published in one
+ * statement with their revisions and audit rows in one each; what changeStatus would do to them
+ * comes to the same rows. The rest go through changeStatus one by one.
  */
 export function publishItems(s: SiteContext, a: SiteAccess, c: Collection, ids: readonly string[]): string[] {
   const found = new Map(rowsByIds(s.sql, ids).map((r) => [r.id, r]));
@@ -49,12 +54,39 @@ export function publishItems(s: SiteContext, a: SiteAccess, c: Collection, ids: 
     return row;
   });
   return s.storage.transactionSync(() => {
-    const changed: string[] = [];
+    const pending = pendingOf(
+      s.sql,
+      rows.map((r) => r.seq),
+    );
+    const drafts = rows.filter((r) => r.status === "draft" && !pending.has(r.seq) && r.publish_at == null);
+    const unrecorded = unrecordedOf(
+      s.sql,
+      drafts.map((r) => r.seq),
+    );
+    const plain = drafts.filter((r) => !unrecorded.has(r.seq));
+    const actor = a.grant.actor;
+    const published = new Set(
+      publishDrafts(
+        s.sql,
+        plain.map((r) => r.seq),
+        new Date().toISOString(),
+        { actor },
+        actor.id,
+      ),
+    );
+    recordAudits(
+      s.sql,
+      a,
+      plain.filter((r) => published.has(r.seq)).map((r) => ({ target: `${c.slug}/${r.slug}`, details: { id: r.id } })),
+    );
+    const changed = new Set<string>();
     for (const row of rows) {
-      if (row.status === "published" && !findPending(s.sql, row.seq)) continue;
-      changeStatus(s, a, c, row, "publish");
-      changed.push(row.id);
+      if (published.has(row.seq)) changed.add(row.id);
+      else if (row.status === "draft" || pending.has(row.seq)) {
+        changeStatus(s, a, c, row, "publish");
+        changed.add(row.id);
+      }
     }
-    return changed;
+    return [...changed];
   });
 }

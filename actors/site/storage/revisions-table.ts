@@ -80,6 +80,10 @@ const DATA = `CASE r.data WHEN '${LIVE}' THEN (SELECT i.data FROM items i WHERE 
 /** Every column of a revision, its values resolved. */
 const REVISION_COLUMNS = `${SUMMARY_COLUMNS}, created_at, ${DATA} AS data`;
 
+/** The columns a new revision is written with, in the order both inserts give them. */
+const INSERT_COLUMNS =
+  "item_id, collection_id, number, kind, status, slug, data, published_at, created_by, changed, at, actor_kind, actor_id, actor_label, note, created_at, actor_name";
+
 const BEFORE_HISTORY: RevisionActor = { kind: "system", id: null, label: "before history" };
 
 /** Both sides' values as objects, when the caller already holds them (a save parsed them once). */
@@ -134,8 +138,7 @@ function insertRevision(
   }
   return sql
     .exec<{ number: number }>(
-      `INSERT INTO item_revisions (item_id, collection_id, number, kind, status, slug, data, published_at, created_by, changed, at,
-         actor_kind, actor_id, actor_label, note, created_at, actor_name)
+      `INSERT INTO item_revisions (${INSERT_COLUMNS})
        VALUES (?1, ?2, COALESCE(?3, (SELECT COALESCE(max(number), 0) + 1 FROM item_revisions WHERE item_id = ?1)),
          ?4, ?5, ?6, CASE WHEN ?7 = (SELECT data FROM items WHERE id = ?1) THEN '${LIVE}' ELSE ?7 END,
          ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17) RETURNING number`,
@@ -193,6 +196,43 @@ export function recordRevision(
   const at = Date.parse(before.updated_at);
   insertRevision(sql, before, 1, "baseline", BEFORE_HISTORY, [], Number.isFinite(at) ? at : Date.now(), null);
   return 2;
+}
+
+/**
+ * The revisions of one status change made to many items in one statement (a bulk publish):
+ * each is a snapshot of its item as it now is, so its values are LIVE, numbered after the
+ * item's newest revision, with "status" as what changed. Every item of `seqs` must have a
+ * revision already (unrecordedOf): recordRevision writes the baseline of one that has none.
+ */
+export function recordStatusRevisions(sql: SqlStorage, seqs: readonly number[], kind: RevisionKind, change: Change): void {
+  if (!seqs.length) return;
+  const { actor } = change;
+  sql.exec(
+    `INSERT INTO item_revisions (${INSERT_COLUMNS})
+     SELECT i.id, i.collection_id, (SELECT max(number) + 1 FROM item_revisions r WHERE r.item_id = i.id), ?1, i.status, i.slug,
+       '${LIVE}', i.published_at, i.created_by, '["status"]', ?2, ?3, ?4, ?5, ?6, i.created_at, ?7
+     FROM json_each(?8) j JOIN items i ON i.seq = j.value ORDER BY j.key`,
+    change.kind ?? kind,
+    Date.now(),
+    actor.kind,
+    actor.id,
+    actor.label,
+    change.note ?? null,
+    actor.name ?? null,
+    JSON.stringify(seqs),
+  );
+}
+
+/** The items among `seqs` with no revision yet (older sites' items never changed since history began). */
+export function unrecordedOf(sql: SqlStorage, seqs: readonly number[]): Set<number> {
+  const rows = sql
+    .exec<{ seq: number }>(
+      `SELECT i.seq FROM json_each(?) j JOIN items i ON i.seq = j.value
+       WHERE NOT EXISTS (SELECT 1 FROM item_revisions r WHERE r.item_id = i.id)`,
+      JSON.stringify(seqs),
+    )
+    .toArray();
+  return new Set(rows.map((r) => r.seq));
 }
 
 // ---- Reads --------------------------------------------------------------------------------
