@@ -18,7 +18,8 @@ await build({
   stdin: {
     contents: `export { embeddingText } from "./actors/site/search/embed-text";
       export { looksEnglish } from "./src/search/language";
-      export { LOCAL_MODEL, MODELS, WORKERS_AI_MODEL } from "./src/search/models";`,
+      export { LOCAL_MODEL, MODELS, WORKERS_AI_MODEL } from "./src/search/models";
+      export { decode, rowCodes } from "./actors/site/search/vector-codes";`,
     resolveDir: process.cwd(),
     loader: "ts",
   },
@@ -28,7 +29,9 @@ await build({
   outfile: ".bench/eval-lib.mjs",
   logLevel: "warning",
 });
-const { embeddingText, looksEnglish, LOCAL_MODEL, MODELS, WORKERS_AI_MODEL } = await import(pathToFileURL(".bench/eval-lib.mjs").href);
+const { embeddingText, looksEnglish, LOCAL_MODEL, MODELS, WORKERS_AI_MODEL, decode, rowCodes } = await import(
+  pathToFileURL(".bench/eval-lib.mjs").href
+);
 import { TOPICS } from "../eval/items.mjs";
 import { NON_ENGLISH, OFF_TOPIC, PARAPHRASES } from "../eval/queries.mjs";
 
@@ -82,10 +85,14 @@ const unit = (v) => {
 };
 const dot = (a, b) => a.reduce((s, x, i) => s + x * b[i], 0);
 
-async function evaluate(embedder) {
+/** An item's vector as the local index stores it: int8 codes (actors/site/search/vector-codes.ts). */
+const asCodes = (v) => Array.from(decode(rowCodes(Float32Array.from(v))));
+
+/** `codes`: score the items' vectors as the local index holds them (Vectorize keeps float32). */
+async function evaluate(embedder, codes = false) {
   const info = MODELS[embedder.model];
   const texts = items.map((it) => embeddingText(COLLECTION, { title: it.title, summary: it.summary }, info.maxInputChars));
-  const itemVecs = (await embedder.embed(texts)).map(unit);
+  const itemVecs = (await embedder.embed(texts)).map(unit).map((v) => (codes ? asCodes(v) : v));
   // As the site does: a query that is not English gets no results and never reaches the model.
   const ranked = async (queries) =>
     (await embedder.embed(queries)).map((q, qi) => {
@@ -146,6 +153,10 @@ for (const e of embedders) {
     console.log(`best threshold by recall@5 − worst false-positive rate: ${r.best.threshold.toFixed(2)}`);
     console.log(`at the configured threshold (src/search/models.ts):`);
     console.table([r.fmt(r.chosen)]);
+    if (e.model === LOCAL_MODEL) {
+      console.log("the same, with the items' vectors as the local index stores them (int8 codes):");
+      console.table([r.fmt((await evaluate(e, true)).chosen)]);
+    }
   } finally {
     await e.close();
   }

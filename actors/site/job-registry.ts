@@ -21,6 +21,7 @@ import { IMPORT_JOB, importFailed, IMPORTS_PRUNE_JOB, pruneImports } from "./imp
 import { PREVIEW_LINKS_PRUNE_JOB, previewLinksPruneJob } from "./preview/prune";
 import { backfillSearchIndex, SEARCH_INDEX_JOB, searchIndexReady } from "./storage/search-index";
 import { compactRevisions, REVISIONS_COMPACT_JOB, revisionsCompacted } from "./storage/revisions-table";
+import { compactVectors, VECTORS_COMPACT_JOB, vectorsCompacted } from "./search/sqlite-index";
 
 const DAY_MS = 86_400_000;
 
@@ -43,6 +44,8 @@ export function armSiteJobs(s: LiveSite): void {
   if (!searchIndexReady(s.sql)) scheduleJob(s.storage, SEARCH_INDEX_JOB, "all", Date.now());
   // Revisions from before they could point at their item's values are marked in slices.
   if (!revisionsCompacted(s.sql)) scheduleJob(s.storage, REVISIONS_COMPACT_JOB, "all", Date.now());
+  // Local vectors stored as float32 before the int8 codes are rewritten in slices.
+  if (!vectorsCompacted(s.sql)) scheduleJob(s.storage, VECTORS_COMPACT_JOB, "all", Date.now());
   // Public JSON kept in full before it could be the data with media laid over is rewritten once.
   s.publicRebuild.rewriteFullCopiesOnce();
 }
@@ -112,6 +115,7 @@ export function siteJobs(s: LiveSite): Readonly<Record<string, JobHandler>> {
     [SEARCH_INDEX_JOB]: { run: () => (backfillSearchIndex(s.storage) ? { next: Date.now() } : undefined) },
     // Revisions of an older site that hold their item's current values, marked a slice per run (site/storage/revisions-table.ts).
     [REVISIONS_COMPACT_JOB]: { run: () => (compactRevisions(s.storage) ? { next: Date.now() } : undefined) },
+    [VECTORS_COMPACT_JOB]: { run: () => (compactVectors(s.storage) ? { next: Date.now() } : undefined) },
     [SEO_DOCUMENTS_JOB]: {
       // No cache version bump: while this job was queued the documents were served with
       // no-store (http/ssr-routes.ts), so no cache holds a stale copy, and pages are already current.

@@ -1,5 +1,6 @@
 import type { VectorEntry, VectorIndex, VectorMatch, VectorQuery } from "../../../src/search/vector-index";
 import { Scanner } from "./scanner";
+import { type Codes, rowCodes } from "./vector-codes";
 
 interface Matrix {
   dimensions: number;
@@ -13,10 +14,12 @@ interface Matrix {
 
 /**
  * Local default: the site's vectors in its own SQLite (`item_vectors`), one row
- * per item, searched by an exact cosine scan. The rows are mirrored in memory
- * per model on first use (10,000 × 512 floats is 20 MB), in WebAssembly memory
- * for a SIMD scan (scanner.ts), and kept in step with every write, since only
- * this object writes them.
+ * per item as int8 codes and their scale (vector-codes.ts), searched by an exact
+ * scan over the codes. The rows are mirrored in memory per model on first use
+ * (100,000 × 384 codes is 38 MB), in WebAssembly memory for a SIMD scan
+ * (scanner.ts), and kept in step with every write, since only this object writes
+ * them. Rows stored as float32 before the codes (migration 37: `scale` NULL) are
+ * read as they are and rewritten in slices on the alarm (compactVectors).
  */
 export class SqliteVectorIndex implements VectorIndex {
   #sql: SqlStorage;
@@ -28,17 +31,19 @@ export class SqliteVectorIndex implements VectorIndex {
 
   async upsert(entries: readonly VectorEntry[]): Promise<void> {
     for (const e of entries) {
-      const unit = normalize(e.vector);
+      const row = rowCodes(normalize(e.vector));
       this.#sql.exec(
-        `INSERT INTO item_vectors (item_id, collection_id, model, vector) VALUES (?, ?, ?, ?)
-         ON CONFLICT (item_id) DO UPDATE SET collection_id = excluded.collection_id, model = excluded.model, vector = excluded.vector`,
+        `INSERT INTO item_vectors (item_id, collection_id, model, vector, scale) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (item_id) DO UPDATE SET collection_id = excluded.collection_id, model = excluded.model,
+           vector = excluded.vector, scale = excluded.scale`,
         e.itemId,
         e.collectionId,
         e.model,
-        unit.buffer,
+        row.codes.buffer,
+        row.scale,
       );
       for (const [model, m] of this.#matrices) {
-        if (model === e.model) put(m, e.itemId, e.collectionId, unit);
+        if (model === e.model) put(m, e.itemId, e.collectionId, row);
         else drop(m, e.itemId);
       }
     }
@@ -81,14 +86,15 @@ export class SqliteVectorIndex implements VectorIndex {
   #matrix(model: string): Matrix | null {
     let m = this.#matrices.get(model);
     if (m) return m;
-    const cursor = this.#sql.exec<{ item_id: string; collection_id: string; vector: ArrayBuffer }>(
-      "SELECT item_id, collection_id, vector FROM item_vectors WHERE model = ?",
+    const cursor = this.#sql.exec<StoredVector & { item_id: string; collection_id: string }>(
+      "SELECT item_id, collection_id, vector, scale FROM item_vectors WHERE model = ?",
       model,
     );
     for (const r of cursor) {
-      const v = new Float32Array(r.vector);
-      m ??= { dimensions: v.length, size: 0, rows: new Scanner(v.length), ids: [], collections: [], position: new Map() };
-      put(m, r.item_id, r.collection_id, v);
+      const row = storedCodes(r);
+      const d = row.codes.length;
+      m ??= { dimensions: d, size: 0, rows: new Scanner(d), ids: [], collections: [], position: new Map() };
+      put(m, r.item_id, r.collection_id, row);
     }
     if (!m) return null;
     this.#matrices.set(model, m);
@@ -103,8 +109,8 @@ function normalize(vector: readonly number[] | Float32Array): Float32Array {
   return Float32Array.from(vector, (x) => x * scale);
 }
 
-function put(m: Matrix, id: string, collectionId: string, unit: Float32Array): void {
-  if (unit.length !== m.dimensions) return;
+function put(m: Matrix, id: string, collectionId: string, row: Codes<Int8Array>): void {
+  if (row.codes.length !== m.dimensions) return;
   let i = m.position.get(id);
   if (i === undefined) {
     i = m.size++;
@@ -112,7 +118,7 @@ function put(m: Matrix, id: string, collectionId: string, unit: Float32Array): v
     m.position.set(id, i);
   }
   m.collections[i] = collectionId;
-  m.rows.setRow(i, unit);
+  m.rows.setRow(i, row);
 }
 
 // Swap-remove: the last row takes the removed row's place.
@@ -129,4 +135,45 @@ function drop(m: Matrix, id: string): void {
   m.ids.length = last;
   m.collections.length = last;
   m.position.delete(id);
+}
+
+/** A row of `item_vectors`: int8 codes and their scale, or (scale NULL) a unit float32 vector stored before the codes. */
+type StoredVector = {
+  vector: ArrayBuffer;
+  scale: number | null;
+};
+
+function storedCodes(r: StoredVector): Codes<Int8Array> {
+  return r.scale === null ? rowCodes(new Float32Array(r.vector)) : { codes: new Int8Array(r.vector), scale: r.scale };
+}
+
+export const VECTORS_COMPACT_JOB = "vectors-compact";
+/** Rows one slice rewrites (1,000 × 384 components: a few milliseconds). */
+const COMPACT_SLICE = 1_000;
+
+/** Whether any vector is still stored as float32 (through the partial index of those rows). */
+export function vectorsCompacted(sql: SqlStorage): boolean {
+  return sql.exec("SELECT 1 FROM item_vectors WHERE scale IS NULL LIMIT 1").toArray().length === 0;
+}
+
+/**
+ * One slice: up to COMPACT_SLICE float32 rows rewritten as their codes, the codes a matrix in
+ * memory already holds for them (storedCodes), so a scan's answers do not change. Returns true
+ * when more is left.
+ */
+export function compactVectors(storage: DurableObjectStorage): boolean {
+  return storage.transactionSync(() => {
+    const sql = storage.sql;
+    const rows = sql
+      .exec<StoredVector & { item_id: string }>(
+        "SELECT item_id, vector, scale FROM item_vectors WHERE scale IS NULL LIMIT ?",
+        COMPACT_SLICE,
+      )
+      .toArray();
+    for (const r of rows) {
+      const { codes, scale } = storedCodes(r);
+      sql.exec("UPDATE item_vectors SET vector = ?, scale = ? WHERE item_id = ?", codes.buffer, scale, r.item_id);
+    }
+    return rows.length === COMPACT_SLICE;
+  });
 }

@@ -140,4 +140,13 @@ export const MIGRATIONS_FOR_SCALE: readonly SiteMigration[] = [
     INSERT INTO items_fts (rowid, text, slug) VALUES (new.seq, new.search_text || char(31, 31), new.slug || char(31, 31));
   END;`,
   },
+  {
+    idMonotonicInc: 37,
+    description: "the local vector index stores int8 codes and their scale instead of float32 vectors",
+    // Owner: actors/site/search/sqlite-index.ts. A row whose scale is NULL holds the float32
+    // vector it was stored with; those are read as they are and rewritten in slices on the alarm
+    // (vectors-compact), found through the partial index, which is empty once they are done.
+    columns: [["item_vectors", "scale", "REAL"]],
+    sql: "CREATE INDEX IF NOT EXISTS item_vectors_float ON item_vectors (item_id) WHERE scale IS NULL;",
+  },
 ];
