@@ -9,7 +9,7 @@ import type { SiteContext } from "../context";
 import { ownItem, type SiteAccess } from "../access/site-access";
 import { recordAudit, recordAudits } from "../access/audit";
 import { setStatus } from "../content/items";
-import { publishDrafts, rowsByIds } from "../storage/items-table";
+import { publishDrafts, rowBySeq, statesByIds } from "../storage/items-table";
 import { unrecordedOf } from "../storage/revisions-table";
 import { applyPending } from "../history/pending";
 import { pendingOf } from "../storage/pending-table";
@@ -45,7 +45,7 @@ export function changeStatus(
  * comes to the same rows. The rest go through changeStatus one by one.
  */
 export function publishItems(s: SiteContext, a: SiteAccess, c: Collection, ids: readonly string[]): string[] {
-  const found = new Map(rowsByIds(s.sql, ids).map((r) => [r.id, r]));
+  const found = new Map(statesByIds(s.sql, ids).map((r) => [r.id, r]));
   const rows = ids.map((id) => {
     const row = found.get(id);
     if (!row || row.collection_id !== c.id)
@@ -83,7 +83,7 @@ export function publishItems(s: SiteContext, a: SiteAccess, c: Collection, ids: 
     for (const row of rows) {
       if (published.has(row.seq)) changed.add(row.id);
       else if (row.status === "draft" || pending.has(row.seq)) {
-        changeStatus(s, a, c, row, "publish");
+        changeStatus(s, a, c, rowBySeq(s.sql, row.seq), "publish");
         changed.add(row.id);
       }
     }
