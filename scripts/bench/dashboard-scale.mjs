@@ -95,7 +95,9 @@ try {
       await act.before?.();
       const t = performance.now();
       await act.run();
-      await page.getByText(text, { exact: true }).waitFor({ timeout: 30_000 });
+      // Checked on every frame: a locator's waitFor polls at growing intervals (100 ms and
+      // then 500 ms apart), which would round the time up to its next poll.
+      await page.waitForFunction((want) => document.body.innerText.includes(want), text, { polling: "raf", timeout: 30_000 });
       walls.push(performance.now() - t);
       await act.after?.();
     }
