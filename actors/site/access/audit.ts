@@ -28,26 +28,11 @@ const COLUMNS = "at, actor_kind, actor_id, actor_label, actor_name, operation, k
 
 /** Call inside the transaction that makes the change. */
 export function recordAudit(sql: SqlStorage, a: SiteAccess, target: string, details?: unknown): void {
-  a.recorded = true;
-  sql.exec(
-    `INSERT INTO audit (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    Date.now(),
-    a.grant.actor.kind,
-    a.grant.actor.id,
-    a.grant.actor.label,
-    a.grant.actor.name,
-    a.entry.id,
-    a.entry.kind,
-    target,
-    a.client.ip,
-    a.client.country,
-    details === undefined ? null : JSON.stringify(details),
-  );
+  recordAudits(sql, a, [{ target, details }]);
 }
 
 /**
- * One row per entry, in their order, in one statement (a change made to many things at once, as
- * recordAudit would write each). Call inside the transaction that makes the change.
+ * One row per entry, in their order, in one statement (a change made to many things at once). Call inside the transaction that makes the change.
  */
 export function recordAudits(sql: SqlStorage, a: SiteAccess, entries: readonly { target: string; details: unknown }[]): void {
   if (!entries.length) return;
@@ -65,6 +50,6 @@ export function recordAudits(sql: SqlStorage, a: SiteAccess, entries: readonly {
     a.entry.kind,
     a.client.ip,
     a.client.country,
-    JSON.stringify(entries.map((e) => [e.target, JSON.stringify(e.details)])),
+    JSON.stringify(entries.map((e) => [e.target, e.details === undefined ? null : JSON.stringify(e.details)])),
   );
 }

@@ -32,26 +32,22 @@ function maxAbs(v: Float32Array): number {
   return max;
 }
 
-/** A stored row's codes. */
-export function rowCodes(unit: Float32Array): Codes<Int8Array> {
+/** `unit` as codes no larger than `top` in an array made by `make`. */
+function codesOf<T extends Int8Array | Int16Array>(unit: Float32Array, top: number, make: (n: number) => T): Codes<T> {
   const max = maxAbs(unit);
-  const codes = new Int8Array(unit.length);
-  if (max === 0) return { codes, scale: 0 };
-  const k = INT8_MAX / max;
-  for (let i = 0; i < unit.length; i++) codes[i] = Math.round(unit[i]! * k);
-  return { codes, scale: unitScale(codes) };
-}
-
-/** A query's codes, sized so the scan's int32 sums cannot overflow for `dimensions` components. */
-export function queryCodes(unit: Float32Array, dimensions: number): Codes<Int16Array> {
-  const top = Math.min(32_767, Math.floor(INT32_MAX / (INT8_MAX * Math.max(1, dimensions))));
-  const max = maxAbs(unit);
-  const codes = new Int16Array(unit.length);
+  const codes = make(unit.length);
   if (max === 0) return { codes, scale: 0 };
   const k = top / max;
   for (let i = 0; i < unit.length; i++) codes[i] = Math.round(unit[i]! * k);
   return { codes, scale: unitScale(codes) };
 }
+
+/** A stored row's codes. */
+export const rowCodes = (unit: Float32Array): Codes<Int8Array> => codesOf(unit, INT8_MAX, (n) => new Int8Array(n));
+
+/** A query's codes, sized so the scan's int32 sums cannot overflow for `dimensions` components. */
+export const queryCodes = (unit: Float32Array, dimensions: number): Codes<Int16Array> =>
+  codesOf(unit, Math.min(32_767, Math.floor(INT32_MAX / (INT8_MAX * Math.max(1, dimensions)))), (n) => new Int16Array(n));
 
 /** The vector the codes stand for. */
 export function decode({ codes, scale }: Codes<Int8Array>): Float32Array {
