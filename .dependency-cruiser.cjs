@@ -11,7 +11,7 @@ const SITE_STEPS = [
   ["access", "hostnames", "limits"],
   ["content"],
   ["reads"],
-  ["history", "media", "search", "seo", "transfer", "webhooks"],
+  ["history", "media", "search", "seo", "transfer", "webhooks", "locales"],
   ["ssr"],
   ["imports", "preview"],
   ["http"],

@@ -11,6 +11,7 @@ import { accountCalls } from "./contract/account-calls";
 import { contentCalls } from "./contract/content-calls";
 import { fileCalls } from "./contract/file-calls";
 import { redirectCalls } from "./contract/redirect-calls";
+import { localeCalls } from "./contract/locale-calls";
 import { UNKNOWN_SITE, big, fill, fixture, hit, seen } from "./contract/hit";
 
 /** Answers other projects produce (they need another deployment), by the file that checks them. */
@@ -39,6 +40,7 @@ describe("the API answers exactly as openapi.json describes", () => {
   accountCalls();
   fileCalls();
   redirectCalls();
+  localeCalls();
 
   it("describes the service's own documents", async () => {
     await hit("getServiceInfo", "GET", "/");

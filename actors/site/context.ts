@@ -1,4 +1,5 @@
 import type { Collection } from "./storage/rows";
+import type { SiteLocaleSet } from "./storage/locale-set";
 import type { DocumentStats } from "./seo/document-stats";
 import type { StoredCapture } from "./ssr/capture-store";
 import type { SearchService } from "./search/service";
@@ -15,6 +16,10 @@ export interface SiteContext {
   collections(): readonly Collection[];
   /** Drops the in-memory collection list after a schema write. */
   collectionsChanged(): void;
+  /** The site's locales and their chains, memoised (storage/locale-set.ts). */
+  locales(): SiteLocaleSet;
+  /** Drops the memoised locales after a write to them. */
+  localesChanged(): void;
   /** Re-reads the site row after a write to it. */
   siteChanged(): void;
   /** Memoised `count(*)` for a list query, valid until the next content change. */

@@ -21,9 +21,19 @@ import { IMPORT_JOB, importFailed, IMPORTS_PRUNE_JOB, pruneImports } from "./imp
 import { PREVIEW_LINKS_PRUNE_JOB, previewLinksPruneJob } from "./preview/prune";
 import { backfillSearchIndex, SEARCH_INDEX_JOB, searchIndexReady } from "./storage/search-index";
 import { compactRevisions, REVISIONS_COMPACT_JOB, revisionsCompacted } from "./storage/revisions-table";
+import {
+  hasRemovedTranslations,
+  hasStaleTranslations,
+  LOCALES_PURGE_JOB,
+  purgeRemovedTranslations,
+  TRANSLATIONS_SEARCH_JOB,
+} from "./storage/locales-table";
+import { refreshStaleTranslations } from "./locales/translations";
 import { compactVectors, VECTORS_COMPACT_JOB, vectorsCompacted } from "./search/sqlite-index";
 
 const DAY_MS = 86_400_000;
+/** Rows a slice of the locale jobs handles: well inside one alarm's CPU. */
+const SLICE = 500;
 
 /** The recurring clean-ups, each armed once when the object opens. */
 const RECURRING: readonly Recurring[] = [
@@ -46,6 +56,9 @@ export function armSiteJobs(s: LiveSite): void {
   if (!revisionsCompacted(s.sql)) scheduleJob(s.storage, REVISIONS_COMPACT_JOB, "all", Date.now());
   // Local vectors stored as float32 before the int8 codes are rewritten in slices.
   if (!vectorsCompacted(s.sql)) scheduleJob(s.storage, VECTORS_COMPACT_JOB, "all", Date.now());
+  // Translations of a removed locale, and search texts of translations an edit made stale.
+  if (hasRemovedTranslations(s.sql)) scheduleJob(s.storage, LOCALES_PURGE_JOB, "all", Date.now());
+  if (hasStaleTranslations(s.sql)) scheduleJob(s.storage, TRANSLATIONS_SEARCH_JOB, "all", Date.now());
   // Public JSON kept in full before it could be the data with media laid over is rewritten once.
   s.publicRebuild.rewriteFullCopiesOnce();
 }
@@ -116,6 +129,15 @@ export function siteJobs(s: LiveSite): Readonly<Record<string, JobHandler>> {
     // Revisions of an older site that hold their item's current values, marked a slice per run (site/storage/revisions-table.ts).
     [REVISIONS_COMPACT_JOB]: { run: () => (compactRevisions(s.storage) ? { next: Date.now() } : undefined) },
     [VECTORS_COMPACT_JOB]: { run: () => (compactVectors(s.storage) ? { next: Date.now() } : undefined) },
+    [LOCALES_PURGE_JOB]: { run: () => (purgeRemovedTranslations(s.sql, SLICE) === SLICE ? { next: Date.now() } : undefined) },
+    [TRANSLATIONS_SEARCH_JOB]: {
+      run: () => {
+        const done = refreshStaleTranslations(s.sql, s.locales(), s.collections(), SLICE);
+        // A search in a locale read between the edit and this run may be cached with the old text.
+        if (done > 0) s.cacheChanged();
+        return done === SLICE ? { next: Date.now() } : undefined;
+      },
+    },
     [SEO_DOCUMENTS_JOB]: {
       // No cache version bump: while this job was queued the documents were served with
       // no-store (http/ssr-routes.ts), so no cache holds a stale copy, and pages are already current.

@@ -1,4 +1,6 @@
 import type { Plan } from "../../src/contract/plans";
+import { localeSet, type SiteLocaleSet } from "./storage/locale-set";
+import { readLocaleRows } from "./storage/locales-table";
 import { safeEqual } from "../../src/ids";
 import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../../src/shared/bounded-map";
 import {
@@ -64,6 +66,7 @@ export class LiveSite implements SiteContext {
   readonly publicRebuild: PublicRebuild;
   #site: SiteRow | null = null;
   #collections: Collection[] | null = null;
+  #locales: SiteLocaleSet | null = null;
   #capture: StoredCapture | null | undefined;
   // The last sitemap/feed rebuild since this object started, for the dashboard.
   #documents: DocumentStats | null = null;
@@ -123,6 +126,10 @@ export class LiveSite implements SiteContext {
   collections = (): readonly Collection[] => (this.#collections ??= readCollections(this.sql));
   collectionsChanged = (): void => {
     this.#collections = null;
+  };
+  locales = (): SiteLocaleSet => (this.#locales ??= localeSet(readLocaleRows(this.sql)));
+  localesChanged = (): void => {
+    this.#locales = null;
   };
   capture = (): StoredCapture | null => (this.#capture === undefined ? (this.#capture = readCapture(this.sql)) : this.#capture);
   documents = (): DocumentStats | null => this.#documents;

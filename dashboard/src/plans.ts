@@ -23,6 +23,7 @@ type Limit = keyof PlanOffer["limits"];
 const LIMIT_WORDS: Record<Limit, (n: number) => string> = {
   sites: (n) => (n === 1 ? "1 site" : `${n} sites`),
   members: (n) => `${n} people`,
+  locales: (n) => (n === 1 ? "1 language a site" : `${n} languages a site`),
   mediaStorageBytes: (n) => `${bytes(n)} of media`,
 };
 const LIMITS = Object.keys(LIMIT_WORDS) as Limit[];

@@ -215,6 +215,24 @@ export const ACCESS: readonly AccessEntry[] = [
   },
   { id: "putCustomHostname", method: "post", path: `${S}/ssr/custom-hostname`, kind: "Domains", access: m("domains.manage") },
   { id: "deleteCustomHostname", method: "delete", path: `${S}/ssr/custom-hostname`, kind: "Domains", access: m("domains.manage") },
+  // Locales (site/locales/): the set like the site's other settings; a translation like an edit of its item
+  { id: "getLocales", method: "get", path: `${S}/locales`, kind: "Locales", access: m("site.read") },
+  { id: "putLocales", method: "put", path: `${S}/locales`, kind: "Locales", access: m("site.settings") },
+  { id: "listTranslations", method: "get", path: `${S}/collections/{slug}/items/{id}/locales`, kind: "Locales", access: m("site.read") },
+  {
+    id: "putTranslation",
+    method: "put",
+    path: `${S}/collections/{slug}/items/{id}/locales/{locale}`,
+    kind: "Locales",
+    access: m("items.edit.any", "items.edit.own"),
+  },
+  {
+    id: "deleteTranslation",
+    method: "delete",
+    path: `${S}/collections/{slug}/items/{id}/locales/{locale}`,
+    kind: "Locales",
+    access: m("items.edit.any", "items.edit.own"),
+  },
   // Outbound webhooks (site/webhooks/): Administrator and up, like the site's other settings
   { id: "listWebhookEndpoints", method: "get", path: `${S}/webhooks`, kind: "Webhooks", access: m("site.settings") },
   { id: "createWebhookEndpoint", method: "post", path: `${S}/webhooks`, kind: "Webhooks", access: m("site.settings") },

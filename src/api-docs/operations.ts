@@ -11,6 +11,7 @@ import { redirectOperations } from "../ssr/redirect-operations";
 import { workspaceOperations } from "../dashboard/workspace-operations";
 import { mediaOperations } from "../media/operations";
 import { webhookOperations } from "../dashboard/webhook-operations";
+import { localeOperations } from "../dashboard/locale-operations";
 import { transferOperations } from "../dashboard/export-operations";
 import { importOperations } from "../imports/operations";
 import type { Operation } from "../openapi/registry";
@@ -25,6 +26,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...ssrOperations,
   ...redirectOperations,
   ...webhookOperations,
+  ...localeOperations,
   ...transferOperations,
   ...importOperations,
   ...sessionOperations,

@@ -16,6 +16,18 @@ const fields = query(
   "Comma-separated field keys: each item's `data` keeps only these (`id`, `slug` and the times stay); without it, every field. An unknown key is 400 naming the collection's fields.",
   z.string(),
 );
+const localeParams: Param[] = [
+  query(
+    "locale",
+    "One of the site's locales (BCP 47, any case). Each item's values are that locale's, each localized field falling back along the locale's chain; only items translated into it are listed, and `itemSlug` is the slug in it. Each item then says `locale`, its `alternates` and its `fallbacks`. Without it: the items' own values, exactly as before locales. An unknown locale is 400 naming the site's.",
+    z.string(),
+  ),
+  query(
+    "fallback",
+    "`false`: only the locale's own values (a field it has not translated is left out), in filters, sort and search too. Default `true`.",
+    z.enum(["true", "false"]),
+  ),
+];
 const notModified = { description: "Not modified: the `If-None-Match` ETag still matches.", headers: "content" } as const;
 
 const list = z.strictObject({
@@ -60,6 +72,7 @@ export const contentOperations = [
         z.string().max(200),
       ),
       fields,
+      ...localeParams,
       P.ifNoneMatch,
     ],
     responses: {
@@ -84,7 +97,7 @@ export const contentOperations = [
     description:
       "A draft or missing item is 404. A slug a published item had before it was renamed answers 301 with `Location` naming its current slug (same query), which a client's fetch follows; once another item takes that slug, or the item is unpublished or deleted, it leads nowhere.",
     auth: "publicToken",
-    params: [P.token, P.slug, P.itemSlug, fields, P.ifNoneMatch],
+    params: [P.token, P.slug, P.itemSlug, fields, ...localeParams, P.ifNoneMatch],
     responses: {
       200: {
         description: "The item.",

@@ -30,6 +30,11 @@ export const INDEXABLE_TYPES: ReadonlySet<FieldType> = new Set([
   "option",
   "decimal",
 ]);
+/**
+ * The field types a translation may hold: text people read. Other fields (numbers, dates,
+ * options, references, media) are shared by every locale.
+ */
+export const LOCALIZABLE_TYPES: ReadonlySet<FieldType> = new Set(["text", "richText", "link"]);
 /** Types that `search` reads. */
 export const SEARCHABLE_TYPES: ReadonlySet<FieldType> = new Set(["text", "link"]);
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { SLUG_MAX, SLUG_PATTERN, SLUG_RULE } from "./slug";
-import { CURRENCY_PATTERN, FIELD_TYPES, INDEXABLE_TYPES } from "./field-types";
+import { CURRENCY_PATTERN, FIELD_TYPES, INDEXABLE_TYPES, LOCALIZABLE_TYPES } from "./field-types";
 import { FIELD_KEY, MAX_OPTIONS, SYSTEM_KEYS } from "./field-keys";
 
 export { FIELD_KEY, MAX_OPTIONS, SYSTEM_KEYS, SYSTEM_SORT_KEYS } from "./field-keys";
@@ -28,6 +28,12 @@ export const fieldSchema = z
     help: z.string().max(500).optional().describe("Help text shown under the field in the item form."),
     indexed: z.boolean().optional(),
     required: z.boolean().optional(),
+    localized: z
+      .boolean()
+      .optional()
+      .describe(
+        "Whether each locale of the site holds its own value (text, rich text and link fields); other fields are shared by every locale.",
+      ),
     collection: slugSchema.optional(),
     options: z
       .array(optionSchema)
@@ -66,6 +72,13 @@ export const fieldSchema = z
       if (values.has(o.value)) ctx.addIssue({ code: "custom", path: ["options", i, "value"], message: `duplicate option "${o.value}"` });
       values.add(o.value);
     });
+    if (f.localized && !LOCALIZABLE_TYPES.has(f.type)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["localized"],
+        message: `a ${f.type} field is shared by every locale (localizable: ${[...LOCALIZABLE_TYPES].join(", ")})`,
+      });
+    }
     if (f.indexed && !INDEXABLE_TYPES.has(f.type)) {
       ctx.addIssue({
         code: "custom",

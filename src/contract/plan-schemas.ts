@@ -18,6 +18,7 @@ const PlanOffer = z.strictObject({
   limits: z.strictObject({
     sites: z.number().int().describe("Sites per workspace."),
     members: z.number().int().describe("Members per workspace, pending invitations included."),
+    locales: z.number().int().describe("Locales per site, the primary included."),
     mediaStorageBytes: z.number().int().describe("Media originals stored by all the workspace's sites together."),
   }),
   features: z.strictObject({ advancedLists: z.boolean(), serverRendering: z.boolean() }),

@@ -20,13 +20,14 @@ export function entitlements(plan: Plan): Entitlements {
 
 /**
  * How many sites and members (pending invitations count) a workspace of each plan may have,
- * enforced on self-serve site creation and on invitations. The operator is not held to them.
+ * enforced on self-serve site creation and on invitations, and how many locales (the primary
+ * included) each of its sites may have. The operator is not held to the first two.
  */
-export const PLAN_LIMITS: Readonly<Record<Plan, { sites: number; members: number }>> = {
-  free: { sites: 1, members: 3 },
-  starter: { sites: 3, members: 5 },
-  pro: { sites: 10, members: 25 },
-  seo_engine: { sites: 25, members: 50 },
+export const PLAN_LIMITS: Readonly<Record<Plan, { sites: number; members: number; locales: number }>> = {
+  free: { sites: 1, members: 3, locales: 1 },
+  starter: { sites: 3, members: 5, locales: 2 },
+  pro: { sites: 10, members: 25, locales: 5 },
+  seo_engine: { sites: 25, members: 50, locales: 10 },
 };
 
 const NEXT_PLAN: Readonly<Record<Plan, Plan | null>> = { free: "starter", starter: "pro", pro: "seo_engine", seo_engine: null };
@@ -35,11 +36,20 @@ const NEXT_PLAN: Readonly<Record<Plan, Plan | null>> = { free: "starter", starte
 export const PLAN_LABEL: Readonly<Record<Plan, string>> = { free: "Free", starter: "Starter", pro: "Pro", seo_engine: "SEO Engine" };
 
 /** The one 403 for a plan's limit: which, how many, and the plan that allows more. */
-export function planLimit(plan: Plan, limit: "sites" | "members"): ApiError {
+export function planLimit(plan: Plan, limit: "sites" | "members" | "locales"): ApiError {
   const max = PLAN_LIMITS[plan][limit];
   const next = NEXT_PLAN[plan];
   // In the words of the Plan screen ("3 people"), with pending invitations said, since they count.
-  const what = limit === "sites" ? (max === 1 ? "1 site" : `${max} sites`) : `${max} people, pending invitations included`;
+  const what =
+    limit === "sites"
+      ? max === 1
+        ? "1 site"
+        : `${max} sites`
+      : limit === "locales"
+        ? max === 1
+          ? "one locale a site (its primary)"
+          : `${max} locales a site, the primary included`
+        : `${max} people, pending invitations included`;
   return new ApiError(
     "plan_required",
     `This workspace's plan (${PLAN_LABEL[plan]}) allows ${what}${next ? `; the ${PLAN_LABEL[next]} plan allows more` : ""}. The Plan screen of the dashboard says how to change plans.`,

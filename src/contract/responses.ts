@@ -39,7 +39,23 @@ export const MediaRef = z
   .describe("A registered image or video.");
 
 export const PublicItem = z
-  .strictObject({ id: z.string(), slug: z.string(), collection: z.string(), publishedAt: instant, updatedAt: instant, data })
+  .strictObject({
+    id: z.string(),
+    slug: z.string(),
+    collection: z.string(),
+    publishedAt: instant,
+    updatedAt: instant,
+    data,
+    locale: z.string().optional().describe("Read with `locale`: the locale of the values."),
+    alternates: z
+      .array(z.strictObject({ locale: z.string(), slug: z.string() }))
+      .optional()
+      .describe("Read with `locale`: every locale the item exists in (this one included) and its slug there, the primary first."),
+    fallbacks: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe("Read with `locale`: the localized fields whose value came from another locale of the chain, and which."),
+  })
   .describe("A published item: media expanded to MediaRef, references resolved one level deep.");
 export type PublicItem = z.infer<typeof PublicItem>;
 

@@ -11,6 +11,7 @@ import { isAsteriskForm } from "../http/response-headers";
 import { rawTarget } from "../http/raw-target";
 import { BoundedMap, ENTRY_OVERHEAD, stringBytes } from "../shared/bounded-map";
 import { siteIdOfToken } from "../contract/ids";
+import { canonicalLocale } from "../contract/locale-code";
 
 export type ContentRead = "list" | "item" | "schema" | "search" | "related";
 
@@ -54,7 +55,8 @@ export function canonicalQuery(read: ContentRead, params: URLSearchParams): stri
   switch (read) {
     case "item": {
       const fields = parseFieldsParam(params.get("fields"));
-      return fields ? `?fields=${fields.map(enc).join(",")}` : "";
+      const query = `${fields ? `&fields=${fields.map(enc).join(",")}` : ""}${localeQuery(params)}`;
+      return query ? `?${query.slice(1)}` : "";
     }
     case "schema":
       return "";
@@ -92,6 +94,19 @@ function listQuery(params: URLSearchParams): string {
   if (filters.length) out += `&${filters.sort().join("&")}`;
   const fields = parseFieldsParam(params.get("fields"));
   if (fields) out += `&fields=${fields.map(enc).join(",")}`;
+  return out + localeQuery(params);
+}
+
+/**
+ * `&locale=…&fallback=…` as the site object reads them: the locale in its canonical form ("FR" and
+ * "fr" are one entry), `fallback` as sent (anything but true or false is the object's 400 to give).
+ */
+function localeQuery(params: URLSearchParams): string {
+  const locale = params.get("locale");
+  const fallback = params.get("fallback");
+  let out = "";
+  if (locale !== null) out += `&locale=${enc(canonicalLocale(locale.trim()) ?? locale)}`;
+  if (fallback !== null) out += `&fallback=${enc(fallback === "true" ? "true" : fallback)}`;
   return out;
 }
 

@@ -25,7 +25,7 @@ const section = (path: string) => path.split("/", 4)[3];
 
 /** The features' routers, in the order they are asked; they validate with zod, so they load on the first dashboard call. */
 async function loadChain(s: SiteContext): Promise<Link[]> {
-  const [dashboard, history, webhooks, transfer, imports, previewLinks, redirects] = await Promise.all([
+  const [dashboard, history, webhooks, transfer, imports, previewLinks, redirects, locales] = await Promise.all([
     import("./dashboard-routes"),
     import("../history/routes"),
     import("../webhooks/routes"),
@@ -33,6 +33,7 @@ async function loadChain(s: SiteContext): Promise<Link[]> {
     import("../imports/routes"),
     import("../preview/routes"),
     import("../seo/redirects-routes"),
+    import("../locales/routes"),
   ]);
   // Routers whose base (/sites/:siteId/ssr, /webhooks, /imports) or paths (the exports) cannot
   // match are not asked.
@@ -42,6 +43,7 @@ async function loadChain(s: SiteContext): Promise<Link[]> {
     { applies: (path) => section(path) === "webhooks", router: webhooks.webhookRoutes(s) },
     { applies: (path) => path.endsWith("/export.csv") || path.endsWith("/export.json"), router: transfer.transferRoutes(s) },
     { applies: (path) => section(path) === "imports", router: imports.importRoutes(s) },
+    { applies: (path) => section(path) === "locales" || /\/items\/[^/]+\/locales/.test(path), router: locales.localeRoutes(s) },
     { router: dashboard.dashboardRoutes(s) },
     { router: history.historyRoutes(s) },
     { router: previewLinks.previewLinkRoutes(s) },

@@ -70,8 +70,9 @@ export function publicRoutes(s: SiteContext) {
     const site = s.site()!;
     const c = collectionOf(slug);
     const answer = memo.answer(site.cacheVersion, req.url, () => {
-      const keys = fieldSelection(c, new URL(req.url).searchParams);
-      const found = publishedItemJson(s, c, itemSlug);
+      const params = new URL(req.url).searchParams;
+      const keys = fieldSelection(c, params);
+      const found = publishedItemJson(s, c, itemSlug, params);
       if (!found) throw new ApiError("not_found", `No published item "${clip(itemSlug)}" in "${c.slug}".`);
       return `{"item":${keys ? selectFields(found, keys) : found}${labelsMember(c)}}`;
     });
@@ -80,7 +81,10 @@ export function publicRoutes(s: SiteContext) {
       built = await answer;
     } catch (err) {
       // A published item's old slug: 301 to where it is now (a client's fetch follows it).
-      const moved = err instanceof ApiError && err.code === "not_found" ? movedSlug(s.sql, c.id, itemSlug) : null;
+      const moved =
+        err instanceof ApiError && err.code === "not_found" && !new URL(req.url).searchParams.has("locale")
+          ? movedSlug(s.sql, c.id, itemSlug)
+          : null;
       if (moved === null) throw err;
       return movedResponse(req.url, moved);
     }

@@ -5,7 +5,7 @@ import { suggest } from "../../../src/shared/suggest";
 import type { Collection } from "../storage/rows";
 import type { Field } from "../../../src/contract/fields";
 import { SYSTEM_SORT_KEYS } from "../../../src/contract/field-keys";
-import { SEARCHABLE_TYPES } from "../../../src/contract/field-types";
+import { LOCALIZABLE_TYPES, SEARCHABLE_TYPES } from "../../../src/contract/field-types";
 import { valueExpr } from "../storage/field-sql";
 import { referencedIdsSql } from "../storage/items-table";
 import { parseBooleanParam, parseNumberParam, normalizeDate } from "../content/values";
@@ -59,6 +59,28 @@ interface Target {
 }
 
 /**
+ * A read in a secondary locale: only items translated into it are listed, and a localized
+ * field (and the slug) is read from the translations of `chain` in order, then (with
+ * `fallback`) from the item's own values. The ids are the site's, never a caller's text.
+ */
+export interface LocaleScope {
+  chain: readonly number[];
+  fallback: boolean;
+}
+
+/** `items.<expr>` read from the item's translation into `locale` (its own values, the slug or the search text). */
+const fromTranslation = (column: string, locale: number): string =>
+  `(SELECT ${column} FROM item_locales WHERE seq = items.seq AND locale = ${Math.trunc(locale)})`;
+
+/** A localized field's (or the slug's) value as a reader of the scope's locale sees it. */
+function localizedExpr(scope: LocaleScope, translated: string, own: string): string {
+  const chain = scope.fallback ? scope.chain : scope.chain.slice(0, 1);
+  const parts = chain.map((id) => fromTranslation(translated, id));
+  if (scope.fallback) parts.push(own);
+  return parts.length === 1 ? (parts[0] as string) : `coalesce(${parts.join(", ")})`;
+}
+
+/**
  * Turns public list parameters into SQL over indexed expressions only. Unknown
  * or non-indexed keys are a 400 that names the parameter, the allowed keys and
  * the closest one; paging never fails.
@@ -75,7 +97,7 @@ function caseFold(key: string, allowed: readonly string[]): string {
 }
 
 /** Resolves a filter or sort key (system key or indexed field) to its SQL expression; an unknown key is a 400. */
-function targetsOf(collection: Collection): (param: string, written: string) => Target {
+function targetsOf(collection: Collection, locale: LocaleScope | null = null): (param: string, written: string) => Target {
   const allowed = [...SYSTEM_SORT_KEYS, ...collection.fields.filter((f) => f.indexed).map((f) => f.key)];
   return (param: string, written: string): Target => {
     if (written.length > MAX_KEY) {
@@ -87,6 +109,8 @@ function targetsOf(collection: Collection): (param: string, written: string) => 
     const key = caseFold(written, allowed);
     if ((SYSTEM_SORT_KEYS as readonly string[]).includes(key)) {
       const sys = SYSTEM_COLUMNS[key as SystemKey];
+      // Every translated item has its own slug in the locale: the slug is never a fallback's.
+      if (locale && key === "slug") return { sql: fromTranslation("slug", locale.chain[0] as number), type: sys.type };
       return { sql: sys.column, type: sys.type };
     }
     const field = collection.fields.find((f) => f.key === key);
@@ -100,7 +124,10 @@ function targetsOf(collection: Collection): (param: string, written: string) => 
         suggestion: closest,
       });
     }
-    return { sql: valueExpr(field), type: field.type, field };
+    const own = valueExpr(field);
+    if (locale && field.localized && LOCALIZABLE_TYPES.has(field.type))
+      return { sql: localizedExpr(locale, `json_extract(data, '$.${field.key}')`, own), type: field.type, field };
+    return { sql: own, type: field.type, field };
   };
 }
 
@@ -153,7 +180,12 @@ export function filterClauses(
  * index every item of the collection is checked with `instr`. `scope` is the collection and
  * status clauses, turned unusable as index constraints when the hits drive.
  */
-function searchClauses(m: SearchMatch | null, folded: string, bind: Binder, scope: string[]): string[] {
+function searchClauses(m: SearchMatch | null, folded: string, bind: Binder, scope: string[], locale: LocaleScope | null): string[] {
+  // A translation's search text is kept folded with its values (its own, or as its readers see them).
+  if (locale)
+    return [
+      `instr(${fromTranslation(locale.fallback ? "search_text" : "own_search_text", locale.chain[0] as number)}, ${bind.value(folded)}) > 0`,
+    ];
   if (m === null) return [`instr(search_text, ${bind.value(folded)}) > 0`];
   const hits = `(SELECT rowid FROM items_fts WHERE items_fts MATCH ${bind.value(m.query)})`;
   if (!m.narrow) return [`+seq IN ${hits}`];
@@ -171,10 +203,12 @@ export function buildListQuery(
   collection: Collection,
   all: readonly Collection[],
   match: (folded: string) => SearchMatch | null = () => null,
+  locale: LocaleScope | null = null,
 ): ListQuery {
-  const target = targetsOf(collection);
+  const target = targetsOf(collection, locale);
   const bind = new Binder();
   const where = [`collection_id = ${bind.once(collection.id)}`, "status = 'published'"];
+  if (locale) where.push(`seq IN (SELECT seq FROM item_locales WHERE locale = ${Math.trunc(locale.chain[0] as number)})`);
   let advanced = addFilters(params, collection, all, bind, where, target) > 0;
 
   const search = params.get("search")?.trim() ?? "";
@@ -193,7 +227,7 @@ export function buildListQuery(
       );
     }
     const folded = foldForSearch(search);
-    where.push(...searchClauses(match(folded), folded, bind, where));
+    where.push(...searchClauses(match(folded), folded, bind, where, locale));
   }
 
   const sort = parseSort(params.get("sort"));
@@ -347,7 +381,8 @@ function splitIn(raw: string, bad: (m: string) => ApiError): string[] {
  * shows the items it references, and a reference filter reads them).
  */
 export function listDependsOn(collection: Collection, params: URLSearchParams): string[] | null {
-  if (hasReferences(collection) || params.has("search")) return null;
+  // A list in a locale also depends on translations, which are not keys of the item.
+  if (hasReferences(collection) || params.has("search") || params.has("locale")) return null;
   const keys = parseSort(params.get("sort")).map((s) => s.key);
   if (keys.length === 0) keys.push("publishedAt");
   for (const [name, value] of params) {

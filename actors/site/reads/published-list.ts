@@ -1,5 +1,7 @@
 import type { SiteContext } from "../context";
-import { type ListQuery, buildListQuery } from "./list-query";
+import { type ListQuery, type LocaleScope, buildListQuery } from "./list-query";
+import { localizeItems, readLocale } from "./localized";
+import { seqByLocaleSlug } from "../storage/locales-table";
 import { searchMatch } from "../storage/search-index";
 import { hasReferences, type PublicRow, presentItems, publicDataJson, publicItemsJson } from "../content/public-items";
 import type { PublicItem } from "../../../src/contract/responses";
@@ -21,8 +23,8 @@ interface Listed {
   offset: number;
 }
 
-function listed(s: SiteContext, c: Collection, params: URLSearchParams): Listed {
-  const query = buildListQuery(params, c, s.collections(), (folded) => searchMatch(s.sql, folded));
+function listed(s: SiteContext, c: Collection, params: URLSearchParams, scope: LocaleScope | null = null): Listed {
+  const query = buildListQuery(params, c, s.collections(), (folded) => searchMatch(s.sql, folded), scope);
   // The whole published collection: its count is kept (item_counts), not counted.
   const total = query.filtered ? s.countOf(query.where, query.args) : countInStatus(s.sql, c.id, "published");
   // Every page of one order shares it: a slice of the memoised order, not an OFFSET scan per page.
@@ -57,6 +59,14 @@ export function readPublishedPage(s: SiteContext, c: Collection, params: URLSear
  * (reads/item-json-memo.ts) and reads the rows of the others only.
  */
 export function publishedPageJson(s: SiteContext, c: Collection, params: URLSearchParams): PublishedPage<string> {
+  const read = readLocale(s.locales(), params);
+  if (read) {
+    // In a locale: the items translated into it (every item for the primary), each answer localized.
+    const l = listed(s, c, params, read.scope);
+    const rows = rowsOf(s, l);
+    const texts = publicItemsJson(s.sql, rows, s.collections(), s.publicStaleAfter());
+    return { query: l.query, total: l.total, items: localizeItems(s.sql, s.locales(), c, rows, texts, read) };
+  }
   const l = listed(s, c, params);
   const { query, total, order, offset } = l;
   const staleAfter = s.publicStaleAfter();
@@ -87,9 +97,19 @@ export function readPublishedItem(s: SiteContext, c: Collection, slug: string): 
   return row ? (presentItems(s.sql, [row], s.collections(), s.publicStaleAfter())[0] ?? null) : null;
 }
 
-export function publishedItemJson(s: SiteContext, c: Collection, slug: string): string | null {
-  const row = itemRow(s, c, slug);
-  return row ? (publicItemsJson(s.sql, [row], s.collections(), s.publicStaleAfter())[0] ?? null) : null;
+export function publishedItemJson(s: SiteContext, c: Collection, slug: string, params?: URLSearchParams): string | null {
+  const read = params ? readLocale(s.locales(), params) : null;
+  const row = read && !read.locale.primary ? translatedRow(s, c, read.locale.id, slug) : itemRow(s, c, slug);
+  if (!row) return null;
+  const text = publicItemsJson(s.sql, [row], s.collections(), s.publicStaleAfter())[0];
+  if (text === undefined) return null;
+  return read ? (localizeItems(s.sql, s.locales(), c, [row], [text], read)[0] ?? null) : text;
+}
+
+/** The published item whose slug in the locale `locale` is `slug`. */
+function translatedRow(s: SiteContext, c: Collection, locale: number, slug: string): PublicRow | undefined {
+  const seq = seqByLocaleSlug(s.sql, c.id, locale, slug);
+  return seq === null ? undefined : publishedBySeqs(s.sql, [seq]).find((r) => r.status === "published");
 }
 
 /** An item of the connected collection in any status, shaped as the content API would publish it. */

@@ -149,4 +149,46 @@ export const MIGRATIONS_FOR_SCALE: readonly SiteMigration[] = [
     columns: [["item_vectors", "scale", "REAL"]],
     sql: "CREATE INDEX IF NOT EXISTS item_vectors_float ON item_vectors (item_id) WHERE scale IS NULL;",
   },
+  {
+    idMonotonicInc: 38,
+    description: "locales: the site's locales and each item's translations",
+    // Owner: actors/site/storage/locales-table.ts. A locale's id is never reused, so translations
+    // of a removed locale (purged in slices on the alarm) never reappear under a code added again.
+    // A translation holds its locale's own values of the localized fields and the folded search
+    // text of the values a reader of that locale sees (its own, then its fallbacks'). An edit of
+    // the item's own searchable text marks its translations' texts stale and queues their rebuild
+    // (content/translations.ts), whichever write path made it.
+    sql: `
+  CREATE TABLE IF NOT EXISTS site_locales (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    code TEXT NOT NULL UNIQUE,
+    position INTEGER NOT NULL,
+    fallback INTEGER
+  );
+  CREATE TABLE IF NOT EXISTS item_locales (
+    seq INTEGER NOT NULL,
+    locale INTEGER NOT NULL,
+    collection_id TEXT NOT NULL,
+    slug TEXT NOT NULL,
+    data TEXT NOT NULL,
+    search_text TEXT NOT NULL DEFAULT '',
+    own_search_text TEXT NOT NULL DEFAULT '',
+    stale INTEGER NOT NULL DEFAULT 0,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (seq, locale),
+    UNIQUE (collection_id, locale, slug)
+  ) WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS item_locales_by_locale ON item_locales (locale, seq);
+  CREATE INDEX IF NOT EXISTS item_locales_stale ON item_locales (seq) WHERE stale = 1;
+  CREATE TRIGGER IF NOT EXISTS item_locales_item_gone AFTER DELETE ON items
+  BEGIN
+    DELETE FROM item_locales WHERE seq = old.seq;
+  END;
+  CREATE TRIGGER IF NOT EXISTS item_locales_item_text AFTER UPDATE OF search_text ON items
+    WHEN old.search_text IS NOT new.search_text AND EXISTS (SELECT 1 FROM item_locales WHERE seq = new.seq)
+  BEGIN
+    UPDATE item_locales SET stale = 1 WHERE seq = new.seq;
+    INSERT OR IGNORE INTO jobs (kind, key, run_at) VALUES ('translations-search', 'all', 0);
+  END;`,
+  },
 ];

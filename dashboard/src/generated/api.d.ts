@@ -1664,6 +1664,71 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sites/{siteId}/locales": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The site's locales
+         * @description Empty until locales are set: every read is then in the items' own values, as without locales.
+         */
+        get: operations["getLocales"];
+        /**
+         * Set the site's locales
+         * @description The whole set: the primary (the items' own values) and the secondaries, each with its fallback (the primary unless named). Locales a site may have, the primary included, by plan: free 1, starter 2, pro 5, seo_engine 10 (403 `plan_required`). Removing a secondary that holds translations is a 409 naming each with its count (`details.removes`) until its code is sent in `remove`; its translations are then deleted on the alarm. A secondary cannot become the primary (409).
+         */
+        put: operations["putLocales"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{siteId}/collections/{slug}/items/{id}/locales": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An item's translations */
+        get: operations["listTranslations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{siteId}/collections/{slug}/items/{id}/locales/{locale}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Translate an item into a locale
+         * @description The translation whole: its slug (unique in the collection and locale, 409 otherwise) and the values of the collection's localized fields; a field left out takes its value from the locale's fallback chain. A published item's translation is public at once: the item is listed in that locale from then on.
+         */
+        put: operations["putTranslation"];
+        post?: never;
+        /**
+         * Delete an item's translation
+         * @description The item is no longer listed in that locale and has no page there.
+         */
+        delete: operations["deleteTranslation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sites/{siteId}/collections/{slug}/export.csv": {
         parameters: {
             query?: never;
@@ -2317,6 +2382,17 @@ export interface components {
             data: {
                 [key: string]: unknown;
             };
+            /** @description Read with `locale`: the locale of the values. */
+            locale?: string;
+            /** @description Read with `locale`: every locale the item exists in (this one included) and its slug there, the primary first. */
+            alternates?: {
+                locale: string;
+                slug: string;
+            }[];
+            /** @description Read with `locale`: the localized fields whose value came from another locale of the chain, and which. */
+            fallbacks?: {
+                [key: string]: string;
+            };
         };
         SearchIndexView: {
             /** @enum {string} */
@@ -2381,6 +2457,8 @@ export interface components {
                 help?: string;
                 indexed?: boolean;
                 required?: boolean;
+                /** @description Whether each locale of the site holds its own value (text, rich text and link fields); other fields are shared by every locale. */
+                localized?: boolean;
                 collection?: string;
                 /** @description An option field's choices, in order; items hold (and the API returns) one choice's `value`. */
                 options?: {
@@ -2904,6 +2982,8 @@ export interface components {
                         sites: number;
                         /** @description Members per workspace, pending invitations included. */
                         members: number;
+                        /** @description Locales per site, the primary included. */
+                        locales: number;
                         /** @description Media originals stored by all the workspace's sites together. */
                         mediaStorageBytes: number;
                     };
@@ -3335,6 +3415,17 @@ export interface components {
                 data: {
                     [key: string]: unknown;
                 };
+                /** @description Read with `locale`: the locale of the values. */
+                locale?: string;
+                /** @description Read with `locale`: every locale the item exists in (this one included) and its slug there, the primary first. */
+                alternates?: {
+                    locale: string;
+                    slug: string;
+                }[];
+                /** @description Read with `locale`: the localized fields whose value came from another locale of the chain, and which. */
+                fallbacks?: {
+                    [key: string]: string;
+                };
             };
         };
         OpenPreviewLinkResponse: {
@@ -3348,6 +3439,17 @@ export interface components {
                 /** @description Field values by key; their shapes follow the field types (README: Field types and values). */
                 data: {
                     [key: string]: unknown;
+                };
+                /** @description Read with `locale`: the locale of the values. */
+                locale?: string;
+                /** @description Read with `locale`: every locale the item exists in (this one included) and its slug there, the primary first. */
+                alternates?: {
+                    locale: string;
+                    slug: string;
+                }[];
+                /** @description Read with `locale`: the localized fields whose value came from another locale of the chain, and which. */
+                fallbacks?: {
+                    [key: string]: string;
                 };
             };
         };
@@ -3464,6 +3566,8 @@ export interface components {
                         sites: number;
                         /** @description Members per workspace, pending invitations included. */
                         members: number;
+                        /** @description Locales per site, the primary included. */
+                        locales: number;
                         /** @description Media originals stored by all the workspace's sites together. */
                         mediaStorageBytes: number;
                     };
@@ -4005,6 +4109,44 @@ export interface components {
                 responseHead: string | null;
             }[];
         };
+        GetLocalesResponse: {
+            /** @description The primary first, then the secondaries in order. */
+            locales: {
+                code: string;
+                primary: boolean;
+                /** @description The next locale of its chain (null for the primary). */
+                fallback: string | null;
+                /** @description Where its values come from, in order: itself, its fallbacks, the primary last. */
+                chain: string[];
+                /** @description Items translated into it (for the primary: every item). */
+                translations: number;
+            }[];
+        };
+        ListTranslationsResponse: {
+            translations: {
+                locale: string;
+                slug: string;
+                data: {
+                    [key: string]: unknown;
+                };
+                updatedAt: string;
+            }[];
+        };
+        PutTranslationResponse: {
+            translation: {
+                locale: string;
+                slug: string;
+                data: {
+                    [key: string]: unknown;
+                };
+                updatedAt: string;
+            };
+        };
+        DeleteTranslationResponse: {
+            /** @constant */
+            deleted: true;
+            locale: string;
+        };
         ExportSiteResponse: {
             /** @constant */
             format: "open-content-edge/site-export";
@@ -4085,6 +4227,8 @@ export interface components {
                         help?: string;
                         indexed?: boolean;
                         required?: boolean;
+                        /** @description Whether each locale of the site holds its own value (text, rich text and link fields); other fields are shared by every locale. */
+                        localized?: boolean;
                         collection?: string;
                         /** @description An option field's choices, in order; items hold (and the API returns) one choice's `value`. */
                         options?: {
@@ -4157,6 +4301,8 @@ export interface components {
                         help?: string;
                         indexed?: boolean;
                         required?: boolean;
+                        /** @description Whether each locale of the site holds its own value (text, rich text and link fields); other fields are shared by every locale. */
+                        localized?: boolean;
                         collection?: string;
                         /** @description An option field's choices, in order; items hold (and the API returns) one choice's `value`. */
                         options?: {
@@ -4427,6 +4573,8 @@ export interface components {
                 help?: string;
                 indexed?: boolean;
                 required?: boolean;
+                /** @description Whether each locale of the site holds its own value (text, rich text and link fields); other fields are shared by every locale. */
+                localized?: boolean;
                 collection?: string;
                 /** @description An option field's choices, in order; items hold (and the API returns) one choice's `value`. */
                 options?: {
@@ -4657,6 +4805,29 @@ export interface components {
             /** @description How long deliveries are signed with the old secret too (default 24). */
             overlapHours?: number;
         };
+        PutLocalesRequest: {
+            /** @description The locale of the items' own values (what a read without `locale` answers in). */
+            primary: string;
+            secondary?: {
+                /** @description A BCP 47 language tag (`en`, `fr`, `es-MX`); stored and answered in its canonical form. */
+                code: string;
+                /** @description Where a value this locale has no translation of comes from: the primary (default) or another secondary. */
+                fallback?: string;
+            }[];
+            /** @description The secondaries this change removes that hold translations, named to confirm their translations go with them; without it such a change is a 409 saying how many each holds. */
+            remove?: string[];
+        };
+        PutTranslationRequest: {
+            /** @description The item's slug in this locale, unique within the collection and locale. */
+            slug: string;
+            /**
+             * @description Values of the collection's localized fields; a field left out takes its value from the locale's fallback chain.
+             * @default {}
+             */
+            data: {
+                [key: string]: unknown;
+            };
+        };
         SetImportMappingRequest: {
             columns: {
                 /** @description The column's name, as in the file's header. */
@@ -4679,6 +4850,8 @@ export interface components {
                     help?: string;
                     indexed?: boolean;
                     required?: boolean;
+                    /** @description Whether each locale of the site holds its own value (text, rich text and link fields); other fields are shared by every locale. */
+                    localized?: boolean;
                     collection?: string;
                     /** @description An option field's choices, in order; items hold (and the API returns) one choice's `value`. */
                     options?: {
@@ -4910,6 +5083,10 @@ export interface operations {
                 search?: string;
                 /** @description Comma-separated field keys: each item's `data` keeps only these (`id`, `slug` and the times stay); without it, every field. An unknown key is 400 naming the collection's fields. */
                 fields?: string;
+                /** @description One of the site's locales (BCP 47, any case). Each item's values are that locale's, each localized field falling back along the locale's chain; only items translated into it are listed, and `itemSlug` is the slug in it. Each item then says `locale`, its `alternates` and its `fallbacks`. Without it: the items' own values, exactly as before locales. An unknown locale is 400 naming the site's. */
+                locale?: string;
+                /** @description `false`: only the locale's own values (a field it has not translated is left out), in filters, sort and search too. Default `true`. */
+                fallback?: "true" | "false";
             };
             header?: {
                 /** @description An ETag from an earlier answer: 304 without a body while it still matches. */
@@ -5079,6 +5256,10 @@ export interface operations {
             query?: {
                 /** @description Comma-separated field keys: each item's `data` keeps only these (`id`, `slug` and the times stay); without it, every field. An unknown key is 400 naming the collection's fields. */
                 fields?: string;
+                /** @description One of the site's locales (BCP 47, any case). Each item's values are that locale's, each localized field falling back along the locale's chain; only items translated into it are listed, and `itemSlug` is the slug in it. Each item then says `locale`, its `alternates` and its `fallbacks`. Without it: the items' own values, exactly as before locales. An unknown locale is 400 naming the site's. */
+                locale?: string;
+                /** @description `false`: only the locale's own values (a field it has not translated is left out), in filters, sort and search too. Default `true`. */
+                fallback?: "true" | "false";
             };
             header?: {
                 /** @description An ETag from an earlier answer: 304 without a body while it still matches. */
@@ -14460,6 +14641,456 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    getLocales: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The primary first, then the secondaries. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetLocalesResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    putLocales: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutLocalesRequest"];
+            };
+        };
+        responses: {
+            /** @description The locales as stored. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetLocalesResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden` or `plan_required`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden_plan_required"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `conflict`. */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_conflict"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    listTranslations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The collection's slug. */
+                slug: string;
+                /** @description The item's id (`it_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One per locale it is translated into, in the site's order. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListTranslationsResponse"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    putTranslation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The item's version as you last read it, `"r<revision>"` (its `revision`): the change is refused with 412 `precondition_failed` if the item has changed since. Without it, the change goes ahead whatever happened in between. */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The collection's slug. */
+                slug: string;
+                /** @description The item's id (`it_…`). */
+                id: string;
+                /** @description A secondary locale of the site (`fr`, `es-MX`; any case). */
+                locale: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutTranslationRequest"];
+            };
+        };
+        responses: {
+            /** @description The translation as stored. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PutTranslationResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `conflict`. */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_conflict"];
+                };
+            };
+            /** @description Error: `precondition_failed`. */
+            412: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_precondition_failed"];
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_payload_too_large"];
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unsupported_media_type"];
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["limited.Cache-Control"];
+                    "Retry-After": components["headers"]["limited.Retry-After"];
+                    "RateLimit-Policy": components["headers"]["limited.RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_rate_limited"];
+                };
+            };
+        };
+    };
+    deleteTranslation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The item's version as you last read it, `"r<revision>"` (its `revision`): the change is refused with 412 `precondition_failed` if the item has changed since. Without it, the change goes ahead whatever happened in between. */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description The site's id (16 characters of `a-z2-7`). */
+                siteId: string;
+                /** @description The collection's slug. */
+                slug: string;
+                /** @description The item's id (`it_…`). */
+                id: string;
+                /** @description A secondary locale of the site (`fr`, `es-MX`; any case). */
+                locale: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["json.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteTranslationResponse"];
+                };
+            };
+            /** @description Error: `bad_request`. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_bad_request"];
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_unauthorized"];
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_forbidden"];
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_not_found"];
+                };
+            };
+            /** @description Error: `precondition_failed`. */
+            412: {
+                headers: {
+                    "Cache-Control": components["headers"]["error.Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error_precondition_failed"];
                 };
             };
             /** @description Error: `rate_limited`. */
