@@ -30,6 +30,9 @@ import { MOVED_CACHE_CONTROL, NO_STORE, PUBLIC_CACHE_CONTROL } from "../../../sr
 import { goneWithin } from "../storage/slug-redirects-table";
 import { movedItems, resolveRedirect } from "../storage/redirects-table";
 import { DEPENDS_HEADER } from "../../../src/contract/headers";
+import { itemPath } from "../../../src/shared/binding/rules";
+import { localeOfPath, localePrefix, type PageLocale } from "../ssr/locale-pages";
+import { translatedSlug } from "../storage/locales-table";
 
 export const SSR_JOBS = { nightly: "ssr-nightly", webhook: "ssr-webhook" } as const;
 
@@ -227,8 +230,15 @@ export function renderRoute(s: SiteContext, request: Request, hostname: string |
   const sent = resolveRedirect(s.sql, path, movedItems(s.sql, c.collectionId, base));
   if (sent)
     return redirect(sent.location.includes("?") ? sent.location : `${sent.location}${url.search}`, MOVED_CACHE_CONTROL, sent.status);
+  // On a site with locales a secondary's pages live under its prefix (`/fr/blog/`).
+  const routed = localeOfPath(s.locales(), path, base);
+  if (routed) base = routed.base;
   if (path === base.slice(0, -1) && base !== "/") return redirect(`${base}${url.search}`);
-  if (!path.startsWith(base)) throw new ApiError("not_found", `This site's pages live under ${base}.`);
+  if (!path.startsWith(base)) {
+    // `/FR/blog/…`: the prefix in another case is the same locale's page.
+    if (routed && path.toLowerCase().startsWith(base)) return redirect(`${base}${path.slice(base.length)}${url.search}`);
+    throw new ApiError("not_found", `This site's pages live under ${base}.`);
+  }
   const rest = path.slice(base.length);
   let target: PageTarget;
   if (rest === "") target = { kind: "list", page: parsePage(url.searchParams.get("page")) };
@@ -236,13 +246,35 @@ export function renderRoute(s: SiteContext, request: Request, hostname: string |
   else if (/^[^/]+\/$/.test(rest)) return redirect(`${base}${rest.slice(0, -1)}${url.search}`);
   else if (!rest.includes("/")) target = { kind: "item", slug: safeDecode(rest) };
   else throw new ApiError("not_found", "No such page.");
-  const page = renderPage(s, c, target, { base, canonical: publicBase(s, c), sayDependency: request.headers.has(DEPENDS_HEADER) });
+  const home = publicBase(s, c);
+  const page = renderPage(s, c, target, {
+    base,
+    canonical: routed ? { origin: home.origin, base: localeBaseOf(routed.locale, home.base) } : home,
+    sayDependency: request.headers.has(DEPENDS_HEADER),
+    locale: routed?.locale ?? null,
+  });
   if (page.status !== 404 || target.kind !== "item") return page;
+  // A secondary's page asked for by the item's own slug (a link of the template): its slug there.
+  if (routed && !routed.locale.primary) {
+    const slug = translatedSlugOf(s, c.collectionId, routed.locale.code, target.slug);
+    if (slug !== null) return redirect(`${itemPath(base, slug)}${url.search}`, MOVED_CACHE_CONTROL);
+  }
   // A removed item's page says so for as long as the owner chose: crawlers drop it sooner.
   const days = c.extra.seo?.goneDays ?? 0;
   return days > 0 && goneWithin(s.sql, c.collectionId, target.slug, days)
     ? new Response(page.body, { status: 410, headers: page.headers })
     : page;
+}
+
+/** A locale's base under the public base (the primary's is the public base itself). */
+function localeBaseOf(locale: PageLocale, publicBasePath: string): string {
+  return locale.primary ? publicBasePath : `${localePrefix(locale.code)}${publicBasePath}`;
+}
+
+/** The slug in `code` of the published item whose own slug is `slug`, or null. */
+function translatedSlugOf(s: SiteContext, collectionId: string, code: string, slug: string): string | null {
+  const locale = s.locales().byCode.get(code);
+  return locale ? translatedSlug(s.sql, collectionId, locale.id, slug) : null;
 }
 
 function robots(hostname: string): Response {

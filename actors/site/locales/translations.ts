@@ -6,9 +6,8 @@
 import { ApiError, clip } from "../../../src/contract/errors";
 import type { SiteLocalesInput } from "../../../src/contract/locales";
 import { canonicalLocale } from "../../../src/contract/locale-code";
-import { LOCALIZABLE_TYPES } from "../../../src/contract/field-types";
+import { localizedFields } from "../reads/localized";
 import { PLAN_LIMITS, type Plan, planLimit } from "../../../src/contract/plans";
-import type { Field } from "../../../src/contract/fields";
 import type { Collection, ItemRow } from "../storage/rows";
 import type { SiteLocale, SiteLocaleSet } from "../storage/locale-set";
 import {
@@ -27,8 +26,6 @@ import { dataOfSeq } from "../storage/items-table";
 import { type DataLookups, type ItemData, validateItemData } from "../content/item-data";
 import { searchTextOf } from "../content/search-text";
 
-/** The fields of `c` each locale holds its own value of. */
-export const localizedFields = (c: Collection): Field[] => c.fields.filter((f) => f.localized && LOCALIZABLE_TYPES.has(f.type));
 
 /**
  * Replaces the site's locales. Refused: more locales than the plan allows (a site already over

@@ -8,10 +8,14 @@ import { ApiError, clip } from "../../../src/contract/errors";
 import { canonicalLocale } from "../../../src/contract/locale-code";
 import { LOCALIZABLE_TYPES } from "../../../src/contract/field-types";
 import type { Collection } from "../storage/rows";
+import type { Field } from "../../../src/contract/fields";
 import type { SiteLocale, SiteLocaleSet } from "../storage/locale-set";
 import { type TranslationRow, translationsOfSeqs } from "../storage/locales-table";
 import type { PublicRow } from "../storage/items-queries";
 import type { LocaleScope } from "./list-query";
+
+/** The fields of `c` each locale holds its own value of. */
+export const localizedFields = (c: Collection): Field[] => c.fields.filter((f) => f.localized && LOCALIZABLE_TYPES.has(f.type));
 
 /** The locale a read asked for; `scope` is null for the primary (its values are the items' own). */
 export interface ReadLocale {
@@ -64,7 +68,7 @@ export function localizeItems(
     sql,
     rows.map((r) => r.seq),
   );
-  const localized = collection.fields.filter((f) => f.localized && LOCALIZABLE_TYPES.has(f.type));
+  const localized = localizedFields(collection);
   const primary = locales.primary as SiteLocale;
   return rows.map((row, i) => {
     const item = JSON.parse(texts[i] as string) as { slug: string; updatedAt: string; data: Record<string, unknown> };
@@ -89,7 +93,10 @@ export function localizeItems(
         if (mine.updated_at > item.updatedAt) item.updatedAt = mine.updated_at;
       }
     }
-    const alternates = [{ locale: primary.code, slug: row.slug }, ...own.map((t) => alternateOf(locales, t))];
+    // With nothing to translate, every item is in every locale under its own slug.
+    const alternates = localized.length
+      ? [{ locale: primary.code, slug: row.slug }, ...own.map((t) => alternateOf(locales, t))]
+      : locales.all.map((l) => ({ locale: l.code, slug: row.slug }));
     return JSON.stringify({ ...item, locale: read.locale.code, alternates, fallbacks });
   });
 }

@@ -1,6 +1,6 @@
 import type { SiteContext } from "../context";
 import { type ListQuery, type LocaleScope, buildListQuery } from "./list-query";
-import { localizeItems, readLocale } from "./localized";
+import { localizedFields, localizeItems, readLocale } from "./localized";
 import { seqByLocaleSlug } from "../storage/locales-table";
 import { searchMatch } from "../storage/search-index";
 import { hasReferences, type PublicRow, presentItems, publicDataJson, publicItemsJson } from "../content/public-items";
@@ -49,6 +49,11 @@ function itemRow(s: SiteContext, c: Collection, slug: string): PublicRow | undef
 
 /** One page of published items, read as the content API reads it (the renderer uses the same path). */
 export function readPublishedPage(s: SiteContext, c: Collection, params: URLSearchParams): PublishedPage {
+  if (params.has("locale")) {
+    // In a locale: the content API's answers, as objects (a rendered page in a locale reads these).
+    const json = publishedPageJson(s, c, params);
+    return { ...json, items: json.items.map((text) => JSON.parse(text) as PublicItem) };
+  }
   const page = pageRows(s, c, params);
   return { ...page, items: presentItems(s.sql, page.items, s.collections(), s.publicStaleAfter()) };
 }
@@ -61,8 +66,9 @@ export function readPublishedPage(s: SiteContext, c: Collection, params: URLSear
 export function publishedPageJson(s: SiteContext, c: Collection, params: URLSearchParams): PublishedPage<string> {
   const read = readLocale(s.locales(), params);
   if (read) {
-    // In a locale: the items translated into it (every item for the primary), each answer localized.
-    const l = listed(s, c, params, read.scope);
+    // In a locale: the items translated into it (every item for the primary, and in a collection
+    // with nothing to translate), each answer localized.
+    const l = listed(s, c, params, localizedFields(c).length ? read.scope : null);
     const rows = rowsOf(s, l);
     const texts = publicItemsJson(s.sql, rows, s.collections(), s.publicStaleAfter());
     return { query: l.query, total: l.total, items: localizeItems(s.sql, s.locales(), c, rows, texts, read) };
@@ -92,14 +98,18 @@ export function publishedPageJson(s: SiteContext, c: Collection, params: URLSear
   return { query, items: items.filter((t): t is string => t !== undefined), total };
 }
 
-export function readPublishedItem(s: SiteContext, c: Collection, slug: string): PublicItem | null {
+export function readPublishedItem(s: SiteContext, c: Collection, slug: string, params?: URLSearchParams): PublicItem | null {
+  if (params?.has("locale")) {
+    const text = publishedItemJson(s, c, slug, params);
+    return text === null ? null : (JSON.parse(text) as PublicItem);
+  }
   const row = itemRow(s, c, slug);
   return row ? (presentItems(s.sql, [row], s.collections(), s.publicStaleAfter())[0] ?? null) : null;
 }
 
 export function publishedItemJson(s: SiteContext, c: Collection, slug: string, params?: URLSearchParams): string | null {
   const read = params ? readLocale(s.locales(), params) : null;
-  const row = read && !read.locale.primary ? translatedRow(s, c, read.locale.id, slug) : itemRow(s, c, slug);
+  const row = read && !read.locale.primary && localizedFields(c).length ? translatedRow(s, c, read.locale.id, slug) : itemRow(s, c, slug);
   if (!row) return null;
   const text = publicItemsJson(s.sql, [row], s.collections(), s.publicStaleAfter())[0];
   if (text === undefined) return null;

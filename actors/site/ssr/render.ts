@@ -24,6 +24,8 @@ import { SLOT_ATTR, type CompiledPage, type CompiledWidget, VOID } from "./compi
 import { type ProgramNode, renderEmptyState, renderProgram, renderRepeat } from "./program";
 import { NO_STORE, PUBLIC_CACHE_CONTROL } from "../../../src/contract/cache-control";
 import { log, errorText, type LogEvents } from "../../../src/log";
+import { alternateTags, itemAlternates, listAlternates, localizedHref, type PageLocale } from "./locale-pages";
+import { isDocumentName } from "../seo/documents";
 
 export const PAGE_HEADERS = {
   "content-type": "text/html; charset=utf-8",
@@ -40,6 +42,8 @@ export interface RenderOptions {
   canonical: PublicBase;
   /** Say in DEPENDS_HEADER when the page shows its own item alone (the front Worker asked, to carry its copy across versions). */
   sayDependency?: boolean;
+  /** The page's locale on a site with locales (ssr/locale-pages.ts); null or absent for a site without. */
+  locale?: PageLocale | null;
 }
 
 /** Everything a page render needs from the database, gathered before the page starts streaming. */
@@ -60,6 +64,8 @@ export interface PageData {
   repeats?: CompiledPage["repeats"];
   /** Keep the page out of search results (an expired job, when the owner chose so). */
   noindex?: boolean;
+  /** On a site with locales: the page's language (`<html lang>`), its alternates' tags and where its in-page links go. */
+  locale?: { lang: string; head: string; list: boolean; href: (href: string) => string | null } | null;
 }
 
 export function renderPage(s: SiteContext, capture: StoredCapture, target: PageTarget, opts: RenderOptions): Response {
@@ -75,8 +81,12 @@ export function gatherPageData(s: SiteContext, capture: StoredCapture, target: P
   let page = 1;
   // Whether a widget ran a list query: the page then depends on more than its own item.
   let listed = false;
+  const localeParams = opts.locale ? new URLSearchParams({ locale: opts.locale.code }) : undefined;
   if (target.kind === "item") {
-    if (primary) item = target.previewId ? readItemForPreview(s, primary.id, target.previewId) : readPublishedItem(s, primary, target.slug);
+    if (primary)
+      item = target.previewId
+        ? readItemForPreview(s, primary.id, target.previewId)
+        : readPublishedItem(s, primary, target.slug, localeParams);
     if (!item) status = 404;
   } else {
     page = target.page;
@@ -92,7 +102,7 @@ export function gatherPageData(s: SiteContext, capture: StoredCapture, target: P
     Object.assign(ctx.labels, labelsFor(schema, collections));
     if (item && !capture.page.hasItemScope && c.id === capture.collectionId) return [item];
     listed = true;
-    return widgetItems(s, c, w, page);
+    return widgetItems(s, c, w, page, opts.locale);
   });
   // Past the last page of the connected list there is nothing to show: not found, not indexed.
   if (target.kind === "list" && page > 1 && primary) {
@@ -111,7 +121,8 @@ export function gatherPageData(s: SiteContext, capture: StoredCapture, target: P
   if (status === 200 && item && primary) {
     try {
       const { seo, rich } = itemSeo(s, capture, primary, item, opts);
-      head = itemHead(seo, rich.jsonLd);
+      // The item's structured data says its language on a site with locales.
+      head = itemHead(seo, rich.jsonLd && opts.locale ? { ...rich.jsonLd, inLanguage: opts.locale.code } : rich.jsonLd);
       noindex = rich.expired && capture.extra.seo?.richResults?.expiredNoindex === true;
     } catch (err) {
       // The item's own tags could not be built: the page keeps the captured head rather than failing.
@@ -136,6 +147,21 @@ export function gatherPageData(s: SiteContext, capture: StoredCapture, target: P
     dependsOn: alone ? item!.id : null,
     repeats: capture.page.repeats,
     noindex,
+    locale: opts.locale && status === 200 ? localeData(opts.locale, opts.canonical, target.kind === "list" ? null : item) : null,
+  };
+}
+
+/** The locale facts of a page that renders: its alternates (an item's where it exists, the list's in every locale). */
+function localeData(page: PageLocale, canonical: PublicBase, item: PublicItem | null): NonNullable<PageData["locale"]> {
+  const alternates = item ? itemAlternates(page, item.alternates ?? []) : listAlternates(page);
+  const tags = alternateTags(canonical.origin, page, alternates);
+  // An item page's canonical is in its own head; a list page's is the locale's list.
+  if (!item) tags.unshift(`<link rel="canonical" href="${escapeAttr(`${canonical.origin}${page.bases.get(page.code)!}`)}">`);
+  return {
+    lang: page.code,
+    head: tags.join("\n"),
+    list: !item,
+    href: (href) => localizedHref(href, page, canonical.origin, isDocumentName),
   };
 }
 
@@ -191,6 +217,7 @@ export function renderDocument(html: string, data: PageData): Response {
   });
   if (data.item) rewriter = bindItemScopes(rewriter, data.item, data.ctx, data.repeats);
   if (data.head !== null) rewriter = replaceHead(rewriter, encodable(data.head), data.pageJsonLd);
+  if (data.locale) rewriter = localeHead(rewriter, data.locale);
   const headers = new Headers(PAGE_HEADERS);
   if (data.dependsOn) headers.set(DEPENDS_HEADER, data.dependsOn);
   if (data.status !== 200 || data.noindex) {
@@ -206,9 +233,10 @@ export function renderDocument(html: string, data: PageData): Response {
   return rewriter.transform(new Response(html, { status: data.status, headers }));
 }
 
-function widgetItems(s: SiteContext, c: Collection, w: CompiledWidget, page: number): PublicItem[] {
+function widgetItems(s: SiteContext, c: Collection, w: CompiledWidget, page: number, locale?: PageLocale | null): PublicItem[] {
   const params = new URLSearchParams(w.config.params);
   if (page > 1) params.set("page", String(page));
+  if (locale && !locale.primary) params.set("locale", locale.code);
   try {
     return readPublishedPage(s, c, params).items;
   } catch (err) {
@@ -343,6 +371,36 @@ function replaceHead(rewriter: HTMLRewriter, head: string, pageJsonLd: readonly 
       })
       .on("head", { element: (el) => void el.append(head, { html: true }) })
   );
+}
+
+/**
+ * A page of a site with locales: `<html lang>`, the captured page's own alternates and
+ * `og:locale` (and a list page's canonical) replaced by the page's, and in-page links into the
+ * routed base sent to the page's locale.
+ */
+function localeHead(rewriter: HTMLRewriter, locale: NonNullable<PageData["locale"]>): HTMLRewriter {
+  const lower = (el: Element, name: string) => el.getAttribute(name)?.trim().toLowerCase() ?? "";
+  return rewriter
+    .on("html", { element: (el) => void el.setAttribute("lang", locale.lang) })
+    .on("link[rel]", {
+      element(el) {
+        const rel = lower(el, "rel").split(/\s+/);
+        if ((rel.includes("alternate") && el.hasAttribute("hreflang")) || (locale.list && rel.includes("canonical"))) el.remove();
+      },
+    })
+    .on("meta[property]", {
+      element(el) {
+        if (lower(el, "property").startsWith("og:locale")) el.remove();
+      },
+    })
+    .on("a[href]", {
+      element(el) {
+        const href = el.getAttribute("href");
+        const to = href === null ? null : locale.href(decodeEntities(href));
+        if (to !== null) el.setAttribute("href", escapeAttr(to));
+      },
+    })
+    .on("head", { element: (el) => void el.append(encodable(locale.head), { html: true }) });
 }
 
 function applyOps(el: Element, ops: readonly Op[], repeat: readonly ProgramNode[] | undefined, ctx: BindContext): void {

@@ -106,6 +106,20 @@ export function seqByLocaleSlug(sql: SqlStorage, collectionId: string, locale: n
   return row?.seq ?? null;
 }
 
+/** The slug in `locale` of the published item of `collectionId` whose own slug is `slug`, or null. */
+export function translatedSlug(sql: SqlStorage, collectionId: string, locale: number, slug: string): string | null {
+  const row = sql
+    .exec<{ slug: string }>(
+      `SELECT t.slug FROM items i JOIN item_locales t ON t.seq = i.seq AND t.locale = ?3
+        WHERE i.collection_id = ?1 AND i.slug = ?2 AND i.status = 'published'`,
+      collectionId,
+      slug,
+      locale,
+    )
+    .toArray()[0];
+  return row?.slug ?? null;
+}
+
 export function upsertTranslation(
   sql: SqlStorage,
   t: { seq: number; locale: number; collectionId: string; slug: string; data: string; updatedAt: string },

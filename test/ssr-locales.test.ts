@@ -1,0 +1,122 @@
+// Rendered pages of a site with locales, through the customer's proxy path: each secondary under
+// its prefix of the routed base, `<html lang>`, canonical per locale, hreflang alternates only
+// where the item exists (reciprocal, self-referencing, x-default), og:locale, JSON-LD inLanguage,
+// and the template's links into the routed base sent to the page's locale.
+import { describe, expect, it } from "vitest";
+import { ORIGIN, type TestSite, callJson, expectStatus, newBlog } from "./helpers";
+import { listPage } from "./fixtures/blog-pages";
+import { capture, publishedPost, putPage, rendered, renderedHtml } from "./ssr-helpers";
+
+/** hreflang → href of a page's alternate links. */
+function alternates(html: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const m of html.matchAll(/<link rel="alternate" hreflang="([^"]+)" href="([^"]+)">/g)) out[m[1]!] = m[2]!;
+  return out;
+}
+const canonical = (html: string) => /<link rel="canonical" href="([^"]+)">/.exec(html)?.[1];
+
+async function localizedBlog(): Promise<{ site: TestSite; base: string; origin: string }> {
+  const site = await newBlog("seo_engine");
+  const base = `/p-${crypto.randomUUID().slice(0, 8)}/blog/`;
+  // The template links to its own list and to a post by the post's own slug, as a site builder writes them.
+  const extra = `<nav><a class="all" href="${base}">All posts</a> <a class="pinned" href="${base}hello">Pinned</a> <a class="out" href="/about">About</a></nav>`;
+  const pageUrl = await putPage(listPage({ service: ORIGIN, token: site.token, extra }), { path: base });
+  await expectStatus(
+    callJson("PUT", `/sites/${site.id}/collections/posts`, {
+      auth: site.adminKey,
+      body: {
+        name: "Posts",
+        fields: [
+          { key: "title", type: "text", indexed: true, required: true, localized: true },
+          { key: "summary", type: "text", localized: true },
+          { key: "date", type: "date", indexed: true },
+        ],
+      },
+    }),
+    200,
+  );
+  await expectStatus(
+    callJson("PUT", `/sites/${site.id}/locales`, {
+      auth: site.adminKey,
+      body: { primary: "en", secondary: [{ code: "fr" }, { code: "de" }] },
+    }),
+    200,
+  );
+  const hello = await publishedPost(site, "hello", { title: "Hello", summary: "A first post", date: "2024-05-01" });
+  await publishedPost(site, "second", { title: "Second", date: "2024-04-01" });
+  await expectStatus(
+    callJson("PUT", `/sites/${site.id}/collections/posts/items/${hello.id}/locales/fr`, {
+      auth: site.adminKey,
+      body: { slug: "bonjour", data: { title: "Bonjour" } },
+    }),
+    200,
+  );
+  await expectStatus(capture(site, { pageUrl, collection: "posts" }), 201);
+  return { site, base, origin: new URL(pageUrl).origin };
+}
+
+describe("rendered pages in a locale", () => {
+  it("render an item in its locale with hreflang for the locales it exists in, reciprocal and self-referencing", async () => {
+    const { site, base, origin } = await localizedBlog();
+    const fr = await renderedHtml(site, `/fr${base}bonjour`);
+    expect(fr.status).toBe(200);
+    expect(fr.html).toContain('<html lang="fr">');
+    expect(fr.html).toContain("<title>Bonjour</title>");
+    expect(canonical(fr.html)).toBe(`${origin}/fr${base}bonjour`);
+    const expected = {
+      en: `${origin}${base}hello`,
+      fr: `${origin}/fr${base}bonjour`,
+      "x-default": `${origin}${base}hello`,
+    };
+    // No alternate for German: the item is not translated into it.
+    expect(alternates(fr.html)).toEqual(expected);
+    expect(fr.html).toContain('<meta property="og:locale" content="fr">');
+    expect(fr.html).toContain('<meta property="og:locale:alternate" content="en">');
+    expect(fr.html).toContain('"inLanguage":"fr"');
+    // The same set from the primary's page: reciprocal.
+    const en = await renderedHtml(site, `${base}hello`);
+    expect(en.status).toBe(200);
+    expect(en.html).toContain('<html lang="en">');
+    expect(alternates(en.html)).toEqual(expected);
+    expect(canonical(en.html)).toBe(`${origin}${base}hello`);
+    // An item without a translation has only its own.
+    const second = await renderedHtml(site, `${base}second`);
+    expect(alternates(second.html)).toEqual({ en: `${origin}${base}second`, "x-default": `${origin}${base}second` });
+  });
+
+  it("sends the item's own slug under a locale to its slug there, and has no page where it is not translated", async () => {
+    const { site, base } = await localizedBlog();
+    const moved = await rendered(site, `/fr${base}hello?ref=nav`);
+    expect(moved.status).toBe(301);
+    expect(moved.headers.get("location")).toBe(`/fr${base}bonjour?ref=nav`);
+    expect((await rendered(site, `/de${base}hello`)).status).toBe(404);
+    expect((await rendered(site, `/fr${base}second`)).status).toBe(404);
+    const upper = await rendered(site, `/FR${base}bonjour`);
+    expect(upper.status).toBe(301);
+    expect(upper.headers.get("location")).toBe(`/fr${base}bonjour`);
+  });
+
+  it("renders the list in a locale with its items' slugs there, every locale's alternates and the template's links moved", async () => {
+    const { site, base, origin } = await localizedBlog();
+    const fr = await renderedHtml(site, `/fr${base}`);
+    expect(fr.status).toBe(200);
+    expect(fr.html).toContain('<html lang="fr">');
+    // Only the translated post is listed in French, linked by its French slug.
+    expect(fr.html).toContain(`href="/fr${base}bonjour"`);
+    expect(fr.html).toContain("Bonjour");
+    expect(fr.html).not.toContain("Second");
+    expect(canonical(fr.html)).toBe(`${origin}/fr${base}`);
+    expect(alternates(fr.html)).toEqual({
+      en: `${origin}${base}`,
+      fr: `${origin}/fr${base}`,
+      de: `${origin}/de${base}`,
+      "x-default": `${origin}${base}`,
+    });
+    expect(fr.html).toContain(`<a class="all" href="/fr${base}">`);
+    expect(fr.html).toContain(`<a class="pinned" href="/fr${base}hello">`);
+    expect(fr.html).toContain('<a class="out" href="/about">');
+    const en = await renderedHtml(site, base);
+    expect(en.html).toContain(`<a class="all" href="${base}">`);
+    expect(alternates(en.html)).toEqual(alternates(fr.html));
+  });
+});
