@@ -26,7 +26,6 @@ import { dataOfSeq } from "../storage/items-table";
 import { type DataLookups, type ItemData, validateItemData } from "../content/item-data";
 import { searchTextOf } from "../content/search-text";
 
-
 /**
  * Replaces the site's locales. Refused: more locales than the plan allows (a site already over
  * after a downgrade keeps its own and may remove some); a secondary made the primary (the
