@@ -2,6 +2,8 @@
 // its prefix of the routed base, `<html lang>`, canonical per locale, hreflang alternates only
 // where the item exists (reciprocal, self-referencing, x-default), og:locale, JSON-LD inLanguage,
 // and the template's links into the routed base sent to the page's locale.
+import { runDurableObjectAlarm } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ORIGIN, type TestSite, callJson, expectStatus, newBlog } from "./helpers";
 import { listPage } from "./fixtures/blog-pages";
@@ -118,5 +120,44 @@ describe("rendered pages in a locale", () => {
     const en = await renderedHtml(site, base);
     expect(en.html).toContain(`<a class="all" href="${base}">`);
     expect(alternates(en.html)).toEqual(alternates(fr.html));
+  });
+
+  it("lists every locale version in the sitemap with the same hreflang set, and gives each secondary its feeds", async () => {
+    const { site, base, origin } = await localizedBlog();
+    await runDurableObjectAlarm(env.SITE.get(env.SITE.idFromName(site.id)));
+    const xml = await (await rendered(site, `${base}sitemap.xml`)).text();
+    expect(xml).toContain('xmlns:xhtml="http://www.w3.org/1999/xhtml"');
+    // Each <url> with the hreflang → href of its xhtml:links.
+    const urls = new Map<string, Record<string, string>>();
+    for (const m of xml.matchAll(/<url><loc>([^<]+)<\/loc>.*?<\/url>/g)) {
+      const links: Record<string, string> = {};
+      for (const l of m[0].matchAll(/<xhtml:link rel="alternate" hreflang="([^"]+)" href="([^"]+)"\/>/g)) links[l[1]!] = l[2]!;
+      urls.set(m[1]!, links);
+    }
+    const hello = { en: `${origin}${base}hello`, fr: `${origin}/fr${base}bonjour`, "x-default": `${origin}${base}hello` };
+    // One URL per locale version, each naming the same set (itself included): reciprocal.
+    expect(urls.get(`${origin}${base}hello`)).toEqual(hello);
+    expect(urls.get(`${origin}/fr${base}bonjour`)).toEqual(hello);
+    expect(urls.has(`${origin}/de${base}hello`)).toBe(false);
+    expect(urls.get(`${origin}${base}second`)).toEqual({ en: `${origin}${base}second`, "x-default": `${origin}${base}second` });
+    expect(urls.get(`${origin}/de${base}`)).toEqual({
+      en: `${origin}${base}`,
+      fr: `${origin}/fr${base}`,
+      de: `${origin}/de${base}`,
+      "x-default": `${origin}${base}`,
+    });
+    // The secondary's sitemap is the one sitemap; its feeds are its own.
+    const moved = await rendered(site, `/fr${base}sitemap.xml`);
+    expect(moved.status).toBe(301);
+    expect(moved.headers.get("location")).toBe(`${base}sitemap.xml`);
+    const rss = await (await rendered(site, `/fr${base}rss.xml`)).text();
+    expect(rss).toContain("<title>Bonjour</title>");
+    expect(rss).toContain(`${origin}/fr${base}bonjour`);
+    expect(rss).not.toContain("Second");
+    const feed = (await (await rendered(site, `/fr${base}feed.json`)).json()) as { items: { url: string }[] };
+    expect(feed.items.map((i) => i.url)).toEqual([`${origin}/fr${base}bonjour`]);
+    const enFeed = (await (await rendered(site, `${base}feed.json`)).json()) as { items: { url: string }[] };
+    expect(enFeed.items).toHaveLength(2);
+    expect((await rendered(site, `/de${base}rss.xml`)).status).toBe(200);
   });
 });

@@ -70,6 +70,34 @@ describe("sitemap.xml validates against the sitemaps.org schemas", () => {
     expect(xmllint("urlset-with-images.xsd", xml)).toBe("");
   });
 
+  it("a site with locales: every version with its hreflang alternates, and a broken alternate refused", async () => {
+    const { site, base } = await capturedSite();
+    const { collection } = await api<{ collection: { name: string; fields: { key: string }[] } }>(
+      "GET",
+      `/sites/${site.id}/collections/posts`,
+      site.adminKey,
+    );
+    await api("PUT", `/sites/${site.id}/collections/posts`, site.adminKey, {
+      name: collection.name,
+      fields: collection.fields.map((f) => (f.key === "title" ? { ...f, localized: true } : f)),
+    });
+    await api("PUT", `/sites/${site.id}/locales`, site.adminKey, { primary: "en", secondary: [{ code: "fr" }, { code: "es-MX" }] });
+    const made = (await api("POST", `/sites/${site.id}/collections/posts/items`, site.adminKey, {
+      slug: "hola-source",
+      publish: true,
+      data: { title: "Source" },
+    })) as { item: { id: string } };
+    await api("PUT", `/sites/${site.id}/collections/posts/items/${made.item.id}/locales/es-MX`, site.adminKey, {
+      slug: "hola",
+      data: { title: "¡Hola & <adiós>!" },
+    });
+    const xml = await eventually(site, `${base}sitemap.xml`, "/es-mx");
+    expect(xml).toContain('hreflang="es-MX"');
+    expect(xmllint("urlset-with-alternates.xsd", xml, "locales.xml")).toBe("");
+    const broken = xml.replace('hreflang="es-MX"', 'hreflang="not a tag"');
+    expect(xmllint("urlset-with-alternates.xsd", broken, "locales-broken.xml")).toContain("fails to validate");
+  });
+
   it("a sitemap index and its parts of up to 5,000 URLs", () => {
     const urls = Array.from({ length: URLS_PER_PART }, (_, i) => ({
       loc: `https://x.test/blog/p-${i}`,

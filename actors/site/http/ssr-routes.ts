@@ -242,8 +242,12 @@ export function renderRoute(s: SiteContext, request: Request, hostname: string |
   const rest = path.slice(base.length);
   let target: PageTarget;
   if (rest === "") target = { kind: "list", page: parsePage(url.searchParams.get("page")) };
-  else if (isDocumentName(rest)) return documentResponse(s, rest);
-  else if (/^[^/]+\/$/.test(rest)) return redirect(`${base}${rest.slice(0, -1)}${url.search}`);
+  else if (isDocumentName(rest)) {
+    if (!routed || routed.locale.primary) return documentResponse(s, rest);
+    // One sitemap names every locale's pages; each secondary has feeds of its own.
+    if (rest.startsWith("sitemap")) return redirect(`${routed.locale.bases.get(routed.locale.primaryCode)!}${rest}`);
+    return documentResponse(s, `${localePrefix(routed.locale.code).slice(1)}/${rest}`);
+  } else if (/^[^/]+\/$/.test(rest)) return redirect(`${base}${rest.slice(0, -1)}${url.search}`);
   else if (!rest.includes("/")) target = { kind: "item", slug: safeDecode(rest) };
   else throw new ApiError("not_found", "No such page.");
   const home = publicBase(s, c);

@@ -19,6 +19,10 @@ import { scheduleJob } from "../../shared/jobs";
 import type { Collection } from "../storage/rows";
 import { type DocumentStats } from "./document-stats";
 import { matchPath, redirectedPaths } from "../storage/redirects-table";
+import { itemVersions, listVersions, localeBase, versionUrls } from "./locale-documents";
+import { localePrefix } from "../storage/locale-set";
+import { readPublishedPage } from "../reads/published-list";
+import type { PublicItem } from "../../../src/contract/responses";
 
 export const DEFAULT_FEED_ITEMS = 50;
 export const SEO_DOCUMENTS_JOB = "seo-documents";
@@ -88,13 +92,28 @@ function partUrls(s: SiteContext, src: Sources, k: number | null, newest: string
   const redirected = redirectedPaths(s.sql);
   const isRedirected = (path: string) => redirected.size > 0 && redirected.has(matchPath(path));
   const urls: SitemapUrl[] = [];
-  for (const row of sitemapRows(s.sql, src.collection.id, image, from, to)) {
+  const rows = [...sitemapRows(s.sql, src.collection.id, image, from, to)];
+  // A site with locales lists each page in every locale it exists in (seo/locale-documents.ts).
+  const locales = s.locales();
+  const versions = locales.all.length > 1 ? itemVersions(s.sql, locales, src.collection, src.base, rows) : null;
+  for (const row of rows) {
     if (isRedirected(itemPath(src.base, row.slug))) continue;
-    urls.push({ loc: `${src.origin}${itemPath(src.base, row.slug)}`, lastmod: row.updated_at, image: row.image });
+    const mine = versions?.get(row.seq);
+    if (mine)
+      urls.push(
+        ...versionUrls(
+          src.origin,
+          mine.filter((v) => v.code === locales.primary?.code || !isRedirected(v.path)),
+          row.image,
+        ),
+      );
+    else urls.push({ loc: `${src.origin}${itemPath(src.base, row.slug)}`, lastmod: row.updated_at, image: row.image });
   }
   if ((k === null || k === 1) && src.capture.showsList && !isRedirected(src.base)) {
     const refreshed = src.capture.refreshedAt;
-    urls.unshift({ loc: src.listUrl, lastmod: newest > refreshed ? newest : refreshed });
+    const lastmod = newest > refreshed ? newest : refreshed;
+    if (versions) urls.unshift(...versionUrls(src.origin, listVersions(locales, src.base, lastmod), null));
+    else urls.unshift({ loc: src.listUrl, lastmod });
   }
   return urls;
 }
@@ -169,15 +188,33 @@ export function regenerateDocuments(s: SiteContext, key = "all"): DocumentStats 
   return { at: now, ms: Date.now() - started, urls, feedItems, bytes: totals.bytes ?? 0 };
 }
 
-/** rss.xml and feed.json: the newest published items. Returns how many they carry. */
+/** rss.xml and feed.json: the newest published items, and on a site with locales each secondary's. Returns how many the primary's carry. */
 function putFeeds(s: SiteContext, src: Sources, newest: string, now: string): number {
-  const { capture, collection, origin, base, listUrl } = src;
+  const { capture, collection, base } = src;
+  const limit = capture.extra.seo?.feedItems ?? DEFAULT_FEED_ITEMS;
+  const rows = newestPublished(s.sql, collection.id, limit);
+  const items = presentItems(s.sql, rows, s.collections(), s.publicStaleAfter());
+  putFeedPair(s, src, "", items, base, newest || now);
+  s.sql.exec("DELETE FROM seo_documents WHERE name LIKE '%/%'");
+  const locales = s.locales();
+  for (const l of locales.all) {
+    if (l.primary) continue;
+    // The locale's newest translated items, in its values, under its prefix (`/fr/blog/rss.xml`).
+    const page = readPublishedPage(s, collection, new URLSearchParams({ locale: l.code, limit: String(limit) }));
+    const updated = page.items.reduce((m, i) => (i.updatedAt > m ? i.updatedAt : m), "");
+    putFeedPair(s, src, `${localePrefix(l.code).slice(1)}/`, page.items, localeBase(locales, l.code, base), updated || newest || now);
+  }
+  return items.length;
+}
+
+/** One locale's rss.xml and feed.json (`prefix`: "" for the primary, "fr/" for a secondary), of `items` under `base`. */
+function putFeedPair(s: SiteContext, src: Sources, prefix: string, items: readonly PublicItem[], base: string, updated: string): void {
+  const { capture, collection, origin } = src;
   const settings = capture.extra.seo ?? {};
   const fields = seoFields(collection, settings);
-  const limit = settings.feedItems ?? DEFAULT_FEED_ITEMS;
-  const rows = newestPublished(s.sql, collection.id, limit);
   const siteName = settings.siteName ?? (capture.page.siteName || s.site()!.name);
-  const items: FeedItem[] = presentItems(s.sql, rows, s.collections(), s.publicStaleAfter()).map((item) => {
+  const listUrl = `${origin}${base}`;
+  const feedItems: FeedItem[] = items.map((item) => {
     const canonical = `${origin}${itemPath(base, item.slug)}`;
     const seo = resolveItemSeo(item, fields, settings, { canonical, home: `${origin}/`, siteName, list: null });
     const html = fields.body ? item.data[fields.body.key] : undefined;
@@ -198,9 +235,8 @@ function putFeeds(s: SiteContext, src: Sources, newest: string, now: string): nu
     link: capture.showsList ? listUrl : `${origin}/`,
     rssUrl: `${listUrl}rss.xml`,
     jsonUrl: `${listUrl}feed.json`,
-    updated: newest || now,
+    updated,
   };
-  putDocument(s.sql, "rss.xml", buildRss(channel, items));
-  putDocument(s.sql, "feed.json", buildJsonFeed(channel, items));
-  return items.length;
+  putDocument(s.sql, `${prefix}rss.xml`, buildRss(channel, feedItems));
+  putDocument(s.sql, `${prefix}feed.json`, buildJsonFeed(channel, feedItems));
 }

@@ -16,17 +16,24 @@ export interface SitemapUrl {
   loc: string;
   lastmod: string;
   image?: string | null;
+  /** On a site with locales: the page in every locale it exists in, this one included, and `x-default`. */
+  alternates?: readonly { hreflang: string; href: string }[];
 }
 
 const URLSET_OPEN =
   '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n';
+// Google's form of a page's language versions: xhtml:link elements in each url.
+const URLSET_OPEN_ALTERNATES = URLSET_OPEN.replace('1.1">\n', '1.1" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n');
+
+const alternateLinks = (u: SitemapUrl): string =>
+  (u.alternates ?? []).map((a) => `<xhtml:link rel="alternate" hreflang="${escapeXml(a.hreflang)}" href="${escapeXml(a.href)}"/>`).join("");
 
 /** A urlset document of `urls`. */
 export function urlset(urls: readonly SitemapUrl[]): string {
-  const parts = [URLSET_OPEN];
+  const parts = [urls.some((u) => u.alternates?.length) ? URLSET_OPEN_ALTERNATES : URLSET_OPEN];
   for (const u of urls) {
     parts.push(
-      `<url><loc>${escapeXml(u.loc)}</loc><lastmod>${escapeXml(u.lastmod)}</lastmod>${u.image ? `<image:image><image:loc>${escapeXml(u.image)}</image:loc></image:image>` : ""}</url>\n`,
+      `<url><loc>${escapeXml(u.loc)}</loc><lastmod>${escapeXml(u.lastmod)}</lastmod>${alternateLinks(u)}${u.image ? `<image:image><image:loc>${escapeXml(u.image)}</image:loc></image:image>` : ""}</url>\n`,
     );
   }
   parts.push("</urlset>\n");

@@ -6,7 +6,7 @@
  */
 import { itemPath } from "../../../src/shared/binding/rules";
 import { escapeAttr } from "../../../src/shared/escape";
-import type { SiteLocale, SiteLocaleSet } from "../storage/locale-set";
+import { localePrefix, type SiteLocale, type SiteLocaleSet } from "../storage/locale-set";
 
 /** The locale a rendered page is in, and where every locale's pages live. */
 export interface PageLocale {
@@ -17,8 +17,7 @@ export interface PageLocale {
   bases: ReadonlyMap<string, string>;
 }
 
-/** The path prefix of a secondary locale: its code in lower case (`/es-mx`). */
-export const localePrefix = (code: string): string => `/${code.toLowerCase()}`;
+export { localePrefix };
 
 /**
  * Which locale `path` is in under the routed `base`, and that locale's base: a secondary's when

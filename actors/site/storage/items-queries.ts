@@ -317,9 +317,9 @@ export function sitemapRows(
   imageSql: string,
   fromSeq: number,
   toSeq: number,
-): Iterable<{ slug: string; updated_at: string; image: string | null }> {
-  return sql.exec<{ slug: string; updated_at: string; image: string | null }>(
-    `SELECT slug, updated_at, ${imageSql} AS image FROM items
+): Iterable<{ seq: number; slug: string; updated_at: string; image: string | null }> {
+  return sql.exec<{ seq: number; slug: string; updated_at: string; image: string | null }>(
+    `SELECT seq, slug, updated_at, ${imageSql} AS image FROM items
      WHERE collection_id = ? AND status = 'published' AND seq BETWEEN ? AND ? ORDER BY published_at DESC, seq DESC`,
     collectionId,
     fromSeq,

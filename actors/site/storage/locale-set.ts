@@ -1,5 +1,8 @@
 import type { LocaleRow } from "./locales-table";
 
+/** The path prefix of a secondary locale's pages and documents: its code in lower case (`/es-mx`). */
+export const localePrefix = (code: string): string => `/${code.toLowerCase()}`;
+
 /** One locale of the site with the chain its values come from. */
 export interface SiteLocale {
   id: number;
