@@ -126,7 +126,14 @@ export const contentOperations = [
     responses: {
       200: {
         description: "Field types by collection.",
-        schema: z.strictObject({ schema: FieldTypes, labels: CollectionLabels }),
+        schema: z.strictObject({
+          schema: FieldTypes,
+          labels: CollectionLabels,
+          locales: z
+            .array(z.string())
+            .optional()
+            .describe("Present when the site has locales: their codes, the primary first (what `locale` takes)."),
+        }),
         headers: "content",
         example: examples.schema,
       },

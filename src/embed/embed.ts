@@ -22,6 +22,11 @@ const base = basePathOf(location.pathname);
 const pageParam = new URLSearchParams(location.search).get("page");
 const page = pageParam && /^\d+$/.test(pageParam) ? Number(pageParam) : 1;
 
+// The locale reads are in: the script's `data-oc-locale`, else the page's `<html lang>` when it is
+// one of the site's locales (the schema answer names them), else the items' own values.
+const namedLocale = script?.getAttribute("data-oc-locale")?.trim() || null;
+const pageLang = document.documentElement.getAttribute("lang")?.trim().toLowerCase() || null;
+
 class Missing extends Error {}
 
 async function get<T>(path: string): Promise<T> {
@@ -35,6 +40,8 @@ async function get<T>(path: string): Promise<T> {
 interface Described {
   schema: Schema;
   labels: Labels;
+  /** The site's locales, when it has them. */
+  locales?: string[];
 }
 
 const ctxOf = (d: Described): BindContext => ({ schema: d.schema, labels: d.labels, base });
@@ -48,6 +55,7 @@ function schemaOf(collection: string): Promise<Described> {
   let described = schemas.get(collection);
   if (!described) {
     described = get<Described>(`/collections/${encodeURIComponent(collection)}/schema`).then((b) => ({
+      locales: b.locales,
       schema: b.schema,
       labels: b.labels ?? {},
     }));
@@ -99,6 +107,22 @@ function partsOf(container: Element) {
   return parts;
 }
 
+/**
+ * A read of `path` in the page's locale. With no locale named, the read without one starts at
+ * once beside the schema; it is the answer unless the schema says `<html lang>` is a locale of
+ * the site, so a site without locales costs no request more than before.
+ */
+async function localized<T>(collection: string, path: string): Promise<T> {
+  const withLocale = (code: string) => get<T>(`${path}${path.includes("?") ? "&" : "?"}locale=${encodeURIComponent(code)}`);
+  if (namedLocale) return withLocale(namedLocale);
+  const plain = get<T>(path);
+  if (!pageLang) return plain;
+  const code = (await schemaOf(collection)).locales?.find((l) => l.toLowerCase() === pageLang);
+  if (!code) return plain;
+  plain.catch(() => undefined);
+  return withLocale(code);
+}
+
 function itemSlugOf(el: Element): string | null {
   return el.getAttribute(ATTR.slug) ?? slugFromAddress(location);
 }
@@ -131,7 +155,7 @@ async function renderList(widget: Element): Promise<void> {
   const parts = partsOf(widget);
   if (!config || !parts) return;
   const [body, schema] = await Promise.all([
-    get<ListBody>(`/collections/${encodeURIComponent(config.collection)}/items?${listQuery(config, page)}`),
+    localized<ListBody>(config.collection, `/collections/${encodeURIComponent(config.collection)}/items?${listQuery(config, page)}`),
     schemaOf(config.collection),
   ]);
   renderInto(widget, parts.template, parts.empty, body.items, ctxOf(schema));
@@ -149,7 +173,7 @@ async function renderItem(scope: Element): Promise<void> {
   if (!slug) return showMissing(scope, pristine);
   try {
     const [body, schema] = await Promise.all([
-      get<{ item: BindableItem }>(`/collections/${encodeURIComponent(collection)}/items/${encodeURIComponent(slug)}`),
+      localized<{ item: BindableItem }>(collection, `/collections/${encodeURIComponent(collection)}/items/${encodeURIComponent(slug)}`),
       schemaOf(collection),
     ]);
     bindTree(scope, body.item, ctxOf(schema), true);

@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listPage } from "../fixtures/blog-pages";
-import { addPosts, blogSite, launch, putPage, service } from "./harness";
+import { type Site, addPosts, api, blogSite, launch, putPage, service } from "./harness";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -80,4 +80,53 @@ describe("the embed script in Chromium", () => {
     expect(await page.textContent(".posts > .empty")).toBe("No posts yet.");
     await page.close();
   });
+
+  it("reads in the page's locale: its <html lang> when the site has it, or the script's data-oc-locale", async () => {
+    const site = await blogSite();
+    await addPosts(site);
+    await localize(site);
+    const base = `/embed-locale-${site.id}/blog/`;
+    const html = listPage({ service: service(), token: site.token });
+    const titles = async (url: string) => {
+      const page = await browser.newPage();
+      const reads: string[] = [];
+      page.on("request", (r) => void (r.url().includes("/items") && reads.push(new URL(r.url()).search)));
+      await page.goto(url);
+      await page.waitForSelector("[data-oc-list][data-oc-rendered]");
+      const shown = await page.$$eval(".posts > article.card", (els) =>
+        els.map((el) => `${el.querySelector("h2")?.textContent} ${el.querySelector("a.card-link")?.getAttribute("href")}`),
+      );
+      await page.close();
+      return { shown, reads };
+    };
+    const fr = await titles(await putPage(`/fr${base}`, html.replace('<html lang="en">', '<html lang="fr">')));
+    expect(fr.shown).toEqual([`Bonjour le monde /fr${base}bonjour-le-monde`]);
+    expect(fr.reads.some((q) => q.includes("locale=fr"))).toBe(true);
+    const named = await titles(await putPage(`/x${base}`, html.replace("data-oc-token=", 'data-oc-locale="fr" data-oc-token=')));
+    expect(named.shown).toEqual([`Bonjour le monde /x${base}bonjour-le-monde`]);
+    // A language the site does not have: the items' own values, read once.
+    const de = await titles(await putPage(`/de${base}`, html.replace('<html lang="en">', '<html lang="de">')));
+    expect(de.shown.map((t) => t.split(" /")[0])).toEqual([`Hello & <World> "quoted"`, "Second post"]);
+    expect(de.reads.filter((q) => q.includes("locale"))).toEqual([]);
+  });
 });
+
+/** The blog with French: its title localized, and the first post translated. */
+async function localize(site: Site): Promise<void> {
+  const { collection } = await api<{ collection: { name: string; fields: { key: string }[] } }>(
+    "GET",
+    `/sites/${site.id}/collections/posts`,
+    site.adminKey,
+  );
+  await api("PUT", `/sites/${site.id}/collections/posts`, site.adminKey, {
+    name: collection.name,
+    fields: collection.fields.map((f) => (f.key === "title" ? { ...f, localized: true } : f)),
+  });
+  await api("PUT", `/sites/${site.id}/locales`, site.adminKey, { primary: "en", secondary: [{ code: "fr" }] });
+  const { items } = await api<{ items: { id: string; slug: string }[] }>("GET", `/sites/${site.id}/collections/posts/items`, site.adminKey);
+  const hello = items.find((i) => i.slug === "hello-world")!;
+  await api("PUT", `/sites/${site.id}/collections/posts/items/${hello.id}/locales/fr`, site.adminKey, {
+    slug: "bonjour-le-monde",
+    data: { title: "Bonjour le monde" },
+  });
+}

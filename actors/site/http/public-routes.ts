@@ -110,7 +110,12 @@ export function publicRoutes(s: SiteContext) {
       const c = collectionOf(slug ?? "");
       // What a renderer needs beside the items: field types of the collection and of every collection it references.
       const types = schemaFor(c, s.collections());
-      return publicJson(s.site()!.id, c.id, { schema: types, labels: labelsFor(types, s.collections()) });
+      const locales = s.locales().all.map((l) => l.code);
+      return publicJson(s.site()!.id, c.id, {
+        schema: types,
+        labels: labelsFor(types, s.collections()),
+        ...(locales.length ? { locales } : {}),
+      });
     }
     if (related) return s.search().related(slug ?? "", itemSlug ?? "", url);
     if (itemSlug !== undefined) return item(request, slug ?? "", itemSlug);

@@ -2876,6 +2876,8 @@ export interface components {
         GetCollectionSchemaResponse: {
             schema: components["schemas"]["FieldTypes"];
             labels: components["schemas"]["CollectionLabels"];
+            /** @description Present when the site has locales: their codes, the primary first (what `locale` takes). */
+            locales?: string[];
         };
         SearchResponse: {
             results: {
