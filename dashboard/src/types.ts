@@ -4,7 +4,7 @@
  * drift from the API it calls.
  */
 import type { components } from "./generated/api";
-import { FIELD_TYPES as SERVICE_FIELD_TYPES, INDEXABLE_TYPES } from "../../src/contract/field-types";
+import { FIELD_TYPES as SERVICE_FIELD_TYPES, INDEXABLE_TYPES, LOCALIZABLE_TYPES } from "../../src/contract/field-types";
 
 type S = components["schemas"];
 export type Session = S["Session"];
@@ -32,6 +32,8 @@ export type FieldType = Field["type"];
 /** The field types and which of them can be indexed: the service's own lists (src/contract/field-types.ts). */
 export const FIELD_TYPES: readonly FieldType[] = SERVICE_FIELD_TYPES;
 export const INDEXABLE: ReadonlySet<FieldType> = INDEXABLE_TYPES;
+/** The field types a translation holds (the others are shared by every language). */
+export const LOCALIZABLE: ReadonlySet<FieldType> = LOCALIZABLE_TYPES;
 
 export const PLAN_NAMES: Record<Plan, string> = { free: "Free", starter: "Starter", pro: "Pro", seo_engine: "SEO Engine" };
 

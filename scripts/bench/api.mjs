@@ -14,6 +14,7 @@
 //   miss-pair     the misses of two builds, paired (miss-pair.mjs)
 //   save-pair     the 5 KB item save of two builds, paired (save-pair.mjs)
 //   substring-search  search= misses at 1,000, 10,000 and 100,000 items (substring-scale.mjs)
+//   locales       list misses in a locale beside the same lists without locales (locales.mjs)
 // Runs the built Worker on workerd via Miniflare's API with a direct socket
 // (no wrangler dev proxy), drives it with autocannon, and reads CPU time from
 // the workerd process (/proc) to get CPU per request.
@@ -45,6 +46,7 @@ const ALONE = {
   "substring-search": "./scale-reads.mjs",
   storage: "./storage-scale.mjs",
   "dashboard-scale": "./dashboard-scale.mjs",
+  locales: "./locales.mjs",
 };
 const HERE = ["content", "search", "refused", "busy", "abuse"];
 const LATER = ["history", "transfer", "media"];

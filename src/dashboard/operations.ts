@@ -240,6 +240,13 @@ const siteOps: Operation[] = [
         description: `As the content API's list: \`filter[key]=v\` or \`filter[key][op]=v\` with op in ${FILTER_OPS.join(", ")}, over indexed fields and \`publishedAt\`, \`updatedAt\`, \`slug\`; drafts included, on every plan.`,
         schema: z.record(z.string(), z.union([z.string(), z.partialRecord(z.enum(FILTER_OPS), z.string())])),
       },
+      {
+        name: "missing",
+        in: "query",
+        description:
+          "A secondary locale's code: only the items not translated into it yet (docs/locales.md). A code that is not one of the site's secondaries is 400.",
+        schema: z.string(),
+      },
     ],
     responses: {
       200: json(

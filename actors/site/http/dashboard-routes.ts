@@ -42,6 +42,7 @@ import { copyMediaIntoLibrary } from "../media/copy";
 import { pendingOf } from "../storage/pending-table";
 import { latestRevisions } from "../storage/revisions-table";
 import { accessView, type Actor } from "../../../src/access/grant";
+import { canonicalLocale } from "../../../src/contract/locale-code";
 
 /**
  * The site's dashboard API. The front Worker has already checked the caller
@@ -237,7 +238,9 @@ export function dashboardRoutes(s: SiteContext): Router<[SiteAccess]> {
       const url = new URL(req.url);
       const page = parsePage(url.searchParams.get("page"));
       const limit = parseLimit(url.searchParams.get("limit"));
-      const { rows, total } = listDashboardItems(s.sql, c, s.collections(), dashboardListQuery(url, page, limit));
+      const missing = url.searchParams.get("missing");
+      const query = { ...dashboardListQuery(url, page, limit), missing: missing === null ? null : missingLocale(s, missing) };
+      const { rows, total } = listDashboardItems(s.sql, c, s.collections(), query);
       return json({ items: dashboardItems(rows, c), page, limit, total, totalPages: Math.ceil(total / limit) });
     })
     .get("/collections/:slug/items/:id", (req) => {
@@ -325,6 +328,23 @@ export function presentSite(site: NonNullable<ReturnType<SiteContext["site"]>>) 
  */
 function collectionAnswer(c: Collection) {
   return { ...c, titleField: titleFieldOf(c.fields)?.key ?? null, seoDefaults: seoDefaultsOf(c.fields) };
+}
+
+/** The secondary locale `missing=` names, or a 400 naming the site's secondaries. */
+function missingLocale(s: SiteContext, raw: string): number {
+  const code = canonicalLocale(raw.trim());
+  const locale = code === null ? undefined : s.locales().byCode.get(code);
+  if (!locale || locale.primary) {
+    const allowed = s
+      .locales()
+      .all.filter((l) => !l.primary)
+      .map((l) => l.code);
+    throw new ApiError("bad_request", `missing takes one of the site's secondary locales (${allowed.join(", ") || "none set"}).`, {
+      parameter: "missing",
+      allowed,
+    });
+  }
+  return locale.id;
 }
 
 /** `ids=md_a,md_b`: at most MEDIA_IDS_MAX media ids, or a 400 naming the parameter. */

@@ -26,6 +26,8 @@ export interface DashboardListQuery {
   searchIn: "all" | "indexed";
   /** The request's parameters: its `filter[...]` ones filter as in the content API, over indexed fields. */
   params: URLSearchParams;
+  /** A secondary locale's id: only the items not translated into it (`missing=fr`). */
+  missing?: number | null;
 }
 
 /** The dashboard's items table: every status, newest first unless sorted, optionally searched. */
@@ -38,6 +40,9 @@ export function listDashboardItems(
 ): { rows: ItemRow[]; total: number } {
   // Numbered placeholders first; the plain `?` of the clauses below number on after them.
   const filters = filterClauses(q.params, collection, all);
+  // Not translated into a locale yet: a filter like the others, probed by the translation's key.
+  if (q.missing != null)
+    filters.where.push(`NOT EXISTS (SELECT 1 FROM item_locales WHERE seq = items.seq AND locale = ${Math.trunc(q.missing)})`);
   if (q.sort === null && q.search === null && filters.where.length === 0) {
     const args = q.status ? [collection.id, q.status] : [collection.id];
     const plain = dashboardListSql(q.status);

@@ -30,6 +30,8 @@ export interface ListQuery {
   filtered: boolean;
   /** True when the query uses Pro features (filter or search). */
   advanced: boolean;
+  /** In a locale, with nothing more than its membership: the total is the locale's kept count. */
+  onlyInLocale: number | null;
 }
 
 const MAX_SEARCH = 200;
@@ -208,7 +210,9 @@ export function buildListQuery(
   const target = targetsOf(collection, locale);
   const bind = new Binder();
   const where = [`collection_id = ${bind.once(collection.id)}`, "status = 'published'"];
-  if (locale) where.push(`seq IN (SELECT seq FROM item_locales WHERE locale = ${Math.trunc(locale.chain[0] as number)})`);
+  // A primary-key probe per row the order walks: a page of the newest reads a page of rows.
+  if (locale) where.push(`EXISTS (SELECT 1 FROM item_locales WHERE seq = items.seq AND locale = ${Math.trunc(locale.chain[0] as number)})`);
+  const scope = where.length;
   let advanced = addFilters(params, collection, all, bind, where, target) > 0;
 
   const search = params.get("search")?.trim() ?? "";
@@ -252,6 +256,7 @@ export function buildListQuery(
     wholeOrderBy: where.length > 2 ? order.map((term) => `+${term}`).join(", ") : order.join(", "),
     filtered: where.length > 2,
     advanced,
+    onlyInLocale: locale && where.length === scope ? (locale.chain[0] as number) : null,
   };
 }
 

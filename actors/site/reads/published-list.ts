@@ -1,7 +1,7 @@
 import type { SiteContext } from "../context";
 import { type ListQuery, type LocaleScope, buildListQuery } from "./list-query";
 import { localizedFields, localizeItems, readLocale } from "./localized";
-import { seqByLocaleSlug } from "../storage/locales-table";
+import { countInLocale, seqByLocaleSlug } from "../storage/locales-table";
 import { searchMatch } from "../storage/search-index";
 import { hasReferences, type PublicRow, presentItems, publicDataJson, publicItemsJson } from "../content/public-items";
 import type { PublicItem } from "../../../src/contract/responses";
@@ -26,7 +26,12 @@ interface Listed {
 function listed(s: SiteContext, c: Collection, params: URLSearchParams, scope: LocaleScope | null = null): Listed {
   const query = buildListQuery(params, c, s.collections(), (folded) => searchMatch(s.sql, folded), scope);
   // The whole published collection: its count is kept (item_counts), not counted.
-  const total = query.filtered ? s.countOf(query.where, query.args) : countInStatus(s.sql, c.id, "published");
+  const total =
+    query.onlyInLocale !== null
+      ? countInLocale(s.sql, c.id, query.onlyInLocale, "published")
+      : query.filtered
+        ? s.countOf(query.where, query.args)
+        : countInStatus(s.sql, c.id, "published");
   // Every page of one order shares it: a slice of the memoised order, not an OFFSET scan per page.
   const order = s.orderOf(query.where, query.args, query.wholeOrderBy, total);
   return { query, total, order, offset: (query.page - 1) * query.limit };

@@ -50,6 +50,18 @@ export function translationCounts(sql: SqlStorage): Map<number, number> {
   return new Map(rows.map((r) => [r.locale, r.n]));
 }
 
+/** How many items of `collectionId` in `status` are translated into `locale` (kept by migration 39's triggers). */
+export function countInLocale(sql: SqlStorage, collectionId: string, locale: number, status: "draft" | "published"): number {
+  return sql
+    .exec<{ n: number }>(
+      "SELECT coalesce(sum(n), 0) AS n FROM item_locale_counts WHERE collection_id = ? AND locale = ? AND status = ?",
+      collectionId,
+      locale,
+      status,
+    )
+    .one().n;
+}
+
 /** Every item of the site (the primary's count: its values are every item's own), from the kept counts. */
 export function countAllItems(sql: SqlStorage): number {
   return sql.exec<{ n: number }>("SELECT coalesce(sum(n), 0) AS n FROM item_counts").one().n;

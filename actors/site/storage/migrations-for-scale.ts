@@ -191,4 +191,47 @@ export const MIGRATIONS_FOR_SCALE: readonly SiteMigration[] = [
     INSERT OR IGNORE INTO jobs (kind, key, run_at) VALUES ('translations-search', 'all', 0);
   END;`,
   },
+  {
+    idMonotonicInc: 39,
+    description: "kept counts of each collection's items per locale and status",
+    // Owner: actors/site/storage/locales-table.ts. An unfiltered list in a locale reads its total
+    // here, as item_counts serves the primary's. Kept by triggers on item_locales (a translation
+    // made or deleted) and on items (a status change, or the item deleted: its count goes before
+    // its translations, whose own delete then finds no item and counts nothing).
+    sql: `
+  CREATE TABLE IF NOT EXISTS item_locale_counts (
+    collection_id TEXT NOT NULL, locale INTEGER NOT NULL, status TEXT NOT NULL, n INTEGER NOT NULL,
+    PRIMARY KEY (collection_id, locale, status)
+  ) WITHOUT ROWID;
+  DELETE FROM item_locale_counts;
+  INSERT INTO item_locale_counts (collection_id, locale, status, n)
+    SELECT t.collection_id, t.locale, i.status, count(*) FROM item_locales t JOIN items i ON i.seq = t.seq GROUP BY 1, 2, 3;
+  CREATE TRIGGER IF NOT EXISTS item_locale_counts_on_insert AFTER INSERT ON item_locales
+  BEGIN
+    INSERT INTO item_locale_counts (collection_id, locale, status, n)
+      SELECT new.collection_id, new.locale, status, 1 FROM items WHERE seq = new.seq
+      ON CONFLICT (collection_id, locale, status) DO UPDATE SET n = n + 1;
+  END;
+  CREATE TRIGGER IF NOT EXISTS item_locale_counts_on_delete AFTER DELETE ON item_locales
+  BEGIN
+    UPDATE item_locale_counts SET n = n - 1
+      WHERE collection_id = old.collection_id AND locale = old.locale AND status = (SELECT status FROM items WHERE seq = old.seq);
+  END;
+  DROP TRIGGER IF EXISTS item_locales_item_gone;
+  CREATE TRIGGER item_locales_item_gone AFTER DELETE ON items
+  BEGIN
+    UPDATE item_locale_counts SET n = n - 1
+      WHERE status = old.status AND (collection_id, locale) IN (SELECT collection_id, locale FROM item_locales WHERE seq = old.seq);
+    DELETE FROM item_locales WHERE seq = old.seq;
+  END;
+  CREATE TRIGGER IF NOT EXISTS item_locale_counts_on_status AFTER UPDATE OF status ON items
+    WHEN old.status IS NOT new.status AND EXISTS (SELECT 1 FROM item_locales WHERE seq = new.seq)
+  BEGIN
+    UPDATE item_locale_counts SET n = n - 1
+      WHERE status = old.status AND (collection_id, locale) IN (SELECT collection_id, locale FROM item_locales WHERE seq = new.seq);
+    INSERT INTO item_locale_counts (collection_id, locale, status, n)
+      SELECT collection_id, locale, new.status, 1 FROM item_locales WHERE seq = new.seq
+      ON CONFLICT (collection_id, locale, status) DO UPDATE SET n = n + 1;
+  END;`,
+  },
 ];

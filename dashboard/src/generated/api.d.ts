@@ -6797,6 +6797,8 @@ export interface operations {
                         [key: string]: string;
                     };
                 };
+                /** @description A secondary locale's code: only the items not translated into it yet (docs/locales.md). A code that is not one of the site's secondaries is 400. */
+                missing?: string;
             };
             header?: never;
             path: {

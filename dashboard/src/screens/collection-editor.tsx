@@ -3,7 +3,7 @@ import { ApiFailure, call, client } from "../api";
 import { go, goSaved, guardUnsaved, href } from "../router";
 import { can, collections, inSite, reloadCollections, site } from "../site-state";
 import { fieldKeyOf, slugify } from "../slugify";
-import { FIELD_TYPES, INDEXABLE, TYPE_NAMES, type Collection, type Field, type FieldType } from "../types";
+import { FIELD_TYPES, INDEXABLE, LOCALIZABLE, TYPE_NAMES, type Collection, type Field, type FieldType } from "../types";
 import { Confirm, ErrorNotice, Field as Labelled, Heading, Notice, type Submit } from "../ui";
 import { useForm } from "../use-form";
 import { RoleGate } from "../role-gate";
@@ -40,13 +40,14 @@ function optionsOf(text: string, before: readonly Option[]): Option[] {
 }
 
 const clean = (rows: Row[], before: readonly Field[]): Field[] =>
-  rows.map(({ key, name, help, type, indexed, required, collection, currency, optionText }) => ({
+  rows.map(({ key, name, help, type, indexed, required, localized, collection, currency, optionText }) => ({
     key,
     ...(name?.trim() ? { name: name.trim() } : {}),
     ...(help?.trim() ? { help: help.trim() } : {}),
     type,
     ...(indexed && INDEXABLE.has(type) ? { indexed: true } : {}),
     ...(required ? { required: true } : {}),
+    ...(localized && LOCALIZABLE.has(type) ? { localized: true } : {}),
     ...(type === "reference" || type === "references" ? { collection: collection ?? "" } : {}),
     ...(type === "decimal" && currency?.trim() ? { currency: currency.trim().toUpperCase() } : {}),
     ...(type === "option" ? { options: optionsOf(optionText, before.find((f) => f.key === key)?.options ?? []) } : {}),
@@ -370,6 +371,16 @@ export function CollectionEditor(props: { slug: string | null }) {
                     />
                     Field {i + 1} is required
                   </label>
+                  {LOCALIZABLE.has(r.type) && (
+                    <label class="check">
+                      <input
+                        type="checkbox"
+                        checked={Boolean(r.localized)}
+                        onChange={(e) => update(r.uid, { localized: e.currentTarget.checked })}
+                      />
+                      Field {i + 1} is translated (a value per language)
+                    </label>
+                  )}
                   <button type="button" class="secondary small" onClick={() => setRows((rs) => rs.filter((x) => x.uid !== r.uid))}>
                     Remove field {i + 1}
                   </button>

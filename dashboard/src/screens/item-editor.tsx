@@ -20,6 +20,7 @@ import { restoredMessage, type SaveHow } from "./item-editor/save";
 import { useItemForm } from "./item-editor/use-item-form";
 import { useItemLoad } from "./item-editor/use-item-load";
 import { duplicateItem } from "./item-editor/duplicate";
+import { Translations } from "./item-editor/translations";
 
 export function ItemEditor(props: { collectionSlug: string; itemId: string | null }) {
   const s = site.value!;
@@ -136,6 +137,7 @@ export function ItemEditor(props: { collectionSlug: string; itemId: string | nul
         />
       </form>
       {item && mayPublish && mayEdit && <Schedule item={item} collection={c} onChanged={setItem} />}
+      {item && <Translations item={item} collection={c} mayEdit={mayEdit} media={media} />}
       {item && shareOpen && <Share item={item} collection={c} onClose={() => setShareOpen(false)} />}
       {item && historyOpen && (
         <History

@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { languageName } from "../language-name";
 import { call, client } from "../api";
 import { itemTitle } from "../item-title";
 import { href, takeFlash } from "../router";
@@ -7,7 +8,7 @@ import { can, collections, inSite, site } from "../site-state";
 import { ErrorNotice, Field, Heading, Notice, Pager, type Submit, when } from "../ui";
 import { useLoad } from "../use-load";
 import { useKept } from "../use-kept";
-import type { Collection, Field as FieldDef, Item, MediaEntry } from "../types";
+import { type Collection, type Field as FieldDef, type Item, LOCALIZABLE, type MediaEntry } from "../types";
 import { ColumnsPicker, FieldCell, columnName, useColumns } from "./items/columns";
 import { FieldFilters, type Filters, filterPairs } from "./items/filters";
 import { BulkEdit, bulkFields } from "./items/bulk-edit";
@@ -37,6 +38,9 @@ export function Items(props: { collectionSlug: string }) {
   // "1": the search also reads every other value, which costs a read of every item of the collection.
   const [searchAll, setSearchAll] = useKept<string>(`${view}/searchAll`, "");
   const [filterText, setFilterText] = useKept<string>(`${view}/filters`, "{}");
+  // A secondary language's code: only the items not translated into it yet.
+  const [missing, setMissing] = useKept<string>(`${view}/missing`, "");
+  const secondaries = useSecondaries(c);
   const filters = parseFilters(filterText);
   const [typed, setTyped] = useState(search);
   const [columns, setColumns] = useColumns(s.id, c);
@@ -48,6 +52,7 @@ export function Items(props: { collectionSlug: string }) {
     ...(status ? { status: status as "draft" | "published" } : {}),
     ...(sort ? { sort } : {}),
     ...(search ? { search, searchIn: searchAll ? ("all" as const) : ("indexed" as const) } : {}),
+    ...(missing && secondaries.includes(missing) ? { missing } : {}),
   };
   const list = useLoad(
     () =>
@@ -62,7 +67,7 @@ export function Items(props: { collectionSlug: string }) {
   );
   const media = useThumbnails(c, columns, list.data?.items ?? []);
   // One selection per list: a new search, filter, status or sort starts with none.
-  const selection = useSelection(JSON.stringify([props.collectionSlug, status, sort, search, searchAll, filterText]));
+  const selection = useSelection(JSON.stringify([props.collectionSlug, status, sort, search, searchAll, filterText, missing]));
   const [publishing, setPublishing] = useState<string | null>(null);
   if (!c) return <Notice kind="error">No collection “{props.collectionSlug}”.</Notice>;
 
@@ -181,6 +186,27 @@ export function Items(props: { collectionSlug: string }) {
             </select>
           )}
         </Field>
+        {secondaries.length > 0 && (
+          <Field label="Translation">
+            {(id) => (
+              <select
+                id={id}
+                value={missing}
+                onChange={(e) => {
+                  setPage(1);
+                  setMissing(e.currentTarget.value);
+                }}
+              >
+                <option value="">Every item</option>
+                {secondaries.map((code) => (
+                  <option key={code} value={code}>
+                    Missing translation: {languageName(code)} ({code})
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        )}
         <Field label="Sort by">
           {(id) => (
             <select id={id} value={sort} onChange={(e) => setSort(e.currentTarget.value)}>
@@ -294,7 +320,7 @@ export function Items(props: { collectionSlug: string }) {
         </table>
         {list.data && items.length === 0 && (
           <p class="empty">
-            {search || status || filtered
+            {search || status || filtered || query.missing
               ? `No ${c.name.toLowerCase()} match. Clear the search and the filters, or choose All items, to see the others.`
               : `No ${c.name.toLowerCase()} yet. Choose New item to add the first one; it stays a draft, hidden from your site, until you publish it.`}
           </p>
@@ -362,4 +388,14 @@ function Cell(props: { collection: Collection; column: string; item: Item; media
       {i.pendingChanges && <span class="muted block">changes saved {when(i.pendingChanges.updatedAt)}</span>}
     </>
   );
+}
+
+/** The site's secondary languages, for a collection with translated fields (none asked for otherwise). */
+function useSecondaries(c: Collection | undefined): string[] {
+  const translated = Boolean(c?.fields.some((f) => f.localized && LOCALIZABLE.has(f.type)));
+  const { data } = useLoad(
+    () => (translated ? call(client.GET("/sites/{siteId}/locales", { params: { path: inSite() } })) : Promise.resolve(null)),
+    [translated, site.value?.id],
+  );
+  return (data?.locales ?? []).filter((l) => !l.primary).map((l) => l.code);
 }

@@ -5,6 +5,7 @@ import { can, inSite, site } from "../site-state";
 import { RoleGate } from "../role-gate";
 import { Confirm, Copy, ErrorNotice, Field, Heading, Notice } from "../ui";
 import { useForm } from "../use-form";
+import { LocalesSettings } from "./locales-settings";
 
 const saveSite = (body: { name?: string; imageResizingHosts?: string[] }) =>
   call(client.PATCH("/sites/{siteId}", { params: { path: inSite() }, body })).then((r) => (site.value = r.site));
@@ -52,7 +53,7 @@ export function Settings() {
     <section>
       <Heading>Settings</Heading>
       <ErrorNotice error={error} />
-      <RoleGate permission="site.settings" what="the site's name and image hosts">
+      <RoleGate permission="site.settings" what="the site's name, image hosts and languages">
         <form class="card form" onSubmit={rename.onSubmit}>
           <ErrorNotice error={rename.error} />
           <h2>Site</h2>
@@ -99,6 +100,7 @@ export function Settings() {
           </button>
           {hosts.saved && <Notice kind="ok">Saved. Published images follow at once.</Notice>}
         </form>
+        <LocalesSettings />
       </RoleGate>
       <div class="card">
         <h2>Export</h2>
