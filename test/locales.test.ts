@@ -5,6 +5,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { addItem, callJson, expectStatus, newSite, putCollection, type TestSite } from "./helpers";
+import { settleIndex } from "./search-helpers";
 
 type Item = {
   slug: string;
@@ -283,5 +284,18 @@ describe("reads in a locale", () => {
     expect(await counted()).toBe(1);
     // A filtered list counts its rows: the same answer by the other way.
     expect(await total("locale=fr&filter[price][gte]=0")).toBe(1);
+  });
+
+  it("answers semantic search and related items in a secondary locale with nothing, and refuses an unknown one", async () => {
+    const { site } = await shop();
+    await settleIndex(site);
+    const search = (q: string) => callJson<{ results: unknown[] }>("GET", `/v1/${site.token}/search?q=crisp+red+apple${q}`);
+    expect((await expectStatus(search(""), 200)).results.length).toBeGreaterThan(0);
+    expect((await expectStatus(search("&locale=en"), 200)).results.length).toBeGreaterThan(0);
+    expect(await expectStatus(search("&locale=fr"), 200)).toEqual({ results: [] });
+    expect((await search("&locale=de")).status).toBe(400);
+    const related = (q: string) => callJson<{ items: unknown[] }>("GET", `/v1/${site.token}/collections/products/items/apple/related${q}`);
+    expect((await related("")).status).toBe(200);
+    expect(await expectStatus(related("?locale=fr"), 200)).toEqual({ items: [] });
   });
 });

@@ -28,6 +28,11 @@ const localeParams: Param[] = [
     z.enum(["true", "false"]),
   ),
 ];
+const searchLocale = query(
+  "locale",
+  "One of the site's locales. The search model is English-only and the index holds the items' own values: in a secondary locale the answer is empty, without calling the model. An unknown locale is 400.",
+  z.string(),
+);
 const notModified = { description: "Not modified: the `If-None-Match` ETag still matches.", headers: "content" } as const;
 
 const list = z.strictObject({
@@ -155,6 +160,7 @@ export const contentOperations = [
       query("q", "The search text; required, not blank.", z.string().min(1)),
       query("collection", "Only items of this collection.", z.string()),
       limit(SEARCH_LIMIT.fallback, SEARCH_LIMIT.max),
+      searchLocale,
       P.ifNoneMatch,
     ],
     responses: {
@@ -176,7 +182,7 @@ export const contentOperations = [
     summary: "Related items",
     description: "Items of the same collection closest to this one, the item itself excluded. Pro plan.",
     auth: "publicToken",
-    params: [P.token, P.slug, P.itemSlug, limit(RELATED_LIMIT.fallback, RELATED_LIMIT.max), P.ifNoneMatch],
+    params: [P.token, P.slug, P.itemSlug, limit(RELATED_LIMIT.fallback, RELATED_LIMIT.max), searchLocale, P.ifNoneMatch],
     responses: {
       200: { description: "Related items, closest first.", schema: z.strictObject({ items: z.array(PublicItem) }), headers: "content" },
       304: notModified,

@@ -61,10 +61,10 @@ export function canonicalQuery(read: ContentRead, params: URLSearchParams): stri
     case "schema":
       return "";
     case "related":
-      return `?limit=${parseLimit(params.get("limit"), RELATED_LIMIT.fallback, RELATED_LIMIT.max)}`;
+      return `?limit=${parseLimit(params.get("limit"), RELATED_LIMIT.fallback, RELATED_LIMIT.max)}${localeQuery(params)}`;
     case "search": {
       const collection = params.get("collection");
-      return `?q=${enc((params.get("q") ?? "").trim())}&limit=${parseLimit(params.get("limit"), SEARCH_LIMIT.fallback, SEARCH_LIMIT.max)}${collection ? `&collection=${enc(collection)}` : ""}`;
+      return `?q=${enc((params.get("q") ?? "").trim())}&limit=${parseLimit(params.get("limit"), SEARCH_LIMIT.fallback, SEARCH_LIMIT.max)}${collection ? `&collection=${enc(collection)}` : ""}${localeQuery(params)}`;
     }
     case "list":
       return listQuery(params);

@@ -4,6 +4,7 @@ import { entitlements, planRequired } from "../../../src/contract/plans";
 import { parseLimit } from "../../../src/shared/list-params";
 import { type Embedder, EmbeddingError, embedderFor } from "../../../src/search/embedder";
 import { looksEnglish } from "../../../src/search/language";
+import { readLocale } from "../reads/localized";
 import { modelInfo } from "../../../src/search/models";
 import { type VectorIndex, VectorizeVectorIndex } from "../../../src/search/vector-index";
 import type { Collection, ItemRow } from "../storage/rows";
@@ -224,8 +225,9 @@ export class SiteSearch implements SearchService {
     }
     const collection = this.#collectionParam(url.searchParams.get("collection"));
     const limit = parseLimit(url.searchParams.get("limit"), SEARCH_LIMIT.fallback, SEARCH_LIMIT.max);
-    // The models are English-only: another language would only match by accident.
-    if (!looksEnglish(q)) return publicJson(site.id, collection?.id ?? null, { results: [] });
+    // The models are English-only, and the index holds the items' own (primary) text: another
+    // language, or a read in a secondary locale, would only match by accident.
+    if (!looksEnglish(q) || inSecondaryLocale(this.#s, url)) return publicJson(site.id, collection?.id ?? null, { results: [] });
     const embedder = this.#model;
     const info = modelInfo(embedder.model);
     let vector: number[];
@@ -256,6 +258,7 @@ export class SiteSearch implements SearchService {
     const collection = this.#collectionParam(slug);
     if (!collection) throw new ApiError("not_found", `No collection "${clip(slug)}".`);
     const limit = parseLimit(url.searchParams.get("limit"), RELATED_LIMIT.fallback, RELATED_LIMIT.max);
+    if (inSecondaryLocale(this.#s, url)) return publicJson(site.id, collection.id, { items: [] });
     const id = findPublishedIdBySlug(this.#s.sql, collection.id, itemSlug);
     if (id === undefined) throw new ApiError("not_found", `No published item "${clip(itemSlug)}" in "${collection.slug}".`);
     // The item's stored vector, embedded when it was published: no model call per request.
@@ -306,4 +309,10 @@ export class SiteSearch implements SearchService {
 function readItems(sql: SqlStorage, ids: readonly string[]): Map<string, ItemRow> {
   const rows = rowsByIds(sql, ids);
   return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** Whether a search or related read names a secondary locale (an unknown one is the 400 of reads/localized.ts). */
+function inSecondaryLocale(s: SiteContext, url: URL): boolean {
+  const read = readLocale(s.locales(), url.searchParams);
+  return read !== null && !read.locale.primary;
 }

@@ -5492,6 +5492,8 @@ export interface operations {
                 collection?: string;
                 /** @description Default 10; clamped to 1..50; a non-numeric value means 10. */
                 limit?: number;
+                /** @description One of the site's locales. The search model is English-only and the index holds the items' own values: in a secondary locale the answer is empty, without calling the model. An unknown locale is 400. */
+                locale?: string;
             };
             header?: {
                 /** @description An ETag from an earlier answer: 304 without a body while it still matches. */
@@ -5632,6 +5634,8 @@ export interface operations {
             query?: {
                 /** @description Default 5; clamped to 1..20; a non-numeric value means 5. */
                 limit?: number;
+                /** @description One of the site's locales. The search model is English-only and the index holds the items' own values: in a secondary locale the answer is empty, without calling the model. An unknown locale is 400. */
+                locale?: string;
             };
             header?: {
                 /** @description An ETag from an earlier answer: 304 without a body while it still matches. */
