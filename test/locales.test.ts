@@ -298,4 +298,29 @@ describe("reads in a locale", () => {
     expect((await related("")).status).toBe(200);
     expect(await expectStatus(related("?locale=fr"), 200)).toEqual({ items: [] });
   });
+
+  it("follows a field that stops being translated: its translations' values leave reads and search", async () => {
+    const { site, ids } = await shop();
+    await expectStatus(translate(site, ids.apple!, "fr", { slug: "pomme", data: { name: "Pomme", blurb: "Croquante" } }), 200);
+    expect(await slugsOf(site, "locale=fr&search=croquante")).toEqual(["pomme"]);
+    await expectStatus(
+      callJson("PUT", `/sites/${site.id}/collections/products`, {
+        auth: site.adminKey,
+        body: {
+          name: "Products",
+          fields: [
+            { key: "name", type: "text", indexed: true, required: true, localized: true },
+            { key: "blurb", type: "text", indexed: true },
+            { key: "price", type: "number", indexed: true },
+          ],
+        },
+      }),
+      200,
+    );
+    await runInDurableObject(env.SITE.get(env.SITE.idFromName(site.id)), async (instance: { alarm(): Promise<void> }) => instance.alarm());
+    const fr = await expectStatus(list(site, "locale=fr"), 200);
+    expect(fr.items[0]!.data).toEqual({ name: "Pomme", blurb: "Crisp and red", price: 3 });
+    expect(await slugsOf(site, "locale=fr&search=croquante")).toEqual([]);
+    expect(await slugsOf(site, "locale=fr&search=crisp")).toEqual(["pomme"]);
+  });
 });

@@ -104,6 +104,11 @@ function requestFor(e: AccessEntry, item: string): { method: string; path: strin
     listImportRows: { path: "/imports/imp_none/rows" },
     getImportReport: { path: "/imports/imp_none/report.csv" },
     deleteImport: { path: "/imports/imp_none" },
+    getLocales: { path: "/locales" },
+    putLocales: { path: "/locales", body: { primary: "en", secondary: [] } },
+    listTranslations: { path: `${it}/locales` },
+    putTranslation: { path: `${it}/locales/fr`, body: { slug: "bonjour", data: {} } },
+    deleteTranslation: { path: `${it}/locales/fr` },
   };
   const spec = specs[e.id];
   if (!spec) throw new Error(`no request for ${e.id}: add one here`);

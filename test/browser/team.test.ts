@@ -140,7 +140,7 @@ describe("a team in the dashboard, without the operator", () => {
     await member.getByRole("link", { name: "See fields of Posts" }).waitFor();
     expect(await member.getByRole("link", { name: "New collection" }).count()).toBe(0);
     await member.goto(`${service()}/dashboard/#/${siteId}/settings`);
-    await member.getByText("Your role (Contributor) can see the site's name and image hosts but not change them").waitFor();
+    await member.getByText("Your role (Contributor) can see the site's name, image hosts and languages but not change them").waitFor();
     expect(await member.getByRole("button", { name: "Save name" }).isDisabled()).toBe(true);
     expect(await member.getByRole("button", { name: "Replace admin key" }).count()).toBe(0);
     await member.goto(`${service()}/dashboard/#/${siteId}/webhooks`);

@@ -43,6 +43,8 @@ import { pendingOf } from "../storage/pending-table";
 import { latestRevisions } from "../storage/revisions-table";
 import { accessView, type Actor } from "../../../src/access/grant";
 import { canonicalLocale } from "../../../src/contract/locale-code";
+import { markTranslationsStale, TRANSLATIONS_SEARCH_JOB } from "../storage/locales-table";
+import { scheduleJob } from "../../shared/jobs";
 
 /**
  * The site's dashboard API. The front Worker has already checked the caller
@@ -176,6 +178,9 @@ export function dashboardRoutes(s: SiteContext): Router<[SiteAccess]> {
       const result = s.storage.transactionSync(() => {
         const r = putCollection(s.sql, s.collections(), slug, input, createOnly, { actor: a.grant.actor });
         audit(a, `collection ${slug}`, { created: r.created });
+        // Which fields are translated or searched may have changed: the translations' texts follow.
+        if (!r.created && markTranslationsStale(s.sql, r.collection.id) > 0)
+          scheduleJob(s.storage, TRANSLATIONS_SEARCH_JOB, "all", Date.now());
         return r;
       });
       s.collectionsChanged();
