@@ -42,7 +42,7 @@ import { copyMediaIntoLibrary } from "../media/copy";
 import { pendingOf } from "../storage/pending-table";
 import { latestRevisions } from "../storage/revisions-table";
 import { accessView, type Actor } from "../../../src/access/grant";
-import { canonicalLocale } from "../../../src/contract/locale-code";
+import { findLocale } from "../storage/locale-set";
 import { markTranslationsStale, TRANSLATIONS_SEARCH_JOB } from "../storage/locales-table";
 import { scheduleJob } from "../../shared/jobs";
 
@@ -337,8 +337,7 @@ function collectionAnswer(c: Collection) {
 
 /** The secondary locale `missing=` names, or a 400 naming the site's secondaries. */
 function missingLocale(s: SiteContext, raw: string): number {
-  const code = canonicalLocale(raw.trim());
-  const locale = code === null ? undefined : s.locales().byCode.get(code);
+  const locale = findLocale(s.locales(), raw);
   if (!locale || locale.primary) {
     const allowed = s
       .locales()

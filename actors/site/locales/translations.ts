@@ -5,11 +5,10 @@
  */
 import { ApiError, clip } from "../../../src/contract/errors";
 import type { SiteLocalesInput } from "../../../src/contract/locales";
-import { canonicalLocale } from "../../../src/contract/locale-code";
 import { localizedFields } from "../reads/localized";
 import { PLAN_LIMITS, type Plan, planLimit } from "../../../src/contract/plans";
 import type { Collection, ItemRow } from "../storage/rows";
-import type { SiteLocale, SiteLocaleSet } from "../storage/locale-set";
+import { findLocale, type SiteLocale, type SiteLocaleSet } from "../storage/locale-set";
 import {
   clearStale,
   deleteTranslation,
@@ -79,8 +78,7 @@ export function replaceLocales(sql: SqlStorage, current: SiteLocaleSet, input: S
 
 /** The secondary locale `raw` names, or the 404/400 that says why not. */
 export function secondaryLocale(locales: SiteLocaleSet, raw: string): SiteLocale {
-  const code = canonicalLocale(raw);
-  const locale = code === null ? undefined : locales.byCode.get(code);
+  const locale = findLocale(locales, raw);
   if (!locale) {
     throw new ApiError(
       "not_found",

@@ -5,11 +5,10 @@
  * primary's, byte for byte.
  */
 import { ApiError, clip } from "../../../src/contract/errors";
-import { canonicalLocale } from "../../../src/contract/locale-code";
 import { LOCALIZABLE_TYPES } from "../../../src/contract/field-types";
 import type { Collection } from "../storage/rows";
 import type { Field } from "../../../src/contract/fields";
-import type { SiteLocale, SiteLocaleSet } from "../storage/locale-set";
+import { findLocale, type SiteLocale, type SiteLocaleSet } from "../storage/locale-set";
 import { type TranslationRow, translationsOfSeqs } from "../storage/locales-table";
 import type { PublicRow } from "../storage/items-queries";
 import type { LocaleScope } from "./list-query";
@@ -34,8 +33,7 @@ export function readLocale(locales: SiteLocaleSet, params: URLSearchParams): Rea
     return null;
   }
   const codes = locales.all.map((l) => l.code);
-  const code = canonicalLocale(raw.trim());
-  const locale = code === null ? undefined : locales.byCode.get(code);
+  const locale = findLocale(locales, raw);
   if (!locale) {
     const message = codes.length
       ? `Unknown locale "${clip(raw)}"; this site's locales: ${codes.join(", ")}.`

@@ -1,4 +1,5 @@
 import type { LocaleRow } from "./locales-table";
+import { canonicalLocale } from "../../../src/contract/locale-code";
 
 /** The path prefix of a secondary locale's pages and documents: its code in lower case (`/es-mx`). */
 export const localePrefix = (code: string): string => `/${code.toLowerCase()}`;
@@ -52,4 +53,10 @@ export function localeSet(rows: readonly LocaleRow[]): SiteLocaleSet {
     byCode: new Map(all.map((l) => [l.code, l])),
     byId: new Map(all.map((l) => [l.id, l])),
   };
+}
+
+/** The site's locale `raw` names in any case or form (`FR`, ` es-mx `), or undefined. */
+export function findLocale(locales: SiteLocaleSet, raw: string): SiteLocale | undefined {
+  const code = canonicalLocale(raw.trim());
+  return code === null ? undefined : locales.byCode.get(code);
 }
