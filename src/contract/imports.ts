@@ -25,9 +25,13 @@ export const IMPORT_LIMITS = {
   keptBytes: 512 * 1024 * 1024,
 } as const;
 
-/** What a column becomes: an existing field, a new field (created when the import starts), a system value, or nothing. */
-export type ColumnUse = "field" | "new" | "ignore" | "slug" | "draft" | "archived" | "publishedOn";
-export const COLUMN_USES: readonly ColumnUse[] = ["field", "new", "ignore", "slug", "draft", "archived", "publishedOn"];
+/**
+ * What a column becomes: an existing field, a new field (created when the import starts), a system
+ * value, or nothing. `locale` says which of the site's locales a row is in (a row in a secondary is
+ * a translation); `itemId` names the item a row belongs to, so rows in several locales are one item.
+ */
+export type ColumnUse = "field" | "new" | "ignore" | "slug" | "draft" | "archived" | "publishedOn" | "locale" | "itemId";
+export const COLUMN_USES: readonly ColumnUse[] = ["field", "new", "ignore", "slug", "draft", "archived", "publishedOn", "locale", "itemId"];
 
 export interface ColumnMapping {
   column: string;
@@ -36,6 +40,11 @@ export interface ColumnMapping {
   field?: string;
   /** `new`: the field to add to the collection. */
   create?: Field;
+  /**
+   * `locale`: the site's locale code for each value of the column that is not one itself (Webflow's
+   * `Locale ID` holds an opaque id per locale). Proposed from the file's values.
+   */
+  locales?: Record<string, string>;
   /** Why the service proposed this (shown beside the choice). */
   note?: string;
 }
@@ -68,6 +77,8 @@ export interface ImportRowView {
   row: number;
   line: number;
   slug: string | null;
+  /** The secondary locale a translation row is in; null for a row of the primary's (the item itself). */
+  locale: string | null;
   planned: PlannedOutcome | null;
   done: DoneOutcome | null;
   itemId: string | null;

@@ -20,10 +20,16 @@ const Mapping = z.strictObject({
   use: z
     .enum(COLUMN_USES as [string, ...string[]])
     .describe(
-      "`field`: fills an existing field; `new`: creates the field `create` when the import starts; `ignore`; `slug`, `draft`, `archived` (true: the row is skipped), `publishedOn`.",
+      "`field`: fills an existing field; `new`: creates the field `create` when the import starts; `ignore`; `slug`, `draft`, `archived` (true: the row is skipped), `publishedOn`; `locale`: the row's locale (a row in a secondary locale is that item's translation: its localized fields and slug, the other cells are ignored); `itemId`: rows with the same value are one item in several locales (Webflow's `Item ID`).",
     ),
   field: z.string().optional().describe("`field` and `new`: the field's key."),
   create: fieldSchema.optional().describe("`new`: the field to add to the collection."),
+  locales: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe(
+      "`locale`: the site's locale code for each value of the column that is not a code itself (Webflow's `Locale ID` holds an id per locale). Proposed from the file's values: a site locale's code is itself; the others, in the order the file first holds them, take the primary, then the secondaries in the site's order.",
+    ),
   note: z.string().optional().describe("Why the service proposed this."),
 });
 const Problem = z.strictObject({ column: z.string(), value: z.string(), reason: z.string() });
@@ -50,7 +56,8 @@ const one = z.strictObject({ import: Import });
 const Row = z.strictObject({
   row: z.int().describe("1 = the first row after the header."),
   line: z.int().describe("The line of the file it starts on."),
-  slug: z.string().nullable(),
+  slug: z.string().nullable().describe("The item's slug; for a translation row, its slug in `locale`."),
+  locale: z.string().nullable().describe("A translation row's secondary locale; null for a row of the primary locale."),
   planned: z.enum(["create", "update", "skip", "error"]).nullable(),
   done: z.enum(["created", "updated", "skipped", "failed"]).nullable(),
   itemId: z.string().nullable(),

@@ -13,10 +13,24 @@ import type { SiteContext } from "../context";
 import type { SiteAccess } from "../access/site-access";
 import { recordAudit } from "../access/audit";
 import { scheduleJob } from "../../shared/jobs";
-import { deleteImport, IMPORT_JOB, insertImport, readImport, runningImport, setImport, stagedCount, stageRows, toView } from "./store";
+import {
+  columnValues,
+  deleteImport,
+  IMPORT_JOB,
+  insertImport,
+  readImport,
+  runningImport,
+  setImport,
+  stagedCount,
+  stageRows,
+  toView,
+} from "./store";
 import { proposeMapping } from "./mapping";
 import { readSiteHead } from "./site-plan";
 import { countStagedRows, requireImportRoom } from "./room";
+
+/** Values of a locale column matched to the site's locales (a site has at most 10 locales). */
+const LOCALE_VALUES_MAX = 50;
 
 /** The operation an upload is checked as (src/access/operations.ts). */
 export const uploadPath = (siteId: string, collection: string | null): string =>
@@ -104,7 +118,13 @@ export function importCall(s: SiteContext, a: SiteAccess, call: ImportCall): Imp
             state: startNow ? "checking" : "uploaded",
             rows_total: total,
             file_bytes: call.fileBytes,
-            mapping: c ? JSON.stringify(proposeMapping(JSON.parse(imp.header) as string[], c)) : "[]",
+            mapping: c
+              ? JSON.stringify(
+                  proposeMapping(JSON.parse(imp.header) as string[], c, s.locales(), (i) =>
+                    columnValues(s.sql, call.id, i, LOCALE_VALUES_MAX).map((v) => v.value),
+                  ),
+                )
+              : "[]",
           },
           now,
         );

@@ -18,6 +18,7 @@ import {
 } from "./store";
 import { checkData, resolveRefs, sameData, statusOf } from "./plan";
 import { existingOf, keyOf, planOf, type Plans, plansOf, SLICE_ROWS } from "./slice";
+import { checkTranslationRow, closeTranslationRows } from "./translation-rows";
 
 /** A slice of the dry run; answers how many rows it planned. */
 export function checkSlice(s: SiteContext, imp: ImportRow): number {
@@ -25,7 +26,7 @@ export function checkSlice(s: SiteContext, imp: ImportRow): number {
   const now = Date.now();
   if (rows.length === 0) {
     s.storage.transactionSync(() => {
-      closeCheck(s.sql, imp.id);
+      closeCheck(s, imp);
       setImport(s.sql, imp.id, { state: "checked", pass_row: 0 }, now);
     });
     return 0;
@@ -43,10 +44,13 @@ function checkRow(s: SiteContext, imp: ImportRow, plans: Plans, r: StagedRowReco
   if ("failed" in planned)
     return setPlanned(s.sql, imp.id, r.row, { slug: null, planned: "error", itemId: null, problems: planned.failed, refs: null });
   const { p, plan, problems } = planned;
+  if (plan.locale) return checkTranslationRow(s, imp, p, plan, r);
   const key = keyOf(plan);
-  if (plan.archived) return setPlanned(s.sql, imp.id, r.row, { slug: key, planned: "skip", itemId: null, problems: [], refs: null });
+  const itemRef = plan.itemRef;
+  if (plan.archived)
+    return setPlanned(s.sql, imp.id, r.row, { slug: key, planned: "skip", itemId: null, problems: [], refs: null, itemRef });
   if (key) {
-    const earlier = earlierRowWithSlug(s.sql, imp.id, key, r.row);
+    const earlier = earlierRowWithSlug(s.sql, imp.id, key, null, r.row);
     if (earlier !== null)
       problems.push({ column: imp.kind === "site" ? "id" : "Slug", value: key, reason: `is also on row ${earlier} of the file` });
   }
@@ -66,13 +70,19 @@ function checkRow(s: SiteContext, imp: ImportRow, plans: Plans, r: StagedRowReco
     itemId: existing?.id ?? null,
     problems,
     refs: outcome !== "error" && res.waiting.length ? res.waiting : null,
+    itemRef,
   });
 }
 
-/** Rows naming items of the file that will not be created become errors, until nothing changes. */
-function closeCheck(sql: SqlStorage, id: string): void {
+/**
+ * Rows naming items of the file that will not be created become errors, until nothing changes;
+ * then translation rows whose item nothing imports.
+ */
+function closeCheck(s: SiteContext, imp: ImportRow): void {
+  const { sql } = s;
+  const id = imp.id;
   const rows = plannedRows(sql, id);
-  const valid = new Set(rows.filter((r) => r.planned === "create" || r.planned === "update").map((r) => r.slug));
+  const valid = new Set(rows.filter((r) => r.locale === null && (r.planned === "create" || r.planned === "update")).map((r) => r.slug));
   for (let changed = true; changed;) {
     changed = false;
     for (const r of rows) {
@@ -90,4 +100,5 @@ function closeCheck(sql: SqlStorage, id: string): void {
       refuseRow(sql, id, r.row, problems);
     }
   }
+  closeTranslationRows(s, imp, rows);
 }

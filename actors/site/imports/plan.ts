@@ -14,6 +14,7 @@ import { type ItemData, validateItemData } from "../content/item-data";
 import { mediaExists, mediaType, readMedia, type MediaRow } from "../content/media";
 import type { Collection, ItemRow } from "../storage/rows";
 import { findItem, findItemBySlug } from "../storage/items-table";
+import { findLocale, localeSet, type SiteLocale, type SiteLocaleSet } from "../storage/locale-set";
 
 /**
  * The id of the collection's item with this slug, else this id. Two index lookups: the `id = ? OR
@@ -43,6 +44,10 @@ export interface RowPlan {
   values: Record<string, unknown>;
   refs: RefCell[];
   problems: ImportProblem[];
+  /** A secondary locale: the row is its item's translation (only its slug and localized fields are read). */
+  locale: SiteLocale | null;
+  /** The file's id of the row's item (the `itemId` column), which ties its rows in several locales. */
+  itemRef: string | null;
 }
 
 export interface PlanContext {
@@ -54,21 +59,65 @@ export interface PlanContext {
   collections: readonly Collection[];
   /** Media ids a site import brings (inserted when it starts), valid in its dry run. */
   knownMedia?: ReadonlySet<string>;
+  /** The site's locales (a `locale` column's values are read against them). */
+  locales?: SiteLocaleSet;
 }
 
 const clipValue = (v: string): string => (v.length > 200 ? `${v.slice(0, 200)}…` : v);
 
+/**
+ * The row's locale from its `locale` column: a value the mapping names (Webflow's `Locale ID`), or a
+ * code of the site's; no column, or an empty cell: the primary. A secondary makes the row a translation.
+ */
+function rowLocale(p: PlanContext, cells: readonly string[], problems: ImportProblem[]): SiteLocale | null {
+  const i = p.mapping.findIndex((m) => m.use === "locale");
+  const cell = i < 0 ? "" : (cells[i] ?? "").trim();
+  if (cell === "") return null;
+  const m = p.mapping[i]!;
+  const locales = p.locales ?? localeSet([]);
+  const locale = findLocale(locales, m.locales?.[cell] ?? cell);
+  if (!locale) {
+    const codes = locales.all.map((l) => l.code).join(", ");
+    problems.push({
+      column: m.column,
+      value: clipValue(cell),
+      reason: codes
+        ? `is not one of this site's locales (${codes}): choose its locale for the column in the mapping`
+        : "names a locale, and this site has none: add its languages in Settings first",
+    });
+    return null;
+  }
+  return locale.primary ? null : locale;
+}
+
 export function planRow(p: PlanContext, cells: readonly string[]): RowPlan {
   const problems: ImportProblem[] = [];
-  const out: RowPlan = { slug: null, archived: false, status: null, publishedAt: null, values: {}, refs: [], problems };
+  const locale = rowLocale(p, cells, problems);
+  const out: RowPlan = {
+    slug: null,
+    archived: false,
+    status: null,
+    publishedAt: null,
+    values: {},
+    refs: [],
+    problems,
+    locale,
+    itemRef: null,
+  };
   const byKey = new Map(p.fields.map((f) => [f.key, f]));
   let draft: boolean | null = null;
   let published: string | null | undefined;
   p.mapping.forEach((m, i) => {
     const cell = cells[i] ?? "";
     const problem = (reason: string) => problems.push({ column: m.column, value: clipValue(cell), reason });
+    // A translation holds its slug and localized fields; its other cells are the item's, which its primary row sets.
+    if (locale && m.use !== "slug" && m.use !== "archived" && m.use !== "itemId" && !byKey.get(m.field ?? "")?.localized) return;
     switch (m.use) {
       case "ignore":
+      case "locale":
+        return;
+      case "itemId":
+        if (cell.trim() !== "") out.itemRef = cell.trim();
         return;
       case "slug":
         if (cell.trim() !== "") out.slug = cell.trim();

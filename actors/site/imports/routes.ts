@@ -72,7 +72,7 @@ export function importRoutes(s: SiteContext): Router<[SiteAccess]> {
       if (imp.kind !== "site") {
         const c = s.collections().find((x) => x.id === imp.collection_id);
         if (!c) throw new ApiError("conflict", "The collection of this import was deleted.");
-        mapping = checkMapping(body.columns, JSON.parse(imp.header) as string[], c);
+        mapping = checkMapping(body.columns, JSON.parse(imp.header) as string[], c, s.locales());
         if (mapping.some((m) => m.use === "new")) needs(a, "collections.manage");
       }
       const now = Date.now();

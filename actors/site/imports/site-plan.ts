@@ -111,6 +111,8 @@ export function planSiteItem(contexts: ReadonlyMap<string, PlanContext>, line: s
     values: {},
     refs: [],
     problems,
+    locale: null,
+    itemRef: null,
   };
   let item: Record<string, unknown>;
   try {

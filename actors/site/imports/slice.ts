@@ -60,7 +60,7 @@ export function plansOf(s: SiteContext, imp: ImportRow): Plans {
     { ...c, fields: c.fields },
     mapping.filter((m) => !c.fields.some((f) => f.key === m.field)),
   );
-  return { csv: { collection: c, fields, mapping, collections }, site: null };
+  return { csv: { collection: c, fields, mapping, collections, locales: s.locales() }, site: null };
 }
 
 interface Planned {

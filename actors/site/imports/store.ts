@@ -54,6 +54,10 @@ export type StagedRowRecord = {
   item_id: string | null;
   problems: string | null;
   refs: string | null;
+  /** A translation row's secondary locale (its code); null: a row of the primary, the item itself. */
+  locale: string | null;
+  /** The file's id of the item the row belongs to (Webflow's `Item ID`), when a column says it. */
+  item_ref: string | null;
 };
 
 export function insertImport(
@@ -139,13 +143,14 @@ export function firstRows(sql: SqlStorage, id: string, n: number): string[][] {
  * the slug index by name: left to choose, SQLite walked the primary key's `row < ?` range, reading
  * every earlier row's cells, once per row (a 2,000-row dry run took 12 s, a 10,000-row one minutes).
  */
-export function earlierRowWithSlug(sql: SqlStorage, id: string, slug: string, row: number): number | null {
+export function earlierRowWithSlug(sql: SqlStorage, id: string, slug: string, locale: string | null, row: number): number | null {
   return (
     sql
       .exec<{ row: number }>(
-        "SELECT row FROM import_rows INDEXED BY import_rows_by_slug WHERE import_id = ? AND slug = ? AND row < ? AND planned IN ('create', 'update', 'skip') LIMIT 1",
+        "SELECT row FROM import_rows INDEXED BY import_rows_by_slug WHERE import_id = ? AND slug = ? AND locale IS ? AND row < ? AND planned IN ('create', 'update', 'skip') LIMIT 1",
         id,
         slug,
+        locale,
         row,
       )
       .toArray()[0]?.row ?? null
@@ -156,18 +161,58 @@ export function setPlanned(
   sql: SqlStorage,
   id: string,
   row: number,
-  p: { slug: string | null; planned: PlannedOutcome; itemId: string | null; problems: ImportProblem[]; refs: unknown },
+  p: {
+    slug: string | null;
+    planned: PlannedOutcome;
+    itemId: string | null;
+    problems: ImportProblem[];
+    refs: unknown;
+    locale?: string | null;
+    itemRef?: string | null;
+  },
 ): void {
   sql.exec(
-    "UPDATE import_rows SET slug = ?, planned = ?, item_id = ?, problems = ?, refs = ?, done = NULL WHERE import_id = ? AND row = ?",
+    "UPDATE import_rows SET slug = ?, planned = ?, item_id = ?, problems = ?, refs = ?, locale = ?, item_ref = ?, done = NULL WHERE import_id = ? AND row = ?",
     p.slug,
     p.planned,
     p.itemId,
     p.problems.length ? JSON.stringify(p.problems) : null,
     p.refs === null ? null : JSON.stringify(p.refs),
+    p.locale ?? null,
+    p.itemRef ?? null,
     id,
     row,
   );
+}
+
+/** The file's row of item `itemRef` in the primary locale (the first, if a file names it twice). */
+export function primaryRowOf(
+  sql: SqlStorage,
+  id: string,
+  itemRef: string,
+): { row: number; planned: PlannedOutcome | null; done: StagedRowRecord["done"]; item_id: string | null } | null {
+  return (
+    sql
+      .exec<{ row: number; planned: PlannedOutcome | null; done: StagedRowRecord["done"]; item_id: string | null }>(
+        "SELECT row, planned, done, item_id FROM import_rows INDEXED BY import_rows_by_item_ref WHERE import_id = ? AND item_ref = ? AND locale IS NULL ORDER BY row LIMIT 1",
+        id,
+        itemRef,
+      )
+      .toArray()[0] ?? null
+  );
+}
+
+/** The distinct values of column `index` among the staged rows, in the order the file first holds them (at most `limit`). */
+export function columnValues(sql: SqlStorage, id: string, index: number, limit: number): { value: string; rows: number }[] {
+  return sql
+    .exec<{ value: string | null; rows: number }>(
+      "SELECT json_extract(cells, ?) AS value, count(*) AS rows FROM import_rows WHERE import_id = ? GROUP BY 1 ORDER BY min(row) LIMIT ?",
+      `$[${Math.trunc(index)}]`,
+      id,
+      limit,
+    )
+    .toArray()
+    .map((r) => ({ value: String(r.value ?? ""), rows: r.rows }));
 }
 
 /** A row of the file that will create (or update) `target` and has not failed. */
@@ -175,7 +220,7 @@ export function fileCreates(sql: SqlStorage, id: string, target: string): boolea
   return (
     sql
       .exec(
-        "SELECT 1 FROM import_rows INDEXED BY import_rows_by_slug WHERE import_id = ? AND slug = ? AND planned IN ('create', 'update') AND (done IS NULL OR done != 'failed') LIMIT 1",
+        "SELECT 1 FROM import_rows INDEXED BY import_rows_by_slug WHERE import_id = ? AND slug = ? AND locale IS NULL AND planned IN ('create', 'update') AND (done IS NULL OR done != 'failed') LIMIT 1",
         id,
         target,
       )
@@ -222,14 +267,16 @@ export function pendingAfter(sql: SqlStorage, id: string, after: number, limit: 
 export function plannedRows(
   sql: SqlStorage,
   id: string,
-): { row: number; slug: string | null; planned: PlannedOutcome; refs: string | null }[] {
+): { row: number; slug: string | null; planned: PlannedOutcome; refs: string | null; locale: string | null; item_ref: string | null }[] {
   return sql
     .exec<{
       row: number;
       slug: string | null;
       planned: PlannedOutcome;
       refs: string | null;
-    }>("SELECT row, slug, planned, refs FROM import_rows WHERE import_id = ? AND planned IS NOT NULL ORDER BY row", id)
+      locale: string | null;
+      item_ref: string | null;
+    }>("SELECT row, slug, planned, refs, locale, item_ref FROM import_rows WHERE import_id = ? AND planned IS NOT NULL ORDER BY row", id)
     .toArray();
 }
 
@@ -260,6 +307,7 @@ export function rowView(r: StagedRowRecord): ImportRowView {
     row: r.row,
     line: r.line,
     slug: r.slug,
+    locale: r.locale,
     planned: r.planned,
     done: r.done === "pending" ? null : r.done,
     itemId: r.item_id,

@@ -19,6 +19,7 @@ import { checkData, resolveRefs, sameData, statusOf } from "./plan";
 import type { SiteItemPlan } from "./site-plan";
 import type { Copies } from "./images";
 import { existingOf, planOf, type Plans, plansOf, SLICE_ROWS, sliceByWork, sliceCopies, stillNext } from "./slice";
+import { writeTranslationRow } from "./translation-rows";
 
 const changeOf = (imp: ImportRow): Change => ({ actor: actorOf(imp), note: `import ${imp.id}` });
 
@@ -42,6 +43,8 @@ export async function writeSlice(s: SiteContext, imp: ImportRow, known: Copies):
 function writeRow(s: SiteContext, imp: ImportRow, plans: Plans, r: StagedRowRecord, copies: Copies | null): void {
   if (r.planned === "skip") return setDone(s.sql, imp.id, r.row, "skipped", null, null);
   if (r.planned !== "create" && r.planned !== "update") return setDone(s.sql, imp.id, r.row, "failed", null, null);
+  // A translation is written by the link pass, once every item of the file exists.
+  if (r.locale !== null) return setDone(s.sql, imp.id, r.row, "pending", null, null);
   const planned = planOf(plans, r, copies);
   if ("failed" in planned) return setDone(s.sql, imp.id, r.row, "failed", null, planned.failed);
   const { p, plan, problems, notes } = planned;
@@ -181,6 +184,7 @@ function linkRow(s: SiteContext, imp: ImportRow, plans: Plans, r: StagedRowRecor
   const planned = planOf(plans, r, copies);
   if ("failed" in planned) return setDone(s.sql, imp.id, r.row, "failed", null, planned.failed);
   const { p, plan, problems, notes } = planned;
+  if (plan.locale) return writeTranslationRow(s, imp, p, plan, r);
   const item = r.item_id ? findItem(s.sql, p.collection.id, r.item_id) : undefined;
   if (!item)
     return setDone(s.sql, imp.id, r.row, "failed", null, [

@@ -101,14 +101,14 @@ export function secondaryLocale(locales: SiteLocaleSet, raw: string): SiteLocale
 }
 
 /**
- * Writes `row`'s translation into `locale` whole: its slug (unique in the collection and locale)
- * and its localized values (a field left out falls back). Returns the stored data.
+ * Item `seq`'s translation into `locale` as it would be stored, or the ApiError that says why not:
+ * its localized values checked (a field left out falls back) and its slug free in the collection
+ * and locale (`seq` null: an item an import has not written yet). Writes nothing.
  */
-export function putTranslation(
+export function checkTranslation(
   sql: SqlStorage,
-  locales: SiteLocaleSet,
   c: Collection,
-  row: ItemRow,
+  seq: number | null,
   locale: SiteLocale,
   input: { slug: string; data: Record<string, unknown> },
   lookups: DataLookups,
@@ -127,7 +127,7 @@ export function putTranslation(
     lookups,
   );
   const taken = seqByLocaleSlug(sql, c.id, locale.id, input.slug);
-  if (taken !== null && taken !== row.seq) {
+  if (taken !== null && taken !== seq) {
     throw new ApiError("conflict", `The slug "${input.slug}" is taken in ${locale.code} by another item of "${c.slug}".`, {
       slug: input.slug,
       locale: locale.code,
@@ -135,6 +135,23 @@ export function putTranslation(
   }
   const ordered: ItemData = {};
   for (const f of fields) if (data[f.key] !== undefined) ordered[f.key] = data[f.key];
+  return ordered;
+}
+
+/**
+ * Writes `row`'s translation into `locale` whole: its slug (unique in the collection and locale)
+ * and its localized values (a field left out falls back). Returns the stored data.
+ */
+export function putTranslation(
+  sql: SqlStorage,
+  locales: SiteLocaleSet,
+  c: Collection,
+  row: ItemRow,
+  locale: SiteLocale,
+  input: { slug: string; data: Record<string, unknown> },
+  lookups: DataLookups,
+): ItemData {
+  const ordered = checkTranslation(sql, c, row.seq, locale, input, lookups);
   upsertTranslation(sql, {
     seq: row.seq,
     locale: locale.id,

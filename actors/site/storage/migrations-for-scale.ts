@@ -234,4 +234,15 @@ export const MIGRATIONS_FOR_SCALE: readonly SiteMigration[] = [
       ON CONFLICT (collection_id, locale, status) DO UPDATE SET n = n + 1;
   END;`,
   },
+  {
+    idMonotonicInc: 40,
+    description: "import rows in several locales: each row's locale and the item it belongs to",
+    // Owner: actors/site/imports/store.ts. A translation row (a secondary locale) finds the row of
+    // its item in the primary by the file's item id (Webflow's `Item ID`), through the index.
+    columns: [
+      ["import_rows", "locale", "TEXT"],
+      ["import_rows", "item_ref", "TEXT"],
+    ],
+    sql: "CREATE INDEX IF NOT EXISTS import_rows_by_item_ref ON import_rows (import_id, item_ref) WHERE item_ref IS NOT NULL;",
+  },
 ];

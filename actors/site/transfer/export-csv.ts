@@ -6,6 +6,10 @@
  * quoting of commas, quotes, CR and LF: CSV_WRITE), UTF-8 with a BOM (Excel reads it right) and CRLF.
  * Every cell a spreadsheet would run as a formula is written behind a `'` (escapeFormula), which
  * the collection CSV import takes away again (unescapeFormula): the round trip gives back `=1+1`.
+ * On a site with secondary locales, `Locale ID` holds each row's locale code: an item's row in the
+ * primary, then a row per translation (its slug, its own localized values, empty where it falls
+ * back; the shared fields repeated), all with the item's `Item ID`, as Webflow's localized export
+ * ties an item's rows. The import reads them back into the same translations.
  */
 import { stringify } from "csv-stringify/sync";
 import { CSV_WRITE, escapeFormula } from "../../../src/contract/csv";
@@ -15,6 +19,9 @@ import { titleFieldOf } from "../../../src/contract/item-title";
 import type { Collection, ItemRow } from "../storage/rows";
 import { rowsByIds, rowsPage } from "../storage/items-table";
 import { readMedia } from "../content/media";
+import { localizedFields } from "../reads/localized";
+import { type TranslationRow, translationsOfSeqs } from "../storage/locales-table";
+import type { SiteLocaleSet } from "../storage/locale-set";
 
 export const EXPORT_PAGE = 500;
 const SYSTEM_COLUMNS = [
@@ -52,7 +59,7 @@ export function fieldColumns(c: Collection): { field: Field; column: string }[] 
   }));
 }
 
-export function collectionCsv(sql: SqlStorage, c: Collection): ReadableStream<Uint8Array> {
+export function collectionCsv(sql: SqlStorage, c: Collection, locales: SiteLocaleSet): ReadableStream<Uint8Array> {
   const title = titleFieldOf(c.fields);
   const columns = fieldColumns(c);
   const pages = itemPages(sql, c.id);
@@ -70,15 +77,57 @@ export function collectionCsv(sql: SqlStorage, c: Collection): ReadableStream<Ui
         }
         const next = pages.next();
         if (next.done) return controller.close();
-        controller.enqueue(encoder.encode(stringify(csvRows(sql, c, title, columns, next.value), CSV_WRITE)));
+        controller.enqueue(encoder.encode(stringify(csvRows(sql, c, locales, title, columns, next.value), CSV_WRITE)));
       },
     },
     { highWaterMark: 0 },
   );
 }
 
-function csvRows(sql: SqlStorage, c: Collection, title: Field | null, columns: { field: Field }[], rows: readonly ItemRow[]): string[][] {
-  const data = rows.map((r) => JSON.parse(r.data) as Record<string, unknown>);
+/** One row per item, and on a site with secondary locales one more per translation after it. */
+interface CsvRow {
+  item: ItemRow;
+  data: Record<string, unknown>;
+  slug: string;
+  locale: string;
+  updatedAt: string;
+}
+
+function localeRows(sql: SqlStorage, c: Collection, locales: SiteLocaleSet, rows: readonly ItemRow[]): CsvRow[] {
+  const primary = locales.all.length > 1 ? (locales.primary?.code ?? "") : "";
+  const out: CsvRow[] = [];
+  const translations = primary
+    ? translationsOfSeqs(
+        sql,
+        rows.map((r) => r.seq),
+      )
+    : new Map<number, TranslationRow[]>();
+  const localized = localizedFields(c);
+  for (const item of rows) {
+    const data = JSON.parse(item.data) as Record<string, unknown>;
+    out.push({ item, data, slug: item.slug, locale: primary, updatedAt: item.updated_at });
+    for (const t of translations.get(item.seq) ?? []) {
+      const locale = locales.byId.get(t.locale);
+      if (!locale) continue;
+      const own = JSON.parse(t.data) as Record<string, unknown>;
+      const mixed = { ...data };
+      for (const f of localized) mixed[f.key] = own[f.key];
+      out.push({ item, data: mixed, slug: t.slug, locale: locale.code, updatedAt: t.updated_at });
+    }
+  }
+  return out;
+}
+
+function csvRows(
+  sql: SqlStorage,
+  c: Collection,
+  locales: SiteLocaleSet,
+  title: Field | null,
+  columns: { field: Field }[],
+  items: readonly ItemRow[],
+): string[][] {
+  const rows = localeRows(sql, c, locales, items);
+  const data = rows.map((r) => r.data);
   // References are written as slugs and media as URLs: look up this page's ids at once.
   const refIds = new Set<string>();
   const mediaIds = new Set<string>();
@@ -92,18 +141,17 @@ function csvRows(sql: SqlStorage, c: Collection, title: Field | null, columns: {
     }
   const slugs = new Map(rowsByIds(sql, [...refIds]).map((r) => [r.id, r.slug]));
   const media = readMedia(sql, mediaIds);
-  return rows.map((r, i) => {
-    const d = data[i]!;
+  return rows.map(({ item: r, data: d, slug, locale, updatedAt }) => {
     const cells = [
       title ? text(d[title.key]) : "",
-      r.slug,
+      slug,
       c.id,
-      "",
+      locale,
       r.id,
       "false",
       r.status === "draft" ? "true" : "false",
       r.created_at,
-      r.updated_at,
+      updatedAt,
       r.published_at ?? "",
       ...columns.map(({ field }) => cell(field, d[field.key], slugs, media)),
     ];

@@ -20,7 +20,7 @@ export function transferRoutes(s: SiteContext): Router<[SiteAccess]> {
       const slug = req.params.slug ?? "";
       const c = s.collections().find((x) => x.slug === slug);
       if (!c) throw new ApiError("not_found", `No collection "${clip(slug)}".`);
-      return new Response(collectionCsv(s.sql, c), {
+      return new Response(collectionCsv(s.sql, c, s.locales()), {
         headers: {
           "content-type": "text/csv; charset=utf-8",
           "content-disposition": `attachment; filename="${c.slug}-${day(Date.now())}.csv"`,

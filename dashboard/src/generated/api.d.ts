@@ -4212,10 +4212,10 @@ export interface components {
                     /** @description The column's name, as in the file's header. */
                     column: string;
                     /**
-                     * @description `field`: fills an existing field; `new`: creates the field `create` when the import starts; `ignore`; `slug`, `draft`, `archived` (true: the row is skipped), `publishedOn`.
+                     * @description `field`: fills an existing field; `new`: creates the field `create` when the import starts; `ignore`; `slug`, `draft`, `archived` (true: the row is skipped), `publishedOn`; `locale`: the row's locale (a row in a secondary locale is that item's translation: its localized fields and slug, the other cells are ignored); `itemId`: rows with the same value are one item in several locales (Webflow's `Item ID`).
                      * @enum {string}
                      */
-                    use: "field" | "new" | "ignore" | "slug" | "draft" | "archived" | "publishedOn";
+                    use: "field" | "new" | "ignore" | "slug" | "draft" | "archived" | "publishedOn" | "locale" | "itemId";
                     /** @description `field` and `new`: the field's key. */
                     field?: string;
                     /** @description `new`: the field to add to the collection. */
@@ -4239,6 +4239,10 @@ export interface components {
                         }[];
                         /** @description A decimal field's currency (ISO 4217), when its values are amounts of money: what the dashboard and snippets show them in. */
                         currency?: string;
+                    };
+                    /** @description `locale`: the site's locale code for each value of the column that is not a code itself (Webflow's `Locale ID` holds an id per locale). Proposed from the file's values: a site locale's code is itself; the others, in the order the file first holds them, take the primary, then the secondaries in the site's order. */
+                    locales?: {
+                        [key: string]: string;
                     };
                     /** @description Why the service proposed this. */
                     note?: string;
@@ -4286,10 +4290,10 @@ export interface components {
                     /** @description The column's name, as in the file's header. */
                     column: string;
                     /**
-                     * @description `field`: fills an existing field; `new`: creates the field `create` when the import starts; `ignore`; `slug`, `draft`, `archived` (true: the row is skipped), `publishedOn`.
+                     * @description `field`: fills an existing field; `new`: creates the field `create` when the import starts; `ignore`; `slug`, `draft`, `archived` (true: the row is skipped), `publishedOn`; `locale`: the row's locale (a row in a secondary locale is that item's translation: its localized fields and slug, the other cells are ignored); `itemId`: rows with the same value are one item in several locales (Webflow's `Item ID`).
                      * @enum {string}
                      */
-                    use: "field" | "new" | "ignore" | "slug" | "draft" | "archived" | "publishedOn";
+                    use: "field" | "new" | "ignore" | "slug" | "draft" | "archived" | "publishedOn" | "locale" | "itemId";
                     /** @description `field` and `new`: the field's key. */
                     field?: string;
                     /** @description `new`: the field to add to the collection. */
@@ -4313,6 +4317,10 @@ export interface components {
                         }[];
                         /** @description A decimal field's currency (ISO 4217), when its values are amounts of money: what the dashboard and snippets show them in. */
                         currency?: string;
+                    };
+                    /** @description `locale`: the site's locale code for each value of the column that is not a code itself (Webflow's `Locale ID` holds an id per locale). Proposed from the file's values: a site locale's code is itself; the others, in the order the file first holds them, take the primary, then the secondaries in the site's order. */
+                    locales?: {
+                        [key: string]: string;
                     };
                     /** @description Why the service proposed this. */
                     note?: string;
@@ -4350,7 +4358,10 @@ export interface components {
                 row: number;
                 /** @description The line of the file it starts on. */
                 line: number;
+                /** @description The item's slug; for a translation row, its slug in `locale`. */
                 slug: string | null;
+                /** @description A translation row's secondary locale; null for a row of the primary locale. */
+                locale: string | null;
                 planned: ("create" | "update" | "skip" | "error") | null;
                 done: ("created" | "updated" | "skipped" | "failed") | null;
                 itemId: string | null;
@@ -4835,10 +4846,10 @@ export interface components {
                 /** @description The column's name, as in the file's header. */
                 column: string;
                 /**
-                 * @description `field`: fills an existing field; `new`: creates the field `create` when the import starts; `ignore`; `slug`, `draft`, `archived` (true: the row is skipped), `publishedOn`.
+                 * @description `field`: fills an existing field; `new`: creates the field `create` when the import starts; `ignore`; `slug`, `draft`, `archived` (true: the row is skipped), `publishedOn`; `locale`: the row's locale (a row in a secondary locale is that item's translation: its localized fields and slug, the other cells are ignored); `itemId`: rows with the same value are one item in several locales (Webflow's `Item ID`).
                  * @enum {string}
                  */
-                use: "field" | "new" | "ignore" | "slug" | "draft" | "archived" | "publishedOn";
+                use: "field" | "new" | "ignore" | "slug" | "draft" | "archived" | "publishedOn" | "locale" | "itemId";
                 /** @description `field` and `new`: the field's key. */
                 field?: string;
                 /** @description `new`: the field to add to the collection. */
@@ -4862,6 +4873,10 @@ export interface components {
                     }[];
                     /** @description A decimal field's currency (ISO 4217), when its values are amounts of money: what the dashboard and snippets show them in. */
                     currency?: string;
+                };
+                /** @description `locale`: the site's locale code for each value of the column that is not a code itself (Webflow's `Locale ID` holds an id per locale). Proposed from the file's values: a site locale's code is itself; the others, in the order the file first holds them, take the primary, then the secondaries in the site's order. */
+                locales?: {
+                    [key: string]: string;
                 };
                 /** @description Why the service proposed this. */
                 note?: string;
