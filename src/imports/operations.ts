@@ -28,7 +28,7 @@ const Mapping = z.strictObject({
     .record(z.string(), z.string())
     .optional()
     .describe(
-      "`locale`: the site's locale code for each value of the column that is not a code itself (Webflow's `Locale ID` holds an id per locale). Proposed from the file's values: a site locale's code is itself; the others, in the order the file first holds them, take the primary, then the secondaries in the site's order.",
+      "`locale`: the site's locale code for each value of the column that is not a code itself (Webflow's `Locale ID` holds an id per locale). Proposed from the file's values: a site locale's code is itself; the others, in the order the file first holds them, take the primary, then the secondaries in the site's order; a value left over is an empty string (not chosen: its rows fail the dry run).",
     ),
   note: z.string().optional().describe("Why the service proposed this."),
 });

@@ -40,7 +40,8 @@ const LOCALIZED: Record<string, { use: ColumnMapping["use"]; note: string }> = {
 /**
  * Which of the site's locales each value of a locale column is: a value that names one is it;
  * the others (Webflow's ids), in the order the file first holds them, take the primary (an item's
- * row in the primary comes first in Webflow's export and in ours), then the secondaries in the site's order, as far as they go (a value left over is refused by the dry run until chosen).
+ * row in the primary comes first in Webflow's export and in ours), then the secondaries in the
+ * site's order, as far as they go; a value left over is "" (its rows fail the dry run until one is chosen).
  */
 export function proposeLocales(values: readonly string[], locales: SiteLocaleSet): Record<string, string> {
   const out: Record<string, string> = {};
@@ -53,7 +54,7 @@ export function proposeLocales(values: readonly string[], locales: SiteLocaleSet
     }
   }
   const free = locales.all.map((l) => l.code).filter((code) => !taken.has(code));
-  for (const v of values) if (v.trim() !== "" && out[v] === undefined && free.length) out[v] = free.shift()!;
+  for (const v of values) if (v.trim() !== "" && out[v] === undefined) out[v] = free.shift() ?? "";
   return out;
 }
 
@@ -158,6 +159,8 @@ function checkLocaleMap(raw: unknown, locales: SiteLocaleSet): Record<string, st
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return "must be an object {value: locale code}";
   const out: Record<string, string> = {};
   for (const [value, code] of Object.entries(raw as Record<string, unknown>)) {
+    // Not chosen: the value's rows fail the dry run, saying so.
+    if (code === "") continue;
     const l = typeof code === "string" ? findLocale(locales, code) : undefined;
     if (!l)
       return `"${clip(value)}" → "${clip(String(code))}" is not one of this site's locales (${locales.all.map((x) => x.code).join(", ") || "none"})`;

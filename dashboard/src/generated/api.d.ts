@@ -4240,7 +4240,7 @@ export interface components {
                         /** @description A decimal field's currency (ISO 4217), when its values are amounts of money: what the dashboard and snippets show them in. */
                         currency?: string;
                     };
-                    /** @description `locale`: the site's locale code for each value of the column that is not a code itself (Webflow's `Locale ID` holds an id per locale). Proposed from the file's values: a site locale's code is itself; the others, in the order the file first holds them, take the primary, then the secondaries in the site's order. */
+                    /** @description `locale`: the site's locale code for each value of the column that is not a code itself (Webflow's `Locale ID` holds an id per locale). Proposed from the file's values: a site locale's code is itself; the others, in the order the file first holds them, take the primary, then the secondaries in the site's order; a value left over is an empty string (not chosen: its rows fail the dry run). */
                     locales?: {
                         [key: string]: string;
                     };
@@ -4318,7 +4318,7 @@ export interface components {
                         /** @description A decimal field's currency (ISO 4217), when its values are amounts of money: what the dashboard and snippets show them in. */
                         currency?: string;
                     };
-                    /** @description `locale`: the site's locale code for each value of the column that is not a code itself (Webflow's `Locale ID` holds an id per locale). Proposed from the file's values: a site locale's code is itself; the others, in the order the file first holds them, take the primary, then the secondaries in the site's order. */
+                    /** @description `locale`: the site's locale code for each value of the column that is not a code itself (Webflow's `Locale ID` holds an id per locale). Proposed from the file's values: a site locale's code is itself; the others, in the order the file first holds them, take the primary, then the secondaries in the site's order; a value left over is an empty string (not chosen: its rows fail the dry run). */
                     locales?: {
                         [key: string]: string;
                     };
@@ -4874,7 +4874,7 @@ export interface components {
                     /** @description A decimal field's currency (ISO 4217), when its values are amounts of money: what the dashboard and snippets show them in. */
                     currency?: string;
                 };
-                /** @description `locale`: the site's locale code for each value of the column that is not a code itself (Webflow's `Locale ID` holds an id per locale). Proposed from the file's values: a site locale's code is itself; the others, in the order the file first holds them, take the primary, then the secondaries in the site's order. */
+                /** @description `locale`: the site's locale code for each value of the column that is not a code itself (Webflow's `Locale ID` holds an id per locale). Proposed from the file's values: a site locale's code is itself; the others, in the order the file first holds them, take the primary, then the secondaries in the site's order; a value left over is an empty string (not chosen: its rows fail the dry run). */
                 locales?: {
                     [key: string]: string;
                 };

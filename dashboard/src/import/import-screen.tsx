@@ -17,6 +17,7 @@ import { formatBytes } from "../media/upload";
 import { TYPE_NAMES } from "../types";
 import { fieldKeyOf } from "../slugify";
 import type { components } from "../generated/api";
+import { LocaleValues } from "./locale-values";
 
 type ImportView = components["schemas"]["ListImportsResponse"]["imports"][number];
 type Mapping = ImportView["mapping"][number];
@@ -29,6 +30,8 @@ const SYSTEM_USES: { use: Mapping["use"]; label: string }[] = [
   { use: "draft", label: "Draft flag (true: draft)" },
   { use: "publishedOn", label: "Published on (date)" },
   { use: "archived", label: "Archived flag (true: skip the row)" },
+  { use: "locale", label: "Locale (a row in another language is a translation)" },
+  { use: "itemId", label: "Item ID (ties an item's rows in each language)" },
 ];
 const PASS_WORDS: Record<string, string> = { check: "Checking rows", write: "Writing items", link: "Linking references" };
 const RUNNING = new Set(["checking", "importing", "linking", "cancelling"]);
@@ -224,8 +227,8 @@ function MappingForm(props: { imp: ImportView; onDone: (i: ImportView) => void; 
     <form onSubmit={(e) => void submit(e)}>
       <h2>Map the columns</h2>
       <p>
-        Each column of the file fills a field, sets the item's slug or status, or is ignored. Columns no field is named after are ignored
-        unless you choose otherwise.
+        Each column of the file fills a field, sets the item's slug, status or language, or is ignored. Columns no field is named after are
+        ignored unless you choose otherwise.
       </p>
       <table class="mapping">
         <thead>
@@ -297,6 +300,7 @@ function MappingForm(props: { imp: ImportView; onDone: (i: ImportView) => void; 
                       </select>
                     </div>
                   )}
+                  {m.use === "locale" && <LocaleValues index={i} mapping={m} onChange={(next) => set(i, next)} />}
                   {m.note && <p class="hint">{m.note}</p>}
                 </td>
               </tr>
