@@ -25,7 +25,7 @@ const ops: Operation[] = [
     tag: "Export",
     summary: "The whole site as one JSON document",
     description:
-      '`{format: "open-content-edge/site-export", version: 1, exportedAt, site, seo, collections, media, redirects, movedSlugs, items}`: collections with their fields, media metadata, the SEO Engine settings, the owner\'s redirects and the old slugs of renamed items (docs/redirects.md), and every item (drafts included) with its stored data (references as item ids, media as media ids) and publish state, one per line. No secrets (keys, tokens, webhook secrets and endpoints, hostname proofs, the audit log). Streamed (`Content-Disposition: attachment`).',
+      "`{format: \"open-content-edge/site-export\", version: 1, exportedAt, site, seo, collections, media, redirects, movedSlugs, locales, items}`: collections with their fields, media metadata, the SEO Engine settings, the owner's redirects and the old slugs of renamed items (docs/redirects.md), the site's locales (the primary first; empty for a site in one language), and every item (drafts included) with its stored data (references as item ids, media as media ids), publish state and translations, one per line. No secrets (keys, tokens, webhook secrets and endpoints, hostname proofs, the audit log). Streamed (`Content-Disposition: attachment`).",
     auth: "siteKey",
     responses: {
       200: {
@@ -41,6 +41,7 @@ const ops: Operation[] = [
           media: z.array(z.record(z.string(), z.unknown())),
           redirects: z.array(z.object({ from: z.string(), to: z.string(), status: z.union([z.literal(301), z.literal(302)]) })),
           movedSlugs: z.array(z.object({ collection: z.string(), slug: z.string(), itemId: z.string() })),
+          locales: z.array(z.object({ code: z.string(), fallback: z.string().nullable() })),
           items: z.array(
             z.object({
               collection: z.string(),
@@ -51,6 +52,10 @@ const ops: Operation[] = [
               createdAt: z.string(),
               updatedAt: z.string(),
               data: z.record(z.string(), z.unknown()),
+              translations: z
+                .array(z.object({ locale: z.string(), slug: z.string(), data: z.record(z.string(), z.unknown()), updatedAt: z.string() }))
+                .optional()
+                .describe("The item's translations, on a site with secondary locales."),
             }),
           ),
         }),

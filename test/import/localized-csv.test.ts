@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { parse } from "csv-parse/sync";
 import localizedCsv from "../fixtures/webflow-localized.csv?raw";
-import { callJson, expectStatus, newSite, putCollection, type TestSite } from "../helpers";
+import { call, callJson, expectStatus, newSite, putCollection, type TestSite } from "../helpers";
 import { csvOf, importFile, rowsOf, setMapping, start, until, upload } from "./helpers";
 
 const EN = "6650a1b2c3d4e5f6012345aa";
@@ -162,6 +162,34 @@ describe("import: a Webflow localized CSV", () => {
     const again = await importFile(site, "posts", csv);
     expect(again.done).toEqual({ created: 0, updated: 0, skipped: 8, failed: 0 });
     expect(await translationsOf(site)).toEqual(before);
+  });
+
+  it("carries the locales and every translation through a site export into a new site", async () => {
+    const site = await multilingualBlog();
+    await importFile(site, "posts", localizedCsv);
+    const exported = await (await call("GET", `/sites/${site.id}/export.json`, { auth: site.adminKey })).text();
+    const to = await newSite("pro");
+    const up = await upload(to, null, exported, "site.json", "application/json");
+    expect(up.status).toBe(201);
+    await until(to, up.body.import.id, ["checked"]);
+    await start(to, up.body.import.id);
+    const done = await until(to, up.body.import.id, ["done", "failed"]);
+    expect(done.done).toEqual({ created: 3, updated: 0, skipped: 0, failed: 0 });
+    const locales = await expectStatus(
+      callJson<{ locales: { code: string; chain: string[] }[] }>("GET", `/sites/${to.id}/locales`, { auth: to.adminKey }),
+      200,
+    );
+    expect(locales.locales.map((l) => [l.code, l.chain])).toEqual([
+      ["en", ["en"]],
+      ["fr", ["fr", "en"]],
+      ["de", ["de", "fr", "en"]],
+    ]);
+    expect(await translationsOf(to)).toEqual(await translationsOf(site));
+    for (const query of ["locale=fr", "locale=de&sort=title", "locale=de&fallback=false"]) {
+      const a = await call("GET", `/v1/${site.token}/collections/posts/items?${query}`);
+      const b = await call("GET", `/v1/${to.token}/collections/posts/items?${query}`);
+      expect(await b.json(), query).toEqual(await a.json());
+    }
   });
 
   it("imports as before on a site with one locale: Locale ID and Item ID are ignored", async () => {

@@ -35,6 +35,7 @@ import {
   IMPORT_JOB,
 } from "./store";
 import { checkMapping } from "./mapping";
+import { replaceLocales } from "../locales/translations";
 import { readSiteHead } from "./site-plan";
 import { requireEmptySite } from "./calls";
 
@@ -217,6 +218,10 @@ function createSiteSchema(s: SiteContext, imp: ImportRow, a: SiteAccess): void {
     putCollection(s.sql, all, c.slug, { name: c.name, fields: c.fields }, false, change);
     s.collectionsChanged();
     all = s.collections();
+  }
+  if (head.locales) {
+    replaceLocales(s.sql, s.locales(), head.locales, s.site()!.plan);
+    s.localesChanged();
   }
   for (const m of head.media) if (!mediaExists(s.sql, m.id)) insertMedia(s.sql, m);
   const now = new Date().toISOString();

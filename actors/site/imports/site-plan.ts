@@ -15,6 +15,7 @@ import { type RedirectInput, redirectInputSchema } from "../../../src/contract/r
 import type { MediaRow } from "../content/media";
 import type { Collection } from "../storage/rows";
 import type { PlanContext, RefCell, RowPlan } from "./plan";
+import { type SiteLocalesInput, siteLocalesInputSchema, translationInputSchema } from "../../../src/contract/locales";
 
 const MEDIA_ID = new RegExp(`^${ID_PREFIX.media}[A-Za-z0-9]{1,64}$`);
 const ITEM_ID = new RegExp(`^${ID_PREFIX.item}[A-Za-z0-9]{1,64}$`);
@@ -24,6 +25,8 @@ export interface SiteHead {
   media: MediaRow[];
   redirects: RedirectInput[];
   movedSlugs: { collection: string; slug: string; itemId: string }[];
+  /** The site's locales (the primary first), null: an export of a site in one language. */
+  locales: SiteLocalesInput | null;
 }
 
 /** The export's head, checked: its format, collections (by the API's own schema) and media. */
@@ -35,6 +38,7 @@ export function readSiteHead(raw: unknown): SiteHead {
     media?: unknown;
     redirects?: unknown;
     movedSlugs?: unknown;
+    locales?: unknown;
   } | null;
   if (!h || typeof h !== "object" || h.format !== SITE_EXPORT_FORMAT || h.version !== 1)
     throw new ApiError("bad_request", `Not a site export: the file must start with {"format": "${SITE_EXPORT_FORMAT}", "version": 1, …}.`);
@@ -79,7 +83,20 @@ export function readSiteHead(raw: unknown): SiteHead {
       throw new ApiError("bad_request", `movedSlugs.${i} needs a collection of the export, a slug and an item id (${ID_PREFIX.item}…).`);
     return { collection: x.collection, slug: x.slug, itemId: x.itemId };
   });
-  return { collections, media, redirects, movedSlugs };
+  return { collections, media, redirects, movedSlugs, locales: readHeadLocales(h.locales) };
+}
+
+/** The head's locales as the locales PUT takes them, checked by its schema (exports made before locales have none). */
+function readHeadLocales(raw: unknown): SiteLocalesInput | null {
+  if (!Array.isArray(raw) || raw.length < 2) return null;
+  const [primary, ...rest] = raw as { code?: unknown; fallback?: unknown }[];
+  const parsed = siteLocalesInputSchema.safeParse({
+    primary: primary?.code,
+    secondary: rest.map((l) => ({ code: l?.code, ...(typeof l?.fallback === "string" ? { fallback: l.fallback } : {}) })),
+  });
+  if (!parsed.success)
+    throw new ApiError("bad_request", `locales: ${parsed.error.issues[0]?.path.join(".")} ${parsed.error.issues[0]?.message}`);
+  return parsed.data;
 }
 
 /** The head's collections as the planner sees them (ids are made when the import starts). */
@@ -92,6 +109,8 @@ export interface SiteItemPlan extends RowPlan {
   collection: string;
   createdAt: string | null;
   updatedAt: string | null;
+  /** The item's translations (written with it, once it is whole). */
+  translations: { locale: string; slug: string; data: Record<string, unknown>; updatedAt: string | undefined }[];
 }
 
 const isIso = (v: unknown): v is string => typeof v === "string" && Number.isFinite(Date.parse(v));
@@ -113,6 +132,7 @@ export function planSiteItem(contexts: ReadonlyMap<string, PlanContext>, line: s
     problems,
     locale: null,
     itemRef: null,
+    translations: [],
   };
   let item: Record<string, unknown>;
   try {
@@ -143,5 +163,22 @@ export function planSiteItem(contexts: ReadonlyMap<string, PlanContext>, line: s
       out.refs.push({ key, column: key, collection: f.collection!, many: f.type === "references", targets } satisfies RefCell);
     } else out.values[key] = v;
   }
+  const translations = Array.isArray(item.translations) ? (item.translations as { locale?: unknown }[]) : [];
+  translations.forEach((t, i) => {
+    const parsed = translationInputSchema.safeParse({ slug: (t as { slug?: unknown }).slug, data: (t as { data?: unknown }).data });
+    if (typeof t?.locale !== "string" || !parsed.success)
+      return problems.push({
+        column: `translations.${i}`,
+        value: JSON.stringify(t).slice(0, 200),
+        reason: "needs a locale, a slug and data",
+      });
+    const at = (t as { updatedAt?: unknown }).updatedAt;
+    out.translations.push({
+      locale: t.locale,
+      slug: parsed.data.slug,
+      data: parsed.data.data,
+      updatedAt: isIso(at) ? new Date(at).toISOString() : undefined,
+    });
+  });
   return out;
 }

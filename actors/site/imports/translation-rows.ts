@@ -14,8 +14,9 @@ import { findItem } from "../storage/items-table";
 import { translationsOf } from "../storage/locales-table";
 import type { SiteLocale } from "../storage/locale-set";
 import type { ItemRow } from "../storage/rows";
-import { checkTranslation, putTranslation } from "../locales/translations";
+import { checkTranslation, putTranslation, secondaryLocale } from "../locales/translations";
 import type { PlanContext, RowPlan } from "./plan";
+import type { SiteItemPlan } from "./site-plan";
 import { earlierRowWithSlug, type ImportRow, primaryRowOf, refuseRow, setDone, setPlanned, type StagedRowRecord } from "./store";
 
 /**
@@ -134,4 +135,23 @@ export function writeTranslationRow(s: SiteContext, imp: ImportRow, p: PlanConte
   if (same) return setDone(s.sql, imp.id, r.row, "skipped", item.id, null);
   putTranslation(s.sql, s.locales(), p.collection, item, plan.locale!, translationInput(p, plan), lookupsFor(s.sql, p.collections));
   setDone(s.sql, imp.id, r.row, same === null ? "created" : "updated", item.id, null);
+}
+
+/**
+ * A site export's item line carries its translations: written with the item once it is whole, in
+ * its row's transaction (a translation refused fails the row, the item with it).
+ */
+export function writeSiteTranslations(s: SiteContext, p: PlanContext, item: ItemRow, plan: SiteItemPlan): void {
+  const locales = s.locales();
+  for (const t of plan.translations)
+    putTranslation(
+      s.sql,
+      locales,
+      p.collection,
+      item,
+      secondaryLocale(locales, t.locale),
+      t,
+      lookupsFor(s.sql, p.collections),
+      t.updatedAt,
+    );
 }

@@ -19,7 +19,7 @@ import { checkData, resolveRefs, sameData, statusOf } from "./plan";
 import type { SiteItemPlan } from "./site-plan";
 import type { Copies } from "./images";
 import { existingOf, planOf, type Plans, plansOf, SLICE_ROWS, sliceByWork, sliceCopies, stillNext } from "./slice";
-import { writeTranslationRow } from "./translation-rows";
+import { writeSiteTranslations, writeTranslationRow } from "./translation-rows";
 
 const changeOf = (imp: ImportRow): Change => ({ actor: actorOf(imp), note: `import ${imp.id}` });
 
@@ -66,6 +66,7 @@ function writeRow(s: SiteContext, imp: ImportRow, plans: Plans, r: StagedRowReco
     }
     if (!existing) {
       const row = insertRow(s, p.collection, checked, plan.slug!, status, plan.publishedAt, change, imp, site);
+      if (site) writeSiteTranslations(s, p, row, site);
       return setDone(s.sql, imp.id, r.row, "created", row.id, notes);
     }
     const same = sameData(checked.data, base!) && status === existing.status;
@@ -208,6 +209,7 @@ function linkRow(s: SiteContext, imp: ImportRow, plans: Plans, r: StagedRowRecor
     withoutItemEvents(s.sql, link);
     recordItemCreated(s.sql, s.site()!.id, p.collection.slug, findItem(s.sql, p.collection.id, item.id)!, Date.now());
   } else link();
+  if (site) writeSiteTranslations(s, p, item, site);
   setDone(s.sql, imp.id, r.row, placeholder ? "created" : "updated", item.id, notes);
 }
 

@@ -150,6 +150,7 @@ export function putTranslation(
   locale: SiteLocale,
   input: { slug: string; data: Record<string, unknown> },
   lookups: DataLookups,
+  updatedAt = new Date().toISOString(),
 ): ItemData {
   const ordered = checkTranslation(sql, c, row.seq, locale, input, lookups);
   upsertTranslation(sql, {
@@ -158,7 +159,7 @@ export function putTranslation(
     collectionId: c.id,
     slug: input.slug,
     data: JSON.stringify(ordered),
-    updatedAt: new Date().toISOString(),
+    updatedAt,
   });
   refreshTranslationSearch(sql, locales, c, row.seq);
   return ordered;

@@ -1,6 +1,7 @@
 /**
  * The whole site as one JSON document: collections with their fields, media metadata, the SEO
- * Engine's settings and redirects, then every item with its data and publish state, one item per line. No
+ * Engine's settings and redirects, the site's locales, then every item with its data, publish state and
+ * translations, one item per line. No
  * secret is in it (admin key hash, public token, sessions, webhook secrets and endpoints, custom
  * hostname proofs, the audit log). Streamed: items a keyset page per pull.
  */
@@ -9,6 +10,7 @@ import type { ItemRow } from "../storage/rows";
 import { itemPages } from "./export-csv";
 import { allRedirects } from "../storage/redirects-table";
 import { movedSlugRows } from "../storage/slug-redirects-table";
+import { type TranslationRow, translationsOfSeqs } from "../storage/locales-table";
 
 export const SITE_EXPORT_FORMAT = "open-content-edge/site-export";
 
@@ -42,12 +44,15 @@ export function siteJson(s: SiteContext, now = Date.now()): ReadableStream<Uint8
     // Old addresses keep leading where they did: the owner's rules, and renamed items' old slugs (items keep their ids).
     redirects: allRedirects(s.sql).map((r) => ({ from: r.from_path, to: r.to_url, status: r.status })),
     movedSlugs: movedSlugRows(s.sql).map((r) => ({ collection: slugOf.get(r.collection_id) ?? "", slug: r.slug, itemId: r.item_id })),
+    // The primary first; none: a site in one language.
+    locales: s.locales().all.map((l) => ({ code: l.code, fallback: l.fallback })),
   };
+  const locales = s.locales();
   const encoder = new TextEncoder();
   const queue = collections.map((c) => itemPages(s.sql, c.id));
   let first = true;
   let started = false;
-  const line = (r: ItemRow) =>
+  const line = (r: ItemRow, translations: ReadonlyMap<number, TranslationRow[]>) =>
     JSON.stringify({
       collection: slugOf.get(r.collection_id),
       id: r.id,
@@ -57,6 +62,16 @@ export function siteJson(s: SiteContext, now = Date.now()): ReadableStream<Uint8
       createdAt: r.created_at,
       updatedAt: r.updated_at,
       data: JSON.parse(r.data) as unknown,
+      ...(translations.has(r.seq)
+        ? {
+            translations: translations.get(r.seq)!.map((t) => ({
+              locale: locales.byId.get(t.locale)?.code ?? "",
+              slug: t.slug,
+              data: JSON.parse(t.data) as unknown,
+              updatedAt: t.updated_at,
+            })),
+          }
+        : {}),
     });
   return new ReadableStream<Uint8Array>(
     {
@@ -73,7 +88,14 @@ export function siteJson(s: SiteContext, now = Date.now()): ReadableStream<Uint8
             queue.shift();
             continue;
           }
-          const chunk = next.value.map(line).join(",\n");
+          const translations =
+            locales.all.length > 1
+              ? translationsOfSeqs(
+                  s.sql,
+                  next.value.map((r) => r.seq),
+                )
+              : new Map<number, TranslationRow[]>();
+          const chunk = next.value.map((r) => line(r, translations)).join(",\n");
           controller.enqueue(encoder.encode(`${first ? "" : ",\n"}${chunk}`));
           first = false;
           return;

@@ -1758,7 +1758,7 @@ export interface paths {
         };
         /**
          * The whole site as one JSON document
-         * @description `{format: "open-content-edge/site-export", version: 1, exportedAt, site, seo, collections, media, redirects, movedSlugs, items}`: collections with their fields, media metadata, the SEO Engine settings, the owner's redirects and the old slugs of renamed items (docs/redirects.md), and every item (drafts included) with its stored data (references as item ids, media as media ids) and publish state, one per line. No secrets (keys, tokens, webhook secrets and endpoints, hostname proofs, the audit log). Streamed (`Content-Disposition: attachment`).
+         * @description `{format: "open-content-edge/site-export", version: 1, exportedAt, site, seo, collections, media, redirects, movedSlugs, locales, items}`: collections with their fields, media metadata, the SEO Engine settings, the owner's redirects and the old slugs of renamed items (docs/redirects.md), the site's locales (the primary first; empty for a site in one language), and every item (drafts included) with its stored data (references as item ids, media as media ids), publish state and translations, one per line. No secrets (keys, tokens, webhook secrets and endpoints, hostname proofs, the audit log). Streamed (`Content-Disposition: attachment`).
          */
         get: operations["exportSite"];
         put?: never;
@@ -4182,6 +4182,10 @@ export interface components {
                 slug: string;
                 itemId: string;
             }[];
+            locales: {
+                code: string;
+                fallback: string | null;
+            }[];
             items: {
                 collection: string;
                 id: string;
@@ -4194,6 +4198,15 @@ export interface components {
                 data: {
                     [key: string]: unknown;
                 };
+                /** @description The item's translations, on a site with secondary locales. */
+                translations?: {
+                    locale: string;
+                    slug: string;
+                    data: {
+                        [key: string]: unknown;
+                    };
+                    updatedAt: string;
+                }[];
             }[];
         };
         CreateImport201Response: {
