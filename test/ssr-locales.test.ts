@@ -5,7 +5,7 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ORIGIN, type TestSite, callJson, expectStatus, newBlog } from "./helpers";
+import { ORIGIN, type TestSite, call, callJson, expectStatus, newBlog } from "./helpers";
 import { listPage } from "./fixtures/blog-pages";
 import { capture, publishedPost, putPage, rendered, renderedHtml } from "./ssr-helpers";
 
@@ -96,6 +96,50 @@ describe("rendered pages in a locale", () => {
     const upper = await rendered(site, `/FR${base}bonjour`);
     expect(upper.status).toBe(301);
     expect(upper.headers.get("location")).toBe(`/fr${base}bonjour`);
+  });
+
+  it("sends a renamed translation's old slugs to its slug now, in pages and the content API", async () => {
+    const { site, base } = await localizedBlog();
+    const { items } = await expectStatus(
+      callJson<{ items: { id: string; slug: string }[] }>("GET", `/sites/${site.id}/collections/posts/items`, { auth: site.adminKey }),
+      200,
+    );
+    const hello = items.find((i) => i.slug === "hello")!;
+    for (const slug of ["salut", "coucou"])
+      await expectStatus(
+        callJson("PUT", `/sites/${site.id}/collections/posts/items/${hello.id}/locales/fr`, {
+          auth: site.adminKey,
+          body: { slug, data: { title: "Bonjour" } },
+        }),
+        200,
+      );
+    // Both old slugs lead to the slug now in one hop; German never had them.
+    for (const old of ["bonjour", "salut"]) {
+      const page = await rendered(site, `/fr${base}${old}?ref=mail`);
+      expect(page.status, old).toBe(301);
+      expect(page.headers.get("location")).toBe(`/fr${base}coucou?ref=mail`);
+      const api = await call("GET", `/v1/${site.token}/collections/posts/items/${old}?locale=fr`);
+      expect(api.status).toBe(301);
+      expect(api.headers.get("location")).toBe(`/v1/${site.token}/collections/posts/items/coucou?locale=fr`);
+    }
+    expect((await rendered(site, `/de${base}bonjour`)).status).toBe(404);
+    expect((await rendered(site, `/fr${base}coucou`)).status).toBe(200);
+    // The old slug taken by another item's translation is that item's page again.
+    const second = items.find((i) => i.slug === "second")!;
+    await expectStatus(
+      callJson("PUT", `/sites/${site.id}/collections/posts/items/${second.id}/locales/fr`, {
+        auth: site.adminKey,
+        body: { slug: "bonjour", data: { title: "Deuxième" } },
+      }),
+      200,
+    );
+    expect((await renderedHtml(site, `/fr${base}bonjour`)).html).toContain("<title>Deuxième</title>");
+    // A translation deleted leaves no redirect behind.
+    await expectStatus(
+      callJson("DELETE", `/sites/${site.id}/collections/posts/items/${hello.id}/locales/fr`, { auth: site.adminKey }),
+      200,
+    );
+    expect((await rendered(site, `/fr${base}salut`)).status).toBe(404);
   });
 
   it("renders the list in a locale with its items' slugs there, every locale's alternates and the template's links moved", async () => {

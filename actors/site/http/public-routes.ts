@@ -12,6 +12,8 @@ import { listDependsOn } from "../reads/list-query";
 import { hasReferences } from "../content/public-items";
 import { publicJson, publicJsonText } from "../reads/public-json";
 import { movedSlug } from "../storage/slug-redirects-table";
+import { movedTranslationSlug } from "../storage/locales-table";
+import { findLocale } from "../storage/locale-set";
 import { fieldSelection, selectFields } from "../reads/field-selection";
 
 /**
@@ -80,11 +82,10 @@ export function publicRoutes(s: SiteContext) {
     try {
       built = await answer;
     } catch (err) {
-      // A published item's old slug: 301 to where it is now (a client's fetch follows it).
+      // A published item's old slug, or its translation's old slug in that locale: 301 to where it
+      // is now (a client's fetch follows it).
       const moved =
-        err instanceof ApiError && err.code === "not_found" && !new URL(req.url).searchParams.has("locale")
-          ? movedSlug(s.sql, c.id, itemSlug)
-          : null;
+        err instanceof ApiError && err.code === "not_found" ? movedItemSlug(s, c, itemSlug, new URL(req.url).searchParams) : null;
       if (moved === null) throw err;
       return movedResponse(req.url, moved);
     }
@@ -128,6 +129,15 @@ export function publicRoutes(s: SiteContext) {
  * 301 from an item's old slug to its current one, on the same path and query. Kept briefly by
  * caches: the owner may give the old slug to another item, or back to this one.
  */
+/** Where an item's old slug leads now: the item's in the primary, its translation's in a secondary `locale`. */
+function movedItemSlug(s: SiteContext, c: Collection, slug: string, params: URLSearchParams): string | null {
+  const raw = params.get("locale");
+  if (raw === null) return movedSlug(s.sql, c.id, slug);
+  const locale = findLocale(s.locales(), raw);
+  if (!locale) return null;
+  return locale.primary ? movedSlug(s.sql, c.id, slug) : movedTranslationSlug(s.sql, c.id, locale.id, slug);
+}
+
 function movedResponse(requestUrl: string, slug: string): Response {
   const url = new URL(requestUrl);
   const path = url.pathname.replace(/\/+$/, "");

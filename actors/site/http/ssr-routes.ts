@@ -32,7 +32,7 @@ import { movedItems, resolveRedirect } from "../storage/redirects-table";
 import { DEPENDS_HEADER } from "../../../src/contract/headers";
 import { itemPath } from "../../../src/shared/binding/rules";
 import { localeOfPath, localePrefix, type PageLocale } from "../ssr/locale-pages";
-import { translatedSlug } from "../storage/locales-table";
+import { movedTranslationSlug, translatedSlug } from "../storage/locales-table";
 
 export const SSR_JOBS = { nightly: "ssr-nightly", webhook: "ssr-webhook" } as const;
 
@@ -275,10 +275,14 @@ function localeBaseOf(locale: PageLocale, publicBasePath: string): string {
   return locale.primary ? publicBasePath : `${localePrefix(locale.code)}${publicBasePath}`;
 }
 
-/** The slug in `code` of the published item whose own slug is `slug`, or null. */
+/**
+ * The slug in `code` of the published item whose own slug is `slug`, or whose translation there
+ * had `slug` before it was renamed; null: neither.
+ */
 function translatedSlugOf(s: SiteContext, collectionId: string, code: string, slug: string): string | null {
   const locale = s.locales().byCode.get(code);
-  return locale ? translatedSlug(s.sql, collectionId, locale.id, slug) : null;
+  if (!locale) return null;
+  return translatedSlug(s.sql, collectionId, locale.id, slug) ?? movedTranslationSlug(s.sql, collectionId, locale.id, slug);
 }
 
 function robots(hostname: string): Response {

@@ -132,6 +132,25 @@ export function translatedSlug(sql: SqlStorage, collectionId: string, locale: nu
   return row?.slug ?? null;
 }
 
+/**
+ * The slug in `locale` now of the published item whose translation there once had `slug`, or
+ * null (never a translation's slug, or its item is unpublished or no longer translated).
+ */
+export function movedTranslationSlug(sql: SqlStorage, collectionId: string, locale: number, slug: string): string | null {
+  const row = sql
+    .exec<{ slug: string }>(
+      `SELECT t.slug FROM translation_slug_moves m
+         JOIN item_locales t ON t.seq = m.seq AND t.locale = m.locale
+         JOIN items i ON i.seq = m.seq
+        WHERE m.collection_id = ?1 AND m.locale = ?2 AND m.slug = ?3 AND i.status = 'published'`,
+      collectionId,
+      locale,
+      slug,
+    )
+    .toArray()[0];
+  return row?.slug ?? null;
+}
+
 export function upsertTranslation(
   sql: SqlStorage,
   t: { seq: number; locale: number; collectionId: string; slug: string; data: string; updatedAt: string },

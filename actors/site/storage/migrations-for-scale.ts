@@ -245,4 +245,35 @@ export const MIGRATIONS_FOR_SCALE: readonly SiteMigration[] = [
     ],
     sql: "CREATE INDEX IF NOT EXISTS import_rows_by_item_ref ON import_rows (import_id, item_ref) WHERE item_ref IS NOT NULL;",
   },
+  {
+    idMonotonicInc: 41,
+    description: "the old slugs of translations, so a renamed translation's old address answers 301",
+    // Owner: actors/site/storage/locales-table.ts. As slug_redirects does for items: written by
+    // triggers, so every path that renames a translation (the PUT, an import) leaves its redirect;
+    // a row names the translation's item, so chains collapse; a slug taken again stops redirecting.
+    sql: `
+  CREATE TABLE IF NOT EXISTS translation_slug_moves (
+    collection_id TEXT NOT NULL,
+    locale INTEGER NOT NULL,
+    slug TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (collection_id, locale, slug)
+  ) WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS translation_slug_moves_by_item ON translation_slug_moves (seq, locale);
+  CREATE TRIGGER IF NOT EXISTS translation_slug_move_on_rename AFTER UPDATE OF slug ON item_locales WHEN old.slug IS NOT new.slug
+  BEGIN
+    DELETE FROM translation_slug_moves WHERE collection_id = new.collection_id AND locale = new.locale AND slug = new.slug;
+    INSERT OR REPLACE INTO translation_slug_moves (collection_id, locale, slug, seq, created_at)
+    VALUES (old.collection_id, old.locale, old.slug, old.seq, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'));
+  END;
+  CREATE TRIGGER IF NOT EXISTS translation_slug_move_on_insert AFTER INSERT ON item_locales
+  BEGIN
+    DELETE FROM translation_slug_moves WHERE collection_id = new.collection_id AND locale = new.locale AND slug = new.slug;
+  END;
+  CREATE TRIGGER IF NOT EXISTS translation_slug_move_on_delete AFTER DELETE ON item_locales
+  BEGIN
+    DELETE FROM translation_slug_moves WHERE seq = old.seq AND locale = old.locale;
+  END;`,
+  },
 ];
