@@ -4,7 +4,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { addItem, callJson, expectStatus, newSite, putCollection, type TestSite } from "./helpers";
+import { addItem, call, callJson, expectStatus, newSite, putCollection, type TestSite } from "./helpers";
 import { settleIndex } from "./search-helpers";
 
 type Item = {
@@ -170,14 +170,17 @@ describe("reads in a locale", () => {
     expect(en.items[0]!.alternates?.map((a) => a.locale)).toEqual(["en", "fr", "fr-CA"]);
   });
 
-  it("reads an item by its slug in the locale, never by another locale's", async () => {
+  it("reads an item by its slug in the locale; its own slug there leads to it, another locale's is no item", async () => {
     const { site, ids } = await shop();
     await expectStatus(translate(site, ids.apple!, "fr", { slug: "pomme", data: { name: "Pomme" } }), 200);
     const item = (slug: string, q: string) => callJson<{ item: Item }>("GET", `/v1/${site.token}/collections/products/items/${slug}?${q}`);
     const got = await expectStatus(item("pomme", "locale=fr"), 200);
     expect(got.item).toMatchObject({ slug: "pomme", locale: "fr", data: { name: "Pomme", blurb: "Crisp and red" } });
-    expect((await item("apple", "locale=fr")).status).toBe(404);
+    const own = await call("GET", `/v1/${site.token}/collections/products/items/apple?locale=fr`);
+    expect(own.status).toBe(301);
+    expect(own.headers.get("location")).toBe(`/v1/${site.token}/collections/products/items/pomme?locale=fr`);
     expect((await item("pomme", "")).status).toBe(404);
+    expect((await item("pomme", "locale=fr-ca")).status).toBe(404);
     // An untranslated item has no page in the locale.
     expect((await item("bread", "locale=fr")).status).toBe(404);
   });

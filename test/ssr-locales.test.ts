@@ -124,6 +124,11 @@ describe("rendered pages in a locale", () => {
     }
     expect((await rendered(site, `/de${base}bonjour`)).status).toBe(404);
     expect((await rendered(site, `/fr${base}coucou`)).status).toBe(200);
+    // The item's own slug in a locale leads to its slug there, as its page does.
+    const own = await call("GET", `/v1/${site.token}/collections/posts/items/hello?locale=fr&fields=title`);
+    expect(own.status).toBe(301);
+    expect(own.headers.get("location")).toBe(`/v1/${site.token}/collections/posts/items/coucou?locale=fr&fields=title`);
+    expect((await call("GET", `/v1/${site.token}/collections/posts/items/hello?locale=de`)).status).toBe(404);
     // The old slug taken by another item's translation is that item's page again.
     const second = items.find((i) => i.slug === "second")!;
     await expectStatus(

@@ -113,7 +113,11 @@ export const contentOperations = [
         headers: "content",
         example: { item: examples.publicItem },
       },
-      301: { description: "The item's old slug: `Location` names where it is now.", headers: "redirect" },
+      301: {
+        description:
+          "The item's old slug; with a secondary `locale`, the item's own slug or an old slug of its translation there: `Location` names where it is now.",
+        headers: "redirect",
+      },
       304: notModified,
     },
     errors: ["bad_request", "not_found"],

@@ -12,7 +12,7 @@ import { listDependsOn } from "../reads/list-query";
 import { hasReferences } from "../content/public-items";
 import { publicJson, publicJsonText } from "../reads/public-json";
 import { movedSlug } from "../storage/slug-redirects-table";
-import { movedTranslationSlug } from "../storage/locales-table";
+import { movedTranslationSlug, translatedSlug } from "../storage/locales-table";
 import { findLocale } from "../storage/locale-set";
 import { fieldSelection, selectFields } from "../reads/field-selection";
 
@@ -129,13 +129,17 @@ export function publicRoutes(s: SiteContext) {
  * 301 from an item's old slug to its current one, on the same path and query. Kept briefly by
  * caches: the owner may give the old slug to another item, or back to this one.
  */
-/** Where an item's old slug leads now: the item's in the primary, its translation's in a secondary `locale`. */
+/**
+ * Where a slug that is no item's leads now: an item's old slug in the primary; in a secondary
+ * `locale`, the item's own slug or its translation's old one there, to its translation's slug.
+ */
 function movedItemSlug(s: SiteContext, c: Collection, slug: string, params: URLSearchParams): string | null {
   const raw = params.get("locale");
   if (raw === null) return movedSlug(s.sql, c.id, slug);
   const locale = findLocale(s.locales(), raw);
   if (!locale) return null;
-  return locale.primary ? movedSlug(s.sql, c.id, slug) : movedTranslationSlug(s.sql, c.id, locale.id, slug);
+  if (locale.primary) return movedSlug(s.sql, c.id, slug);
+  return translatedSlug(s.sql, c.id, locale.id, slug) ?? movedTranslationSlug(s.sql, c.id, locale.id, slug);
 }
 
 function movedResponse(requestUrl: string, slug: string): Response {

@@ -5358,7 +5358,7 @@ export interface operations {
                     "application/json": components["schemas"]["GetItemResponse"];
                 };
             };
-            /** @description The item's old slug: `Location` names where it is now. */
+            /** @description The item's old slug; with a secondary `locale`, the item's own slug or an old slug of its translation there: `Location` names where it is now. */
             301: {
                 headers: {
                     Location: components["headers"]["redirect.Location"];
