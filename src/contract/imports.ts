@@ -103,6 +103,11 @@ export interface ImportView {
   planned: { create: number; update: number; skip: number; error: number };
   /** What the import did (after `importing`). */
   done: { created: number; updated: number; skipped: number; failed: number };
+  /** Of `planned` and `done`, the rows that are translations (in a secondary locale); absent when none are. */
+  translations?: {
+    planned: { create: number; update: number; skip: number; error: number };
+    done: { created: number; updated: number; skipped: number; failed: number };
+  };
   progress: { pass: "check" | "write" | "link" | null; rows: number; rowsTotal: number };
   failure: string | null;
   createdAt: string;

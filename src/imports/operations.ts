@@ -46,6 +46,13 @@ const Import = z.strictObject({
   state: z.enum(IMPORT_STATES as [string, ...string[]]),
   planned: z.strictObject({ create: z.int(), update: z.int(), skip: z.int(), error: z.int() }).describe("The dry run's forecast."),
   done: z.strictObject({ created: z.int(), updated: z.int(), skipped: z.int(), failed: z.int() }).describe("What the import did."),
+  translations: z
+    .strictObject({
+      planned: z.strictObject({ create: z.int(), update: z.int(), skip: z.int(), error: z.int() }),
+      done: z.strictObject({ created: z.int(), updated: z.int(), skipped: z.int(), failed: z.int() }),
+    })
+    .optional()
+    .describe("Of `planned` and `done`, the rows that are translations (rows in a secondary locale); absent when none are."),
   progress: z.strictObject({ pass: z.enum(["check", "write", "link"]).nullable(), rows: z.int(), rowsTotal: z.int() }),
   failure: z.string().nullable(),
   createdAt: z.string(),

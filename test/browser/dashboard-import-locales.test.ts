@@ -63,9 +63,12 @@ describe("dashboard: a Webflow localized CSV into a site in three languages", ()
     const forecast = page.getByText("Nothing has been written yet.");
     await forecast.waitFor({ timeout: 60_000 });
     expect(await forecast.innerText()).toContain("create 8");
+    expect(await forecast.innerText()).toContain("Of these rows, 5 are translations: 5 new, 0 changed, 0 unchanged.");
     await page.getByRole("button", { name: "Import 8 rows" }).click();
     await page.getByRole("heading", { name: "Import finished", level: 2 }).waitFor({ timeout: 60_000 });
-    expect(await page.getByText(/created, .* updated, .* skipped, .* failed/).innerText()).toContain("8 created");
+    const summary = await page.getByText(/created, .* updated, .* skipped, .* failed/).innerText();
+    expect(summary).toContain("8 created");
+    expect(summary).toContain("Translations among them: 5 created, 0 updated, 0 skipped, 0 failed.");
     await checkScreen(page, "93-import-locales-report");
 
     // The first post's editor shows its French translation beside the English.

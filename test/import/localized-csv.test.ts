@@ -77,10 +77,12 @@ describe("import: a Webflow localized CSV", () => {
     const checked = await until(site, imp.id, ["checked"]);
     // Three items and five translations (the draft's German is missing from the file).
     expect(checked.planned).toEqual({ create: 8, update: 0, skip: 0, error: 0 });
+    expect(checked.translations?.planned).toEqual({ create: 5, update: 0, skip: 0, error: 0 });
     expect(await read(site, "")).toEqual([]);
     await start(site, imp.id);
     const done = await until(site, imp.id, ["done", "failed"]);
     expect(done).toMatchObject({ state: "done", done: { created: 8, updated: 0, skipped: 0, failed: 0 } });
+    expect(done.translations?.done).toEqual({ created: 5, updated: 0, skipped: 0, failed: 0 });
     const rows = await rowsOf(site, imp.id);
     expect(rows.filter((r) => r.locale === "fr").map((r) => r.slug)).toEqual([
       "bonjour-le-monde",
@@ -205,5 +207,6 @@ describe("import: a Webflow localized CSV", () => {
     const up = await upload(site, "posts", primaryRows, "posts.csv");
     const use = Object.fromEntries(up.body.import.mapping.map((m) => [m.column, m.use]));
     expect(use).toMatchObject({ "Locale ID": "ignore", "Item ID": "ignore" });
+    expect(up.body.import.translations).toBeUndefined();
   });
 });

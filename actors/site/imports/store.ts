@@ -280,16 +280,22 @@ export function plannedRows(
     .toArray();
 }
 
-export function counts(sql: SqlStorage, id: string): { planned: ImportView["planned"]; done: ImportView["done"] } {
+/**
+ * An import's rows counted by planned and by done outcome; `translations` only its translation
+ * rows (rows in a secondary locale). Each count is read from an index of its own.
+ */
+export function counts(sql: SqlStorage, id: string, translations = false): { planned: ImportView["planned"]; done: ImportView["done"] } {
+  const only = translations ? "INDEXED BY import_rows_translations" : "";
+  const where = translations ? "AND locale IS NOT NULL" : "";
   const planned = { create: 0, update: 0, skip: 0, error: 0 };
   const done = { created: 0, updated: 0, skipped: 0, failed: 0 };
   for (const r of sql.exec<{ k: string; n: number }>(
-    "SELECT planned AS k, count(*) AS n FROM import_rows WHERE import_id = ? AND planned IS NOT NULL GROUP BY planned",
+    `SELECT planned AS k, count(*) AS n FROM import_rows ${only} WHERE import_id = ? ${where} AND planned IS NOT NULL GROUP BY planned`,
     id,
   ))
     planned[r.k as keyof typeof planned] = r.n;
   for (const r of sql.exec<{ k: string; n: number }>(
-    "SELECT done AS k, count(*) AS n FROM import_rows WHERE import_id = ? AND done IS NOT NULL AND done != 'pending' GROUP BY done",
+    `SELECT done AS k, count(*) AS n FROM import_rows ${only} WHERE import_id = ? ${where} AND done IS NOT NULL AND done != 'pending' GROUP BY done`,
     id,
   ))
     done[r.k as keyof typeof done] = r.n;
@@ -356,6 +362,7 @@ export function toView(sql: SqlStorage, r: ImportRow, collectionSlug: string | n
     state: r.state === "receiving" ? "uploaded" : r.state,
     planned: c.planned,
     done: c.done,
+    ...translationCounts(sql, r),
     progress: { pass, rows: pass ? r.pass_row : 0, rowsTotal: r.rows_total },
     failure: r.failure,
     createdAt: new Date(r.created_at).toISOString(),
@@ -391,4 +398,12 @@ export function pruneImports(sql: SqlStorage, now: number): number {
     .toArray();
   for (const { id } of old) deleteImport(sql, id);
   return old.length;
+}
+
+/** The translation rows' counts, on a collection's import into a site with secondary locales that has any. */
+function translationCounts(sql: SqlStorage, r: ImportRow): Pick<ImportView, "translations"> {
+  if (r.kind === "site" || !JSON.parse(r.mapping).some((m: ColumnMapping) => m.use === "locale")) return {};
+  const t = counts(sql, r.id, true);
+  const any = Object.values(t.planned).some((n) => n > 0);
+  return any ? { translations: t } : {};
 }

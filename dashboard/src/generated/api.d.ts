@@ -4276,6 +4276,21 @@ export interface components {
                     skipped: number;
                     failed: number;
                 };
+                /** @description Of `planned` and `done`, the rows that are translations (rows in a secondary locale); absent when none are. */
+                translations?: {
+                    planned: {
+                        create: number;
+                        update: number;
+                        skip: number;
+                        error: number;
+                    };
+                    done: {
+                        created: number;
+                        updated: number;
+                        skipped: number;
+                        failed: number;
+                    };
+                };
                 progress: {
                     pass: ("check" | "write" | "link") | null;
                     rows: number;
@@ -4353,6 +4368,21 @@ export interface components {
                     updated: number;
                     skipped: number;
                     failed: number;
+                };
+                /** @description Of `planned` and `done`, the rows that are translations (rows in a secondary locale); absent when none are. */
+                translations?: {
+                    planned: {
+                        create: number;
+                        update: number;
+                        skip: number;
+                        error: number;
+                    };
+                    done: {
+                        created: number;
+                        updated: number;
+                        skipped: number;
+                        failed: number;
+                    };
                 };
                 progress: {
                     pass: ("check" | "write" | "link") | null;

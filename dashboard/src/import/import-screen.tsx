@@ -381,6 +381,7 @@ function DryRun(props: { imp: ImportView; onDone: (i: ImportView) => void; onErr
   const errors = useLoad(firstRows(props.imp.id, "error"), [props.imp.id, props.imp.updatedAt]);
   const [pending, setPending] = useState(false);
   const n = props.imp.planned;
+  const t = props.imp.translations?.planned;
   const begin = async () => {
     setPending(true);
     props.onError(null);
@@ -402,6 +403,8 @@ function DryRun(props: { imp: ImportView; onDone: (i: ImportView) => void; onErr
         Nothing has been written yet. Importing would create <strong>{n.create}</strong>, update <strong>{n.update}</strong> and skip{" "}
         <strong>{n.skip}</strong> items; <strong>{n.error}</strong> {n.error === 1 ? "row has problems" : "rows have problems"} and would
         not be imported.
+        {t &&
+          ` Of these rows, ${t.create + t.update + t.skip} are translations: ${t.create} new, ${t.update} changed, ${t.skip} unchanged.`}
       </p>
       <ErrorNotice error={errors.error} />
       {n.error > 0 && errors.data && (
@@ -459,6 +462,7 @@ function Report(props: { imp: ImportView; collection: string }) {
   const failed = useLoad(firstRows(props.imp.id, "failed"), [props.imp.id]);
   const noted = useLoad(firstRows(props.imp.id, "noted"), [props.imp.id]);
   const d = props.imp.done;
+  const td = props.imp.translations?.done;
   const words = props.imp.state === "done" ? "Import finished" : props.imp.state === "cancelled" ? "Import cancelled" : "Import stopped";
   return (
     <div>
@@ -466,6 +470,7 @@ function Report(props: { imp: ImportView; collection: string }) {
       <Notice kind={props.imp.state === "done" && d.failed === 0 ? "ok" : "info"}>
         {d.created} created, {d.updated} updated, {d.skipped} skipped, {d.failed} failed
         {props.imp.finishedAt ? ` (${when(props.imp.finishedAt)})` : ""}.
+        {td && ` Translations among them: ${td.created} created, ${td.updated} updated, ${td.skipped} skipped, ${td.failed} failed.`}
       </Notice>
       <ErrorNotice error={failed.error} />
       {d.failed > 0 && failed.data && <ProblemTable rows={failed.data.rows} caption="Rows not imported, and why" />}
