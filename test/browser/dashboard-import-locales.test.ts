@@ -57,7 +57,9 @@ describe("dashboard: a Webflow localized CSV into a site in three languages", ()
     expect(await page.getByLabel("Use column Locale ID as").inputValue()).toBe("locale");
     expect(await page.getByLabel("Use column Item ID as").inputValue()).toBe("itemId");
     const values = page.getByRole("group", { name: "Which language is each value of Locale ID?" });
+    // The selects appear once the site's languages are read, each with the proposal chosen.
     expect(await values.getByLabel(FR).inputValue()).toBe("fr");
+    expect(await values.getByLabel(FR).locator("option:checked").innerText()).toBe("French (fr)");
     await checkScreen(page, "92-import-locales-mapping");
     await page.getByRole("button", { name: "Run the dry run" }).click();
     const forecast = page.getByText("Nothing has been written yet.");

@@ -7,15 +7,19 @@ import { call, client } from "../api";
 import { inSite, site } from "../site-state";
 import { useLoad } from "../use-load";
 import { languageName } from "../language-name";
+import { ErrorNotice } from "../ui";
 import type { components } from "../generated/api";
 
 type Mapping = components["schemas"]["ListImportsResponse"]["imports"][number]["mapping"][number];
 
 export function LocaleValues(props: { index: number; mapping: Mapping; onChange: (m: Mapping) => void }) {
   const loaded = useLoad(() => call(client.GET("/sites/{siteId}/locales", { params: { path: inSite() } })), [site.value?.id]);
-  const locales = loaded.data?.locales ?? [];
   const values = Object.entries(props.mapping.locales ?? {});
   if (values.length === 0) return null;
+  // Until the site's languages are read, a select would show its value as no choice at all.
+  if (loaded.error) return <ErrorNotice error={loaded.error} />;
+  if (!loaded.data) return <p class="hint">Reading this site's languages…</p>;
+  const locales = loaded.data.locales;
   const choose = (value: string, code: string) => {
     const next = { ...(props.mapping.locales ?? {}) };
     if (code === "") delete next[value];
