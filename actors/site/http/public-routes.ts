@@ -12,7 +12,7 @@ import { listDependsOn } from "../reads/list-query";
 import { hasReferences } from "../content/public-items";
 import { publicJson, publicJsonText } from "../reads/public-json";
 import { movedSlug } from "../storage/slug-redirects-table";
-import { movedTranslationSlug, translatedSlug } from "../storage/locales-table";
+import { slugInLocale } from "../storage/locales-table";
 import { findLocale } from "../storage/locale-set";
 import { fieldSelection, selectFields } from "../reads/field-selection";
 
@@ -139,7 +139,7 @@ function movedItemSlug(s: SiteContext, c: Collection, slug: string, params: URLS
   const locale = findLocale(s.locales(), raw);
   if (!locale) return null;
   if (locale.primary) return movedSlug(s.sql, c.id, slug);
-  return translatedSlug(s.sql, c.id, locale.id, slug) ?? movedTranslationSlug(s.sql, c.id, locale.id, slug);
+  return slugInLocale(s.sql, c.id, locale.id, slug);
 }
 
 function movedResponse(requestUrl: string, slug: string): Response {

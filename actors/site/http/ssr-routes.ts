@@ -32,7 +32,7 @@ import { movedItems, resolveRedirect } from "../storage/redirects-table";
 import { DEPENDS_HEADER } from "../../../src/contract/headers";
 import { itemPath } from "../../../src/shared/binding/rules";
 import { localeOfPath, localePrefix, type PageLocale } from "../ssr/locale-pages";
-import { movedTranslationSlug, translatedSlug } from "../storage/locales-table";
+import { slugInLocale } from "../storage/locales-table";
 
 export const SSR_JOBS = { nightly: "ssr-nightly", webhook: "ssr-webhook" } as const;
 
@@ -282,7 +282,7 @@ function localeBaseOf(locale: PageLocale, publicBasePath: string): string {
 function translatedSlugOf(s: SiteContext, collectionId: string, code: string, slug: string): string | null {
   const locale = s.locales().byCode.get(code);
   if (!locale) return null;
-  return translatedSlug(s.sql, collectionId, locale.id, slug) ?? movedTranslationSlug(s.sql, collectionId, locale.id, slug);
+  return slugInLocale(s.sql, collectionId, locale.id, slug);
 }
 
 function robots(hostname: string): Response {

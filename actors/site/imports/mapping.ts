@@ -31,9 +31,10 @@ const SYSTEM: Record<string, { use: ColumnMapping["use"]; note: string }> = {
 };
 
 /** The proposed use of Locale ID and Item ID on a site with secondary locales. */
+const LOCALE_COLUMN = { use: "locale", note: "Each row's locale: a row in a secondary locale is its item's translation." } as const;
 const LOCALIZED: Record<string, { use: ColumnMapping["use"]; note: string }> = {
-  localeid: { use: "locale", note: "Each row's locale: a row in a secondary locale is its item's translation." },
-  locale: { use: "locale", note: "Each row's locale: a row in a secondary locale is its item's translation." },
+  localeid: LOCALE_COLUMN,
+  locale: LOCALE_COLUMN,
   itemid: { use: "itemId", note: "Rows with the same Item ID are one item in several locales." },
 };
 

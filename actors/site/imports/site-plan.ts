@@ -163,21 +163,20 @@ export function planSiteItem(contexts: ReadonlyMap<string, PlanContext>, line: s
       out.refs.push({ key, column: key, collection: f.collection!, many: f.type === "references", targets } satisfies RefCell);
     } else out.values[key] = v;
   }
-  const translations = Array.isArray(item.translations) ? (item.translations as { locale?: unknown }[]) : [];
+  const translations = Array.isArray(item.translations) ? (item.translations as (Record<string, unknown> | null)[]) : [];
   translations.forEach((t, i) => {
-    const parsed = translationInputSchema.safeParse({ slug: (t as { slug?: unknown }).slug, data: (t as { data?: unknown }).data });
+    const parsed = translationInputSchema.safeParse({ slug: t?.slug, data: t?.data });
     if (typeof t?.locale !== "string" || !parsed.success)
       return problems.push({
         column: `translations.${i}`,
         value: JSON.stringify(t).slice(0, 200),
         reason: "needs a locale, a slug and data",
       });
-    const at = (t as { updatedAt?: unknown }).updatedAt;
     out.translations.push({
       locale: t.locale,
       slug: parsed.data.slug,
       data: parsed.data.data,
-      updatedAt: isIso(at) ? new Date(at).toISOString() : undefined,
+      updatedAt: isIso(t.updatedAt) ? new Date(t.updatedAt).toISOString() : undefined,
     });
   });
   return out;

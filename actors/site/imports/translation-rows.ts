@@ -14,7 +14,7 @@ import { findItem } from "../storage/items-table";
 import { translationsOf } from "../storage/locales-table";
 import type { SiteLocale } from "../storage/locale-set";
 import type { ItemRow } from "../storage/rows";
-import { checkTranslation, putTranslation, secondaryLocale } from "../locales/translations";
+import { checkTranslation, putTranslation, secondaryLocale, storeTranslation } from "../locales/translations";
 import type { PlanContext, RowPlan } from "./plan";
 import type { SiteItemPlan } from "./site-plan";
 import { earlierRowWithSlug, type ImportRow, primaryRowOf, refuseRow, setDone, setPlanned, type StagedRowRecord } from "./store";
@@ -133,7 +133,7 @@ export function writeTranslationRow(s: SiteContext, imp: ImportRow, p: PlanConte
   if (problems.length || !data) return setDone(s.sql, imp.id, r.row, "failed", item.id, problems);
   const same = sameTranslation(s, item, plan.locale!, plan.slug!, data);
   if (same) return setDone(s.sql, imp.id, r.row, "skipped", item.id, null);
-  putTranslation(s.sql, s.locales(), p.collection, item, plan.locale!, translationInput(p, plan), lookupsFor(s.sql, p.collections));
+  storeTranslation(s.sql, s.locales(), p.collection, item, plan.locale!, plan.slug!, data);
   setDone(s.sql, imp.id, r.row, same === null ? "created" : "updated", item.id, null);
 }
 

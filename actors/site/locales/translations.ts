@@ -153,16 +153,30 @@ export function putTranslation(
   updatedAt = new Date().toISOString(),
 ): ItemData {
   const ordered = checkTranslation(sql, c, row.seq, locale, input, lookups);
+  storeTranslation(sql, locales, c, row, locale, input.slug, ordered, updatedAt);
+  return ordered;
+}
+
+/** Writes a translation checkTranslation answered, and the search texts of the item's translations. */
+export function storeTranslation(
+  sql: SqlStorage,
+  locales: SiteLocaleSet,
+  c: Collection,
+  row: ItemRow,
+  locale: SiteLocale,
+  slug: string,
+  data: ItemData,
+  updatedAt = new Date().toISOString(),
+): void {
   upsertTranslation(sql, {
     seq: row.seq,
     locale: locale.id,
     collectionId: c.id,
-    slug: input.slug,
-    data: JSON.stringify(ordered),
+    slug,
+    data: JSON.stringify(data),
     updatedAt,
   });
   refreshTranslationSearch(sql, locales, c, row.seq);
-  return ordered;
 }
 
 /** Deletes `row`'s translation into `locale`; false when it had none. */

@@ -133,10 +133,18 @@ export function translatedSlug(sql: SqlStorage, collectionId: string, locale: nu
 }
 
 /**
+ * Where `slug` in `locale` leads, for a slug no translation there has: the translation's slug of
+ * the published item whose own slug it is, or whose translation there had it before a rename.
+ */
+export function slugInLocale(sql: SqlStorage, collectionId: string, locale: number, slug: string): string | null {
+  return translatedSlug(sql, collectionId, locale, slug) ?? movedTranslationSlug(sql, collectionId, locale, slug);
+}
+
+/**
  * The slug in `locale` now of the published item whose translation there once had `slug`, or
  * null (never a translation's slug, or its item is unpublished or no longer translated).
  */
-export function movedTranslationSlug(sql: SqlStorage, collectionId: string, locale: number, slug: string): string | null {
+function movedTranslationSlug(sql: SqlStorage, collectionId: string, locale: number, slug: string): string | null {
   const row = sql
     .exec<{ slug: string }>(
       `SELECT t.slug FROM translation_slug_moves m
